@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { limits } from './limits.ts';
+
+/**
+ * Where the bot stands in the 1280x720 frame: the four corners (the interface's "two words joined by a
+ * hyphen"), the four edge centres and the centre. Underscore spellings and any letter case are accepted
+ * and normalised to these.
+ */
+export const BOT_POSITIONS = [
+  'top-left',
+  'top-center',
+  'top-right',
+  'center-left',
+  'center',
+  'center-right',
+  'bottom-left',
+  'bottom-center',
+  'bottom-right',
+] as const;
+export type BotPosition = (typeof BOT_POSITIONS)[number];
+
+/** Entry transitions play at the start of a clip, exit transitions at its end. */
+export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
+export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
+export type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
+export type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
+export const TRANSITION_NAMES: readonly string[] = [...ENTRY_TRANSITIONS, ...EXIT_TRANSITIONS];
+/** Seconds each transition adds to its clip (a clip lasts as long as its speech plus its transitions). */
+export const TRANSITION_SECONDS = 0.6;
+
+export interface Transitions {
+  entry?: EntryTransition;
+  exit?: ExitTransition;
+}
+
+/** Defaults of the optional clip fields (also written in the README and the OpenAPI document). */
+export const CLIP_DEFAULTS = {
+  remove_bot_background: false,
+  background_volume: 0.2,
+  transitions: '',
+  reusable_clip: false,
+} as const;
+
+const normaliseWord = (value: string) => value.trim().toLowerCase().replace(/_/g, '-');
+
+const booleanLike = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False']).transform((v) => v === '1' || v.toLowerCase() === 'true'),
+  z.union([z.literal(1), z.literal(0)]).transform((v) => v === 1),
+]);
+
+const positionSchema = z
+  .string()
+  .transform(normaliseWord)
+  .pipe(z.enum(BOT_POSITIONS, { error: () => `must be one of ${BOT_POSITIONS.join(', ')}` }));
+
+/** "fade_in fade_out" (or "fade-in fade-out", or an array of names in a JSON body) to {entry, exit}. */
+const transitionsSchema = z
+  .union([z.string().max(200), z.array(z.string().max(50)).max(2)])
+  .transform((value, ctx): Transitions => {
+    const names = (Array.isArray(value) ? value : value.split(/\s+/))
+      .map((n) => n.trim().toLowerCase().replace(/-/g, '_'))
+      .filter(Boolean);
+    const result: Transitions = {};
+    for (const name of names) {
+      if ((ENTRY_TRANSITIONS as readonly string[]).includes(name)) {
+        if (result.entry) ctx.addIssue({ code: 'custom', message: `more than one entry transition ("${result.entry}" and "${name}")` });
+        result.entry = name as EntryTransition;
+      } else if ((EXIT_TRANSITIONS as readonly string[]).includes(name)) {
+        if (result.exit) ctx.addIssue({ code: 'custom', message: `more than one exit transition ("${result.exit}" and "${name}")` });
+        result.exit = name as ExitTransition;
+      } else {
+        ctx.addIssue({ code: 'custom', message: `unknown transition "${name}"; allowed: ${TRANSITION_NAMES.join(', ')}` });
+      }
+    }
+    return result;
+  });
+
+export const httpUrlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(limits.maxUrlChars)
+  .superRefine((value, ctx) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+      else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry credentials' });
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
+    }
+  });
+
+const volumeSchema = z
+  .union([z.number(), z.string().trim().regex(/^\d*\.?\d+$/, 'must be a number').transform(Number)])
+  .pipe(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'));
+
+const textSchema = z
+  .string()
+  .max(limits.maxTextChars, `must be at most ${limits.maxTextChars} characters`)
+  .refine((t) => t.trim().length > 0, 'must not be empty');
+
+/** A full clip as a caller describes it (interface 2.1). */
+export const clipInputSchema = z.strictObject({
+  bot_uid: z.string().trim().min(1).max(100),
+  text: textSchema,
+  bot_position: positionSchema.optional(),
+  remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
+  background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
+  background_volume: volumeSchema.default(CLIP_DEFAULTS.background_volume),
+  transitions: transitionsSchema.default({}),
+  reusable_clip: booleanLike.default(CLIP_DEFAULTS.reusable_clip),
+  clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
+});
+
+/** A reference to a clip kept earlier with reusable_clip: true. */
+export const clipReferenceSchema = z.strictObject({
+  clip_uid: z.string().trim().min(1).max(100),
+  clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
+});
+
+export type ClipInput = z.output<typeof clipInputSchema>;
+export type ClipReference = z.output<typeof clipReferenceSchema>;
+
+/** A clip after validation and defaults: what is stored on the video and handed to the renderer. */
+export interface ClipSpec {
+  index: number;
+  clipName: string;
+  botUid: string;
+  text: string;
+  position: BotPosition;
+  removeBotBackground: boolean;
+  /** Absolute http(s) URL of the background video, if any. */
+  background?: string;
+  backgroundVolume: number;
+  transitions: Transitions;
+  reusable: boolean;
+  /** Set when the clip came from a kept clip (clip_uid) rather than a full description. */
+  reusedClipUid?: string;
+}

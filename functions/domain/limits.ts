@@ -1,0 +1,24 @@
+/** Every limit the API enforces, in one place: the validator, the OpenAPI document and the README read these. */
+export const limits = {
+  /** Largest request body accepted, in bytes (413 above it). */
+  maxBodyBytes: 256 * 1024,
+  /** Clips in one create request. */
+  maxClips: 10,
+  /** Characters of text in one clip (about two minutes of speech). */
+  maxTextChars: 2000,
+  /** Characters of text across all clips of one video. */
+  maxTotalTextChars: 10000,
+  maxClipNameChars: 100,
+  maxUrlChars: 2048,
+  /** Background videos larger than this are refused while downloading. */
+  maxBackgroundBytes: 200 * 1024 * 1024,
+  /** A background download that takes longer than this fails the clip. */
+  backgroundTimeoutMs: 30_000,
+  /** Page size bounds of list operations. */
+  maxPageSize: 100,
+  defaultPageSize: 20,
+  /** How long an Idempotency-Key is remembered. */
+  idempotencyTtlSeconds: 24 * 60 * 60,
+  /** A video not finished by then is failed by the sweeper. */
+  videoDeadlineSeconds: 60 * 60,
+} as const;

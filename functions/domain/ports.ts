@@ -1,0 +1,108 @@
+/**
+ * The capabilities the domain needs from the outside world. The domain only sees these interfaces;
+ * functions/commons/aws holds the AWS SDK adapters (used on AWS and, against emulators, locally) and tests
+ * pass in-memory ones.
+ */
+import type { Bot } from './bot.ts';
+import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque cursor for the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+export interface BotCatalog {
+  list(): Promise<Bot[]>;
+  get(uid: string): Promise<Bot | undefined>;
+}
+
+export interface VideoRepository {
+  /** Fails with ConflictError if the id exists. */
+  create(video: VideoRecord): Promise<void>;
+  get(videoId: string): Promise<VideoRecord | undefined>;
+  listByTenant(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<VideoRecord>>;
+  countByStatus(tenantId: string): Promise<Record<VideoStatus, number>>;
+  delete(videoId: string): Promise<void>;
+  /** queued → rendering and the clip to rendering; a no-op on a terminal video. Returns the record. */
+  markClipRendering(videoId: string, clipIndex: number): Promise<VideoRecord | undefined>;
+  /**
+   * Records a rendered clip once (a conditional write: a redelivered message does not count twice) and
+   * returns whether every clip of the video is now rendered.
+   */
+  recordClipRendered(videoId: string, clipIndex: number, result: ClipResult): Promise<{ allRendered: boolean; firstTime: boolean }>;
+  /** rendering/assembling → assembling. False if the video is terminal (assembly must not run). */
+  claimAssembly(videoId: string): Promise<boolean>;
+  /** assembling → completed, once: true for the one caller that made the transition. */
+  complete(videoId: string, output: VideoOutput, eventId: string): Promise<boolean>;
+  /** Any non-terminal status → failed, once: true for the one caller that made the transition. */
+  fail(videoId: string, error: VideoError, eventId: string): Promise<boolean>;
+  /** Videos not finished whose deadline has passed. */
+  listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]>;
+  recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState): Promise<void>;
+}
+
+/** A clip kept with reusable_clip: true. */
+export interface KeptClip {
+  tenantId: string;
+  clipUid: string;
+  clipName: string;
+  contentHash: string;
+  objectKey: string;
+  durationSeconds: number;
+  botUid: string;
+  createVideo: boolean;
+  createdAt: string;
+}
+
+export interface ClipLibrary {
+  put(clip: KeptClip): Promise<void>;
+  get(tenantId: string, clipUid: string): Promise<KeptClip | undefined>;
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<KeptClip>>;
+}
+
+export interface ApiKeyRecord {
+  keyHash: string;
+  keyId: string;
+  tenantId: string;
+  name: string;
+  createdAt: string;
+  revokedAt?: string;
+  /** Standard Webhooks secrets (whsec_...). The first signs; others still sign until they expire (rotation grace). */
+  webhookSecrets: { secret: string; createdAt: string; expiresAt?: string }[];
+}
+
+export interface Account {
+  tenantId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface KeyStore {
+  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  findById(keyId: string): Promise<ApiKeyRecord | undefined>;
+  put(key: ApiKeyRecord): Promise<void>;
+  revoke(keyId: string, at: string): Promise<boolean>;
+  setWebhookSecrets(keyId: string, secrets: ApiKeyRecord['webhookSecrets']): Promise<void>;
+}
+
+export interface AccountStore {
+  get(tenantId: string): Promise<Account | undefined>;
+  put(account: Account): Promise<void>;
+}
+
+export interface ObjectStore {
+  putFile(key: string, filePath: string, options: { contentType: string; tags?: Record<string, string> }): Promise<{ sizeBytes: number }>;
+  putBytes(key: string, body: Uint8Array | string, options: { contentType: string; tags?: Record<string, string> }): Promise<void>;
+  /** Downloads to a local file; false if the object does not exist. */
+  getToFile(key: string, filePath: string): Promise<boolean>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<string>;
+  setTags(key: string, tags: Record<string, string>): Promise<void>;
+}
+
+export interface MessageQueue<T> {
+  send(message: T, options?: { delaySeconds?: number; deduplicationId?: string }): Promise<void>;
+  sendBatch(messages: T[]): Promise<void>;
+}

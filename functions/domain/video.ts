@@ -1,0 +1,70 @@
+import type { ClipSpec } from './clip.ts';
+
+/** queued → rendering → (assembling) → completed, or → failed from any non-terminal state. */
+export const VIDEO_STATUSES = ['queued', 'rendering', 'assembling', 'completed', 'failed'] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly VideoStatus[] = ['completed', 'failed'];
+
+export type ClipStatus = 'queued' | 'rendering' | 'rendered' | 'failed';
+
+/** What the render of one clip produced. */
+export interface ClipResult {
+  status: ClipStatus;
+  /** Content address of the rendered clip (see the render cache). */
+  contentHash?: string;
+  objectKey?: string;
+  durationSeconds?: number;
+  /** True when the clip was found already rendered and was not rendered again. */
+  cached?: boolean;
+}
+
+export interface VideoError {
+  code: string;
+  message: string;
+  clipIndex?: number;
+}
+
+export interface VideoOutput {
+  kind: 'video' | 'audio';
+  objectKey: string;
+  contentType: string;
+  durationSeconds: number;
+  sizeBytes: number;
+  clipDurations: number[];
+}
+
+/** One attempt to deliver the webhook event. */
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export type DeliveryState = 'pending' | 'delivering' | 'delivered' | 'failed';
+
+/** The stored video: the single source of truth for a render job. */
+export interface VideoRecord {
+  videoId: string;
+  tenantId: string;
+  /** The API key that created it: its webhook secret signs the events. */
+  keyId: string;
+  status: VideoStatus;
+  createVideo: boolean;
+  webhookUrl: string;
+  clips: ClipSpec[];
+  clipResults: Record<string, ClipResult>;
+  clipCount: number;
+  renderedCount: number;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  /** Epoch seconds after which the sweeper fails it if still unfinished. */
+  deadlineAt: number;
+  output?: VideoOutput;
+  error?: VideoError;
+  delivery: { state: DeliveryState; attempts: DeliveryAttempt[]; eventId?: string };
+}
+
+export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);

@@ -1,0 +1,65 @@
+/**
+ * Contract of the media engine: pure rendering on local files, no AWS, no network. The render handler
+ * (functions/render/handler.ts) fetches the background, calls the engine, uploads the result.
+ */
+import type { Bot } from '#domain/bot';
+import type { BotPosition, Transitions } from '#domain/clip';
+
+/** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
+export const RENDERER_VERSION = '1';
+
+export const FRAME = { width: 1280, height: 720, fps: 30 } as const;
+
+export interface SpeechResult {
+  /** 16-bit PCM mono WAV file. */
+  wavPath: string;
+  sampleRate: number;
+  durationSeconds: number;
+  /** Mouth openness cues from the engine (Polly visemes), if it gives them; otherwise the envelope drives the mouth. */
+  visemes?: { timeMs: number; value: string }[];
+}
+
+export interface SpeechEngine {
+  readonly name: string;
+  synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult>;
+}
+
+export interface RenderClipInput {
+  bot: Bot;
+  text: string;
+  position: BotPosition;
+  removeBotBackground: boolean;
+  /** Local path of the already downloaded (guarded) background video; absent means the default backdrop. */
+  backgroundPath?: string;
+  /** 0..1, gain of the background's own audio under the voice. */
+  backgroundVolume: number;
+  transitions: Transitions;
+  /** 'video': 1280x720 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */
+  mode: 'video' | 'voice';
+  /** An empty directory the engine may use; the caller removes it. */
+  workDir: string;
+  speech: SpeechEngine;
+  /** Progress 0..1 while encoding, for logs. */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface RenderClipOutput {
+  /** Path of the result inside workDir. */
+  path: string;
+  contentType: string;
+  durationSeconds: number;
+}
+
+export interface ConcatInput {
+  /** Clip files in order (all produced by renderClip in the same mode). */
+  parts: string[];
+  mode: 'video' | 'voice';
+  workDir: string;
+}
+
+export interface ConcatOutput {
+  path: string;
+  contentType: string;
+  durationSeconds: number;
+  sizeBytes: number;
+}

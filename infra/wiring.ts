@@ -1,0 +1,247 @@
+import { envNames } from "#commons/env-names";
+
+/**
+ * The one declaration of how vidbot is wired: which function serves which route, which queue feeds which
+ * function, which table, queue and bucket each may touch. The CDK stack (infra/stack.ts) and the local
+ * runtime (infra/local) both read it, so the deployed service and the one on a laptop cannot drift.
+ */
+
+export type Access = 'read' | 'write' | 'readWrite';
+
+export interface TableDecl {
+  partitionKey: string;
+  sortKey?: string;
+  /** Attribute holding an epoch-seconds expiry (DynamoDB TTL). */
+  ttlAttribute?: string;
+  indexes?: Record<string, { partitionKey: string; sortKey?: string; sortKeyType?: 'S' | 'N' }>;
+}
+
+export interface QueueDecl {
+  /** How long a received message stays hidden; must exceed the consumer's timeout. */
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the queue's dead-letter queue. */
+  maxReceiveCount: number;
+}
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  /**
+   * The path as callers send it. A trailing slash is kept here because the handler tells the two operations
+   * apart by it; API Gateway has no resource for it and delivers `/v1/bot/` to the `/v1/bot` resource.
+   */
+  path: string;
+  /** Routes are authorised by the bearer-key authorizer unless this says otherwise. */
+  auth?: 'none';
+}
+
+interface FunctionDeclBase {
+  /** Module exporting `handler`, relative to the repository root. */
+  entry: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  tables?: Partial<Record<TableName, Access>>;
+  queues?: Partial<Record<QueueName, 'send'>>;
+  bucket?: Access | 'readWriteDelete';
+  /** Extra plain environment, e.g. feature switches. */
+  environment?: Record<string, string>;
+  /** Needs Amazon Polly (speech synthesis). */
+  polly?: boolean;
+  /** Lambda layers from layers/ that the function needs. */
+  layers?: LayerName[];
+}
+
+export type FunctionDecl = FunctionDeclBase &
+  (
+    | { trigger: 'authorizer' }
+    | { trigger: 'http'; routes: Route[] }
+    | { trigger: 'queue'; queue: QueueName; batchSize: number; maxConcurrency?: number }
+    | { trigger: 'schedule'; everyMinutes: number }
+  ) & {
+    /** Container image: the directory holding the Dockerfile (built from the render bundle). */
+    image?: string;
+  };
+
+export const tables = {
+  /** API keys, stored by the SHA-256 of the key; never the key itself. */
+  keys: { partitionKey: 'keyHash', indexes: { byKeyId: { partitionKey: 'keyId' } } },
+  /** Accounts (tenants): who owns keys and videos. */
+  accounts: { partitionKey: 'tenantId' },
+  /** The seeded bot catalog. */
+  bots: { partitionKey: 'uid' },
+  /**
+   * Videos. `byTenant` lists a caller's videos newest first; `unfinished` is sparse (only videos not yet
+   * completed or failed carry `pendingShard`), ordered by deadline, for the sweeper.
+   */
+  videos: {
+    partitionKey: 'videoId',
+    indexes: {
+      byTenant: { partitionKey: 'tenantId', sortKey: 'createdAt' },
+      unfinished: { partitionKey: 'pendingShard', sortKey: 'deadlineAt', sortKeyType: 'N' },
+    },
+  },
+  /** Clips kept for reuse (reusable_clip: true), per tenant. */
+  clips: { partitionKey: 'tenantId', sortKey: 'clipUid' },
+  /** Powertools idempotency records (create's Idempotency-Key, webhook deliveries); they expire. */
+  idempotency: { partitionKey: 'id', ttlAttribute: 'expiration' },
+} as const satisfies Record<string, TableDecl>;
+export type TableName = keyof typeof tables;
+
+export const queues = {
+  /** One message per clip to render. */
+  render: { visibilityTimeoutSeconds: 960, maxReceiveCount: 3 },
+  /** One message per video whose clips are all rendered. */
+  assemble: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3 },
+  /**
+   * One message per webhook event. A failed attempt hides its message for the next backoff delay
+   * (ChangeMessageVisibility), so each receive is one attempt and the DLQ holds what was never delivered.
+   */
+  notify: { visibilityTimeoutSeconds: 60, maxReceiveCount: 12 },
+} as const satisfies Record<string, QueueDecl>;
+export type QueueName = keyof typeof queues;
+
+/** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
+export const layers = {
+  /** ffmpeg and ffprobe for the functions' architecture, at /opt/bin. */
+  media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 and ffprobe 5 static binaries at /opt/bin' },
+} as const;
+export type LayerName = keyof typeof layers;
+
+export const functions = {
+  authorizer: {
+    entry: 'functions/authorizer/handler.ts',
+    trigger: 'authorizer',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { keys: 'read' },
+  },
+  createVideo: {
+    entry: 'functions/api/create-video.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'POST', path: '/v1/bot' },
+      { method: 'POST', path: '/v1/bot/' },
+      { method: 'POST', path: '/v1/create_video' },
+    ],
+    memoryMb: 512,
+    timeoutSeconds: 15,
+    tables: { bots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
+    queues: { render: 'send' },
+    bucket: 'read',
+  },
+  bots: {
+    entry: 'functions/api/bots.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/bot' },
+      { method: 'GET', path: '/v1/bot/{uid}' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { bots: 'read' },
+    bucket: 'read',
+  },
+  videos: {
+    entry: 'functions/api/videos.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/video' },
+      { method: 'GET', path: '/v1/video/{id}' },
+      { method: 'DELETE', path: '/v1/video/{id}' },
+      { method: 'POST', path: '/v1/video/{id}/redeliver' },
+      { method: 'GET', path: '/v1/clips' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { videos: 'readWrite', clips: 'read' },
+    queues: { notify: 'send' },
+    bucket: 'readWriteDelete',
+  },
+  account: {
+    entry: 'functions/api/account.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/account' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { accounts: 'read', videos: 'read' },
+  },
+  meta: {
+    entry: 'functions/api/meta.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/health', auth: 'none' },
+      { method: 'GET', path: '/v1/openapi.json' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+  },
+  render: {
+    entry: 'functions/render/handler.ts',
+    image: 'functions/render',
+    trigger: 'queue',
+    queue: 'render',
+    batchSize: 1,
+    maxConcurrency: 50,
+    memoryMb: 3008,
+    timeoutSeconds: 900,
+    tables: { videos: 'readWrite', bots: 'read', clips: 'readWrite' },
+    queues: { assemble: 'send', notify: 'send' },
+    bucket: 'readWrite',
+    polly: true,
+  },
+  assemble: {
+    entry: 'functions/assemble/handler.ts',
+    trigger: 'queue',
+    queue: 'assemble',
+    batchSize: 1,
+    memoryMb: 1024,
+    timeoutSeconds: 300,
+    tables: { videos: 'readWrite' },
+    queues: { notify: 'send' },
+    bucket: 'readWrite',
+    layers: ['media'],
+  },
+  notifier: {
+    entry: 'functions/notifier/handler.ts',
+    trigger: 'queue',
+    queue: 'notify',
+    batchSize: 10,
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    tables: { videos: 'readWrite', keys: 'read', idempotency: 'readWrite' },
+    bucket: 'read',
+  },
+  sweeper: {
+    entry: 'functions/sweeper/handler.ts',
+    trigger: 'schedule',
+    everyMinutes: 5,
+    memoryMb: 256,
+    timeoutSeconds: 60,
+    tables: { videos: 'readWrite' },
+    queues: { notify: 'send' },
+  },
+} as const satisfies Record<string, FunctionDecl>;
+export type FunctionName = keyof typeof functions;
+
+/** Every route with the function that serves it. */
+export const routes = Object.entries(functions).flatMap(([name, fn]) =>
+  fn.trigger === 'http' ? fn.routes.map((route) => ({ ...(route as Route), function: name as FunctionName })) : [],
+);
+
+/** Physical names of the resources, as the CDK stack or the local runtime created them. */
+export interface ResourceNames {
+  table: (name: TableName) => string;
+  queueUrl: (name: QueueName) => string;
+  bucket: string;
+}
+
+/**
+ * The environment a function gets: exactly the resources its declaration names, under the variable names of
+ * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
+ */
+export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cloud' | 'local'): Record<string, string> {
+  const env: Record<string, string> = { [envNames.mode]: mode, ...(fn.environment ?? {}) };
+  for (const table of Object.keys(fn.tables ?? {}) as TableName[]) env[envNames.table(table)] = names.table(table);
+  for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
+  if (fn.bucket) env[envNames.bucket] = names.bucket;
+  return env;
+}
