@@ -104,11 +104,11 @@ const textSchema = z
 export const clipInputSchema = z.strictObject({
   bot_uid: z.string().trim().min(1).max(100),
   text: textSchema,
-  bot_position: positionSchema.optional(),
+  bot_position: positionSchema.optional().describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
   background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
-  background_volume: volumeSchema.default(CLIP_DEFAULTS.background_volume),
-  transitions: transitionsSchema.default({}),
+  background_volume: volumeSchema.default(CLIP_DEFAULTS.background_volume).describe('Gain of the background video\'s own audio under the voice, 0 (silent) to 1 (as recorded).'),
+  transitions: transitionsSchema.default({}).describe(`Space-separated: at most one entry (${ENTRY_TRANSITIONS.join(', ')}) and one exit (${EXIT_TRANSITIONS.join(', ')}); hyphens accepted.`),
   reusable_clip: booleanLike.default(CLIP_DEFAULTS.reusable_clip),
   clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
 });

@@ -19,4 +19,6 @@ export interface DeliverMessage {
   videoId: string;
   eventId: string;
   attempt: number;
+  /** Asked for with POST /v1/video/{id}/redeliver: sent even if an earlier attempt succeeded. */
+  redelivery?: boolean;
 }

@@ -4,6 +4,7 @@
  * pass in-memory ones.
  */
 import type { Bot } from './bot.ts';
+import type { ClipSpec } from './clip.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
 
 export interface Page<T> {
@@ -53,6 +54,8 @@ export interface KeptClip {
   botUid: string;
   createVideo: boolean;
   createdAt: string;
+  /** Everything needed to render it again; a request naming the clip_uid reuses this spec (and so the render). */
+  spec: Omit<ClipSpec, 'index' | 'clipName'>;
 }
 
 export interface ClipLibrary {

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { newId } from '#domain/api-keys';
+import { InvalidRequest, parseCreateVideo } from '#domain/create-request';
+import { limits } from '#domain/limits';
+import type { RenderClipMessage } from '#domain/messages';
+import { createVideo } from '#domain/videos';
+import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { SqsQueue } from '#commons/aws/sqs-queue';
+import { readFields } from '#commons/body';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
+import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
+import { logger } from '#commons/logger';
+import { listBots } from './bot-listing.ts';
+
+const config = loadConfig({ tables: ['bots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
+const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
+const deps = {
+  bots,
+  videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
+  clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
+  renderQueue: new SqsQueue<RenderClipMessage>(sqsClient(), config.queues.render),
+  now: () => new Date(),
+  newVideoId: () => newId('vid'),
+};
+const objects = new S3ObjectStore(s3Client(), config.bucket);
+
+interface CreateInput {
+  tenantId: string;
+  keyId: string;
+  idempotencyKey: string;
+  bodyHash: string;
+  fields: Record<string, unknown>;
+  baseUrl: string;
+}
+
+async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): Promise<HttpResult> {
+  let command;
+  try {
+    command = parseCreateVideo(input.fields);
+    const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
+    logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
+    const url = `${input.baseUrl}/v1/video/${created.videoId}`;
+    return json(
+      202,
+      { video_id: created.videoId, status: created.status, create_video: created.createVideo, clips: created.clipCount, created_at: created.createdAt, url },
+      { Location: url },
+    );
+  } catch (error) {
+    if (error instanceof InvalidRequest) throw new BadRequestError('The request is not valid.', error.problems);
+    throw error;
+  }
+}
+
+/**
+ * An Idempotency-Key makes a retried create safe: Powertools' idempotency utility keeps the first response for
+ * 24 h in DynamoDB, keyed by tenant and key, and refuses the same key with a different body.
+ */
+const createOnce = makeIdempotent(async (input: CreateInput) => create(input), {
+  persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
+  config: new IdempotencyConfig({
+    eventKeyJmesPath: '[tenantId, idempotencyKey]',
+    payloadValidationJmesPath: 'bodyHash',
+    expiresAfterSeconds: limits.idempotencyTtlSeconds,
+    throwOnNoIdempotencyKey: true,
+  }),
+});
+
+async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
+  const fields = await readFields(request, limits.maxBodyBytes);
+  const caller = request.caller!;
+  const base = { tenantId: caller.tenantId, keyId: caller.keyId, fields, baseUrl: request.baseUrl };
+  const idempotencyKey = request.headers['idempotency-key']?.trim();
+  if (idempotencyKey === undefined) return create(base);
+  if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
+    throw new BadRequestError('Idempotency-Key must be 1-255 visible ASCII characters.', [{ path: 'Idempotency-Key', message: 'invalid' }]);
+  const bodyHash = createHash('sha256').update(request.headers['content-type'] ?? '').update('\n').update(request.body).digest('hex');
+  try {
+    return await createOnce({ ...base, idempotencyKey, bodyHash });
+  } catch (error) {
+    if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
+    if (error instanceof IdempotencyAlreadyInProgressError)
+      throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
+    throw error;
+  }
+}
+
+export const handler = httpHandler({
+  'POST /v1/bot': createVideoOperation,
+  'POST /v1/create_video': createVideoOperation,
+  // API Gateway delivers POST /v1/bot/ to the same resource; the interface makes it "list all bots".
+  'POST /v1/bot/': () => listBots(bots, objects),
+});

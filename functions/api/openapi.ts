@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { BOT_POSITIONS, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
+import { limits } from '#domain/limits';
+import { VIDEO_STATUSES } from '#domain/video';
+import { defaultsForDocs } from '#domain/videos';
+
+/**
+ * The OpenAPI 3.1 document, built from the same zod schemas that validate requests (zod 4 emits JSON Schema
+ * 2020-12, which OpenAPI 3.1 uses as is).
+ */
+const createRequestSchema = z
+  .object({
+    webhook: z.string().describe('Address notified when the video is ready. A scheme-less address is read as https://.'),
+    process_done_webhook: z.string().optional().describe('Alias of webhook (the public client\'s name).'),
+    create_video: z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).default(true).describe('true: a video; false: the voice only (MP3).'),
+    clips: z
+      .union([z.string(), z.array(z.union([clipInputSchema, clipReferenceSchema]))])
+      .describe(
+        `The clips, 1 to ${limits.maxClips}: a JSON array, or (in a form) a string holding it — strict JSON or with single-quoted strings. ` +
+          `Positions: ${BOT_POSITIONS.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. Defaults: ${JSON.stringify(defaultsForDocs)}.`,
+      ),
+  })
+  .describe('Create a video');
+
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      },
+    },
+  },
+};
+
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((code) => [String(code), { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+
+const ok = (description: string, status = '200') => ({ [status]: { description, content: { 'application/json': { schema: { type: 'object' } } } } });
+
+export function openApiDocument(serverUrl: string) {
+  const createBody = {
+    required: true,
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/CreateVideoRequest' } },
+      'multipart/form-data': { schema: { $ref: '#/components/schemas/CreateVideoRequest' } },
+      'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/CreateVideoRequest' } },
+    },
+  };
+  const create = {
+    summary: 'Create a video (or the voice only) from clips',
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+    requestBody: createBody,
+    responses: { ...ok('Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
+  };
+  const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+  const pageParams = [
+    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: limits.maxPageSize, default: limits.defaultPageSize } },
+    { name: 'cursor', in: 'query', schema: { type: 'string' } },
+  ];
+  return {
+    openapi: '3.1.0',
+    info: { title: 'vidbot', version: '1.0.0', description: 'Bots that speak your text, rendered into videos. Statuses: ' + VIDEO_STATUSES.join(', ') },
+    servers: [{ url: serverUrl }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { CreateVideoRequest: jsonSchema(createRequestSchema), Error: errorSchema },
+    },
+    paths: {
+      '/v1/bot': { post: { ...create, operationId: 'createVideo' }, get: { operationId: 'listBots', summary: 'List all bots', responses: { ...ok('The bots'), ...errors(401) } } },
+      '/v1/bot/': { post: { operationId: 'listBotsPost', summary: 'List all bots (the interface\'s form: POST with a trailing slash)', responses: { ...ok('The bots'), ...errors(401) } } },
+      '/v1/create_video': { post: { ...create, operationId: 'createVideoAlias' } },
+      '/v1/bot/{uid}': { get: { operationId: 'getBot', parameters: [{ name: 'uid', in: 'path', required: true, schema: { type: 'string' } }], responses: { ...ok('The bot'), ...errors(401, 404) } } },
+      '/v1/video': { get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } } },
+      '/v1/video/{id}': {
+        get: { operationId: 'getVideo', parameters: idParam, responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) } },
+        delete: { operationId: 'deleteVideo', parameters: idParam, responses: { '204': { description: 'Deleted' }, ...errors(401, 404, 409) } },
+      },
+      '/v1/video/{id}/redeliver': { post: { operationId: 'redeliverWebhook', parameters: idParam, responses: { ...ok('Redelivery queued', '202'), ...errors(401, 404, 409) } } },
+      '/v1/clips': { get: { operationId: 'listKeptClips', parameters: pageParams, responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) } } },
+      '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok('The key\'s account'), ...errors(401) } } },
+      '/v1/openapi.json': { get: { operationId: 'openApi', responses: ok('This document') } },
+      '/health': { get: { operationId: 'health', security: [], responses: ok('Ready') } },
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { hashApiKey, looksLikeApiKey } from '#domain/api-keys';
+import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
+import { dynamoClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { logger } from '#commons/logger';
+
+const config = loadConfig({ tables: ['keys'] });
+const keys = new DynamoKeyStore(dynamoClient(), config.tables.keys);
+
+/** API Gateway answers 401 (with our gateway response body and WWW-Authenticate) when an authorizer throws exactly this. */
+const unauthorized = () => new Error('Unauthorized');
+
+/**
+ * The decision is cached by API Gateway per token, so the policy allows every method and path of the stage:
+ * a key allowed for POST /v1/bot is just as allowed for POST /v1/bot/ and GET /v1/video/{id}.
+ */
+export function stageWildcard(methodArn: string): string {
+  // arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{method}/{path...}
+  const [arnPrefix, stage] = methodArn.split('/');
+  return `${arnPrefix}/${stage}/*/*`;
+}
+
+export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(event.authorizationToken ?? '');
+  const apiKey = match?.[1];
+  if (!apiKey || !looksLikeApiKey(apiKey)) {
+    logger.info('authorization refused', { reason: apiKey ? 'malformed key' : 'not a bearer token' });
+    throw unauthorized();
+  }
+  const key = await keys.findByHash(hashApiKey(apiKey));
+  if (!key || key.revokedAt) {
+    logger.info('authorization refused', { reason: key ? 'revoked key' : 'unknown key', key_id: key?.keyId });
+    throw unauthorized();
+  }
+  return {
+    principalId: key.keyId,
+    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }] },
+    context: { tenantId: key.tenantId, keyId: key.keyId },
+  };
+}

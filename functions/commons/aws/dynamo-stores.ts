@@ -1,0 +1,124 @@
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Bot } from '#domain/bot';
+import type { Account, AccountStore, ApiKeyRecord, BotCatalog, ClipLibrary, KeptClip, KeyStore, Page } from '#domain/ports';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+/** The seeded bot catalog. It changes only at deploy, so a container keeps it for a minute. */
+export class DynamoBotCatalog implements BotCatalog {
+  private cache?: { at: number; bots: Bot[] };
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly ttlMs = 60_000,
+  ) {}
+
+  async list(): Promise<Bot[]> {
+    if (this.cache && Date.now() - this.cache.at < this.ttlMs) return this.cache.bots;
+    const bots: Bot[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
+      bots.push(...((page.Items ?? []) as Bot[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    bots.sort((a, b) => a.uid.localeCompare(b.uid));
+    this.cache = { at: Date.now(), bots };
+    return bots;
+  }
+
+  async get(uid: string): Promise<Bot | undefined> {
+    return (await this.list()).find((b) => b.uid === uid);
+  }
+
+  async put(bot: Bot): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: bot }));
+    this.cache = undefined;
+  }
+}
+
+export class DynamoKeyStore implements KeyStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash } }));
+    return Item as ApiKeyRecord | undefined;
+  }
+
+  async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const { Items } = await this.client.send(
+      new QueryCommand({ TableName: this.tableName, IndexName: 'byKeyId', KeyConditionExpression: 'keyId = :k', ExpressionAttributeValues: { ':k': keyId } }),
+    );
+    // The index is eventually consistent and holds the whole item; read the item itself for the latest state.
+    const hash = Items?.[0]?.keyHash as string | undefined;
+    return hash ? this.findByHash(hash) : undefined;
+  }
+
+  async put(key: ApiKeyRecord): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }));
+  }
+
+  async revoke(keyId: string, at: string): Promise<boolean> {
+    const key = await this.findById(keyId);
+    if (!key) return false;
+    await this.client.send(
+      new UpdateCommand({ TableName: this.tableName, Key: { keyHash: key.keyHash }, UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)', ExpressionAttributeValues: { ':at': at } }),
+    );
+    return true;
+  }
+
+  async setWebhookSecrets(keyId: string, secrets: ApiKeyRecord['webhookSecrets']): Promise<void> {
+    const key = await this.findById(keyId);
+    if (!key) throw new Error(`no key ${keyId}`);
+    await this.client.send(
+      new UpdateCommand({ TableName: this.tableName, Key: { keyHash: key.keyHash }, UpdateExpression: 'SET webhookSecrets = :s', ExpressionAttributeValues: { ':s': secrets } }),
+    );
+  }
+}
+
+export class DynamoAccountStore implements AccountStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(tenantId: string): Promise<Account | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { tenantId } }));
+    return Item as Account | undefined;
+  }
+
+  async put(account: Account): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: account }));
+  }
+}
+
+export class DynamoClipLibrary implements ClipLibrary {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async put(clip: KeptClip): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: clip }));
+  }
+
+  async get(tenantId: string, clipUid: string): Promise<KeptClip | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { tenantId, clipUid } }));
+    return Item as KeptClip | undefined;
+  }
+
+  async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<KeptClip>> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'tenantId = :t',
+        ExpressionAttributeValues: { ':t': tenantId },
+        Limit: options.limit,
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+      }),
+    );
+    return { items: (result.Items ?? []) as KeptClip[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  }
+}

@@ -1,0 +1,221 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Page, VideoRepository } from '#domain/ports';
+import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
+import { VIDEO_STATUSES } from '#domain/video';
+import { ConflictError } from '../errors.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+/** Unfinished videos carry this in `pendingShard`, which puts them in the sparse `unfinished` index. */
+const PENDING = 'pending';
+
+const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException || (error as Error)?.name === 'ConditionalCheckFailedException';
+
+/** Videos in DynamoDB. Every state change is a conditional update, so redelivered messages cannot apply one twice. */
+export class DynamoVideoRepository implements VideoRepository {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(video: VideoRecord): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...video, pendingShard: PENDING },
+          ConditionExpression: 'attribute_not_exists(videoId)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError(`Video ${video.videoId} already exists.`);
+      throw error;
+    }
+  }
+
+  async get(videoId: string): Promise<VideoRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { videoId }, ConsistentRead: true }));
+    return Item ? strip(Item) : undefined;
+  }
+
+  async listByTenant(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<VideoRecord>> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'byTenant',
+        KeyConditionExpression: 'tenantId = :t',
+        ExpressionAttributeValues: { ':t': tenantId },
+        ScanIndexForward: false,
+        Limit: options.limit,
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+      }),
+    );
+    return { items: (result.Items ?? []).map(strip), nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  }
+
+  async countByStatus(tenantId: string): Promise<Record<VideoStatus, number>> {
+    const counts = Object.fromEntries(VIDEO_STATUSES.map((s) => [s, 0])) as Record<VideoStatus, number>;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'byTenant',
+          KeyConditionExpression: 'tenantId = :t',
+          ExpressionAttributeValues: { ':t': tenantId },
+          ProjectionExpression: '#s',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) counts[item.status as VideoStatus] = (counts[item.status as VideoStatus] ?? 0) + 1;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return counts;
+  }
+
+  async delete(videoId: string): Promise<void> {
+    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { videoId } }));
+  }
+
+  async markClipRendering(videoId: string, clipIndex: number): Promise<VideoRecord | undefined> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { videoId },
+          UpdateExpression: 'SET #status = :rendering, clipResults.#i = :clip, updatedAt = :now',
+          ConditionExpression:
+            '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
+          ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex) },
+          ExpressionAttributeValues: {
+            ':rendering': 'rendering',
+            ':queued': 'queued',
+            ':rendered': 'rendered',
+            ':clip': { status: 'rendering' } satisfies ClipResult,
+            ':now': this.now().toISOString(),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? strip(Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return this.get(videoId);
+      throw error;
+    }
+  }
+
+  async recordClipRendered(videoId: string, clipIndex: number, result: ClipResult) {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { videoId },
+          UpdateExpression: 'SET clipResults.#i = :result, updatedAt = :now ADD renderedCount :one',
+          ConditionExpression:
+            '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
+          ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex) },
+          ExpressionAttributeValues: {
+            ':result': result,
+            ':now': this.now().toISOString(),
+            ':one': 1,
+            ':queued': 'queued',
+            ':rendering': 'rendering',
+            ':rendered': 'rendered',
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { allRendered: Attributes?.renderedCount === Attributes?.clipCount, firstTime: true };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const video = await this.get(videoId);
+      const allRendered = !!video && video.renderedCount === video.clipCount && (video.status === 'rendering' || video.status === 'assembling');
+      return { allRendered, firstTime: false };
+    }
+  }
+
+  async claimAssembly(videoId: string): Promise<boolean> {
+    return this.conditional({
+      Key: { videoId },
+      UpdateExpression: 'SET #status = :assembling, updatedAt = :now',
+      ConditionExpression: '#status IN (:rendering, :assembling) AND renderedCount = clipCount',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':assembling': 'assembling', ':rendering': 'rendering', ':now': this.now().toISOString() },
+    });
+  }
+
+  async complete(videoId: string, output: VideoOutput, eventId: string): Promise<boolean> {
+    const now = this.now().toISOString();
+    return this.conditional({
+      Key: { videoId },
+      UpdateExpression: 'SET #status = :completed, #output = :output, completedAt = :now, updatedAt = :now, delivery.eventId = :eventId REMOVE pendingShard',
+      ConditionExpression: '#status = :assembling',
+      ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
+      ExpressionAttributeValues: { ':completed': 'completed', ':assembling': 'assembling', ':output': output, ':now': now, ':eventId': eventId },
+    });
+  }
+
+  async fail(videoId: string, error: VideoError, eventId: string): Promise<boolean> {
+    const now = this.now().toISOString();
+    return this.conditional({
+      Key: { videoId },
+      UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :now, updatedAt = :now, delivery.eventId = :eventId REMOVE pendingShard',
+      ConditionExpression: '#status IN (:queued, :rendering, :assembling)',
+      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+      ExpressionAttributeValues: {
+        ':failed': 'failed',
+        ':queued': 'queued',
+        ':rendering': 'rendering',
+        ':assembling': 'assembling',
+        ':error': error,
+        ':now': now,
+        ':eventId': eventId,
+      },
+    });
+  }
+
+  async listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'unfinished',
+        KeyConditionExpression: 'pendingShard = :p AND deadlineAt < :now',
+        ExpressionAttributeValues: { ':p': PENDING, ':now': nowEpochSeconds },
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map(strip);
+  }
+
+  async recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { videoId },
+        UpdateExpression: 'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(videoId)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':now': this.now().toISOString() },
+      }),
+    ).catch((error) => {
+      if (!isConditionFailure(error)) throw error; // deleted meanwhile: nothing to record
+    });
+  }
+
+  private async conditional(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
+    try {
+      await this.client.send(new UpdateCommand({ TableName: this.tableName, ...input }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}
+
+function strip(item: Record<string, unknown>): VideoRecord {
+  const { pendingShard: _ignored, ...record } = item;
+  return record as unknown as VideoRecord;
+}

@@ -1,0 +1,106 @@
+import busboy from 'busboy';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
+import type { HttpRequest } from './http.ts';
+
+export const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/** Keys that could reach an object's prototype if ever merged naively; refused wherever they appear. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array, what: string): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new BadRequestError(`${what} is not valid UTF-8.`);
+  }
+}
+
+function checkKey(key: string) {
+  if (FORBIDDEN_KEYS.has(key)) throw new BadRequestError(`Field name "${key}" is not allowed.`, [{ path: key, message: 'reserved name' }]);
+}
+
+/** JSON.parse that refuses prototype-related keys at any depth. */
+export function parseJsonSafely(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text, (key, value) => {
+      checkKey(key);
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof BadRequestError) throw error;
+    throw new BadRequestError(`${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The request body as a plain record of fields, whatever the encoding: JSON object, URL-encoded form or
+ * multipart form (curl -F). Form values stay strings; JSON values keep their types.
+ */
+export async function readFields(request: HttpRequest, maxBytes: number): Promise<Record<string, unknown>> {
+  if (request.body.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  const contentType = request.headers['content-type'];
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (!mediaType || !ACCEPTED_BODY_TYPES.includes(mediaType)) {
+    if (!mediaType && request.body.length === 0) throw new BadRequestError('The request has no body; send the fields as JSON or a form.');
+    throw new UnsupportedMediaTypeError(contentType, ACCEPTED_BODY_TYPES);
+  }
+  // Every field we accept is text, so the whole body must be UTF-8 (busboy would silently replace bad bytes).
+  const text = decodeUtf8(request.body, 'The body');
+  if (mediaType === 'application/json') {
+    const value = parseJsonSafely(text, 'The body');
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequestError('The JSON body must be an object.');
+    return value as Record<string, unknown>;
+  }
+  const fields: Record<string, unknown> = Object.create(null);
+  const add = (name: string, value: string) => {
+    checkKey(name);
+    if (name in fields) throw new BadRequestError(`Field "${name}" is given more than once.`, [{ path: name, message: 'duplicate field' }]);
+    fields[name] = value;
+  };
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    for (const [name, value] of new URLSearchParams(text)) add(name, value);
+    return { ...fields };
+  }
+  await readMultipart(request.body, contentType!, maxBytes, add);
+  return { ...fields };
+}
+
+function readMultipart(body: Buffer, contentType: string, maxBytes: number, add: (name: string, value: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes, fileSize: maxBytes, fields: 50, files: 5, parts: 55 } });
+    } catch (error) {
+      reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
+      return;
+    }
+    const fail = (error: unknown) => reject(error instanceof BadRequestError ? error : new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
+    parser.on('field', (name, value, info) => {
+      try {
+        if (info.valueTruncated) throw new PayloadTooLargeError(maxBytes);
+        add(name, value);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    // `curl -F clips=@clips.json` sends a field as a file part: read it as that field's text.
+    parser.on('file', (name, stream) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => reject(new PayloadTooLargeError(maxBytes)));
+      stream.on('close', () => {
+        try {
+          add(name, decodeUtf8(Buffer.concat(chunks), `Field "${name}"`));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    parser.on('partsLimit', () => fail(new BadRequestError('Too many parts in the multipart body.')));
+    parser.on('error', fail);
+    parser.on('close', () => resolve());
+    parser.end(body);
+  });
+}

@@ -1,0 +1,20 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { envNames } from './env-names.ts';
+
+/**
+ * SDK clients, created once per container. Endpoints come from the standard AWS_ENDPOINT_URL_* variables,
+ * which only the local runtime sets.
+ */
+let dynamo: DynamoDBDocumentClient | undefined;
+let s3: S3Client | undefined;
+let sqs: SQSClient | undefined;
+
+export const dynamoClient = () =>
+  (dynamo ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  }));
+export const s3Client = () => (s3 ??= new S3Client({ forcePathStyle: process.env[envNames.s3ForcePathStyle] === 'true' }));
+export const sqsClient = () => (sqs ??= new SQSClient({}));

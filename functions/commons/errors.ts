@@ -1,0 +1,75 @@
+/**
+ * Typed errors, each carrying its HTTP status and stable code. Handlers throw them; functions/commons/http.ts
+ * maps them to the one error body shape. Anything else becomes a plain 500 that leaks nothing.
+ */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'invalid_request', message, details);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor(message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".') {
+    super(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="vidbot"' });
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'Not found.') {
+    super(404, 'not_found', message);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(allowed: string[]) {
+    super(405, 'method_not_allowed', `Method not allowed here; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(message: string, code = 'conflict') {
+    super(409, code, message);
+  }
+}
+
+export class IdempotencyKeyReusedError extends ApiError {
+  constructor() {
+    super(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(maxBytes: number) {
+    super(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(received: string | undefined, accepted: string[]) {
+    super(415, 'unsupported_media_type', `Content-Type ${received ? `"${received}"` : '(none)'} is not accepted; send one of ${accepted.join(', ')}.`);
+  }
+}
+
+export class TooManyRequestsError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests; slow down.', undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}

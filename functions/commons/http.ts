@@ -1,0 +1,121 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { ApiError, MethodNotAllowedError, NotFoundError, UnauthorizedError } from './errors.ts';
+import { logger } from './logger.ts';
+
+/** The caller, as the authorizer established it (its context reaches handlers in requestContext.authorizer). */
+export interface Caller {
+  tenantId: string;
+  keyId: string;
+}
+
+export interface HttpRequest {
+  method: string;
+  /** The path exactly as the caller sent it (a trailing slash is significant: POST /v1/bot/ lists bots). */
+  rawPath: string;
+  pathParams: Record<string, string>;
+  query: Record<string, string>;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  body: Buffer;
+  requestId: string;
+  /** Absolute base URL the caller used, e.g. https://abc.execute-api.eu-west-1.amazonaws.com/prod */
+  baseUrl: string;
+  caller?: Caller;
+}
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Operation = (request: HttpRequest) => Promise<HttpResult>;
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): HttpResult => ({ status, body, headers });
+
+export function errorBody(error: ApiError) {
+  return { error: { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) } };
+}
+
+function toProxyResult(result: HttpResult, requestId: string): APIGatewayProxyResult {
+  return {
+    statusCode: result.status,
+    headers: { ...JSON_HEADERS, 'X-Request-Id': requestId, ...result.headers },
+    body: result.body === undefined ? '' : JSON.stringify(result.body),
+  };
+}
+
+/** API Gateway REST's event for a request: lower-cased headers, raw body bytes, the caller. */
+export function toHttpRequest(event: APIGatewayProxyEvent, context: Pick<Context, 'awsRequestId'>): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+  const body = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  const authorizer = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+  const caller =
+    authorizer && typeof authorizer.tenantId === 'string' && typeof authorizer.keyId === 'string'
+      ? { tenantId: authorizer.tenantId, keyId: authorizer.keyId }
+      : undefined;
+  return {
+    method: event.httpMethod.toUpperCase(),
+    rawPath: event.path,
+    pathParams: Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+    query: Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+    headers,
+    body,
+    requestId: event.requestContext?.requestId ?? context.awsRequestId,
+    baseUrl: baseUrlOf(event, headers),
+    caller,
+  };
+}
+
+function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string>): string {
+  const host = headers['x-forwarded-host'] ?? headers.host ?? event.requestContext?.domainName ?? 'localhost';
+  const proto = headers['x-forwarded-proto'] ?? 'https';
+  // On the execute-api domain the stage is part of the URL; on a custom domain or locally it is not.
+  const stage = host.includes('.execute-api.') && event.requestContext?.stage ? `/${event.requestContext.stage}` : '';
+  return `${proto}://${host}${stage}`;
+}
+
+/**
+ * A REST handler serving the routes of one function. Keys are "METHOD /resource" with API Gateway's resource
+ * template; a key whose path ends in "/" matches only requests whose raw path ends in "/" (API Gateway delivers
+ * /v1/bot/ to the /v1/bot resource, and the two are different operations).
+ */
+export function httpHandler(operations: Record<string, Operation>, options: { public?: string[] } = {}) {
+  return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const request = toHttpRequest(event, context);
+    logger.appendKeys({ request_id: request.requestId, tenant_id: request.caller?.tenantId });
+    const started = Date.now();
+    let result: HttpResult;
+    try {
+      const trailing = request.rawPath.length > 1 && request.rawPath.endsWith('/') ? '/' : '';
+      const resource = event.resource.replace(/\/$/, '');
+      // The slash only matters where both forms are registered (POST /v1/bot vs POST /v1/bot/).
+      const exactKey = `${request.method} ${resource}${trailing}`;
+      const key = operations[exactKey] ? exactKey : `${request.method} ${resource}`;
+      const operation = operations[key];
+      if (!operation) {
+        const allowed = Object.keys(operations)
+          .filter((k) => k.split(' ')[1]?.replace(/\/$/, '') === resource)
+          .map((k) => k.split(' ')[0]!);
+        throw allowed.length ? new MethodNotAllowedError([...new Set(allowed)]) : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
+      }
+      if (!request.caller && !(options.public ?? []).includes(key)) throw new UnauthorizedError();
+      result = await operation(request);
+    } catch (error) {
+      result = errorResult(error);
+    }
+    logger.info('request', { method: request.method, path: request.rawPath, status: result.status, duration_ms: Date.now() - started });
+    logger.removeKeys(['request_id', 'tenant_id']);
+    return toProxyResult(result, request.requestId);
+  };
+}
+
+/** The one place errors become responses. Unknown errors are logged in full and answered with a bare 500. */
+export function errorResult(error: unknown): HttpResult {
+  if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
+  logger.error('unhandled error', error as Error);
+  return json(500, { error: { code: 'internal_error', message: 'Something went wrong on our side; the error has been logged.' } });
+}

@@ -1,0 +1,111 @@
+/**
+ * One delivery attempt of a webhook event: sign, POST through the address guard, classify the outcome.
+ *
+ * Policy (documented for callers in the README):
+ * - 2xx is delivered. The response body is read up to 64 KB and ignored.
+ * - Every other outcome is retried on the schedule of retry.ts: network errors, the 10 s timeout, 3xx that is
+ *   not followed, 4xx and 5xx alike, as most webhook providers and Standard Webhooks recommend: a receiver that
+ *   is misconfigured now may be fixed within the 24 hours of retries.
+ * - Not retried: 410 Gone (the receiver says the endpoint is gone for good), a URL the address guard refuses
+ *   or that is invalid (it will not change), and having no active signing secret.
+ * - Redirects: 307/308 are followed (up to 3, each re-checked by the guard) keeping POST and the body;
+ *   301/302/303 are not turned into a GET (the event would be lost) and count as a failed attempt.
+ */
+import { performance } from 'node:perf_hooks';
+import type { DeliveryAttempt } from '#domain/video';
+import type { GuardMode, Resolver } from '#commons/net/address-guard';
+import { FetchError, FetchTimeoutError } from '#commons/net/errors';
+import { guardedFetch } from '#commons/net/guarded-fetch';
+import type { VideoEvent } from './event.ts';
+import { signWebhook } from './signature.ts';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;
+export const WEBHOOK_MAX_REDIRECTS = 3;
+
+export interface DeliverWebhookOptions {
+  url: string;
+  event: VideoEvent;
+  /** Stable id of the event (eventIdFor): the `webhook-id` header. */
+  eventId: string;
+  /** Active secrets (activeWebhookSecrets), newest first; each adds a signature. */
+  secrets: readonly string[];
+  mode: GuardMode;
+  /** Time of this attempt: the `webhook-timestamp` header. */
+  now: Date;
+  /** @default 10 000 */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Host name resolver (tests inject one). */
+  resolve?: Resolver;
+}
+
+export interface DeliveryResult {
+  /** The receiver answered 2xx. */
+  ok: boolean;
+  statusCode?: number;
+  /** Short description of the failure (no response body). */
+  error?: string;
+  /** Stable code: `http_error`, `timeout`, `network_error`, `address_not_allowed`, `no_secret`... */
+  errorCode?: string;
+  durationMs: number;
+  /** A failed attempt that should be tried again (if attempts remain). False when ok. */
+  retryable: boolean;
+}
+
+const NOT_RETRYABLE_CODES = new Set(['address_not_allowed', 'invalid_url']);
+
+export async function deliverWebhook(options: DeliverWebhookOptions): Promise<DeliveryResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  if (options.secrets.length === 0) {
+    return { ok: false, error: 'no active webhook secret', errorCode: 'no_secret', durationMs: 0, retryable: false };
+  }
+  const payload = JSON.stringify(options.event);
+  const headers = signWebhook({ msgId: options.eventId, timestamp: options.now, payload, secrets: options.secrets });
+  try {
+    const res = await guardedFetch(options.url, {
+      mode: options.mode,
+      method: 'POST',
+      headers,
+      body: payload,
+      timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      maxBytes: WEBHOOK_MAX_RESPONSE_BYTES,
+      overflow: 'truncate',
+      maxRedirects: WEBHOOK_MAX_REDIRECTS,
+      acceptStatus: () => true,
+      signal: options.signal,
+      resolve: options.resolve,
+    });
+    const durationMs = elapsed();
+    if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status, durationMs, retryable: false };
+    const redirect = res.status >= 300 && res.status < 400;
+    return {
+      ok: false,
+      statusCode: res.status,
+      error: redirect ? `HTTP ${res.status} redirect not followed for POST` : `HTTP ${res.status}`,
+      errorCode: 'http_error',
+      durationMs,
+      retryable: res.status !== 410,
+    };
+  } catch (err) {
+    const durationMs = elapsed();
+    if (err instanceof FetchError) {
+      const message = err instanceof FetchTimeoutError ? `no response within ${err.timeoutMs} ms` : err.message;
+      return { ok: false, error: message, errorCode: err.code, durationMs, retryable: !NOT_RETRYABLE_CODES.has(err.code) };
+    }
+    // An abort by the caller's signal (e.g. the Lambda running out of time): try again later.
+    return { ok: false, error: err instanceof Error ? err.message : String(err), errorCode: 'aborted', durationMs, retryable: true };
+  }
+}
+
+/** The attempt as stored on the video record. */
+export function toDeliveryAttempt(result: DeliveryResult, attempt: number, at: Date): DeliveryAttempt {
+  return {
+    attempt,
+    at: at.toISOString(),
+    ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    durationMs: result.durationMs,
+  };
+}

@@ -1,0 +1,127 @@
+import JSON5 from 'json5';
+import { z } from 'zod';
+import { clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
+import { limits } from './limits.ts';
+
+/** A request field that failed validation, with its path in the caller's terms (e.g. clips[0].bot_position). */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export class InvalidRequest extends Error {
+  constructor(readonly problems: FieldProblem[]) {
+    super(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+  }
+}
+
+/**
+ * `www.website.com/hook` (the interface sample's webhook) is read as https://www.website.com/hook: a webhook
+ * without a scheme is taken to mean the secure one.
+ */
+export function normaliseWebhook(value: string): string {
+  const trimmed = value.trim();
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed.replace(/^\/\//, '')}`;
+}
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+function assertNoForbiddenKeys(value: unknown, path: string) {
+  if (Array.isArray(value)) value.forEach((v, i) => assertNoForbiddenKeys(v, `${path}[${i}]`));
+  else if (value && typeof value === 'object')
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN.has(key)) throw new InvalidRequest([{ path: `${path}.${key}`, message: 'reserved name' }]);
+      assertNoForbiddenKeys((value as Record<string, unknown>)[key], `${path}.${key}`);
+    }
+}
+
+/**
+ * The `clips` field: an array in a JSON body, or a string holding the array — strict JSON, or the
+ * interface sample's form with single-quoted strings ({"bot_uid": 'X'}), which JSON5 reads.
+ */
+export function parseClipsField(value: unknown): unknown[] {
+  let parsed = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (!text) throw new InvalidRequest([{ path: 'clips', message: 'must not be empty' }]);
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      try {
+        parsed = JSON5.parse(text);
+      } catch (error) {
+        throw new InvalidRequest([{ path: 'clips', message: `is not a JSON array of clips (${(error as Error).message.replace(/^JSON5: /, '')})` }]);
+      }
+    }
+  }
+  // A lone clip object is taken as a one-clip list, a kindness to hand-written requests.
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) parsed = [parsed];
+  if (!Array.isArray(parsed)) throw new InvalidRequest([{ path: 'clips', message: 'must be an array of clip objects' }]);
+  assertNoForbiddenKeys(parsed, 'clips');
+  return parsed;
+}
+
+const createVideoBooleanSchema = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0']), z.union([z.literal(1), z.literal(0)])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 1);
+
+export interface CreateVideoCommand {
+  webhookUrl: string;
+  createVideo: boolean;
+  clips: (ClipInput | ClipReference)[];
+}
+
+const issuePath = (prefix: string, path: PropertyKey[]) =>
+  path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), prefix);
+
+/** Validates the create fields (already decoded from JSON or a form) into a command, or throws InvalidRequest. */
+export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
+  const problems: FieldProblem[] = [];
+  const webhookField = fields.webhook ?? fields.process_done_webhook;
+  if (fields.webhook !== undefined && fields.process_done_webhook !== undefined && fields.webhook !== fields.process_done_webhook)
+    problems.push({ path: 'webhook', message: 'webhook and process_done_webhook are both given and differ' });
+
+  let webhookUrl = '';
+  if (webhookField === undefined || webhookField === '') problems.push({ path: 'webhook', message: 'is required' });
+  else if (typeof webhookField !== 'string') problems.push({ path: 'webhook', message: 'must be a string URL' });
+  else {
+    const result = httpUrlSchema.safeParse(normaliseWebhook(webhookField));
+    if (result.success) webhookUrl = result.data;
+    else problems.push({ path: 'webhook', message: result.error.issues[0]?.message ?? 'is not a valid URL' });
+  }
+
+  let createVideo = true;
+  if (fields.create_video !== undefined && fields.create_video !== '') {
+    const result = createVideoBooleanSchema.safeParse(fields.create_video);
+    if (result.success) createVideo = result.data;
+    else problems.push({ path: 'create_video', message: 'must be true, false, 1 or 0' });
+  }
+
+  const clips: (ClipInput | ClipReference)[] = [];
+  if (fields.clips === undefined || fields.clips === '') problems.push({ path: 'clips', message: 'is required: give at least one clip' });
+  else {
+    try {
+      const raw = parseClipsField(fields.clips);
+      if (raw.length === 0) problems.push({ path: 'clips', message: 'must contain at least one clip' });
+      if (raw.length > limits.maxClips) problems.push({ path: 'clips', message: `must contain at most ${limits.maxClips} clips` });
+      raw.slice(0, limits.maxClips).forEach((clip, index) => {
+        const isReference = !!clip && typeof clip === 'object' && 'clip_uid' in clip;
+        const result = (isReference ? clipReferenceSchema : clipInputSchema).safeParse(clip);
+        if (result.success) clips.push(result.data);
+        else
+          for (const issue of result.error.issues) {
+            const at = issuePath(`clips[${index}]`, issue.path);
+            if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problems.push({ path: `${at}.${key}`, message: 'is not a clip field' });
+            else problems.push({ path: at, message: issue.message });
+          }
+      });
+      const totalText = clips.reduce((n, c) => n + ('text' in c ? c.text.length : 0), 0);
+      if (totalText > limits.maxTotalTextChars)
+        problems.push({ path: 'clips', message: `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed` });
+    } catch (error) {
+      if (!(error instanceof InvalidRequest)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length) throw new InvalidRequest(problems);
+  return { webhookUrl, createVideo, clips };
+}

@@ -1,0 +1,158 @@
+import type { Bot } from './bot.ts';
+import { BUILT_IN_BOTS } from './bot.ts';
+import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
+import { CLIP_DEFAULTS } from './clip.ts';
+import type { CreateVideoCommand } from './create-request.ts';
+import { InvalidRequest, type FieldProblem } from './create-request.ts';
+import { limits } from './limits.ts';
+import type { RenderClipMessage } from './messages.ts';
+import type { BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
+import type { VideoRecord } from './video.ts';
+
+export interface CreateVideoDeps {
+  bots: BotCatalog;
+  videos: VideoRepository;
+  clips: ClipLibrary;
+  renderQueue: MessageQueue<RenderClipMessage>;
+  now: () => Date;
+  newVideoId: () => string;
+}
+
+/** Turns validated clips into stored specs: checks every bot exists, applies defaults, resolves clip_uid references. */
+export async function resolveClips(
+  inputs: (ClipInput | ClipReference)[],
+  tenantId: string,
+  deps: Pick<CreateVideoDeps, 'bots' | 'clips'>,
+): Promise<ClipSpec[]> {
+  const problems: FieldProblem[] = [];
+  const specs: ClipSpec[] = [];
+  const botsByUid = new Map((await deps.bots.list()).map((b) => [b.uid, b] as const));
+  for (const [index, input] of inputs.entries()) {
+    if ('clip_uid' in input) {
+      const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
+      if (!kept) {
+        problems.push({ path: `clips[${index}].clip_uid`, message: `no kept clip "${input.clip_uid}"; list yours with GET /v1/clips` });
+        continue;
+      }
+      specs.push({ ...kept.spec, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
+      continue;
+    }
+    const bot: Bot | undefined = botsByUid.get(input.bot_uid);
+    if (!bot) {
+      problems.push({ path: `clips[${index}].bot_uid`, message: `unknown bot "${input.bot_uid}"; list the bots with POST /v1/bot/ or GET /v1/bot` });
+      continue;
+    }
+    specs.push({
+      index,
+      clipName: input.clip_name || `Clip ${index + 1}`,
+      botUid: bot.uid,
+      text: input.text.trim(),
+      position: input.bot_position ?? bot.defaultPosition,
+      removeBotBackground: input.remove_bot_background,
+      background: input.background,
+      backgroundVolume: input.background ? input.background_volume : 0,
+      transitions: input.transitions,
+      reusable: input.reusable_clip,
+    });
+  }
+  if (problems.length) throw new InvalidRequest(problems);
+  return specs;
+}
+
+export interface CreatedVideo {
+  videoId: string;
+  status: 'queued';
+  createVideo: boolean;
+  clipCount: number;
+  createdAt: string;
+}
+
+/** Stores the video as queued and enqueues one render message per clip, so the clips render in parallel. */
+export async function createVideo(
+  command: CreateVideoCommand,
+  caller: { tenantId: string; keyId: string },
+  deps: CreateVideoDeps,
+): Promise<CreatedVideo> {
+  const clips = await resolveClips(command.clips, caller.tenantId, deps);
+  const now = deps.now();
+  const video: VideoRecord = {
+    videoId: deps.newVideoId(),
+    tenantId: caller.tenantId,
+    keyId: caller.keyId,
+    status: 'queued',
+    createVideo: command.createVideo,
+    webhookUrl: command.webhookUrl,
+    clips,
+    clipResults: Object.fromEntries(clips.map((c) => [String(c.index), { status: 'queued' as const }])),
+    clipCount: clips.length,
+    renderedCount: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    deadlineAt: Math.floor(now.getTime() / 1000) + limits.videoDeadlineSeconds,
+    delivery: { state: 'pending', attempts: [] },
+  };
+  await deps.videos.create(video);
+  await deps.renderQueue.sendBatch(clips.map((c) => ({ kind: 'render-clip', videoId: video.videoId, clipIndex: c.index })));
+  return { videoId: video.videoId, status: 'queued', createVideo: video.createVideo, clipCount: clips.length, createdAt: video.createdAt };
+}
+
+export interface DownloadLink {
+  url: string;
+  expiresAt: string;
+}
+
+/** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
+export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: DownloadLink) {
+  return {
+    video_id: video.videoId,
+    url: `${baseUrl}/v1/video/${video.videoId}`,
+    status: video.status,
+    create_video: video.createVideo,
+    created_at: video.createdAt,
+    updated_at: video.updatedAt,
+    completed_at: video.completedAt ?? null,
+    progress: { clips_total: video.clipCount, clips_rendered: video.renderedCount },
+    clips: publicClips(video),
+    output: video.output
+      ? {
+          kind: video.output.kind,
+          content_type: video.output.contentType,
+          duration_seconds: video.output.durationSeconds,
+          size_bytes: video.output.sizeBytes,
+          download_url: download?.url ?? null,
+          download_url_expires_at: download?.expiresAt ?? null,
+        }
+      : null,
+    error: video.error ? { code: video.error.code, message: video.error.message, clip_index: video.error.clipIndex ?? null } : null,
+    webhook: {
+      url: video.webhookUrl,
+      state: video.delivery.state,
+      attempts: video.delivery.attempts.map((a) => ({
+        attempt: a.attempt,
+        at: a.at,
+        status_code: a.statusCode ?? null,
+        error: a.error ?? null,
+        duration_ms: a.durationMs,
+      })),
+    },
+  };
+}
+
+export function publicClips(video: VideoRecord) {
+  return video.clips.map((clip) => {
+    const result = video.clipResults[String(clip.index)];
+    return {
+      index: clip.index,
+      clip_name: clip.clipName,
+      bot_uid: clip.botUid,
+      status: result?.status ?? 'queued',
+      duration_seconds: result?.durationSeconds ?? null,
+      ...(clip.reusable && result?.contentHash ? { clip_uid: keptClipUid(result.contentHash) } : {}),
+    };
+  });
+}
+
+/** A kept clip's uid is derived from its content address: the same clip kept twice is one clip. */
+export const keptClipUid = (contentHash: string) => `clip_${contentHash.slice(0, 24)}`;
+
+export const defaultsForDocs = { ...CLIP_DEFAULTS, bot_position: `the bot's default_position (${BUILT_IN_BOTS.map((b) => `${b.uid}: ${b.defaultPosition}`).join(', ')})` };
