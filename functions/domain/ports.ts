@@ -38,8 +38,13 @@ export interface VideoRepository {
   complete(videoId: string, output: VideoOutput, eventId: string): Promise<boolean>;
   /** Any non-terminal status → failed, once: true for the one caller that made the transition. */
   fail(videoId: string, error: VideoError, eventId: string): Promise<boolean>;
-  /** Videos not finished whose deadline has passed. */
+  /**
+   * Videos past their deadline that still need attention: renders not finished, or finished videos whose
+   * first webhook attempt was never recorded.
+   */
   listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]>;
+  postponeDeadline(videoId: string, deadlineAt: number): Promise<void>;
+  /** Appends an attempt; the first one takes the video out of the sweeper's view. */
   recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState): Promise<void>;
 }
 
@@ -94,12 +99,22 @@ export interface AccountStore {
   put(account: Account): Promise<void>;
 }
 
+export interface ObjectHead {
+  sizeBytes: number;
+  metadata: Record<string, string>;
+}
+
 export interface ObjectStore {
-  putFile(key: string, filePath: string, options: { contentType: string; tags?: Record<string, string> }): Promise<{ sizeBytes: number }>;
+  putFile(
+    key: string,
+    filePath: string,
+    options: { contentType: string; tags?: Record<string, string>; metadata?: Record<string, string> },
+  ): Promise<{ sizeBytes: number }>;
   putBytes(key: string, body: Uint8Array | string, options: { contentType: string; tags?: Record<string, string> }): Promise<void>;
   /** Downloads to a local file; false if the object does not exist. */
   getToFile(key: string, filePath: string): Promise<boolean>;
-  exists(key: string): Promise<boolean>;
+  /** Size and user metadata of an object, or undefined if it does not exist. */
+  head(key: string): Promise<ObjectHead | undefined>;
   delete(key: string): Promise<void>;
   presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<string>;
   setTags(key: string, tags: Record<string, string>): Promise<void>;

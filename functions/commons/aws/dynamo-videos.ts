@@ -6,8 +6,14 @@ import { VIDEO_STATUSES } from '#domain/video';
 import { ConflictError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
-/** Unfinished videos carry this in `pendingShard`, which puts them in the sparse `unfinished` index. */
+/**
+ * Videos carry this in `pendingShard` until their first webhook attempt is recorded, which puts them in the
+ * sparse `unfinished` index: the sweeper finds there both renders stuck past their deadline and finished
+ * videos whose event was never queued (a crash between the two writes).
+ */
 const PENDING = 'pending';
+/** How long after finishing a video's first delivery attempt must be recorded before the sweeper re-queues it. */
+export const NOTIFY_GRACE_SECONDS = 300;
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException || (error as Error)?.name === 'ConditionalCheckFailedException';
 
@@ -150,10 +156,18 @@ export class DynamoVideoRepository implements VideoRepository {
     const now = this.now().toISOString();
     return this.conditional({
       Key: { videoId },
-      UpdateExpression: 'SET #status = :completed, #output = :output, completedAt = :now, updatedAt = :now, delivery.eventId = :eventId REMOVE pendingShard',
+      UpdateExpression:
+        'SET #status = :completed, #output = :output, completedAt = :now, updatedAt = :now, delivery.eventId = :eventId, deadlineAt = :notifyBy',
       ConditionExpression: '#status = :assembling',
       ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':assembling': 'assembling', ':output': output, ':now': now, ':eventId': eventId },
+      ExpressionAttributeValues: {
+        ':completed': 'completed',
+        ':assembling': 'assembling',
+        ':output': output,
+        ':now': now,
+        ':eventId': eventId,
+        ':notifyBy': this.notifyBy(),
+      },
     });
   }
 
@@ -161,7 +175,8 @@ export class DynamoVideoRepository implements VideoRepository {
     const now = this.now().toISOString();
     return this.conditional({
       Key: { videoId },
-      UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :now, updatedAt = :now, delivery.eventId = :eventId REMOVE pendingShard',
+      UpdateExpression:
+        'SET #status = :failed, #error = :error, completedAt = :now, updatedAt = :now, delivery.eventId = :eventId, deadlineAt = :notifyBy',
       ConditionExpression: '#status IN (:queued, :rendering, :assembling)',
       ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
       ExpressionAttributeValues: {
@@ -172,6 +187,7 @@ export class DynamoVideoRepository implements VideoRepository {
         ':error': error,
         ':now': now,
         ':eventId': eventId,
+        ':notifyBy': this.notifyBy(),
       },
     });
   }
@@ -194,7 +210,7 @@ export class DynamoVideoRepository implements VideoRepository {
       new UpdateCommand({
         TableName: this.tableName,
         Key: { videoId },
-        UpdateExpression: 'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, updatedAt = :now',
+        UpdateExpression: 'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, updatedAt = :now REMOVE pendingShard',
         ConditionExpression: 'attribute_exists(videoId)',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':now': this.now().toISOString() },
@@ -202,6 +218,19 @@ export class DynamoVideoRepository implements VideoRepository {
     ).catch((error) => {
       if (!isConditionFailure(error)) throw error; // deleted meanwhile: nothing to record
     });
+  }
+
+  async postponeDeadline(videoId: string, deadlineAt: number): Promise<void> {
+    await this.conditional({
+      Key: { videoId },
+      UpdateExpression: 'SET deadlineAt = :d',
+      ConditionExpression: 'attribute_exists(pendingShard)',
+      ExpressionAttributeValues: { ':d': deadlineAt },
+    });
+  }
+
+  private notifyBy() {
+    return Math.floor(this.now().getTime() / 1000) + NOTIFY_GRACE_SECONDS;
   }
 
   private async conditional(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {

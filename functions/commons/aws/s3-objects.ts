@@ -13,7 +13,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ObjectStore } from '#domain/ports';
+import type { ObjectHead, ObjectStore } from '#domain/ports';
 
 const tagging = (tags?: Record<string, string>) => (tags ? new URLSearchParams(tags).toString() : undefined);
 const isMissing = (error: unknown) => error instanceof NoSuchKey || error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
@@ -24,7 +24,7 @@ export class S3ObjectStore implements ObjectStore {
     private readonly bucket: string,
   ) {}
 
-  async putFile(key: string, filePath: string, options: { contentType: string; tags?: Record<string, string> }) {
+  async putFile(key: string, filePath: string, options: { contentType: string; tags?: Record<string, string>; metadata?: Record<string, string> }) {
     const { size } = await stat(filePath);
     await this.client.send(
       new PutObjectCommand({
@@ -34,6 +34,7 @@ export class S3ObjectStore implements ObjectStore {
         ContentLength: size,
         ContentType: options.contentType,
         Tagging: tagging(options.tags),
+        Metadata: options.metadata,
       }),
     );
     return { sizeBytes: size };
@@ -55,12 +56,12 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
+  async head(key: string): Promise<ObjectHead | undefined> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return true;
+      const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { sizeBytes: result.ContentLength ?? 0, metadata: result.Metadata ?? {} };
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }

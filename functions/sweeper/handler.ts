@@ -1,0 +1,16 @@
+import type { DeliverMessage } from '#domain/messages';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { SqsQueue } from '#commons/aws/sqs-queue';
+import { dynamoClient, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { sweep } from './sweep.ts';
+
+const config = loadConfig({ tables: ['videos'], queues: ['notify'] });
+const deps = {
+  videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
+  notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
+  now: () => new Date(),
+};
+
+/** Runs on a schedule (EventBridge on AWS, a timer locally). */
+export const handler = async () => sweep(deps);
