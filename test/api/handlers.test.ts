@@ -1,0 +1,182 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { hashApiKey, issueApiKey } from '#domain/api-keys';
+import { lambdaContext, multipart, restEvent, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
+
+// Config is read at cold start (module import), so the environment is set before the handlers load.
+Object.assign(process.env, {
+  TABLE_BOTS: 'bots',
+  TABLE_VIDEOS: 'videos',
+  TABLE_CLIPS: 'clips',
+  TABLE_IDEMPOTENCY: 'idempotency',
+  TABLE_KEYS: 'keys',
+  QUEUE_RENDER_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/render',
+  QUEUE_NOTIFY_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify',
+  BUCKET_NAME: 'vidbot-bucket',
+  AWS_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+});
+
+const documents = mockClient(DynamoDBDocumentClient);
+const dynamo = mockClient(DynamoDBClient);
+const sqs = mockClient(SQSClient);
+mockClient(S3Client);
+
+type ApiHandler = Handler<ReturnType<typeof restEvent>, APIGatewayProxyResult>;
+let createVideo: ApiHandler;
+let videos: ApiHandler;
+let authorizer: (event: { type: 'TOKEN'; authorizationToken: string; methodArn: string }) => Promise<unknown>;
+
+const invoke = async (handler: ApiHandler, event: ReturnType<typeof restEvent>) => {
+  const result = (await handler(event, lambdaContext(), () => undefined)) as APIGatewayProxyResult;
+  return { ...result, json: result.body ? JSON.parse(result.body) : undefined };
+};
+
+beforeAll(async () => {
+  createVideo = (await import('../../functions/api/create-video.ts')).handler as ApiHandler;
+  videos = (await import('../../functions/api/videos.ts')).handler as ApiHandler;
+  authorizer = (await import('../../functions/authorizer/handler.ts')).handler as typeof authorizer;
+});
+
+beforeEach(() => {
+  documents.reset();
+  dynamo.reset();
+  sqs.reset();
+  documents.on(ScanCommand, { TableName: 'bots' }).resolves({ Items: [...BUILT_IN_BOTS] });
+  documents.on(PutCommand).resolves({});
+  sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+});
+
+describe('POST /v1/bot and /v1/create_video: create a video', () => {
+  it('accepts the spec sample as multipart form fields and queues one render per clip', async () => {
+    const { body, contentType } = await multipart(SPEC_SAMPLE_FIELDS);
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'Content-Type': contentType }, body }));
+
+    expect(response.statusCode).toBe(202);
+    expect(response.json).toMatchObject({ status: 'queued', create_video: true, clips: 2 });
+    expect(response.json.video_id).toMatch(/^vid_/);
+    expect(response.json.url).toBe(`https://abc123.execute-api.eu-west-1.amazonaws.com/prod/v1/video/${response.json.video_id}`);
+    expect(response.headers?.Location).toBe(response.json.url);
+    const stored = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+    expect(stored).toMatchObject({ videoId: response.json.video_id, tenantId: 'acct_test', keyId: 'key_test', status: 'queued', webhookUrl: 'https://www.website.com/webhook' });
+    expect(stored.clips[1]).toMatchObject({ botUid: 'bot_leo', position: 'top-left', clipName: 'Tour', reusable: true });
+    const entries = sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries!;
+    expect(entries.map((e) => JSON.parse(e.MessageBody!))).toEqual([
+      { kind: 'render-clip', videoId: response.json.video_id, clipIndex: 0 },
+      { kind: 'render-clip', videoId: response.json.video_id, clipIndex: 1 },
+    ]);
+  });
+
+  it('accepts a JSON body with process_done_webhook on /v1/create_video', async () => {
+    const body = JSON.stringify({ process_done_webhook: 'https://hooks.example.com/done', create_video: false, clips: [{ bot_uid: 'bot_otto', text: 'Hi' }] });
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/create_video', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.statusCode).toBe(202);
+    expect(response.json).toMatchObject({ create_video: false, clips: 1 });
+  });
+
+  it('accepts a URL-encoded form', async () => {
+    const body = new URLSearchParams({ webhook: 'https://e.com/h', clips: `[{"bot_uid": 'bot_maya', "text": 'Hi'}]` }).toString();
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+    expect(response.statusCode).toBe(202);
+  });
+
+  it('answers 400 naming an unknown bot, and stores and queues nothing', async () => {
+    const body = JSON.stringify({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_nobody', text: 'Hi' }] });
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json.error).toMatchObject({ code: 'invalid_request', details: [{ path: 'clips[0].bot_uid', message: expect.stringContaining('bot_nobody') }] });
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+  });
+
+  it.each([
+    ['text/plain', 'hello', 415, 'unsupported_media_type'],
+    ['application/json', '{"webhook": ', 400, 'invalid_request'],
+    ['application/json', '[1,2]', 400, 'invalid_request'],
+    ['application/json', '{"constructor": {"prototype": 1}}', 400, 'invalid_request'],
+    ['application/json', `{"webhook":"https://e.com","clips":"${'x'.repeat(300_000)}"}`, 413, 'payload_too_large'],
+  ])('content-type %s with a bad body answers %i', async (contentType, body, status, code) => {
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': contentType }, body }));
+    expect(response.statusCode).toBe(status);
+    expect(response.json.error.code).toBe(code);
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('refuses invalid UTF-8', async () => {
+    const body = Buffer.concat([Buffer.from('{"webhook":"https://e.com","clips":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 401 with WWW-Authenticate when no caller reached the handler', async () => {
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', caller: null, headers: { 'content-type': 'application/json' }, body: '{}' }));
+    expect(response.statusCode).toBe(401);
+    expect(response.headers?.['WWW-Authenticate']).toBe('Bearer realm="vidbot"');
+  });
+});
+
+describe('POST /v1/bot/ (trailing slash): list bots', () => {
+  it('reaches the /v1/bot resource with the raw path and lists the bots', async () => {
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot/', resource: '/v1/bot' }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json.bots.map((b: { uid: string }) => b.uid)).toEqual(['bot_ava', 'bot_leo', 'bot_maya', 'bot_otto']);
+    expect(response.json.bots[0]).toMatchObject({ name: 'Ava', default_position: 'bottom-right', preview_image_url: expect.stringContaining('bots/ava/preview.png') });
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+});
+
+describe('GET /v1/video/{id}', () => {
+  it("answers 404 for another tenant's video, exactly as for a missing one", async () => {
+    documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: { videoId: 'vid_other', tenantId: 'acct_other', status: 'queued' } });
+    const theirs = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video/vid_other', resource: '/v1/video/{id}', pathParameters: { id: 'vid_other' } }));
+    documents.on(GetCommand, { TableName: 'videos' }).resolves({});
+    const missing = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video/vid_none', resource: '/v1/video/{id}', pathParameters: { id: 'vid_none' } }));
+    expect(theirs.statusCode).toBe(404);
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('answers 405 for a method the resource does not serve, 400 for a bad limit', async () => {
+    const wrong = await invoke(videos, restEvent({ method: 'PUT', path: '/v1/video', resource: '/v1/video' }));
+    expect(wrong.statusCode).toBe(405);
+    documents.on(QueryCommand).resolves({ Items: [] });
+    const badLimit = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video', query: { limit: '5000' } }));
+    expect(badLimit.statusCode).toBe(400);
+  });
+});
+
+describe('authorizer', () => {
+  const methodArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/POST/v1/bot';
+  const issued = issueApiKey({ tenantId: 'acct_1', name: 'acme', now: new Date() });
+
+  it('allows a known key for every method and path of the stage, passing the tenant', async () => {
+    documents.on(GetCommand, { TableName: 'keys', Key: { keyHash: hashApiKey(issued.apiKey) } }).resolves({ Item: issued.record });
+    const result = (await authorizer({ type: 'TOKEN', authorizationToken: `Bearer ${issued.apiKey}`, methodArn })) as {
+      policyDocument: { Statement: { Effect: string; Resource: string }[] };
+      context: Record<string, string>;
+    };
+    expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*/*' });
+    expect(result.context).toEqual({ tenantId: 'acct_1', keyId: issued.record.keyId });
+  });
+
+  it.each([
+    ['missing scheme', issued.apiKey],
+    ['malformed', 'Bearer not-a-key'],
+    ['empty', ''],
+  ])('refuses a %s header with Unauthorized', async (_label, token) => {
+    await expect(authorizer({ type: 'TOKEN', authorizationToken: token, methodArn })).rejects.toThrow('Unauthorized');
+  });
+
+  it('refuses unknown and revoked keys', async () => {
+    documents.on(GetCommand, { TableName: 'keys' }).resolves({});
+    await expect(authorizer({ type: 'TOKEN', authorizationToken: `Bearer ${issued.apiKey}`, methodArn })).rejects.toThrow('Unauthorized');
+    documents.on(GetCommand, { TableName: 'keys' }).resolves({ Item: { ...issued.record, revokedAt: new Date().toISOString() } });
+    await expect(authorizer({ type: 'TOKEN', authorizationToken: `Bearer ${issued.apiKey}`, methodArn })).rejects.toThrow('Unauthorized');
+  });
+});
