@@ -32,6 +32,8 @@ import {
 
 export const DEFAULT_MAX_REDIRECTS = 3;
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+/** Sent unless the caller sets one: some hosts refuse requests without a user agent. */
+export const DEFAULT_USER_AGENT = 'vidbot/1';
 
 export interface GuardedFetchOptions {
   mode: GuardMode;
@@ -96,7 +98,8 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
     let url = parseHttpUrl(input);
     let method = (options.method ?? 'GET').toUpperCase();
     let body = options.body;
-    let headers = { ...(options.headers ?? {}) };
+    let headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent')) headers['user-agent'] = DEFAULT_USER_AGENT;
     for (let redirects = 0; ; redirects++) {
       const target = await abortable(checkUrl(url, { mode: options.mode, resolve: options.resolve }), signal);
       const res = await send(target, { method, headers, body, mode: options.mode }, signal);
@@ -269,7 +272,8 @@ async function readToFile(res: IncomingMessage, file: string, maxBytes: number, 
   } catch (err) {
     res.destroy();
     out.destroy();
-    if (!out.closed) await once(out, 'close');
+    // Not events.once: it would reject with the stream's error, which the pipeline has already reported.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await rm(file, { force: true });
     throw err;
   } finally {

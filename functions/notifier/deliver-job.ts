@@ -1,0 +1,75 @@
+import { activeWebhookSecrets } from '#domain/api-keys';
+import { DOWNLOAD_LINK_SECONDS, outputFileName } from '#domain/links';
+import type { DeliverMessage } from '#domain/messages';
+import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
+import { isTerminal, type DeliveryState } from '#domain/video';
+import type { Mode } from '#commons/config';
+import { logger } from '#commons/logger';
+import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
+import { buildVideoEvent } from '#commons/webhooks/event';
+import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
+
+export interface DeliverDeps {
+  videos: VideoRepository;
+  keys: KeyStore;
+  objects: ObjectStore;
+  mode: Mode;
+  now: () => Date;
+  deliver?: (options: DeliverWebhookOptions) => Promise<DeliveryResult>;
+}
+
+/** What the queue consumer must do with the message after an attempt. */
+export type DeliveryOutcome = { done: true } | { done: false; retryInSeconds: number; reason: string };
+
+/**
+ * One attempt to deliver a video's event. `receiveCount` is the message's ApproximateReceiveCount: each receive
+ * is one attempt of the schedule, and after the last one the message goes to the dead-letter queue.
+ */
+export async function deliverVideoEvent(message: DeliverMessage, receiveCount: number, deps: DeliverDeps): Promise<DeliveryOutcome> {
+  const video = await deps.videos.get(message.videoId);
+  if (!video) {
+    logger.info('event for a deleted video dropped', { video_id: message.videoId });
+    return { done: true };
+  }
+  if (!isTerminal(video.status)) throw new Error(`video ${video.videoId} is ${video.status}; events are only sent for finished videos`);
+  if (video.delivery.state === 'delivered' && !message.redelivery) {
+    logger.info('event already delivered', { video_id: video.videoId, event_id: message.eventId });
+    return { done: true };
+  }
+
+  const key = await deps.keys.findById(video.keyId);
+  const now = deps.now();
+  const download =
+    video.status === 'completed' && video.output
+      ? {
+          url: await deps.objects.presignGet(video.output.objectKey, DOWNLOAD_LINK_SECONDS, outputFileName(video.videoId, video.output.kind)),
+          expiresAt: new Date(now.getTime() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(),
+        }
+      : {};
+  const result = await (deps.deliver ?? deliverWebhook)({
+    url: video.webhookUrl,
+    event: buildVideoEvent(video, download, now),
+    eventId: message.eventId,
+    secrets: key ? activeWebhookSecrets(key, now) : [],
+    mode: deps.mode,
+    now,
+  });
+
+  const attemptNumber = video.delivery.attempts.length + 1;
+  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
+  const state: DeliveryState = result.ok ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
+  await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state);
+  logger[result.ok ? 'info' : 'warn']('webhook attempt', {
+    video_id: video.videoId,
+    event_id: message.eventId,
+    attempt: attemptNumber,
+    receive: receiveCount,
+    status_code: result.statusCode,
+    error: result.error,
+    retry_in_s: retryIn,
+    state,
+  });
+  if (result.ok || !result.retryable) return { done: true };
+  // The last scheduled attempt failed: the message is let go to the dead-letter queue (retryIn 0).
+  return { done: false, retryInSeconds: retryIn ?? 0, reason: result.error ?? 'delivery failed' };
+}

@@ -1,0 +1,68 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { DeliverMessage } from '#domain/messages';
+import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { logger } from '#commons/logger';
+import { deliverVideoEvent, type DeliverDeps } from './deliver-job.ts';
+
+const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], bucket: true });
+/**
+ * Test-only knob: the local runtime's tests shrink the 24-hour retry schedule with it. Unset on AWS.
+ */
+const delayScale = Number(process.env.VIDBOT_DELIVERY_DELAY_SCALE ?? 1) || 1;
+const deps: DeliverDeps = {
+  videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
+  keys: new DynamoKeyStore(dynamoClient(), config.tables.keys),
+  objects: new S3ObjectStore(s3Client(), config.bucket),
+  mode: config.mode,
+  now: () => new Date(),
+};
+const processor = new BatchProcessor(EventType.SQS);
+
+/**
+ * One delivery per event and attempt key, even if the queue hands the same message out twice (or the sweeper
+ * re-queued it): the idempotency store holds the event id while it is being delivered and after it succeeded.
+ */
+const deliverOnce = makeIdempotent(
+  async (input: { idempotencyKey: string; message: DeliverMessage; receive: number }) => deliverVideoEvent(input.message, input.receive, deps),
+  {
+    persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
+    config: new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true }),
+  },
+);
+
+class RetryLater extends Error {}
+
+async function deliverRecord(record: SQSRecord): Promise<void> {
+  const message = JSON.parse(record.body) as DeliverMessage;
+  const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  // A redelivery asked for by the caller is a new delivery; the record's own attempts key the retries.
+  const idempotencyKey = `${message.eventId}:${message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
+  const outcome = await deliverOnce({ idempotencyKey, message, receive });
+  if (outcome.done) return;
+  // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,
+  // so SQS (not a sleeping Lambda) schedules the retry and its redrive policy dead-letters the last one.
+  const seconds = Math.max(0, Math.round(outcome.retryInSeconds * delayScale));
+  await sqsClient().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrlOf(record), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
+  throw new RetryLater(`${outcome.reason}; next attempt in ${seconds} s`);
+}
+
+/** arn:aws:sqs:{region}:{account}:{name} → the queue URL, as SQS forms it for the endpoint in use. */
+function queueUrlOf(record: SQSRecord): string {
+  const [, , , region, account, name] = record.eventSourceARN.split(':');
+  const endpoint = process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL ?? `https://sqs.${region}.amazonaws.com`;
+  return `${endpoint.replace(/\/$/, '')}/${account}/${name}`;
+}
+
+export const handler = async (event: SQSEvent, context: Context) => {
+  deliverOnce; // keep a reference for tree-shakers
+  return processPartialResponse(event, deliverRecord, processor, { context });
+};

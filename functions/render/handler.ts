@@ -1,0 +1,57 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { SqsQueue } from '#commons/aws/sqs-queue';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { logger } from '#commons/logger';
+import { failureReport } from '#commons/net/transient';
+import { queues } from '../../infra/wiring.ts';
+import { fetchBackground } from './background.ts';
+import { ClipFailure, failVideo, runClipJob, type ClipJobDeps } from './clip-job.ts';
+import { renderClip } from './engine/index.ts';
+import { speechEngineFor } from './speech/index.ts';
+
+const config = loadConfig({ tables: ['videos', 'bots', 'clips'], queues: ['assemble', 'notify'], bucket: true });
+const deps: ClipJobDeps = {
+  videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
+  bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
+  clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
+  objects: new S3ObjectStore(s3Client(), config.bucket),
+  assembleQueue: new SqsQueue<AssembleMessage>(sqsClient(), config.queues.assemble),
+  notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
+  renderClip,
+  speechFor: (bot) => speechEngineFor(bot),
+  fetchBackground: (url, path) => fetchBackground(url, path, config.mode),
+  now: () => new Date(),
+};
+const processor = new BatchProcessor(EventType.SQS);
+
+async function renderRecord(record: SQSRecord): Promise<void> {
+  const message = JSON.parse(record.body) as RenderClipMessage;
+  const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
+  try {
+    await runClipJob(message, deps);
+  } catch (error) {
+    const clip = `clip ${message.clipIndex}`;
+    if (error instanceof ClipFailure) {
+      await failVideo(deps, message.videoId, { code: error.code, message: `${clip}: ${error.message}`, clipIndex: message.clipIndex });
+      return; // the caller's input is at fault: retrying cannot help
+    }
+    const report = failureReport(error, { attempt: receive, maxAttempts: queues.render.maxReceiveCount });
+    logger.error('render attempt failed', { ...report, error: error as Error });
+    if (!report.willRetry)
+      await failVideo(deps, message.videoId, { code: 'render_failed', message: `${clip}: ${report.message}`, clipIndex: message.clipIndex });
+    // Rethrown: a transient error comes back after the visibility timeout; after the last attempt the message
+    // ends in the dead-letter queue, with the video already marked failed.
+    if (report.transient) throw error;
+  } finally {
+    logger.removeKeys(['video_id', 'clip_index', 'receive']);
+  }
+}
+
+export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, renderRecord, processor, { context });
