@@ -7,6 +7,8 @@ import type { VideoOutput } from '#domain/video';
 import { isTerminal } from '#domain/video';
 import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
+import { failureReport, logFields } from '#commons/net/transient';
+import { failVideo } from '../render/clip-job.ts';
 import type { ConcatInput, ConcatOutput } from '../render/engine/types.ts';
 
 export interface AssembleDeps {
@@ -56,5 +58,17 @@ export async function runAssembleJob(message: AssembleMessage, deps: AssembleDep
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** As for renders: transient errors are retried, the last attempt (or a permanent error) fails the video. */
+export async function handleAssembleMessage(message: AssembleMessage, receive: number, maxReceives: number, deps: AssembleDeps): Promise<void> {
+  try {
+    await runAssembleJob(message, deps);
+  } catch (error) {
+    const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
+    logger.error('assembly attempt failed', { video_id: message.videoId, ...logFields(report) });
+    if (!report.willRetry) await failVideo(deps, message.videoId, { code: 'assembly_failed', message: report.message });
+    if (report.transient) throw error;
   }
 }

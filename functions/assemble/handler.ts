@@ -6,12 +6,9 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { logger } from '#commons/logger';
-import { failureReport } from '#commons/net/transient';
 import { queues } from '../../infra/wiring.ts';
-import { failVideo } from '../render/clip-job.ts';
 import { concatClips } from '../render/engine/concat.ts';
-import { runAssembleJob, type AssembleDeps } from './assemble-job.ts';
+import { handleAssembleMessage, type AssembleDeps } from './assemble-job.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true });
 const deps: AssembleDeps = {
@@ -24,15 +21,7 @@ const processor = new BatchProcessor(EventType.SQS);
 
 async function assembleRecord(record: SQSRecord): Promise<void> {
   const message = JSON.parse(record.body) as AssembleMessage;
-  const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
-  try {
-    await runAssembleJob(message, deps);
-  } catch (error) {
-    const report = failureReport(error, { attempt: receive, maxAttempts: queues.assemble.maxReceiveCount });
-    logger.error('assembly attempt failed', { video_id: message.videoId, ...report, error: error as Error });
-    if (!report.willRetry) await failVideo(deps, message.videoId, { code: 'assembly_failed', message: report.message });
-    if (report.transient) throw error;
-  }
+  await handleAssembleMessage(message, Number(record.attributes.ApproximateReceiveCount ?? 1), queues.assemble.maxReceiveCount, deps);
 }
 
 export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, assembleRecord, processor, { context });

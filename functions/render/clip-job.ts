@@ -10,6 +10,7 @@ import { isTerminal } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
 import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
+import { failureReport, logFields } from '#commons/net/transient';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';
@@ -135,4 +136,27 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
 }
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
+/**
+ * The render queue's failure policy around one message. A failure the caller can fix fails the video at once;
+ * a transient one is rethrown so the message returns after its visibility timeout; when no attempt is left
+ * (or the error is not transient) the video fails with the reason, and a transient error is still rethrown
+ * so that the message ends in the dead-letter queue.
+ */
+export async function handleRenderMessage(message: RenderClipMessage, receive: number, maxReceives: number, deps: ClipJobDeps): Promise<void> {
+  try {
+    await runClipJob(message, deps);
+  } catch (error) {
+    const clip = `clip ${message.clipIndex}`;
+    if (error instanceof ClipFailure) {
+      await failVideo(deps, message.videoId, { code: error.code, message: `${clip}: ${error.message}`, clipIndex: message.clipIndex });
+      return;
+    }
+    const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
+    logger.error('render attempt failed', { video_id: message.videoId, clip_index: message.clipIndex, ...logFields(report) });
+    if (!report.willRetry)
+      await failVideo(deps, message.videoId, { code: 'render_failed', message: `${clip}: ${report.message}`, clipIndex: message.clipIndex });
+    if (report.transient) throw error;
+  }
+}
+
 const DURATION_METADATA = 'duration-seconds';

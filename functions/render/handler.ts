@@ -8,10 +8,9 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
-import { failureReport } from '#commons/net/transient';
 import { queues } from '../../infra/wiring.ts';
 import { fetchBackground } from './background.ts';
-import { ClipFailure, failVideo, runClipJob, type ClipJobDeps } from './clip-job.ts';
+import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
 import { renderClip } from './engine/index.ts';
 import { speechEngineFor } from './speech/index.ts';
 
@@ -35,20 +34,7 @@ async function renderRecord(record: SQSRecord): Promise<void> {
   const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
   logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
   try {
-    await runClipJob(message, deps);
-  } catch (error) {
-    const clip = `clip ${message.clipIndex}`;
-    if (error instanceof ClipFailure) {
-      await failVideo(deps, message.videoId, { code: error.code, message: `${clip}: ${error.message}`, clipIndex: message.clipIndex });
-      return; // the caller's input is at fault: retrying cannot help
-    }
-    const report = failureReport(error, { attempt: receive, maxAttempts: queues.render.maxReceiveCount });
-    logger.error('render attempt failed', { ...report, error: error as Error });
-    if (!report.willRetry)
-      await failVideo(deps, message.videoId, { code: 'render_failed', message: `${clip}: ${report.message}`, clipIndex: message.clipIndex });
-    // Rethrown: a transient error comes back after the visibility timeout; after the last attempt the message
-    // ends in the dead-letter queue, with the video already marked failed.
-    if (report.transient) throw error;
+    await handleRenderMessage(message, receive, queues.render.maxReceiveCount, deps);
   } finally {
     logger.removeKeys(['video_id', 'clip_index', 'receive']);
   }

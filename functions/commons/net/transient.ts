@@ -118,3 +118,6 @@ export function failureReport(err: unknown, context: { attempt: number; maxAttem
   const willRetry = transient && context.attempt < context.maxAttempts;
   return { code, message, transient, willRetry, fatal: !willRetry, attempt: context.attempt, maxAttempts: context.maxAttempts };
 }
+
+/** A report as log keys (the logger reserves `message` for the log line itself). */
+export const logFields = ({ message, ...rest }: FailureReport) => ({ ...rest, reason: message });

@@ -1,0 +1,209 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { KEPT, TEMPORARY } from '#domain/render-cache';
+import { createVideo } from '#domain/videos';
+import { parseCreateVideo } from '#domain/create-request';
+import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { ClipFailure, handleRenderMessage, type ClipJobDeps } from '../../functions/render/clip-job.ts';
+import { handleAssembleMessage, type AssembleDeps } from '../../functions/assemble/assemble-job.ts';
+import { sweep } from '../../functions/sweeper/sweep.ts';
+import type { ConcatInput, RenderClipInput } from '../../functions/render/engine/types.ts';
+import { startDynamo } from '../support/dynamo.ts';
+import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
+
+let dynamo: Awaited<ReturnType<typeof startDynamo>>;
+let videos: DynamoVideoRepository;
+let objects: FolderObjectStore;
+const renderQueue = new RecordingQueue<RenderClipMessage>();
+const assembleQueue = new RecordingQueue<AssembleMessage>();
+const notifyQueue = new RecordingQueue<DeliverMessage>();
+let clock = new Date('2026-11-22T10:00:00Z');
+let counter = 0;
+
+/** A stand-in for the media engine (tested on its own with real ffmpeg): writes a file named after its input. */
+const renderClip = vi.fn(async (input: RenderClipInput) => {
+  const path = join(input.workDir, 'clip.mp4');
+  await writeFile(path, `${input.bot.uid}:${input.text}`);
+  return { path, contentType: 'video/mp4', durationSeconds: input.text.length / 10 };
+});
+const concat = vi.fn(async (input: ConcatInput) => {
+  const { readFile } = await import('node:fs/promises');
+  const parts = await Promise.all(input.parts.map((p) => readFile(p, 'utf8')));
+  const path = join(input.workDir, 'joined');
+  await writeFile(path, parts.join('|'));
+  return { path, contentType: 'video/mp4', durationSeconds: 9, sizeBytes: 1 };
+});
+const fetchBackground = vi.fn(async (_url: string, path: string) => writeFile(path, 'bg'));
+
+let clipDeps: ClipJobDeps;
+let assembleDeps: AssembleDeps;
+const caller = { tenantId: 'acct_1', keyId: 'key_1' };
+
+async function submit(clips: unknown[], createVideoFlag = true) {
+  const command = parseCreateVideo({ webhook: 'https://hooks.test/done', create_video: createVideoFlag, clips });
+  return createVideo(command, caller, {
+    bots: clipDeps.bots,
+    videos,
+    clips: clipDeps.clips,
+    renderQueue,
+    now: () => clock,
+    newVideoId: () => `vid_test${++counter}`,
+  });
+}
+
+beforeAll(async () => {
+  dynamo = await startDynamo();
+  videos = new DynamoVideoRepository(dynamo.client, 'videos', () => clock);
+  objects = await FolderObjectStore.create();
+  const bots = new DynamoBotCatalog(dynamo.client, 'bots');
+  for (const bot of BUILT_IN_BOTS) await bots.put(bot);
+  clipDeps = {
+    videos,
+    bots,
+    clips: new DynamoClipLibrary(dynamo.client, 'clips'),
+    objects,
+    assembleQueue,
+    notifyQueue,
+    renderClip,
+    speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0 }) }),
+    fetchBackground,
+    now: () => clock,
+  };
+  assembleDeps = { videos, objects, notifyQueue, concat };
+});
+afterAll(() => dynamo.stop());
+beforeEach(() => {
+  renderClip.mockClear();
+  concat.mockClear();
+  fetchBackground.mockClear();
+  for (const q of [renderQueue, assembleQueue, notifyQueue]) q.take();
+});
+
+describe('rendering a multi-clip video', () => {
+  it('renders each clip once, assembles once, completes once and queues one event, through redeliveries', async () => {
+    const created = await submit([
+      { bot_uid: 'bot_ava', text: 'First clip', background: 'https://cdn.test/a.mp4' },
+      { bot_uid: 'bot_leo', text: 'Second clip' },
+    ]);
+    const messages = renderQueue.take();
+    expect(messages).toHaveLength(2);
+
+    await handleRenderMessage(messages[1]!, 1, 3, clipDeps);
+    expect(assembleQueue.sent).toHaveLength(0);
+    expect((await videos.get(created.videoId))?.status).toBe('rendering');
+    await handleRenderMessage(messages[0]!, 1, 3, clipDeps);
+    // The same message delivered again must neither render nor count twice.
+    await handleRenderMessage(messages[0]!, 2, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(fetchBackground).toHaveBeenCalledTimes(1);
+    const video = await videos.get(created.videoId);
+    expect(video).toMatchObject({ renderedCount: 2, clipCount: 2 });
+
+    const assembles = assembleQueue.take();
+    expect(assembles.length).toBeGreaterThanOrEqual(1);
+    for (const message of [...assembles, ...assembles]) await handleAssembleMessage(message, 1, 3, assembleDeps);
+    expect(concat).toHaveBeenCalledTimes(1);
+    const done = await videos.get(created.videoId);
+    expect(done?.status).toBe('completed');
+    expect(done?.output).toMatchObject({ kind: 'video', objectKey: `outputs/acct_1/${created.videoId}.mp4`, clipDurations: [1, 1.1] });
+    expect((await objects.read(done!.output!.objectKey)).toString()).toBe('bot_ava:First clip|bot_leo:Second clip');
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
+  });
+
+  it('never renders an identical clip twice: the second video takes it from the render cache', async () => {
+    const clip = { bot_uid: 'bot_maya', text: 'Cache me', bot_position: 'center' };
+    for (const _ of [1, 2]) {
+      await submit([clip]);
+      await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    }
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    const second = await videos.get(`vid_test${counter}`);
+    expect(second?.clipResults['0']).toMatchObject({ status: 'rendered', cached: true, durationSeconds: 0.8 });
+  });
+
+  it('keeps a reusable clip, lists it, and a later request reuses it by clip_uid without rendering', async () => {
+    await submit([{ bot_uid: 'bot_otto', text: 'Keep this one', reusable_clip: true, clip_name: 'Keeper' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const kept = await clipDeps.clips.list('acct_1', { limit: 10 });
+    expect(kept.items).toHaveLength(1);
+    const keptClip = kept.items[0]!;
+    expect(keptClip).toMatchObject({ clipName: 'Keeper', botUid: 'bot_otto' });
+    expect(objects.tags.get(keptClip.objectKey)).toEqual(KEPT);
+
+    await submit([{ clip_uid: keptClip.clipUid }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    expect((await videos.get(`vid_test${counter}`))?.clipResults['0']).toMatchObject({ cached: true });
+  });
+
+  it('tags renders that are not kept as temporary (the lifecycle rule expires them)', async () => {
+    await submit([{ bot_uid: 'bot_ava', text: 'Temporary' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const result = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
+    expect(objects.tags.get(result.objectKey!)).toEqual(TEMPORARY);
+  });
+});
+
+describe('failures', () => {
+  it('a bad background fails the video at once with a reason naming the clip, and queues the failure event', async () => {
+    fetchBackground.mockRejectedValueOnce(new ClipFailure('background_unavailable', 'the background https://cdn.test/x.mp4 answered HTTP 404'));
+    const created = await submit([
+      { bot_uid: 'bot_ava', text: 'Fine' },
+      { bot_uid: 'bot_ava', text: 'Broken', background: 'https://cdn.test/x.mp4' },
+    ]);
+    const [first, second] = renderQueue.take();
+    await handleRenderMessage(second!, 1, 3, clipDeps);
+    const video = await videos.get(created.videoId);
+    expect(video).toMatchObject({ status: 'failed', error: { code: 'background_unavailable', clipIndex: 1 } });
+    expect(video?.error?.message).toMatch(/^clip 1: .*404/);
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_failed`, attempt: 1 }]);
+    // The other clip's message finds the video ended and does nothing.
+    await handleRenderMessage(first!, 1, 3, clipDeps);
+    expect(renderClip).not.toHaveBeenCalled();
+  });
+
+  it('a transient error is retried; on the last attempt the video fails and the message goes on to the DLQ', async () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    renderClip.mockRejectedValueOnce(reset).mockRejectedValueOnce(reset).mockRejectedValueOnce(reset);
+    const created = await submit([{ bot_uid: 'bot_leo', text: 'Flaky' }]);
+    const message = renderQueue.take()[0]!;
+    await expect(handleRenderMessage(message, 1, 3, clipDeps)).rejects.toThrow('socket hang up');
+    expect((await videos.get(created.videoId))?.status).toBe('rendering');
+    await expect(handleRenderMessage(message, 2, 3, clipDeps)).rejects.toThrow();
+    await expect(handleRenderMessage(message, 3, 3, clipDeps)).rejects.toThrow();
+    expect(await videos.get(created.videoId)).toMatchObject({ status: 'failed', error: { code: 'render_failed', clipIndex: 0 } });
+    expect(notifyQueue.take()).toHaveLength(1);
+  });
+
+  it('a transient error that clears is retried and the video completes', async () => {
+    renderClip.mockRejectedValueOnce(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+    const created = await submit([{ bot_uid: 'bot_leo', text: 'Second time lucky' }]);
+    const message = renderQueue.take()[0]!;
+    await expect(handleRenderMessage(message, 1, 3, clipDeps)).rejects.toThrow();
+    await handleRenderMessage(message, 2, 3, clipDeps);
+    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    expect((await videos.get(created.videoId))?.status).toBe('completed');
+  });
+});
+
+describe('sweeper', () => {
+  it('fails renders stuck past their deadline and re-queues events that were never queued', async () => {
+    const stuck = await submit([{ bot_uid: 'bot_ava', text: 'Stuck' }]);
+    renderQueue.take();
+    const finished = await submit([{ bot_uid: 'bot_ava', text: 'Finished but the event was lost' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    notifyQueue.take(); // as if the process died before this message was sent
+
+    clock = new Date(clock.getTime() + 2 * 3600 * 1000);
+    const result = await sweep({ videos, notifyQueue, now: () => clock });
+    expect(result.failed).toBeGreaterThanOrEqual(1);
+    expect(await videos.get(stuck.videoId)).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
+    const events = notifyQueue.take().map((m) => m.eventId);
+    expect(events).toEqual(expect.arrayContaining([`evt_${stuck.videoId}_failed`, `evt_${finished.videoId}_completed`]));
+  });
+});
