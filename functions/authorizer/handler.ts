@@ -1,4 +1,4 @@
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { hashApiKey, looksLikeApiKey } from '#domain/api-keys';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { dynamoClient } from '#commons/clients';
@@ -21,8 +21,16 @@ export function stageWildcard(methodArn: string): string {
   return `${arnPrefix}/${stage}/*/*`;
 }
 
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(event.authorizationToken ?? '');
+/** The Authorization header, from a TOKEN authorizer event or a REQUEST one (whose header names keep their case). */
+function authorizationOf(event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent): string {
+  if (event.type === 'TOKEN') return event.authorizationToken ?? '';
+  const headers = event.headers ?? {};
+  const name = Object.keys(headers).find((h) => h.toLowerCase() === 'authorization');
+  return (name && headers[name]) || '';
+}
+
+export async function handler(event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorizationOf(event));
   const apiKey = match?.[1];
   if (!apiKey || !looksLikeApiKey(apiKey)) {
     logger.info('authorization refused', { reason: apiKey ? 'malformed key' : 'not a bearer token' });

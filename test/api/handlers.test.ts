@@ -173,6 +173,14 @@ describe('authorizer', () => {
     await expect(authorizer({ type: 'TOKEN', authorizationToken: token, methodArn })).rejects.toThrow('Unauthorized');
   });
 
+  it('reads the key from a REQUEST authorizer event too', async () => {
+    documents.on(GetCommand, { TableName: 'keys', Key: { keyHash: hashApiKey(issued.apiKey) } }).resolves({ Item: issued.record });
+    const result = (await authorizer({ type: 'REQUEST', methodArn, headers: { authorization: `Bearer ${issued.apiKey}` } } as never)) as {
+      context: Record<string, string>;
+    };
+    expect(result.context.tenantId).toBe('acct_1');
+  });
+
   it('refuses unknown and revoked keys', async () => {
     documents.on(GetCommand, { TableName: 'keys' }).resolves({});
     await expect(authorizer({ type: 'TOKEN', authorizationToken: `Bearer ${issued.apiKey}`, methodArn })).rejects.toThrow('Unauthorized');
