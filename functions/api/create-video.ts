@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
@@ -63,14 +64,15 @@ async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): 
  * An Idempotency-Key makes a retried create safe: Powertools' idempotency utility keeps the first response for
  * 24 h in DynamoDB, keyed by tenant and key, and refuses the same key with a different body.
  */
+const idempotency = new IdempotencyConfig({
+  eventKeyJmesPath: '[tenantId, idempotencyKey]',
+  payloadValidationJmesPath: 'bodyHash',
+  expiresAfterSeconds: limits.idempotencyTtlSeconds,
+  throwOnNoIdempotencyKey: true,
+});
 const createOnce = makeIdempotent(async (input: CreateInput) => create(input), {
   persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
-  config: new IdempotencyConfig({
-    eventKeyJmesPath: '[tenantId, idempotencyKey]',
-    payloadValidationJmesPath: 'bodyHash',
-    expiresAfterSeconds: limits.idempotencyTtlSeconds,
-    throwOnNoIdempotencyKey: true,
-  }),
+  config: idempotency,
 });
 
 async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
@@ -92,9 +94,14 @@ async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
   }
 }
 
-export const handler = httpHandler({
+const routes = httpHandler({
   'POST /v1/bot': createVideoOperation,
   'POST /v1/create_video': createVideoOperation,
   // API Gateway delivers POST /v1/bot/ to the same resource; the interface makes it "list all bots".
   'POST /v1/bot/': () => listBots(bots, objects),
 });
+
+export const handler = (event: APIGatewayProxyEvent, context: Context) => {
+  idempotency.registerLambdaContext(context);
+  return routes(event, context);
+};

@@ -31,11 +31,12 @@ const processor = new BatchProcessor(EventType.SQS);
  * One delivery per event and attempt key, even if the queue hands the same message out twice (or the sweeper
  * re-queued it): the idempotency store holds the event id while it is being delivered and after it succeeded.
  */
+const idempotency = new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true });
 const deliverOnce = makeIdempotent(
   async (input: { idempotencyKey: string; message: DeliverMessage; receive: number }) => deliverVideoEvent(input.message, input.receive, deps),
   {
     persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
-    config: new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true }),
+    config: idempotency,
   },
 );
 
@@ -63,6 +64,7 @@ function queueUrlOf(record: SQSRecord): string {
 }
 
 export const handler = async (event: SQSEvent, context: Context) => {
-  deliverOnce; // keep a reference for tree-shakers
+  // An in-progress record outlives a crashed invocation only until the function's own timeout.
+  idempotency.registerLambdaContext(context);
   return processPartialResponse(event, deliverRecord, processor, { context });
 };

@@ -1,0 +1,59 @@
+/**
+ * `npm run bots:build`: draws every look (./looks.ts, ./draw.ts) and rasterises it with resvg into
+ * functions/render/bots/<look>/: panel.png, back.png, body.png, head-m<level>-e<o|c>.png, preview.png and
+ * manifest.json. The PNGs are committed, so the render Lambda never needs an SVG rasteriser.
+ */
+import { Resvg } from '@resvg/resvg-js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CANVAS, HEAD_BOX, MOUTH_LEVELS, PANEL, CX, backSvg, bodySvg, headSvg, panelSvg, previewSvg } from './draw.ts';
+import { LOOKS } from './looks.ts';
+import type { BotManifest } from '../../engine/sprites.ts';
+
+const botsDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const png = (svg: string) => new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
+
+export function buildLook(name: string): BotManifest {
+  const look = LOOKS[name];
+  if (!look) throw new Error(`unknown look "${name}"`);
+  const dir = join(botsDir, name);
+  mkdirSync(dir, { recursive: true });
+  const write = (file: string, svg: string) => writeFileSync(join(dir, file), png(svg));
+  write('panel.png', panelSvg(look));
+  write('back.png', backSvg(look));
+  write('body.png', bodySvg(look));
+  const frames: Record<string, string> = {};
+  for (let level = 0; level < MOUTH_LEVELS; level++) {
+    for (const open of [true, false]) {
+      const key = `m${level}-e${open ? 'o' : 'c'}`;
+      frames[key] = `head-${key}.png`;
+      write(frames[key], headSvg(look, level, open));
+    }
+  }
+  write('preview.png', previewSvg(look, 512));
+  const manifest: BotManifest = {
+    look: name,
+    width: CANVAS.width,
+    height: CANVAS.height,
+    panel: { file: 'panel.png', ...PANEL },
+    back: 'back.png',
+    body: 'body.png',
+    head: { x: HEAD_BOX.x, y: HEAD_BOX.y, width: HEAD_BOX.width, height: HEAD_BOX.height, frames },
+    mouthLevels: MOUTH_LEVELS,
+    mouth: { x: CX, y: 314 },
+    anchor: { x: CX, y: PANEL.y + PANEL.height },
+    preview: 'preview.png',
+  };
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(LOOKS);
+  for (const name of names) {
+    buildLook(name);
+    console.log(`bots: built ${name}`);
+  }
+}

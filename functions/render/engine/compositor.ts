@@ -1,0 +1,148 @@
+/**
+ * Builds the bot's RGBA frames in Node, only the bot's own rectangle (not the 1280x720 frame): ffmpeg
+ * overlays them on the background. The panel, hair and body for one body/head offset are cached (they
+ * change every few frames at most); only the head frame is blended each frame.
+ */
+import type { FramePose } from './animation.ts';
+import type { BotSprites, Rgba } from './sprites.ts';
+
+/** Blends `src` (straight alpha) over `dst` at (ox, oy), clipped to dst; `mask` (0..255 per dst pixel) optionally limits src. */
+export function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Array): void {
+  const x0 = Math.max(0, ox);
+  const y0 = Math.max(0, oy);
+  const x1 = Math.min(dst.width, ox + src.width);
+  const y1 = Math.min(dst.height, oy + src.height);
+  const d = dst.data;
+  const s = src.data;
+  for (let y = y0; y < y1; y++) {
+    let si = ((y - oy) * src.width + (x0 - ox)) * 4;
+    let di = (y * dst.width + x0) * 4;
+    let mi = y * dst.width + x0;
+    for (let x = x0; x < x1; x++, si += 4, di += 4, mi++) {
+      let sa = s[si + 3]!;
+      if (sa === 0) continue;
+      if (mask) {
+        const m = mask[mi]!;
+        if (m === 0) continue;
+        if (m !== 255) sa = (sa * m + 127) / 255;
+      }
+      const da = d[di + 3]!;
+      if (sa >= 255 || da === 0) {
+        d[di] = s[si]!;
+        d[di + 1] = s[si + 1]!;
+        d[di + 2] = s[si + 2]!;
+        d[di + 3] = sa >= 255 ? 255 : Math.round(sa);
+        continue;
+      }
+      const a = sa / 255;
+      if (da === 255) {
+        d[di] = d[di]! + (s[si]! - d[di]!) * a;
+        d[di + 1] = d[di + 1]! + (s[si + 1]! - d[di + 1]!) * a;
+        d[di + 2] = d[di + 2]! + (s[si + 2]! - d[di + 2]!) * a;
+        continue;
+      }
+      // General straight-alpha "over".
+      const b = (da / 255) * (1 - a);
+      const oa = a + b;
+      d[di] = (s[si]! * a + d[di]! * b) / oa;
+      d[di + 1] = (s[si + 1]! * a + d[di + 1]! * b) / oa;
+      d[di + 2] = (s[si + 2]! * a + d[di + 2]! * b) / oa;
+      d[di + 3] = oa * 255;
+    }
+  }
+}
+
+/** Anti-aliased coverage (0..255) of the panel's rounded rectangle, per canvas pixel: the figure never leaves its card. */
+function panelMask(sprites: BotSprites): Uint8Array {
+  const { width, height, scale } = sprites;
+  const p = sprites.manifest.panel;
+  const x0 = p.x * scale, y0 = p.y * scale, x1 = (p.x + p.width) * scale, y1 = (p.y + p.height) * scale;
+  const r = p.radius * scale;
+  const mask = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const px = x + 0.5, py = y + 0.5;
+      const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
+      const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
+      const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
+      mask[y * width + x] = Math.round(Math.min(1, Math.max(0, 0.5 - outside)) * 255);
+    }
+  }
+  return mask;
+}
+
+export interface CompositorOptions {
+  withPanel: boolean;
+}
+
+export class BotCompositor {
+  readonly width: number;
+  readonly height: number;
+  private readonly mask: Uint8Array;
+  private readonly bases = new Map<string, Buffer>();
+  private readonly frame: Rgba;
+
+  constructor(
+    private readonly sprites: BotSprites,
+    private readonly options: CompositorOptions,
+  ) {
+    this.width = sprites.width;
+    this.height = sprites.height;
+    this.mask = panelMask(sprites);
+    this.frame = { width: this.width, height: this.height, data: Buffer.alloc(this.width * this.height * 4) };
+  }
+
+  /** Panel + back hair + body for one pose offset. */
+  private base(pose: FramePose): Buffer {
+    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY}`;
+    let base = this.bases.get(key);
+    if (base) {
+      // Refresh its place in the LRU order.
+      this.bases.delete(key);
+      this.bases.set(key, base);
+      return base;
+    }
+    const canvas: Rgba = { width: this.width, height: this.height, data: Buffer.alloc(this.width * this.height * 4) };
+    if (this.options.withPanel) this.sprites.panel.data.copy(canvas.data);
+    const headDx = pose.bodyX + pose.headX;
+    const headDy = pose.bodyY + pose.headY;
+    blendOver(canvas, this.sprites.back, headDx, headDy, this.mask);
+    blendOver(canvas, this.sprites.body, pose.bodyX, pose.bodyY, this.mask);
+    base = canvas.data;
+    this.bases.set(key, base);
+    if (this.bases.size > 48) this.bases.delete(this.bases.keys().next().value!);
+    return base;
+  }
+
+  /** The RGBA frame for a pose; the returned buffer is reused by the next call. */
+  render(pose: FramePose, zoom = 1): Buffer {
+    this.base(pose).copy(this.frame.data);
+    const level = Math.max(0, Math.min(this.sprites.heads.length - 1, pose.mouth));
+    const head = this.sprites.heads[level]![pose.eyesOpen ? 1 : 0]!;
+    blendOver(this.frame, head, this.sprites.headX + pose.bodyX + pose.headX, this.sprites.headY + pose.bodyY + pose.headY);
+    return zoom >= 0.999 ? this.frame.data : this.zoomed(zoom);
+  }
+
+  private zoomBuffer?: Buffer;
+
+  /** Nearest-neighbour scaling about the panel's bottom centre (only during zoom transitions). */
+  private zoomed(zoom: number): Buffer {
+    const out = (this.zoomBuffer ??= Buffer.alloc(this.frame.data.length));
+    out.fill(0);
+    if (zoom <= 0.01) return out;
+    const { width, height } = this;
+    const ax = this.sprites.manifest.anchor.x * this.sprites.scale;
+    const ay = this.sprites.manifest.anchor.y * this.sprites.scale;
+    const src = this.frame.data;
+    for (let y = 0; y < height; y++) {
+      const sy = Math.floor(ay + (y + 0.5 - ay) / zoom);
+      if (sy < 0 || sy >= height) continue;
+      for (let x = 0; x < width; x++) {
+        const sx = Math.floor(ax + (x + 0.5 - ax) / zoom);
+        if (sx < 0 || sx >= width) continue;
+        src.copy(out, (y * width + x) * 4, (sy * width + sx) * 4, (sy * width + sx) * 4 + 4);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * renderClip: one clip, one ffmpeg process. Node draws the bot (only its own rectangle, RGBA) frame by
+ * frame and pipes it to ffmpeg's stdin; ffmpeg loops/trims and scales the background, overlays the bot,
+ * applies the transitions, mixes the voice with the background's audio and encodes H.264 + AAC.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
+import { hashString, poses } from './animation.ts';
+import { ffmpegPath } from './binaries.ts';
+import { BotCompositor } from './compositor.ts';
+import { botHeightFor, placeBot } from './layout.ts';
+import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
+import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from './formats.ts';
+import { MediaToolError, probe, runFfmpeg } from './process.ts';
+import { loadSprites } from './sprites.ts';
+import { FRAME, type RenderClipInput, type RenderClipOutput, type SpeechResult } from './types.ts';
+import { readWav } from './wav.ts';
+
+
+export interface ClipTiming {
+  entrySeconds: number;
+  exitSeconds: number;
+  speechSeconds: number;
+  totalSeconds: number;
+  frames: number;
+  entryFrames: number;
+  exitFrames: number;
+}
+
+/** A clip lasts as long as its speech plus TRANSITION_SECONDS per transition; the entry plays before the speech. */
+export function clipTiming(speechSeconds: number, transitions: Transitions): ClipTiming {
+  const entrySeconds = transitions.entry ? TRANSITION_SECONDS : 0;
+  const exitSeconds = transitions.exit ? TRANSITION_SECONDS : 0;
+  const totalSeconds = entrySeconds + speechSeconds + exitSeconds;
+  return {
+    entrySeconds,
+    exitSeconds,
+    speechSeconds,
+    totalSeconds,
+    frames: Math.round(totalSeconds * FRAME.fps),
+    entryFrames: Math.round(entrySeconds * FRAME.fps),
+    exitFrames: Math.round(exitSeconds * FRAME.fps),
+  };
+}
+
+/** Mouth level of every frame of the clip (closed during the transitions). */
+export function clipMouthLevels(speech: SpeechResult, timing: ClipTiming, levels: number): number[] {
+  const pcm = readWav(speech.wavPath);
+  const speechFrames = Math.ceil(speech.durationSeconds * FRAME.fps);
+  const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FRAME.fps, speechFrames);
+  const speaking = speech.visemes?.length
+    ? mouthLevelsFromVisemes(speech.visemes, loudness, FRAME.fps, levels)
+    : mouthLevelsFromLoudness(loudness, levels);
+  return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? 0);
+}
+
+const f = (n: number) => Number(n.toFixed(4)).toString();
+const easeOut = (p: string) => `(1-pow(1-(${p}),3))`;
+const easeIn = (p: string) => `pow(${p},3)`;
+
+/** Overlay x/y expressions for the slide transitions (ffmpeg evaluates them per frame). */
+function slideExpressions(transitions: Transitions, timing: ClipTiming, x0: number, y0: number, w: number, h: number) {
+  let x = `${x0}`;
+  let y = `${y0}`;
+  const T = TRANSITION_SECONDS;
+  const outStart = timing.totalSeconds - timing.exitSeconds;
+  const pIn = `t/${f(T)}`;
+  const pOut = `(t-${f(outStart)})/${f(T)}`;
+  const from = (start: number, end: number, ease: string) => `${start}+${end - start}*${ease}`;
+  switch (transitions.exit) {
+    case 'slide_out_left': x = `if(gt(t,${f(outStart)}),${from(x0, -w, easeIn(pOut))},${x})`; break;
+    case 'slide_out_right': x = `if(gt(t,${f(outStart)}),${from(x0, FRAME.width, easeIn(pOut))},${x})`; break;
+    case 'slide_out_down': y = `if(gt(t,${f(outStart)}),${from(y0, FRAME.height, easeIn(pOut))},${y})`; break;
+    default: break;
+  }
+  switch (transitions.entry) {
+    case 'slide_in_left': x = `if(lt(t,${f(T)}),${from(-w, x0, easeOut(pIn))},${x})`; break;
+    case 'slide_in_right': x = `if(lt(t,${f(T)}),${from(FRAME.width, x0, easeOut(pIn))},${x})`; break;
+    case 'slide_in_up': y = `if(lt(t,${f(T)}),${from(FRAME.height, y0, easeOut(pIn))},${y})`; break;
+    default: break;
+  }
+  return { x, y, animated: x !== `${x0}` || y !== `${y0}` };
+}
+
+/** Scale of the bot per frame for zoom_in (a springy pop from nothing) and zoom_out (shrinks away). */
+function zoomFactor(frame: number, transitions: Transitions, timing: ClipTiming): number {
+  if (transitions.entry === 'zoom_in' && frame < timing.entryFrames) {
+    const p = frame / timing.entryFrames;
+    const c = 1.70158;
+    return 1 + (c + 1) * Math.pow(p - 1, 3) + c * Math.pow(p - 1, 2);
+  }
+  const exitStart = timing.frames - timing.exitFrames;
+  if (transitions.exit === 'zoom_out' && frame >= exitStart) {
+    const p = (frame - exitStart + 1) / timing.exitFrames;
+    return Math.max(0, 1 - p * p);
+  }
+  return 1;
+}
+
+/** A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered. */
+export function defaultBackdrop(path: string): void {
+  const { width, height } = FRAME;
+  const data = Buffer.alloc(width * height * 3);
+  const top = [34, 48, 84];
+  const bottom = [12, 18, 36];
+  let seed = 12345;
+  for (let y = 0; y < height; y++) {
+    const v = y / (height - 1);
+    for (let x = 0; x < width; x++) {
+      const dx = (x - width * 0.62) / width;
+      const dy = (y - height * 0.3) / height;
+      const glow = Math.exp(-(dx * dx + dy * dy) * 5.5) * 0.55;
+      const vignette = 1 - 0.35 * Math.pow(Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5), 2);
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      const dither = ((seed >>> 16) & 0xff) / 255 - 0.5;
+      for (let c = 0; c < 3; c++) {
+        const base = top[c]! + (bottom[c]! - top[c]!) * v;
+        const lit = base + glow * [90, 120, 170][c]!;
+        data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(lit * vignette + dither)));
+      }
+    }
+  }
+  writeFileSync(path, data);
+}
+
+async function renderVoice(speech: SpeechResult, workDir: string): Promise<RenderClipOutput> {
+  const path = join(workDir, 'voice.mp3');
+  await runFfmpeg(['-y', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path]);
+  const duration = Number((await probe(path)).format.duration);
+  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: Number.isFinite(duration) ? duration : speech.durationSeconds };
+}
+
+export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
+  const speech = await input.speech.synthesize(input.text, input.bot, input.workDir);
+  if (input.mode === 'voice') return renderVoice(speech, input.workDir);
+
+  const timing = clipTiming(speech.durationSeconds, input.transitions);
+  const sprites = loadSprites(input.bot.look, botHeightFor(input.position));
+  const compositor = new BotCompositor(sprites, { withPanel: !input.removeBotBackground });
+  const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
+  const framePoses = poses(mouth, FRAME.fps, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
+  const place = placeBot(input.position, compositor.width, compositor.height);
+  const D = timing.totalSeconds;
+  const T = TRANSITION_SECONDS;
+
+  // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech.
+  const args: string[] = ['-y', '-hide_banner', '-nostats', '-loglevel', 'error'];
+  let background: string;
+  let backgroundAudio = false;
+  if (input.backgroundPath) {
+    const info = await probe(input.backgroundPath);
+    if (!info.streams.some((s) => s.codec_type === 'video')) throw new Error('background has no video stream');
+    backgroundAudio = info.streams.some((s) => s.codec_type === 'audio');
+    args.push('-stream_loop', '-1', '-i', input.backgroundPath);
+    background = `[0:v]scale=${FRAME.width}:${FRAME.height}:force_original_aspect_ratio=increase,crop=${FRAME.width}:${FRAME.height},setsar=1,fps=${FRAME.fps},format=yuv420p[bg]`;
+  } else {
+    const backdrop = join(input.workDir, 'backdrop.rgb');
+    defaultBackdrop(backdrop);
+    args.push('-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${FRAME.width}x${FRAME.height}`, '-i', backdrop);
+    // Converted once, then the one frame is repeated.
+    background = `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FRAME.fps}/TB,setsar=1[bg]`;
+  }
+  args.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${compositor.width}x${compositor.height}`, '-r', `${FRAME.fps}`, '-i', 'pipe:0');
+  args.push('-i', speech.wavPath);
+
+  const slide = slideExpressions(input.transitions, timing, place.x, place.y, compositor.width, compositor.height);
+  const graph: string[] = [background];
+  graph.push(`[bg][1:v]overlay=x='${slide.x}':y='${slide.y}':eval=${slide.animated ? 'frame' : 'init'}:eof_action=pass:format=yuv420[v0]`);
+  let video = 'v0';
+  /** Appends a filter to the video chain, optionally with a second input label (overlays). */
+  const next = (filter: string, second = '') => {
+    const label = `v${graph.length}`;
+    graph.push(`[${video}]${second ? `[${second}]` : ''}${filter}[${label}]`);
+    video = label;
+  };
+  const outStart = D - timing.exitSeconds;
+  if (input.transitions.entry === 'wipe_in') {
+    graph.push(`color=c=black:s=${FRAME.width}x${FRAME.height}:r=${FRAME.fps}:d=${f(T)}[wipein]`);
+    next(`overlay=x='W*${easeOut(`t/${f(T)}`)}':y=0:eval=frame:eof_action=pass`, 'wipein');
+  }
+  if (input.transitions.exit === 'wipe_out') {
+    graph.push(`color=c=black:s=${FRAME.width}x${FRAME.height}:r=${FRAME.fps}:d=${f(T + 0.1)},setpts=PTS+${f(outStart)}/TB[wipeout]`);
+    next(`overlay=x='-W+W*${easeIn(`min(1,(t-${f(outStart)})/${f(T)})`)}':y=0:eval=frame:eof_action=pass`, 'wipeout');
+  }
+  if (input.transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
+  if (input.transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);
+
+  const delayMs = Math.round(timing.entrySeconds * 1000);
+  graph.push(`[2:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=mono${delayMs ? `,adelay=${delayMs}` : ''},apad[speech]`);
+  if (backgroundAudio && input.backgroundVolume > 0) {
+    graph.push(`[0:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,volume=${f(input.backgroundVolume)}[bga]`);
+    graph.push(`[speech][bga]amerge=inputs=2,pan=stereo|c0=c0+c1|c1=c0+c2[a0]`);
+  } else {
+    graph.push(`[speech]pan=stereo|c0=c0|c1=c0[a0]`);
+  }
+  let audio = 'a0';
+  const audioFades: string[] = [];
+  if (input.transitions.entry === 'fade_in') audioFades.push(`afade=t=in:st=0:d=${f(T)}`);
+  if (input.transitions.exit === 'fade_out') audioFades.push(`afade=t=out:st=${f(outStart)}:d=${f(T)}`);
+  if (audioFades.length) {
+    graph.push(`[a0]${audioFades.join(',')}[a1]`);
+    audio = 'a1';
+  }
+
+  const output = join(input.workDir, 'clip.mp4');
+  args.push(
+    '-filter_complex', graph.join(';'),
+    '-map', `[${video}]`, '-map', `[${audio}]`,
+    ...VIDEO_ENCODE_ARGS, '-r', `${FRAME.fps}`,
+    ...AUDIO_ENCODE_ARGS,
+    '-t', f(D), '-movflags', '+faststart', output,
+  );
+
+  await pipeFrames(args, timing.frames, (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)), input.onProgress);
+  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)) };
+}
+
+/** Runs ffmpeg with `frames` raw frames written to its stdin, respecting back-pressure. */
+function pipeFrames(args: string[], frames: number, frame: (i: number) => Buffer, onProgress?: (fraction: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPath(), args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    let failed = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-20_000);
+    });
+    child.on('error', (error) => {
+      failed = true;
+      reject(error);
+    });
+    child.on('close', (code) => {
+      if (failed) return;
+      if (code === 0) resolve();
+      else reject(new MediaToolError(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`, 'ffmpeg', code, stderr));
+    });
+    child.stdin.on('error', () => undefined); // ffmpeg stopping early surfaces through its exit code
+    let i = 0;
+    const pump = () => {
+      while (i < frames) {
+        // Copy: the compositor reuses its buffer and the stream may hold this one.
+        const ok = child.stdin.write(Buffer.from(frame(i)));
+        i++;
+        if (onProgress && i % 30 === 0) onProgress(i / frames);
+        if (!ok) {
+          child.stdin.once('drain', pump);
+          return;
+        }
+      }
+      child.stdin.end();
+    };
+    pump();
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * Bot artwork at run time: the PNG layers of functions/render/bots/<look>/ decoded with pngjs, resampled
+ * once to the size a clip needs, and cached for the life of the process (a warm Lambda renders many clips).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+
+export interface BotManifest {
+  look: string;
+  /** Canvas of every full-size layer (panel, back, body), px. */
+  width: number;
+  height: number;
+  panel: { file: string; x: number; y: number; width: number; height: number; radius: number };
+  back: string;
+  body: string;
+  /** Head frames are cropped to this box of the canvas; keys are `m<level>-e<o|c>`. */
+  head: { x: number; y: number; width: number; height: number; frames: Record<string, string> };
+  mouthLevels: number;
+  /** Centre of the closed mouth on the canvas. */
+  mouth: { x: number; y: number };
+  /** Bottom centre of the panel: where the figure stands. */
+  anchor: { x: number; y: number };
+  preview: string;
+}
+
+/** Straight (not premultiplied) RGBA. */
+export interface Rgba {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+export interface BotSprites {
+  manifest: BotManifest;
+  /** Scale from canvas px to output px. */
+  scale: number;
+  width: number;
+  height: number;
+  panel: Rgba;
+  back: Rgba;
+  body: Rgba;
+  /** Head frames [mouthLevel][eyesOpen ? 1 : 0], all the same size, placed at headX/headY. */
+  heads: Rgba[][];
+  headX: number;
+  headY: number;
+}
+
+/**
+ * The artwork directory. The bundle (infra/scripts/bundle-render.ts) puts `bots/` next to index.mjs, and
+ * esbuild makes import.meta.url that file; from source this module is functions/render/engine/sprites.ts
+ * and the artwork is ../bots. VIDBOT_BOTS_DIR overrides both.
+ */
+export function botsDirectory(): string {
+  if (process.env.VIDBOT_BOTS_DIR) return process.env.VIDBOT_BOTS_DIR;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const bundled = join(here, 'bots');
+  return existsSync(join(bundled, 'ava', 'manifest.json')) ? bundled : join(here, '..', 'bots');
+}
+
+const decoded = new Map<string, Rgba>();
+
+function decode(path: string): Rgba {
+  let image = decoded.get(path);
+  if (!image) {
+    const png = PNG.sync.read(readFileSync(path));
+    image = { width: png.width, height: png.height, data: png.data };
+    decoded.set(path, image);
+  }
+  return image;
+}
+
+/**
+ * Area-average resampling with premultiplied alpha (no dark fringes), separable: good for the 0.4–0.9×
+ * reductions used here and run once per look and size.
+ */
+export function resample(src: Rgba, width: number, height: number): Rgba {
+  const weights = (srcSize: number, dstSize: number) => {
+    const ratio = srcSize / dstSize;
+    const rows: { start: number; w: Float32Array }[] = [];
+    for (let d = 0; d < dstSize; d++) {
+      const a = d * ratio;
+      const b = Math.min(srcSize, (d + 1) * ratio);
+      const start = Math.floor(a);
+      const end = Math.min(srcSize, Math.ceil(b));
+      const w = new Float32Array(Math.max(1, end - start));
+      let sum = 0;
+      for (let s = start; s < end; s++) {
+        const overlap = Math.min(b, s + 1) - Math.max(a, s);
+        w[s - start] = Math.max(0, overlap);
+        sum += w[s - start]!;
+      }
+      for (let i = 0; i < w.length; i++) w[i] = sum > 0 ? w[i]! / sum : 0;
+      rows.push({ start, w });
+    }
+    return rows;
+  };
+  const sw = src.width;
+  const sh = src.height;
+  // Premultiply into floats.
+  const pre = new Float32Array(sw * sh * 4);
+  for (let i = 0; i < sw * sh; i++) {
+    const a = src.data[i * 4 + 3]! / 255;
+    pre[i * 4] = src.data[i * 4]! * a;
+    pre[i * 4 + 1] = src.data[i * 4 + 1]! * a;
+    pre[i * 4 + 2] = src.data[i * 4 + 2]! * a;
+    pre[i * 4 + 3] = a;
+  }
+  const xw = weights(sw, width);
+  const tmp = new Float32Array(width * sh * 4);
+  for (let y = 0; y < sh; y++) {
+    for (let x = 0; x < width; x++) {
+      const { start, w } = xw[x]!;
+      let r = 0, g = 0, b = 0, a = 0;
+      for (let k = 0; k < w.length; k++) {
+        const o = (y * sw + start + k) * 4;
+        const f = w[k]!;
+        r += pre[o]! * f; g += pre[o + 1]! * f; b += pre[o + 2]! * f; a += pre[o + 3]! * f;
+      }
+      const t = (y * width + x) * 4;
+      tmp[t] = r; tmp[t + 1] = g; tmp[t + 2] = b; tmp[t + 3] = a;
+    }
+  }
+  const yw = weights(sh, height);
+  const out = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const { start, w } = yw[y]!;
+    for (let x = 0; x < width; x++) {
+      let r = 0, g = 0, b = 0, a = 0;
+      for (let k = 0; k < w.length; k++) {
+        const o = ((start + k) * width + x) * 4;
+        const f = w[k]!;
+        r += tmp[o]! * f; g += tmp[o + 1]! * f; b += tmp[o + 2]! * f; a += tmp[o + 3]! * f;
+      }
+      const t = (y * width + x) * 4;
+      if (a > 0.002) {
+        out[t] = Math.min(255, Math.round(r / a));
+        out[t + 1] = Math.min(255, Math.round(g / a));
+        out[t + 2] = Math.min(255, Math.round(b / a));
+        out[t + 3] = Math.min(255, Math.round(a * 255));
+      }
+    }
+  }
+  return { width, height, data: out };
+}
+
+const manifests = new Map<string, BotManifest>();
+
+export function loadManifest(look: string): BotManifest {
+  let manifest = manifests.get(look);
+  if (!manifest) {
+    if (!/^[a-z0-9_-]+$/.test(look)) throw new Error(`invalid bot look "${look}"`);
+    const path = join(botsDirectory(), look, 'manifest.json');
+    if (!existsSync(path)) throw new Error(`no artwork for bot look "${look}" (${path})`);
+    manifest = JSON.parse(readFileSync(path, 'utf8')) as BotManifest;
+    manifests.set(look, manifest);
+  }
+  return manifest;
+}
+
+const spriteCache = new Map<string, BotSprites>();
+
+/** The look's layers scaled so the whole canvas is `height` px tall. */
+export function loadSprites(look: string, height: number): BotSprites {
+  const key = `${look}@${height}`;
+  const cached = spriteCache.get(key);
+  if (cached) return cached;
+  const manifest = loadManifest(look);
+  const dir = join(botsDirectory(), look);
+  const scale = height / manifest.height;
+  const width = Math.round(manifest.width * scale);
+  const full = (file: string) => resample(decode(join(dir, file)), width, height);
+  const headW = Math.round(manifest.head.width * scale);
+  const headH = Math.round(manifest.head.height * scale);
+  const heads: Rgba[][] = [];
+  for (let level = 0; level < manifest.mouthLevels; level++) {
+    heads.push(
+      ['c', 'o'].map((eyes) => {
+        const file = manifest.head.frames[`m${level}-e${eyes}`];
+        if (!file) throw new Error(`bot look "${look}" lacks head frame m${level}-e${eyes}`);
+        return resample(decode(join(dir, file)), headW, headH);
+      }),
+    );
+  }
+  const sprites: BotSprites = {
+    manifest,
+    scale,
+    width,
+    height,
+    panel: full(manifest.panel.file),
+    back: full(manifest.back),
+    body: full(manifest.body),
+    heads,
+    headX: Math.round(manifest.head.x * scale),
+    headY: Math.round(manifest.head.y * scale),
+  };
+  spriteCache.set(key, sprites);
+  return sprites;
+}

@@ -1,0 +1,62 @@
+/** Minimal PCM WAV reading and writing (16-bit; what espeak-ng and the Polly adapter produce). */
+import { readFileSync } from 'node:fs';
+
+export interface Pcm {
+  sampleRate: number;
+  channels: number;
+  /** Mono samples in -1..1 (channels averaged). */
+  samples: Float32Array;
+}
+
+export function parseWav(bytes: Buffer): Pcm {
+  if (bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
+  let offset = 12;
+  let sampleRate = 0;
+  let channels = 0;
+  let bits = 0;
+  while (offset + 8 <= bytes.length) {
+    const id = bytes.toString('ascii', offset, offset + 4);
+    let size = bytes.readUInt32LE(offset + 4);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      channels = bytes.readUInt16LE(body + 2);
+      sampleRate = bytes.readUInt32LE(body + 4);
+      bits = bytes.readUInt16LE(body + 14);
+    } else if (id === 'data') {
+      // Streaming writers (espeak-ng among them) may leave the size at 0 or 0xffffffff: take what is there.
+      if (size === 0 || body + size > bytes.length) size = bytes.length - body;
+      if (bits !== 16 || !channels) throw new Error(`unsupported WAV: ${bits}-bit, ${channels} channel(s)`);
+      const frames = Math.floor(size / (2 * channels));
+      const samples = new Float32Array(frames);
+      for (let i = 0; i < frames; i++) {
+        let sum = 0;
+        for (let c = 0; c < channels; c++) sum += bytes.readInt16LE(body + (i * channels + c) * 2);
+        samples[i] = sum / channels / 32768;
+      }
+      return { sampleRate, channels, samples };
+    }
+    offset = body + size + (size % 2);
+  }
+  throw new Error('WAV has no data chunk');
+}
+
+export const readWav = (path: string) => parseWav(readFileSync(path));
+
+/** A WAV file around raw 16-bit little-endian mono PCM (Polly's "pcm" output). */
+export function wavFromPcm16(pcm: Buffer, sampleRate: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
+}

@@ -1,0 +1,78 @@
+/**
+ * espeak-ng, the WebAssembly build from npm: runs anywhere Node runs, no native binary, no network.
+ * The text is one argv element of the program (never a shell string); a leading space keeps text that
+ * starts with "-" from being read as an option.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ESpeakNg from 'espeak-ng';
+import type { Bot } from '#domain/bot';
+import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
+import { parseWav } from '../engine/wav.ts';
+
+/**
+ * The .wasm file: ESPEAK_WASM_PATH, else `espeak-ng.wasm` next to the running module (the render bundle
+ * copies it beside index.mjs), else the npm package.
+ */
+export function espeakWasmPath(): string {
+  if (process.env.ESPEAK_WASM_PATH) return process.env.ESPEAK_WASM_PATH;
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'espeak-ng.wasm');
+  if (existsSync(bundled)) return bundled;
+  return createRequire(import.meta.url).resolve('espeak-ng/dist/espeak-ng.wasm');
+}
+
+/** The bits of the WebAssembly global used here (the project's TS lib has no DOM/wasm value types). */
+interface Wasm {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: object): Promise<unknown>;
+}
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+
+let compiled: Promise<object> | undefined;
+/** Compiled once per process (18 MB of wasm); each synthesis gets a fresh instance. */
+const wasmModule = () => (compiled ??= wasm.compile(readFileSync(espeakWasmPath())));
+
+/** Removes what is not speech: control characters, and squeezes whitespace. */
+export const speakableText = (text: string) =>
+  text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+
+export class EspeakSpeechEngine implements SpeechEngine {
+  readonly name = 'espeak';
+
+  async synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult> {
+    const module = await wasmModule();
+    const output = 'speech.wav';
+    const exitCode = process.exitCode;
+    const log: string[] = [];
+    const instance = await ESpeakNg({
+      arguments: [
+        '-v', bot.voice.espeakVoice,
+        '-s', String(bot.voice.espeakRate),
+        '-p', String(bot.voice.espeakPitch),
+        '-w', output,
+        ` ${speakableText(text)}`,
+      ],
+      instantiateWasm: (imports, done) => {
+        void wasm.instantiate(module, imports).then((instance) => done(instance, module));
+        return {};
+      },
+      // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.
+      print: (line) => log.push(line),
+      printErr: (line) => log.push(line),
+    });
+    // Emscripten sets the process exit code when its main() returns; that is not ours to change.
+    process.exitCode = exitCode;
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(instance.FS.readFile(output));
+    } catch {
+      throw new Error(`espeak-ng produced no audio: ${log.slice(-3).join(' | ')}`);
+    }
+    const wavPath = join(workDir, 'speech.wav');
+    writeFileSync(wavPath, bytes);
+    const pcm = parseWav(bytes);
+    return { wavPath, sampleRate: pcm.sampleRate, durationSeconds: pcm.samples.length / pcm.sampleRate };
+  }
+}
