@@ -1,0 +1,195 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Route } from '../wiring.ts';
+
+export interface ApiRoute extends Route {
+  /** The function serving the route. */
+  readonly handler: IFunction;
+}
+
+export interface VidbotApiProps {
+  /** Every route of the wiring, with its function. */
+  readonly routes: readonly ApiRoute[];
+  /** The bearer-key authorizer function. */
+  readonly authorizer: IFunction;
+  /**
+   * How long API Gateway caches an authorizer decision per Authorization header value.
+   * @default Duration.minutes(5)
+   */
+  readonly authorizerCacheTtl?: Duration;
+  /**
+   * Steady-state requests per second allowed on the stage (all callers together).
+   * @default 50
+   */
+  readonly throttlingRateLimit?: number;
+  /**
+   * Burst of requests allowed on the stage.
+   * @default 100
+   */
+  readonly throttlingBurstLimit?: number;
+}
+
+/** The stage name. The paths already carry the version (/v1), so the stage does not. */
+export const STAGE_NAME = 'prod';
+
+const JSON_CONTENT_TYPE = "'application/json'";
+const WWW_AUTHENTICATE = `'Bearer realm="vidbot"'`;
+
+/** The handlers' error body shape (functions/commons/http.ts), for responses API Gateway makes itself. */
+const errorBody = (code: string, message: string) => JSON.stringify({ error: { code, message } });
+
+/**
+ * API Gateway paths cannot end in "/": a request to `/v1/bot/` reaches the `/v1/bot` resource (with
+ * event.path still ending in "/", which is how the handler tells the two operations apart). So a trailing
+ * slash maps to the same resource.
+ */
+export const resourcePath = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+
+/**
+ * The public REST API: one Lambda proxy integration per route of the wiring, every route behind the bearer-key
+ * authorizer unless it says `auth: 'none'`, and API Gateway's own error responses in the handlers' JSON shape.
+ * Request validation is the handlers' job (they accept JSON, urlencoded and multipart bodies).
+ */
+export class VidbotApi extends Construct {
+  readonly api: RestApi;
+  readonly authorizer: RequestAuthorizer;
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, props: VidbotApiProps) {
+    super(scope, id);
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.api = new RestApi(this, 'Api', {
+      restApiName: 'vidbot',
+      description: 'vidbot: bots that speak your text, rendered to video',
+      endpointTypes: [EndpointType.REGIONAL],
+      // Multipart bodies (curl -F) arrive base64-encoded, byte for byte; the handlers decode isBase64Encoded.
+      binaryMediaTypes: ['multipart/form-data'],
+      // Stage logging needs the account-level CloudWatch role; create it (one per account and region).
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        tracingEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        // Default for every method of the stage. A sensible start for a new service, well under the account's
+        // regional limit (10,000 rps) so one runaway client cannot starve the other APIs in the account; each
+        // create fans out to renders, so raising it is a capacity decision, not a free knob.
+        throttlingRateLimit: props.throttlingRateLimit ?? 50,
+        throttlingBurstLimit: props.throttlingBurstLimit ?? 100,
+      },
+    });
+
+    this.authorizer = new RequestAuthorizer(this, 'BearerKeyAuthorizer', {
+      handler: props.authorizer,
+      identitySources: [IdentitySource.header('Authorization')],
+      // Cached per Authorization value. The authorizer's policy must allow a wildcard over the stage's
+      // methods and paths, so that one cached decision covers every route (`/v1/bot` and `/v1/bot/` included).
+      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
+    });
+
+    this.addGatewayResponses();
+    this.addRoutes(props.routes);
+
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason: 'Requests are validated in the handlers, which accept JSON, urlencoded and multipart bodies (and the lenient clips syntax of existing callers) and answer with precise per-field errors; an API Gateway model cannot express that.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: 'No WAF web ACL by default: callers are authenticated by API key, the stage is throttled, and a web ACL costs money per month; attach one per deployment if needed.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason: 'Callers are machines with bearer API keys (Authorization: Bearer <key>), checked by the Lambda request authorizer against the keys table; there are no Cognito users.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: "The account-level role API Gateway needs to write stage access and execution logs; AWS's managed policy is the documented one.",
+    });
+  }
+
+  private addRoutes(routes: readonly ApiRoute[]): void {
+    const integrations = new Map<IFunction, LambdaIntegration>();
+    const served = new Map<string, ApiRoute>();
+    for (const route of routes) {
+      const path = resourcePath(route.path);
+      const key = `${route.method} ${path}`;
+      const existing = served.get(key);
+      if (existing) {
+        // `/v1/bot` and `/v1/bot/` are one API Gateway method; they must have one function and one auth.
+        if (existing.handler !== route.handler || existing.auth !== route.auth) {
+          throw new Error(`routes ${existing.method} ${existing.path} and ${route.method} ${route.path} map to the same api gateway method but differ in function or auth`);
+        }
+        continue;
+      }
+      served.set(key, route);
+
+      let integration = integrations.get(route.handler);
+      if (!integration) {
+        integration = new LambdaIntegration(route.handler, { proxy: true });
+        integrations.set(route.handler, integration);
+      }
+      const resource: IResource = path === '/' ? this.api.root : this.api.root.resourceForPath(path);
+      const method = resource.addMethod(
+        route.method,
+        integration,
+        route.auth === 'none' ? { authorizationType: AuthorizationType.NONE } : { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM },
+      );
+      if (route.auth === 'none') {
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: `${route.method} ${route.path} is public by design (auth: 'none' in infra/wiring.ts): a health check must work without a key.`,
+        });
+      }
+    }
+  }
+
+  private addGatewayResponses(): void {
+    const respond = (id: string, type: ResponseType, statusCode: string | undefined, code: string, message: string, extraHeaders: Record<string, string> = {}) =>
+      this.api.addGatewayResponse(id, {
+        type,
+        statusCode,
+        responseHeaders: { 'Content-Type': JSON_CONTENT_TYPE, ...extraHeaders },
+        templates: { 'application/json': errorBody(code, message) },
+      });
+
+    const keyRequired = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".';
+    // No or empty Authorization header, or the authorizer threw "Unauthorized".
+    respond('Unauthorized', ResponseType.UNAUTHORIZED, '401', 'unauthorized', keyRequired, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+    // The authorizer returned a Deny policy (unknown or revoked key).
+    respond('AccessDenied', ResponseType.ACCESS_DENIED, '403', 'unauthorized', 'The API key is not valid for this request.', {
+      'WWW-Authenticate': WWW_AUTHENTICATE,
+    });
+    // No resource or method matches: API Gateway's default is a confusing 403 "Missing Authentication Token".
+    respond('NotFound', ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'not_found', 'No such route.');
+    respond('Throttled', ResponseType.THROTTLED, '429', 'rate_limited', 'Too many requests; slow down.', { 'Retry-After': "'1'" });
+    respond('RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'payload_too_large', 'The request is larger than API Gateway accepts.');
+    // The rest keep API Gateway's status code and get our body.
+    respond('Default4xx', ResponseType.DEFAULT_4XX, undefined, 'bad_request', 'The request could not be processed.');
+    respond('Default5xx', ResponseType.DEFAULT_5XX, undefined, 'internal_error', 'Something went wrong on our side.');
+  }
+}

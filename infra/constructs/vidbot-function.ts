@@ -1,0 +1,230 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Architecture, DockerImageCode, DockerImageFunction, Runtime, type Function as LambdaFunction, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { envNames } from '#commons/env-names';
+import { environmentFor, type Access, type FunctionDecl, type LayerName, type QueueName, type TableName } from '../wiring.ts';
+
+/** The shared resources a function may be given access to, by their wiring names. */
+export interface VidbotResources {
+  readonly tables: Readonly<Record<TableName, ITable>>;
+  readonly queues: Readonly<Record<QueueName, IQueue>>;
+  readonly bucket: IBucket;
+  readonly layers: Readonly<Record<LayerName, ILayerVersion>>;
+}
+
+export interface VidbotFunctionProps {
+  /** The function's declaration in infra/wiring.ts. */
+  readonly decl: FunctionDecl;
+  /** Resources the declaration's tables, queues, bucket and layers refer to. */
+  readonly resources: VidbotResources;
+  /**
+   * Handler module to bundle, relative to `projectRoot` (or absolute).
+   * @default - `decl.entry`
+   */
+  readonly entry?: string;
+  /**
+   * Directory holding the Dockerfile, for a declaration with `image`, relative to `projectRoot` (or absolute). Required for those.
+   * @default - none
+   */
+  readonly imageDirectory?: string;
+  /**
+   * Repository root: entries and image directories are resolved against it.
+   * @default process.cwd()
+   */
+  readonly projectRoot?: string;
+  /**
+   * Powertools log level.
+   * @default 'INFO'
+   */
+  readonly logLevel?: string;
+  /**
+   * How long the function's logs are kept.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+}
+
+/** Runtime and CPU every vidbot function uses; the media layer and the render image are built for them. */
+export const VIDBOT_RUNTIME = Runtime.NODEJS_22_X;
+export const VIDBOT_ARCHITECTURE = Architecture.ARM_64;
+
+/**
+ * One vidbot Lambda function, built from its wiring declaration with the defaults all of them share: Node.js 22
+ * on arm64, an ESM bundle with source maps, Powertools environment, a log group with retention, memory and
+ * timeout from the declaration, and exactly the environment and permissions the declaration names
+ * (see {@link connect}). A declaration with `image` becomes a container-image function.
+ */
+export class VidbotFunction extends Construct {
+  readonly function: LambdaFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: VidbotFunctionProps) {
+    super(scope, id);
+    const { decl } = props;
+    const projectRoot = props.projectRoot ?? process.cwd();
+
+    // Created explicitly so it has a retention and is removed with the stack (logs are not data).
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const common = {
+      architecture: VIDBOT_ARCHITECTURE,
+      memorySize: decl.memoryMb,
+      timeout: Duration.seconds(decl.timeoutSeconds),
+      logGroup: this.logGroup,
+      environment: {
+        [envNames.serviceName]: 'vidbot',
+        [envNames.logLevel]: props.logLevel ?? 'INFO',
+      },
+    };
+
+    if (decl.image) {
+      if (!props.imageDirectory) throw new Error(`function declares image "${decl.image}" but no image directory was given`);
+      const directory = resolve(projectRoot, props.imageDirectory);
+      if (!existsSync(join(directory, 'Dockerfile'))) {
+        throw new Error(`${props.imageDirectory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`);
+      }
+      // Only staged at synth; the image is built (for arm64) and pushed by `cdk deploy`.
+      this.function = new DockerImageFunction(this, 'Function', {
+        ...common,
+        code: DockerImageCode.fromImageAsset(directory, { platform: Platform.LINUX_ARM64 }),
+      });
+    } else {
+      const entry = resolve(projectRoot, props.entry ?? decl.entry);
+      if (!existsSync(entry)) throw new Error(`handler entry ${props.entry ?? decl.entry} does not exist`);
+      this.function = new NodejsFunction(this, 'Function', {
+        ...common,
+        entry,
+        handler: 'handler',
+        runtime: VIDBOT_RUNTIME,
+        projectRoot,
+        depsLockFilePath: join(projectRoot, 'package-lock.json'),
+        environment: { ...common.environment, NODE_OPTIONS: '--enable-source-maps' },
+        layers: (decl.layers ?? []).map((layer) => props.resources.layers[layer]),
+        bundling: {
+          format: OutputFormat.ESM,
+          target: 'node22',
+          // Prefer ESM builds of dependencies; CommonJS ones still calling require() get a real one.
+          mainFields: ['module', 'main'],
+          banner: "import { createRequire as __vidbotCreateRequire } from 'node:module'; const require = __vidbotCreateRequire(import.meta.url);",
+          minify: true,
+          sourceMap: true,
+          // Bundle the AWS SDK too: the versions in package-lock.json are the ones the tests ran against.
+          externalModules: [],
+          // esbuild is installed locally: never fall back to Docker.
+          forceDockerBundling: false,
+        },
+      });
+    }
+    if (this.function.runtime === VIDBOT_RUNTIME) {
+      Validations.of(this.function).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason: 'Pinned to nodejs22.x on purpose: the media layer, the render image and the esbuild target are built and tested for it; moving to a newer runtime is a change made for all functions together.',
+      });
+    }
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'The AWS-managed basic execution policy only allows writing CloudWatch logs (the function writes to its own log group, created with retention).',
+    });
+    connect(this.function, decl, props.resources);
+  }
+}
+
+/** How cdk-nag names a resource's ARN in its findings: `<LogicalId.Arn>`. */
+function nagArn(resource: { node: { defaultChild?: unknown } }): string {
+  const element = resource.node.defaultChild as CfnElement | undefined;
+  if (!element) return '<unknown.Arn>';
+  return `<${Stack.of(element).getLogicalId(element)}.Arn>`;
+}
+
+/** Records, on the function, why a wildcard its grants carry is accepted. */
+function accept(fn: LambdaFunction, finding: string, reason: string): void {
+  Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+}
+
+/**
+ * Gives a function what its declaration names, and nothing more: each table, queue and the bucket becomes an
+ * environment variable (through the wiring's `environmentFor`, the same naming the local runtime uses) and the
+ * matching least-privilege grant, side by side so the two cannot drift.
+ */
+export function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResources): void {
+  const environment = environmentFor(
+    decl,
+    {
+      table: (name) => resources.tables[name].tableName,
+      queueUrl: (name) => resources.queues[name].queueUrl,
+      bucket: resources.bucket.bucketName,
+    },
+    'cloud',
+  );
+  for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
+
+  for (const [name, access] of Object.entries(decl.tables ?? {}) as [TableName, Access][]) {
+    const table = resources.tables[name];
+    if (access === 'read') table.grantReadData(fn);
+    else if (access === 'write') table.grantWriteData(fn);
+    else table.grantReadWriteData(fn);
+    accept(fn, `Resource::${nagArn(table)}/index/*`, `Queries the ${name} table's own secondary indexes (CDK grants them as <table>/index/* alongside the table); no other table is reachable.`);
+  }
+  for (const name of Object.keys(decl.queues ?? {}) as QueueName[]) resources.queues[name].grantSendMessages(fn);
+
+  const bucket = resources.bucket;
+  if (decl.bucket) {
+    const objects = 'Object keys are chosen per video and clip at run time, so object access is granted on <bucket>/* of the one media bucket.';
+    accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
+    if (decl.bucket !== 'write') {
+      accept(fn, 'Action::s3:GetObject*', 'CDK grantRead: GetObject and its variants (tagging, version, ACL reads) on the media bucket only.');
+      accept(fn, 'Action::s3:GetBucket*', 'CDK grantRead: bucket metadata reads (location, for presigned URLs) on the media bucket only.');
+      accept(fn, 'Action::s3:List*', 'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).');
+    }
+    if (decl.bucket !== 'read') {
+      accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
+    }
+    if (decl.bucket === 'readWriteDelete') {
+      accept(fn, 'Action::s3:DeleteObject*', "Deletes a video's objects when the caller deletes the video (DELETE /v1/video/{id}); media bucket only.");
+    }
+  }
+  switch (decl.bucket) {
+    case undefined:
+      break;
+    case 'read':
+      bucket.grantRead(fn);
+      break;
+    // grantWrite would include s3:DeleteObject*; put is what writing needs.
+    case 'write':
+      bucket.grantPut(fn);
+      break;
+    case 'readWrite':
+      bucket.grantRead(fn);
+      bucket.grantPut(fn);
+      break;
+    case 'readWriteDelete':
+      bucket.grantRead(fn);
+      bucket.grantPut(fn);
+      bucket.grantDelete(fn);
+      break;
+  }
+
+  if (decl.polly) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['polly:SynthesizeSpeech'],
+        // SynthesizeSpeech has no resource of its own (only optional lexicons), so it is granted on '*'.
+        resources: ['*'],
+      }),
+    );
+    accept(fn, 'Resource::*', 'polly:SynthesizeSpeech has no resource type of its own (only optional lexicons), so it can only be granted on "*"; it is the only action granted so.');
+  }
+}

@@ -1,0 +1,259 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Code, LayerVersion, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { BotSeed } from './constructs/bot-seed.ts';
+import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
+import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
+import { WorkQueue } from './constructs/work-queue.ts';
+import { functions, layers, queues, routes, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
+
+export interface VidbotStackProps extends StackProps {
+  /**
+   * Directory holding the render function's Dockerfile and bundle, relative to `projectRoot` (or absolute); produced by
+   * `npm run bundle:render`.
+   * @default 'dist/render-image'
+   */
+  readonly renderImageDirectory?: string;
+  /**
+   * Directories of the built layers, relative to `projectRoot`.
+   * @default - each layer's `directory` in infra/wiring.ts (built by `npm run build:layers`)
+   */
+  readonly layerDirectories?: Partial<Record<LayerName, string>>;
+  /**
+   * Handler entries replacing the wiring's, relative to `projectRoot`. For tests and local iteration only:
+   * the deployed stack uses the wiring's entries.
+   * @default - each function's `entry` in infra/wiring.ts
+   */
+  readonly entries?: Partial<Record<FunctionName, string>>;
+  /**
+   * The repository root, against which entries and asset directories are resolved.
+   * @default process.cwd()
+   */
+  readonly projectRoot?: string;
+  /**
+   * Folder holding each bot's `<look>/preview.png`, relative to `projectRoot`.
+   * @default 'functions/render/bots'
+   */
+  readonly botArtworkDirectory?: string;
+  /**
+   * Email address subscribed to the alarm topic (dead-letter queue alarms).
+   * @default - no subscription
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Powertools log level of every function.
+   * @default 'INFO'
+   */
+  readonly logLevel?: string;
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** A record with one entry per key of a wiring map. */
+function forEachKey<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
+  return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, V>;
+}
+
+/**
+ * The whole vidbot service, generated from infra/wiring.ts: every table, queue, layer and function the wiring
+ * declares, each function triggered as declared (routes, queue, schedule, authorizer) and given exactly the
+ * environment and permissions it names.
+ */
+export class VidbotStack extends Stack {
+  readonly api: VidbotApi;
+  readonly functions: Record<FunctionName, LambdaFunction>;
+
+  constructor(scope: Construct, id: string, props: VidbotStackProps = {}) {
+    super(scope, id, props);
+    const projectRoot = props.projectRoot ?? process.cwd();
+    // Build outputs are checked first, so a missing one fails in a second rather than after bundling.
+    for (const [name, decl] of Object.entries(functions) as [FunctionName, FunctionDecl][]) {
+      const directory = decl.image ? this.imageDirectory(name, props) : undefined;
+      if (directory && !existsSync(resolve(projectRoot, directory, 'Dockerfile'))) {
+        throw new Error(`${directory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`);
+      }
+    }
+
+    // --- Data -------------------------------------------------------------------------------------------
+    const tableResources = forEachKey(Object.keys(tables) as TableName[], (name) => this.table(name, tables[name]));
+
+    const accessLogs = new Bucket(this, 'AccessLogsBucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'ExpireLogs', expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the server access log bucket of the media bucket; logging it into itself would loop.',
+    });
+
+    const bucket = new Bucket(this, 'MediaBucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // No versioning: every object is either regenerated by a render or removed on purpose (DELETE
+      // /v1/video must really delete, and lifecycle expiry must really free space); old versions would keep
+      // deleted videos and double storage for no recovery we need.
+      versioned: false,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'media/',
+      lifecycleRules: [
+        // Intermediate clips and renders not meant to be kept are tagged retention=temporary by the functions.
+        { id: 'ExpireTemporary', tagFilters: { retention: 'temporary' }, expiration: Duration.days(7) },
+        { id: 'ExpireUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+        { id: 'ExpireTmp', prefix: 'tmp/', expiration: Duration.days(1) },
+        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // --- Alarms and queues ------------------------------------------------------------------------------
+    const alarmKey = new Key(this, 'AlarmTopicKey', {
+      description: 'Encrypts the vidbot alarm topic',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // CloudWatch publishes alarms to the encrypted topic, so it needs the key (the AWS-managed SNS key would not allow it).
+    alarmKey.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    const alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'vidbot alarms', masterKey: alarmKey, enforceSSL: true });
+    if (props.alarmEmail) alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const workQueues = forEachKey(Object.keys(queues) as QueueName[], (name) => new WorkQueue(this, `${pascal(name)}Queue`, { decl: queues[name], alarmTopic }));
+
+    // --- Layers -----------------------------------------------------------------------------------------
+    const layerResources = forEachKey(Object.keys(layers) as LayerName[], (name) =>
+      this.layer(name, projectRoot, props.layerDirectories?.[name] ?? layers[name].directory),
+    );
+
+    const resources: VidbotResources = {
+      tables: tableResources,
+      queues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].queue),
+      bucket,
+      layers: layerResources,
+    };
+
+    // --- Functions and their triggers -------------------------------------------------------------------
+    const built = {} as Record<FunctionName, LambdaFunction>;
+    let authorizer: LambdaFunction | undefined;
+    for (const [name, decl] of Object.entries(functions) as [FunctionName, FunctionDecl][]) {
+      const fn = new VidbotFunction(this, pascal(name), {
+        decl,
+        resources,
+        projectRoot,
+        entry: props.entries?.[name],
+        imageDirectory: decl.image ? this.imageDirectory(name, props) : undefined,
+        logLevel: props.logLevel,
+      }).function;
+      built[name] = fn;
+
+      switch (decl.trigger) {
+        case 'authorizer':
+          if (authorizer) throw new Error(`only one authorizer function is supported, found a second: ${name}`);
+          authorizer = fn;
+          break;
+        case 'http':
+          break; // routes are added with the API below
+        case 'queue': {
+          // Lambda rejects an SQS mapping whose queue would re-deliver a message while it is still being handled.
+          const queueDecl = queues[decl.queue];
+          if (queueDecl.visibilityTimeoutSeconds < decl.timeoutSeconds) {
+            throw new Error(`queue ${decl.queue} has visibility timeout ${queueDecl.visibilityTimeoutSeconds}s, below the ${decl.timeoutSeconds}s timeout of its consumer ${name}`);
+          }
+          fn.addEventSource(
+            new SqsEventSource(workQueues[decl.queue].queue, {
+              batchSize: decl.batchSize,
+              maxConcurrency: 'maxConcurrency' in decl ? decl.maxConcurrency : undefined,
+              reportBatchItemFailures: true,
+            }),
+          );
+          break;
+        }
+        case 'schedule':
+          new Rule(this, `${pascal(name)}Schedule`, {
+            description: `Runs the vidbot ${name} every ${decl.everyMinutes} minutes`,
+            schedule: Schedule.rate(Duration.minutes(decl.everyMinutes)),
+            targets: [new LambdaTarget(fn, { retryAttempts: 2 })],
+          });
+          break;
+      }
+    }
+    this.functions = built;
+    if (!authorizer) throw new Error('the wiring declares no authorizer function');
+
+    // --- API --------------------------------------------------------------------------------------------
+    this.api = new VidbotApi(this, 'Api', {
+      authorizer,
+      routes: routes.map((route): ApiRoute => ({ ...route, handler: built[route.function] })),
+    });
+
+    // --- Seed -------------------------------------------------------------------------------------------
+    new BotSeed(this, 'BotSeed', { bots: BUILT_IN_BOTS, table: tableResources.bots, bucket, projectRoot, artworkDirectory: props.botArtworkDirectory });
+
+    // --- Outputs (read by `npm run keys` and the README's curl examples) --------------------------------
+    new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (paths start with /v1)' });
+    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+    for (const [name, table] of Object.entries(tableResources)) new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName });
+    for (const [name, q] of Object.entries(workQueues)) {
+      new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: q.queue.queueUrl });
+      new CfnOutput(this, `${pascal(name)}DeadLetterQueueUrl`, { value: q.deadLetterQueue.queueUrl });
+    }
+  }
+
+  private table(name: TableName, decl: TableDecl): Table {
+    const table = new Table(this, `${pascal(name)}Table`, {
+      partitionKey: { name: decl.partitionKey, type: AttributeType.STRING },
+      sortKey: decl.sortKey ? { name: decl.sortKey, type: AttributeType.STRING } : undefined,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: decl.ttlAttribute,
+      // A table whose records all expire (TTL) holds nothing worth keeping past the stack; the others do.
+      removalPolicy: decl.ttlAttribute ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    });
+    for (const [indexName, index] of Object.entries(decl.indexes ?? {})) {
+      table.addGlobalSecondaryIndex({
+        indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: index.sortKey ? { name: index.sortKey, type: index.sortKeyType === 'N' ? AttributeType.NUMBER : AttributeType.STRING } : undefined,
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    return table;
+  }
+
+  private layer(name: LayerName, projectRoot: string, relativeDirectory: string): LayerVersion {
+    const directory = resolve(projectRoot, relativeDirectory);
+    if (!existsSync(directory) || readdirSync(directory).length === 0) {
+      throw new Error(`layer ${name}: ${relativeDirectory} is missing or empty: run \`npm run build:layers\` before synth`);
+    }
+    return new LayerVersion(this, `${pascal(name)}Layer`, {
+      code: Code.fromAsset(directory, { exclude: ['.build-stamp'] }),
+      compatibleArchitectures: [VIDBOT_ARCHITECTURE],
+      compatibleRuntimes: [VIDBOT_RUNTIME],
+      description: layers[name].description,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  private imageDirectory(name: FunctionName, props: VidbotStackProps): string {
+    if (name !== 'render') throw new Error(`function ${name} declares an image, but only the render image has a build (npm run bundle:render)`);
+    return props.renderImageDirectory ?? 'dist/render-image';
+  }
+}

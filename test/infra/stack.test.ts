@@ -1,0 +1,452 @@
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { envNames } from '#commons/env-names';
+import { resourcePath, VidbotApi } from '../../infra/constructs/vidbot-api.ts';
+import type { VidbotStack } from '../../infra/stack.ts';
+import { functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { synthStack } from './synth.ts';
+
+type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const functionNames = Object.keys(functions) as FunctionName[];
+const decl = (name: FunctionName) => functions[name] as FunctionDecl;
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+let stack: VidbotStack;
+let template: Template;
+let resources: Resources;
+
+/** Logical id of a construct's CloudFormation resource. */
+const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const fnId = (name: FunctionName) => stack.getLogicalId(stack.functions[name].node.defaultChild as CfnElement);
+const tableId = (name: TableName) => `${pascal(name)}Table`;
+
+/** Every IAM statement attached to a function's role, flattened. */
+function statementsOf(name: FunctionName): { Action: string | string[]; Resource: unknown }[] {
+  const roleId = stack.getLogicalId(stack.functions[name].role!.node.defaultChild as CfnElement);
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId))
+    .flatMap((r) => r.Properties.PolicyDocument.Statement);
+}
+const actionsOf = (s: { Action: string | string[] }) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+/** Logical ids of this stack's tables a statement refers to. */
+function tablesIn(statement: { Resource: unknown }): TableName[] {
+  const text = JSON.stringify(statement.Resource);
+  return (Object.keys(tables) as TableName[]).filter((t) => text.includes(`"${tableLogicalIds[t]}"`));
+}
+let tableLogicalIds: Record<TableName, string>;
+
+beforeAll(() => {
+  ({ stack } = synthStack());
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+  tableLogicalIds = Object.fromEntries(
+    Object.entries(resources)
+      .filter(([, r]) => r.Type === 'AWS::DynamoDB::Table')
+      .map(([id]) => [(Object.keys(tables) as TableName[]).find((t) => id.startsWith(tableId(t)))!, id]),
+  ) as Record<TableName, string>;
+}, 120_000);
+
+describe('functions', () => {
+  it('creates one Lambda function per wiring function, plus the two CDK helper functions (seed, preview upload)', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionNames.length + 2);
+    for (const name of functionNames) expect(resources[fnId(name)]?.Type).toBe('AWS::Lambda::Function');
+  });
+
+  it('runs every bundled function on nodejs22.x / arm64 with memory and timeout from the wiring', () => {
+    for (const name of functionNames.filter((n) => !decl(n).image)) {
+      expect(resources[fnId(name)]!.Properties, name).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: decl(name).memoryMb,
+        Timeout: decl(name).timeoutSeconds,
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: 'vidbot', POWERTOOLS_LOG_LEVEL: 'INFO' } },
+      });
+    }
+  });
+
+  it('runs render as an arm64 container image', () => {
+    expect(resources[fnId('render')]!.Properties).toMatchObject({
+      PackageType: 'Image',
+      Architectures: ['arm64'],
+      MemorySize: functions.render.memoryMb,
+      Timeout: functions.render.timeoutSeconds,
+      Code: { ImageUri: expect.anything() },
+    });
+    expect(resources[fnId('render')]!.Properties.Runtime).toBeUndefined();
+  });
+
+  it('gives every function its own log group with one month retention', () => {
+    for (const name of functionNames) {
+      const logGroupRef = resources[fnId(name)]!.Properties.LoggingConfig.LogGroup.Ref;
+      expect(resources[logGroupRef]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+    }
+  });
+
+  it('sets exactly the environment the wiring names, pointing at the right resources', () => {
+    for (const name of functionNames) {
+      const variables = resources[fnId(name)]!.Properties.Environment.Variables;
+      const expected = [
+        envNames.mode,
+        ...Object.keys(decl(name).tables ?? {}).map(envNames.table),
+        ...Object.keys(decl(name).queues ?? {}).map(envNames.queueUrl),
+        ...(decl(name).bucket ? [envNames.bucket] : []),
+        ...Object.keys(decl(name).environment ?? {}),
+      ];
+      const platform = [envNames.serviceName, envNames.logLevel, 'NODE_OPTIONS'];
+      expect(Object.keys(variables).filter((k) => !platform.includes(k)).sort(), name).toEqual(expected.sort());
+      expect(variables[envNames.mode]).toBe('cloud');
+    }
+    const createVideo = resources[fnId('createVideo')]!.Properties.Environment.Variables;
+    expect(createVideo.TABLE_BOTS).toEqual({ Ref: tableLogicalIds.bots });
+    expect(createVideo.TABLE_VIDEOS).toEqual({ Ref: tableLogicalIds.videos });
+    expect(createVideo.QUEUE_RENDER_URL).toEqual({ Ref: idOf(stack.node.findChild('RenderQueue').node.findChild('Queue')) });
+    const authorizer = resources[fnId('authorizer')]!.Properties.Environment.Variables;
+    expect(authorizer.TABLE_KEYS).toEqual({ Ref: tableLogicalIds.keys });
+    expect(authorizer.BUCKET_NAME).toBeUndefined();
+  });
+
+  it('attaches the media layer (arm64, nodejs22.x) to the functions that declare it', () => {
+    template.hasResourceProperties('AWS::Lambda::LayerVersion', {
+      CompatibleArchitectures: ['arm64'],
+      CompatibleRuntimes: ['nodejs22.x'],
+      Description: Match.stringLikeRegexp('ffmpeg'),
+    });
+    const layerId = Object.entries(resources).find(([id, r]) => r.Type === 'AWS::Lambda::LayerVersion' && id.startsWith('MediaLayer'))![0];
+    for (const name of functionNames) {
+      const attached = JSON.stringify(resources[fnId(name)]!.Properties.Layers ?? []).includes(layerId);
+      expect(attached, name).toBe(((decl(name).layers ?? []) as string[]).includes('media'));
+    }
+  });
+});
+
+describe('least privilege', () => {
+  it('grants each function access to exactly the tables it declares, writes only where declared', () => {
+    for (const name of functionNames) {
+      const declared = (decl(name).tables ?? {}) as Partial<Record<TableName, string>>;
+      const statements = statementsOf(name);
+      const reachable = new Set(statements.flatMap(tablesIn));
+      expect([...reachable].sort(), name).toEqual(Object.keys(declared).sort());
+      const written = new Set(statements.filter((s) => actionsOf(s).some((a) => WRITE_ACTIONS.includes(a))).flatMap(tablesIn));
+      const mayWrite = Object.entries(declared).filter(([, access]) => access !== 'read').map(([t]) => t);
+      expect([...written].sort(), name).toEqual(mayWrite.sort());
+    }
+  });
+
+  it('the bots function cannot write the videos table (or read it)', () => {
+    const statements = statementsOf('bots');
+    expect(statements.flatMap(tablesIn)).not.toContain('videos');
+    expect(statements.filter((s) => tablesIn(s).includes('bots')).flatMap(actionsOf)).not.toContain('dynamodb:PutItem');
+  });
+
+  it('the authorizer only reads the keys table and touches nothing else', () => {
+    const statements = statementsOf('authorizer');
+    expect(statements.every((s) => tablesIn(s).length === 1 && tablesIn(s)[0] === 'keys')).toBe(true);
+    expect(statements.flatMap(actionsOf).some((a) => WRITE_ACTIONS.includes(a))).toBe(false);
+    expect(statements.flatMap(actionsOf).every((a) => a.startsWith('dynamodb:'))).toBe(true);
+  });
+
+  it('lets a function send only to the queues it declares', () => {
+    for (const name of functionNames) {
+      const sendsTo = JSON.stringify(statementsOf(name).filter((s) => actionsOf(s).includes('sqs:SendMessage')).map((s) => s.Resource));
+      const reachable = (Object.keys(queues) as QueueName[]).filter((q) =>
+        sendsTo.includes(`"${idOf(stack.node.findChild(`${pascal(q)}Queue`).node.findChild('Queue') as any)}"`),
+      );
+      expect(reachable.sort(), name).toEqual(Object.keys(decl(name).queues ?? {}).sort());
+    }
+  });
+
+  it('allows S3 delete only where the wiring says readWriteDelete, and put only where it writes', () => {
+    for (const name of functionNames) {
+      const actions = statementsOf(name).flatMap(actionsOf);
+      const access = decl(name).bucket;
+      expect(actions.includes('s3:DeleteObject*'), name).toBe(access === 'readWriteDelete');
+      expect(actions.some((a) => a.startsWith('s3:PutObject')), name).toBe(access !== undefined && access !== 'read');
+      expect(actions.some((a) => a.startsWith('s3:GetObject')), name).toBe(access !== undefined && access !== 'write');
+    }
+  });
+
+  it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {
+    for (const name of functionNames) {
+      expect(statementsOf(name).flatMap(actionsOf).includes('polly:SynthesizeSpeech'), name).toBe(Boolean(decl(name).polly));
+    }
+  });
+});
+
+describe('api', () => {
+  /** "GET /v1/bot" -> method resource, built by walking the API Gateway resource tree. */
+  function methodsByRoute(): Map<string, any> {
+    const paths = new Map<string, string>();
+    const pathOf = (id: string): string => {
+      if (paths.has(id)) return paths.get(id)!;
+      const r = resources[id]!;
+      const parent = r.Properties.ParentId;
+      const parentPath = parent['Fn::GetAtt'] ? '' : pathOf(parent.Ref);
+      const path = `${parentPath}/${r.Properties.PathPart}`;
+      paths.set(id, path);
+      return path;
+    };
+    const methods = new Map<string, any>();
+    for (const r of Object.values(resources)) {
+      if (r.Type !== 'AWS::ApiGateway::Method') continue;
+      const path = r.Properties.ResourceId['Fn::GetAtt'] ? '/' : pathOf(r.Properties.ResourceId.Ref);
+      methods.set(`${r.Properties.HttpMethod} ${path}`, r.Properties);
+    }
+    return methods;
+  }
+
+  it('has one method per wiring route, a trailing slash sharing its resource', () => {
+    const methods = methodsByRoute();
+    const expected = new Set(routes.map((r) => `${r.method} ${resourcePath(r.path)}`));
+    expect([...methods.keys()].sort()).toEqual([...expected].sort());
+    expect(methods.has('POST /v1/bot')).toBe(true);
+    expect(methods.has('POST /v1/create_video')).toBe(true);
+    expect(resourcePath('/v1/bot/')).toBe('/v1/bot');
+  });
+
+  it('integrates each route with its function (Lambda proxy) and puts all but health behind the authorizer', () => {
+    const methods = methodsByRoute();
+    const authorizerId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::ApiGateway::Authorizer')![0];
+    for (const route of routes) {
+      const method = methods.get(`${route.method} ${resourcePath(route.path)}`);
+      expect(method.Integration.Type, route.path).toBe('AWS_PROXY');
+      expect(JSON.stringify(method.Integration.Uri), route.path).toContain(`"${fnId(route.function)}"`);
+      if (route.auth === 'none') {
+        expect(method.AuthorizationType).toBe('NONE');
+        expect(method.AuthorizerId).toBeUndefined();
+      } else {
+        expect(method.AuthorizationType, route.path).toBe('CUSTOM');
+        expect(method.AuthorizerId, route.path).toEqual({ Ref: authorizerId });
+      }
+    }
+    expect(methods.get('GET /health').AuthorizationType).toBe('NONE');
+  });
+
+  it('authorizes with the authorizer function on the Authorization header, cached for 5 minutes', () => {
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 300,
+    });
+    const authorizer = Object.values(resources).find((r) => r.Type === 'AWS::ApiGateway::Authorizer')!;
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${fnId('authorizer')}"`);
+  });
+
+  it('deploys stage prod with tracing, access logs and throttling', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
+      MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 })]),
+    });
+  });
+
+  it('answers API Gateway errors in the handlers\' JSON error shape', () => {
+    const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse').map((r) => r.Properties);
+    const byType = new Map(responses.map((p) => [p.ResponseType, p]));
+    const expectations: [string, string | undefined, string][] = [
+      ['UNAUTHORIZED', '401', 'unauthorized'],
+      ['ACCESS_DENIED', '403', 'unauthorized'],
+      ['THROTTLED', '429', 'rate_limited'],
+      ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
+      ['DEFAULT_4XX', undefined, 'bad_request'],
+      ['DEFAULT_5XX', undefined, 'internal_error'],
+    ];
+    for (const [type, status, code] of expectations) {
+      const response = byType.get(type);
+      expect(response, type).toBeDefined();
+      expect(response.StatusCode, type).toBe(status);
+      expect(response.ResponseParameters['gatewayresponse.header.Content-Type'], type).toBe("'application/json'");
+      const body = JSON.parse(response.ResponseTemplates['application/json']);
+      expect(body.error.code, type).toBe(code);
+      expect(typeof body.error.message, type).toBe('string');
+    }
+    for (const type of ['UNAUTHORIZED', 'ACCESS_DENIED']) {
+      expect(byType.get(type).ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe(`'Bearer realm="vidbot"'`);
+    }
+  });
+
+  it('rejects two routes that share an API Gateway method but not their function', () => {
+    const scope = new Stack(new App(), 'Conflict');
+    const fn = (id: string) => new LambdaFunction(scope, id, { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('exports.handler=()=>{}') });
+    const [a, b] = [fn('A'), fn('B')];
+    expect(
+      () =>
+        new VidbotApi(scope, 'Api', {
+          authorizer: a,
+          routes: [
+            { method: 'POST', path: '/v1/bot', handler: a },
+            { method: 'POST', path: '/v1/bot/', handler: b },
+          ],
+        }),
+    ).toThrow(/post \/v1\/bot and post \/v1\/bot\/ map to the same api gateway method/i);
+  });
+});
+
+describe('queues', () => {
+  it('creates each wiring queue with a dead-letter queue, SSE and the wiring\'s timeouts and receive counts', () => {
+    template.resourceCountIs('AWS::SQS::Queue', Object.keys(queues).length * 2);
+    for (const [name, q] of Object.entries(queues)) {
+      const queue = resources[idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('Queue') as any)]!;
+      const dlqId = idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('DeadLetterQueue') as any);
+      expect(queue.Properties, name).toMatchObject({
+        VisibilityTimeout: q.visibilityTimeoutSeconds,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { maxReceiveCount: q.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+      });
+      expect(resources[dlqId]!.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    }
+  });
+
+  it('enforces TLS on every queue', () => {
+    const policies = Object.values(resources).filter((r) => r.Type === 'AWS::SQS::QueuePolicy');
+    expect(policies).toHaveLength(Object.keys(queues).length * 2);
+    for (const p of policies) expect(JSON.stringify(p.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it('feeds each queue function through an event source mapping with partial batch responses', () => {
+    const consumers = functionNames.filter((n) => decl(n).trigger === 'queue');
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', consumers.length);
+    for (const name of consumers) {
+      const d = decl(name) as Extract<FunctionDecl, { trigger: 'queue' }>;
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId(name) },
+        EventSourceArn: { 'Fn::GetAtt': [idOf(stack.node.findChild(`${pascal(d.queue)}Queue`).node.findChild('Queue') as any), 'Arn'] },
+        BatchSize: d.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ...(d.maxConcurrency ? { ScalingConfig: { MaximumConcurrency: d.maxConcurrency } } : {}),
+      });
+    }
+  });
+
+  it('alarms on every dead-letter queue as soon as one message is there, notifying the encrypted alarm topic', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(queues).length);
+    const topicId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')![0];
+    for (const name of Object.keys(queues)) {
+      const dlqId = idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('DeadLetterQueue') as any);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Namespace: 'AWS/SQS',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+  });
+});
+
+describe('schedule', () => {
+  it('runs the scheduled functions at their rate', () => {
+    for (const name of functionNames.filter((n) => decl(n).trigger === 'schedule')) {
+      const d = decl(name) as Extract<FunctionDecl, { trigger: 'schedule' }>;
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${d.everyMinutes} minutes)`,
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId(name), 'Arn'] } })],
+      });
+    }
+  });
+});
+
+describe('storage', () => {
+  it('creates the wiring\'s tables on demand, with PITR, encryption, TTL and indexes as declared', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', Object.keys(tables).length);
+    for (const [name, t] of Object.entries(tables) as [TableName, any][]) {
+      const table = resources[tableLogicalIds[name]]!;
+      expect(table.Properties, name).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        KeySchema: expect.arrayContaining([{ AttributeName: t.partitionKey, KeyType: 'HASH' }]),
+      });
+      if (t.ttlAttribute) expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: t.ttlAttribute, Enabled: true });
+      else expect(table.Properties.TimeToLiveSpecification).toBeUndefined();
+      const indexes = (table.Properties.GlobalSecondaryIndexes ?? []).map((i: any) => i.IndexName).sort();
+      expect(indexes, name).toEqual(Object.keys(t.indexes ?? {}).sort());
+      for (const index of table.Properties.GlobalSecondaryIndexes ?? []) expect(index.Projection).toEqual({ ProjectionType: 'ALL' });
+      expect(table.DeletionPolicy, name).toBe(t.ttlAttribute ? 'Delete' : 'Retain');
+    }
+    const videos = resources[tableLogicalIds.videos]!.Properties;
+    expect(videos.AttributeDefinitions).toEqual(expect.arrayContaining([{ AttributeName: 'deadlineAt', AttributeType: 'N' }]));
+  });
+
+  it('keeps media private, encrypted, TLS-only, logged, and expires temporary objects', () => {
+    const mediaId = idOf(stack.node.findChild('MediaBucket') as any);
+    expect(resources[mediaId]!.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LoggingConfiguration: { DestinationBucketName: { Ref: idOf(stack.node.findChild('AccessLogsBucket') as any) } },
+    });
+    const rules = resources[mediaId]!.Properties.LifecycleConfiguration.Rules;
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ TagFilters: [{ Key: 'retention', Value: 'temporary' }], ExpirationInDays: 7, Status: 'Enabled' }),
+        expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 1 }),
+        expect.objectContaining({ Prefix: 'tmp/', ExpirationInDays: 1 }),
+        expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+      ]),
+    );
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: mediaId },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+});
+
+describe('seed and outputs', () => {
+  it('writes every built-in bot to the bots table as the domain object', () => {
+    const seed = Object.values(resources).find((r) => r.Type === 'Custom::AWS')!;
+    const create = JSON.stringify(seed.Properties.Create);
+    expect(create).toContain('batchWriteItem');
+    expect(create).toContain(tableLogicalIds.bots);
+    for (const bot of BUILT_IN_BOTS) {
+      expect(create).toContain(bot.uid);
+      expect(create).toContain(bot.voice.espeakVoice);
+    }
+    expect(JSON.stringify(seed.Properties.Update)).toBe(create);
+  });
+
+  it('uploads the bot previews under bots/', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { DestinationBucketKeyPrefix: 'bots/', Prune: false });
+  });
+
+  it('outputs what the keys CLI and the README need', () => {
+    const outputs = Object.keys(template.toJSON().Outputs);
+    const expected = [
+      'ApiUrl',
+      'BucketName',
+      ...Object.keys(tables).map((t) => `${pascal(t)}TableName`),
+      ...Object.keys(queues).map((q) => `${pascal(q)}QueueUrl`),
+    ];
+    expect(outputs).toEqual(expect.arrayContaining(expected));
+    expect(outputs).toContain('KeysTableName');
+  });
+});
+
+describe('synth-time checks', () => {
+  // Every entry stubbed: these stacks fail (or are inspected) before the handlers matter.
+  const stubs = Object.fromEntries(functionNames.map((n) => [n, 'test/infra/fixtures/stub-handler.ts']));
+
+  it('fails with the path and the command when the render image directory has no Dockerfile', () => {
+    expect(() => synthStack({ entries: stubs, renderImageDirectory: 'dist/does-not-exist' })).toThrow(
+      /dist\/does-not-exist\/Dockerfile not found: run `npm run bundle:render`/,
+    );
+  });
+
+  it('fails with the command when a layer has not been built', () => {
+    expect(() => synthStack({ entries: stubs, layerDirectories: { media: 'layers/media/not-built' } })).toThrow(/npm run build:layers/);
+  });
+
+  it('warns and skips the upload when a bot preview image is missing', () => {
+    const { stack: bare } = synthStack({ entries: stubs, botArtworkDirectory: 'test/infra/fixtures/no-artwork' });
+    Annotations.fromStack(bare).hasWarning('/VidbotStack/BotSeed', Match.stringLikeRegexp('preview.png not found'));
+    Template.fromStack(bare).resourceCountIs('Custom::CDKBucketDeployment', 0);
+  });
+});
