@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { FunctionDecl } from '../wiring.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
+import type { Log } from './log.ts';
+
+/** Why an invocation failed. `handled`: the handler threw; the others end the execution environment. */
+export type FailureKind = 'handled' | 'timeout' | 'crash' | 'init';
+
+export class InvocationError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly errorType: string,
+    readonly errorMessage: string,
+    readonly errorStack?: string,
+  ) {
+    super(`${errorType}: ${errorMessage}`);
+    this.name = 'InvocationError';
+  }
+}
+
+export interface InvokeOptions {
+  /** Wall-clock limit for this invocation, below the function's (API Gateway's 29 s integration timeout). */
+  timeoutMs?: number;
+}
+
+interface Sandbox {
+  worker: Worker;
+  ready: Promise<void>;
+  busy: boolean;
+  dead: boolean;
+  pending?: { id: string; settle: (outcome: { json?: string; error?: InvocationError }) => void };
+  onDeath: (error: InvocationError) => void;
+}
+
+const WORKER_URL = new URL('./lambda-worker.mjs', import.meta.url);
+/** Lambda gives a function 10 s to initialise; tsx compiles on first load here, so allow more. */
+const INIT_TIMEOUT_MS = 60_000;
+
+/**
+ * A function's execution environments: up to `concurrency` worker threads, each running one invocation at a
+ * time, each a separate cold start with exactly the function's own environment. A timed-out or crashed
+ * environment is thrown away and the next invocation gets a fresh one, as on Lambda.
+ */
+export class FunctionHost {
+  readonly functionName: string;
+  private readonly sandboxes = new Set<Sandbox>();
+  private readonly waiting: Array<() => void> = [];
+  private stopped = false;
+  private readonly entryPath: string;
+
+  constructor(
+    readonly name: string,
+    readonly decl: FunctionDecl,
+    private readonly env: Record<string, string>,
+    private readonly options: { root: string; concurrency: number; log: Log; functionPrefix: string },
+  ) {
+    this.functionName = `${options.functionPrefix}-${name}`;
+    this.entryPath = resolve(options.root, decl.entry);
+  }
+
+  get entryExists() {
+    return existsSync(this.entryPath);
+  }
+
+  get concurrency() {
+    return this.options.concurrency;
+  }
+
+  async invoke(event: unknown, options: InvokeOptions = {}): Promise<unknown> {
+    if (this.stopped) throw new InvocationError('crash', 'Runtime.Stopped', 'the local runtime is stopping');
+    const sandbox = await this.acquire();
+    try {
+      return await this.run(sandbox, event, options);
+    } finally {
+      sandbox.busy = false;
+      this.waiting.shift()?.();
+    }
+  }
+
+  async stop() {
+    this.stopped = true;
+    await Promise.all([...this.sandboxes].map((s) => this.discard(s)));
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  private async acquire(): Promise<Sandbox> {
+    for (;;) {
+      if (this.stopped) throw new InvocationError('crash', 'Runtime.Stopped', 'the local runtime is stopping');
+      const idle = [...this.sandboxes].find((s) => !s.busy && !s.dead);
+      if (idle) {
+        idle.busy = true;
+        return idle;
+      }
+      if (this.sandboxes.size < this.options.concurrency) {
+        const sandbox = this.spawn();
+        sandbox.busy = true;
+        return sandbox;
+      }
+      await new Promise<void>((wake) => this.waiting.push(wake));
+    }
+  }
+
+  private spawn(): Sandbox {
+    const env = {
+      ...this.env,
+      AWS_LAMBDA_FUNCTION_NAME: this.functionName,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.decl.memoryMb),
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${this.functionName}`,
+      AWS_LAMBDA_LOG_STREAM_NAME: `local/${randomUUID()}`,
+    };
+    const worker = new Worker(WORKER_URL, {
+      env,
+      workerData: { entry: this.decl.entry, entryUrl: pathToFileURL(this.entryPath).href, handlerExport: 'handler' },
+      name: this.functionName,
+    });
+    let markReady!: () => void;
+    let failInit!: (error: InvocationError) => void;
+    const sandbox: Sandbox = {
+      worker,
+      busy: false,
+      dead: false,
+      ready: new Promise<void>((res, rej) => {
+        markReady = res;
+        failInit = rej;
+      }),
+      onDeath: () => {},
+    };
+    sandbox.ready.catch(() => {});
+    const die = (error: InvocationError) => {
+      if (sandbox.dead) return;
+      sandbox.dead = true;
+      this.sandboxes.delete(sandbox);
+      failInit(error);
+      sandbox.pending?.settle({ error });
+      sandbox.pending = undefined;
+    };
+    sandbox.onDeath = die;
+    worker.on('message', (message: { type: string; id?: string; json?: string; initMs?: number; error?: { errorType: string; errorMessage: string; stack?: string } }) => {
+      if (message.type === 'ready') {
+        this.options.log.debug('cold start', { function: this.name, initMs: message.initMs });
+        markReady();
+      } else if (message.type === 'init-error') {
+        const e = message.error!;
+        this.options.log.error('function failed to initialise', { function: this.name, errorType: e.errorType, errorMessage: e.errorMessage, stack: e.stack });
+        die(new InvocationError('init', e.errorType, e.errorMessage, e.stack));
+        void worker.terminate();
+      } else if (sandbox.pending && message.id === sandbox.pending.id) {
+        const pending = sandbox.pending;
+        sandbox.pending = undefined;
+        if (message.type === 'result') pending.settle({ json: message.json });
+        else pending.settle({ error: new InvocationError('handled', message.error!.errorType, message.error!.errorMessage, message.error!.stack) });
+      }
+    });
+    worker.on('error', (error) => {
+      this.options.log.error('execution environment crashed', { function: this.name, error: error.message, stack: error.stack });
+      die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment crashed: ${error.message}`));
+    });
+    worker.on('exit', (code) => die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment exited with code ${code}`)));
+    this.sandboxes.add(sandbox);
+    return sandbox;
+  }
+
+  private async discard(sandbox: Sandbox, error?: InvocationError) {
+    sandbox.onDeath(error ?? new InvocationError('crash', 'Runtime.Stopped', 'the execution environment was stopped'));
+    await sandbox.worker.terminate().catch(() => {});
+  }
+
+  private async withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(onTimeout()), ms)))]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async run(sandbox: Sandbox, event: unknown, options: InvokeOptions): Promise<unknown> {
+    await this.withTimeout(sandbox.ready, INIT_TIMEOUT_MS, () => {
+      const error = new InvocationError('init', 'Runtime.InitTimeout', `initialisation took longer than ${INIT_TIMEOUT_MS / 1000} s`);
+      void this.discard(sandbox, error);
+      return error;
+    });
+    const timeoutMs = Math.min(this.decl.timeoutSeconds * 1000, options.timeoutMs ?? Infinity);
+    const id = randomUUID();
+    const outcome = new Promise<{ json?: string; error?: InvocationError }>((settle) => (sandbox.pending = { id, settle }));
+    const context = {
+      awsRequestId: id,
+      functionName: this.functionName,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${this.functionName}`,
+      memoryLimitInMB: String(this.decl.memoryMb),
+      logGroupName: `/aws/lambda/${this.functionName}`,
+      logStreamName: `local/${this.functionName}`,
+      deadline: Date.now() + this.decl.timeoutSeconds * 1000,
+    };
+    sandbox.worker.postMessage({ id, event, context });
+    const { json, error } = await this.withTimeout(outcome, timeoutMs, () => {
+      const seconds = (timeoutMs / 1000).toFixed(2);
+      const timedOut = new InvocationError('timeout', 'Sandbox.Timedout', `Task timed out after ${seconds} seconds`);
+      this.options.log.warn('invocation timed out; the execution environment is replaced', { function: this.name, requestId: id, timeoutMs });
+      void this.discard(sandbox, timedOut);
+      return timedOut;
+    });
+    if (error) throw error;
+    return JSON.parse(json!);
+  }
+}

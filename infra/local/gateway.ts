@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
+import { InvocationError, type FunctionHost } from './function-host.ts';
+import { evaluatePolicy, type AuthorizerResult } from './iam-policy.ts';
+import type { Log } from './log.ts';
+import { matchResource, resourcePathOf, type Resource } from './routing.ts';
+
+export interface GatewayOptions {
+  resources: Resource[];
+  functions: Map<string, FunctionHost>;
+  authorizer?: FunctionHost;
+  /** TOKEN (`authorizationToken` = the Authorization header) or REQUEST (the request's headers, path, ...). */
+  authorizerType: 'REQUEST' | 'TOKEN';
+  authorizerCacheTtlSeconds: number;
+  /** Content types delivered base64-encoded (API Gateway's binaryMediaTypes). */
+  binaryMediaTypes: string[];
+  /** API Gateway's payload limit. */
+  maxBodyBytes: number;
+  stage: string;
+  apiId: string;
+  log: Log;
+}
+
+/** API Gateway gives up on an integration after 29 s. */
+const INTEGRATION_TIMEOUT_MS = 29_000;
+const WWW_AUTHENTICATE = 'Bearer realm="vidbot"';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** The error responses API Gateway makes itself, in the shape of the CDK stack's gateway responses. */
+const gatewayError = (status: number, code: string, message: string, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: Buffer.from(JSON.stringify({ error: { code, message } })),
+});
+const KEY_REQUIRED = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".';
+const errors = {
+  notFound: () => gatewayError(404, 'not_found', 'No such route.'),
+  methodNotAllowed: (allowed: string[]) =>
+    gatewayError(405, 'method_not_allowed', `Method not allowed here; use ${allowed.join(', ')}.`, { Allow: allowed.join(', ') }),
+  tooLarge: () => gatewayError(413, 'payload_too_large', 'The request is larger than API Gateway accepts.'),
+  unauthorized: () => gatewayError(401, 'unauthorized', KEY_REQUIRED, { 'WWW-Authenticate': WWW_AUTHENTICATE }),
+  denied: () => gatewayError(403, 'unauthorized', 'The API key is not valid for this request.', { 'WWW-Authenticate': WWW_AUTHENTICATE }),
+  internal: (status: number) => gatewayError(status, 'internal_error', 'Something went wrong on our side.'),
+};
+
+function mediaTypeMatches(contentType: string | undefined, patterns: string[]) {
+  const media = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (!media) return false;
+  const [type, subtype] = media.split('/');
+  return patterns.some((pattern) => {
+    const [pType, pSub] = pattern.toLowerCase().split('/');
+    return (pType === '*' || pType === type) && (pSub === '*' || pSub === subtype);
+  });
+}
+
+/** Header maps as API Gateway builds them: names as the client sent them, last value wins in `headers`. */
+function headerMaps(req: IncomingMessage) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    const existing = Object.keys(multiValueHeaders).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name;
+    (multiValueHeaders[existing] ??= []).push(value);
+    headers[existing] = value;
+  }
+  return { headers, multiValueHeaders };
+}
+
+function addHeader(headers: Record<string, string>, multi: Record<string, string[]>, name: string, value: string) {
+  const existing = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
+  if (existing) return;
+  headers[name] = value;
+  multi[name] = [value];
+}
+
+const decode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
+/** REST APIs deliver query parameters URL-decoded; null when there are none. */
+function queryMaps(rawQuery: string) {
+  if (!rawQuery) return { single: null, multi: null };
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const part of rawQuery.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const name = decode(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decode(part.slice(eq + 1));
+    (multi[name] ??= []).push(value);
+    single[name] = value;
+  }
+  return Object.keys(single).length ? { single, multi } : { single: null, multi: null };
+}
+
+const requestTime = (date: Date) => {
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
+};
+
+/** Reads the body; past the limit it keeps draining (so the client sees the 413) but stops storing. */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > limit;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge }));
+    req.on('error', reject);
+  });
+}
+
+export interface Gateway {
+  listen(port: number): Promise<number>;
+  close(): Promise<void>;
+  clearAuthorizerCache(): void;
+}
+
+/** API Gateway (REST, Lambda proxy integrations, a Lambda authorizer) in front of the function hosts. */
+export function createGateway(options: GatewayOptions): Gateway {
+  const cache = new Map<string, { result: AuthorizerResult; expires: number }>();
+  const sockets = new Set<import('node:net').Socket>();
+
+  async function authorize(
+    identity: string,
+    methodArn: string,
+    requestEvent: Record<string, unknown>,
+  ): Promise<{ reply?: Reply; authorizer?: Record<string, unknown> }> {
+    const started = Date.now();
+    let result = options.authorizerCacheTtlSeconds > 0 ? cache.get(identity) : undefined;
+    if (result && result.expires < Date.now()) {
+      cache.delete(identity);
+      result = undefined;
+    }
+    if (!result) {
+      if (!options.authorizer) {
+        options.log.error('a route needs the authorizer but no function has trigger "authorizer"');
+        return { reply: errors.internal(500) };
+      }
+      const event =
+        options.authorizerType === 'TOKEN' ? { type: 'TOKEN', authorizationToken: identity, methodArn } : { type: 'REQUEST', methodArn, ...requestEvent };
+      try {
+        const value = (await options.authorizer.invoke(event)) as AuthorizerResult;
+        evaluatePolicy(value, methodArn); // validates the shape before it is cached
+        result = { result: value, expires: Date.now() + options.authorizerCacheTtlSeconds * 1000 };
+        if (options.authorizerCacheTtlSeconds > 0) cache.set(identity, result);
+      } catch (error) {
+        if (error instanceof InvocationError && error.kind === 'handled' && error.errorMessage === 'Unauthorized') return { reply: errors.unauthorized() };
+        options.log.error('authorizer failed', { error: (error as Error).message });
+        return { reply: errors.internal(500) };
+      }
+    }
+    // The cached policy is evaluated against this request's method ARN, as API Gateway does.
+    if (evaluatePolicy(result.result, methodArn) === 'Deny') return { reply: errors.denied() };
+    const context: Record<string, unknown> = {};
+    // REST APIs hand the authorizer context to the integration with every value as a string.
+    for (const [key, value] of Object.entries(result.result.context ?? {})) context[key] = value === null ? null : String(value);
+    return { authorizer: { ...context, principalId: result.result.principalId, integrationLatency: Date.now() - started } };
+  }
+
+  async function handle(req: IncomingMessage, requestId: string): Promise<{ reply: Reply; function?: string; resource?: string }> {
+    const { body, tooLarge } = await readBody(req, options.maxBodyBytes);
+    if (tooLarge) return { reply: errors.tooLarge() };
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const match = matchResource(options.resources, path);
+    if (!match) return { reply: errors.notFound() };
+    const { resource, pathParameters } = match;
+    const target = resource.methods.get(method);
+    if (!target) return { reply: errors.methodNotAllowed([...resource.methods.keys()]), resource: resource.path };
+
+    const { headers, multiValueHeaders } = headerMaps(req);
+    const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+    addHeader(headers, multiValueHeaders, 'X-Forwarded-For', sourceIp);
+    addHeader(headers, multiValueHeaders, 'X-Forwarded-Port', String(req.socket.localPort ?? ''));
+    addHeader(headers, multiValueHeaders, 'X-Forwarded-Proto', 'http');
+    const query = queryMaps(q < 0 ? '' : rawUrl.slice(q + 1));
+    const hasParams = Object.keys(pathParameters).length > 0;
+    const now = new Date();
+    const host = headers[Object.keys(headers).find((k) => k.toLowerCase() === 'host') ?? 'Host'] ?? '127.0.0.1';
+    const requestContext: Record<string, unknown> = {
+      accountId: LOCAL_ACCOUNT,
+      apiId: options.apiId,
+      resourceId: resource.path,
+      resourcePath: resource.path,
+      httpMethod: method,
+      extendedRequestId: requestId,
+      requestId,
+      path: `/${options.stage}${path}`,
+      stage: options.stage,
+      protocol: `HTTP/${req.httpVersion}`,
+      requestTime: requestTime(now),
+      requestTimeEpoch: now.getTime(),
+      domainName: host,
+      domainPrefix: host.split('.')[0],
+      identity: {
+        sourceIp,
+        userAgent: req.headers['user-agent'] ?? null,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        user: null,
+        userArn: null,
+        clientCert: null,
+      },
+    };
+    const requestParts = {
+      resource: resource.path,
+      path,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: query.single,
+      multiValueQueryStringParameters: query.multi,
+      pathParameters: hasParams ? pathParameters : null,
+      stageVariables: null,
+    };
+
+    if (target.auth) {
+      const authHeader = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
+      const identity = authHeader ? headers[authHeader]! : '';
+      if (!identity.trim()) return { reply: errors.unauthorized(), function: target.function, resource: resource.path };
+      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${options.apiId}/${options.stage}/${method}${resourcePathOf(path)}`;
+      const { reply, authorizer } = await authorize(identity, methodArn, { ...requestParts, requestContext });
+      if (reply) return { reply, function: target.function, resource: resource.path };
+      requestContext.authorizer = authorizer;
+    }
+
+    const binary = body.length > 0 && mediaTypeMatches(req.headers['content-type'], options.binaryMediaTypes);
+    const event = {
+      ...requestParts,
+      requestContext,
+      body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
+      isBase64Encoded: binary,
+    };
+    const host$ = options.functions.get(target.function);
+    if (!host$) return { reply: errors.internal(500), function: target.function, resource: resource.path };
+    let result: unknown;
+    try {
+      result = await host$.invoke(event, { timeoutMs: INTEGRATION_TIMEOUT_MS });
+    } catch (error) {
+      const timedOut = error instanceof InvocationError && error.kind === 'timeout';
+      options.log.error('integration failed', { function: target.function, requestId, error: (error as Error).message });
+      return { reply: errors.internal(timedOut ? 504 : 502), function: target.function, resource: resource.path };
+    }
+    return { reply: toReply(result, options.log), function: target.function, resource: resource.path };
+  }
+
+  const server: Server = createServer((req, res) => {
+    const requestId = randomUUID();
+    const started = Date.now();
+    handle(req, requestId)
+      .catch((error: Error) => {
+        options.log.error('gateway error', { requestId, error: error.message, stack: error.stack });
+        return { reply: errors.internal(500), function: undefined, resource: undefined };
+      })
+      .then(({ reply, function: fn, resource }) => {
+        send(res, reply, requestId);
+        options.log.info('request', {
+          requestId,
+          method: req.method,
+          path: req.url,
+          resource,
+          function: fn,
+          status: reply.status,
+          durationMs: Date.now() - started,
+        });
+      });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  return {
+    listen: (port) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+    clearAuthorizerCache: () => cache.clear(),
+  };
+}
+
+/** A Lambda proxy result as API Gateway maps it; anything malformed is a 502. */
+function toReply(result: unknown, log: Log): Reply {
+  const r = result as { statusCode?: unknown; headers?: Record<string, unknown>; multiValueHeaders?: Record<string, unknown[]>; body?: unknown; isBase64Encoded?: boolean };
+  if (!r || typeof r !== 'object' || typeof r.statusCode !== 'number' || (r.body !== undefined && r.body !== null && typeof r.body !== 'string')) {
+    log.error('malformed Lambda proxy response', { result: JSON.stringify(result)?.slice(0, 500) });
+    return errors.internal(502);
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(r.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  for (const [name, value] of Object.entries(r.headers ?? {})) {
+    const existing = headers[name];
+    headers[name] = Array.isArray(existing) ? [...existing.filter((v) => v !== String(value)), String(value)] : String(value);
+  }
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  const text = typeof r.body === 'string' ? r.body : '';
+  return { status: r.statusCode, headers, body: r.isBase64Encoded ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8') };
+}
+
+function send(res: ServerResponse, reply: Reply, requestId: string) {
+  res.statusCode = reply.status;
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  res.setHeader('x-amzn-RequestId', requestId);
+  res.setHeader('Content-Length', reply.body.length);
+  res.end(reply.body);
+}

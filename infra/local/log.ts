@@ -1,0 +1,19 @@
+/** The runtime's own structured log: one JSON line per event, like the functions' Powertools logger. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface Log {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+export function createLog(level: LogLevel = 'info', write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Log {
+  const emit = (at: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
+    if (order[at] < order[level]) return;
+    write(JSON.stringify({ level: at.toUpperCase(), timestamp: new Date().toISOString(), service: 'vidbot-local', message, ...fields }));
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}

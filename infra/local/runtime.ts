@@ -1,0 +1,274 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { envNames } from '#commons/env-names';
+import * as wiring from '../wiring.ts';
+import type { FunctionDecl, QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
+import { ensureQueues, ensureTables, LOCAL_ACCOUNT, LOCAL_CREDENTIALS, LOCAL_REGION, startEmulators, type EmulatorPorts, type Endpoints, type ProvisionedQueue } from './emulators.ts';
+import { FunctionHost } from './function-host.ts';
+import { createGateway } from './gateway.ts';
+import { createLog, type Log, type LogLevel } from './log.ts';
+import { QueuePoller } from './poller.ts';
+import { requeueUnfinishedWork } from './recover.ts';
+import { buildResources } from './routing.ts';
+import { seedBots, seedDevTenant, type DevTenant } from './seed.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface LocalRuntimeOptions {
+  /** Repository root: function entries and bot artwork are resolved from here. @default the repo of this file */
+  root?: string;
+  /** Where DynamoDB, S3 and the dev tenant persist. @default `<root>/.local` */
+  dataDir?: string;
+  /** Gateway port; 0 picks a free one. @default 3000 */
+  port?: number;
+  /** Emulator ports; 0 (the default) picks free ones. */
+  emulatorPorts?: EmulatorPorts;
+  /** Replaces the wiring's functions (tests run fixture handlers). Tables and queues always come from the wiring. */
+  functions?: Record<string, FunctionDecl>;
+  /** API key to seed for the dev tenant. @default the one from the previous start, else a new one */
+  devApiKey?: string;
+  /** Webhook signing secret (whsec_...) of the dev key. @default the previous one, else a new one */
+  devWebhookSecret?: string;
+  /** Multiplies every queue's visibility timeout (min 1 s), for fast retry tests. @default 1 */
+  visibilityScale?: number;
+  /** Runs schedule functions every this many seconds instead of their declared minutes. */
+  scheduleSeconds?: number;
+  /** Execution environments per function (queue functions: also capped by their maxConcurrency). @default 2 */
+  concurrency?: number;
+  /** SQS long-poll wait of the pollers. @default 5 */
+  pollWaitSeconds?: number;
+  /** @default 300, API Gateway's default and the stack's */
+  authorizerCacheTtlSeconds?: number;
+  /**
+   * The authorizer's event type. TOKEN is what functions/authorizer/handler.ts reads (event.authorizationToken);
+   * note infra/constructs/vidbot-api.ts currently deploys a RequestAuthorizer. @default 'TOKEN'
+   */
+  authorizerType?: 'REQUEST' | 'TOKEN';
+  /** @default ['multipart/form-data'], as infra/constructs/vidbot-api.ts deploys it */
+  binaryMediaTypes?: string[];
+  /** @default 10 MiB, API Gateway's payload limit */
+  maxBodyBytes?: number;
+  /** Seed the bot catalog and the dev tenant. @default true */
+  seed?: boolean;
+  /** Re-enqueue unfinished videos' work after a restart (queues are in memory). @default true */
+  requeueUnfinished?: boolean;
+  /** POWERTOOLS_LOG_LEVEL for the functions. @default process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO' */
+  functionLogLevel?: string;
+  logLevel?: LogLevel;
+  log?: Log;
+}
+
+export interface LocalRuntime {
+  /** Base URL of the gateway, e.g. http://127.0.0.1:3000 */
+  url: string;
+  port: number;
+  dataDir: string;
+  endpoints: Endpoints;
+  names: ResourceNames;
+  queues: Record<string, ProvisionedQueue>;
+  /** Undefined when seeding is off. */
+  devTenant?: DevTenant;
+  functions: Map<string, FunctionHost>;
+  /** Invokes a function directly, as `aws lambda invoke` would. */
+  invoke(functionName: string, event: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** Physical names of the local resources. */
+export const localNames = {
+  table: (name: string) => `vidbot-${name}`,
+  queue: (name: string) => `vidbot-${name}`,
+  bucket: 'vidbot-local',
+};
+
+/** Runs the whole service on this machine: emulators, seeded data, functions in workers, gateway, pollers, schedules. */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const root = options.root ?? REPO_ROOT;
+  const dataDir = resolve(options.dataDir ?? resolve(root, '.local'));
+  const log = options.log ?? createLog(options.logLevel ?? 'info');
+  const functions = options.functions ?? (wiring.functions as Record<string, FunctionDecl>);
+  const tables = wiring.tables as Record<string, TableDecl>;
+  const queueDecls = wiring.queues as Record<string, QueueDecl>;
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const stops: Array<() => Promise<void> | void> = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        log.warn('error while stopping', { error: (error as Error).message });
+      }
+    }
+  };
+
+  try {
+    await mkdir(dataDir, { recursive: true });
+    log.info('starting vidbot local runtime', { dataDir });
+    const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket);
+    stops.push(() => emulators.stop());
+    log.info('emulators started', {
+      ...emulators.endpoints,
+      note: 'DynamoDB (dynalite/LevelDB) and S3 (s3rver) persist in the data dir; SQS (fauxqs) is in memory: queued messages are lost on restart, and unfinished videos are re-enqueued from the videos table',
+    });
+
+    await ensureTables(emulators.dynamo, tables, localNames.table);
+    const queues = await ensureQueues(emulators.sqs, queueDecls, localNames.queue, options.visibilityScale ?? 1, log);
+    const names: ResourceNames = {
+      table: (name) => localNames.table(name),
+      queueUrl: (name) => queues[name]!.url,
+      bucket: localNames.bucket,
+    };
+    log.info('resources ready', { tables: Object.keys(tables).map(localNames.table), queues: Object.keys(queues).map(localNames.queue), bucket: localNames.bucket });
+
+    const doc = DynamoDBDocumentClient.from(emulators.dynamo, { marshallOptions: { removeUndefinedValues: true } });
+    let devTenant: DevTenant | undefined;
+    if (options.seed ?? true) {
+      await seedBots({ doc, s3: emulators.s3, botsTable: names.table('bots'), bucket: names.bucket, root, log });
+      devTenant = await seedDevTenant({
+        doc,
+        accountsTable: names.table('accounts'),
+        keysTable: names.table('keys'),
+        dataDir,
+        apiKey: options.devApiKey,
+        webhookSecret: options.devWebhookSecret,
+        log,
+      });
+    }
+    if (options.requeueUnfinished ?? true) {
+      await requeueUnfinishedWork({
+        doc,
+        sqs: emulators.sqs,
+        videosTable: names.table('videos'),
+        queueUrls: { render: queues.render?.url, assemble: queues.assemble?.url, notify: queues.notify?.url },
+        log,
+      });
+    }
+
+    const baseEnv = {
+      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      TMPDIR: process.env.TMPDIR ?? '/tmp',
+      LANG: 'en_US.UTF-8',
+      TZ: 'UTC',
+      AWS_REGION: LOCAL_REGION,
+      AWS_DEFAULT_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: emulators.endpoints.dynamodb,
+      AWS_ENDPOINT_URL_S3: emulators.endpoints.s3,
+      AWS_ENDPOINT_URL_SQS: emulators.endpoints.sqs,
+      [envNames.s3ForcePathStyle]: 'true',
+      // The SDK's default flexible checksums send streamed uploads as aws-chunked with a trailer, which s3rver
+      // stores verbatim (chunk framing inside the object). Checksums only where an API requires them.
+      AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+      AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+      [envNames.serviceName]: 'vidbot',
+      [envNames.logLevel]: options.functionLogLevel ?? process.env[envNames.logLevel] ?? 'INFO',
+    };
+    const hosts = new Map<string, FunctionHost>();
+    for (const [name, decl] of Object.entries(functions)) {
+      const env = { ...baseEnv, ...wiring.environmentFor(decl, names, 'local') };
+      const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
+      const host = new FunctionHost(name, decl, env, { root, concurrency: perFunction, log, functionPrefix: 'vidbot' });
+      if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
+      hosts.set(name, host);
+      stops.push(() => host.stop());
+    }
+
+    for (const [name, decl] of Object.entries(functions)) {
+      if (decl.trigger !== 'queue') continue;
+      const queue = queues[decl.queue];
+      if (!queue) throw new Error(`function ${name} reads queue "${decl.queue}", which the wiring does not declare`);
+      const poller = new QueuePoller({
+        sqs: emulators.sqs,
+        queueName: decl.queue,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        batchSize: decl.batchSize,
+        host: hosts.get(name)!,
+        concurrency: hosts.get(name)!.concurrency,
+        waitTimeSeconds: options.pollWaitSeconds ?? 5,
+        log,
+      });
+      poller.start();
+      stops.push(() => poller.stop());
+    }
+
+    for (const [name, decl] of Object.entries(functions)) {
+      if (decl.trigger !== 'schedule') continue;
+      const periodMs = (options.scheduleSeconds ?? decl.everyMinutes * 60) * 1000;
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        const event = {
+          version: '0',
+          id: randomUUID(),
+          'detail-type': 'Scheduled Event',
+          source: 'aws.events',
+          account: LOCAL_ACCOUNT,
+          time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          region: LOCAL_REGION,
+          resources: [`arn:aws:events:${LOCAL_REGION}:${LOCAL_ACCOUNT}:rule/vidbot-${name}-schedule`],
+          detail: {},
+        };
+        hosts
+          .get(name)!
+          .invoke(event)
+          .catch((error: Error) => log.warn('scheduled invocation failed', { function: name, error: error.message }))
+          .finally(() => (running = false));
+      }, periodMs);
+      stops.push(() => clearInterval(timer));
+      log.info('schedule started', { function: name, everySeconds: periodMs / 1000 });
+    }
+
+    const authorizerName = Object.entries(functions).find(([, d]) => d.trigger === 'authorizer')?.[0];
+    const gateway = createGateway({
+      resources: buildResources(functions),
+      functions: hosts,
+      authorizer: authorizerName ? hosts.get(authorizerName) : undefined,
+      authorizerType: options.authorizerType ?? 'TOKEN',
+      authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds ?? 300,
+      binaryMediaTypes: options.binaryMediaTypes ?? ['multipart/form-data'],
+      maxBodyBytes: options.maxBodyBytes ?? 10 * 1024 * 1024,
+      stage: 'prod',
+      apiId: 'local',
+      log,
+    });
+    const port = await gateway.listen(options.port ?? 3000);
+    // Stop the gateway first: registered last, stopped first.
+    stops.push(() => gateway.close());
+    const url = `http://127.0.0.1:${port}`;
+    // Tools that act on the running service (npm run keys) find its emulators here; removed on stop.
+    const infoFile = resolve(dataDir, 'runtime.json');
+    await writeFile(
+      infoFile,
+      `${JSON.stringify({ url, pid: process.pid, endpoints: emulators.endpoints, tables: Object.fromEntries(Object.keys(tables).map((t) => [t, names.table(t as never)])), bucket: names.bucket }, null, 2)}\n`,
+    );
+    stops.unshift(() => rm(infoFile, { force: true }));
+    log.info('vidbot local runtime ready', { url });
+
+    return {
+      url,
+      port,
+      dataDir,
+      endpoints: emulators.endpoints,
+      names,
+      queues,
+      devTenant,
+      functions: hosts,
+      invoke: (functionName, event) => {
+        const host = hosts.get(functionName);
+        if (!host) throw new Error(`no function named ${functionName}`);
+        return host.invoke(event);
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * `npm run keys -- <command>`: issue, list, revoke API keys and rotate their webhook secrets, against the
+ * local runtime (default: the running `npm start`, found through .local/runtime.json) or a deployed stack
+ * (`--stack VidbotStack [--region eu-west-1]`, which reads the stack's outputs).
+ *
+ *   create --name acme                 issue a key for a new account (the key is printed once, never stored)
+ *   create --name ci --account acct_x  another key for an existing account
+ *   list                               keys with their ids, accounts and state (never the keys)
+ *   revoke --key-id key_x              revoke a key (401 from then on; cached decisions expire within 5 minutes)
+ *   rotate-secret --key-id key_x [--grace-hours 24]
+ *                                      a new webhook signing secret; the old one keeps signing during the grace
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { issueApiKey, newAccount, rotateWebhookSecret } from '#domain/api-keys';
+import type { ApiKeyRecord } from '#domain/ports';
+import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
+
+export interface KeyTarget {
+  client: DynamoDBDocumentClient;
+  keysTable: string;
+  accountsTable: string;
+  where: string;
+}
+
+/** What the local runtime publishes in its data dir while it runs (see infra/local/runtime.ts). */
+interface RuntimeInfo {
+  endpoints: { dynamodb: string };
+  tables: Record<string, string>;
+  url: string;
+}
+
+export function localTarget(dataDir: string): KeyTarget {
+  const file = join(dataDir, 'runtime.json');
+  if (!existsSync(file)) throw new Error(`no local runtime is running (no ${file}); start it with npm start, or pass --stack for a deployed stack`);
+  const info = JSON.parse(readFileSync(file, 'utf8')) as RuntimeInfo;
+  const raw = new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return { client: DynamoDBDocumentClient.from(raw), keysTable: info.tables.keys!, accountsTable: info.tables.accounts!, where: `local runtime at ${info.url}` };
+}
+
+export async function stackTarget(stackName: string, region?: string): Promise<KeyTarget> {
+  const cfn = new CloudFormationClient({ region });
+  const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
+  const outputs = Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+  const keysTable = outputs.KeysTableName;
+  const accountsTable = outputs.AccountsTableName;
+  if (!keysTable || !accountsTable) throw new Error(`stack ${stackName} has no KeysTableName/AccountsTableName outputs; is it deployed?`);
+  return { client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })), keysTable, accountsTable, where: `stack ${stackName} (${outputs.ApiUrl ?? ''})` };
+}
+
+/** Issues a key; for a new account unless `accountId` names an existing one. */
+export async function createKey(target: KeyTarget, options: { name: string; accountId?: string; now?: Date }) {
+  const now = options.now ?? new Date();
+  const accounts = new DynamoAccountStore(target.client, target.accountsTable);
+  let account = options.accountId ? await accounts.get(options.accountId) : undefined;
+  if (options.accountId && !account) throw new Error(`no account ${options.accountId}`);
+  if (!account) {
+    account = newAccount(options.name, now);
+    await accounts.put(account);
+  }
+  const issued = issueApiKey({ tenantId: account.tenantId, name: options.name, now });
+  await new DynamoKeyStore(target.client, target.keysTable).put(issued.record);
+  return { account, ...issued };
+}
+
+export async function listKeys(target: KeyTarget): Promise<ApiKeyRecord[]> {
+  const items: ApiKeyRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await target.client.send(new ScanCommand({ TableName: target.keysTable, ExclusiveStartKey: startKey }));
+    items.push(...((page.Items ?? []) as ApiKeyRecord[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+export async function revokeKey(target: KeyTarget, keyId: string, now = new Date()) {
+  return new DynamoKeyStore(target.client, target.keysTable).revoke(keyId, now.toISOString());
+}
+
+export async function rotateSecret(target: KeyTarget, keyId: string, graceHours: number, now = new Date()) {
+  const keys = new DynamoKeyStore(target.client, target.keysTable);
+  const key = await keys.findById(keyId);
+  if (!key) throw new Error(`no key ${keyId}`);
+  const rotated = rotateWebhookSecret(key, now, graceHours * 3600);
+  await keys.setWebhookSecrets(keyId, rotated.webhookSecrets);
+  return rotated;
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      account: { type: 'string' },
+      'key-id': { type: 'string' },
+      'grace-hours': { type: 'string', default: '24' },
+      stack: { type: 'string' },
+      region: { type: 'string' },
+      'data-dir': { type: 'string', default: process.env.VIDBOT_DATA_DIR ?? '.local' },
+    },
+  });
+  const command = positionals[0];
+  const target = values.stack ? await stackTarget(values.stack, values.region) : localTarget(values['data-dir']!);
+  switch (command) {
+    case 'create': {
+      if (!values.name) throw new Error('create needs --name');
+      const { account, apiKey, webhookSecret, record } = await createKey(target, { name: values.name, accountId: values.account });
+      console.log(`Issued on ${target.where}:
+  account         ${account.tenantId} (${account.name})
+  key id          ${record.keyId}
+  API key         ${apiKey}
+  webhook secret  ${webhookSecret}
+Keep both now: the key is stored only as a hash and is never shown again.`);
+      return;
+    }
+    case 'list':
+      for (const key of await listKeys(target))
+        console.log(`${key.keyId}  ${key.tenantId}  ${key.name.padEnd(16)}  created ${key.createdAt}${key.revokedAt ? `  REVOKED ${key.revokedAt}` : ''}`);
+      return;
+    case 'revoke': {
+      if (!values['key-id']) throw new Error('revoke needs --key-id');
+      if (!(await revokeKey(target, values['key-id']))) throw new Error(`no key ${values['key-id']}`);
+      console.log(`Revoked ${values['key-id']}. Requests with it get 401 (gateways may honour a cached decision for up to 5 minutes).`);
+      return;
+    }
+    case 'rotate-secret': {
+      if (!values['key-id']) throw new Error('rotate-secret needs --key-id');
+      const hours = Number(values['grace-hours']);
+      const { newSecret } = await rotateSecret(target, values['key-id'], hours);
+      console.log(`New webhook secret for ${values['key-id']}: ${newSecret}\nThe previous secret also signs events for ${hours} h.`);
+      return;
+    }
+    default:
+      throw new Error('usage: npm run keys -- create --name NAME | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H]  [--stack NAME [--region R]]');
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: Error) => {
+    console.error(`keys: ${error.message}`);
+    process.exit(1);
+  });
+}
