@@ -55,6 +55,13 @@ export interface LocalRuntimeOptions {
   seed?: boolean;
   /** Re-enqueue unfinished videos' work after a restart (queues are in memory). @default true */
   requeueUnfinished?: boolean;
+  /**
+   * The functions' VIDBOT_MODE. 'local' lets backgrounds and webhooks use loopback addresses; 'cloud' applies
+   * the address guard exactly as on AWS (tests of the guard through the API). @default 'local'
+   */
+  mode?: 'local' | 'cloud';
+  /** Extra environment for every function (test knobs such as VIDBOT_DELIVERY_DELAY_SCALE). */
+  functionEnvironment?: Record<string, string>;
   /** POWERTOOLS_LOG_LEVEL for the functions. @default process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO' */
   functionLogLevel?: string;
   logLevel?: LogLevel;
@@ -170,7 +177,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     };
     const hosts = new Map<string, FunctionHost>();
     for (const [name, decl] of Object.entries(functions)) {
-      const env = { ...baseEnv, ...wiring.environmentFor(decl, names, 'local') };
+      const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local'), ...options.functionEnvironment };
       const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
       const host = new FunctionHost(name, decl, env, { root, concurrency: perFunction, log, functionPrefix: 'vidbot' });
       if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });

@@ -39,7 +39,8 @@ export function clipTiming(speechSeconds: number, transitions: Transitions): Cli
     exitSeconds,
     speechSeconds,
     totalSeconds,
-    frames: Math.round(totalSeconds * FRAME.fps),
+    // ffmpeg writes every frame that starts before the end (-t), so the bot must cover ceil(), not round().
+    frames: Math.ceil(totalSeconds * FRAME.fps - 1e-6),
     entryFrames: Math.round(entrySeconds * FRAME.fps),
     exitFrames: Math.round(exitSeconds * FRAME.fps),
   };
