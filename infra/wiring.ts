@@ -61,6 +61,18 @@ export type FunctionDecl = FunctionDeclBase &
     image?: string;
   };
 
+/** The REST API's own settings, shared by the stack and the local gateway. */
+export const api = {
+  stageName: 'prod',
+  /** Bodies of these types reach handlers base64-encoded, byte for byte (curl -F sends multipart). */
+  binaryMediaTypes: ['multipart/form-data'],
+  /**
+   * A REQUEST authorizer on the Authorization header (API Gateway answers 401 itself when the header is
+   * missing). Decisions are cached per header value; the policy covers the whole stage.
+   */
+  authorizer: { type: 'REQUEST', identityHeader: 'Authorization', cacheTtlSeconds: 300 },
+} as const;
+
 export const tables = {
   /** API keys, stored by the SHA-256 of the key; never the key itself. */
   keys: { partitionKey: 'keyHash', indexes: { byKeyId: { partitionKey: 'keyId' } } },

@@ -15,7 +15,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '../wiring.ts';
+import { api as wiringApi, type Route } from '../wiring.ts';
 
 export interface ApiRoute extends Route {
   /** The function serving the route. */
@@ -45,7 +45,7 @@ export interface VidbotApiProps {
 }
 
 /** The stage name. The paths already carry the version (/v1), so the stage does not. */
-export const STAGE_NAME = 'prod';
+export const STAGE_NAME = wiringApi.stageName;
 
 const JSON_CONTENT_TYPE = "'application/json'";
 const WWW_AUTHENTICATE = `'Bearer realm="vidbot"'`;
@@ -83,7 +83,7 @@ export class VidbotApi extends Construct {
       description: 'vidbot: bots that speak your text, rendered to video',
       endpointTypes: [EndpointType.REGIONAL],
       // Multipart bodies (curl -F) arrive base64-encoded, byte for byte; the handlers decode isBase64Encoded.
-      binaryMediaTypes: ['multipart/form-data'],
+      binaryMediaTypes: [...wiringApi.binaryMediaTypes],
       // Stage logging needs the account-level CloudWatch role; create it (one per account and region).
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
@@ -105,10 +105,10 @@ export class VidbotApi extends Construct {
 
     this.authorizer = new RequestAuthorizer(this, 'BearerKeyAuthorizer', {
       handler: props.authorizer,
-      identitySources: [IdentitySource.header('Authorization')],
+      identitySources: [IdentitySource.header(wiringApi.authorizer.identityHeader)],
       // Cached per Authorization value. The authorizer's policy must allow a wildcard over the stage's
       // methods and paths, so that one cached decision covers every route (`/v1/bot` and `/v1/bot/` included).
-      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.minutes(5),
+      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(wiringApi.authorizer.cacheTtlSeconds),
     });
 
     this.addGatewayResponses();

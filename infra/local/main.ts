@@ -25,7 +25,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalRunti
     visibilityScale: number('VIDBOT_VISIBILITY_SCALE'),
     scheduleSeconds: number('VIDBOT_SCHEDULE_SECONDS'),
     concurrency: number('VIDBOT_CONCURRENCY'),
-    authorizerType: env.VIDBOT_AUTHORIZER_TYPE === 'REQUEST' ? 'REQUEST' : undefined,
+    authorizerType: env.VIDBOT_AUTHORIZER_TYPE === 'TOKEN' || env.VIDBOT_AUTHORIZER_TYPE === 'REQUEST' ? env.VIDBOT_AUTHORIZER_TYPE : undefined,
     logLevel: (env.VIDBOT_LOG_LEVEL as LogLevel | undefined) ?? 'info',
   };
 }

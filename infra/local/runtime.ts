@@ -40,14 +40,13 @@ export interface LocalRuntimeOptions {
   concurrency?: number;
   /** SQS long-poll wait of the pollers. @default 5 */
   pollWaitSeconds?: number;
-  /** @default 300, API Gateway's default and the stack's */
+  /** @default wiring.api.authorizer.cacheTtlSeconds, as the stack deploys it */
   authorizerCacheTtlSeconds?: number;
   /**
-   * The authorizer's event type. TOKEN is what functions/authorizer/handler.ts reads (event.authorizationToken);
-   * note infra/constructs/vidbot-api.ts currently deploys a RequestAuthorizer. @default 'TOKEN'
+   * The authorizer's event type. @default wiring.api.authorizer.type (REQUEST, as the stack deploys it)
    */
   authorizerType?: 'REQUEST' | 'TOKEN';
-  /** @default ['multipart/form-data'], as infra/constructs/vidbot-api.ts deploys it */
+  /** @default wiring.api.binaryMediaTypes, as the stack deploys them */
   binaryMediaTypes?: string[];
   /** @default 10 MiB, API Gateway's payload limit */
   maxBodyBytes?: number;
@@ -237,11 +236,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       resources: buildResources(functions),
       functions: hosts,
       authorizer: authorizerName ? hosts.get(authorizerName) : undefined,
-      authorizerType: options.authorizerType ?? 'TOKEN',
-      authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds ?? 300,
-      binaryMediaTypes: options.binaryMediaTypes ?? ['multipart/form-data'],
+      authorizerType: options.authorizerType ?? wiring.api.authorizer.type,
+      authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds ?? wiring.api.authorizer.cacheTtlSeconds,
+      binaryMediaTypes: options.binaryMediaTypes ?? [...wiring.api.binaryMediaTypes],
       maxBodyBytes: options.maxBodyBytes ?? 10 * 1024 * 1024,
-      stage: 'prod',
+      stage: wiring.api.stageName,
       apiId: 'local',
       log,
     });

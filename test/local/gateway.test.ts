@@ -168,11 +168,11 @@ describe('local gateway: the Lambda authorizer', () => {
     expect(narrowOther.response.status).toBe(403);
   });
 
-  it('sends a REQUEST-type event when configured so', async () => {
-    const other = await startTestRuntime({ functions: gatewayFunctions, seed: false, concurrency: 1, authorizerType: 'REQUEST' });
+  it('sends a TOKEN-type event when configured so', async () => {
+    const other = await startTestRuntime({ functions: gatewayFunctions, seed: false, concurrency: 1, authorizerType: 'TOKEN' });
     try {
       const response = await fetch(`${other.baseUrl}/v1/echo`, { headers: auth('good') });
-      expect(((await response.json()) as any).event.requestContext.authorizer.eventType).toBe('REQUEST');
+      expect(((await response.json()) as any).event.requestContext.authorizer.eventType).toBe('TOKEN');
     } finally {
       await other.stop();
     }
@@ -182,6 +182,7 @@ describe('local gateway: the Lambda authorizer', () => {
     const first = await echo('/v1/echo', { headers: auth('good') });
     const second = await echo('/v1/video/x', { headers: auth('good') });
     expect(second.body.event.requestContext.authorizer.calls).toBe(first.body.event.requestContext.authorizer.calls);
-    expect(first.body.event.requestContext.authorizer.eventType).toBe('TOKEN');
+    // The wiring declares a REQUEST authorizer, as the stack deploys it.
+    expect(first.body.event.requestContext.authorizer.eventType).toBe('REQUEST');
   });
 });
