@@ -1,0 +1,190 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
+import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
+import { startFileServer } from '../support/file-server.ts';
+import { eventually, probeFile } from '../support/media.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The whole service on the local runtime, through HTTP, as a caller uses it: the spec's sample request
+ * (multipart, single-quoted clips) with a local background video and a local webhook receiver, down to the
+ * MP4 that comes out.
+ */
+let app: TestRuntime;
+let files: Awaited<ReturnType<typeof startFileServer>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let work: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'vidbot-e2e-'));
+  const background = await makeSampleBackground(join(work, 'background.mp4'), { seconds: 3 });
+  files = await startFileServer({ '/background.mp4': background });
+  app = await startTestRuntime();
+  receiver = await startWebhookReceiver(app.webhookSecret);
+}, 180_000);
+afterAll(async () => {
+  await receiver?.stop();
+  await files?.stop();
+  await app?.stop();
+});
+
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+
+/** The spec sample with our background and webhook, short texts to keep CI fast. */
+function sampleFields() {
+  return {
+    ...SPEC_SAMPLE_FIELDS,
+    webhook: receiver.url,
+    clips: SPEC_SAMPLE_FIELDS.clips
+      .replaceAll('https://www.website.com/background.mp4', `${files.base}/background.mp4`)
+      .replace('Welcome to our product tour!', 'Welcome to the tour.')
+      .replace('Let me show you around.', 'Here we go.'),
+  };
+}
+
+describe('the spec sample request, end to end', () => {
+  let videoId: string;
+
+  it('answers 202 with an id, the status and the URL of the video', async () => {
+    const { body, contentType } = await multipart(sampleFields());
+    const response = await api('/v1/create_video', { method: 'POST', headers: { 'content-type': contentType }, body });
+    expect(response.status).toBe(202);
+    const created = (await response.json()) as { video_id: string; status: string; url: string };
+    expect(created).toMatchObject({ status: 'queued', url: `${app.baseUrl}/v1/video/${created.video_id}` });
+    videoId = created.video_id;
+  });
+
+  it('renders, calls the webhook once with a verifiable signature, and the video is downloadable', async () => {
+    await receiver.waitForDelivered(1, 120_000);
+    const delivery = receiver.delivered().find((r) => r.event?.data.video_id === videoId)!;
+    expect(delivery.verified).toBe(true);
+    expect(delivery.headers['webhook-id']).toBe(`evt_${videoId}_completed`);
+    const event = delivery.event!;
+    expect(event.type).toBe('video.completed');
+    expect(event.data).toMatchObject({ video_id: videoId, status: 'completed' });
+    expect(event.data.clips).toHaveLength(2);
+
+    const video = (await (await api(`/v1/video/${videoId}`)).json()) as any;
+    expect(video).toMatchObject({ status: 'completed', progress: { clips_total: 2, clips_rendered: 2 }, webhook: { state: 'delivered' } });
+    expect(video.webhook.attempts[0].status_code).toBe(204);
+    const clipSum = video.clips.reduce((n: number, c: { duration_seconds: number }) => n + c.duration_seconds, 0);
+
+    const download = await fetch(video.output.download_url);
+    expect(download.status).toBe(200);
+    const path = join(work, 'out.mp4');
+    await writeFile(path, Buffer.from(await download.arrayBuffer()));
+    const probed = await probeFile(path);
+    const videoStream = probed.streams.find((s) => s.codec_type === 'video')!;
+    expect(videoStream).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p', r_frame_rate: '30/1' });
+    expect(probed.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    expect(Number(probed.format.duration)).toBeCloseTo(clipSum, 0);
+    expect(Number(probed.format.duration)).toBeCloseTo(video.output.duration_seconds, 1);
+    // Each clip: its speech plus the 0.6 s fade in and 0.6 s fade out.
+    for (const clip of video.clips) expect(clip.duration_seconds).toBeGreaterThan(1.2);
+  }, 150_000);
+
+  it('lists the video and counts it on the account', async () => {
+    const list = (await (await api('/v1/video')).json()) as { videos: { video_id: string }[] };
+    expect(list.videos.map((v) => v.video_id)).toContain(videoId);
+    const account = (await (await api('/v1/account')).json()) as any;
+    expect(account.videos.by_status.completed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('kept the reusable clip: it is listed, and a request by clip_uid reuses it without rendering', async () => {
+    const kept = (await (await api('/v1/clips')).json()) as { clips: { clip_uid: string; clip_name: string }[] };
+    expect(kept.clips).toEqual([expect.objectContaining({ clip_name: 'Tour' })]);
+    const response = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: receiver.url, clips: [{ clip_uid: kept.clips[0]!.clip_uid }] }),
+    });
+    expect(response.status).toBe(202);
+    const { video_id } = (await response.json()) as { video_id: string };
+    const video = await eventually(async () => {
+      const v = (await (await api(`/v1/video/${video_id}`)).json()) as any;
+      return v.status === 'completed' ? v : undefined;
+    }, 60_000, 'the reused clip video to complete');
+    expect(video.clips[0]).toMatchObject({ clip_name: 'Tour', status: 'rendered' });
+  }, 90_000);
+});
+
+describe('voice only', () => {
+  it('create_video=false produces one MP3 of all clips and an audio_url', async () => {
+    const body = new URLSearchParams({
+      webhook: receiver.url,
+      create_video: '0',
+      clips: `[{"bot_uid": 'bot_otto', "text": 'One.'}, {"bot_uid": 'bot_maya', "text": 'Two.'}]`,
+    });
+    const response = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    expect(response.status).toBe(202);
+    const { video_id } = (await response.json()) as { video_id: string };
+    const delivery = await eventually(async () => receiver.delivered().find((r) => r.event?.data.video_id === video_id), 90_000, 'the voice-only webhook');
+    expect(delivery.event!.data.audio_url).toBeTruthy();
+    expect(delivery.event!.data.video_url).toBeUndefined();
+    const audio = await fetch(delivery.event!.data.audio_url);
+    const path = join(work, 'voice.mp3');
+    await writeFile(path, Buffer.from(await audio.arrayBuffer()));
+    const probed = await probeFile(path);
+    expect(probed.streams.map((s) => s.codec_type)).toEqual(['audio']);
+    expect(probed.streams[0]!.codec_name).toBe('mp3');
+    expect(Number(probed.format.duration)).toBeGreaterThan(0.5);
+  }, 120_000);
+});
+
+describe('Idempotency-Key', () => {
+  const body = () => JSON.stringify({ webhook: receiver.url, create_video: false, clips: [{ bot_uid: 'bot_leo', text: 'Only once.' }] });
+
+  it('returns the first response for a retried create and creates nothing new', async () => {
+    const headers = { 'content-type': 'application/json', 'Idempotency-Key': 'order-42' };
+    const first = await api('/v1/bot', { method: 'POST', headers, body: body() });
+    const second = await api('/v1/bot', { method: 'POST', headers, body: body() });
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect(((await second.json()) as { video_id: string }).video_id).toBe(((await first.json()) as { video_id: string }).video_id);
+  });
+
+  it('refuses the same key with another body', async () => {
+    const response = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': 'order-42' },
+      body: body().replace('Only once.', 'Something else.'),
+    });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as any).error.code).toBe('idempotency_key_reused');
+  });
+});
+
+describe('the rest of the surface', () => {
+  it('GET /v1/bot and POST /v1/bot/ list the same four bots; GET /v1/bot/{uid} reads one', async () => {
+    const viaGet = (await (await api('/v1/bot')).json()) as { bots: { uid: string; preview_image_url: string }[] };
+    const viaPost = (await (await api('/v1/bot/', { method: 'POST' })).json()) as { bots: { uid: string }[] };
+    expect(viaGet.bots.map((b) => b.uid)).toEqual(['bot_ava', 'bot_leo', 'bot_maya', 'bot_otto']);
+    expect(viaPost.bots.map((b) => b.uid)).toEqual(viaGet.bots.map((b) => b.uid));
+    const preview = await fetch(viaGet.bots[0]!.preview_image_url);
+    expect(preview.status).toBe(200);
+    expect(Buffer.from(await preview.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect((await api('/v1/bot/bot_maya')).status).toBe(200);
+    expect((await api('/v1/bot/bot_nobody')).status).toBe(404);
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the request schemas', async () => {
+    const doc = (await (await api('/v1/openapi.json')).json()) as any;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/bot', '/v1/bot/', '/v1/create_video', '/v1/video/{id}', '/v1/account']));
+    expect(doc.components.schemas.CreateVideoRequest.properties.clips).toBeTruthy();
+  });
+
+  it('answers bad input with 400 naming the field, and a bad key with 401', async () => {
+    const bad = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"x","bot_position":"middle"}]}' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.details[0].path).toBe('clips[0].bot_position');
+    const unauthorized = await fetch(`${app.baseUrl}/v1/bot`, { method: 'POST', headers: { Authorization: 'Bearer vb_nope' } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer realm="vidbot"');
+  });
+});
