@@ -16,6 +16,8 @@ export interface ClipResult {
   durationSeconds?: number;
   /** True when the clip was found already rendered and was not rendered again. */
   cached?: boolean;
+  /** Wall time of this clip's render (download, speech, compositing, encoding, upload), when it was rendered. */
+  renderMs?: number;
 }
 
 export interface VideoError {

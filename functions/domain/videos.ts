@@ -147,6 +147,8 @@ export function publicClips(video: VideoRecord) {
       bot_uid: clip.botUid,
       status: result?.status ?? 'queued',
       duration_seconds: result?.durationSeconds ?? null,
+      render_seconds: result?.renderMs !== undefined ? result.renderMs / 1000 : null,
+      cached: result?.cached ?? false,
       ...(clip.reusable && result?.contentHash ? { clip_uid: keptClipUid(result.contentHash) } : {}),
     };
   });

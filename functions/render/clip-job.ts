@@ -102,7 +102,8 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
           tags: clip.reusable ? KEPT : TEMPORARY,
           metadata: { [DURATION_METADATA]: String(output.durationSeconds) },
         });
-        logger.info('clip rendered', { video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: Date.now() - started });
+        result.renderMs = Date.now() - started;
+        logger.info('clip rendered', { video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs });
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }
