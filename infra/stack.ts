@@ -144,6 +144,7 @@ export class VidbotStack extends Stack {
     const resources: VidbotResources = {
       tables: tableResources,
       queues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].queue),
+      deadLetterQueues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].deadLetterQueue),
       bucket,
       layers: layerResources,
     };

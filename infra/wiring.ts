@@ -41,6 +41,8 @@ interface FunctionDeclBase {
   timeoutSeconds: number;
   tables?: Partial<Record<TableName, Access>>;
   queues?: Partial<Record<QueueName, 'send'>>;
+  /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
+  deadLetters?: readonly QueueName[];
   bucket?: Access | 'readWriteDelete';
   /** Extra plain environment, e.g. feature switches. */
   environment?: Record<string, string>;
@@ -230,6 +232,8 @@ export const functions = {
     timeoutSeconds: 60,
     tables: { videos: 'readWrite' },
     queues: { notify: 'send' },
+    // Renders that crashed on every attempt end there; the sweeper fails their videos and leaves the messages.
+    deadLetters: ['render', 'assemble'],
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;
@@ -243,6 +247,7 @@ export const routes = Object.entries(functions).flatMap(([name, fn]) =>
 export interface ResourceNames {
   table: (name: TableName) => string;
   queueUrl: (name: QueueName) => string;
+  deadLetterQueueUrl: (name: QueueName) => string;
   bucket: string;
 }
 
@@ -254,6 +259,7 @@ export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cl
   const env: Record<string, string> = { [envNames.mode]: mode, ...(fn.environment ?? {}) };
   for (const table of Object.keys(fn.tables ?? {}) as TableName[]) env[envNames.table(table)] = names.table(table);
   for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
+  for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
   if (fn.bucket) env[envNames.bucket] = names.bucket;
   return env;
 }

@@ -5,6 +5,7 @@
 export const envNames = {
   table: (name: string) => `TABLE_${name.toUpperCase()}`,
   queueUrl: (name: string) => `QUEUE_${name.toUpperCase()}_URL`,
+  deadLetterQueueUrl: (name: string) => `QUEUE_${name.toUpperCase()}_DLQ_URL`,
   bucket: 'BUCKET_NAME',
   /** "cloud" on AWS, "local" in the local runtime (the address guard allows loopback only there). */
   mode: 'VIDBOT_MODE',

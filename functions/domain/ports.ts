@@ -120,6 +120,14 @@ export interface ObjectStore {
   setTags(key: string, tags: Record<string, string>): Promise<void>;
 }
 
+/**
+ * A dead-letter queue, read without consuming: `peek` receives messages and hides them for `hideSeconds`, so
+ * each is seen about once per that period, and they stay for inspection and redrive.
+ */
+export interface DeadLetterInbox {
+  peek(max: number, hideSeconds: number): Promise<{ body: string; receiveCount: number }[]>;
+}
+
 export interface MessageQueue<T> {
   send(message: T, options?: { delaySeconds?: number; deduplicationId?: string }): Promise<void>;
   sendBatch(messages: T[]): Promise<void>;

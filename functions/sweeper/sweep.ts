@@ -1,5 +1,5 @@
-import type { DeliverMessage } from '#domain/messages';
-import type { MessageQueue, VideoRepository } from '#domain/ports';
+import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
@@ -9,14 +9,45 @@ import { failVideo } from '../render/clip-job.ts';
 export interface SweepDeps {
   videos: VideoRepository;
   notifyQueue: MessageQueue<DeliverMessage>;
+  /** Dead-letter queues of the render and assemble queues. */
+  deadLetters: DeadLetterInbox[];
   now: () => Date;
 }
 
+/** A dead-lettered message is looked at again after this long (it stays in the DLQ for inspection). */
+const DEAD_LETTER_RECHECK_SECONDS = 3600;
+
 /**
- * Every accepted job must end with a webhook attempt. Fails renders stuck past their deadline, and re-queues
- * the event of finished videos whose first delivery attempt was never recorded.
+ * Every accepted job must end with a webhook attempt. The sweeper:
+ * - fails videos whose render or assembly message ended in a dead-letter queue (a crash or time-out on every
+ *   attempt, which no handler lived to record), leaving the message there;
+ * - fails renders stuck past their deadline;
+ * - re-queues the event of finished videos whose first delivery attempt was never recorded.
  */
-export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: number; requeued: number }> {
+export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: number; requeued: number; deadLettered: number }> {
+  let deadLettered = 0;
+  for (const inbox of deps.deadLetters) {
+    for (const message of await inbox.peek(10, DEAD_LETTER_RECHECK_SECONDS)) {
+      let parsed: RenderClipMessage | AssembleMessage;
+      try {
+        parsed = JSON.parse(message.body);
+      } catch {
+        logger.warn('unreadable dead-lettered message', { body: message.body.slice(0, 200) });
+        continue;
+      }
+      const video = parsed.videoId ? await deps.videos.get(parsed.videoId) : undefined;
+      if (!video || isTerminal(video.status)) continue;
+      const clipIndex = parsed.kind === 'render-clip' ? parsed.clipIndex : undefined;
+      const what = clipIndex === undefined ? 'the assembly' : `clip ${clipIndex}: the render`;
+      await failVideo(deps, video.videoId, {
+        code: clipIndex === undefined ? 'assembly_failed' : 'render_failed',
+        message: `${what} crashed or timed out on every attempt`,
+        ...(clipIndex === undefined ? {} : { clipIndex }),
+      });
+      deadLettered++;
+    }
+  }
+
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   let failed = 0;
   let requeued = 0;
@@ -31,6 +62,6 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       requeued++;
     }
   }
-  if (failed || requeued) logger.info('sweep', { failed, requeued });
-  return { failed, requeued };
+  if (failed || requeued || deadLettered) logger.info('sweep', { failed, requeued, dead_lettered: deadLettered });
+  return { failed, requeued, deadLettered };
 }

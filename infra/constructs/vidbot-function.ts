@@ -17,6 +17,7 @@ import { environmentFor, type Access, type FunctionDecl, type LayerName, type Qu
 export interface VidbotResources {
   readonly tables: Readonly<Record<TableName, ITable>>;
   readonly queues: Readonly<Record<QueueName, IQueue>>;
+  readonly deadLetterQueues: Readonly<Record<QueueName, IQueue>>;
   readonly bucket: IBucket;
   readonly layers: Readonly<Record<LayerName, ILayerVersion>>;
 }
@@ -164,6 +165,7 @@ export function connect(fn: LambdaFunction, decl: FunctionDecl, resources: Vidbo
     {
       table: (name) => resources.tables[name].tableName,
       queueUrl: (name) => resources.queues[name].queueUrl,
+      deadLetterQueueUrl: (name) => resources.deadLetterQueues[name].queueUrl,
       bucket: resources.bucket.bucketName,
     },
     'cloud',
@@ -178,6 +180,16 @@ export function connect(fn: LambdaFunction, decl: FunctionDecl, resources: Vidbo
     accept(fn, `Resource::${nagArn(table)}/index/*`, `Queries the ${name} table's own secondary indexes (CDK grants them as <table>/index/* alongside the table); no other table is reachable.`);
   }
   for (const name of Object.keys(decl.queues ?? {}) as QueueName[]) resources.queues[name].grantSendMessages(fn);
+  // Reading a dead-letter queue without consuming it: receive and hide, never delete.
+  for (const name of decl.deadLetters ?? []) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'],
+        resources: [resources.deadLetterQueues[name].queueArn],
+      }),
+    );
+  }
 
   const bucket = resources.bucket;
   if (decl.bucket) {

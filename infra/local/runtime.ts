@@ -125,6 +125,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const names: ResourceNames = {
       table: (name) => localNames.table(name),
       queueUrl: (name) => queues[name]!.url,
+      deadLetterQueueUrl: (name) => queues[name]!.dlqUrl,
       bucket: localNames.bucket,
     };
     log.info('resources ready', { tables: Object.keys(tables).map(localNames.table), queues: Object.keys(queues).map(localNames.queue), bucket: localNames.bucket });

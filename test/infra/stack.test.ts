@@ -95,6 +95,7 @@ describe('functions', () => {
         envNames.mode,
         ...Object.keys(decl(name).tables ?? {}).map(envNames.table),
         ...Object.keys(decl(name).queues ?? {}).map(envNames.queueUrl),
+        ...((decl(name) as { deadLetters?: readonly string[] }).deadLetters ?? []).map(envNames.deadLetterQueueUrl),
         ...(decl(name).bucket ? [envNames.bucket] : []),
         ...Object.keys(decl(name).environment ?? {}),
       ];
@@ -109,6 +110,8 @@ describe('functions', () => {
     const authorizer = resources[fnId('authorizer')]!.Properties.Environment.Variables;
     expect(authorizer.TABLE_KEYS).toEqual({ Ref: tableLogicalIds.keys });
     expect(authorizer.BUCKET_NAME).toBeUndefined();
+    const sweeper = resources[fnId('sweeper')]!.Properties.Environment.Variables;
+    expect(sweeper.QUEUE_RENDER_DLQ_URL).toEqual({ Ref: idOf(stack.node.findChild('RenderQueue').node.findChild('DeadLetterQueue')) });
   });
 
   it('attaches the media layer (arm64, nodejs22.x) to the functions that declare it', () => {

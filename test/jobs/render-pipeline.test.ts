@@ -191,6 +191,20 @@ describe('failures', () => {
 });
 
 describe('sweeper', () => {
+  it('fails a video whose render message was dead-lettered (it crashed on every attempt) and leaves the message', async () => {
+    const created = await submit([{ bot_uid: 'bot_ava', text: 'Crashes every time' }]);
+    const message = renderQueue.take()[0]!;
+    const peeked: number[] = [];
+    const inbox = { peek: async (_max: number, hide: number) => (peeked.push(hide), [{ body: JSON.stringify(message), receiveCount: 4 }]) };
+    const result = await sweep({ videos, notifyQueue, deadLetters: [inbox], now: () => clock });
+    expect(result.deadLettered).toBe(1);
+    expect(await videos.get(created.videoId)).toMatchObject({ status: 'failed', error: { code: 'render_failed', clipIndex: 0 } });
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_${created.videoId}_failed`]);
+    expect(peeked[0]).toBeGreaterThanOrEqual(600); // hidden, not deleted: it stays in the DLQ
+    // Seen again later, it changes nothing.
+    expect((await sweep({ videos, notifyQueue, deadLetters: [inbox], now: () => clock })).deadLettered).toBe(0);
+  });
+
   it('fails renders stuck past their deadline and re-queues events that were never queued', async () => {
     const stuck = await submit([{ bot_uid: 'bot_ava', text: 'Stuck' }]);
     renderQueue.take();
@@ -200,7 +214,7 @@ describe('sweeper', () => {
     notifyQueue.take(); // as if the process died before this message was sent
 
     clock = new Date(clock.getTime() + 2 * 3600 * 1000);
-    const result = await sweep({ videos, notifyQueue, now: () => clock });
+    const result = await sweep({ videos, notifyQueue, deadLetters: [], now: () => clock });
     expect(result.failed).toBeGreaterThanOrEqual(1);
     expect(await videos.get(stuck.videoId)).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
     const events = notifyQueue.take().map((m) => m.eventId);

@@ -1,5 +1,5 @@
-import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { MessageQueue } from '#domain/ports';
+import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DeadLetterInbox, MessageQueue } from '#domain/ports';
 
 export class SqsQueue<T> implements MessageQueue<T> {
   constructor(
@@ -28,5 +28,25 @@ export class SqsQueue<T> implements MessageQueue<T> {
       );
       if (result.Failed?.length) throw new Error(`could not enqueue ${result.Failed.length} message(s): ${result.Failed.map((f) => f.Code).join(', ')}`);
     }
+  }
+}
+
+export class SqsDeadLetterInbox implements DeadLetterInbox {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async peek(max: number, hideSeconds: number) {
+    const { Messages } = await this.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl,
+        MaxNumberOfMessages: Math.min(10, max),
+        VisibilityTimeout: hideSeconds,
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+      }),
+    );
+    return (Messages ?? []).map((m) => ({ body: m.Body ?? '', receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 0) }));
   }
 }
