@@ -27,33 +27,51 @@ const deps: DeliverDeps = {
 };
 const processor = new BatchProcessor(EventType.SQS);
 
+/** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
+class RetryLater extends Error {
+  constructor(
+    readonly retryInSeconds: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'RetryLater';
+  }
+}
+
 /**
  * One delivery per event and attempt key, even if the queue hands the same message out twice (or the sweeper
  * re-queued it): the idempotency store holds the event id while it is being delivered and after it succeeded.
+ * Only a finished outcome is stored: a failed attempt throws, which removes the in-progress record, so the
+ * next receive of the message makes a real attempt instead of replaying the stored failure.
  */
 const idempotency = new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true });
 const deliverOnce = makeIdempotent(
-  async (input: { idempotencyKey: string; message: DeliverMessage; receive: number }) => deliverVideoEvent(input.message, input.receive, deps),
+  async (input: { idempotencyKey: string; message: DeliverMessage; receive: number }) => {
+    const outcome = await deliverVideoEvent(input.message, input.receive, deps);
+    if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
+    return outcome;
+  },
   {
     persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
     config: idempotency,
   },
 );
 
-class RetryLater extends Error {}
-
 async function deliverRecord(record: SQSRecord): Promise<void> {
   const message = JSON.parse(record.body) as DeliverMessage;
   const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
   // A redelivery asked for by the caller is a new delivery; the record's own attempts key the retries.
   const idempotencyKey = `${message.eventId}:${message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
-  const outcome = await deliverOnce({ idempotencyKey, message, receive });
-  if (outcome.done) return;
-  // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,
-  // so SQS (not a sleeping Lambda) schedules the retry and its redrive policy dead-letters the last one.
-  const seconds = Math.max(0, Math.round(outcome.retryInSeconds * delayScale));
-  await sqsClient().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrlOf(record), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
-  throw new RetryLater(`${outcome.reason}; next attempt in ${seconds} s`);
+  try {
+    await deliverOnce({ idempotencyKey, message, receive });
+  } catch (error) {
+    if (!(error instanceof RetryLater)) throw error;
+    // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,
+    // so SQS (not a sleeping Lambda) schedules the retry and its redrive policy dead-letters the last one.
+    const seconds = Math.max(0, Math.round(error.retryInSeconds * delayScale));
+    await sqsClient().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrlOf(record), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
+    throw new Error(`${error.message}; next attempt in ${seconds} s`);
+  }
 }
 
 /** arn:aws:sqs:{region}:{account}:{name} → the queue URL, as SQS forms it for the endpoint in use. */
