@@ -3,7 +3,7 @@
  * ffmpeg libx264 encode of that same background (same binary, preset, CRF, size and length), in one process.
  * The target is a ratio of at most 1.5.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
@@ -25,6 +25,21 @@ const TEXT = [
   'Thank you for watching this short demonstration, and have a wonderful day.',
 ].join(' ');
 
+/**
+ * CPU seconds used so far by this process and its waited-for children (ffmpeg), from /proc/self/stat:
+ * unlike wall time it does not depend on what else the machine is doing. Linux only; NaN elsewhere.
+ */
+function cpuSeconds(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    // utime, stime, cutime, cstime are fields 14-17 of stat(5); [0] here is field 3.
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    return ticks / 100; // USER_HZ
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
   try {
@@ -37,6 +52,7 @@ async function main() {
     const bot = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
     const workDir = mkdtempSync(join(root, 'clip-'));
     started = Date.now();
+    let cpu = cpuSeconds();
     const clip = await renderClip({
       bot,
       text: TEXT,
@@ -50,6 +66,7 @@ async function main() {
       speech: new EspeakSpeechEngine(),
     });
     const renderSeconds = (Date.now() - started) / 1000;
+    const renderCpu = cpuSeconds() - cpu;
     const clipSeconds = await probeDuration(clip.path);
 
     // The baseline: the same background, same length, same encoder settings, nothing else. Run twice (the
@@ -63,14 +80,17 @@ async function main() {
       ]);
       return (Date.now() - t0) / 1000;
     };
+    cpu = cpuSeconds();
     const bareRuns = [await bare(), await bare()];
+    const bareCpu = (cpuSeconds() - cpu) / 2;
     const bareSeconds = (bareRuns[0]! + bareRuns[1]!) / 2;
     console.log(`bare runs:             ${bareRuns.map((s) => s.toFixed(2)).join(' s, ')} s`);
 
     console.log(`clip length:           ${clipSeconds.toFixed(2)} s`);
     console.log(`renderClip (all in):   ${renderSeconds.toFixed(2)} s`);
     console.log(`bare libx264 encode:   ${bareSeconds.toFixed(2)} s`);
-    console.log(`ratio:                 ${(renderSeconds / bareSeconds).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`ratio (wall time):     ${(renderSeconds / bareSeconds).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`CPU time:              render ${renderCpu.toFixed(2)} s, bare ${bareCpu.toFixed(2)} s, ratio ${(renderCpu / bareCpu).toFixed(2)}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -50,24 +50,21 @@ function elfMachine(path: string): number {
   return header.readUInt16LE(18);
 }
 
-/** ffmpeg and ffprobe for an architecture: the installed packages for x64, an npm download (cached) for arm64. */
+/** ffmpeg and ffprobe for an architecture: the installed packages when they match, else the lockfile's versions from the registry (cached in .local/cache). */
 function mediaBinaries(arch: Arch): { ffmpeg: string; ffprobe: string } {
   const packages = { ffmpeg: `@ffmpeg-installer/linux-${arch}`, ffprobe: `@ffprobe-installer/linux-${arch}` };
   const installed = { ffmpeg: join(root, 'node_modules', packages.ffmpeg, 'ffmpeg'), ffprobe: join(root, 'node_modules', packages.ffprobe, 'ffprobe') };
   if (existsSync(installed.ffmpeg) && existsSync(installed.ffprobe)) return installed;
   const versions = { ffmpeg: lockedVersion(packages.ffmpeg), ffprobe: lockedVersion(packages.ffprobe) };
   const cache = join(root, '.local', 'cache', `media-${arch}-${versions.ffmpeg}-${versions.ffprobe}`);
-  const cached = { ffmpeg: join(cache, 'node_modules', packages.ffmpeg, 'ffmpeg'), ffprobe: join(cache, 'node_modules', packages.ffprobe, 'ffprobe') };
-  if (!existsSync(cached.ffmpeg) || !existsSync(cached.ffprobe)) {
-    mkdirSync(cache, { recursive: true });
-    writeFileSync(join(cache, 'package.json'), '{"name":"media-binaries","private":true}\n');
-    // Not a dependency of the project (EBADPLATFORM on x64): fetched into a private prefix, no scripts run.
-    execFileSync(
-      'npm',
-      ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `--cpu=${arch === 'x64' ? 'x64' : 'arm64'}`, '--os=linux', '--prefix', cache,
-        `${packages.ffmpeg}@${versions.ffmpeg}`, `${packages.ffprobe}@${versions.ffprobe}`],
-      { stdio: 'inherit' },
-    );
+  const cached = { ffmpeg: join(cache, 'ffmpeg', 'package', 'ffmpeg'), ffprobe: join(cache, 'ffprobe', 'package', 'ffprobe') };
+  for (const name of ['ffmpeg', 'ffprobe'] as const) {
+    if (existsSync(cached[name])) continue;
+    // Not installable here (EBADPLATFORM on x64), so fetched as the registry tarball and unpacked: no scripts run.
+    const dir = join(cache, name);
+    mkdirSync(dir, { recursive: true });
+    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir, `${packages[name]}@${versions[name]}`], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir]);
   }
   return cached;
 }

@@ -8,6 +8,8 @@ export class MediaToolError extends Error {
     readonly tool: string,
     readonly exitCode: number | null,
     readonly stderrTail: string,
+    /** Set when the tool was killed by a signal (SIGKILL: out of memory), which makes the failure transient. */
+    readonly signal?: NodeJS.Signals | null,
   ) {
     super(message);
     this.name = 'MediaToolError';
@@ -33,9 +35,9 @@ export function run(binary: string, args: string[], options: { stdin?: Buffer } 
       if (err.length > 200_000) err = err.slice(-100_000);
     });
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
-      else reject(new MediaToolError(`${binary.split('/').pop()} exited with ${code}: ${tail(err, 5)}`, binary, code, tail(err)));
+      else reject(new MediaToolError(`${binary.split('/').pop()} exited with ${signal ?? code}: ${tail(err, 5)}`, binary, code, tail(err), signal));
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin);

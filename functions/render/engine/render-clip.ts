@@ -231,10 +231,10 @@ function pipeFrames(args: string[], frames: number, frame: (i: number) => Buffer
       failed = true;
       reject(error);
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       if (failed) return;
       if (code === 0) resolve();
-      else reject(new MediaToolError(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`, 'ffmpeg', code, stderr));
+      else reject(new MediaToolError(`ffmpeg exited with ${signal ?? code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`, 'ffmpeg', code, stderr, signal));
     });
     child.stdin.on('error', () => undefined); // ffmpeg stopping early surfaces through its exit code
     let i = 0;

@@ -1,0 +1,89 @@
+/** Speech engines: espeak-ng for real (short texts), Polly against aws-sdk-client-mock, and the choice between them. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
+import { mouthLevelsFromLoudness, mouthLevelsFromVisemes, loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
+import { readWav } from '../../functions/render/engine/wav.ts';
+import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '../../functions/render/speech/index.ts';
+
+const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
+const pollyBot: Bot = { ...ava, voice: { ...ava.voice, engine: 'polly' } };
+const workDir = mkdtempSync(join(tmpdir(), 'vidbot-speech-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** What the SDK returns as AudioStream, reduced to the two methods the adapter uses. */
+const stream = (bytes: Buffer) => ({
+  transformToByteArray: async () => new Uint8Array(bytes),
+  transformToString: async () => bytes.toString('utf8'),
+});
+
+describe('espeak-ng', () => {
+  it('speaks the text into a 16-bit WAV whose duration it reports', async () => {
+    const result = await new EspeakSpeechEngine().synthesize('Good morning, world.', ava, workDir);
+    const pcm = readWav(result.wavPath);
+    expect(result.sampleRate).toBe(pcm.sampleRate);
+    expect(result.durationSeconds).toBeGreaterThan(0.5);
+    expect(result.durationSeconds).toBeCloseTo(pcm.samples.length / pcm.sampleRate, 6);
+    expect(result.visemes).toBeUndefined();
+  });
+
+  it('speaks text that looks like options or carries control characters, as text', async () => {
+    const result = await new EspeakSpeechEngine().synthesize('-v xx --help\u0007 minus five', ava, workDir);
+    expect(result.durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it('drives the mouth from the loudness: Pearson r(mouth level, RMS) ≥ 0.6 on a real utterance', async () => {
+    const result = await new EspeakSpeechEngine().synthesize('The quick brown fox jumps over the lazy dog, twice!', ava, workDir);
+    const pcm = readWav(result.wavPath);
+    const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, 30);
+    const levels = mouthLevelsFromLoudness(loudness);
+    const r = pearson(levels, loudness);
+    console.log(`lip sync (engine levels vs espeak RMS per frame): Pearson r = ${r.toFixed(3)} over ${levels.length} frames`);
+    expect(r).toBeGreaterThanOrEqual(0.6);
+    expect(new Set(levels).size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('Amazon Polly', () => {
+  const polly = mockClient(PollyClient);
+  beforeEach(() => polly.reset());
+
+  it('asks for neural 16 kHz PCM and viseme marks, and returns both', async () => {
+    const pcm = Buffer.alloc(16000 * 2); // one second of silence
+    for (let i = 0; i < 16000; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
+    const marks = ['{"time":0,"type":"viseme","value":"sil"}', '{"time":120,"type":"viseme","value":"a"}', '{"time":400,"type":"viseme","value":"p"}'].join('\n');
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(marks)) as never });
+
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize('Hello', pollyBot, workDir);
+
+    const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
+    expect(calls).toHaveLength(2);
+    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'pcm', SampleRate: '16000', VoiceId: 'Joanna', Text: 'Hello' }));
+    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'json', SpeechMarkTypes: ['viseme'], VoiceId: 'Joanna' }));
+    expect(result.sampleRate).toBe(16000);
+    expect(result.durationSeconds).toBeCloseTo(1, 6);
+    expect(result.visemes).toEqual([{ timeMs: 0, value: 'sil' }, { timeMs: 120, value: 'a' }, { timeMs: 400, value: 'p' }]);
+    expect(readWav(result.wavPath).samples.length).toBe(16000);
+
+    // The visemes shape the mouth: wide open on "a", closed on "p" and silence.
+    const levels = mouthLevelsFromVisemes(result.visemes!, loudnessPerFrame(readWav(result.wavPath).samples, 16000, 30), 30);
+    expect(levels[1]).toBe(0);
+    expect(Math.max(...levels.slice(4, 11))).toBeGreaterThanOrEqual(3);
+    expect(levels[14]).toBe(0);
+  });
+});
+
+describe('speechEngineFor', () => {
+  it('uses Polly only when the deployment enables it and the bot prefers it', () => {
+    const client = new PollyClient({ region: 'us-east-1' });
+    expect(speechEngineFor(pollyBot, { SPEECH_ENGINE: 'polly' }, { pollyClient: client }).name).toBe('polly');
+    expect(speechEngineFor(ava, { SPEECH_ENGINE: 'polly' }, { pollyClient: client }).name).toBe('espeak');
+    expect(speechEngineFor(pollyBot, {}, { pollyClient: client }).name).toBe('espeak');
+    expect(speechEngineFor(pollyBot, { SPEECH_ENGINE: 'espeak' }).name).toBe('espeak');
+  });
+});
