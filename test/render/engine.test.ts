@@ -144,6 +144,27 @@ describe('renderClip (video)', () => {
     expect(shareDiffering(frameBare, shrink(botRect('top-left'), 0.45), background)).toBeGreaterThan(0.5);
   });
 
+  it('without its card, a bot stands on the bottom edge at a bottom position, and fades out higher up', async () => {
+    const standing = await render({ position: 'bottom-right', removeBotBackground: true, backgroundPath: greenWithTone });
+    const [onEdge, floating] = await Promise.all([
+      frameRgb(standing.path, 0.5),
+      frameRgb(withoutPanel.path, TRANSITION_SECONDS + 0.5),
+    ]);
+    const background = pixel(floating, 640, 700);
+    // bottom-right: the bust reaches the last row of the picture.
+    const right = botRect('bottom-right');
+    const centreX = right.x + Math.round(right.w / 2);
+    expect(colourDistance(pixel(onEdge, centreX, FRAME.height - 1), background)).toBeGreaterThan(60);
+    // top-left: opaque bust above the fade, background where the card's bottom edge was.
+    const { x, y, w, sprites } = botRect('top-left');
+    const panel = sprites.manifest.panel;
+    const bottom = y + Math.round((panel.y + panel.height) * sprites.scale);
+    const height = panel.height * sprites.scale;
+    const cx = x + Math.round(w / 2);
+    expect(colourDistance(pixel(floating, cx, Math.round(bottom - height * 0.3)), background)).toBeGreaterThan(60);
+    expect(colourDistance(pixel(floating, cx, bottom - 2), background)).toBeLessThan(20);
+  });
+
   it('mixes the background audio by backgroundVolume: 0 is silent, 1 is clearly audible', async () => {
     // The entry transition plays before the speech: only the background can be heard there.
     const window = { start: 0.05, duration: TRANSITION_SECONDS - 0.15 };

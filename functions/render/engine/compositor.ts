@@ -52,27 +52,51 @@ export function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: U
   }
 }
 
-/** Anti-aliased coverage (0..255) of the panel's rounded rectangle, per canvas pixel: the figure never leaves its card. */
-function panelMask(sprites: BotSprites): Uint8Array {
+/**
+ * Anti-aliased coverage (0..255) per canvas pixel of where the figure may be drawn. On its card: the card's
+ * rounded rectangle, so the figure never leaves it. Without the card the bust is cut straight at the card's
+ * bottom: that edge lies on the frame's bottom edge ('flush'), or the lower part of the bust fades out ('fade')
+ * so that a presenter higher up in the frame does not end in a hard cut.
+ */
+function figureMask(sprites: BotSprites, bottom: BotBottom): Uint8Array {
   const { width, height, scale } = sprites;
   const p = sprites.manifest.panel;
   const x0 = p.x * scale, y0 = p.y * scale, x1 = (p.x + p.width) * scale, y1 = (p.y + p.height) * scale;
   const r = p.radius * scale;
+  const fadeFrom = y1 - (y1 - y0) * FADE_FRACTION;
   const mask = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const px = x + 0.5, py = y + 0.5;
-      const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
-      const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
-      const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
-      mask[y * width + x] = Math.round(Math.min(1, Math.max(0, 0.5 - outside)) * 255);
+      let coverage: number;
+      if (bottom === 'card') {
+        const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
+        const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
+        const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
+        coverage = Math.min(1, Math.max(0, 0.5 - outside));
+      } else {
+        // No card to stay inside, but the sprite ends at the card's bottom: cut straight there.
+        coverage = Math.min(1, Math.max(0, y1 - py + 0.5));
+        if (bottom === 'fade' && py > fadeFrom) {
+          const t = Math.min(1, (py - fadeFrom) / (y1 - fadeFrom));
+          coverage *= 1 - t * t * (3 - 2 * t); // smoothstep down to transparent
+        }
+      }
+      mask[y * width + x] = Math.round(coverage * 255);
     }
   }
   return mask;
 }
 
+/** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
+export type BotBottom = 'card' | 'flush' | 'fade';
+/** Share of the card's height over which a floating bust fades out. */
+const FADE_FRACTION = 0.22;
+
 export interface CompositorOptions {
   withPanel: boolean;
+  /** @default 'card' with the panel, 'fade' without */
+  bottom?: BotBottom;
 }
 
 export class BotCompositor {
@@ -88,7 +112,7 @@ export class BotCompositor {
   ) {
     this.width = sprites.width;
     this.height = sprites.height;
-    this.mask = panelMask(sprites);
+    this.mask = figureMask(sprites, options.bottom ?? (options.withPanel ? 'card' : 'fade'));
     this.frame = { width: this.width, height: this.height, data: Buffer.alloc(this.width * this.height * 4) };
   }
 

@@ -10,7 +10,7 @@ import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { hashString, poses } from './animation.ts';
 import { ffmpegPath } from './binaries.ts';
 import { BotCompositor } from './compositor.ts';
-import { botHeightFor, placeBot } from './layout.ts';
+import { botHeightFor, isBottomPosition, placeBot } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from './formats.ts';
 import { MediaToolError, probe, runFfmpeg } from './process.ts';
@@ -139,10 +139,13 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
   const sprites = loadSprites(input.bot.look, botHeightFor(input.position));
-  const compositor = new BotCompositor(sprites, { withPanel: !input.removeBotBackground });
+  // Without its card, a bot at a bottom position stands on the frame's edge; elsewhere its bust fades out.
+  const flush = input.removeBotBackground && isBottomPosition(input.position);
+  const compositor = new BotCompositor(sprites, { withPanel: !input.removeBotBackground, bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card' });
   const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
   const framePoses = poses(mouth, FRAME.fps, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
-  const place = placeBot(input.position, compositor.width, compositor.height);
+  const panelBottom = Math.round((sprites.manifest.panel.y + sprites.manifest.panel.height) * sprites.scale);
+  const place = placeBot(input.position, compositor.width, compositor.height, flush ? { flushBottom: panelBottom } : {});
   const D = timing.totalSeconds;
   const T = TRANSITION_SECONDS;
 

@@ -6,7 +6,7 @@ import type { Bot } from '#domain/bot';
 import type { BotPosition, Transitions } from '#domain/clip';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '1';
+export const RENDERER_VERSION = '2';
 
 export const FRAME = { width: 1280, height: 720, fps: 30 } as const;
 
