@@ -5,7 +5,8 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { newId } from '#domain/api-keys';
-import { InvalidRequest, parseCreateVideo } from '#domain/create-request';
+import { InvalidRequest, parseCreateVideo, type CreateVideoCommand, type FieldProblem } from '#domain/create-request';
+import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
 import { createVideo } from '#domain/videos';
@@ -42,10 +43,27 @@ interface CreateInput {
   baseUrl: string;
 }
 
+/**
+ * Addresses the service will never fetch from or deliver to (metadata, link-local, and on AWS private and
+ * loopback ones), refused at once when the URL names them literally rather than when the render or the
+ * delivery runs into them. Names are judged through DNS at fetch time.
+ */
+function refuseUnreachable(command: CreateVideoCommand) {
+  const problems: FieldProblem[] = [];
+  const check = (path: string, value: string | undefined) => {
+    const reason = value ? refusalWithoutResolving(new URL(value), config.mode) : undefined;
+    if (reason) problems.push({ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` });
+  };
+  check('webhook', command.webhookUrl);
+  command.clips.forEach((clip, index) => check(`clips[${index}].background`, 'background' in clip ? clip.background : undefined));
+  if (problems.length) throw new InvalidRequest(problems);
+}
+
 async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): Promise<HttpResult> {
   let command;
   try {
     command = parseCreateVideo(input.fields);
+    refuseUnreachable(command);
     const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
     logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
     const url = `${input.baseUrl}/v1/video/${created.videoId}`;

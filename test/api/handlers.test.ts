@@ -109,6 +109,18 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
   });
 
+  it.each([
+    ['webhook', { webhook: 'http://169.254.169.254/latest/meta-data', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }],
+    ['webhook', { webhook: 'http://[::1]:8080/hook', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }],
+    ['clips[0].background', { webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', background: 'http://10.0.0.1/bg.mp4' }] }],
+    ['clips[0].background', { webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', background: 'http://metadata.google.internal/x' }] }],
+  ])('refuses at once a %s that names an address vidbot never connects to (on AWS)', async (path, fields) => {
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json.error.details[0]).toMatchObject({ path, message: expect.stringContaining('does not connect to') });
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
   it('refuses invalid UTF-8', async () => {
     const body = Buffer.concat([Buffer.from('{"webhook":"https://e.com","clips":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));

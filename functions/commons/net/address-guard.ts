@@ -210,6 +210,23 @@ export interface GuardOptions {
 }
 
 /**
+ * What can be judged of a URL's host without asking DNS: an IP literal, a metadata name, `localhost` outside
+ * local mode. Returns the reason for refusing, or undefined when the host may still be fine (a name is only
+ * judged fully by checkUrl, through the addresses it resolves to). Used to refuse requests up front.
+ */
+export function refusalWithoutResolving(url: URL, mode: GuardMode): string | undefined {
+  const hostname = bareHostname(url);
+  if (isIP(hostname)) {
+    const verdict = checkAddress(hostname, mode);
+    return verdict.allowed ? undefined : verdict.reason;
+  }
+  const name = hostname.replace(/\.+$/, '');
+  if (METADATA_NAMES.has(name)) return 'metadata';
+  if ((name === 'localhost' || name.endsWith('.localhost')) && mode !== 'local') return 'loopback';
+  return undefined;
+}
+
+/**
  * Checks a URL: scheme, host name and every address it resolves to. Returns the addresses to pin the
  * connection to. Throws InvalidUrlError, AddressNotAllowedError, or NetworkError (name does not resolve).
  */
@@ -220,15 +237,10 @@ export async function checkUrl(input: string | URL, options: GuardOptions): Prom
     throw new AddressNotAllowedError(url.hostname, reason, address);
   };
   const family = isIP(hostname);
-  if (family) {
-    const verdict = checkAddress(hostname, options.mode);
-    if (!verdict.allowed) refuse(verdict.reason, hostname);
-    return { url, hostname, addresses: [{ address: hostname, family: family === 6 ? 6 : 4 }] };
-  }
-  const name = hostname.replace(/\.+$/, '');
-  if (!name) throw new InvalidUrlError(url.href, 'no host');
-  if (METADATA_NAMES.has(name)) refuse('metadata');
-  if ((name === 'localhost' || name.endsWith('.localhost')) && options.mode !== 'local') refuse('loopback');
+  const reason = refusalWithoutResolving(url, options.mode);
+  if (reason) refuse(reason, family ? hostname : undefined);
+  if (family) return { url, hostname, addresses: [{ address: hostname, family: family === 6 ? 6 : 4 }] };
+  if (!hostname.replace(/\.+$/, '')) throw new InvalidUrlError(url.href, 'no host');
   let addresses: ResolvedAddress[];
   try {
     addresses = await (options.resolve ?? systemResolver)(hostname);
