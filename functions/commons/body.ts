@@ -60,11 +60,32 @@ export async function readFields(request: HttpRequest, maxBytes: number): Promis
     fields[name] = value;
   };
   if (mediaType === 'application/x-www-form-urlencoded') {
-    for (const [name, value] of new URLSearchParams(text)) add(name, value);
+    for (const [name, value] of parseUrlEncoded(text)) add(name, value);
     return { ...fields };
   }
   await readMultipart(request.body, contentType!, maxBytes, add);
   return { ...fields };
+}
+
+/**
+ * URL-encoded pairs as URLSearchParams reads them ('+' is a space, a '%' without two hex digits stays), except
+ * that percent-encoded bytes must be valid UTF-8: URLSearchParams would silently turn them into U+FFFD.
+ */
+function parseUrlEncoded(text: string): [string, string][] {
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part.replace(/\+/g, ' ').replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+    } catch {
+      throw new BadRequestError('The form body is not valid UTF-8 once percent-decoded.');
+    }
+  };
+  return text
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? [decode(pair), ''] : [decode(pair.slice(0, eq)), decode(pair.slice(eq + 1))];
+    });
 }
 
 function readMultipart(body: Buffer, contentType: string, maxBytes: number, add: (name: string, value: string) => void): Promise<void> {

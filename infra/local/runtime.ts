@@ -55,6 +55,11 @@ export interface LocalRuntimeOptions {
   /** Re-enqueue unfinished videos' work after a restart (queues are in memory). @default true */
   requeueUnfinished?: boolean;
   /**
+   * Start the queue pollers and schedules. false serves the API alone (messages stay queued): for benchmarks of
+   * the API that rendering would distort. @default true
+   */
+  consumers?: boolean;
+  /**
    * The functions' VIDBOT_MODE. 'local' lets backgrounds and webhooks use loopback addresses; 'cloud' applies
    * the address guard exactly as on AWS (tests of the guard through the API). @default 'local'
    */
@@ -185,8 +190,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       stops.push(() => host.stop());
     }
 
+    const consumers = options.consumers ?? true;
+    if (!consumers) log.info('queue consumers and schedules are off: messages stay queued');
     for (const [name, decl] of Object.entries(functions)) {
-      if (decl.trigger !== 'queue') continue;
+      if (decl.trigger !== 'queue' || !consumers) continue;
       const queue = queues[decl.queue];
       if (!queue) throw new Error(`function ${name} reads queue "${decl.queue}", which the wiring does not declare`);
       const poller = new QueuePoller({
@@ -205,7 +212,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     for (const [name, decl] of Object.entries(functions)) {
-      if (decl.trigger !== 'schedule') continue;
+      if (decl.trigger !== 'schedule' || !consumers) continue;
       const periodMs = (options.scheduleSeconds ?? decl.everyMinutes * 60) * 1000;
       let running = false;
       const timer = setInterval(() => {
