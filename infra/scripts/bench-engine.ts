@@ -3,7 +3,7 @@
  * ffmpeg libx264 encode of that same background (same binary, preset, CRF, size and length), in one process.
  * The target is a ratio of at most 1.5.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
@@ -11,34 +11,9 @@ import { AUDIO_ENCODE_ARGS, FRAME, probeDuration, renderClip, VIDEO_ENCODE_ARGS 
 import { runFfmpeg } from '../../functions/render/engine/process.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
+import { BENCH_TEXT, cpuSeconds } from './bench-support.ts';
 
-const TEXT = [
-  'Welcome to vidbot, the service that turns your words into a presenter video in a few moments.',
-  'You send the text, choose a bot, a position on the screen and a background, and we do the rest.',
-  'Every clip is rendered on demand in the cloud, with the voice, the lip movement, the blinking and the transitions you asked for.',
-  'When the video is ready, your webhook hears about it, and the finished file is waiting for you to download.',
-  'Clips can be kept and reused, so the same introduction can open many videos without being rendered again.',
-  'Behind the scenes, a queue feeds the renderers, each clip is drawn frame by frame, and the parts are joined without re-encoding.',
-  'That keeps things fast and affordable, even when many people ask for videos at the same time.',
-  'Each bot has its own look, its own voice and its own studio card, which you can remove so the presenter stands right on your background.',
-  'Backgrounds loop or trim to fit the speech, and their own sound plays softly underneath at the volume you choose.',
-  'Thank you for watching this short demonstration, and have a wonderful day.',
-].join(' ');
 
-/**
- * CPU seconds used so far by this process and its waited-for children (ffmpeg), from /proc/self/stat:
- * unlike wall time it does not depend on what else the machine is doing. Linux only; NaN elsewhere.
- */
-function cpuSeconds(): number {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    // utime, stime, cutime, cstime are fields 14-17 of stat(5); [0] here is field 3.
-    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-    return ticks / 100; // USER_HZ
-  } catch {
-    return Number.NaN;
-  }
-}
 
 async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
@@ -55,7 +30,7 @@ async function main() {
     let cpu = cpuSeconds();
     const clip = await renderClip({
       bot,
-      text: TEXT,
+      text: BENCH_TEXT,
       position: 'bottom-right',
       removeBotBackground: false,
       backgroundPath: cached,

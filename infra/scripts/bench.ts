@@ -4,7 +4,7 @@
  * service is stopped, a bare ffmpeg encode of that background (libx264, the same preset and CRF, length, size
  * and binary), and prints the render time and its ratio to the bare encode. Target: at most 1.5.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AUDIO_ENCODE_ARGS, FRAME, VIDEO_ENCODE_ARGS } from '../../functions/render/engine/index.ts';
@@ -14,29 +14,9 @@ import { startLocalRuntime } from '../local/runtime.ts';
 import { startFileServer } from '../../test/support/file-server.ts';
 import { startWebhookReceiver } from '../../test/support/webhook-receiver.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
+import { BENCH_TEXT, cpuSeconds } from './bench-support.ts';
 
-/** About sixty seconds of speech for bot_ava (espeak-ng, 160 words per minute). */
-const TEXT = [
-  'Welcome to vidbot, the service that turns your words into a presenter video in a few moments.',
-  'You send the text, choose a bot, a position on the screen and a background, and we do the rest.',
-  'Every clip is rendered on demand in the cloud, with the voice, the lip movement, the blinking and the transitions you asked for.',
-  'When the video is ready, your webhook hears about it, and the finished file is waiting for you to download.',
-  'Clips can be kept and reused, so the same introduction can open many videos without being rendered again.',
-  'Behind the scenes, a queue feeds the renderers, each clip is drawn frame by frame, and the parts are joined without re-encoding.',
-  'Each bot has its own look, its own voice and its own studio card, which you can remove so the presenter stands right on your background.',
-  'Backgrounds loop or trim to fit the speech, and their own sound plays softly underneath at the volume you choose.',
-  'Thank you for watching this short demonstration, and have a wonderful day.',
-].join(' ');
 
-/** CPU seconds of this process and its waited-for children (ffmpeg), from /proc/self/stat (Linux). */
-function cpuSeconds(): number {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 async function main() {
   const root = resolve(import.meta.dirname, '../..');
@@ -63,7 +43,7 @@ async function main() {
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({
         webhook: receiver.url,
-        clips: [{ bot_uid: 'bot_ava', text: TEXT, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
+        clips: [{ bot_uid: 'bot_ava', text: BENCH_TEXT, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
       }),
     });
     const { video_id } = (await response.json()) as { video_id: string };

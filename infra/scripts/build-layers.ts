@@ -11,9 +11,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, closeSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { layers, type LayerName } from '../wiring.ts';
+import { ELF_MACHINE, elfMachine } from './elf.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -36,26 +37,11 @@ const recipes: Record<LayerName, { binaries: Binary[] }> = {
   },
 };
 
-/** ELF e_machine for AArch64. */
-const EM_AARCH64 = 183;
-
 function readJson(path: string): any {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-function isAarch64Elf(path: string): boolean {
-  const header = Buffer.alloc(20);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, header, 0, 20, 0);
-  } finally {
-    closeSync(fd);
-  }
-  const elf = header.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
-  return elf && header[4] === 2 /* 64-bit */ && header.readUInt16LE(18) === EM_AARCH64;
-}
-
-function buildLayer(name: LayerName): void {
+export function buildLayer(name: LayerName): string {
   const recipe = recipes[name];
   const layerDir = join(root, 'layers', name);
   const buildDir = join(root, layers[name].directory);
@@ -82,7 +68,7 @@ function buildLayer(name: LayerName): void {
     recipe.binaries.every((bin) => existsSync(join(binDir, bin.file)));
   if (upToDate) {
     console.log(`layer ${name}: up to date (${buildDir})`);
-    return;
+    return buildDir;
   }
 
   console.log(`layer ${name}: installing linux/arm64 packages`);
@@ -96,13 +82,14 @@ function buildLayer(name: LayerName): void {
   for (const bin of recipe.binaries) {
     const source = join(layerDir, 'node_modules', bin.pkg, bin.file);
     if (!existsSync(source)) throw new Error(`layer ${name}: ${source} is missing after npm ci`);
-    if (!isAarch64Elf(source)) throw new Error(`layer ${name}: ${source} is not a linux arm64 (aarch64) ELF binary`);
+    if (elfMachine(source) !== ELF_MACHINE.arm64) throw new Error(`layer ${name}: ${source} is not a linux arm64 (aarch64) ELF binary`);
     const target = join(binDir, bin.file);
     copyFileSync(source, target);
     chmodSync(target, 0o755);
   }
   writeFileSync(stampFile, stamp);
   console.log(`layer ${name}: built ${recipe.binaries.map((b) => `bin/${b.file}`).join(', ')} in ${buildDir}`);
+  return buildDir;
 }
 
-for (const name of Object.keys(layers) as LayerName[]) buildLayer(name);
+if (import.meta.url === `file://${process.argv[1]}`) for (const name of Object.keys(layers) as LayerName[]) buildLayer(name);

@@ -15,10 +15,12 @@
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildLayer } from './build-layers.ts';
+import { ELF_MACHINE, elfMachine } from './elf.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -29,44 +31,22 @@ function option(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
-/** Version of a package as the root lockfile pins it (the optional platform packages of the installers). */
-function lockedVersion(pkg: string): string {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
-  const version = lock.packages[`node_modules/${pkg}`]?.version;
-  if (!version) throw new Error(`${pkg} is not in package-lock.json`);
-  return version;
-}
-
-const ELF_MACHINE: Record<Arch, number> = { x64: 62, arm64: 183 };
-
-function elfMachine(path: string): number {
-  const header = Buffer.alloc(20);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, header, 0, 20, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return header.readUInt16LE(18);
-}
-
-/** ffmpeg and ffprobe for an architecture: the installed packages when they match, else the lockfile's versions from the registry (cached in .local/cache). */
+/**
+ * ffmpeg and ffprobe for an architecture. arm64 (the Lambda's): the media layer's build, the one place the
+ * arm64 binaries come from (layers/media's own lockfile, see build-layers.ts). x64 (tests on this machine):
+ * the installed packages.
+ */
 function mediaBinaries(arch: Arch): { ffmpeg: string; ffprobe: string } {
-  const packages = { ffmpeg: `@ffmpeg-installer/linux-${arch}`, ffprobe: `@ffprobe-installer/linux-${arch}` };
-  const installed = { ffmpeg: join(root, 'node_modules', packages.ffmpeg, 'ffmpeg'), ffprobe: join(root, 'node_modules', packages.ffprobe, 'ffprobe') };
-  if (existsSync(installed.ffmpeg) && existsSync(installed.ffprobe)) return installed;
-  const versions = { ffmpeg: lockedVersion(packages.ffmpeg), ffprobe: lockedVersion(packages.ffprobe) };
-  const cache = join(root, '.local', 'cache', `media-${arch}-${versions.ffmpeg}-${versions.ffprobe}`);
-  const cached = { ffmpeg: join(cache, 'ffmpeg', 'package', 'ffmpeg'), ffprobe: join(cache, 'ffprobe', 'package', 'ffprobe') };
-  for (const name of ['ffmpeg', 'ffprobe'] as const) {
-    if (existsSync(cached[name])) continue;
-    // Not installable here (EBADPLATFORM on x64), so fetched as the registry tarball and unpacked: no scripts run.
-    const dir = join(cache, name);
-    mkdirSync(dir, { recursive: true });
-    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir, `${packages[name]}@${versions[name]}`], { encoding: 'utf8' }).trim().split('\n').pop()!;
-    execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir]);
+  if (arch === 'arm64') {
+    const bin = join(buildLayer('media'), 'bin');
+    return { ffmpeg: join(bin, 'ffmpeg'), ffprobe: join(bin, 'ffprobe') };
   }
-  return cached;
+  const installed = {
+    ffmpeg: join(root, 'node_modules', '@ffmpeg-installer', `linux-${arch}`, 'ffmpeg'),
+    ffprobe: join(root, 'node_modules', '@ffprobe-installer', `linux-${arch}`, 'ffprobe'),
+  };
+  for (const path of Object.values(installed)) if (!existsSync(path)) throw new Error(`${path} is missing: npm ci installs it on linux-${arch}`);
+  return installed;
 }
 
 export async function bundleRender(options: { arch: Arch; entry: string; out: string }): Promise<void> {
