@@ -66,8 +66,11 @@ export type FunctionDecl = FunctionDeclBase &
 /** The REST API's own settings, shared by the stack and the local gateway. */
 export const api = {
   stageName: 'prod',
-  /** Bodies of these types reach handlers base64-encoded, byte for byte (curl -F sends multipart). */
-  binaryMediaTypes: ['multipart/form-data'],
+  /**
+   * Bodies of these types reach handlers base64-encoded, byte for byte: multipart (curl -F) needs it, and for
+   * JSON and forms it lets the handler refuse invalid UTF-8 instead of seeing it already replaced by U+FFFD.
+   */
+  binaryMediaTypes: ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'],
   /**
    * A REQUEST authorizer on the Authorization header (API Gateway answers 401 itself when the header is
    * missing). Decisions are cached per header value; the policy covers the whole stage.

@@ -46,6 +46,8 @@ export async function readFields(request: HttpRequest, maxBytes: number): Promis
     if (!mediaType && request.body.length === 0) throw new BadRequestError('The request has no body; send the fields as JSON or a form.');
     throw new UnsupportedMediaTypeError(contentType, ACCEPTED_BODY_TYPES);
   }
+  const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new UnsupportedMediaTypeError(contentType, ACCEPTED_BODY_TYPES.map((t) => `${t} (UTF-8)`));
   // Every field we accept is text, so the whole body must be UTF-8 (busboy would silently replace bad bytes).
   const text = decodeUtf8(request.body, 'The body');
   if (mediaType === 'application/json') {

@@ -183,6 +183,13 @@ describe('the rest of the surface', () => {
     const bad = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"x","bot_position":"middle"}]}' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error.details[0].path).toBe('clips[0].bot_position');
+    // Raw bytes that are not UTF-8 reach the handler as they are (JSON is a binary media type) and are refused.
+    const invalidUtf8 = Buffer.concat([Buffer.from('{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')]);
+    const badBytes = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: invalidUtf8 });
+    expect(badBytes.status).toBe(400);
+    expect(((await badBytes.json()) as any).error.message).toMatch(/UTF-8/);
+    const latin1 = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}' });
+    expect(latin1.status).toBe(415);
     const unauthorized = await fetch(`${app.baseUrl}/v1/bot`, { method: 'POST', headers: { Authorization: 'Bearer vb_nope' } });
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer realm="vidbot"');

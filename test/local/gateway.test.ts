@@ -74,7 +74,7 @@ describe('local gateway: routing and the proxy event', () => {
     expect(env.keys).toEqual(expect.arrayContaining(['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL_SQS', 'S3_FORCE_PATH_STYLE', 'AWS_LAMBDA_FUNCTION_NAME']));
   });
 
-  it('delivers multipart bodies base64-encoded and JSON bodies as text', async () => {
+  it("delivers the wiring's binary media types (multipart, JSON) base64-encoded and other bodies as text", async () => {
     const form = new FormData();
     form.set('webhook', 'http://127.0.0.1/hook');
     form.set('clips', "[{'bot_uid': 'bot_ava', 'text': 'héllo'}]");
@@ -85,8 +85,12 @@ describe('local gateway: routing and the proxy event', () => {
     expect(decoded).toContain('héllo');
 
     const json = await echo('/v1/bot', { method: 'POST', headers: { ...auth('good'), 'Content-Type': 'application/json' }, body: '{"a":"é"}' });
-    expect(json.body.event.isBase64Encoded).toBe(false);
-    expect(json.body.event.body).toBe('{"a":"é"}');
+    expect(json.body.event.isBase64Encoded).toBe(true);
+    expect(Buffer.from(json.body.event.body, 'base64').toString('utf8')).toBe('{"a":"é"}');
+
+    const text = await echo('/v1/bot', { method: 'POST', headers: { ...auth('good'), 'Content-Type': 'text/plain' }, body: 'é' });
+    expect(text.body.event.isBase64Encoded).toBe(false);
+    expect(text.body.event.body).toBe('é');
   });
 
   it('maps the proxy result: headers, multiValueHeaders and base64 bodies', async () => {
