@@ -177,6 +177,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // stores verbatim (chunk framing inside the object). Checksums only where an API requires them.
       AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
       AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+      // Lambda runs Node 22; on a Node 20 laptop the SDK would warn in every worker that 2027 releases need 22.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       [envNames.serviceName]: 'vidbot',
       [envNames.logLevel]: options.functionLogLevel ?? process.env[envNames.logLevel] ?? 'INFO',
     };
