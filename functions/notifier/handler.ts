@@ -10,7 +10,6 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { logger } from '#commons/logger';
 import { deliverVideoEvent, type DeliverDeps } from './deliver-job.ts';
 
 const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], bucket: true });
