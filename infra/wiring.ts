@@ -104,7 +104,11 @@ export const tables = {
 export type TableName = keyof typeof tables;
 
 export const queues = {
-  /** One message per clip to render. */
+  /**
+   * One message per clip to render. The visibility timeout is the render function's 15 minutes plus one, so a
+   * crashed render is retried soon, well inside a video's 1 h deadline. AWS's rule of thumb of 6x the function
+   * timeout guards against throttled invocations; the event source's maxConcurrency bounds those instead.
+   */
   render: { visibilityTimeoutSeconds: 960, maxReceiveCount: 3 },
   /** One message per video whose clips are all rendered. */
   assemble: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3 },
