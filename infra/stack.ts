@@ -13,11 +13,12 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { TEMPORARY, TEMPORARY_EXPIRY_DAYS } from '#domain/render-cache';
 import { BotSeed } from './constructs/bot-seed.ts';
 import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
 import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
-import { functions, layers, queues, routes, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
+import { assemblyLeaseSeconds, functions, layers, queues, routes, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
 
 export interface VidbotStackProps extends StackProps {
   /**
@@ -86,6 +87,12 @@ export class VidbotStack extends Stack {
       }
     }
 
+    // A crashed assembler's message must come back only once its lease has run out, or it would find the
+    // assembly still claimed, stand down and be deleted, and the video would wait for the sweeper.
+    if (assemblyLeaseSeconds >= queues.assemble.visibilityTimeoutSeconds) {
+      throw new Error(`the assembly lease (${assemblyLeaseSeconds}s) must be shorter than the assemble queue's visibility timeout (${queues.assemble.visibilityTimeoutSeconds}s)`);
+    }
+
     // --- Data -------------------------------------------------------------------------------------------
     const tableResources = forEachKey(Object.keys(tables) as TableName[], (name) => this.table(name, tables[name]));
 
@@ -114,8 +121,9 @@ export class VidbotStack extends Stack {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'media/',
       lifecycleRules: [
-        // Intermediate clips and renders not meant to be kept are tagged retention=temporary by the functions.
-        { id: 'ExpireTemporary', tagFilters: { retention: 'temporary' }, expiration: Duration.days(7) },
+        // Renders not kept (renders/) are tagged retention=temporary by the render job, which reads the same
+        // expiry to stop reusing one before it goes (functions/domain/render-cache.ts).
+        { id: 'ExpireTemporary', tagFilters: TEMPORARY, expiration: Duration.days(TEMPORARY_EXPIRY_DAYS) },
         { id: 'ExpireUploads', prefix: 'uploads/', expiration: Duration.days(1) },
         { id: 'ExpireTmp', prefix: 'tmp/', expiration: Duration.days(1) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },

@@ -40,7 +40,11 @@ interface FunctionDeclBase {
   memoryMb: number;
   timeoutSeconds: number;
   tables?: Partial<Record<TableName, Access>>;
-  queues?: Partial<Record<QueueName, 'send'>>;
+  /**
+   * 'send': the URL and permission to send. 'consume': only the URL, for the queue that triggers the function
+   * (its event source mapping grants consumption), e.g. to change a message's visibility.
+   */
+  queues?: Partial<Record<QueueName, 'send' | 'consume'>>;
   /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
   deadLetters?: readonly QueueName[];
   bucket?: Access | 'readWriteDelete';
@@ -50,6 +54,12 @@ interface FunctionDeclBase {
   polly?: boolean;
   /** Lambda layers from layers/ that the function needs. */
   layers?: LayerName[];
+  /**
+   * Size of the function's /tmp in MiB, 512 to 10240. Only functions that write media there need more than
+   * Lambda's default.
+   * @default 512
+   */
+  ephemeralStorageMb?: number;
 }
 
 export type FunctionDecl = FunctionDeclBase &
@@ -110,7 +120,11 @@ export const queues = {
    * timeout guards against throttled invocations; the event source's maxConcurrency bounds those instead.
    */
   render: { visibilityTimeoutSeconds: 960, maxReceiveCount: 3 },
-  /** One message per video whose clips are all rendered. */
+  /**
+   * One message per video whose clips are all rendered. The visibility timeout must stay above the assembly
+   * lease (see assemblyLeaseSeconds below): the message of an assembler that crashed comes back only after its
+   * lease ran out, so it can claim the assembly again.
+   */
   assemble: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3 },
   /**
    * One message per webhook event. A failed attempt hides its message for the next backoff delay
@@ -168,6 +182,7 @@ export const functions = {
       { method: 'GET', path: '/v1/video' },
       { method: 'GET', path: '/v1/video/{id}' },
       { method: 'DELETE', path: '/v1/video/{id}' },
+      { method: 'GET', path: '/v1/video/{id}/download' },
       { method: 'POST', path: '/v1/video/{id}/redeliver' },
       { method: 'GET', path: '/v1/clips' },
     ],
@@ -204,6 +219,9 @@ export const functions = {
     maxConcurrency: 50,
     memoryMb: 3008,
     timeoutSeconds: 900,
+    // The background (up to limits.maxBackgroundBytes, 200 MB), the speech track and the encoded clip, with
+    // room for the leftovers of one killed render until the next invocation clears them.
+    ephemeralStorageMb: 2048,
     tables: { videos: 'readWrite', bots: 'read', clips: 'readWrite' },
     queues: { assemble: 'send', notify: 'send' },
     bucket: 'readWrite',
@@ -216,6 +234,8 @@ export const functions = {
     batchSize: 1,
     memoryMb: 1024,
     timeoutSeconds: 300,
+    // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again.
+    ephemeralStorageMb: 4096,
     tables: { videos: 'readWrite' },
     queues: { notify: 'send' },
     bucket: 'readWrite',
@@ -229,6 +249,8 @@ export const functions = {
     memoryMb: 256,
     timeoutSeconds: 30,
     tables: { videos: 'readWrite', keys: 'read', idempotency: 'readWrite' },
+    // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
+    queues: { notify: 'consume' },
     bucket: 'read',
   },
   sweeper: {
@@ -244,6 +266,14 @@ export const functions = {
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;
+
+/**
+ * How long a claim on a video's assembly holds: the assemble function's timeout, so that a claim outlives the
+ * run that made it, plus a margin for clock skew. It must stay below the assemble queue's visibility timeout
+ * (the stack refuses to synthesise otherwise): a crashed run's message is redelivered only after its lease ran
+ * out, and then claims again.
+ */
+export const assemblyLeaseSeconds = functions.assemble.timeoutSeconds + 30;
 
 /** Every route with the function that serves it. */
 export const routes = Object.entries(functions).flatMap(([name, fn]) =>

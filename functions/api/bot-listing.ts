@@ -6,7 +6,7 @@ import { json, type HttpResult } from '#commons/http';
 /** Preview links are presigned; a week keeps them usable in a cached listing. */
 const PREVIEW_LINK_SECONDS = 7 * 24 * 3600;
 
-const publicBot = async (bot: Bot, objects: ObjectStore) => toPublicBot(bot, await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS));
+const publicBot = async (bot: Bot, objects: ObjectStore) => toPublicBot(bot, (await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS)).url);
 
 /** List all bots: shared by POST /v1/bot/ (the interface's form) and GET /v1/bot. */
 export async function listBots(bots: BotCatalog, objects: ObjectStore): Promise<HttpResult> {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
@@ -15,7 +14,7 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFields } from '#commons/body';
-import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
 import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
@@ -41,6 +40,17 @@ interface CreateInput {
   bodyHash: string;
   fields: Record<string, unknown>;
   baseUrl: string;
+}
+
+/** JSON with object keys sorted at every level: equal field sets give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
 }
 
 /**
@@ -89,7 +99,7 @@ const idempotency = new IdempotencyConfig({
   throwOnNoIdempotencyKey: true,
 });
 const createOnce = makeIdempotent(async (input: CreateInput) => create(input), {
-  persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
+  persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: dynamoBaseClient() }),
   config: idempotency,
 });
 
@@ -101,7 +111,9 @@ async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
   if (idempotencyKey === undefined) return create(base);
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
     throw new BadRequestError('Idempotency-Key must be 1-255 visible ASCII characters.', [{ path: 'Idempotency-Key', message: 'invalid' }]);
-  const bodyHash = createHash('sha256').update(request.headers['content-type'] ?? '').update('\n').update(request.body).digest('hex');
+  // The fields, not the raw bytes: a multipart body carries a random boundary, so a retried `curl -F` is byte-
+  // for-byte different while asking for the same video.
+  const bodyHash = createHash('sha256').update(canonicalJson(fields)).digest('hex');
   try {
     return await createOnce({ ...base, idempotencyKey, bodyHash });
   } catch (error) {

@@ -84,6 +84,9 @@ export function openApiDocument(serverUrl: string) {
         get: { operationId: 'getVideo', parameters: idParam, responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) } },
         delete: { operationId: 'deleteVideo', parameters: idParam, responses: { '204': { description: 'Deleted' }, ...errors(401, 404, 409) } },
       },
+      '/v1/video/{id}/download': {
+        get: { operationId: 'downloadVideo', parameters: idParam, responses: { '302': { description: 'Redirect to a fresh download link' }, ...errors(401, 404, 409) } },
+      },
       '/v1/video/{id}/redeliver': { post: { operationId: 'redeliverWebhook', parameters: idParam, responses: { ...ok('Redelivery queued', '202'), ...errors(401, 404, 409) } } },
       '/v1/clips': { get: { operationId: 'listKeptClips', parameters: pageParams, responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) } } },
       '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok('The key\'s account'), ...errors(401) } } },

@@ -1,4 +1,4 @@
-import { DOWNLOAD_LINK_SECONDS, outputFileName } from '#domain/links';
+import { downloadLink } from '#domain/links';
 import { limits } from '#domain/limits';
 import type { DeliverMessage } from '#domain/messages';
 import type { ObjectStore } from '#domain/ports';
@@ -36,17 +36,13 @@ export function pageSize(query: Record<string, string>): number {
   return limit;
 }
 
-/** A fresh download link on every read, so a link in a response is always valid for the full week. */
+/** A fresh download link on every read. */
 async function publicVideo(video: VideoRecord, baseUrl: string) {
-  const download =
-    video.status === 'completed' && video.output
-      ? {
-          url: await objects.presignGet(video.output.objectKey, DOWNLOAD_LINK_SECONDS, outputFileName(video.videoId, video.output.kind)),
-          expiresAt: new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(),
-        }
-      : undefined;
-  return toPublicVideo(video, baseUrl, download);
+  return toPublicVideo(video, baseUrl, await downloadLink(objects, video));
 }
+
+/** Links behind the /download redirect are followed at once: an hour is plenty. */
+const REDIRECT_LINK_SECONDS = 3600;
 
 export const handler = httpHandler({
   'GET /v1/video': async (request) => {
@@ -62,10 +58,19 @@ export const handler = httpHandler({
     logger.info('video deleted', { video_id: video.videoId });
     return { status: 204 };
   },
+  'GET /v1/video/{id}/download': async (request) => {
+    const video = await ownVideo(request);
+    const link = await downloadLink(objects, video, REDIRECT_LINK_SECONDS);
+    if (!link) throw new ConflictError(`Video ${video.videoId} is ${video.status}; it can be downloaded once it has completed.`);
+    return { status: 302, headers: { Location: link.url } };
+  },
   'POST /v1/video/{id}/redeliver': async (request) => {
     const video = await ownVideo(request);
     if (!isTerminal(video.status) || !video.delivery.eventId)
       throw new ConflictError(`Video ${video.videoId} is still ${video.status}; its event is sent when it finishes.`);
+    // One chain of attempts at a time: a redelivery while attempts are still scheduled would double them.
+    if (video.delivery.state === 'pending' || video.delivery.state === 'delivering')
+      throw new ConflictError(`The event of video ${video.videoId} is still being delivered (${video.delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);
     const attempt = video.delivery.attempts.length + 1;
     await notifyQueue.send({ kind: 'deliver', videoId: video.videoId, eventId: video.delivery.eventId, attempt, redelivery: true });
     logger.info('redelivery requested', { video_id: video.videoId });

@@ -1,14 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import type { VideoOutput } from '#domain/video';
 import { isTerminal } from '#domain/video';
+import { failVideo } from '#domain/video-outcomes';
 import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
 import { failureReport, logFields } from '#commons/net/transient';
-import { failVideo } from '../render/clip-job.ts';
+import { makeWorkDir } from '#commons/workdirs';
 import type { ConcatInput, ConcatOutput } from '../render/engine/types.ts';
 
 export interface AssembleDeps {
@@ -16,6 +16,20 @@ export interface AssembleDeps {
   objects: ObjectStore;
   notifyQueue: MessageQueue<DeliverMessage>;
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
+  /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
+  assemblyLeaseSeconds: number;
+}
+
+/** A failure that retrying cannot fix: the video fails at once with this code. */
+export class AssemblyFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly clipIndex?: number,
+  ) {
+    super(message);
+    this.name = 'AssemblyFailure';
+  }
 }
 
 export const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
@@ -23,19 +37,22 @@ export const outputObjectKey = (tenantId: string, videoId: string, kind: 'video'
 
 /**
  * Joins a video's rendered clips in order (stream copy, no re-encode), stores the result and completes the
- * video. The claim and the completion are conditional writes: a redelivered message cannot complete a video
- * twice, and a video that failed meanwhile is left alone.
+ * video. The claim is a lease (a duplicate message stands down while another run holds it) and the completion
+ * a conditional write: a redelivered message cannot complete a video twice, and a video that failed
+ * meanwhile is left alone, its output removed.
  */
 export async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Promise<void> {
   const { videoId } = message;
   const video = await deps.videos.get(videoId);
   if (!video || isTerminal(video.status)) return logger.info('nothing to assemble', { video_id: videoId, status: video?.status });
-  if (!(await deps.videos.claimAssembly(videoId))) return logger.info('assembly not claimable', { video_id: videoId });
+  if (!(await deps.videos.claimAssembly(videoId, deps.assemblyLeaseSeconds))) {
+    return logger.info('assembly not claimable: another run holds it, or the video is not ready', { video_id: videoId });
+  }
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';
   const started = Date.now();
-  const workDir = await mkdtemp(join(tmpdir(), `assemble-${videoId}-`));
+  const workDir = await makeWorkDir('assemble', videoId);
   try {
     const parts: string[] = [];
     const clipDurations: number[] = [];
@@ -43,7 +60,11 @@ export async function runAssembleJob(message: AssembleMessage, deps: AssembleDep
       const result = video.clipResults[String(clip.index)];
       if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
       const path = join(workDir, `part-${String(clip.index).padStart(3, '0')}${mode === 'video' ? '.mp4' : '.mp3'}`);
-      if (!(await deps.objects.getToFile(result.objectKey, path))) throw new Error(`rendered clip ${result.objectKey} is missing`);
+      if (!(await deps.objects.getToFile(result.objectKey, path))) {
+        // The render cache does not reuse a temporary render close to its expiry, so this takes a render
+        // removed some other way (by hand, or a lifecycle change). Fail clearly rather than retry in vain.
+        throw new AssemblyFailure('render_expired', `clip ${clip.index}: its rendered clip is no longer stored; create the video again`, clip.index);
+      }
       parts.push(path);
       clipDurations.push(result.durationSeconds ?? 0);
     }
@@ -55,17 +76,38 @@ export async function runAssembleJob(message: AssembleMessage, deps: AssembleDep
     if (await deps.videos.complete(videoId, output, eventId)) {
       logger.info('video completed', { video_id: videoId, duration_s: output.durationSeconds, size_bytes: sizeBytes, assemble_ms: Date.now() - started });
       await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
+    } else {
+      await discardOutput(deps, videoId, objectKey);
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
 }
 
-/** As for renders: transient errors are retried, the last attempt (or a permanent error) fails the video. */
+/**
+ * The video ended (or was deleted) while this run assembled it: the output just uploaded belongs to nobody,
+ * and no lifecycle rule covers outputs/, so it is deleted, unless the video completed with this very key
+ * (another run's output, which this upload only overwrote with the same clips).
+ */
+async function discardOutput(deps: AssembleDeps, videoId: string, objectKey: string) {
+  const current = await deps.videos.get(videoId);
+  if (current?.status === 'completed' && current.output?.objectKey === objectKey) return;
+  await deps.objects.delete(objectKey);
+  logger.info('video ended during assembly; its output was removed', { video_id: videoId, status: current?.status ?? 'deleted' });
+}
+
+/**
+ * As for renders: an AssemblyFailure fails the video at once, transient errors are retried, the last attempt (or
+ * another permanent error) fails the video.
+ */
 export async function handleAssembleMessage(message: AssembleMessage, receive: number, maxReceives: number, deps: AssembleDeps): Promise<void> {
   try {
     await runAssembleJob(message, deps);
   } catch (error) {
+    if (error instanceof AssemblyFailure) {
+      await failVideo(deps, message.videoId, { code: error.code, message: error.message, ...(error.clipIndex === undefined ? {} : { clipIndex: error.clipIndex }) });
+      return;
+    }
     const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
     logger.error('assembly attempt failed', { video_id: message.videoId, ...logFields(report) });
     if (!report.willRetry) await failVideo(deps, message.videoId, { code: 'assembly_failed', message: report.message });

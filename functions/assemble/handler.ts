@@ -6,7 +6,8 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { queues } from '../../infra/wiring.ts';
+import { removeLeftoverWorkDirs } from '#commons/workdirs';
+import { assemblyLeaseSeconds, queues } from '../../infra/wiring.ts';
 import { concatClips } from '../render/engine/concat.ts';
 import { handleAssembleMessage, type AssembleDeps } from './assemble-job.ts';
 
@@ -16,6 +17,7 @@ const deps: AssembleDeps = {
   objects: new S3ObjectStore(s3Client(), config.bucket),
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
   concat: concatClips,
+  assemblyLeaseSeconds,
 };
 const processor = new BatchProcessor(EventType.SQS);
 
@@ -24,4 +26,8 @@ async function assembleRecord(record: SQSRecord): Promise<void> {
   await handleAssembleMessage(message, Number(record.attributes.ApproximateReceiveCount ?? 1), queues.assemble.maxReceiveCount, deps);
 }
 
-export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, assembleRecord, processor, { context });
+export const handler = async (event: SQSEvent, context: Context) => {
+  // A run killed by the timeout left its work dir here; nothing else runs in this environment now.
+  await removeLeftoverWorkDirs('assemble');
+  return processPartialResponse(event, assembleRecord, processor, { context });
+};

@@ -1,11 +1,10 @@
 import busboy from 'busboy';
+import { RESERVED_KEYS } from '#domain/create-request';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
 import type { HttpRequest } from './http.ts';
 
 export const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-/** Keys that could reach an object's prototype if ever merged naively; refused wherever they appear. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -18,7 +17,7 @@ function decodeUtf8(bytes: Uint8Array, what: string): string {
 }
 
 function checkKey(key: string) {
-  if (FORBIDDEN_KEYS.has(key)) throw new BadRequestError(`Field name "${key}" is not allowed.`, [{ path: key, message: 'reserved name' }]);
+  if (RESERVED_KEYS.has(key)) throw new BadRequestError(`Field name "${key}" is not allowed.`, [{ path: key, message: 'reserved name' }]);
 }
 
 /** JSON.parse that refuses prototype-related keys at any depth. */

@@ -71,8 +71,11 @@ export function toHttpRequest(event: APIGatewayProxyEvent, context: Pick<Context
 }
 
 function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string>): string {
-  const host = headers['x-forwarded-host'] ?? headers.host ?? event.requestContext?.domainName ?? 'localhost';
-  const proto = headers['x-forwarded-proto'] ?? 'https';
+  // The domain API Gateway served (not a client-sent header: X-Forwarded-Host passes through untouched and
+  // would let a caller write any host into Location and the stored idempotent response).
+  const host = event.requestContext?.domainName ?? headers.host ?? 'localhost';
+  // API Gateway sets X-Forwarded-Proto itself (https; the local gateway sets http).
+  const proto = headers['x-forwarded-proto'] === 'http' ? 'http' : 'https';
   // On the execute-api domain the stage is part of the URL; on a custom domain or locally it is not.
   const stage = host.includes('.execute-api.') && event.requestContext?.stage ? `/${event.requestContext.stage}` : '';
   return `${proto}://${host}${stage}`;

@@ -43,7 +43,8 @@ export const CLIP_DEFAULTS = {
 
 const normaliseWord = (value: string) => value.trim().toLowerCase().replace(/_/g, '-');
 
-const booleanLike = z.union([
+/** true/false, "true"/"false" in any case, 1/0 and "1"/"0": how forms and JSON clients spell booleans. */
+export const booleanLike = z.union([
   z.boolean(),
   z.enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False']).transform((v) => v === '1' || v.toLowerCase() === 'true'),
   z.union([z.literal(1), z.literal(0)]).transform((v) => v === 1),

@@ -1,6 +1,5 @@
 import JSON5 from 'json5';
-import { z } from 'zod';
-import { clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
+import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
 import { limits } from './limits.ts';
 
 /** A request field that failed validation, with its path in the caller's terms (e.g. clips[0].bot_position). */
@@ -24,14 +23,26 @@ export function normaliseWebhook(value: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed.replace(/^\/\//, '')}`;
 }
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
-function assertNoForbiddenKeys(value: unknown, path: string) {
-  if (Array.isArray(value)) value.forEach((v, i) => assertNoForbiddenKeys(v, `${path}[${i}]`));
-  else if (value && typeof value === 'object')
-    for (const key of Object.keys(value)) {
-      if (FORBIDDEN.has(key)) throw new InvalidRequest([{ path: `${path}.${key}`, message: 'reserved name' }]);
-      assertNoForbiddenKeys((value as Record<string, unknown>)[key], `${path}.${key}`);
-    }
+/** Keys that could reach an object's prototype if ever merged naively; refused wherever they appear. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A clip list is at most three levels deep (list, clip, transitions list); anything far deeper is refused. */
+const MAX_DEPTH = 8;
+
+/** Walks a parsed value without recursion (a deeply nested string must be a 400, not a stack overflow). */
+function assertPlainData(root: unknown, rootPath: string) {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: rootPath, depth: 0 }];
+  while (stack.length) {
+    const { value, path, depth } = stack.pop()!;
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_DEPTH) throw new InvalidRequest([{ path, message: 'is nested too deeply' }]);
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 }));
+    else
+      for (const key of Object.keys(value)) {
+        if (RESERVED_KEYS.has(key)) throw new InvalidRequest([{ path: `${path}.${key}`, message: 'reserved name' }]);
+        stack.push({ value: (value as Record<string, unknown>)[key], path: `${path}.${key}`, depth: depth + 1 });
+      }
+  }
 }
 
 /**
@@ -49,20 +60,19 @@ export function parseClipsField(value: unknown): unknown[] {
       try {
         parsed = JSON5.parse(text);
       } catch (error) {
-        throw new InvalidRequest([{ path: 'clips', message: `is not a JSON array of clips (${(error as Error).message.replace(/^JSON5: /, '')})` }]);
+        // JSON5's parser is recursive: absurd nesting ends in a RangeError, which is the caller's input too.
+        const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message.replace(/^JSON5: /, '');
+        throw new InvalidRequest([{ path: 'clips', message: `is not a JSON array of clips (${reason})` }]);
       }
     }
   }
   // A lone clip object is taken as a one-clip list, a kindness to hand-written requests.
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) parsed = [parsed];
   if (!Array.isArray(parsed)) throw new InvalidRequest([{ path: 'clips', message: 'must be an array of clip objects' }]);
-  assertNoForbiddenKeys(parsed, 'clips');
+  assertPlainData(parsed, 'clips');
   return parsed;
 }
 
-const createVideoBooleanSchema = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0']), z.union([z.literal(1), z.literal(0)])])
-  .transform((v) => v === true || v === 'true' || v === '1' || v === 1);
 
 export interface CreateVideoCommand {
   webhookUrl: string;
@@ -91,7 +101,7 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
 
   let createVideo = true;
   if (fields.create_video !== undefined && fields.create_video !== '') {
-    const result = createVideoBooleanSchema.safeParse(fields.create_video);
+    const result = booleanLike.safeParse(fields.create_video);
     if (result.success) createVideo = result.data;
     else problems.push({ path: 'create_video', message: 'must be true, false, 1 or 0' });
   }

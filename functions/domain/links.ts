@@ -1,4 +1,17 @@
-/** Download links in API responses and webhook events are presigned and last a week (S3's SigV4 maximum). */
+import type { ObjectStore, PresignedLink } from './ports.ts';
+import type { VideoRecord } from './video.ts';
+
+/**
+ * Download links in API responses and webhook events are presigned for up to a week (S3's SigV4 maximum), or
+ * until the signing credentials expire if that is sooner; GET /v1/video/{id}/download always redirects to a
+ * fresh one.
+ */
 export const DOWNLOAD_LINK_SECONDS = 7 * 24 * 3600;
 
 export const outputFileName = (videoId: string, kind: 'video' | 'audio') => `${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
+
+/** A fresh download link for a completed video's output, or undefined if there is none. */
+export async function downloadLink(objects: ObjectStore, video: VideoRecord, seconds = DOWNLOAD_LINK_SECONDS): Promise<PresignedLink | undefined> {
+  if (video.status !== 'completed' || !video.output) return undefined;
+  return objects.presignGet(video.output.objectKey, seconds, outputFileName(video.videoId, video.output.kind));
+}

@@ -32,8 +32,12 @@ export interface VideoRepository {
    * returns whether every clip of the video is now rendered.
    */
   recordClipRendered(videoId: string, clipIndex: number, result: ClipResult): Promise<{ allRendered: boolean; firstTime: boolean }>;
-  /** rendering/assembling → assembling. False if the video is terminal (assembly must not run). */
-  claimAssembly(videoId: string): Promise<boolean>;
+  /**
+   * Claims the video's assembly for `leaseSeconds`: rendering → assembling once every clip is rendered, or
+   * assembling → assembling when the previous claim's lease has run out (its assembler crashed or timed out).
+   * False while another run holds the lease, or when the video is not ready or has ended: assembly must not run.
+   */
+  claimAssembly(videoId: string, leaseSeconds: number): Promise<boolean>;
   /** assembling → completed, once: true for the one caller that made the transition. */
   complete(videoId: string, output: VideoOutput, eventId: string): Promise<boolean>;
   /** Any non-terminal status → failed, once: true for the one caller that made the transition. */
@@ -102,6 +106,13 @@ export interface AccountStore {
 export interface ObjectHead {
   sizeBytes: number;
   metadata: Record<string, string>;
+  /** When the object was last written; lifecycle expiry counts from it (reading does not reset it). */
+  lastModified: Date;
+}
+
+export interface PresignedLink {
+  url: string;
+  expiresAt: string;
 }
 
 export interface ObjectStore {
@@ -113,11 +124,19 @@ export interface ObjectStore {
   putBytes(key: string, body: Uint8Array | string, options: { contentType: string; tags?: Record<string, string> }): Promise<void>;
   /** Downloads to a local file; false if the object does not exist. */
   getToFile(key: string, filePath: string): Promise<boolean>;
-  /** Size and user metadata of an object, or undefined if it does not exist. */
+  /** Size, user metadata and last write of an object, or undefined if it does not exist. */
   head(key: string): Promise<ObjectHead | undefined>;
+  /**
+   * Copies an object within the store, with its metadata and content type, and gives the copy `tags` (the
+   * source's tags are not copied). Throws if the source does not exist.
+   */
+  copy(fromKey: string, toKey: string, options: { tags: Record<string, string> }): Promise<void>;
   delete(key: string): Promise<void>;
-  presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<string>;
-  setTags(key: string, tags: Record<string, string>): Promise<void>;
+  /**
+   * A presigned GET link. It lasts `expiresInSeconds`, or less when the credentials that sign it expire sooner
+   * (a Lambda role's temporary credentials do): `expiresAt` is the truth.
+   */
+  presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<PresignedLink>;
 }
 
 /**

@@ -3,13 +3,16 @@ import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 
 /**
- * A rendered clip's content address: a hash of everything that affects its pixels and sound (the clip's
- * fields, the bot's look and voice, the output kind) plus the renderer's version. An identical clip is found
- * under this address and never rendered twice. The background is identified by its URL: a background that
- * changes behind the same URL is not noticed (documented in the README).
+ * A rendered clip's content address: a hash of the tenant, everything that affects its pixels and sound (the
+ * clip's fields, the bot's look and voice, the output kind) and the renderer's version. An identical clip of
+ * the same tenant is found under this address and never rendered twice. The tenant is part of it so that the
+ * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
+ * The background is identified by its URL: a background that changes behind the same URL is not noticed
+ * (documented in the README).
  */
-export function clipContentHash(clip: ClipSpec, bot: Bot, mode: 'video' | 'voice', rendererVersion: string): string {
+export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode: 'video' | 'voice', rendererVersion: string): string {
   const material = {
+    tenantId,
     rendererVersion,
     mode,
     text: clip.text,
@@ -27,9 +30,30 @@ export function clipContentHash(clip: ClipSpec, bot: Bot, mode: 'video' | 'voice
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
 
-export const renderObjectKey = (hash: string, mode: 'video' | 'voice') => `renders/${hash}.${mode === 'video' ? 'mp4' : 'mp3'}`;
+const extension = (mode: 'video' | 'voice') => (mode === 'video' ? 'mp4' : 'mp3');
+
+/** A render, tagged temporary: it expires TEMPORARY_EXPIRY_DAYS after it was last written. */
+export const renderObjectKey = (hash: string, mode: 'video' | 'voice') => `renders/${hash}.${extension(mode)}`;
+/**
+ * A kept clip (reusable_clip: true), tagged kept: it never expires. Kept clips have their own prefix so that no
+ * write of a temporary render can ever retag one (the tags of an object are those of its last PUT).
+ */
+export const keptObjectKey = (hash: string, mode: 'video' | 'voice') => `kept/${hash}.${extension(mode)}`;
 
 /** Object tags read by the bucket's lifecycle rules: temporary renders expire, kept clips stay. */
 export const RETENTION_TAG = 'retention';
 export const TEMPORARY = { [RETENTION_TAG]: 'temporary' };
 export const KEPT = { [RETENTION_TAG]: 'kept' };
+
+/** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes objects tagged TEMPORARY. */
+export const TEMPORARY_EXPIRY_DAYS = 7;
+/**
+ * A temporary render older than this is not reused: it could expire before the video using it is assembled
+ * (S3 expires objects at the first midnight UTC after the age is reached, and reading one does not reset its
+ * age). Rendering it again rewrites the object, which starts its age afresh. One day of margin is far more
+ * than a video's deadline.
+ */
+export const REUSABLE_RENDER_MAX_AGE_MS = (TEMPORARY_EXPIRY_DAYS - 1) * 24 * 3600 * 1000;
+
+/** Whether a temporary render last written at `lastModified` may still be reused at `now`. */
+export const isReusableRender = (lastModified: Date, now: Date) => now.getTime() - lastModified.getTime() < REUSABLE_RENDER_MAX_AGE_MS;

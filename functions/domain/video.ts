@@ -64,6 +64,8 @@ export interface VideoRecord {
   completedAt?: string;
   /** Epoch seconds after which the sweeper fails it if still unfinished. */
   deadlineAt: number;
+  /** Epoch seconds until which one assembler holds the video's assembly (see VideoRepository.claimAssembly). */
+  assemblyLeaseUntil?: number;
   output?: VideoOutput;
   error?: VideoError;
   delivery: { state: DeliveryState; attempts: DeliveryAttempt[]; eventId?: string };

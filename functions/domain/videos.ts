@@ -6,7 +6,7 @@ import type { CreateVideoCommand } from './create-request.ts';
 import { InvalidRequest, type FieldProblem } from './create-request.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
-import type { BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
+import type { BotCatalog, ClipLibrary, KeptClip, MessageQueue, PresignedLink, VideoRepository } from './ports.ts';
 import type { VideoRecord } from './video.ts';
 
 export interface CreateVideoDeps {
@@ -92,17 +92,19 @@ export async function createVideo(
     delivery: { state: 'pending', attempts: [] },
   };
   await deps.videos.create(video);
-  await deps.renderQueue.sendBatch(clips.map((c) => ({ kind: 'render-clip', videoId: video.videoId, clipIndex: c.index })));
+  try {
+    await deps.renderQueue.sendBatch(clips.map((c) => ({ kind: 'render-clip', videoId: video.videoId, clipIndex: c.index })));
+  } catch (error) {
+    // The caller gets an error and no id: leave no video behind that would later fail and call its webhook.
+    // (Render messages already sent find no video and are dropped.)
+    await deps.videos.delete(video.videoId);
+    throw error;
+  }
   return { videoId: video.videoId, status: 'queued', createVideo: video.createVideo, clipCount: clips.length, createdAt: video.createdAt };
 }
 
-export interface DownloadLink {
-  url: string;
-  expiresAt: string;
-}
-
 /** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
-export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: DownloadLink) {
+export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink) {
   return {
     video_id: video.videoId,
     url: `${baseUrl}/v1/video/${video.videoId}`,
@@ -121,6 +123,8 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Do
           size_bytes: video.output.sizeBytes,
           download_url: download?.url ?? null,
           download_url_expires_at: download?.expiresAt ?? null,
+          /** Stable: redirects (with your key) to a fresh link whenever you need one. */
+          download_endpoint: `${baseUrl}/v1/video/${video.videoId}/download`,
         }
       : null,
     error: video.error ? { code: video.error.code, message: video.error.message, clip_index: video.error.clipIndex ?? null } : null,

@@ -1,5 +1,5 @@
 import { activeWebhookSecrets } from '#domain/api-keys';
-import { DOWNLOAD_LINK_SECONDS, outputFileName } from '#domain/links';
+import { downloadLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal, type DeliveryState } from '#domain/video';
@@ -39,13 +39,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receiveCount: n
 
   const key = await deps.keys.findById(video.keyId);
   const now = deps.now();
-  const download =
-    video.status === 'completed' && video.output
-      ? {
-          url: await deps.objects.presignGet(video.output.objectKey, DOWNLOAD_LINK_SECONDS, outputFileName(video.videoId, video.output.kind)),
-          expiresAt: new Date(now.getTime() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(),
-        }
-      : {};
+  const download = (await downloadLink(deps.objects, video)) ?? {};
   const result = await (deps.deliver ?? deliverWebhook)({
     url: video.webhookUrl,
     event: buildVideoEvent(video, download, now),
@@ -57,7 +51,9 @@ export async function deliverVideoEvent(message: DeliverMessage, receiveCount: n
 
   const attemptNumber = video.delivery.attempts.length + 1;
   const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
-  const state: DeliveryState = result.ok ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
+  // Once delivered, a failing redelivery does not make the event undelivered.
+  const state: DeliveryState =
+    result.ok || video.delivery.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
   await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {
     video_id: video.videoId,

@@ -1,4 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
@@ -8,11 +7,11 @@ import type { DeliverMessage } from '#domain/messages';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
-import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { deliverVideoEvent, type DeliverDeps } from './deliver-job.ts';
 
-const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], bucket: true });
+const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
 /**
  * Test-only knob: the local runtime's tests shrink the 24-hour retry schedule with it. Unset on AWS.
  */
@@ -51,7 +50,7 @@ const deliverOnce = makeIdempotent(
     return outcome;
   },
   {
-    persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: new DynamoDBClient({}) }),
+    persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: dynamoBaseClient() }),
     config: idempotency,
   },
 );
@@ -68,16 +67,9 @@ async function deliverRecord(record: SQSRecord): Promise<void> {
     // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,
     // so SQS (not a sleeping Lambda) schedules the retry and its redrive policy dead-letters the last one.
     const seconds = Math.max(0, Math.round(error.retryInSeconds * delayScale));
-    await sqsClient().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrlOf(record), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
+    await sqsClient().send(new ChangeMessageVisibilityCommand({ QueueUrl: config.queues.notify, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
     throw new Error(`${error.message}; next attempt in ${seconds} s`);
   }
-}
-
-/** arn:aws:sqs:{region}:{account}:{name} → the queue URL, as SQS forms it for the endpoint in use. */
-function queueUrlOf(record: SQSRecord): string {
-  const [, , , region, account, name] = record.eventSourceARN.split(':');
-  const endpoint = process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL ?? `https://sqs.${region}.amazonaws.com`;
-  return `${endpoint.replace(/\/$/, '')}/${account}/${name}`;
 }
 
 export const handler = async (event: SQSEvent, context: Context) => {

@@ -11,6 +11,9 @@ import { probe } from './engine/process.ts';
  * ranges on AWS; every redirect re-checked), with a size and a time limit, and checks that it is a video.
  * What the caller can fix becomes a ClipFailure; a passing network fault is rethrown for a retry.
  */
+/** The URL as it may appear in errors and logs: a presigned background's signature stays out of them. */
+const shown = (url: string) => url.replace(/[?#].*$/, '');
+
 export async function fetchBackground(url: string, path: string, mode: Mode): Promise<void> {
   try {
     await guardedFetch(url, { mode, timeoutMs: limits.backgroundTimeoutMs, maxBytes: limits.maxBackgroundBytes, toFile: path, maxRedirects: 5 });
@@ -18,7 +21,7 @@ export async function fetchBackground(url: string, path: string, mode: Mode): Pr
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {
       if (error.status >= 500 || error.status === 429) throw error; // their server may recover: retried
-      throw new ClipFailure('background_unavailable', `the background ${url} answered HTTP ${error.status}`);
+      throw new ClipFailure('background_unavailable', `the background ${shown(url)} answered HTTP ${error.status}`);
     }
     if (error instanceof FetchError) {
       const code =
@@ -35,11 +38,11 @@ export async function fetchBackground(url: string, path: string, mode: Mode): Pr
           : error.code === 'timeout'
             ? `did not download within ${limits.backgroundTimeoutMs / 1000} s`
             : error.message;
-      throw new ClipFailure(code, `the background ${url} ${detail}`);
+      throw new ClipFailure(code, `the background ${shown(url)} ${detail}`);
     }
     throw error;
   }
   const media = await probe(path).catch(() => undefined);
   if (!media?.streams.some((s) => s.codec_type === 'video'))
-    throw new ClipFailure('background_invalid', `the background ${url} is not a video file ffmpeg can read`);
+    throw new ClipFailure('background_invalid', `the background ${shown(url)} is not a video file ffmpeg can read`);
 }

@@ -1,19 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Bot } from '#domain/bot';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
-import type { BotCatalog, ClipLibrary, MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
-import { clipContentHash, KEPT, renderObjectKey, TEMPORARY } from '#domain/render-cache';
-import type { ClipResult, VideoError } from '#domain/video';
+import type { BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
+import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
+import type { ClipResult } from '#domain/video';
 import { isTerminal } from '#domain/video';
+import { failVideo } from '#domain/video-outcomes';
 import { keptClipUid } from '#domain/videos';
-import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
 import { failureReport, logFields } from '#commons/net/transient';
+import { makeWorkDir } from '#commons/workdirs';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';
+
+/** S3 user metadata holding a rendered clip's duration in seconds. */
+const DURATION_METADATA = 'duration-seconds';
 
 /** A failure that retrying cannot fix (a bad background, a missing bot): the video fails with this reason. */
 export class ClipFailure extends Error {
@@ -40,18 +43,14 @@ export interface ClipJobDeps {
   now: () => Date;
 }
 
-/** Fails the video once and queues its failure event (a no-op if it already ended). */
-export async function failVideo(deps: Pick<ClipJobDeps, 'videos' | 'notifyQueue'>, videoId: string, error: VideoError) {
-  const eventId = eventIdFor(videoId, 'video.failed');
-  if (await deps.videos.fail(videoId, error, eventId)) {
-    logger.warn('video failed', { video_id: videoId, code: error.code, clip_index: error.clipIndex, reason: error.message });
-    await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
-  }
-}
-
 /**
  * Renders one clip of a video: finds it in the render cache or renders it, stores it, records it, and
  * queues the assembly when it was the last clip. Safe to run again for the same message.
+ *
+ * The cache, per tenant (the content hash includes it): a kept clip under kept/ (never expires), else a
+ * temporary render under renders/ young enough not to expire before the video is assembled. A reusable clip
+ * always ends under kept/ (rendered there, or copied there from renders/); renders/ only ever holds
+ * temporary objects, so no write can turn a kept clip temporary.
  */
 export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promise<void> {
   const { videoId, clipIndex } = message;
@@ -65,19 +64,26 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
     const bot = await deps.bots.get(clip.botUid);
     if (!bot) throw new ClipFailure('bot_not_found', `bot "${clip.botUid}" no longer exists`);
     const mode = video.createVideo ? 'video' : 'voice';
-    const hash = clipContentHash(clip, bot, mode, RENDERER_VERSION);
-    const objectKey = renderObjectKey(hash, mode);
-    const result: ClipResult = { status: 'rendered', contentHash: hash, objectKey };
+    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION);
+    const keptKey = keptObjectKey(hash, mode);
+    const renderKey = renderObjectKey(hash, mode);
+    const result: ClipResult = { status: 'rendered', contentHash: hash };
 
-    const existing = await deps.objects.head(objectKey);
-    if (existing) {
-      // Rendered before (by this or another video): its duration is stored with it.
+    const kept = await deps.objects.head(keptKey);
+    const rendered = kept ? undefined : await deps.objects.head(renderKey);
+    let found: { key: string; head: ObjectHead } | undefined;
+    if (kept) found = { key: keptKey, head: kept };
+    else if (rendered && isReusableRender(rendered.lastModified, deps.now())) found = { key: renderKey, head: rendered };
+    if (found) {
+      // Rendered before (by this or another video of the tenant): its duration is stored with it.
       result.cached = true;
-      result.durationSeconds = Number(existing.metadata[DURATION_METADATA] ?? 0);
-      logger.info('clip found in render cache', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
+      result.objectKey = found.key;
+      result.durationSeconds = Number(found.head.metadata[DURATION_METADATA] ?? 0);
+      logger.info('clip found in render cache', { video_id: videoId, clip_index: clipIndex, content_hash: hash, object_key: found.key });
     } else {
+      if (rendered) logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
       const started = Date.now();
-      const workDir = await mkdtemp(join(tmpdir(), `render-${videoId}-${clipIndex}-`));
+      const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
       try {
         let backgroundPath: string | undefined;
         if (mode === 'video' && clip.background) {
@@ -97,7 +103,8 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
           speech: deps.speechFor(bot),
         });
         result.durationSeconds = output.durationSeconds;
-        await deps.objects.putFile(objectKey, output.path, {
+        result.objectKey = clip.reusable ? keptKey : renderKey;
+        await deps.objects.putFile(result.objectKey, output.path, {
           contentType: output.contentType,
           tags: clip.reusable ? KEPT : TEMPORARY,
           metadata: { [DURATION_METADATA]: String(output.durationSeconds) },
@@ -110,15 +117,19 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
     }
 
     if (clip.reusable) {
+      if (result.objectKey !== keptKey) {
+        // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
+        await deps.objects.copy(renderKey, keptKey, { tags: KEPT });
+        result.objectKey = keptKey;
+      }
       const clipUid = clip.reusedClipUid ?? keptClipUid(hash);
-      if (result.cached) await deps.objects.setTags(objectKey, KEPT);
       const { index: _i, clipName, reusedClipUid: _r, ...spec } = clip;
       await deps.clips.put({
         tenantId: video.tenantId,
         clipUid,
         clipName,
         contentHash: hash,
-        objectKey,
+        objectKey: keptKey,
         durationSeconds: result.durationSeconds ?? 0,
         botUid: clip.botUid,
         createVideo: video.createVideo,
@@ -132,11 +143,12 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
     const current = await deps.videos.get(videoId);
     if (!current || current.renderedCount !== current.clipCount || isTerminal(current.status)) return;
   }
-  // Every clip is rendered. Sending twice (a redelivered message) is harmless: assembly is claimed conditionally.
+  // Every clip is rendered. This also runs again on a redelivered message, on purpose: if the first send was
+  // lost, this one assembles. A duplicate is harmless: assembly is claimed with a lease, so a message that
+  // finds it held stands down (see VideoRepository.claimAssembly).
   await deps.assembleQueue.send({ kind: 'assemble', videoId });
 }
 
-/** S3 user metadata holding a rendered clip's duration in seconds. */
 /**
  * The render queue's failure policy around one message. A failure the caller can fix fails the video at once;
  * a transient one is rethrown so the message returns after its visibility timeout; when no attempt is left
@@ -159,5 +171,3 @@ export async function handleRenderMessage(message: RenderClipMessage, receive: n
     if (report.transient) throw error;
   }
 }
-
-const DURATION_METADATA = 'duration-seconds';

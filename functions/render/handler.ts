@@ -8,6 +8,7 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
+import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { queues } from '../../infra/wiring.ts';
 import { fetchBackground } from './background.ts';
 import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
@@ -40,4 +41,8 @@ async function renderRecord(record: SQSRecord): Promise<void> {
   }
 }
 
-export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, renderRecord, processor, { context });
+export const handler = async (event: SQSEvent, context: Context) => {
+  // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
+  await removeLeftoverWorkDirs('render');
+  return processPartialResponse(event, renderRecord, processor, { context });
+};

@@ -1,10 +1,10 @@
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
+import { failVideo } from '#domain/video-outcomes';
 import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
 import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
-import { failVideo } from '../render/clip-job.ts';
 
 export interface SweepDeps {
   videos: VideoRepository;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -60,9 +60,9 @@ export const VIDBOT_ARCHITECTURE = Architecture.ARM_64;
 
 /**
  * One vidbot Lambda function, built from its wiring declaration with the defaults all of them share: Node.js 22
- * on arm64, an ESM bundle with source maps, Powertools environment, a log group with retention, memory and
- * timeout from the declaration, and exactly the environment and permissions the declaration names
- * (see {@link connect}). A declaration with `image` becomes a container-image function.
+ * on arm64, an ESM bundle with source maps, Powertools environment, a log group with retention, memory,
+ * timeout and /tmp size from the declaration, and exactly the environment and permissions the declaration
+ * names (see {@link connect}). A declaration with `image` becomes a container-image function.
  */
 export class VidbotFunction extends Construct {
   readonly function: LambdaFunction;
@@ -79,10 +79,15 @@ export class VidbotFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    const storage = decl.ephemeralStorageMb;
+    if (storage !== undefined && !(Number.isInteger(storage) && storage >= 512 && storage <= 10240)) {
+      throw new Error(`ephemeralStorageMb must be a whole number from 512 to 10240, got ${storage}`);
+    }
     const common = {
       architecture: VIDBOT_ARCHITECTURE,
       memorySize: decl.memoryMb,
       timeout: Duration.seconds(decl.timeoutSeconds),
+      ephemeralStorageSize: storage === undefined ? undefined : Size.mebibytes(storage),
       logGroup: this.logGroup,
       environment: {
         [envNames.serviceName]: 'vidbot',
@@ -179,7 +184,10 @@ export function connect(fn: LambdaFunction, decl: FunctionDecl, resources: Vidbo
     else table.grantReadWriteData(fn);
     accept(fn, `Resource::${nagArn(table)}/index/*`, `Queries the ${name} table's own secondary indexes (CDK grants them as <table>/index/* alongside the table); no other table is reachable.`);
   }
-  for (const name of Object.keys(decl.queues ?? {}) as QueueName[]) resources.queues[name].grantSendMessages(fn);
+  for (const [name, access] of Object.entries(decl.queues ?? {}) as [QueueName, 'send' | 'consume'][]) {
+    // 'consume' is the function's own trigger: its event source mapping grants what consuming needs.
+    if (access === 'send') resources.queues[name].grantSendMessages(fn);
+  }
   // Reading a dead-letter queue without consuming it: receive and hide, never delete.
   for (const name of decl.deadLetters ?? []) {
     fn.addToRolePolicy(

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FunctionDecl } from '../wiring.ts';
@@ -105,8 +107,13 @@ export class FunctionHost {
   }
 
   private spawn(): Sandbox {
+    // Lambda gives each execution environment its own /tmp, and the render and assemble functions rely on it
+    // (they clear their leftover work dirs there at the start of each invocation): so does this, through
+    // TMPDIR, which os.tmpdir() reads in the worker. Removed when the environment ends.
+    const tmp = mkdtempSync(join(this.env.TMPDIR ?? tmpdir(), `${this.functionName}-env-`));
     const env = {
       ...this.env,
+      TMPDIR: tmp,
       AWS_LAMBDA_FUNCTION_NAME: this.functionName,
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.decl.memoryMb),
       AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
@@ -160,7 +167,10 @@ export class FunctionHost {
       this.options.log.error('execution environment crashed', { function: this.name, error: error.message, stack: error.stack });
       die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment crashed: ${error.message}`));
     });
-    worker.on('exit', (code) => die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment exited with code ${code}`)));
+    worker.on('exit', (code) => {
+      die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment exited with code ${code}`));
+      void rm(tmp, { recursive: true, force: true }).catch(() => {});
+    });
     this.sandboxes.add(sandbox);
     return sandbox;
   }

@@ -97,6 +97,18 @@ describe('parseCreateVideo', () => {
     expect(problemsOf({ webhook: 'https://e.com' })[0]?.path).toBe('clips');
   });
 
+  it('refuses absurdly nested clips with a 400, not a stack overflow, in every encoding', () => {
+    for (const depth of [50, 5_000, 50_000]) {
+      const nested = '['.repeat(depth) + ']'.repeat(depth);
+      expect(problemsOf({ webhook: 'https://e.com', clips: nested })[0]?.path).toMatch(/^clips/);
+      expect(problemsOf({ webhook: 'https://e.com', clips: `[{'bot_uid': 'a', 'text': ${nested}}]` })[0]?.path).toMatch(/^clips/);
+    }
+  });
+
+  it('reads create_video like every other boolean (any case of true/false)', () => {
+    expect(parseCreateVideo({ webhook: 'https://e.com', create_video: 'FALSE', clips: [clip()] }).createVideo).toBe(false);
+  });
+
   it('refuses prototype keys inside clips', () => {
     expect(() => parseClipsField('[{"__proto__": {"x": 1}, "bot_uid": "a", "text": "b"}]')).toThrow(InvalidRequest);
   });

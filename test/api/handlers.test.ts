@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -121,6 +121,26 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
   });
 
+  it('leaves no video behind when the render messages cannot be queued', async () => {
+    sqs.on(SendMessageBatchCommand).rejects(new Error('SQS is down'));
+    documents.on(DeleteCommand).resolves({});
+    const body = JSON.stringify({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] });
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.statusCode).toBe(500);
+    const stored = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+    expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input.Key).toEqual({ videoId: stored.videoId });
+  });
+
+  it('builds the video URL from the served domain, not from a client-sent X-Forwarded-Host', async () => {
+    const body = JSON.stringify({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] });
+    const response = await invoke(
+      createVideo,
+      restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json', 'X-Forwarded-Host': 'evil.example' }, body }),
+    );
+    expect(response.statusCode).toBe(202);
+    expect(response.json.url).toMatch(/^https:\/\/abc123\.execute-api\.eu-west-1\.amazonaws\.com\/prod\/v1\/video\//);
+  });
+
   it('refuses invalid UTF-8', async () => {
     const body = Buffer.concat([Buffer.from('{"webhook":"https://e.com","clips":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
@@ -152,6 +172,18 @@ describe('GET /v1/video/{id}', () => {
     const missing = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video/vid_none', resource: '/v1/video/{id}', pathParameters: { id: 'vid_none' } }));
     expect(theirs.statusCode).toBe(404);
     expect(missing.statusCode).toBe(404);
+  });
+
+  it('refuses a redelivery while the event is still being delivered (409), allows it once delivered or failed', async () => {
+    const video = { videoId: 'vid_mine', tenantId: 'acct_test', status: 'completed', delivery: { state: 'delivering', attempts: [{ attempt: 1 }], eventId: 'evt_vid_mine_completed' } };
+    documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: video });
+    const event = restEvent({ method: 'POST', path: '/v1/video/vid_mine/redeliver', resource: '/v1/video/{id}/redeliver', pathParameters: { id: 'vid_mine' } });
+    expect((await invoke(videos, event)).statusCode).toBe(409);
+    sqs.on(SendMessageCommand).resolves({});
+    documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: { ...video, delivery: { ...video.delivery, state: 'failed' } } });
+    const accepted = await invoke(videos, event);
+    expect(accepted.statusCode).toBe(202);
+    expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.MessageBody!)).toMatchObject({ redelivery: true, attempt: 2 });
   });
 
   it('answers 405 for a method the resource does not serve, 400 for a bad limit', async () => {

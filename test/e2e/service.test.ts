@@ -88,6 +88,14 @@ describe('the spec sample request, end to end', () => {
     for (const clip of video.clips) expect(clip.duration_seconds).toBeGreaterThan(1.2);
   }, 150_000);
 
+  it('GET /v1/video/{id}/download redirects to a fresh link of the file', async () => {
+    const response = await api(`/v1/video/${videoId}/download`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    const file = await fetch(response.headers.get('location')!);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+  });
+
   it('lists the video and counts it on the account', async () => {
     const list = (await (await api('/v1/video')).json()) as { videos: { video_id: string }[] };
     expect(list.videos.map((v) => v.video_id)).toContain(videoId);
@@ -145,6 +153,17 @@ describe('Idempotency-Key', () => {
     const second = await api('/v1/bot', { method: 'POST', headers, body: body() });
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
+    expect(((await second.json()) as { video_id: string }).video_id).toBe(((await first.json()) as { video_id: string }).video_id);
+  });
+
+  it('recognises a retried multipart create (a new boundary, the same fields)', async () => {
+    const fields = { webhook: receiver.url, create_video: 'false', clips: `[{"bot_uid": 'bot_maya', "text": 'Retry me.'}]` };
+    const send = async () => {
+      const { body, contentType } = await multipart(fields);
+      return api('/v1/create_video', { method: 'POST', headers: { 'content-type': contentType, 'Idempotency-Key': 'curl-retry-7' }, body });
+    };
+    const [first, second] = [await send(), await send()];
+    expect([first.status, second.status]).toEqual([202, 202]);
     expect(((await second.json()) as { video_id: string }).video_id).toBe(((await first.json()) as { video_id: string }).video_id);
   });
 

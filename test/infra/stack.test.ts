@@ -6,7 +6,7 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
 import { resourcePath, VidbotApi } from '../../infra/constructs/vidbot-api.ts';
 import type { VidbotStack } from '../../infra/stack.ts';
-import { functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
 import { synthStack } from './synth.ts';
 
 type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
@@ -79,6 +79,14 @@ describe('functions', () => {
       Code: { ImageUri: expect.anything() },
     });
     expect(resources[fnId('render')]!.Properties.Runtime).toBeUndefined();
+  });
+
+  it('gives render and assemble the /tmp their media needs, and the others Lambda\'s default', () => {
+    expect(resources[fnId('render')]!.Properties.EphemeralStorage).toEqual({ Size: 2048 });
+    expect(resources[fnId('assemble')]!.Properties.EphemeralStorage).toEqual({ Size: 4096 });
+    for (const name of functionNames.filter((n) => n !== 'render' && n !== 'assemble')) {
+      expect(resources[fnId(name)]!.Properties.EphemeralStorage, name).toBeUndefined();
+    }
   });
 
   it('gives every function its own log group with one month retention', () => {
@@ -154,13 +162,14 @@ describe('least privilege', () => {
     expect(statements.flatMap(actionsOf).every((a) => a.startsWith('dynamodb:'))).toBe(true);
   });
 
-  it('lets a function send only to the queues it declares', () => {
+  it("lets a function send only to the queues it declares 'send' (not to a queue it only consumes)", () => {
     for (const name of functionNames) {
       const sendsTo = JSON.stringify(statementsOf(name).filter((s) => actionsOf(s).includes('sqs:SendMessage')).map((s) => s.Resource));
       const reachable = (Object.keys(queues) as QueueName[]).filter((q) =>
         sendsTo.includes(`"${idOf(stack.node.findChild(`${pascal(q)}Queue`).node.findChild('Queue') as any)}"`),
       );
-      expect(reachable.sort(), name).toEqual(Object.keys(decl(name).queues ?? {}).sort());
+      const sends = Object.entries((decl(name).queues ?? {}) as Record<string, string>).filter(([, access]) => access === 'send').map(([q]) => q);
+      expect(reachable.sort(), name).toEqual(sends.sort());
     }
   });
 
@@ -305,6 +314,12 @@ describe('queues', () => {
       });
       expect(resources[dlqId]!.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
     }
+  });
+
+  it('holds an assembly claim longer than the assembler can run, and shorter than its message stays hidden', () => {
+    // Otherwise a crashed assembler's message would come back to a claim still held, stand down and be lost.
+    expect(assemblyLeaseSeconds).toBeGreaterThan(functions.assemble.timeoutSeconds);
+    expect(assemblyLeaseSeconds).toBeLessThan(queues.assemble.visibilityTimeoutSeconds);
   });
 
   it('enforces TLS on every queue', () => {

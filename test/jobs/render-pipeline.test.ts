@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
-import { KEPT, TEMPORARY } from '#domain/render-cache';
+import { KEPT, REUSABLE_RENDER_MAX_AGE_MS, TEMPORARY } from '#domain/render-cache';
+import { failVideo } from '#domain/video-outcomes';
 import { createVideo } from '#domain/videos';
 import { parseCreateVideo } from '#domain/create-request';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
@@ -11,6 +12,7 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { ClipFailure, handleRenderMessage, type ClipJobDeps } from '../../functions/render/clip-job.ts';
 import { handleAssembleMessage, type AssembleDeps } from '../../functions/assemble/assemble-job.ts';
 import { sweep } from '../../functions/sweeper/sweep.ts';
+import { assemblyLeaseSeconds } from '../../infra/wiring.ts';
 import type { ConcatInput, RenderClipInput } from '../../functions/render/engine/types.ts';
 import { startDynamo } from '../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
@@ -43,9 +45,9 @@ let clipDeps: ClipJobDeps;
 let assembleDeps: AssembleDeps;
 const caller = { tenantId: 'acct_1', keyId: 'key_1' };
 
-async function submit(clips: unknown[], createVideoFlag = true) {
+async function submit(clips: unknown[], createVideoFlag = true, who = caller) {
   const command = parseCreateVideo({ webhook: 'https://hooks.test/done', create_video: createVideoFlag, clips });
-  return createVideo(command, caller, {
+  return createVideo(command, who, {
     bots: clipDeps.bots,
     videos,
     clips: clipDeps.clips,
@@ -58,7 +60,7 @@ async function submit(clips: unknown[], createVideoFlag = true) {
 beforeAll(async () => {
   dynamo = await startDynamo();
   videos = new DynamoVideoRepository(dynamo.client, 'videos', () => clock);
-  objects = await FolderObjectStore.create();
+  objects = await FolderObjectStore.create(() => clock);
   const bots = new DynamoBotCatalog(dynamo.client, 'bots');
   for (const bot of BUILT_IN_BOTS) await bots.put(bot);
   clipDeps = {
@@ -73,7 +75,7 @@ beforeAll(async () => {
     fetchBackground,
     now: () => clock,
   };
-  assembleDeps = { videos, objects, notifyQueue, concat };
+  assembleDeps = { videos, objects, notifyQueue, concat, assemblyLeaseSeconds };
 });
 afterAll(() => dynamo.stop());
 beforeEach(() => {
@@ -82,6 +84,27 @@ beforeEach(() => {
   fetchBackground.mockClear();
   for (const q of [renderQueue, assembleQueue, notifyQueue]) q.take();
 });
+
+/** A promise and the function that settles it: holds a stubbed step until the test lets it go on. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+async function until(condition: () => boolean, what: string) {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!condition()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Submits a one-clip video and renders it: the video is ready to assemble. Returns its id and assemble message. */
+async function renderedVideo(text: string) {
+  const created = await submit([{ bot_uid: 'bot_ava', text }]);
+  await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+  const [message] = assembleQueue.take();
+  expect(message).toBeDefined();
+  return { videoId: created.videoId, message: message! };
+}
 
 describe('rendering a multi-clip video', () => {
   it('renders each clip once, assembles once, completes once and queues one event, through redeliveries', async () => {
@@ -132,6 +155,7 @@ describe('rendering a multi-clip video', () => {
     expect(kept.items).toHaveLength(1);
     const keptClip = kept.items[0]!;
     expect(keptClip).toMatchObject({ clipName: 'Keeper', botUid: 'bot_otto' });
+    expect(keptClip.objectKey).toMatch(/^kept\//);
     expect(objects.tags.get(keptClip.objectKey)).toEqual(KEPT);
 
     await submit([{ clip_uid: keptClip.clipUid }]);
@@ -219,5 +243,173 @@ describe('sweeper', () => {
     expect(await videos.get(stuck.videoId)).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
     const events = notifyQueue.take().map((m) => m.eventId);
     expect(events).toEqual(expect.arrayContaining([`evt_${stuck.videoId}_failed`, `evt_${finished.videoId}_completed`]));
+  });
+});
+
+describe('assembly is claimed once, with a lease', () => {
+  it('of two copies of the assemble message running at once, one joins the clips and the other stands down', async () => {
+    const { videoId, message } = await renderedVideo('Assembled once');
+    const held = gate();
+    concat.mockImplementationOnce(async (input) => {
+      await held.opened;
+      const path = join(input.workDir, 'joined');
+      await writeFile(path, 'joined');
+      return { path, contentType: 'video/mp4', durationSeconds: 1, sizeBytes: 6 };
+    });
+    const first = handleAssembleMessage(message, 1, 3, assembleDeps);
+    await until(() => concat.mock.calls.length === 1, 'the first assembly to reach concat');
+    // The duplicate arrives while the first is joining: it returns without error (its message is deleted).
+    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    expect(concat).toHaveBeenCalledTimes(1);
+    held.open();
+    await first;
+    expect(concat).toHaveBeenCalledTimes(1);
+    expect((await videos.get(videoId))?.status).toBe('completed');
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId, eventId: `evt_${videoId}_completed`, attempt: 1 }]);
+  });
+
+  it('the message of an assembler that crashed claims again once the lease has run out, and not before', async () => {
+    const { videoId, message } = await renderedVideo('The first assembler crashed');
+    // A run claimed the assembly and died (timeout, OOM) without a word.
+    expect(await videos.claimAssembly(videoId, assemblyLeaseSeconds)).toBe(true);
+
+    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    clock = new Date(clock.getTime() + (assemblyLeaseSeconds - 1) * 1000);
+    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    expect(concat).not.toHaveBeenCalled();
+    expect((await videos.get(videoId))?.status).toBe('assembling');
+
+    // Its own message comes back after the visibility timeout, which is longer than the lease.
+    clock = new Date(clock.getTime() + 2_000);
+    await handleAssembleMessage(message, 2, 3, assembleDeps);
+    expect(concat).toHaveBeenCalledTimes(1);
+    expect((await videos.get(videoId))?.status).toBe('completed');
+  });
+
+  it('when the video ends while it is being assembled, the output this run uploaded is removed', async () => {
+    const { videoId, message } = await renderedVideo('Failed by the sweeper meanwhile');
+    concat.mockImplementationOnce(async (input) => {
+      // The sweeper gives up on the video while the clips are being joined.
+      await failVideo({ videos, notifyQueue }, videoId, { code: 'deadline_exceeded', message: 'too slow' });
+      const path = join(input.workDir, 'joined');
+      await writeFile(path, 'joined');
+      return { path, contentType: 'video/mp4', durationSeconds: 1, sizeBytes: 6 };
+    });
+    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    const video = await videos.get(videoId);
+    expect(video).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
+    expect(objects.has(`outputs/acct_1/${videoId}.mp4`)).toBe(false);
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_${videoId}_failed`]);
+  });
+});
+
+describe('the render cache and the expiry of temporary renders', () => {
+  it('reuses a temporary render while it is young, and renders again one close to its expiry', async () => {
+    const clip = { bot_uid: 'bot_leo', text: 'Getting old in the bucket' };
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const { objectKey } = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
+    expect(objectKey).toMatch(/^renders\//);
+
+    objects.backdate(objectKey!, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS + 3600_000));
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, objectKey });
+
+    // Six and a half days old: it could expire (7 days) before this video is assembled.
+    objects.backdate(objectKey!, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS - 12 * 3600_000));
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    const result = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
+    expect(result.cached).toBeUndefined();
+    expect(result.objectKey).toBe(objectKey);
+    // Rewritten, so its age starts again.
+    expect((await objects.head(objectKey!))?.lastModified).toEqual(clock);
+    expect(objects.tags.get(objectKey!)).toEqual(TEMPORARY);
+  });
+
+  it('a kept clip is stored apart: a temporary render of the same content finishing later cannot make it temporary', async () => {
+    const clip = { bot_uid: 'bot_maya', text: 'Kept and temporary at once' };
+    const kept = await submit([{ ...clip, reusable_clip: true, clip_name: 'Both' }]);
+    const keptMessage = renderQueue.take()[0]!;
+    const temporary = await submit([clip]);
+    const temporaryMessage = renderQueue.take()[0]!;
+
+    // The temporary render misses the cache and is slow; the reusable one misses it too and finishes first.
+    const held = gate();
+    renderClip.mockImplementationOnce(async (input) => {
+      await held.opened;
+      const path = join(input.workDir, 'clip.mp4');
+      await writeFile(path, `${input.bot.uid}:${input.text}`);
+      return { path, contentType: 'video/mp4', durationSeconds: 2.6 };
+    });
+    const slow = handleRenderMessage(temporaryMessage, 1, 3, clipDeps);
+    await until(() => renderClip.mock.calls.length === 1, 'the temporary render to start');
+    await handleRenderMessage(keptMessage, 1, 3, clipDeps);
+    held.open();
+    await slow;
+
+    const keptResult = (await videos.get(kept.videoId))!.clipResults['0']!;
+    const temporaryResult = (await videos.get(temporary.videoId))!.clipResults['0']!;
+    const keptClip = (await clipDeps.clips.list('acct_1', { limit: 100 })).items.find((c) => c.clipName === 'Both')!;
+    expect(objects.tags.get(keptClip.objectKey)).toEqual(KEPT);
+    expect(keptClip.objectKey).toMatch(/^kept\//);
+    expect(keptResult.objectKey).toBe(keptClip.objectKey);
+    expect(temporaryResult.objectKey).toMatch(/^renders\//);
+    expect(objects.tags.get(temporaryResult.objectKey!)).toEqual(TEMPORARY);
+  });
+
+  it('a reusable clip found among temporary renders is copied under kept/, and later found there first', async () => {
+    const clip = { bot_uid: 'bot_otto', text: 'First temporary, then kept' };
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const renderKey = (await videos.get(`vid_test${counter}`))!.clipResults['0']!.objectKey!;
+
+    await submit([{ ...clip, reusable_clip: true, clip_name: 'Promoted' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    const keptClip = (await clipDeps.clips.list('acct_1', { limit: 100 })).items.find((c) => c.clipName === 'Promoted')!;
+    expect(keptClip.objectKey).toBe(renderKey.replace(/^renders\//, 'kept/'));
+    expect(keptClip.durationSeconds).toBe(clip.text.length / 10);
+    expect(objects.tags.get(keptClip.objectKey)).toEqual(KEPT);
+    expect(objects.tags.get(renderKey)).toEqual(TEMPORARY);
+
+    // Even once the temporary render is too old to use, the kept clip serves the same content.
+    objects.backdate(renderKey, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS - 3600_000));
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, objectKey: keptClip.objectKey });
+  });
+
+  it('a rendered clip gone by the time of assembly fails the video at once with render_expired', async () => {
+    const { videoId, message } = await renderedVideo('Gone before assembly');
+    await objects.delete((await videos.get(videoId))!.clipResults['0']!.objectKey!);
+    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    const video = await videos.get(videoId);
+    expect(video).toMatchObject({ status: 'failed', error: { code: 'render_expired', clipIndex: 0 } });
+    expect(video?.error?.message).toMatch(/^clip 0: /);
+    expect(concat).not.toHaveBeenCalled();
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_${videoId}_failed`]);
+  });
+});
+
+describe('the render cache is per tenant', () => {
+  it('an identical clip of another tenant is rendered again, never reported as cached', async () => {
+    const clip = { bot_uid: 'bot_ava', text: 'Only my own renders' };
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const mine = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
+
+    await submit([clip], true, { tenantId: 'acct_2', keyId: 'key_2' });
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const theirs = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(theirs.cached).toBeUndefined();
+    expect(theirs.renderMs).toBeGreaterThanOrEqual(0);
+    expect(theirs.contentHash).not.toBe(mine.contentHash);
+    expect(theirs.objectKey).not.toBe(mine.objectKey);
   });
 });

@@ -153,7 +153,7 @@ const categories = {
     .chain(([webhook, extra]) => json({ ...extra, ...VALID, webhook }, 'bad webhook')),
   conflictingWebhooks: otherFields.chain((extra) => json({ ...extra, ...VALID, process_done_webhook: 'https://other.example/h' }, 'webhook and process_done_webhook differ')),
   badCreateVideo: fc
-    .oneof(fc.constantFrom('yes', 'no', 'TRUE', '2', null), fc.integer({ min: 2 }), fc.dictionary(fc.string(), fc.integer(), { maxKeys: 1 }))
+    .oneof(fc.constantFrom('yes', 'no', 'ja', '2', 'T', null), fc.integer({ min: 2 }), fc.dictionary(fc.string(), fc.integer(), { maxKeys: 1 }))
     .chain((create_video) => json({ ...VALID, create_video }, 'bad create_video')),
   badClipsJson: fc.tuple(badClips, otherFields).chain(([clips, extra]) => json({ ...extra, ...VALID, clips }, 'bad clips (JSON)')),
   badClipsAsString: badClips.chain((clips) => json({ ...VALID, clips: JSON.stringify(clips) }, 'bad clips (JSON string)')),

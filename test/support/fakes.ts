@@ -4,13 +4,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageQueue, ObjectHead, ObjectStore } from '#domain/ports';
 
-/** An object store on a temporary folder: enough S3 for the jobs (keys, tags, metadata). */
+/**
+ * An object store on a temporary folder: enough S3 for the jobs (keys, tags, metadata, last write). `now` is the
+ * clock that stamps writes, so a test's clock and the objects' ages agree.
+ */
 export class FolderObjectStore implements ObjectStore {
   readonly tags = new Map<string, Record<string, string>>();
   private readonly metadata = new Map<string, Record<string, string>>();
-  private constructor(readonly dir: string) {}
-  static async create() {
-    return new FolderObjectStore(await mkdtemp(join(tmpdir(), 'objects-')));
+  private readonly modified = new Map<string, Date>();
+  private constructor(
+    readonly dir: string,
+    private readonly now: () => Date,
+  ) {}
+  static async create(now: () => Date = () => new Date()) {
+    return new FolderObjectStore(await mkdtemp(join(tmpdir(), 'objects-')), now);
+  }
+  /** Pretends the object was last written at `at` (as if it had aged in the bucket). */
+  backdate(key: string, at: Date) {
+    if (!this.modified.has(key)) throw new Error(`no object ${key}`);
+    this.modified.set(key, at);
+  }
+  has(key: string) {
+    return existsSync(this.path(key));
   }
   private path(key: string) {
     return join(this.dir, encodeURIComponent(key));
@@ -19,11 +34,21 @@ export class FolderObjectStore implements ObjectStore {
     await copyFile(filePath, this.path(key));
     this.tags.set(key, options.tags ?? {});
     this.metadata.set(key, options.metadata ?? {});
+    this.modified.set(key, this.now());
     return { sizeBytes: (await stat(filePath)).size };
   }
   async putBytes(key: string, body: Uint8Array | string, options: { contentType: string; tags?: Record<string, string> }) {
     await writeFile(this.path(key), body);
     this.tags.set(key, options.tags ?? {});
+    this.metadata.set(key, {});
+    this.modified.set(key, this.now());
+  }
+  async copy(fromKey: string, toKey: string, options: { tags: Record<string, string> }) {
+    if (!existsSync(this.path(fromKey))) throw Object.assign(new Error(`NoSuchKey: ${fromKey}`), { name: 'NoSuchKey' });
+    await copyFile(this.path(fromKey), this.path(toKey));
+    this.tags.set(toKey, options.tags);
+    this.metadata.set(toKey, { ...(this.metadata.get(fromKey) ?? {}) });
+    this.modified.set(toKey, this.now());
   }
   async getToFile(key: string, filePath: string) {
     if (!existsSync(this.path(key))) return false;
@@ -32,7 +57,7 @@ export class FolderObjectStore implements ObjectStore {
   }
   async head(key: string): Promise<ObjectHead | undefined> {
     if (!existsSync(this.path(key))) return undefined;
-    return { sizeBytes: (await stat(this.path(key))).size, metadata: this.metadata.get(key) ?? {} };
+    return { sizeBytes: (await stat(this.path(key))).size, metadata: this.metadata.get(key) ?? {}, lastModified: this.modified.get(key) ?? this.now() };
   }
   async read(key: string) {
     return readFile(this.path(key));
@@ -40,12 +65,10 @@ export class FolderObjectStore implements ObjectStore {
   async delete(key: string) {
     const { rm } = await import('node:fs/promises');
     await rm(this.path(key), { force: true });
+    for (const map of [this.tags, this.metadata, this.modified]) map.delete(key);
   }
   async presignGet(key: string, expiresInSeconds: number) {
-    return `https://objects.test/${key}?expires=${expiresInSeconds}`;
-  }
-  async setTags(key: string, tags: Record<string, string>) {
-    this.tags.set(key, tags);
+    return { url: `https://objects.test/${key}?expires=${expiresInSeconds}`, expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString() };
   }
 }
 

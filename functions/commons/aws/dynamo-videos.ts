@@ -142,13 +142,27 @@ export class DynamoVideoRepository implements VideoRepository {
     }
   }
 
-  async claimAssembly(videoId: string): Promise<boolean> {
+  /**
+   * A lease, not a flag: a duplicate assemble message (SQS delivers at least once, and the render job re-sends
+   * on redelivery) finds it held and stands down, while the message of an assembler that crashed claims again
+   * once its lease has run out. `assemblyLeaseUntil` is in epoch seconds; a video left in assembling without
+   * one (claimed before leases existed) is claimable.
+   */
+  async claimAssembly(videoId: string, leaseSeconds: number): Promise<boolean> {
+    const nowSeconds = Math.floor(this.now().getTime() / 1000);
     return this.conditional({
       Key: { videoId },
-      UpdateExpression: 'SET #status = :assembling, updatedAt = :now',
-      ConditionExpression: '#status IN (:rendering, :assembling) AND renderedCount = clipCount',
+      UpdateExpression: 'SET #status = :assembling, assemblyLeaseUntil = :leaseUntil, updatedAt = :now',
+      ConditionExpression:
+        '(#status = :rendering AND renderedCount = clipCount) OR (#status = :assembling AND (attribute_not_exists(assemblyLeaseUntil) OR assemblyLeaseUntil < :nowSeconds))',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':assembling': 'assembling', ':rendering': 'rendering', ':now': this.now().toISOString() },
+      ExpressionAttributeValues: {
+        ':assembling': 'assembling',
+        ':rendering': 'rendering',
+        ':leaseUntil': nowSeconds + leaseSeconds,
+        ':nowSeconds': nowSeconds,
+        ':now': this.now().toISOString(),
+      },
     });
   }
 

@@ -3,17 +3,17 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
-  PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ObjectHead, ObjectStore } from '#domain/ports';
+import type { ObjectHead, ObjectStore, PresignedLink } from '#domain/ports';
 
 const tagging = (tags?: Record<string, string>) => (tags ? new URLSearchParams(tags).toString() : undefined);
 const isMissing = (error: unknown) => error instanceof NoSuchKey || error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
@@ -59,32 +59,47 @@ export class S3ObjectStore implements ObjectStore {
   async head(key: string): Promise<ObjectHead | undefined> {
     try {
       const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { sizeBytes: result.ContentLength ?? 0, metadata: result.Metadata ?? {} };
+      return { sizeBytes: result.ContentLength ?? 0, metadata: result.Metadata ?? {}, lastModified: result.LastModified ?? new Date(0) };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
     }
   }
 
+  async copy(fromKey: string, toKey: string, options: { tags: Record<string, string> }): Promise<void> {
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: toKey,
+        // The source is bucket/key, URL-encoded (keys here are [a-z0-9/.-], but encoding is the contract).
+        CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}`,
+        MetadataDirective: 'COPY',
+        TaggingDirective: 'REPLACE',
+        Tagging: tagging(options.tags),
+      }),
+    );
+  }
+
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  async presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<string> {
-    return getSignedUrl(
+  async presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<PresignedLink> {
+    // A link signed with temporary credentials (a Lambda role's) dies with them, whatever X-Amz-Expires says:
+    // ask for no longer than they last, and say when the link really ends.
+    const credentials = await this.client.config.credentials();
+    const now = Date.now();
+    const untilCredentialsExpire = credentials.expiration ? Math.floor((credentials.expiration.getTime() - now) / 1000) - 60 : Infinity;
+    const seconds = Math.max(60, Math.min(expiresInSeconds, untilCredentialsExpire));
+    const url = await getSignedUrl(
       this.client,
       new GetObjectCommand({
         Bucket: this.bucket,
         Key: key,
         ResponseContentDisposition: downloadName ? `attachment; filename="${downloadName.replace(/[^\w.-]/g, '_')}"` : undefined,
       }),
-      { expiresIn: expiresInSeconds },
+      { expiresIn: seconds },
     );
-  }
-
-  async setTags(key: string, tags: Record<string, string>): Promise<void> {
-    await this.client.send(
-      new PutObjectTaggingCommand({ Bucket: this.bucket, Key: key, Tagging: { TagSet: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) } }),
-    );
+    return { url, expiresAt: new Date(now + seconds * 1000).toISOString() };
   }
 }
