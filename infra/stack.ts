@@ -18,7 +18,7 @@ import { BotSeed } from './constructs/bot-seed.ts';
 import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
 import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
-import { assemblyLeaseSeconds, functions, layers, queues, routes, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
+import { apiMethods, assemblyLeaseSeconds, functions, layers, queues, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
 
 export interface VidbotStackProps extends StackProps {
   /**
@@ -208,7 +208,7 @@ export class VidbotStack extends Stack {
     // --- API --------------------------------------------------------------------------------------------
     this.api = new VidbotApi(this, 'Api', {
       authorizer,
-      routes: routes.map((route): ApiRoute => ({ ...route, handler: built[route.function] })),
+      routes: apiMethods(functions).map((method): ApiRoute => ({ ...method, handler: built[method.function as FunctionName] })),
     });
 
     // --- Seed -------------------------------------------------------------------------------------------

@@ -275,6 +275,44 @@ export type FunctionName = keyof typeof functions;
  */
 export const assemblyLeaseSeconds = functions.assemble.timeoutSeconds + 30;
 
+/**
+ * API Gateway has no path part ending in "/": a route declared with a trailing slash is served by the resource
+ * without it (and the handler sees the raw path, slash included).
+ */
+export const apiResourcePath = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+
+/** One API Gateway method: a resource, an HTTP method, the function behind it, and whether it needs a key. */
+export interface ApiMethod {
+  resourcePath: string;
+  method: Route['method'];
+  function: string;
+  auth: boolean;
+  /** The declared paths it serves, e.g. both /v1/bot and /v1/bot/. */
+  paths: string[];
+}
+
+/**
+ * The methods the http functions' routes make, as both the stack and the local gateway build them. Routes that
+ * land on one method must name one function and one auth; anything else is a wiring error, refused here.
+ */
+export function apiMethods(fns: Record<string, FunctionDecl> = functions): ApiMethod[] {
+  const methods = new Map<string, ApiMethod>();
+  for (const [name, decl] of Object.entries(fns)) {
+    if (decl.trigger !== 'http') continue;
+    for (const route of decl.routes as readonly Route[]) {
+      const resourcePath = apiResourcePath(route.path);
+      const key = `${route.method} ${resourcePath}`;
+      const auth = route.auth !== 'none';
+      const existing = methods.get(key);
+      if (!existing) methods.set(key, { resourcePath, method: route.method, function: name, auth, paths: [route.path] });
+      else if (existing.function !== name || existing.auth !== auth)
+        throw new Error(`routes ${route.method} ${existing.paths[0]} and ${route.method} ${route.path} are one api gateway method but differ in function or auth`);
+      else existing.paths.push(route.path);
+    }
+  }
+  return [...methods.values()];
+}
+
 /** Every route with the function that serves it. */
 export const routes = Object.entries(functions).flatMap(([name, fn]) =>
   fn.trigger === 'http' ? fn.routes.map((route) => ({ ...(route as Route), function: name as FunctionName })) : [],

@@ -15,15 +15,15 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { api as wiringApi, type Route } from '../wiring.ts';
+import { api as wiringApi, type ApiMethod } from '../wiring.ts';
 
-export interface ApiRoute extends Route {
-  /** The function serving the route. */
+export interface ApiRoute extends ApiMethod {
+  /** The function serving the method. */
   readonly handler: IFunction;
 }
 
 export interface VidbotApiProps {
-  /** Every route of the wiring, with its function. */
+  /** Every API Gateway method of the wiring (its `apiMethods()`), with its function. */
   readonly routes: readonly ApiRoute[];
   /** The bearer-key authorizer function. */
   readonly authorizer: IFunction;
@@ -53,12 +53,6 @@ const WWW_AUTHENTICATE = `'Bearer realm="vidbot"'`;
 /** The handlers' error body shape (functions/commons/http.ts), for responses API Gateway makes itself. */
 const errorBody = (code: string, message: string) => JSON.stringify({ error: { code, message } });
 
-/**
- * API Gateway paths cannot end in "/": a request to `/v1/bot/` reaches the `/v1/bot` resource (with
- * event.path still ending in "/", which is how the handler tells the two operations apart). So a trailing
- * slash maps to the same resource.
- */
-export const resourcePath = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 
 /**
  * The public REST API: one Lambda proxy integration per route of the wiring, every route behind the bearer-key
@@ -134,19 +128,9 @@ export class VidbotApi extends Construct {
 
   private addRoutes(routes: readonly ApiRoute[]): void {
     const integrations = new Map<IFunction, LambdaIntegration>();
-    const served = new Map<string, ApiRoute>();
+    // One method per (method, resource): `/v1/bot` and `/v1/bot/` are one (apiMethods merged them).
     for (const route of routes) {
-      const path = resourcePath(route.path);
-      const key = `${route.method} ${path}`;
-      const existing = served.get(key);
-      if (existing) {
-        // `/v1/bot` and `/v1/bot/` are one API Gateway method; they must have one function and one auth.
-        if (existing.handler !== route.handler || existing.auth !== route.auth) {
-          throw new Error(`routes ${existing.method} ${existing.path} and ${route.method} ${route.path} map to the same api gateway method but differ in function or auth`);
-        }
-        continue;
-      }
-      served.set(key, route);
+      const path = route.resourcePath;
 
       let integration = integrations.get(route.handler);
       if (!integration) {
@@ -157,12 +141,12 @@ export class VidbotApi extends Construct {
       const method = resource.addMethod(
         route.method,
         integration,
-        route.auth === 'none' ? { authorizationType: AuthorizationType.NONE } : { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM },
+        route.auth ? { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
-      if (route.auth === 'none') {
+      if (!route.auth) {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: `${route.method} ${route.path} is public by design (auth: 'none' in infra/wiring.ts): a health check must work without a key.`,
+          reason: `${route.method} ${path} is public by design (auth: 'none' in infra/wiring.ts): a health check must work without a key.`,
         });
       }
     }

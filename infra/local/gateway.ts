@@ -5,7 +5,8 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
 import { InvocationError, type FunctionHost } from './function-host.ts';
 import { evaluatePolicy, type AuthorizerResult } from './iam-policy.ts';
 import type { Log } from './log.ts';
-import { matchResource, resourcePathOf, type Resource } from './routing.ts';
+import { apiResourcePath } from '../wiring.ts';
+import { matchResource, type Resource } from './routing.ts';
 
 export interface GatewayOptions {
   resources: Resource[];
@@ -246,7 +247,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const authHeader = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
       const identity = authHeader ? headers[authHeader]! : '';
       if (!identity.trim()) return { reply: errors.unauthorized(), function: target.function, resource: resource.path };
-      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${options.apiId}/${options.stage}/${method}${resourcePathOf(path)}`;
+      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${options.apiId}/${options.stage}/${method}${apiResourcePath(path)}`;
       const { reply, authorizer } = await authorize(identity, methodArn, { ...requestParts, requestContext });
       if (reply) return { reply, function: target.function, resource: resource.path };
       requestContext.authorizer = authorizer;

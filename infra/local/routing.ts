@@ -1,4 +1,4 @@
-import type { FunctionDecl, Route } from '../wiring.ts';
+import { apiMethods, apiResourcePath, type FunctionDecl } from '../wiring.ts';
 
 /** An API Gateway resource (a path template without trailing slash) with the function behind each method. */
 export interface Resource {
@@ -7,31 +7,16 @@ export interface Resource {
   methods: Map<string, { function: string; auth: boolean }>;
 }
 
-/**
- * API Gateway has no resource for a trailing slash: `/v1/bot/` is the `/v1/bot` resource, so a declared
- * route with a trailing slash lands on the resource without it.
- */
-export const resourcePathOf = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-
-/** The resources of a set of functions, as the CDK stack would create them. Conflicting declarations fail. */
+/** The resources of a set of functions, as the CDK stack creates them (both read the wiring's apiMethods). */
 export function buildResources(functions: Record<string, FunctionDecl>): Resource[] {
   const resources = new Map<string, Resource>();
-  for (const [name, decl] of Object.entries(functions)) {
-    if (decl.trigger !== 'http') continue;
-    for (const route of decl.routes as readonly Route[]) {
-      const path = resourcePathOf(route.path);
-      let resource = resources.get(path);
-      if (!resource) {
-        resource = { path, segments: path.split('/').slice(1), methods: new Map() };
-        resources.set(path, resource);
-      }
-      const existing = resource.methods.get(route.method);
-      const auth = route.auth !== 'none';
-      if (existing && (existing.function !== name || existing.auth !== auth)) {
-        throw new Error(`route ${route.method} ${path} is declared by both ${existing.function} and ${name} (or with different auth)`);
-      }
-      resource.methods.set(route.method, { function: name, auth });
+  for (const method of apiMethods(functions)) {
+    let resource = resources.get(method.resourcePath);
+    if (!resource) {
+      resource = { path: method.resourcePath, segments: method.resourcePath.split('/').slice(1), methods: new Map() };
+      resources.set(method.resourcePath, resource);
     }
+    resource.methods.set(method.method, { function: method.function, auth: method.auth });
   }
   return [...resources.values()];
 }
@@ -49,7 +34,7 @@ const decode = (value: string) => {
  * a single trailing slash is ignored, nothing else is normalised. Path parameters arrive URL-decoded.
  */
 export function matchResource(resources: Resource[], rawPath: string): { resource: Resource; pathParameters: Record<string, string> } | undefined {
-  const path = resourcePathOf(rawPath);
+  const path = apiResourcePath(rawPath);
   if (!path.startsWith('/')) return undefined;
   const segments = path.split('/').slice(1);
   // API Gateway walks the tree segment by segment preferring a literal child, so the earliest literal wins.

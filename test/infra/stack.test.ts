@@ -1,12 +1,10 @@
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
-import { resourcePath, VidbotApi } from '../../infra/constructs/vidbot-api.ts';
 import type { VidbotStack } from '../../infra/stack.ts';
-import { assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
 import { synthStack } from './synth.ts';
 
 type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
@@ -214,18 +212,18 @@ describe('api', () => {
 
   it('has one method per wiring route, a trailing slash sharing its resource', () => {
     const methods = methodsByRoute();
-    const expected = new Set(routes.map((r) => `${r.method} ${resourcePath(r.path)}`));
+    const expected = new Set(routes.map((r) => `${r.method} ${apiResourcePath(r.path)}`));
     expect([...methods.keys()].sort()).toEqual([...expected].sort());
     expect(methods.has('POST /v1/bot')).toBe(true);
     expect(methods.has('POST /v1/create_video')).toBe(true);
-    expect(resourcePath('/v1/bot/')).toBe('/v1/bot');
+    expect(apiResourcePath('/v1/bot/')).toBe('/v1/bot');
   });
 
   it('integrates each route with its function (Lambda proxy) and puts all but health behind the authorizer', () => {
     const methods = methodsByRoute();
     const authorizerId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::ApiGateway::Authorizer')![0];
     for (const route of routes) {
-      const method = methods.get(`${route.method} ${resourcePath(route.path)}`);
+      const method = methods.get(`${route.method} ${apiResourcePath(route.path)}`);
       expect(method.Integration.Type, route.path).toBe('AWS_PROXY');
       expect(JSON.stringify(method.Integration.Uri), route.path).toContain(`"${fnId(route.function)}"`);
       if (route.auth === 'none') {
@@ -284,20 +282,12 @@ describe('api', () => {
     }
   });
 
-  it('rejects two routes that share an API Gateway method but not their function', () => {
-    const scope = new Stack(new App(), 'Conflict');
-    const fn = (id: string) => new LambdaFunction(scope, id, { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('exports.handler=()=>{}') });
-    const [a, b] = [fn('A'), fn('B')];
-    expect(
-      () =>
-        new VidbotApi(scope, 'Api', {
-          authorizer: a,
-          routes: [
-            { method: 'POST', path: '/v1/bot', handler: a },
-            { method: 'POST', path: '/v1/bot/', handler: b },
-          ],
-        }),
-    ).toThrow(/post \/v1\/bot and post \/v1\/bot\/ map to the same api gateway method/i);
+  it('rejects two routes that share an API Gateway method but not their function (the wiring refuses it for stack and local alike)', () => {
+    const http = (path: string) => ({ entry: 'x.ts', trigger: 'http' as const, memoryMb: 128, timeoutSeconds: 3, routes: [{ method: 'POST' as const, path }] });
+    expect(() => apiMethods({ a: http('/v1/bot'), b: http('/v1/bot/') })).toThrow(/post \/v1\/bot and post \/v1\/bot\/ are one api gateway method/i);
+    expect(apiMethods({ a: { ...http('/v1/bot'), routes: [{ method: 'POST', path: '/v1/bot' }, { method: 'POST', path: '/v1/bot/' }] } })).toEqual([
+      { resourcePath: '/v1/bot', method: 'POST', function: 'a', auth: true, paths: ['/v1/bot', '/v1/bot/'] },
+    ]);
   });
 });
 
