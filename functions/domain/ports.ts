@@ -23,7 +23,11 @@ export interface VideoRepository {
   create(video: VideoRecord): Promise<void>;
   get(videoId: string): Promise<VideoRecord | undefined>;
   listByTenant(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<VideoRecord>>;
-  countByStatus(tenantId: string): Promise<Record<VideoStatus, number>>;
+  /**
+   * The tenant's videos by status, counting at most `upTo` of them (newest first): `complete` is false when
+   * there were more, so a very large account gets a bounded, honestly labelled answer rather than a time-out.
+   */
+  countByStatus(tenantId: string, upTo: number): Promise<{ counts: Record<VideoStatus, number>; complete: boolean }>;
   delete(videoId: string): Promise<void>;
   /** queued → rendering and the clip to rendering; a no-op on a terminal video. Returns the record. */
   markClipRendering(videoId: string, clipIndex: number): Promise<VideoRecord | undefined>;

@@ -60,8 +60,9 @@ export class DynamoVideoRepository implements VideoRepository {
     return { items: (result.Items ?? []).map(strip), nextCursor: encodeCursor(result.LastEvaluatedKey) };
   }
 
-  async countByStatus(tenantId: string): Promise<Record<VideoStatus, number>> {
+  async countByStatus(tenantId: string, upTo: number): Promise<{ counts: Record<VideoStatus, number>; complete: boolean }> {
     const counts = Object.fromEntries(VIDEO_STATUSES.map((s) => [s, 0])) as Record<VideoStatus, number>;
+    let counted = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.client.send(
@@ -72,13 +73,16 @@ export class DynamoVideoRepository implements VideoRepository {
           ExpressionAttributeValues: { ':t': tenantId },
           ProjectionExpression: '#s',
           ExpressionAttributeNames: { '#s': 'status' },
+          ScanIndexForward: false,
+          Limit: Math.min(1000, upTo - counted),
           ExclusiveStartKey: startKey,
         }),
       );
       for (const item of page.Items ?? []) counts[item.status as VideoStatus] = (counts[item.status as VideoStatus] ?? 0) + 1;
+      counted += page.Items?.length ?? 0;
       startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return counts;
+    } while (startKey && counted < upTo);
+    return { counts, complete: !startKey };
   }
 
   async delete(videoId: string): Promise<void> {
