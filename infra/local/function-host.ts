@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -169,6 +169,9 @@ export class FunctionHost {
     });
     worker.on('exit', (code) => {
       die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment exited with code ${code}`));
+      // Terminating a worker does not stop the processes it started (a render's ffmpeg would run on); Lambda
+      // stops a whole environment, so this stops what still works in this one's /tmp.
+      killProcessesUsing(tmp);
       void rm(tmp, { recursive: true, force: true }).catch(() => {});
     });
     this.sandboxes.add(sandbox);
@@ -219,4 +222,26 @@ export class FunctionHost {
     if (error) throw error;
     return JSON.parse(json!);
   }
+}
+
+/** SIGKILLs every process whose command line mentions `dir` (Linux /proc; elsewhere nothing happens). */
+export function killProcessesUsing(dir: string): number {
+  let killed = 0;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return killed;
 }

@@ -1,4 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { killProcessesUsing } from '../../infra/local/function-host.ts';
 import { evaluatePolicy, wildcardMatch } from '../../infra/local/iam-policy.ts';
 import { successfulMessages } from '../../infra/local/poller.ts';
 import { buildResources, matchResource } from '../../infra/local/routing.ts';
@@ -45,5 +50,24 @@ describe('routes of the real wiring', () => {
     expect(matchResource(resources, '/v1/bot/bot_ava')?.pathParameters).toEqual({ uid: 'bot_ava' });
     expect(matchResource(resources, '/health')?.resource.methods.get('GET')).toEqual({ function: 'meta', auth: false });
     expect(matchResource(resources, '/v1/video/abc/redeliver')?.resource.path).toBe('/v1/video/{id}/redeliver');
+  });
+});
+
+describe('killProcessesUsing', () => {
+  it("stops the processes still working in a discarded environment's /tmp, and no others", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'render-env-'));
+    // The directory appears in each shell's command line, as a render's work dir does in ffmpeg's.
+    const inside = spawn('sh', ['-c', `sleep 30 # ${dir}`]);
+    const elsewhere = spawn('sh', ['-c', 'sleep 30 # elsewhere']);
+    const signalOf = (child: ChildProcess) => new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      expect(killProcessesUsing(dir)).toBe(1);
+      expect(await signalOf(inside)).toBe('SIGKILL');
+      expect(elsewhere.exitCode).toBeNull();
+    } finally {
+      elsewhere.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
