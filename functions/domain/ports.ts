@@ -53,7 +53,7 @@ export interface VideoRepository {
   listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]>;
   postponeDeadline(videoId: string, deadlineAt: number): Promise<void>;
   /** Appends an attempt; the first one takes the video out of the sweeper's view. */
-  recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState): Promise<void>;
+  recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void>;
 }
 
 /** A clip kept with reusable_clip: true. */

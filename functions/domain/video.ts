@@ -68,7 +68,11 @@ export interface VideoRecord {
   assemblyLeaseUntil?: number;
   output?: VideoOutput;
   error?: VideoError;
-  delivery: { state: DeliveryState; attempts: DeliveryAttempt[]; eventId?: string };
+  /**
+   * `chainId`: the queue message that carries the current chain of attempts. Another message with the same
+   * event (a re-queue by the sweeper while the first was only late) is a duplicate and is dropped.
+   */
+  delivery: { state: DeliveryState; attempts: DeliveryAttempt[]; eventId?: string; chainId?: string };
 }
 
 export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);

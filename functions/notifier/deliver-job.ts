@@ -21,11 +21,19 @@ export interface DeliverDeps {
 /** What the queue consumer must do with the message after an attempt. */
 export type DeliveryOutcome = { done: true } | { done: false; retryInSeconds: number; reason: string };
 
+/** The queue message being handled: its id names the chain of attempts it carries. */
+export interface Receipt {
+  messageId: string;
+  /** ApproximateReceiveCount: each receive is one attempt of the schedule. */
+  receiveCount: number;
+}
+
 /**
- * One attempt to deliver a video's event. `receiveCount` is the message's ApproximateReceiveCount: each receive
- * is one attempt of the schedule, and after the last one the message goes to the dead-letter queue.
+ * One attempt to deliver a video's event. After the last attempt of the schedule the message goes to the
+ * dead-letter queue.
  */
-export async function deliverVideoEvent(message: DeliverMessage, receiveCount: number, deps: DeliverDeps): Promise<DeliveryOutcome> {
+export async function deliverVideoEvent(message: DeliverMessage, receipt: Receipt, deps: DeliverDeps): Promise<DeliveryOutcome> {
+  const { messageId, receiveCount } = receipt;
   const video = await deps.videos.get(message.videoId);
   if (!video) {
     logger.info('event for a deleted video dropped', { video_id: message.videoId });
@@ -34,6 +42,14 @@ export async function deliverVideoEvent(message: DeliverMessage, receiveCount: n
   if (!isTerminal(video.status)) throw new Error(`video ${video.videoId} is ${video.status}; events are only sent for finished videos`);
   if (video.delivery.state === 'delivered' && !message.redelivery) {
     logger.info('event already delivered', { video_id: video.videoId, event_id: message.eventId });
+    return { done: true };
+  }
+  // A first-attempt message whose event another message is already carrying (the sweeper re-queued an event
+  // that was only late): one chain of retries is enough. A redelivery starts a chain of its own; a message that
+  // continues an earlier chain (attempt > 1, the local runtime's restart recovery) takes the chain over.
+  const chain = video.delivery.chainId;
+  if (!message.redelivery && message.attempt === 1 && chain && chain !== messageId) {
+    logger.info('duplicate delivery chain dropped', { video_id: video.videoId, event_id: message.eventId, chain });
     return { done: true };
   }
 
@@ -54,7 +70,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receiveCount: n
   // Once delivered, a failing redelivery does not make the event undelivered.
   const state: DeliveryState =
     result.ok || video.delivery.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
-  await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state);
+  await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {
     video_id: video.videoId,
     event_id: message.eventId,

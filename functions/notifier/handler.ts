@@ -9,7 +9,7 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { deliverVideoEvent, type DeliverDeps } from './deliver-job.ts';
+import { deliverVideoEvent, type DeliverDeps, type Receipt } from './deliver-job.ts';
 
 const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
 /**
@@ -44,8 +44,8 @@ class RetryLater extends Error {
  */
 const idempotency = new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true });
 const deliverOnce = makeIdempotent(
-  async (input: { idempotencyKey: string; message: DeliverMessage; receive: number }) => {
-    const outcome = await deliverVideoEvent(input.message, input.receive, deps);
+  async (input: { idempotencyKey: string; message: DeliverMessage; receipt: Receipt }) => {
+    const outcome = await deliverVideoEvent(input.message, input.receipt, deps);
     if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
     return outcome;
   },
@@ -61,7 +61,7 @@ async function deliverRecord(record: SQSRecord): Promise<void> {
   // A redelivery asked for by the caller is a new delivery; the record's own attempts key the retries.
   const idempotencyKey = `${message.eventId}:${message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
   try {
-    await deliverOnce({ idempotencyKey, message, receive });
+    await deliverOnce({ idempotencyKey, message, receipt: { messageId: record.messageId, receiveCount: receive } });
   } catch (error) {
     if (!(error instanceof RetryLater)) throw error;
     // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,

@@ -223,15 +223,16 @@ export class DynamoVideoRepository implements VideoRepository {
     return (Items ?? []).map(strip);
   }
 
-  async recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState): Promise<void> {
+  async recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { videoId },
-        UpdateExpression: 'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, updatedAt = :now REMOVE pendingShard',
+        UpdateExpression:
+          'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, delivery.chainId = :c, updatedAt = :now REMOVE pendingShard',
         ConditionExpression: 'attribute_exists(videoId)',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':now': this.now().toISOString() },
+        ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':c': chainId, ':now': this.now().toISOString() },
       }),
     ).catch((error) => {
       if (!isConditionFailure(error)) throw error; // deleted meanwhile: nothing to record
