@@ -96,10 +96,17 @@ const volumeSchema = z
   .union([z.number(), z.string().trim().regex(/^\d*\.?\d+$/, 'must be a number').transform(Number)])
   .pipe(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'));
 
+/**
+ * Something a voice can say: a letter or a digit, in any script. Text of only zero-width characters (which
+ * trim() keeps), controls, punctuation or symbols would render a silent clip.
+ */
+const SPEAKABLE = /[\p{L}\p{N}]/u;
+
 const textSchema = z
   .string()
   .max(limits.maxTextChars, `must be at most ${limits.maxTextChars} characters`)
-  .refine((t) => t.trim().length > 0, 'must not be empty');
+  .refine((t) => t.trim().length > 0, 'must not be empty')
+  .refine((t) => t.trim().length === 0 || SPEAKABLE.test(t), 'must contain something to say: at least one letter or digit');
 
 /** A full clip as a caller describes it (interface 2.1). */
 export const clipInputSchema = z.strictObject({

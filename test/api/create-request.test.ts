@@ -89,6 +89,43 @@ describe('parseCreateVideo', () => {
     expect(problemsOf({ webhook: 'https://e.com', clips: [clip({ text: 'x'.repeat(limits.maxTextChars + 1) })] })[0]?.path).toBe('clips[0].text');
   });
 
+  describe('text must hold something to say', () => {
+    const refusedText = (text: string, index = 0) => {
+      const clips = [clip(), clip(), clip()];
+      clips[index] = clip({ text });
+      return problemsOf({ webhook: 'https://e.com', clips });
+    };
+
+    it.each([
+      ['zero-width space', '\u200B'],
+      ['zero-width joiners and a BOM', '\u200D\u200D\uFEFF\u200B'],
+      ['zero-width characters between spaces', ' \u200B \u200C '],
+      ['control characters', '\u0000\u0007\u001B\u007F'],
+      ['punctuation', '...!?;:—«»'],
+      ['symbols and emoji alone', '★ ♪ 🙂 👍🏽'],
+      ['combining marks alone', '\u0301\u0308'],
+    ])('refuses %s with a 400 naming the clip', (_what, text) => {
+      const problems = refusedText(text, 1);
+      expect(problems).toEqual([{ path: 'clips[1].text', message: expect.stringMatching(/letter or digit/) }]);
+    });
+
+    it('keeps saying "must not be empty" (once) for blank text', () => {
+      expect(refusedText('   ')).toEqual([{ path: 'clips[0].text', message: expect.stringMatching(/must not be empty/) }]);
+    });
+
+    it.each([
+      ['Arabic', 'مرحبا بالعالم'],
+      ['Chinese', '你好，世界'],
+      ['an emoji and a word', '🎉 Congratulations!'],
+      ['digits only', '2024'],
+      ['a word inside zero-width characters', '\u200BHi\u200D'],
+      ['Devanagari', 'नमस्ते'],
+    ])('accepts %s', (_what, text) => {
+      const command = parseCreateVideo({ webhook: 'https://e.com', clips: [clip({ text })] });
+      expect(command.clips[0]).toMatchObject({ text });
+    });
+  });
+
   it('refuses webhooks that are not http(s) and clips that are not an array', () => {
     expect(problemsOf({ webhook: 'ftp://e.com/x', clips: [clip()] })[0]?.path).toBe('webhook');
     expect(problemsOf({ webhook: 'https://user:pw@e.com/x', clips: [clip()] })[0]?.message).toMatch(/credentials/);
