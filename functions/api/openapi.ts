@@ -45,6 +45,18 @@ const errors = (...codes: number[]) =>
 
 const ok = (description: string, status = '200') => ({ [status]: { description, content: { 'application/json': { schema: { type: 'object' } } } } });
 
+const deleted = {
+  '200': {
+    description: 'Deleted: the video and its file are gone',
+    content: {
+      'application/json': {
+        schema: { type: 'object', required: ['video_id', 'deleted'], properties: { video_id: { type: 'string' }, deleted: { const: true } } },
+        example: { video_id: 'vid_Zk3', deleted: true },
+      },
+    },
+  },
+};
+
 export function openApiDocument(serverUrl: string) {
   const createBody = {
     required: true,
@@ -82,7 +94,7 @@ export function openApiDocument(serverUrl: string) {
       '/v1/video': { get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } } },
       '/v1/video/{id}': {
         get: { operationId: 'getVideo', parameters: idParam, responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) } },
-        delete: { operationId: 'deleteVideo', parameters: idParam, responses: { '204': { description: 'Deleted' }, ...errors(401, 404, 409) } },
+        delete: { operationId: 'deleteVideo', parameters: idParam, responses: { ...deleted, ...errors(401, 404, 409) } },
       },
       '/v1/video/{id}/download': {
         get: { operationId: 'downloadVideo', parameters: idParam, responses: { '302': { description: 'Redirect to a fresh download link' }, ...errors(401, 404, 409) } },

@@ -56,7 +56,8 @@ export const handler = httpHandler({
     if (video.output) await objects.delete(video.output.objectKey);
     await videos.delete(video.videoId);
     logger.info('video deleted', { video_id: video.videoId });
-    return { status: 204 };
+    // A body rather than 204: the public client reads every answer as JSON and reports an empty one as an error.
+    return json(200, { video_id: video.videoId, deleted: true });
   },
   'GET /v1/video/{id}/download': async (request) => {
     const video = await ownVideo(request);

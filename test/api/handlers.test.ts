@@ -186,6 +186,22 @@ describe('GET /v1/video/{id}', () => {
     expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.MessageBody!)).toMatchObject({ redelivery: true, attempt: 2 });
   });
 
+  it('DELETE answers 200 with a JSON body (the public client reads every answer as JSON), 409 while unfinished', async () => {
+    const video = { videoId: 'vid_mine', tenantId: 'acct_test', status: 'rendering', delivery: { state: 'pending', attempts: [] } };
+    documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: video });
+    documents.on(DeleteCommand).resolves({});
+    const event = restEvent({ method: 'DELETE', path: '/v1/video/vid_mine', resource: '/v1/video/{id}', pathParameters: { id: 'vid_mine' } });
+    expect((await invoke(videos, event)).statusCode).toBe(409);
+    expect(documents.commandCalls(DeleteCommand)).toHaveLength(0);
+
+    documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: { ...video, status: 'failed' } });
+    const deleted = await invoke(videos, event);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.headers?.['Content-Type']).toMatch(/^application\/json/);
+    expect(deleted.json).toEqual({ video_id: 'vid_mine', deleted: true });
+    expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input.Key).toEqual({ videoId: 'vid_mine' });
+  });
+
   it('answers 405 for a method the resource does not serve, 400 for a bad limit', async () => {
     const wrong = await invoke(videos, restEvent({ method: 'PUT', path: '/v1/video', resource: '/v1/video' }));
     expect(wrong.statusCode).toBe(405);
