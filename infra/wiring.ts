@@ -86,6 +86,13 @@ export const api = {
    * missing). Decisions are cached per header value; the policy covers the whole stage.
    */
   authorizer: { type: 'REQUEST', identityHeader: 'Authorization', cacheTtlSeconds: 300 },
+  /**
+   * Each API key's own request rate: an API Gateway usage plan, keyed by the usageIdentifierKey the authorizer
+   * returns, so one busy key cannot spend the stage's whole throttle (50/s, bursts of 100; see the stack) and
+   * starve the others: a key gets a fifth of it. 10/s is far above what a client needs (a create per second is
+   * more videos than its in-progress limit lets it keep), and a burst of 20 lets it poll 20 videos at once.
+   */
+  usagePlan: { rateLimit: 10, burstLimit: 20 },
 } as const;
 
 export const tables = {
@@ -159,7 +166,8 @@ export const functions = {
     ],
     memoryMb: 512,
     timeoutSeconds: 15,
-    tables: { bots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
+    // accounts: each account's limit of videos in progress.
+    tables: { accounts: 'read', bots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
     queues: { render: 'send' },
     bucket: 'read',
   },

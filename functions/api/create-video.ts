@@ -8,23 +8,25 @@ import { InvalidRequest, parseCreateVideo, type CreateVideoCommand, type FieldPr
 import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
+import { TooManyVideosInProgress } from '#domain/fair-use';
 import { createVideo } from '#domain/videos';
-import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFields } from '#commons/body';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
+import { BadRequestError, ConflictError, IdempotencyKeyReusedError, TooManyVideosInProgressError } from '#commons/errors';
 import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
 import { logger } from '#commons/logger';
 import { listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
+const config = loadConfig({ tables: ['accounts', 'bots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
 const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
 const deps = {
   bots,
+  accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
   renderQueue: new SqsQueue<RenderClipMessage>(sqsClient(), config.queues.render),
@@ -84,6 +86,10 @@ async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): 
     );
   } catch (error) {
     if (error instanceof InvalidRequest) throw new BadRequestError('The request is not valid.', error.problems);
+    if (error instanceof TooManyVideosInProgress) {
+      logger.info('create refused: videos in progress at the limit', { limit: error.limit });
+      throw new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
+    }
     throw error;
   }
 }

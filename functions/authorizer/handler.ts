@@ -41,9 +41,12 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent | APIGateway
     logger.info('authorization refused', { reason: key ? 'revoked key' : 'unknown key', key_id: key?.keyId });
     throw unauthorized();
   }
+  // The usage plan throttles each key by this value; without one API Gateway refuses the request (403).
+  if (!key.usageIdentifierKey) logger.warn('key has no usage-plan key; run npm run keys -- sync-usage-plan', { key_id: key.keyId });
   return {
     principalId: key.keyId,
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }] },
     context: { tenantId: key.tenantId, keyId: key.keyId },
+    ...(key.usageIdentifierKey ? { usageIdentifierKey: key.usageIdentifierKey } : {}),
   };
 }

@@ -68,8 +68,16 @@ export class UnsupportedMediaTypeError extends ApiError {
   }
 }
 
-export class TooManyRequestsError extends ApiError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Too many requests; slow down.', undefined, { 'Retry-After': String(retryAfterSeconds) });
+/** The account's limit of videos in progress is reached (the request rate's 429 is API Gateway's own answer). */
+export class TooManyVideosInProgressError extends ApiError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      429,
+      'too_many_videos_in_progress',
+      `Your account already has ${limit} videos queued or rendering, the most it may have at once. ` +
+        `Retry once one of them has completed or failed (GET /v1/video lists them); the limit can be raised on request.`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
   }
 }

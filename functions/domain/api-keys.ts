@@ -17,6 +17,14 @@ export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('ba
 
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
 
+/**
+ * The value of the API Gateway API key that carries a vidbot key's request rate: the authorizer returns it as
+ * usageIdentifierKey and the usage plan throttles per value. Random rather than derived from the bearer key, as
+ * it is stored in plain text (key record, API Gateway) and must reveal nothing of it; callers never send it.
+ * 43 characters, inside API Gateway's 20 to 128.
+ */
+export const generateUsagePlanKey = () => `vbu${randomBytes(20).toString('hex')}`;
+
 export interface IssuedKey {
   /** Shown once to the caller, never stored. */
   apiKey: string;
@@ -41,6 +49,7 @@ export function issueApiKey(options: { tenantId: string; name: string; now: Date
       name: options.name,
       createdAt,
       webhookSecrets: [{ secret: webhookSecret, createdAt }],
+      usageIdentifierKey: generateUsagePlanKey(),
     },
   };
 }

@@ -21,4 +21,13 @@ export const limits = {
   idempotencyTtlSeconds: 24 * 60 * 60,
   /** A video not finished by then is failed by the sweeper. */
   videoDeadlineSeconds: 60 * 60,
+  /**
+   * Videos one account may have queued, rendering or assembling at once, unless its account record says
+   * otherwise (`npm run keys -- limit`): one account must not fill the render queue for everyone else.
+   */
+  defaultMaxVideosInProgress: 20,
+  /** Highest per-account limit the keys CLI sets: far above any sane need, so a typo cannot remove the limit. */
+  maxVideosInProgressCeiling: 10_000,
+  /** Retry-After of a create refused for too many videos in progress: about what a short video takes to render. */
+  videosInProgressRetryAfterSeconds: 30,
 } as const;

@@ -28,6 +28,11 @@ export interface VideoRepository {
    * there were more, so a very large account gets a bounded, honestly labelled answer rather than a time-out.
    */
   countByStatus(tenantId: string, upTo: number): Promise<{ counts: Record<VideoStatus, number>; complete: boolean }>;
+  /**
+   * The tenant's videos created at or after `createdSince` (ISO time) that are not finished (queued, rendering,
+   * assembling), counting at most `upTo`. Eventually consistent: a video created a moment ago may be missing.
+   */
+  countInProgress(tenantId: string, createdSince: string, upTo: number): Promise<number>;
   delete(videoId: string): Promise<void>;
   /** queued → rendering and the clip to rendering; a no-op on a terminal video. Returns the record. */
   markClipRendering(videoId: string, clipIndex: number): Promise<VideoRecord | undefined>;
@@ -86,12 +91,19 @@ export interface ApiKeyRecord {
   revokedAt?: string;
   /** Standard Webhooks secrets (whsec_...). The first signs; others still sign until they expire (rotation grace). */
   webhookSecrets: { secret: string; createdAt: string; expiresAt?: string }[];
+  /**
+   * The usage-plan key the authorizer returns (the key's request rate). Absent on keys issued before usage
+   * plans until `npm run keys -- sync-usage-plan`; API Gateway answers 403 to those.
+   */
+  usageIdentifierKey?: string;
 }
 
 export interface Account {
   tenantId: string;
   name: string;
   createdAt: string;
+  /** Videos this account may have in progress at once; absent: limits.defaultMaxVideosInProgress. */
+  maxVideosInProgress?: number;
 }
 
 export interface KeyStore {
@@ -100,11 +112,15 @@ export interface KeyStore {
   put(key: ApiKeyRecord): Promise<void>;
   revoke(keyId: string, at: string): Promise<boolean>;
   setWebhookSecrets(keyId: string, secrets: ApiKeyRecord['webhookSecrets']): Promise<void>;
+  /** Gives a key a usage-plan key unless it has one; returns the one it has. */
+  ensureUsageIdentifierKey(keyId: string, candidate: string): Promise<string>;
 }
 
 export interface AccountStore {
   get(tenantId: string): Promise<Account | undefined>;
   put(account: Account): Promise<void>;
+  /** Sets the account's limit of videos in progress; false if there is no such account. */
+  setMaxVideosInProgress(tenantId: string, limit: number): Promise<boolean>;
 }
 
 export interface ObjectHead {

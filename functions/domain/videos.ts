@@ -6,11 +6,14 @@ import type { CreateVideoCommand } from './create-request.ts';
 import { InvalidRequest, type FieldProblem } from './create-request.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
-import type { BotCatalog, ClipLibrary, KeptClip, MessageQueue, PresignedLink, VideoRepository } from './ports.ts';
+import { ensureRoomForAnotherVideo } from './fair-use.ts';
+import type { AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, PresignedLink, VideoRepository } from './ports.ts';
 import type { VideoRecord } from './video.ts';
 
 export interface CreateVideoDeps {
   bots: BotCatalog;
+  /** Each account's limit of videos in progress. */
+  accounts: Pick<AccountStore, 'get'>;
   videos: VideoRepository;
   clips: ClipLibrary;
   renderQueue: MessageQueue<RenderClipMessage>;
@@ -67,13 +70,17 @@ export interface CreatedVideo {
   createdAt: string;
 }
 
-/** Stores the video as queued and enqueues one render message per clip, so the clips render in parallel. */
+/**
+ * Stores the video as queued and enqueues one render message per clip, so the clips render in parallel.
+ * An invalid request is refused (InvalidRequest) before the account's room is checked (TooManyVideosInProgress).
+ */
 export async function createVideo(
   command: CreateVideoCommand,
   caller: { tenantId: string; keyId: string },
   deps: CreateVideoDeps,
 ): Promise<CreatedVideo> {
   const clips = await resolveClips(command.clips, caller.tenantId, deps);
+  await ensureRoomForAnotherVideo(caller.tenantId, deps);
   const now = deps.now();
   const video: VideoRecord = {
     videoId: deps.newVideoId(),

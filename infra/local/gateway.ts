@@ -7,6 +7,7 @@ import { evaluatePolicy, type AuthorizerResult } from './iam-policy.ts';
 import type { Log } from './log.ts';
 import { apiResourcePath } from '../wiring.ts';
 import { matchResource, type Resource } from './routing.ts';
+import { UsagePlanBuckets, type Throttle } from './usage-plan.ts';
 
 export interface GatewayOptions {
   resources: Resource[];
@@ -21,6 +22,11 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   stage: string;
   apiId: string;
+  /**
+   * The usage plan's throttle of each API key (the authorizer's usageIdentifierKey); false: keys are still
+   * required on authorised routes, but not throttled (benchmarks, load tests).
+   */
+  usagePlan: Throttle | false;
   log: Log;
 }
 
@@ -48,6 +54,10 @@ const errors = {
   tooLarge: () => gatewayError(413, 'payload_too_large', 'The request is larger than API Gateway accepts.'),
   unauthorized: () => gatewayError(401, 'unauthorized', KEY_REQUIRED, { 'WWW-Authenticate': WWW_AUTHENTICATE }),
   denied: () => gatewayError(403, 'unauthorized', 'The API key is not valid for this request.', { 'WWW-Authenticate': WWW_AUTHENTICATE }),
+  // API Gateway's answers when the authorizer names no usage-plan key, and when that key is over its rate.
+  noUsagePlanKey: () => gatewayError(403, 'unauthorized', 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.'),
+  throttled: (retryAfterSeconds: number) =>
+    gatewayError(429, 'rate_limited', 'Too many requests with this API key; retry after the number of seconds in Retry-After.', { 'Retry-After': String(retryAfterSeconds) }),
   internal: (status: number) => gatewayError(status, 'internal_error', 'Something went wrong on our side.'),
 };
 
@@ -137,13 +147,14 @@ export interface Gateway {
 /** API Gateway (REST, Lambda proxy integrations, a Lambda authorizer) in front of the function hosts. */
 export function createGateway(options: GatewayOptions): Gateway {
   const cache = new Map<string, { result: AuthorizerResult; expires: number }>();
+  const buckets = options.usagePlan ? new UsagePlanBuckets(options.usagePlan) : undefined;
   const sockets = new Set<import('node:net').Socket>();
 
   async function authorize(
     identity: string,
     methodArn: string,
     requestEvent: Record<string, unknown>,
-  ): Promise<{ reply?: Reply; authorizer?: Record<string, unknown> }> {
+  ): Promise<{ reply?: Reply; authorizer?: Record<string, unknown>; usageIdentifierKey?: string }> {
     const started = Date.now();
     let result = options.authorizerCacheTtlSeconds > 0 ? cache.get(identity) : undefined;
     if (result && result.expires < Date.now()) {
@@ -173,7 +184,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const context: Record<string, unknown> = {};
     // REST APIs hand the authorizer context to the integration with every value as a string.
     for (const [key, value] of Object.entries(result.result.context ?? {})) context[key] = value === null ? null : String(value);
-    return { authorizer: { ...context, principalId: result.result.principalId, integrationLatency: Date.now() - started } };
+    return {
+      authorizer: { ...context, principalId: result.result.principalId, integrationLatency: Date.now() - started },
+      usageIdentifierKey: typeof result.result.usageIdentifierKey === 'string' ? result.result.usageIdentifierKey : undefined,
+    };
   }
 
   async function handle(req: IncomingMessage, requestId: string): Promise<{ reply: Reply; function?: string; resource?: string }> {
@@ -248,8 +262,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       const identity = authHeader ? headers[authHeader]! : '';
       if (!identity.trim()) return { reply: errors.unauthorized(), function: target.function, resource: resource.path };
       const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${options.apiId}/${options.stage}/${method}${apiResourcePath(path)}`;
-      const { reply, authorizer } = await authorize(identity, methodArn, { ...requestParts, requestContext });
+      const { reply, authorizer, usageIdentifierKey } = await authorize(identity, methodArn, { ...requestParts, requestContext });
       if (reply) return { reply, function: target.function, resource: resource.path };
+      // Authorised methods require an API key, which the authorizer supplies (apiKeySourceType AUTHORIZER); the
+      // usage plan's throttle then applies per key, before the function is invoked.
+      if (!usageIdentifierKey) return { reply: errors.noUsagePlanKey(), function: target.function, resource: resource.path };
+      const retryAfter = buckets?.take(usageIdentifierKey) ?? 0;
+      if (retryAfter > 0) return { reply: errors.throttled(retryAfter), function: target.function, resource: resource.path };
       requestContext.authorizer = authorizer;
     }
 

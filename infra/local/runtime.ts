@@ -50,6 +50,12 @@ export interface LocalRuntimeOptions {
   binaryMediaTypes?: string[];
   /** @default 10 MiB, API Gateway's payload limit */
   maxBodyBytes?: number;
+  /**
+   * Each API key's request rate (the usage plan's throttle); false turns the throttle off (load tests,
+   * benchmarks) while authorised routes still require the authorizer's usageIdentifierKey.
+   * @default wiring.api.usagePlan, as the stack deploys it
+   */
+  requestRate?: { rateLimit: number; burstLimit: number } | false;
   /** Seed the bot catalog and the dev tenant. @default true */
   seed?: boolean;
   /** Re-enqueue unfinished videos' work after a restart (queues are in memory). @default true */
@@ -252,6 +258,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       maxBodyBytes: options.maxBodyBytes ?? 10 * 1024 * 1024,
       stage: wiring.api.stageName,
       apiId: 'local',
+      usagePlan: options.requestRate ?? { ...wiring.api.usagePlan },
       log,
     });
     const port = await gateway.listen(options.port ?? 3000);

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { generateApiKey, generateWebhookSecret, hashApiKey, issueApiKey, newAccount } from '#domain/api-keys';
+import { generateApiKey, generateUsagePlanKey, generateWebhookSecret, hashApiKey, issueApiKey, newAccount } from '#domain/api-keys';
 import { BUILT_IN_BOTS, botPreviewKey } from '#domain/bot';
 import type { ApiKeyRecord } from '#domain/ports';
 import type { Log } from './log.ts';
@@ -83,6 +83,18 @@ export async function seedDevTenant(options: {
         }),
       );
       log.info('dev api key updated (webhook secret or revocation)', { keyId });
+    }
+    if (!existing.usageIdentifierKey) {
+      // Issued before usage plans: the gateway requires the authorizer to name the key's usage-plan key.
+      await doc.send(
+        new UpdateCommand({
+          TableName: keysTable,
+          Key: { keyHash: existing.keyHash },
+          UpdateExpression: 'SET usageIdentifierKey = if_not_exists(usageIdentifierKey, :u)',
+          ExpressionAttributeValues: { ':u': generateUsagePlanKey() },
+        }),
+      );
+      log.info('dev api key given a usage-plan key', { keyId });
     }
   }
   const tenant = { tenantId, keyId, apiKey, webhookSecret };

@@ -9,6 +9,8 @@
  *   revoke --key-id key_x              revoke a key (401 from then on; cached decisions expire within 5 minutes)
  *   rotate-secret --key-id key_x [--grace-hours 24]
  *                                      a new webhook signing secret; the old one keeps signing during the grace
+ *   limit --account acct_x --videos-in-progress 50
+ *                                      the account's limit of videos in progress at once (default 20)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +19,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey, newAccount, rotateWebhookSecret } from '#domain/api-keys';
+import { parseVideosInProgressLimit } from '#domain/fair-use';
 import type { ApiKeyRecord } from '#domain/ports';
 import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
 
@@ -91,6 +94,13 @@ export async function rotateSecret(target: KeyTarget, keyId: string, graceHours:
   return rotated;
 }
 
+/** Sets how many videos the account may have in progress at once; takes effect on its next create. */
+export async function setVideosInProgressLimit(target: KeyTarget, accountId: string, limit: number | string) {
+  const value = parseVideosInProgressLimit(limit);
+  if (!(await new DynamoAccountStore(target.client, target.accountsTable).setMaxVideosInProgress(accountId, value))) throw new Error(`no account ${accountId}`);
+  return value;
+}
+
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -99,6 +109,7 @@ async function main() {
       account: { type: 'string' },
       'key-id': { type: 'string' },
       'grace-hours': { type: 'string', default: '24' },
+      'videos-in-progress': { type: 'string' },
       stack: { type: 'string' },
       region: { type: 'string' },
       'data-dir': { type: 'string', default: process.env.VIDBOT_DATA_DIR ?? '.local' },
@@ -135,8 +146,16 @@ Keep both now: the key is stored only as a hash and is never shown again.`);
       console.log(`New webhook secret for ${values['key-id']}: ${newSecret}\nThe previous secret also signs events for ${hours} h.`);
       return;
     }
+    case 'limit': {
+      if (!values.account || values['videos-in-progress'] === undefined) throw new Error('limit needs --account and --videos-in-progress');
+      const limit = await setVideosInProgressLimit(target, values.account, values['videos-in-progress']);
+      console.log(`Account ${values.account} may now have ${limit} videos in progress at once (on ${target.where}).`);
+      return;
+    }
     default:
-      throw new Error('usage: npm run keys -- create --name NAME | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H]  [--stack NAME [--region R]]');
+      throw new Error(
+        'usage: npm run keys -- create --name NAME | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H] | limit --account ACCT --videos-in-progress N  [--stack NAME [--region R]]',
+      );
   }
 }
 

@@ -11,6 +11,7 @@ import { lambdaContext, multipart, restEvent, SPEC_SAMPLE_FIELDS } from '../supp
 
 // Config is read at cold start (module import), so the environment is set before the handlers load.
 Object.assign(process.env, {
+  TABLE_ACCOUNTS: 'accounts',
   TABLE_BOTS: 'bots',
   TABLE_VIDEOS: 'videos',
   TABLE_CLIPS: 'clips',
@@ -51,6 +52,9 @@ beforeEach(() => {
   sqs.reset();
   documents.on(ScanCommand, { TableName: 'bots' }).resolves({ Items: [...BUILT_IN_BOTS] });
   documents.on(PutCommand).resolves({});
+  // An account without its own limit, and no video in progress.
+  documents.on(GetCommand, { TableName: 'accounts' }).resolves({ Item: { tenantId: 'acct_test', name: 'test', createdAt: '2026-01-01T00:00:00Z' } });
+  documents.on(QueryCommand, { TableName: 'videos', IndexName: 'byTenant' }).resolves({ Count: 0 });
   sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
 });
 
@@ -145,6 +149,34 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     const body = Buffer.concat([Buffer.from('{"webhook":"https://e.com","clips":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
     expect(response.statusCode).toBe(400);
+  });
+
+  it("answers 429 too_many_videos_in_progress with Retry-After at the account's limit, and stores and queues nothing", async () => {
+    // Prepare: 20 videos in progress (the default limit), then an account allowed 21.
+    documents.on(QueryCommand, { TableName: 'videos', IndexName: 'byTenant' }).resolves({ Count: 20 });
+    const body = JSON.stringify({ webhook: 'https://hooks.example.com/done', clips: [{ bot_uid: 'bot_ava', text: 'One more, please.' }] });
+    const event = restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body });
+    // Act
+    const refused = await invoke(createVideo, event);
+    // Assess
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers?.['Retry-After']).toBe('30');
+    expect(refused.json).toEqual({ error: { code: 'too_many_videos_in_progress', message: expect.stringMatching(/already has 20 videos/) } });
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+    const query = documents.commandCalls(QueryCommand)[0]!.args[0].input;
+    expect(query).toMatchObject({ IndexName: 'byTenant', Select: 'COUNT', ExpressionAttributeValues: { ':t': 'acct_test' } });
+
+    documents.on(GetCommand, { TableName: 'accounts' }).resolves({ Item: { tenantId: 'acct_test', name: 'test', createdAt: '2026-01-01T00:00:00Z', maxVideosInProgress: 21 } });
+    expect((await invoke(createVideo, event)).statusCode).toBe(202);
+  });
+
+  it('answers 400, not 429, to an invalid request at the limit', async () => {
+    documents.on(QueryCommand, { TableName: 'videos', IndexName: 'byTenant' }).resolves({ Count: 20 });
+    const body = JSON.stringify({ webhook: 'https://hooks.example.com/done', clips: [{ bot_uid: 'bot_ava', text: '\u200B' }] });
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json.error.details).toEqual([{ path: 'clips[0].text', message: expect.any(String) }]);
   });
 
   it('answers 401 with WWW-Authenticate when no caller reached the handler', async () => {

@@ -27,6 +27,11 @@ export interface TestRuntime {
   stop(): Promise<void>;
 }
 
+/**
+ * Unlike `npm start`, test runtimes do not throttle keys unless a test asks (`requestRate`): suites that poll
+ * several videos at once would otherwise fail on the usage plan rather than on what they test. Authorised routes
+ * still require the authorizer's usage-plan key.
+ */
 export interface TestRuntimeOptions extends LocalRuntimeOptions {
   /** Keep a harness-created data dir after stop (to restart on it). @default false */
   keepDataDir?: boolean;
@@ -43,6 +48,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     pollWaitSeconds: 1,
     logLevel: verbose ? 'debug' : 'error',
     functionLogLevel: verbose ? 'DEBUG' : 'ERROR',
+    requestRate: false,
     ...runtimeOptions,
     dataDir,
   });

@@ -5,13 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
-import { client, clip, eventually, queueDepth, sleep, startReceiver } from './helpers.ts';
+import { setVideosInProgressLimit } from '../../infra/scripts/keys.ts';
+import { client, clip, eventually, keyTarget, queueDepth, sleep, startReceiver } from './helpers.ts';
 
 const COUNT = 50;
 let app: TestRuntime;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  app = await startTestRuntime();
+  // No per-key throttle (50 creates and 50 reads at once are over its burst), and room for 50 videos in progress,
+  // set as an operator would (npm run keys -- limit).
+  app = await startTestRuntime({ requestRate: false });
+  await setVideosInProgressLimit(keyTarget(app), app.tenantId, COUNT);
   receiver = await startReceiver(app.webhookSecret);
 }, 60_000);
 afterAll(async () => {

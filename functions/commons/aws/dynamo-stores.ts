@@ -76,6 +76,21 @@ export class DynamoKeyStore implements KeyStore {
       new UpdateCommand({ TableName: this.tableName, Key: { keyHash: key.keyHash }, UpdateExpression: 'SET webhookSecrets = :s', ExpressionAttributeValues: { ':s': secrets } }),
     );
   }
+
+  async ensureUsageIdentifierKey(keyId: string, candidate: string): Promise<string> {
+    const key = await this.findById(keyId);
+    if (!key) throw new Error(`no key ${keyId}`);
+    const { Attributes } = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { keyHash: key.keyHash },
+        UpdateExpression: 'SET usageIdentifierKey = if_not_exists(usageIdentifierKey, :u)',
+        ExpressionAttributeValues: { ':u': candidate },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes!.usageIdentifierKey as string;
+  }
 }
 
 export class DynamoAccountStore implements AccountStore {
@@ -91,6 +106,24 @@ export class DynamoAccountStore implements AccountStore {
 
   async put(account: Account): Promise<void> {
     await this.client.send(new PutCommand({ TableName: this.tableName, Item: account }));
+  }
+
+  async setMaxVideosInProgress(tenantId: string, limit: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { tenantId },
+          UpdateExpression: 'SET maxVideosInProgress = :limit',
+          ConditionExpression: 'attribute_exists(tenantId)',
+          ExpressionAttributeValues: { ':limit': limit },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
   }
 }
 

@@ -85,6 +85,28 @@ export class DynamoVideoRepository implements VideoRepository {
     return { counts, complete: !startKey };
   }
 
+  async countInProgress(tenantId: string, createdSince: string, upTo: number): Promise<number> {
+    let count = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'byTenant',
+          KeyConditionExpression: 'tenantId = :t AND createdAt >= :since',
+          FilterExpression: '#s IN (:queued, :rendering, :assembling)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':t': tenantId, ':since': createdSince, ':queued': 'queued', ':rendering': 'rendering', ':assembling': 'assembling' },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      count += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && count < upTo);
+    return count;
+  }
+
   async delete(videoId: string): Promise<void> {
     await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { videoId } }));
   }

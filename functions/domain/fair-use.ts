@@ -1,0 +1,49 @@
+import { limits } from './limits.ts';
+import type { Account, AccountStore, VideoRepository } from './ports.ts';
+
+/** A create refused because the account already has as many videos in progress as it may. */
+export class TooManyVideosInProgress extends Error {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`the account already has ${limit} videos in progress`);
+    this.name = 'TooManyVideosInProgress';
+  }
+}
+
+export const maxVideosInProgress = (account: Pick<Account, 'maxVideosInProgress'> | undefined): number =>
+  account?.maxVideosInProgress ?? limits.defaultMaxVideosInProgress;
+
+/** A per-account limit as an operator types it: a whole number from 0 (no new videos) to the ceiling. */
+export function parseVideosInProgressLimit(value: string | number | undefined): number {
+  const limit = typeof value === 'number' ? value : value?.trim() ? Number(value) : NaN;
+  if (!Number.isInteger(limit) || limit < 0 || limit > limits.maxVideosInProgressCeiling)
+    throw new Error(`the limit of videos in progress must be a whole number from 0 to ${limits.maxVideosInProgressCeiling}, got "${value}"`);
+  return limit;
+}
+
+export interface FairUseDeps {
+  accounts: Pick<AccountStore, 'get'>;
+  videos: Pick<VideoRepository, 'countInProgress'>;
+  now: () => Date;
+}
+
+/**
+ * Refuses a new video while the account has its limit of videos in progress. Only videos created within the
+ * last deadline are counted: the sweeper fails any video still unfinished past its deadline, so older ones are
+ * about to end and must not block the account (and the count stays a bounded read of the account's index).
+ *
+ * Not exact under concurrency: the count reads an eventually consistent index and is not taken in the same
+ * write as the new video, so creates of one account in flight at the same moment (bounded by its request rate,
+ * the usage plan's burst) can each see room and pass together, overshooting by at most their number, and so can
+ * creates closer together than the index lags behind the table (on DynamoDB usually well under a second).
+ * Creates further apart are held to the limit. An exact count would need a counter that every function ending a
+ * video decrements in the same write; the overshoot is small and short-lived, so this does without.
+ */
+export async function ensureRoomForAnotherVideo(tenantId: string, deps: FairUseDeps): Promise<void> {
+  const limit = maxVideosInProgress(await deps.accounts.get(tenantId));
+  const since = new Date(deps.now().getTime() - limits.videoDeadlineSeconds * 1000).toISOString();
+  const inProgress = limit === 0 ? 0 : await deps.videos.countInProgress(tenantId, since, limit);
+  if (inProgress >= limit) throw new TooManyVideosInProgress(limit, limits.videosInProgressRetryAfterSeconds);
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ensureRoomForAnotherVideo, maxVideosInProgress, parseVideosInProgressLimit, TooManyVideosInProgress } from '#domain/fair-use';
+import { limits } from '#domain/limits';
+import type { Account } from '#domain/ports';
+
+const now = new Date('2026-11-22T10:00:00Z');
+
+/** In-memory ports: the account (if any) and a fixed number of videos in progress; records what was asked. */
+function ports(inProgress: number, account?: Partial<Account>) {
+  const asked: { since: string; upTo: number }[] = [];
+  return {
+    asked,
+    deps: {
+      accounts: { get: async (tenantId: string) => (account ? { tenantId, name: 'acme', createdAt: now.toISOString(), ...account } : undefined) },
+      videos: {
+        countInProgress: async (_tenantId: string, since: string, upTo: number) => {
+          asked.push({ since, upTo });
+          return inProgress;
+        },
+      },
+      now: () => now,
+    },
+  };
+}
+
+describe('the limit of videos in progress', () => {
+  it(`defaults to ${limits.defaultMaxVideosInProgress} for an account without its own limit (or without a record)`, () => {
+    expect(limits.defaultMaxVideosInProgress).toBe(20);
+    expect(maxVideosInProgress(undefined)).toBe(20);
+    expect(maxVideosInProgress({})).toBe(20);
+    expect(maxVideosInProgress({ maxVideosInProgress: 50 })).toBe(50);
+  });
+
+  it('lets the 20th video in and refuses the 21st, with a retry delay', async () => {
+    // Prepare
+    const below = ports(19);
+    const at = ports(20);
+    // Act / Assess
+    await expect(ensureRoomForAnotherVideo('acct_1', below.deps)).resolves.toBeUndefined();
+    const refusal = await ensureRoomForAnotherVideo('acct_1', at.deps).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TooManyVideosInProgress);
+    expect(refusal).toMatchObject({ limit: 20, retryAfterSeconds: limits.videosInProgressRetryAfterSeconds });
+  });
+
+  it("follows the account's own limit, higher or lower", async () => {
+    await expect(ensureRoomForAnotherVideo('acct_1', ports(20, { maxVideosInProgress: 50 }).deps)).resolves.toBeUndefined();
+    await expect(ensureRoomForAnotherVideo('acct_1', ports(2, { maxVideosInProgress: 2 }).deps)).rejects.toMatchObject({ limit: 2 });
+  });
+
+  it('refuses every video of an account whose limit is 0, without counting', async () => {
+    const suspended = ports(0, { maxVideosInProgress: 0 });
+    await expect(ensureRoomForAnotherVideo('acct_1', suspended.deps)).rejects.toBeInstanceOf(TooManyVideosInProgress);
+    expect(suspended.asked).toEqual([]);
+  });
+
+  it('counts only videos created within the last deadline, and no further than the limit', async () => {
+    const { deps, asked } = ports(0, { maxVideosInProgress: 7 });
+    await ensureRoomForAnotherVideo('acct_1', deps);
+    expect(asked).toEqual([{ since: new Date(now.getTime() - limits.videoDeadlineSeconds * 1000).toISOString(), upTo: 7 }]);
+  });
+
+  it.each([['50', 50], ['0', 0], [' 10000 ', 10000]])('reads the operator\'s limit %j', (typed, limit) => {
+    expect(parseVideosInProgressLimit(typed)).toBe(limit);
+  });
+
+  it.each(['', 'lots', '-1', '2.5', '10001', '1e9'])('refuses the limit %j', (typed) => {
+    expect(() => parseVideosInProgressLimit(typed)).toThrow(/whole number from 0 to 10000/);
+  });
+});
