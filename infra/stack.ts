@@ -216,6 +216,7 @@ export class VidbotStack extends Stack {
 
     // --- Outputs (read by `npm run keys` and the README's curl examples) --------------------------------
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (paths start with /v1)' });
+    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of every key (npm run keys adds their API Gateway keys)' });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
     for (const [name, table] of Object.entries(tableResources)) new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName });

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   IdentitySource,
@@ -11,6 +12,8 @@ import {
   ResponseType,
   RestApi,
   type IResource,
+  type ThrottleSettings,
+  type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -42,6 +45,11 @@ export interface VidbotApiProps {
    * @default 100
    */
   readonly throttlingBurstLimit?: number;
+  /**
+   * Each API key's own rate: the usage plan every vidbot key's API Gateway key belongs to.
+   * @default - the wiring's api.usagePlan
+   */
+  readonly keyThrottle?: ThrottleSettings;
 }
 
 /** The stage name. The paths already carry the version (/v1), so the stage does not. */
@@ -63,6 +71,8 @@ export class VidbotApi extends Construct {
   readonly api: RestApi;
   readonly authorizer: RequestAuthorizer;
   readonly accessLogs: LogGroup;
+  /** The plan that throttles each API key; `npm run keys` adds every vidbot key's API Gateway key to it. */
+  readonly usagePlan: UsagePlan;
 
   constructor(scope: Construct, id: string, props: VidbotApiProps) {
     super(scope, id);
@@ -78,6 +88,8 @@ export class VidbotApi extends Construct {
       endpointTypes: [EndpointType.REGIONAL],
       // Multipart bodies (curl -F) arrive base64-encoded, byte for byte; the handlers decode isBase64Encoded.
       binaryMediaTypes: [...wiringApi.binaryMediaTypes],
+      // Callers send only their bearer key; the authorizer names the key's usage-plan key (usageIdentifierKey).
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Stage logging needs the account-level CloudWatch role; create it (one per account and region).
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
@@ -107,6 +119,14 @@ export class VidbotApi extends Construct {
 
     this.addGatewayResponses();
     this.addRoutes(props.routes);
+
+    // One plan for every key: the stage's throttle is shared by all callers, this one is each key's own.
+    this.usagePlan = this.api.addUsagePlan('KeyUsagePlan', {
+      name: 'vidbot-keys',
+      description: 'Each vidbot API key: its request rate (see infra/wiring.ts api.usagePlan)',
+      throttle: props.keyThrottle ?? { ...wiringApi.usagePlan },
+      apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+    });
 
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
@@ -141,7 +161,10 @@ export class VidbotApi extends Construct {
       const method = resource.addMethod(
         route.method,
         integration,
-        route.auth ? { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
+        // An authorised method requires an API key, which the authorizer supplies: that puts it under the usage plan.
+        route.auth
+          ? { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
+          : { authorizationType: AuthorizationType.NONE },
       );
       if (!route.auth) {
         Validations.of(method).acknowledge({
@@ -170,7 +193,13 @@ export class VidbotApi extends Construct {
     });
     // No resource or method matches: API Gateway's default is a confusing 403 "Missing Authentication Token".
     respond('NotFound', ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'not_found', 'No such route.');
-    respond('Throttled', ResponseType.THROTTLED, '429', 'rate_limited', 'Too many requests; slow down.', { 'Retry-After': "'1'" });
+    // Over the stage's throttle or the key's usage plan (the local gateway answers the same).
+    const throttled = 'Too many requests with this API key; retry after the number of seconds in Retry-After.';
+    respond('Throttled', ResponseType.THROTTLED, '429', 'rate_limited', throttled, { 'Retry-After': "'1'" });
+    // The plan sets no quota today; should one be added, its refusal keeps our shape.
+    respond('QuotaExceeded', ResponseType.QUOTA_EXCEEDED, '429', 'quota_exceeded', 'This API key has used its request quota for the period.');
+    // The authorizer named no usage-plan key, or one that is not in the plan (a key issued before usage plans).
+    respond('InvalidApiKey', ResponseType.INVALID_API_KEY, '403', 'unauthorized', 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.');
     respond('RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'payload_too_large', 'The request is larger than API Gateway accepts.');
     // The rest keep API Gateway's status code and get our body.
     respond('Default4xx', ResponseType.DEFAULT_4XX, undefined, 'bad_request', 'The request could not be processed.');

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
 import type { VidbotStack } from '../../infra/stack.ts';
-import { apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
 import { synthStack } from './synth.ts';
 
 type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
@@ -233,6 +233,8 @@ describe('api', () => {
         expect(method.AuthorizationType, route.path).toBe('CUSTOM');
         expect(method.AuthorizerId, route.path).toEqual({ Ref: authorizerId });
       }
+      // Authorised methods need the usage-plan key the authorizer returns; the health check needs none.
+      expect(method.ApiKeyRequired === true, route.path).toBe(route.auth !== 'none');
     }
     expect(methods.get('GET /health').AuthorizationType).toBe('NONE');
   });
@@ -257,6 +259,23 @@ describe('api', () => {
     });
   });
 
+  it("throttles each API key with a usage plan on the stage, the key coming from the authorizer", () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 1);
+    const stageId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::ApiGateway::Stage')![0];
+    const restApiId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::ApiGateway::RestApi')![0];
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: api.usagePlan.rateLimit, BurstLimit: api.usagePlan.burstLimit },
+      ApiStages: [{ ApiId: { Ref: restApiId }, Stage: { Ref: stageId } }],
+    });
+    expect(resources[Object.keys(resources).find((id) => resources[id]!.Type === 'AWS::ApiGateway::UsagePlan')!]!.Properties.Quota).toBeUndefined();
+    // The keys CLI finds the plan through this output.
+    template.hasOutput('UsagePlanId', { Value: { Ref: Match.stringLikeRegexp('UsagePlan') } });
+    // A key's own rate stays below the stage's, or one key could still take the whole stage.
+    expect(api.usagePlan.rateLimit).toBeLessThan(50);
+    expect(api.usagePlan.burstLimit).toBeLessThan(100);
+  });
+
   it('answers API Gateway errors in the handlers\' JSON error shape', () => {
     const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse').map((r) => r.Properties);
     const byType = new Map(responses.map((p) => [p.ResponseType, p]));
@@ -264,6 +283,8 @@ describe('api', () => {
       ['UNAUTHORIZED', '401', 'unauthorized'],
       ['ACCESS_DENIED', '403', 'unauthorized'],
       ['THROTTLED', '429', 'rate_limited'],
+      ['QUOTA_EXCEEDED', '429', 'quota_exceeded'],
+      ['INVALID_API_KEY', '403', 'unauthorized'],
       ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
       ['DEFAULT_4XX', undefined, 'bad_request'],
       ['DEFAULT_5XX', undefined, 'internal_error'],
