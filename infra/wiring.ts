@@ -47,7 +47,11 @@ interface FunctionDeclBase {
   queues?: Partial<Record<QueueName, 'send' | 'consume'>>;
   /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
   deadLetters?: readonly QueueName[];
-  bucket?: Access | 'readWriteDelete';
+  /**
+   * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete }` may delete only under the
+   * given key prefixes (each ending in "/"), e.g. what the function itself writes.
+   */
+  bucket?: Access | 'readWriteDelete' | { access: Access; delete: readonly string[] };
   /** Extra plain environment, e.g. feature switches. */
   environment?: Record<string, string>;
   /** Needs Amazon Polly (speech synthesis). */
@@ -246,7 +250,9 @@ export const functions = {
     ephemeralStorageMb: 4096,
     tables: { videos: 'readWrite' },
     queues: { notify: 'send' },
-    bucket: 'readWrite',
+    // It deletes an output it stored for a video that ended meanwhile (assemble-job.ts discardOutput), and
+    // only what it writes: outputs/ (outputObjectKey).
+    bucket: { access: 'readWrite', delete: ['outputs/'] },
     layers: ['media'],
   },
   notifier: {

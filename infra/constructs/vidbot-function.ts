@@ -160,6 +160,20 @@ function accept(fn: LambdaFunction, finding: string, reason: string): void {
 }
 
 /**
+ * A declaration's bucket access as read/write access plus the object key patterns it may delete: none,
+ * everything ('readWriteDelete'), or `<prefix>*` for each prefix of `{ access, delete }`.
+ */
+export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access: Access; deletes: string[] } {
+  if (bucket === 'readWriteDelete') return { access: 'readWrite', deletes: ['*'] };
+  if (typeof bucket === 'string') return { access: bucket, deletes: [] };
+  if (bucket.delete.length === 0) throw new Error('bucket.delete must name at least one key prefix, got none');
+  for (const prefix of bucket.delete) {
+    if (!/^[a-z0-9][a-z0-9_.-]*\/$/i.test(prefix)) throw new Error(`bucket.delete prefixes must be plain key prefixes ending in "/", got "${prefix}"`);
+  }
+  return { access: bucket.access, deletes: bucket.delete.map((prefix) => `${prefix}*`) };
+}
+
+/**
  * Gives a function what its declaration names, and nothing more: each table, queue and the bucket becomes an
  * environment variable (through the wiring's `environmentFor`, the same naming the local runtime uses) and the
  * matching least-privilege grant, side by side so the two cannot drift.
@@ -200,40 +214,30 @@ export function connect(fn: LambdaFunction, decl: FunctionDecl, resources: Vidbo
   }
 
   const bucket = resources.bucket;
-  if (decl.bucket) {
+  const bucketAccess = decl.bucket === undefined ? undefined : objectAccess(decl.bucket);
+  if (bucketAccess) {
+    const { access, deletes } = bucketAccess;
     const objects = 'Object keys are chosen per video and clip at run time, so object access is granted on <bucket>/* of the one media bucket.';
     accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
-    if (decl.bucket !== 'write') {
+    if (access !== 'write') {
       accept(fn, 'Action::s3:GetObject*', 'CDK grantRead: GetObject and its variants (tagging, version, ACL reads) on the media bucket only.');
       accept(fn, 'Action::s3:GetBucket*', 'CDK grantRead: bucket metadata reads (location, for presigned URLs) on the media bucket only.');
       accept(fn, 'Action::s3:List*', 'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).');
     }
-    if (decl.bucket !== 'read') {
+    if (access !== 'read') {
       accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
     }
-    if (decl.bucket === 'readWriteDelete') {
-      accept(fn, 'Action::s3:DeleteObject*', "Deletes a video's objects when the caller deletes the video (DELETE /v1/video/{id}); media bucket only.");
+    if (deletes.length > 0) {
+      accept(fn, 'Action::s3:DeleteObject*', "CDK grantDelete: deleting the objects it owns (a deleted video's output, a discarded output); media bucket only, under the prefixes the wiring names.");
     }
-  }
-  switch (decl.bucket) {
-    case undefined:
-      break;
-    case 'read':
-      bucket.grantRead(fn);
-      break;
-    // grantWrite would include s3:DeleteObject*; put is what writing needs.
-    case 'write':
-      bucket.grantPut(fn);
-      break;
-    case 'readWrite':
-      bucket.grantRead(fn);
-      bucket.grantPut(fn);
-      break;
-    case 'readWriteDelete':
-      bucket.grantRead(fn);
-      bucket.grantPut(fn);
-      bucket.grantDelete(fn);
-      break;
+    for (const pattern of deletes) {
+      if (pattern !== '*') accept(fn, `Resource::${nagArn(bucket)}/${pattern}`, `Deletes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`);
+    }
+
+    if (access !== 'write') bucket.grantRead(fn);
+    // grantWrite would include s3:DeleteObject*; put is what writing needs, delete is granted apart.
+    if (access !== 'read') bucket.grantPut(fn);
+    for (const pattern of deletes) bucket.grantDelete(fn, pattern);
   }
 
   if (decl.polly) {

@@ -5,6 +5,7 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
 import type { VidbotStack } from '../../infra/stack.ts';
 import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { objectAccess } from '../../infra/constructs/vidbot-function.ts';
 import { synthStack } from './synth.ts';
 
 type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
@@ -171,14 +172,25 @@ describe('least privilege', () => {
     }
   });
 
-  it('allows S3 delete only where the wiring says readWriteDelete, and put only where it writes', () => {
+  it('allows S3 delete only where the wiring names it, on the key prefixes it names, and put only where it writes', () => {
+    const bucketArn = { 'Fn::GetAtt': [idOf(stack.node.findChild('MediaBucket') as any), 'Arn'] };
     for (const name of functionNames) {
-      const actions = statementsOf(name).flatMap(actionsOf);
-      const access = decl(name).bucket;
-      expect(actions.includes('s3:DeleteObject*'), name).toBe(access === 'readWriteDelete');
+      const statements = statementsOf(name);
+      const actions = statements.flatMap(actionsOf);
+      const declared = decl(name).bucket;
+      const { access, deletes } = declared === undefined ? { access: undefined, deletes: [] } : objectAccess(declared);
+      const deleted = statements.filter((s) => actionsOf(s).includes('s3:DeleteObject*')).flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+      expect(deleted, name).toEqual(deletes.map((pattern) => ({ 'Fn::Join': ['', [bucketArn, `/${pattern}`]] })));
       expect(actions.some((a) => a.startsWith('s3:PutObject')), name).toBe(access !== undefined && access !== 'read');
       expect(actions.some((a) => a.startsWith('s3:GetObject')), name).toBe(access !== undefined && access !== 'write');
     }
+  });
+
+  it('lets assemble delete only outputs/ (an output it discards), and videos any object (DELETE /v1/video)', () => {
+    expect(objectAccess(functions.assemble.bucket).deletes).toEqual(['outputs/*']);
+    expect(objectAccess(functions.videos.bucket).deletes).toEqual(['*']);
+    expect(() => objectAccess({ access: 'readWrite', delete: ['outputs/*'] })).toThrow(/ending in "\/", got "outputs\/\*"/);
+    expect(() => objectAccess({ access: 'readWrite', delete: [] })).toThrow(/at least one/);
   });
 
   it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {
