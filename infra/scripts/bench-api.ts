@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startLocalRuntime } from '../local/runtime.ts';
+import { createKey, localTarget } from './keys.ts';
 
 interface Operation {
   name: string;
@@ -22,6 +23,8 @@ interface Operation {
   body?: string;
   /** The status a successful request gets. */
   status: number;
+  /** Authorization values taken in turn, one per request (default: the dev key's). */
+  authorizations?: string[];
 }
 
 export interface OperationFigures {
@@ -34,11 +37,16 @@ export interface OperationFigures {
   failures: number;
 }
 
+/** Accounts the creates are spread over: enough that none reaches its 20 videos in progress in a run. */
+const CREATE_ACCOUNTS = 400;
+
 const CREATE_BODY = JSON.stringify({
   webhook: 'https://hooks.example.com/vidbot',
   create_video: false,
   clips: [{ bot_uid: 'bot_ava', text: 'Hello from the API benchmark.', clip_name: 'bench' }],
 });
+
+let turn = 0;
 
 async function run(url: string, headers: Record<string, string>, op: Operation, seconds: number, connections: number): Promise<OperationFigures> {
   const result = await autocannon({
@@ -46,6 +54,8 @@ async function run(url: string, headers: Record<string, string>, op: Operation, 
     method: op.method,
     headers: op.body ? { ...headers, 'content-type': 'application/json' } : headers,
     body: op.body,
+    // Each request takes the next key in turn, when the operation has several.
+    requests: op.authorizations ? [{ setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, Authorization: op.authorizations![turn++ % op.authorizations!.length] } }) }] : undefined,
     connections,
     duration: seconds,
     // A request slower than the gateway's 29 s integration timeout is a failure anyway.
@@ -88,18 +98,27 @@ async function main() {
     port: 0,
     emulatorPorts: { dynamodb: 0, s3: 0, sqs: 0 },
     consumers: false,
+    // The API's own speed, not the per-key throttle.
+    requestRate: false,
     concurrency,
     logLevel: 'warn',
     functionLogLevel: 'WARN',
   });
   try {
     const headers = { Authorization: `Bearer ${runtime.devTenant!.apiKey}` };
+    // Created videos stay queued (no consumers), so one account would soon hold thousands in progress: beyond
+    // its limit, and each create would count them all. Creates are spread over many accounts instead, each
+    // staying under the default limit, as many callers would; their keys are warmed in the authorizer's cache.
+    const target = localTarget(dataDir);
+    const creators: string[] = [];
+    for (let i = 0; i < CREATE_ACCOUNTS; i++) creators.push(`Bearer ${(await createKey(target, { name: `bench ${i}` })).apiKey}`);
+    for (const authorization of creators) await fetch(`${runtime.url}/v1/account`, { headers: { Authorization: authorization } });
     const created = await fetch(`${runtime.url}/v1/bot`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: CREATE_BODY });
     if (created.status !== 202) throw new Error(`the first create answered ${created.status}: ${await created.text()}`);
     const { video_id: videoId } = (await created.json()) as { video_id: string };
 
     const operations: Operation[] = [
-      { name: 'POST /v1/bot (create)', method: 'POST', path: '/v1/bot', body: CREATE_BODY, status: 202 },
+      { name: 'POST /v1/bot (create)', method: 'POST', path: '/v1/bot', body: CREATE_BODY, status: 202, authorizations: creators },
       { name: 'POST /v1/bot/ (list bots)', method: 'POST', path: '/v1/bot/', status: 200 },
       { name: 'GET /v1/video/{id}', method: 'GET', path: `/v1/video/${videoId}`, status: 200 },
     ];

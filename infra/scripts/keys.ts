@@ -11,14 +11,20 @@
  *                                      a new webhook signing secret; the old one keeps signing during the grace
  *   limit --account acct_x --videos-in-progress 50
  *                                      the account's limit of videos in progress at once (default 20)
+ *   sync-usage-plan                    give every key a usage-plan key (keys issued before usage plans; run once
+ *                                      after deploying them): on a stack, API Gateway answers 403 to keys without one
+ *
+ * On a stack, `create` and `sync-usage-plan` also create each key's API Gateway API key (named after the key id,
+ * valued with its usage-plan key, never the bearer key) in the stack's usage plan, which throttles it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, GetApiKeysCommand } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { issueApiKey, newAccount, rotateWebhookSecret } from '#domain/api-keys';
+import { generateUsagePlanKey, issueApiKey, newAccount, rotateWebhookSecret } from '#domain/api-keys';
 import { parseVideosInProgressLimit } from '#domain/fair-use';
 import type { ApiKeyRecord } from '#domain/ports';
 import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
@@ -28,6 +34,34 @@ export interface KeyTarget {
   keysTable: string;
   accountsTable: string;
   where: string;
+  /** A deployed stack's usage plan; absent locally, where the gateway throttles any usage-plan key it is given. */
+  usagePlan?: UsagePlanKeys;
+}
+
+/** Puts a key's usage-plan key into the usage plan that throttles it. */
+export interface UsagePlanKeys {
+  register(key: { keyId: string; tenantId: string; usageIdentifierKey: string }): Promise<void>;
+}
+
+/** The stack's usage plan in API Gateway. Idempotent: a key registered before is found by its name, the key id. */
+export function apiGatewayUsagePlan(apigateway: APIGatewayClient, usagePlanId: string): UsagePlanKeys {
+  return {
+    async register(key) {
+      const { items } = await apigateway.send(new GetApiKeysCommand({ nameQuery: key.keyId, limit: 10 }));
+      let apiKeyId = items?.find((k) => k.name === key.keyId)?.id;
+      if (!apiKeyId) {
+        const created = await apigateway.send(
+          new CreateApiKeyCommand({ name: key.keyId, value: key.usageIdentifierKey, enabled: true, description: `vidbot key ${key.keyId} of account ${key.tenantId}` }),
+        );
+        apiKeyId = created.id!;
+      }
+      try {
+        await apigateway.send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId: apiKeyId, keyType: 'API_KEY' }));
+      } catch (error) {
+        if ((error as Error).name !== 'ConflictException') throw error; // already in the plan
+      }
+    },
+  };
 }
 
 /** What the local runtime publishes in its data dir while it runs (see infra/local/runtime.ts). */
@@ -51,8 +85,15 @@ export async function stackTarget(stackName: string, region?: string): Promise<K
   const outputs = Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
   const keysTable = outputs.KeysTableName;
   const accountsTable = outputs.AccountsTableName;
-  if (!keysTable || !accountsTable) throw new Error(`stack ${stackName} has no KeysTableName/AccountsTableName outputs; is it deployed?`);
-  return { client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })), keysTable, accountsTable, where: `stack ${stackName} (${outputs.ApiUrl ?? ''})` };
+  const usagePlanId = outputs.UsagePlanId;
+  if (!keysTable || !accountsTable || !usagePlanId) throw new Error(`stack ${stackName} has no KeysTableName/AccountsTableName/UsagePlanId outputs; is it deployed (and up to date)?`);
+  return {
+    client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
+    keysTable,
+    accountsTable,
+    where: `stack ${stackName} (${outputs.ApiUrl ?? ''})`,
+    usagePlan: apiGatewayUsagePlan(new APIGatewayClient({ region }), usagePlanId),
+  };
 }
 
 /** Issues a key; for a new account unless `accountId` names an existing one. */
@@ -66,6 +107,8 @@ export async function createKey(target: KeyTarget, options: { name: string; acco
     await accounts.put(account);
   }
   const issued = issueApiKey({ tenantId: account.tenantId, name: options.name, now });
+  // Into the usage plan first: should that fail, no key exists that API Gateway would refuse.
+  await target.usagePlan?.register({ ...issued.record, usageIdentifierKey: issued.record.usageIdentifierKey! });
   await new DynamoKeyStore(target.client, target.keysTable).put(issued.record);
   return { account, ...issued };
 }
@@ -92,6 +135,19 @@ export async function rotateSecret(target: KeyTarget, keyId: string, graceHours:
   const rotated = rotateWebhookSecret(key, now, graceHours * 3600);
   await keys.setWebhookSecrets(keyId, rotated.webhookSecrets);
   return rotated;
+}
+
+/** Gives every key that lacks one a usage-plan key and, on a stack, puts it in the usage plan. Safe to re-run. */
+export async function syncUsagePlan(target: KeyTarget): Promise<{ keys: number; given: number }> {
+  const store = new DynamoKeyStore(target.client, target.keysTable);
+  let given = 0;
+  const active = (await listKeys(target)).filter((key) => !key.revokedAt);
+  for (const key of active) {
+    const usageIdentifierKey = await store.ensureUsageIdentifierKey(key.keyId, key.usageIdentifierKey ?? generateUsagePlanKey());
+    if (!key.usageIdentifierKey) given++;
+    await target.usagePlan?.register({ keyId: key.keyId, tenantId: key.tenantId, usageIdentifierKey });
+  }
+  return { keys: active.length, given };
 }
 
 /** Sets how many videos the account may have in progress at once; takes effect on its next create. */
@@ -146,6 +202,11 @@ Keep both now: the key is stored only as a hash and is never shown again.`);
       console.log(`New webhook secret for ${values['key-id']}: ${newSecret}\nThe previous secret also signs events for ${hours} h.`);
       return;
     }
+    case 'sync-usage-plan': {
+      const { keys, given } = await syncUsagePlan(target);
+      console.log(`${keys} active keys are in the usage plan on ${target.where} (${given} given a usage-plan key now).`);
+      return;
+    }
     case 'limit': {
       if (!values.account || values['videos-in-progress'] === undefined) throw new Error('limit needs --account and --videos-in-progress');
       const limit = await setVideosInProgressLimit(target, values.account, values['videos-in-progress']);
@@ -154,7 +215,7 @@ Keep both now: the key is stored only as a hash and is never shown again.`);
     }
     default:
       throw new Error(
-        'usage: npm run keys -- create --name NAME | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H] | limit --account ACCT --videos-in-progress N  [--stack NAME [--region R]]',
+        'usage: npm run keys -- create --name NAME | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H] | limit --account ACCT --videos-in-progress N | sync-usage-plan  [--stack NAME [--region R]]',
       );
   }
 }

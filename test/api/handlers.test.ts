@@ -255,6 +255,17 @@ describe('authorizer', () => {
     };
     expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*/*' });
     expect(result.context).toEqual({ tenantId: 'acct_1', keyId: issued.record.keyId });
+    // The usage plan throttles by this; it is not the bearer key.
+    expect((result as { usageIdentifierKey?: string }).usageIdentifierKey).toBe(issued.record.usageIdentifierKey);
+    expect(issued.record.usageIdentifierKey).not.toContain(issued.apiKey.slice(3));
+  });
+
+  it('names no usage-plan key for a key issued before usage plans (API Gateway then answers 403)', async () => {
+    const { usageIdentifierKey: _none, ...old } = issued.record;
+    documents.on(GetCommand, { TableName: 'keys', Key: { keyHash: hashApiKey(issued.apiKey) } }).resolves({ Item: old });
+    const result = (await authorizer({ type: 'TOKEN', authorizationToken: `Bearer ${issued.apiKey}`, methodArn })) as Record<string, unknown>;
+    expect(result.principalId).toBe(issued.record.keyId);
+    expect(result).not.toHaveProperty('usageIdentifierKey');
   });
 
   it.each([
