@@ -40,8 +40,13 @@ const errorSchema = {
   },
 };
 
+/** Every operation that needs a key (401) may also be over the key's request rate (429 rate_limited). */
 const errors = (...codes: number[]) =>
-  Object.fromEntries(codes.map((code) => [String(code), { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+  Object.fromEntries(
+    [...new Set(codes.includes(401) ? [...codes, 429] : codes)]
+      .sort()
+      .map((code) => [String(code), { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+  );
 
 const ok = (description: string, status = '200') => ({ [status]: { description, content: { 'application/json': { schema: { type: 'object' } } } } });
 
