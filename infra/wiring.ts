@@ -147,8 +147,8 @@ export type QueueName = keyof typeof queues;
 
 /** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
 export const layers = {
-  /** ffmpeg and ffprobe for the functions' architecture, at /opt/bin. */
-  media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 and ffprobe 5 static binaries at /opt/bin' },
+  /** ffmpeg for the functions' architecture, at /opt/bin: the one media binary (it probes too). */
+  media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 static binary at /opt/bin' },
 } as const;
 export type LayerName = keyof typeof layers;
 

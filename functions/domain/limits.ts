@@ -14,6 +14,20 @@ export const limits = {
   maxBackgroundBytes: 200 * 1024 * 1024,
   /** A background download that takes longer than this fails the clip. */
   backgroundTimeoutMs: 30_000,
+  /** A background whose picture is wider or taller than this (as declared, before decoding) is refused. */
+  maxBackgroundSide: 8192,
+  /** ... or whose picture has more pixels than this (8192x4320, "8K"); also the decoder's own per-frame limit. */
+  maxBackgroundPixels: 8192 * 4320,
+  /** ... or whose declared frame rate is above this. */
+  maxBackgroundFps: 240,
+  /**
+   * Every media run has a time budget: this much, plus renderBudgetPerSecond for every second of media it
+   * produces. A run over budget, or one that makes no progress for mediaStallSeconds, is killed, and its clip
+   * fails for good (a background that slow would be as slow on every retry).
+   */
+  renderBudgetBaseSeconds: 60,
+  renderBudgetPerSecond: 4,
+  mediaStallSeconds: 30,
   /** Page size bounds of list operations. */
   maxPageSize: 100,
   defaultPageSize: 20,

@@ -4,45 +4,44 @@ import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { ClipFailure } from './clip-job.ts';
-import { probe } from './engine/process.ts';
+import { inspectBackground, MediaRejectedError, type BackgroundMedia } from './engine/media.ts';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private
- * ranges on AWS; every redirect re-checked), with a size and a time limit, and checks that it is a video.
- * What the caller can fix becomes a ClipFailure; a passing network fault is rethrown for a retry.
+ * ranges on AWS; every redirect re-checked), with a size and a time limit, then inspects it (accepted format,
+ * bounded picture size and frame rate; see engine/media.ts). What the caller can fix becomes a ClipFailure
+ * whose message is ours alone: never the URL (a redirect may have named an internal host), never an error of
+ * the network stack or of ffmpeg. A passing network fault is rethrown for a retry.
  */
-/** The URL as it may appear in errors and logs: a presigned background's signature stays out of them. */
-const shown = (url: string) => url.replace(/[?#].*$/, '');
+const FETCH_FAILURES: Record<FetchError['code'], { code: string; message: string }> = {
+  too_large: { code: 'background_too_large', message: `the background is larger than ${limits.maxBackgroundBytes / 1024 / 1024} MiB` },
+  timeout: { code: 'background_timeout', message: `the background did not download within ${limits.backgroundTimeoutMs / 1000} s; use a faster host` },
+  address_not_allowed: { code: 'background_not_allowed', message: 'the background URL leads to an address we do not fetch from (private, loopback or link-local)' },
+  invalid_url: { code: 'background_unavailable', message: 'the background URL (or a redirect it gave) is not a valid http(s) URL' },
+  too_many_redirects: { code: 'background_unavailable', message: 'the background URL redirected too many times' },
+  network_error: { code: 'background_unavailable', message: 'the background URL could not be reached (no such host, or the connection failed)' },
+  http_error: { code: 'background_unavailable', message: 'the background URL did not answer with the file' },
+};
 
-export async function fetchBackground(url: string, path: string, mode: Mode): Promise<void> {
+export async function fetchBackground(url: string, path: string, workDir: string, mode: Mode): Promise<BackgroundMedia> {
   try {
     await guardedFetch(url, { mode, timeoutMs: limits.backgroundTimeoutMs, maxBytes: limits.maxBackgroundBytes, toFile: path, maxRedirects: 5 });
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {
       if (error.status >= 500 || error.status === 429) throw error; // their server may recover: retried
-      throw new ClipFailure('background_unavailable', `the background ${shown(url)} answered HTTP ${error.status}`);
+      throw new ClipFailure('background_unavailable', `the background URL answered HTTP ${error.status}`);
     }
     if (error instanceof FetchError) {
-      const code =
-        error.code === 'too_large'
-          ? 'background_too_large'
-          : error.code === 'timeout'
-            ? 'background_timeout'
-            : error.code === 'address_not_allowed'
-              ? 'background_not_allowed'
-              : 'background_unavailable';
-      const detail =
-        error.code === 'too_large'
-          ? `is larger than ${limits.maxBackgroundBytes / 1024 / 1024} MiB`
-          : error.code === 'timeout'
-            ? `did not download within ${limits.backgroundTimeoutMs / 1000} s`
-            : error.message;
-      throw new ClipFailure(code, `the background ${shown(url)} ${detail}`);
+      const failure = FETCH_FAILURES[error.code];
+      throw new ClipFailure(failure.code, failure.message);
     }
     throw error;
   }
-  const media = await probe(path).catch(() => undefined);
-  if (!media?.streams.some((s) => s.codec_type === 'video'))
-    throw new ClipFailure('background_invalid', `the background ${shown(url)} is not a video file ffmpeg can read`);
+  try {
+    return await inspectBackground(path, workDir);
+  } catch (error) {
+    if (error instanceof MediaRejectedError) throw new ClipFailure('background_invalid', `the background ${error.reason}`);
+    throw error;
+  }
 }

@@ -11,6 +11,7 @@ import { keptClipUid } from '#domain/videos';
 import { logger } from '#commons/logger';
 import { failureReport, logFields } from '#commons/net/transient';
 import { makeWorkDir } from '#commons/workdirs';
+import { MediaBudgetError, MediaToolError, type BackgroundMedia } from './engine/media.ts';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';
@@ -38,8 +39,8 @@ export interface ClipJobDeps {
   notifyQueue: MessageQueue<DeliverMessage>;
   renderClip: (input: RenderClipInput) => Promise<RenderClipOutput>;
   speechFor: (bot: Bot) => SpeechEngine;
-  /** Downloads the background into `path` through the address guard, or throws ClipFailure. */
-  fetchBackground: (url: string, path: string) => Promise<void>;
+  /** Downloads the background into `path` through the address guard and inspects it, or throws ClipFailure. */
+  fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
   now: () => Date;
 }
 
@@ -85,22 +86,29 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
       const started = Date.now();
       const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
       try {
-        let backgroundPath: string | undefined;
-        if (mode === 'video' && clip.background) {
-          backgroundPath = join(workDir, 'background');
-          await deps.fetchBackground(clip.background, backgroundPath);
-        }
+        let background: BackgroundMedia | undefined;
+        if (mode === 'video' && clip.background) background = await deps.fetchBackground(clip.background, join(workDir, 'background'), workDir);
         const output = await deps.renderClip({
           bot,
           text: clip.text,
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,
-          backgroundPath,
+          background,
           backgroundVolume: clip.backgroundVolume,
           transitions: clip.transitions,
           mode,
           workDir,
           speech: deps.speechFor(bot),
+        }).catch((error: unknown) => {
+          // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
+          if (!(error instanceof MediaBudgetError)) throw error;
+          logger.warn('render stopped by its watchdog', { video_id: videoId, clip_index: clipIndex, reason: error.reason, limit_s: error.limitSeconds });
+          throw new ClipFailure(
+            'render_timeout',
+            error.reason === 'budget'
+              ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
+              : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
+          );
         });
         result.durationSeconds = output.durationSeconds;
         result.objectKey = clip.reusable ? keptKey : renderKey;
@@ -165,9 +173,17 @@ export async function handleRenderMessage(message: RenderClipMessage, receive: n
       return;
     }
     const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
-    logger.error('render attempt failed', { video_id: message.videoId, clip_index: message.clipIndex, ...logFields(report) });
+    // The details (ffmpeg's stderr, paths) go to the log, with the request id; the video gets our words only.
+    logger.error('render attempt failed', { video_id: message.videoId, clip_index: message.clipIndex, ...logFields(report), ...mediaDetails(error) });
     if (!report.willRetry)
-      await failVideo(deps, message.videoId, { code: 'render_failed', message: `${clip}: ${report.message}`, clipIndex: message.clipIndex });
+      await failVideo(deps, message.videoId, {
+        code: 'render_failed',
+        message: `${clip}: could not be rendered${report.attempt > 1 ? ` after ${report.attempt} attempts` : ''}; if it has a background, check that it plays in a browser, then create the video again`,
+        clipIndex: message.clipIndex,
+      });
     if (report.transient) throw error;
   }
 }
+
+/** What a failed ffmpeg run said, for the log only. */
+const mediaDetails = (error: unknown) => (error instanceof MediaToolError ? { ffmpeg_exit: error.exitCode, ffmpeg_signal: error.signal, ffmpeg_stderr: error.stderrTail } : {});

@@ -25,7 +25,7 @@ const deps: ClipJobDeps = {
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
   renderClip,
   speechFor: (bot) => speechEngineFor(bot),
-  fetchBackground: (url, path) => fetchBackground(url, path, config.mode),
+  fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
   now: () => new Date(),
 };
 const processor = new BatchProcessor(EventType.SQS);

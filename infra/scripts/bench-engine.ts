@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { AUDIO_ENCODE_ARGS, FRAME, probeDuration, renderClip, VIDEO_ENCODE_ARGS } from '../../functions/render/engine/index.ts';
-import { runFfmpeg } from '../../functions/render/engine/process.ts';
+import { AUDIO_ENCODE_ARGS, FRAME, inspectBackground, probeDuration, renderClip, VIDEO_ENCODE_ARGS } from '../../functions/render/engine/index.ts';
+import { runFfmpeg } from '../../functions/render/engine/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
 import { BENCH_TEXT, cpuSeconds } from './bench-support.ts';
@@ -33,7 +33,7 @@ async function main() {
       text: BENCH_TEXT,
       position: 'bottom-right',
       removeBotBackground: false,
-      backgroundPath: cached,
+      background: await inspectBackground(cached, workDir),
       backgroundVolume: 0.2,
       transitions: { entry: 'fade_in', exit: 'fade_out' },
       mode: 'video',
@@ -52,7 +52,7 @@ async function main() {
         '-y', '-stream_loop', '-1', '-i', cached,
         ...VIDEO_ENCODE_ARGS, '-r', String(FRAME.fps), ...AUDIO_ENCODE_ARGS,
         '-t', String(clipSeconds), '-movflags', '+faststart', join(root, 'bare.mp4'),
-      ]);
+      ], { budgetSeconds: 900 });
       return (Date.now() - t0) / 1000;
     };
     cpu = cpuSeconds();

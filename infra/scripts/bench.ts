@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AUDIO_ENCODE_ARGS, FRAME, VIDEO_ENCODE_ARGS } from '../../functions/render/engine/index.ts';
-import { runFfmpeg } from '../../functions/render/engine/process.ts';
+import { runFfmpeg } from '../../functions/render/engine/media.ts';
 import { createLog } from '../local/log.ts';
 import { startLocalRuntime } from '../local/runtime.ts';
 import { startFileServer } from '../../test/support/file-server.ts';
@@ -67,7 +67,7 @@ async function main() {
     '-y', '-stream_loop', '-1', '-i', background,
     ...VIDEO_ENCODE_ARGS, '-r', String(FRAME.fps), ...AUDIO_ENCODE_ARGS,
     '-t', String(clip.duration_seconds), '-movflags', '+faststart', join(work, 'bare.mp4'),
-  ]);
+  ], { budgetSeconds: 900 });
   const bare = (performance.now() - t1) / 1000;
   const bareCpu = cpuSeconds() - cpu1;
   rmSync(work, { recursive: true, force: true });

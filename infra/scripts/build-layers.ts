@@ -3,11 +3,11 @@
  * architecture (linux arm64). Run with `npm run build:layers`; it is idempotent and skips a layer whose build
  * matches its lockfile.
  *
- * media: ffmpeg and ffprobe from the @ffmpeg-installer / @ffprobe-installer arm64 packages. They cannot be
- * dependencies of the root package on an x64 machine (EBADPLATFORM), so layers/media has its own package.json
- * and lockfile, installed with `npm ci --cpu=arm64 --os=linux`. Their versions must equal the ones the root
- * lockfile's @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe reference, so the layer ships the same
- * builds the code is tested with on other platforms.
+ * media: ffmpeg, the one media binary (functions/render/engine/media.ts), from the @ffmpeg-installer arm64
+ * package. It cannot be a dependency of the root package on an x64 machine (EBADPLATFORM), so layers/media has
+ * its own package.json and lockfile, installed with `npm ci --cpu=arm64 --os=linux`. Its version must equal the
+ * one the root lockfile's @ffmpeg-installer/ffmpeg references, so the layer ships the build the code is tested
+ * with on other platforms.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -32,7 +32,6 @@ const recipes: Record<LayerName, { binaries: Binary[] }> = {
   media: {
     binaries: [
       { pkg: '@ffmpeg-installer/linux-arm64', file: 'ffmpeg', pinnedBy: '@ffmpeg-installer/ffmpeg' },
-      { pkg: '@ffprobe-installer/linux-arm64', file: 'ffprobe', pinnedBy: '@ffprobe-installer/ffprobe' },
     ],
   },
 };

@@ -6,7 +6,8 @@
  *     index.mjs (+ .map)   esbuild bundle of functions/render/handler.ts, exporting `handler`
  *     espeak-ng.wasm       the speech synthesizer (its JS is in the bundle)
  *     bots/<look>/…        the bot artwork (PNG sprites + manifest.json)
- *     bin/ffmpeg, bin/ffprobe   static builds for --arch (arm64 by default, the Lambda's architecture)
+ *     bin/ffmpeg           static build for --arch (arm64 by default, the Lambda's architecture); the one media
+ *                          binary (functions/render/engine/media.ts)
  *     Dockerfile           from functions/render/Dockerfile
  *
  * How the code finds its assets at run time: esbuild makes `import.meta.url` the URL of index.mjs for all
@@ -32,21 +33,15 @@ function option(name: string, fallback: string): string {
 }
 
 /**
- * ffmpeg and ffprobe for an architecture. arm64 (the Lambda's): the media layer's build, the one place the
- * arm64 binaries come from (layers/media's own lockfile, see build-layers.ts). x64 (tests on this machine):
- * the installed packages.
+ * ffmpeg for an architecture. arm64 (the Lambda's): the media layer's build, the one place the arm64 binary
+ * comes from (layers/media's own lockfile, see build-layers.ts). x64 (tests on this machine): the installed
+ * package.
  */
-function mediaBinaries(arch: Arch): { ffmpeg: string; ffprobe: string } {
-  if (arch === 'arm64') {
-    const bin = join(buildLayer('media'), 'bin');
-    return { ffmpeg: join(bin, 'ffmpeg'), ffprobe: join(bin, 'ffprobe') };
-  }
-  const installed = {
-    ffmpeg: join(root, 'node_modules', '@ffmpeg-installer', `linux-${arch}`, 'ffmpeg'),
-    ffprobe: join(root, 'node_modules', '@ffprobe-installer', `linux-${arch}`, 'ffprobe'),
-  };
-  for (const path of Object.values(installed)) if (!existsSync(path)) throw new Error(`${path} is missing: npm ci installs it on linux-${arch}`);
-  return installed;
+function mediaBinaries(arch: Arch): { ffmpeg: string } {
+  if (arch === 'arm64') return { ffmpeg: join(buildLayer('media'), 'bin', 'ffmpeg') };
+  const ffmpeg = join(root, 'node_modules', '@ffmpeg-installer', `linux-${arch}`, 'ffmpeg');
+  if (!existsSync(ffmpeg)) throw new Error(`${ffmpeg} is missing: npm ci installs it on linux-${arch}`);
+  return { ffmpeg };
 }
 
 export async function bundleRender(options: { arch: Arch; entry: string; out: string }): Promise<void> {
@@ -68,11 +63,11 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
     // CommonJS dependencies (the AWS SDK's) call require() for Node built-ins; ESM has no require of its own.
     banner: { js: "import { createRequire as __vidbotCreateRequire } from 'node:module'; const require = __vidbotCreateRequire(import.meta.url);" },
     // Only loaded lazily as the last resort of binaries.ts; the image uses bin/.
-    external: ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'],
+    external: ['@ffmpeg-installer/ffmpeg'],
   });
 
   const binaries = mediaBinaries(arch);
-  for (const name of ['ffmpeg', 'ffprobe'] as const) {
+  for (const name of ['ffmpeg'] as const) {
     const target = join(out, 'bin', name);
     copyFileSync(binaries[name], target);
     chmodSync(target, 0o755);

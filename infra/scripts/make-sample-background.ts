@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFfmpeg } from '../../functions/render/engine/process.ts';
+import { runFfmpeg } from '../../functions/render/engine/media.ts';
 
 export interface SampleBackgroundOptions {
   seconds?: number;
@@ -44,7 +44,7 @@ export async function makeSampleBackground(path: string, options: SampleBackgrou
     ...(audio === 'none' ? [] : ['-c:a', 'aac', '-b:a', '128k']),
     '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact',
     '-t', String(seconds), '-movflags', '+faststart', path,
-  ]);
+  ], { budgetSeconds: 900 });
   return path;
 }
 

@@ -38,7 +38,6 @@ export function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory
   const media = join(dir, 'media', 'bin');
   mkdirSync(media, { recursive: true });
   writeFileSync(join(media, 'ffmpeg'), 'fake');
-  writeFileSync(join(media, 'ffprobe'), 'fake');
   for (const bot of BUILT_IN_BOTS) {
     mkdirSync(join(dir, 'bots', bot.look), { recursive: true });
     writeFileSync(join(dir, 'bots', bot.look, 'preview.png'), 'not really a png');

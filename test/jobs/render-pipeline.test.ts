@@ -1,3 +1,4 @@
+import type { BackgroundMedia } from '../../functions/render/engine/media.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -40,7 +41,10 @@ const concat = vi.fn(async (input: ConcatInput) => {
   await writeFile(path, parts.join('|'));
   return { path, contentType: 'video/mp4', durationSeconds: 9, sizeBytes: 1 };
 });
-const fetchBackground = vi.fn(async (_url: string, path: string) => writeFile(path, 'bg'));
+const fetchBackground = vi.fn(async (_url: string, path: string, _workDir: string): Promise<BackgroundMedia> => {
+  await writeFile(path, 'bg');
+  return { path, format: { demuxer: 'mov', label: 'MP4 / MOV' }, width: 1280, height: 720, hasAudio: false };
+});
 
 let clipDeps: ClipJobDeps;
 let assembleDeps: AssembleDeps;
@@ -180,7 +184,7 @@ describe('rendering a multi-clip video', () => {
 
 describe('failures', () => {
   it('a bad background fails the video at once with a reason naming the clip, and queues the failure event', async () => {
-    fetchBackground.mockRejectedValueOnce(new ClipFailure('background_unavailable', 'the background https://cdn.test/x.mp4 answered HTTP 404'));
+    fetchBackground.mockRejectedValueOnce(new ClipFailure('background_unavailable', 'the background URL answered HTTP 404'));
     const created = await submit([
       { bot_uid: 'bot_ava', text: 'Fine' },
       { bot_uid: 'bot_ava', text: 'Broken', background: 'https://cdn.test/x.mp4' },

@@ -14,7 +14,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 it('bundles a self-contained render folder that renders from outside the repository', async () => {
   await bundleRender({ arch: 'x64', entry: resolve('test/render/fixtures/bundle-smoke-entry.ts'), out });
-  for (const file of ['index.mjs', 'espeak-ng.wasm', 'bin/ffmpeg', 'bin/ffprobe', 'bots/ava/manifest.json', 'bots/otto/head-m4-eo.png', 'Dockerfile']) {
+  for (const file of ['index.mjs', 'espeak-ng.wasm', 'bin/ffmpeg', 'bots/ava/manifest.json', 'bots/otto/head-m4-eo.png', 'Dockerfile']) {
     expect(existsSync(join(out, file)), file).toBe(true);
   }
   const script = `const m = await import(${JSON.stringify(join(out, 'index.mjs'))}); console.log(JSON.stringify(await m.handler({ look: 'maya' })));`;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
 import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, TRANSITION_SECONDS, type BotPosition, type Transitions } from '#domain/clip';
-import { clipMouthLevels, clipTiming, concatClips, FRAME, probe, renderClip, type RenderClipInput, type SpeechEngine, type SpeechResult } from '../../functions/render/engine/index.ts';
+import { clipMouthLevels, clipTiming, concatClips, FRAME, inspectBackground, renderClip, type BackgroundMedia, type RenderClipInput, type SpeechEngine, type SpeechResult } from '../../functions/render/engine/index.ts';
 import { botHeightFor, placeBot } from '../../functions/render/engine/layout.ts';
 import { loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
 import { loadSprites } from '../../functions/render/engine/sprites.ts';
@@ -16,6 +16,7 @@ import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
 import { audioSamples, colourDistance, dbfs, frameRgb, grayCropFrames, pixel, rms, shareDiffering, topLevelBoxes } from './media.ts';
+import { probeFile } from '../support/media.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 const SHORT = 'Hello, this is a test.';
@@ -34,8 +35,8 @@ class RecordingSpeech implements SpeechEngine {
 }
 
 let root: string;
-let greenWithTone: string;
-let silentBackground: string;
+let greenWithTone: BackgroundMedia;
+let silentBackground: BackgroundMedia;
 let counter = 0;
 
 async function render(overrides: Partial<RenderClipInput>) {
@@ -78,16 +79,17 @@ function meanAbsDiff(a: Buffer, b: Buffer, r: { x: number; y: number; w: number;
 }
 
 const expectDuration = async (path: string, expected: number) => {
-  const info = await probe(path);
+  const info = await probeFile(path);
   expect(Math.abs(Number(info.format.duration) - expected)).toBeLessThanOrEqual(0.1);
 };
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'vidbot-engine-'));
-  [greenWithTone, silentBackground] = await Promise.all([
+  const [green, silent] = await Promise.all([
     makeSampleBackground(join(root, 'green.mp4'), { seconds: 3, pattern: 'solid', color: '0x20c040', audio: 'tone', toneHz: 1000 }),
     makeSampleBackground(join(root, 'silent.mp4'), { seconds: 2, pattern: 'plasma', audio: 'none' }),
   ]);
+  [greenWithTone, silentBackground] = await Promise.all([inspectBackground(green, root), inspectBackground(silent, root)]);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -114,9 +116,9 @@ describe('renderClip (video)', () => {
   let fades: Awaited<ReturnType<typeof render>>;
 
   beforeAll(async () => {
-    withPanel = await render({ backgroundPath: greenWithTone, backgroundVolume: 0, transitions: { entry: 'zoom_in' } });
-    withoutPanel = await render({ backgroundPath: greenWithTone, backgroundVolume: 1, removeBotBackground: true, transitions: { entry: 'zoom_in', exit: 'zoom_out' } });
-    fades = await render({ backgroundPath: silentBackground, backgroundVolume: 1, position: 'bottom-center', transitions: { entry: 'fade_in', exit: 'fade_out' } });
+    withPanel = await render({ background: greenWithTone, backgroundVolume: 0, transitions: { entry: 'zoom_in' } });
+    withoutPanel = await render({ background: greenWithTone, backgroundVolume: 1, removeBotBackground: true, transitions: { entry: 'zoom_in', exit: 'zoom_out' } });
+    fades = await render({ background: silentBackground, backgroundVolume: 1, position: 'bottom-center', transitions: { entry: 'fade_in', exit: 'fade_out' } });
   }, 60_000);
 
   it('puts the bot where asked: top-left differs from the background, the opposite corner does not', async () => {
@@ -145,7 +147,7 @@ describe('renderClip (video)', () => {
   });
 
   it('without its card, a bot stands on the bottom edge at a bottom position, and fades out higher up', async () => {
-    const standing = await render({ position: 'bottom-right', removeBotBackground: true, backgroundPath: greenWithTone });
+    const standing = await render({ position: 'bottom-right', removeBotBackground: true, background: greenWithTone });
     const [onEdge, floating] = await Promise.all([
       frameRgb(standing.path, 0.5),
       frameRgb(withoutPanel.path, TRANSITION_SECONDS + 0.5),
@@ -177,7 +179,7 @@ describe('renderClip (video)', () => {
   });
 
   it('works with a background that has no audio stream', async () => {
-    const info = await probe(fades.path);
+    const info = await probeFile(fades.path);
     expect(info.streams.some((s) => s.codec_type === 'audio')).toBe(true);
   });
 
@@ -189,7 +191,7 @@ describe('renderClip (video)', () => {
   });
 
   it('writes 1280x720 30 fps H.264 yuv420p with AAC, moov before mdat', async () => {
-    const info = await probe(fades.path);
+    const info = await probeFile(fades.path);
     const video = info.streams.find((s) => s.codec_type === 'video')!;
     const audio = info.streams.find((s) => s.codec_type === 'audio')!;
     expect(video).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, pix_fmt: 'yuv420p', r_frame_rate: '30/1' });
@@ -201,7 +203,7 @@ describe('renderClip (video)', () => {
   });
 
   it('fades from and to black, video and audio', async () => {
-    const duration = Number((await probe(fades.path)).format.duration);
+    const duration = Number((await probeFile(fades.path)).format.duration);
     const [first, middle, last] = await Promise.all([frameRgb(fades.path, 0), frameRgb(fades.path, duration / 2), frameRgb(fades.path, duration - 0.04)]);
     const whole = { x: 0, y: 0, w: FRAME.width, h: FRAME.height };
     expect(shareDiffering(first, whole, [0, 0, 0], 30)).toBeLessThan(0.02);
@@ -224,7 +226,7 @@ describe('renderClip (video)', () => {
   ] as const)('%s / %s move the bot (or the picture) in and out', async (entry, exit) => {
     const clip = await render({ text: TINY, position: 'bottom-right', transitions: { entry, exit } });
     await expectDuration(clip.path, clip.speech.durationSeconds + 2 * TRANSITION_SECONDS);
-    const duration = Number((await probe(clip.path)).format.duration);
+    const duration = Number((await probeFile(clip.path)).format.duration);
     const [first, middle, last] = await Promise.all([frameRgb(clip.path, 0), frameRgb(clip.path, TRANSITION_SECONDS + 0.1), frameRgb(clip.path, duration - 0.04)]);
     const rect = shrink(botRect('bottom-right'), 0.2);
     expect(meanAbsDiff(first, middle, rect)).toBeGreaterThan(40);
@@ -240,7 +242,7 @@ describe('renderClip (video)', () => {
 describe('lip sync', () => {
   it('opens the mouth with the loudness of the voice (Pearson ≥ 0.6, measured on the rendered frames)', async () => {
     const text = 'Hello everyone, and welcome back to the show. Today we look at something truly amazing!';
-    const clip = await render({ text, position: 'center', removeBotBackground: true, backgroundPath: greenWithTone, backgroundVolume: 0 });
+    const clip = await render({ text, position: 'center', removeBotBackground: true, background: greenWithTone, backgroundVolume: 0 });
     const { x, y, sprites } = botRect('center');
     const mouth = sprites.manifest.mouth;
     const rect = {
@@ -272,7 +274,7 @@ describe('lip sync', () => {
 describe('voice mode and concatenation', () => {
   it('voice mode produces the speech alone as MP3', async () => {
     const voice = await render({ mode: 'voice', text: TINY, transitions: { entry: 'fade_in' } });
-    const info = await probe(voice.path);
+    const info = await probeFile(voice.path);
     expect(voice.contentType).toBe('audio/mpeg');
     expect(info.streams.map((s) => s.codec_type)).toEqual(['audio']);
     expect(info.streams[0]!.codec_name).toBe('mp3');
@@ -285,13 +287,13 @@ describe('voice mode and concatenation', () => {
 
   it('concatenates video clips by stream copy: duration is the sum', async () => {
     const a = await render({ text: TINY, transitions: { entry: 'fade_in' } });
-    const b = await render({ text: TINY, position: 'center', backgroundPath: greenWithTone, backgroundVolume: 0.5 });
-    const [da, db] = await Promise.all([probe(a.path), probe(b.path)]).then((r) => r.map((i) => Number(i.format.duration)));
+    const b = await render({ text: TINY, position: 'center', background: greenWithTone, backgroundVolume: 0.5 });
+    const [da, db] = await Promise.all([probeFile(a.path), probeFile(b.path)]).then((r) => r.map((i) => Number(i.format.duration)));
     const joined = await concatClips({ parts: [a.path, b.path], mode: 'video', workDir: mkdtempSync(join(root, 'concat-video-')) });
     expect(joined.contentType).toBe('video/mp4');
     expect(Math.abs(joined.durationSeconds - (da! + db!))).toBeLessThanOrEqual(0.1);
     expect(joined.sizeBytes).toBeGreaterThan(0);
-    const info = await probe(joined.path);
+    const info = await probeFile(joined.path);
     expect(info.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
     const boxes = topLevelBoxes(joined.path);
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));

@@ -1,6 +1,9 @@
-/** Measuring rendered files with the same ffmpeg/ffprobe the engine uses. */
+/** Measuring rendered files with the same ffmpeg the engine uses. */
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
-import { runFfmpeg } from '../../functions/render/engine/process.ts';
+import { runFfmpeg as run } from '../../functions/render/engine/media.ts';
+
+/** ffmpeg for measurements: output on stdout, a generous budget. */
+const runFfmpeg = (args: string[]) => run(args, { budgetSeconds: 300, captureStdout: true });
 
 /** One decoded frame as RGB24 (width*height*3 bytes). */
 export async function frameRgb(path: string, seconds: number, width = 1280, height = 720): Promise<Buffer> {

@@ -1,6 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ffprobePath } from '../../functions/render/engine/binaries.ts';
+import { createRequire } from 'node:module';
+
+/**
+ * ffprobe (a 2023 build, a dev dependency) measures our own MP4 and MP3 outputs in tests: a second opinion from
+ * another build than the ffmpeg that made them. It never reads callers' media (it crashes on MPEG-TS).
+ */
+const ffprobePath = () => (createRequire(import.meta.url)('@ffprobe-installer/ffprobe') as { path: string }).path;
 
 const exec = promisify(execFile);
 

@@ -1,10 +1,10 @@
 /**
- * Where ffmpeg (4.1) and ffprobe (5.x) live. In order:
+ * Where ffmpeg (4.1), the one media binary (see media.ts), lives. In order:
  *   1. FFMPEG_PATH / FFPROBE_PATH;
  *   2. `bin/` next to the running module — the container image, where the render bundle (index.mjs) sits
- *      beside bin/ffmpeg and bin/ffprobe (see infra/scripts/bundle-render.ts);
+ *      beside bin/ffmpeg (see infra/scripts/bundle-render.ts);
  *   3. /opt/bin — the media Lambda layer;
- *   4. the @ffmpeg-installer / @ffprobe-installer packages (development and tests).
+ *   4. the @ffmpeg-installer package (development and tests).
  * Resolved once per process.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-function resolveBinary(name: 'ffmpeg' | 'ffprobe', envVar: string, installer: string): string {
+function resolveBinary(name: 'ffmpeg', envVar: string, installer: string): string {
   const fromEnv = process.env[envVar];
   if (fromEnv) return fromEnv;
   for (const candidate of [join(here, 'bin', name), join('/opt/bin', name)]) {
@@ -30,7 +30,5 @@ function resolveBinary(name: 'ffmpeg' | 'ffprobe', envVar: string, installer: st
 }
 
 let ffmpeg: string | undefined;
-let ffprobe: string | undefined;
 
 export const ffmpegPath = (): string => (ffmpeg ??= resolveBinary('ffmpeg', 'FFMPEG_PATH', '@ffmpeg-installer/ffmpeg'));
-export const ffprobePath = (): string => (ffprobe ??= resolveBinary('ffprobe', 'FFPROBE_PATH', '@ffprobe-installer/ffprobe'));

@@ -1,7 +1,7 @@
 /** concatClips: joins rendered clips in order by stream copy (concat demuxer), no re-encode. */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { probeDuration, runFfmpeg } from './process.ts';
+import { budgetFor, concatArgs, probeDuration, runFfmpeg } from './media.ts';
 import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from './formats.ts';
 import type { ConcatInput, ConcatOutput } from './types.ts';
 
@@ -14,16 +14,12 @@ export async function concatClips(input: ConcatInput): Promise<ConcatOutput> {
   writeFileSync(list, `${input.parts.map(listLine).join('\n')}\n`);
   const voice = input.mode === 'voice';
   const path = join(input.workDir, voice ? 'video.mp3' : 'video.mp4');
-  await runFfmpeg([
-    '-y', '-f', 'concat', '-safe', '0', '-i', list,
-    '-map', '0', '-c', 'copy',
-    ...(voice ? [] : ['-movflags', '+faststart']),
-    path,
-  ]);
+  // A stream copy runs far faster than real time; the budget allows for the longest video there can be.
+  await runFfmpeg(concatArgs(list, path, voice), { budgetSeconds: budgetFor(input.parts.length * 180) });
   return {
     path,
     contentType: voice ? VOICE_CONTENT_TYPE : VIDEO_CONTENT_TYPE,
-    durationSeconds: await probeDuration(path),
+    durationSeconds: await probeDuration(path, voice ? 'mp3' : 'mov'),
     sizeBytes: statSync(path).size,
   };
 }

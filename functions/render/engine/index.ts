@@ -3,6 +3,6 @@ export * from './types.ts';
 export { renderClip, clipTiming, clipMouthLevels, type ClipTiming } from './render-clip.ts';
 export * from './formats.ts';
 export { concatClips } from './concat.ts';
-export { ffmpegPath, ffprobePath } from './binaries.ts';
-export { probe, probeDuration, MediaToolError } from './process.ts';
+export { ffmpegPath } from './binaries.ts';
+export { probe, probeDuration, inspectBackground, MediaToolError, MediaBudgetError, MediaRejectedError, type BackgroundMedia } from './media.ts';
 export { botsDirectory, loadManifest } from './sprites.ts';

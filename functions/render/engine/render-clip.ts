@@ -3,17 +3,15 @@
  * frame and pipes it to ffmpeg's stdin; ffmpeg loops/trims and scales the background, overlays the bot,
  * applies the transitions, mixes the voice with the background's audio and encodes H.264 + AAC.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { hashString, poses } from './animation.ts';
-import { ffmpegPath } from './binaries.ts';
 import { BotCompositor } from './compositor.ts';
 import { botHeightFor, isBottomPosition, placeBot } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from './formats.ts';
-import { MediaToolError, probe, runFfmpeg } from './process.ts';
+import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from './media.ts';
 import { loadSprites } from './sprites.ts';
 import { FRAME, type RenderClipInput, type RenderClipOutput, type SpeechResult } from './types.ts';
 import { readWav } from './wav.ts';
@@ -128,9 +126,9 @@ export function defaultBackdrop(path: string): void {
 
 async function renderVoice(speech: SpeechResult, workDir: string): Promise<RenderClipOutput> {
   const path = join(workDir, 'voice.mp3');
-  await runFfmpeg(['-y', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path]);
-  const duration = Number((await probe(path)).format.duration);
-  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: Number.isFinite(duration) ? duration : speech.durationSeconds };
+  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetFor(speech.durationSeconds) });
+  const duration = (await probe(path, 'mp3')).format.duration;
+  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds };
 }
 
 export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
@@ -149,25 +147,28 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const D = timing.totalSeconds;
   const T = TRANSITION_SECONDS;
 
-  // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech.
-  const args: string[] = ['-y', '-hide_banner', '-nostats', '-loglevel', 'error'];
+  // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech. Every input is pinned to its demuxer.
+  const args: string[] = ['-y'];
   let background: string;
-  let backgroundAudio = false;
-  if (input.backgroundPath) {
-    const info = await probe(input.backgroundPath);
-    if (!info.streams.some((s) => s.codec_type === 'video')) throw new Error('background has no video stream');
-    backgroundAudio = info.streams.some((s) => s.codec_type === 'audio');
-    args.push('-stream_loop', '-1', '-i', input.backgroundPath);
-    background = `[0:v]scale=${FRAME.width}:${FRAME.height}:force_original_aspect_ratio=increase,crop=${FRAME.width}:${FRAME.height},setsar=1,fps=${FRAME.fps},format=yuv420p[bg]`;
+  const scaleToFrame = `scale=${FRAME.width}:${FRAME.height}:force_original_aspect_ratio=increase,crop=${FRAME.width}:${FRAME.height},setsar=1`;
+  const media = input.background;
+  const backgroundAudio = Boolean(media?.hasAudio);
+  if (media) {
+    args.push(...backgroundInputArgs(media), '-i', media.path);
+    background = media.format.still
+      ? // One picture: scaled and converted once, then repeated.
+        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FRAME.fps}/TB[bg]`
+      : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
+        `[0:v]${scaleToFrame},fps=${FRAME.fps},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
   } else {
     const backdrop = join(input.workDir, 'backdrop.rgb');
     defaultBackdrop(backdrop);
-    args.push('-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${FRAME.width}x${FRAME.height}`, '-i', backdrop);
+    args.push('-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${FRAME.width}x${FRAME.height}`, '-i', backdrop);
     // Converted once, then the one frame is repeated.
     background = `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FRAME.fps}/TB,setsar=1[bg]`;
   }
-  args.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${compositor.width}x${compositor.height}`, '-r', `${FRAME.fps}`, '-i', 'pipe:0');
-  args.push('-i', speech.wavPath);
+  args.push('-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${compositor.width}x${compositor.height}`, '-r', `${FRAME.fps}`, '-i', 'pipe:0');
+  args.push('-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath);
 
   const slide = slideExpressions(input.transitions, timing, place.x, place.y, compositor.width, compositor.height);
   const graph: string[] = [background];
@@ -217,43 +218,10 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     '-t', f(D), '-movflags', '+faststart', output,
   );
 
-  await pipeFrames(args, timing.frames, (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)), input.onProgress);
-  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)) };
-}
-
-/** Runs ffmpeg with `frames` raw frames written to its stdin, respecting back-pressure. */
-function pipeFrames(args: string[], frames: number, frame: (i: number) => Buffer, onProgress?: (fraction: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), args, { stdio: ['pipe', 'ignore', 'pipe'] });
-    let stderr = '';
-    let failed = false;
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-20_000);
-    });
-    child.on('error', (error) => {
-      failed = true;
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      if (failed) return;
-      if (code === 0) resolve();
-      else reject(new MediaToolError(`ffmpeg exited with ${signal ?? code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`, 'ffmpeg', code, stderr, signal));
-    });
-    child.stdin.on('error', () => undefined); // ffmpeg stopping early surfaces through its exit code
-    let i = 0;
-    const pump = () => {
-      while (i < frames) {
-        // Copy: the compositor reuses its buffer and the stream may hold this one.
-        const ok = child.stdin.write(Buffer.from(frame(i)));
-        i++;
-        if (onProgress && i % 30 === 0) onProgress(i / frames);
-        if (!ok) {
-          child.stdin.once('drain', pump);
-          return;
-        }
-      }
-      child.stdin.end();
-    };
-    pump();
+  await runFfmpeg(args, {
+    budgetSeconds: budgetFor(D),
+    frames: { count: timing.frames, frame: (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)) },
+    onProgress: input.onProgress,
   });
+  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)) };
 }

@@ -4,6 +4,7 @@
  */
 import type { Bot } from '#domain/bot';
 import type { BotPosition, Transitions } from '#domain/clip';
+import type { BackgroundMedia } from './media.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '2';
@@ -29,8 +30,8 @@ export interface RenderClipInput {
   text: string;
   position: BotPosition;
   removeBotBackground: boolean;
-  /** Local path of the already downloaded (guarded) background video; absent means the default backdrop. */
-  backgroundPath?: string;
+  /** The downloaded (guarded) and inspected background (see inspectBackground); absent means the default backdrop. */
+  background?: BackgroundMedia;
   /** 0..1, gain of the background's own audio under the voice. */
   backgroundVolume: number;
   transitions: Transitions;
