@@ -9,6 +9,7 @@ import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
 import { failureReport, logFields } from '#commons/net/transient';
 import { makeWorkDir } from '#commons/workdirs';
+import { MediaToolError } from '../render/engine/media.ts';
 import type { ConcatInput, ConcatOutput } from '../render/engine/types.ts';
 
 export interface AssembleDeps {
@@ -109,8 +110,13 @@ export async function handleAssembleMessage(message: AssembleMessage, receive: n
       return;
     }
     const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
-    logger.error('assembly attempt failed', { video_id: message.videoId, ...logFields(report) });
-    if (!report.willRetry) await failVideo(deps, message.videoId, { code: 'assembly_failed', message: report.message });
+    // The details go to the log; the video gets our words only (never ffmpeg's stderr or a path).
+    logger.error('assembly attempt failed', { video_id: message.videoId, ...logFields(report), ...mediaDetails(error) });
+    if (!report.willRetry)
+      await failVideo(deps, message.videoId, { code: 'assembly_failed', message: 'the rendered clips could not be joined into one video; create the video again' });
     if (report.transient) throw error;
   }
 }
+
+/** What a failed ffmpeg run said, for the log only. */
+const mediaDetails = (error: unknown) => (error instanceof MediaToolError ? { ffmpeg_exit: error.exitCode, ffmpeg_signal: error.signal, ffmpeg_stderr: error.stderrTail } : {});

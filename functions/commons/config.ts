@@ -25,5 +25,8 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   const bucket = needs.bucket ? required(envNames.bucket) : '';
   const modeValue = process.env[envNames.mode] ?? 'cloud';
   if (modeValue !== 'cloud' && modeValue !== 'local') throw new Error(`${envNames.mode} must be cloud or local, got "${modeValue}"`);
-  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode };
+  const scaleValue = process.env[envNames.renderBudgetScale] ?? '1';
+  const renderBudgetScale = Number(scaleValue);
+  if (!(renderBudgetScale > 0)) throw new Error(`${envNames.renderBudgetScale} must be a positive number, got "${scaleValue}"`);
+  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode, renderBudgetScale };
 }

@@ -13,6 +13,8 @@ export const envNames = {
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   /** "espeak" (default) or "polly": the speech engine for bots whose voice prefers Polly. */
   speechEngine: 'SPEECH_ENGINE',
+  /** Multiplies every media run's time budget (default 1); tests shrink it to see the watchdog act. */
+  renderBudgetScale: 'RENDER_BUDGET_SCALE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
 } as const;

@@ -78,6 +78,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
     receive: receiveCount,
     status_code: result.statusCode,
     error: result.error,
+    detail: result.detail,
     retry_in_s: retryIn,
     state,
   });

@@ -41,6 +41,8 @@ export interface ClipJobDeps {
   speechFor: (bot: Bot) => SpeechEngine;
   /** Downloads the background into `path` through the address guard and inspects it, or throws ClipFailure. */
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
+  /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
+  renderBudgetScale?: number;
   now: () => Date;
 }
 
@@ -99,6 +101,7 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
           mode,
           workDir,
           speech: deps.speechFor(bot),
+          budgetScale: deps.renderBudgetScale,
         }).catch((error: unknown) => {
           // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
           if (!(error instanceof MediaBudgetError)) throw error;

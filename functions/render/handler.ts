@@ -26,6 +26,7 @@ const deps: ClipJobDeps = {
   renderClip,
   speechFor: (bot) => speechEngineFor(bot),
   fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
+  renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),
 };
 const processor = new BatchProcessor(EventType.SQS);

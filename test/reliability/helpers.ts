@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import type { KeyTarget } from '../../infra/scripts/keys.ts';
 import type { TestRuntime } from '../local/harness.ts';
 import { eventually } from '../support/media.ts';
+import { assertPublicMessage } from '../support/public-errors.ts';
 
 export { eventually };
 
@@ -54,7 +55,11 @@ export function client(app: TestRuntime, authHeaders: Record<string, string> = a
     async video(id: string): Promise<PublicVideo> {
       const res = await fetch(url(`/v1/video/${id}`), { headers: authHeaders });
       if (res.status !== 200) throw new Error(`GET /v1/video/${id} answered ${res.status}`);
-      return (await res.json()) as PublicVideo;
+      const video = (await res.json()) as PublicVideo;
+      // Every failure message any suite sees is checked for internals (paths, ffmpeg's text, addresses).
+      assertPublicMessage(video.error?.message, `GET /v1/video/${id} error.message`);
+      for (const attempt of video.webhook.attempts) assertPublicMessage(attempt.error, `GET /v1/video/${id} webhook attempt ${attempt.attempt}`);
+      return video;
     },
     /** Polls the video until `done(video)` holds. */
     waitForVideo(id: string, done: (v: PublicVideo) => boolean, timeoutMs: number, what = 'the video') {
@@ -133,6 +138,8 @@ export interface Hit {
  */
 export async function startReceiver(secret: string, options: { port?: number; respond?: (n: number, videoId: string | undefined) => number | 'hang' } = {}) {
   const hits: Hit[] = [];
+  /** Webhook bodies whose error message carried internals (a receiver cannot throw into the test). */
+  const leaks: string[] = [];
   const webhook = new Webhook(secret);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -140,10 +147,18 @@ export async function startReceiver(secret: string, options: { port?: number; re
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let videoId: string | undefined;
+      let errorMessage: string | undefined;
       try {
-        videoId = (JSON.parse(body) as { data?: { video_id?: string } }).data?.video_id;
+        const event = JSON.parse(body) as { data?: { video_id?: string; error?: { message?: string } | null } };
+        videoId = event.data?.video_id;
+        errorMessage = event.data?.error?.message;
       } catch {
         videoId = undefined;
+      }
+      try {
+        assertPublicMessage(errorMessage, `webhook for ${videoId}`);
+      } catch (error) {
+        leaks.push(String(error));
       }
       let verified = false;
       try {
@@ -169,13 +184,15 @@ export async function startReceiver(secret: string, options: { port?: number; re
     port,
     url: `http://127.0.0.1:${port}/hooks/vidbot`,
     hits,
+    leaks,
     /** Requests for this video answered 2xx. */
     deliveredFor: (videoId: string) => hits.filter((h) => h.videoId === videoId && ok(h)),
     hitsFor: (videoId: string) => hits.filter((h) => h.videoId === videoId),
+    /** Stops the receiver; fails if any webhook it received carried internals in its error message. */
     stop: () =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => (leaks.length ? reject(new Error(leaks.join('\n'))) : resolve()));
       }),
   };
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { internalsIn } from './public-errors.ts';
 
 export interface ReceivedEvent {
   headers: IncomingHttpHeaders;
@@ -17,6 +18,8 @@ export interface ReceivedEvent {
  */
 export async function startWebhookReceiver(secret: string, respond: (n: number) => number | 'hang' = () => 204) {
   const received: ReceivedEvent[] = [];
+  /** Error messages that carried internals (paths, ffmpeg's text, addresses): stop() fails on them. */
+  const leaks: string[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const webhook = new Webhook(secret);
   const server = createServer((req, res) => {
@@ -32,6 +35,8 @@ export async function startWebhookReceiver(secret: string, respond: (n: number) 
         event = undefined;
       }
       received.push({ headers: req.headers, body, event, verified: !!event, answeredWith: answer === 'hang' ? 'timeout' : answer });
+      const message = (event?.data?.error as { message?: string } | undefined)?.message;
+      if (message && internalsIn(message).length) leaks.push(`${internalsIn(message).join(', ')}: ${message}`);
       for (const w of waiters.filter((w) => received.filter((r) => r.answeredWith !== 'timeout' && r.answeredWith < 300).length >= w.count)) w.resolve();
       if (answer === 'hang') return; // never answers: the sender's timeout fires
       res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
@@ -52,6 +57,10 @@ export async function startWebhookReceiver(secret: string, respond: (n: number) 
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close(() => (leaks.length ? reject(new Error(`webhook error messages carried internals:\n${leaks.join('\n')}`)) : resolve()));
+      }),
   };
 }

@@ -48,12 +48,28 @@ export interface DeliveryResult {
   error?: string;
   /** Stable code: `http_error`, `timeout`, `network_error`, `address_not_allowed`, `no_secret`... */
   errorCode?: string;
+  /** The underlying error's own message: for the log only (it may name addresses). */
+  detail?: string;
   durationMs: number;
   /** A failed attempt that should be tried again (if attempts remain). False when ok. */
   retryable: boolean;
 }
 
 const NOT_RETRYABLE_CODES = new Set(['address_not_allowed', 'invalid_url']);
+
+/**
+ * What an attempt's failure says on the video record (public): our words by error code, never the network
+ * stack's message, which can name a resolved (internal) address or host. The full error goes to the log.
+ */
+const PUBLIC_FETCH_ERRORS: Record<FetchError['code'], string> = {
+  address_not_allowed: 'the webhook URL leads to an address we do not deliver to (private, loopback or link-local)',
+  invalid_url: 'the webhook URL (or a redirect it gave) is not a valid http(s) URL',
+  too_large: 'the response was too large',
+  timeout: `no response within ${WEBHOOK_TIMEOUT_MS / 1000} s`,
+  http_error: 'unexpected HTTP status',
+  network_error: 'the connection failed (no such host, refused, reset, or a TLS error)',
+  too_many_redirects: 'too many redirects',
+};
 
 export async function deliverWebhook(options: DeliverWebhookOptions): Promise<DeliveryResult> {
   const started = performance.now();
@@ -91,11 +107,11 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<De
   } catch (err) {
     const durationMs = elapsed();
     if (err instanceof FetchError) {
-      const message = err instanceof FetchTimeoutError ? `no response within ${err.timeoutMs} ms` : err.message;
-      return { ok: false, error: message, errorCode: err.code, durationMs, retryable: !NOT_RETRYABLE_CODES.has(err.code) };
+      const message = err instanceof FetchTimeoutError ? `no response within ${err.timeoutMs / 1000} s` : PUBLIC_FETCH_ERRORS[err.code];
+      return { ok: false, error: message, errorCode: err.code, detail: err.message, durationMs, retryable: !NOT_RETRYABLE_CODES.has(err.code) };
     }
     // An abort by the caller's signal (e.g. the Lambda running out of time): try again later.
-    return { ok: false, error: err instanceof Error ? err.message : String(err), errorCode: 'aborted', durationMs, retryable: true };
+    return { ok: false, error: 'the attempt was interrupted on our side; it will be retried', errorCode: 'aborted', detail: err instanceof Error ? err.message : String(err), durationMs, retryable: true };
   }
 }
 

@@ -83,6 +83,8 @@ export interface RunOptions {
   logLevel?: 'error' | 'info';
   /** Resolve on any exit code (the probe: `ffmpeg -i` without an output exits 1 after its report). */
   anyExit?: boolean;
+  /** Told the process id once ffmpeg started (tests check that a killed run is gone). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -103,6 +105,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
   const fullArgs = [...BASE_ARGS, '-loglevel', options.logLevel ?? 'error', ...progressArgs, ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath(), fullArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const out: Buffer[] = [];
     let stderr = '';
     let settled = false;

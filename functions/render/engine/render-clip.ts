@@ -124,16 +124,16 @@ export function defaultBackdrop(path: string): void {
   writeFileSync(path, data);
 }
 
-async function renderVoice(speech: SpeechResult, workDir: string): Promise<RenderClipOutput> {
+async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput): Promise<RenderClipOutput> {
   const path = join(workDir, 'voice.mp3');
-  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetFor(speech.durationSeconds) });
+  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetFor(speech.durationSeconds) * (input.budgetScale ?? 1) });
   const duration = (await probe(path, 'mp3')).format.duration;
   return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds };
 }
 
 export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
   const speech = await input.speech.synthesize(input.text, input.bot, input.workDir);
-  if (input.mode === 'voice') return renderVoice(speech, input.workDir);
+  if (input.mode === 'voice') return renderVoice(speech, input.workDir, input);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
   const sprites = loadSprites(input.bot.look, botHeightFor(input.position));
@@ -219,7 +219,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   );
 
   await runFfmpeg(args, {
-    budgetSeconds: budgetFor(D),
+    budgetSeconds: budgetFor(D) * (input.budgetScale ?? 1),
     frames: { count: timing.frames, frame: (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)) },
     onProgress: input.onProgress,
   });

@@ -40,6 +40,8 @@ export interface RenderClipInput {
   /** An empty directory the engine may use; the caller removes it. */
   workDir: string;
   speech: SpeechEngine;
+  /** Multiplies the render's time budget (media.ts budgetFor). @default 1 */
+  budgetScale?: number;
   /** Progress 0..1 while encoding, for logs. */
   onProgress?: (fraction: number) => void;
 }
