@@ -53,16 +53,16 @@ async function serveBackground(host: string, redirectTo?: string) {
 const expectRefusedBackground = (video: PublicVideo, clipIndex: number, url: string) => {
   expect(video.status).toBe('failed');
   expect(video.error).toMatchObject({ code: 'background_not_allowed', clip_index: clipIndex });
-  expect(video.error!.message).toContain(`clip ${clipIndex}:`);
-  expect(video.error!.message).toContain(url);
-  expect(video.error!.message).toMatch(/address not allowed/);
+  // Our words only: neither the URL nor where it led (a redirect's target host would be an oracle).
+  expect(video.error!.message).toBe(`clip ${clipIndex}: the background URL leads to an address we do not fetch from (private, loopback or link-local)`);
+  expect(video.error!.message).not.toContain(new URL(url).host);
 };
 
 const expectRefusedOnce = (video: PublicVideo) => {
   expect(video.webhook.state).toBe('failed');
   expect(video.webhook.attempts).toHaveLength(1);
   expect(video.webhook.attempts[0]).toMatchObject({ attempt: 1, status_code: null });
-  expect(video.webhook.attempts[0]!.error).toMatch(/^address not allowed: .* is (metadata|private|loopback|link local)$/);
+  expect(video.webhook.attempts[0]!.error).toBe('the webhook URL leads to an address we do not deliver to (private, loopback or link-local)');
 };
 
 /**
@@ -175,7 +175,7 @@ describe('local mode: redirects to refused addresses', () => {
     for (const [i, id] of ids.entries()) {
       const video = await api.waitForVideo(id, (v) => isTerminal(v) && v.webhook.state === 'delivered', 60_000, `the refusal of the redirect to ${targets[i]}`);
       expectRefusedBackground(video, 0, `${files.base}/redirect`);
-      expect(video.error!.message).toContain(new URL(targets[i]!).hostname);
+      expect(video.error!.message).not.toContain(new URL(targets[i]!).hostname);
       // The caller hears about it: a signed video.failed event.
       const [hit] = receiver.hitsFor(id);
       expect(hit?.verified).toBe(true);
