@@ -9,8 +9,8 @@ import { eventIdFor } from '#commons/webhooks/event';
 import { logger } from '#commons/logger';
 import { failureReport, logFields } from '#commons/net/transient';
 import { makeWorkDir } from '#commons/workdirs';
-import { MediaToolError } from '../render/engine/media.ts';
-import type { ConcatInput, ConcatOutput } from '../render/engine/types.ts';
+import { MediaToolError } from '#media/media';
+import type { ConcatInput, ConcatOutput } from '#media/concat';
 
 export interface AssembleDeps {
   videos: VideoRepository;

@@ -8,7 +8,7 @@ import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { assemblyLeaseSeconds, queues } from '../../infra/wiring.ts';
-import { concatClips } from '../render/engine/concat.ts';
+import { concatClips } from '#media/concat';
 import { handleAssembleMessage, type AssembleDeps } from './assemble-job.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true });

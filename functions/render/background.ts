@@ -4,7 +4,7 @@ import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { ClipFailure } from './clip-job.ts';
-import { inspectBackground, MediaRejectedError, type BackgroundMedia } from './engine/media.ts';
+import { inspectBackground, MediaRejectedError, type BackgroundMedia } from '#media/media';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private

@@ -11,7 +11,7 @@ import { keptClipUid } from '#domain/videos';
 import { logger } from '#commons/logger';
 import { failureReport, logFields } from '#commons/net/transient';
 import { makeWorkDir } from '#commons/workdirs';
-import { MediaBudgetError, MediaToolError, type BackgroundMedia } from './engine/media.ts';
+import { MediaBudgetError, MediaToolError, type BackgroundMedia } from '#media/media';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';

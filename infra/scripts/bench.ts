@@ -7,8 +7,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AUDIO_ENCODE_ARGS, FRAME, VIDEO_ENCODE_ARGS } from '../../functions/render/engine/index.ts';
-import { runFfmpeg } from '../../functions/render/engine/media.ts';
+import { FRAME } from '../../functions/render/engine/index.ts';
+import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
+import { runFfmpeg } from '../../functions/media/media.ts';
 import { createLog } from '../local/log.ts';
 import { startLocalRuntime } from '../local/runtime.ts';
 import { startFileServer } from '../../test/support/file-server.ts';

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFfmpeg } from '../../functions/render/engine/media.ts';
+import { runFfmpeg } from '../../functions/media/media.ts';
 
 export interface SampleBackgroundOptions {
   seconds?: number;

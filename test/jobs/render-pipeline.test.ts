@@ -1,4 +1,4 @@
-import type { BackgroundMedia } from '../../functions/render/engine/media.ts';
+import type { BackgroundMedia } from '../../functions/media/media.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,8 @@ import { ClipFailure, handleRenderMessage, type ClipJobDeps } from '../../functi
 import { handleAssembleMessage, type AssembleDeps } from '../../functions/assemble/assemble-job.ts';
 import { sweep } from '../../functions/sweeper/sweep.ts';
 import { assemblyLeaseSeconds } from '../../infra/wiring.ts';
-import type { ConcatInput, RenderClipInput } from '../../functions/render/engine/types.ts';
+import type { RenderClipInput } from '../../functions/render/engine/types.ts';
+import type { ConcatInput } from '../../functions/media/concat.ts';
 import { startDynamo } from '../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
 

@@ -20,7 +20,7 @@ import {
   MediaRejectedError,
   parseInputReport,
   runFfmpeg,
-} from '../../functions/render/engine/media.ts';
+} from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { startFileServer } from '../support/file-server.ts';
 import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample, type SampleFormat } from '../support/hostile-media.ts';

@@ -1,6 +1,6 @@
 /** Measuring rendered files with the same ffmpeg the engine uses. */
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
-import { runFfmpeg as run } from '../../functions/render/engine/media.ts';
+import { runFfmpeg as run } from '../../functions/media/media.ts';
 
 /** ffmpeg for measurements: output on stdout, a generous budget. */
 const runFfmpeg = (args: string[]) => run(args, { budgetSeconds: 300, captureStdout: true });

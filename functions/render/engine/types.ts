@@ -4,7 +4,7 @@
  */
 import type { Bot } from '#domain/bot';
 import type { BotPosition, Transitions } from '#domain/clip';
-import type { BackgroundMedia } from './media.ts';
+import type { BackgroundMedia } from '#media/media';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '2';
@@ -53,16 +53,3 @@ export interface RenderClipOutput {
   durationSeconds: number;
 }
 
-export interface ConcatInput {
-  /** Clip files in order (all produced by renderClip in the same mode). */
-  parts: string[];
-  mode: 'video' | 'voice';
-  workDir: string;
-}
-
-export interface ConcatOutput {
-  path: string;
-  contentType: string;
-  durationSeconds: number;
-  sizeBytes: number;
-}

@@ -3,7 +3,6 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { budgetFor, concatArgs, probeDuration, runFfmpeg } from './media.ts';
 import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from './formats.ts';
-import type { ConcatInput, ConcatOutput } from './types.ts';
 
 /** A line of the concat demuxer's list: single quotes escaped as the demuxer expects. */
 const listLine = (path: string) => `file '${path.replace(/'/g, `'\\''`)}'`;
@@ -22,4 +21,18 @@ export async function concatClips(input: ConcatInput): Promise<ConcatOutput> {
     durationSeconds: await probeDuration(path, voice ? 'mp3' : 'mov'),
     sizeBytes: statSync(path).size,
   };
+}
+
+export interface ConcatInput {
+  /** Clip files in order (all produced by renderClip in the same mode). */
+  parts: string[];
+  mode: 'video' | 'voice';
+  workDir: string;
+}
+
+export interface ConcatOutput {
+  path: string;
+  contentType: string;
+  durationSeconds: number;
+  sizeBytes: number;
 }
