@@ -1,4 +1,4 @@
-import { envNames } from "#commons/env-names";
+import { envNames, type QueueName, type TableName } from "#commons/env-names";
 
 /**
  * The one declaration of how vidbot is wired: which function serves which route, which queue feeds which
@@ -121,8 +121,8 @@ export const tables = {
   clips: { partitionKey: 'tenantId', sortKey: 'clipUid' },
   /** Powertools idempotency records (create's Idempotency-Key, webhook deliveries); they expire. */
   idempotency: { partitionKey: 'id', ttlAttribute: 'expiration' },
-} as const satisfies Record<string, TableDecl>;
-export type TableName = keyof typeof tables;
+} as const satisfies Record<TableName, TableDecl>;
+export type { TableName, QueueName };
 
 export const queues = {
   /**
@@ -142,8 +142,7 @@ export const queues = {
    * (ChangeMessageVisibility), so each receive is one attempt and the DLQ holds what was never delivered.
    */
   notify: { visibilityTimeoutSeconds: 60, maxReceiveCount: 12 },
-} as const satisfies Record<string, QueueDecl>;
-export type QueueName = keyof typeof queues;
+} as const satisfies Record<QueueName, QueueDecl>;
 
 /** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
 export const layers = {
@@ -151,6 +150,15 @@ export const layers = {
   media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 static binary at /opt/bin' },
 } as const;
 export type LayerName = keyof typeof layers;
+
+/**
+ * How long a claim on a video's assembly holds: the assemble function's timeout, so that a claim outlives the
+ * run that made it, plus a margin for clock skew. It must stay below the assemble queue's visibility timeout
+ * (the stack refuses to synthesise otherwise): a crashed run's message is redelivered only after its lease ran
+ * out, and then claims again.
+ */
+const ASSEMBLE_TIMEOUT_SECONDS = 300;
+export const assemblyLeaseSeconds = ASSEMBLE_TIMEOUT_SECONDS + 30;
 
 export const functions = {
   authorizer: {
@@ -245,7 +253,8 @@ export const functions = {
     queue: 'assemble',
     batchSize: 1,
     memoryMb: 1024,
-    timeoutSeconds: 300,
+    timeoutSeconds: ASSEMBLE_TIMEOUT_SECONDS,
+    environment: { [envNames.assemblyLeaseSeconds]: String(assemblyLeaseSeconds) },
     // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again.
     ephemeralStorageMb: 4096,
     tables: { videos: 'readWrite' },
@@ -281,13 +290,6 @@ export const functions = {
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;
 
-/**
- * How long a claim on a video's assembly holds: the assemble function's timeout, so that a claim outlives the
- * run that made it, plus a margin for clock skew. It must stay below the assemble queue's visibility timeout
- * (the stack refuses to synthesise otherwise): a crashed run's message is redelivered only after its lease ran
- * out, and then claims again.
- */
-export const assemblyLeaseSeconds = functions.assemble.timeoutSeconds + 30;
 
 /**
  * API Gateway has no path part ending in "/": a route declared with a trailing slash is served by the resource
@@ -350,5 +352,7 @@ export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cl
   for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
   for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
   if (fn.bucket) env[envNames.bucket] = names.bucket;
+  // A consumer fails a job for good on its queue's last receive.
+  if (fn.trigger === 'queue') env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);
   return env;
 }

@@ -1,11 +1,16 @@
-import type { QueueName, TableName } from '../../infra/wiring.ts';
-import { envNames } from './env-names.ts';
+import { envNames, type QueueName, type TableName } from './env-names.ts';
 
 export type Mode = 'cloud' | 'local';
 
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`missing environment variable ${name}: the deployment must set it (see infra/wiring.ts)`);
+  return value;
+}
+
+function positiveNumber(name: string): number {
+  const value = Number(required(name));
+  if (!(value > 0)) throw new Error(`environment variable ${name} must be a positive number, got "${process.env[name]}"`);
   return value;
 }
 
@@ -18,6 +23,10 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   queues?: readonly Q[];
   deadLetters?: readonly D[];
   bucket?: boolean;
+  /** A queue consumer: reads its queue's maxReceiveCount (the last attempt fails the job for good). */
+  consumer?: boolean;
+  /** The assemble function: reads its assembly lease. */
+  assemblyLease?: boolean;
 }) {
   const tables = Object.fromEntries((needs.tables ?? []).map((t) => [t, required(envNames.table(t))])) as Record<T, string>;
   const queues = Object.fromEntries((needs.queues ?? []).map((q) => [q, required(envNames.queueUrl(q))])) as Record<Q, string>;
@@ -28,5 +37,7 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   const scaleValue = process.env[envNames.renderBudgetScale] ?? '1';
   const renderBudgetScale = Number(scaleValue);
   if (!(renderBudgetScale > 0)) throw new Error(`${envNames.renderBudgetScale} must be a positive number, got "${scaleValue}"`);
-  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode, renderBudgetScale };
+  const maxReceiveCount = needs.consumer ? positiveNumber(envNames.maxReceiveCount) : 0;
+  const assemblyLeaseSeconds = needs.assemblyLease ? positiveNumber(envNames.assemblyLeaseSeconds) : 0;
+  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode, renderBudgetScale, maxReceiveCount, assemblyLeaseSeconds };
 }

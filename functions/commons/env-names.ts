@@ -1,7 +1,14 @@
 /**
- * Names of the environment variables through which the deployment tells a function where its resources are.
- * The wiring (infra/wiring.ts) sets them and functions/commons/config.ts reads them: one naming, two readers.
+ * The names the wiring and the functions share, and nothing else: the tables and queues there are, and the
+ * environment variables through which the deployment tells a function where its resources are and how it is
+ * set up. The wiring (infra/wiring.ts) sets them and functions/commons/config.ts reads them: one naming, two
+ * readers, and no import from functions/ into infra/ or back beyond this file (which imports nothing).
  */
+export const TABLE_NAMES = ['keys', 'accounts', 'bots', 'videos', 'clips', 'idempotency'] as const;
+export type TableName = (typeof TABLE_NAMES)[number];
+export const QUEUE_NAMES = ['render', 'assemble', 'notify'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
 export const envNames = {
   table: (name: string) => `TABLE_${name.toUpperCase()}`,
   queueUrl: (name: string) => `QUEUE_${name.toUpperCase()}_URL`,
@@ -13,6 +20,10 @@ export const envNames = {
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   /** "espeak" (default) or "polly": the speech engine for bots whose voice prefers Polly. */
   speechEngine: 'SPEECH_ENGINE',
+  /** A queue consumer's queue: receives before a message goes to its dead-letter queue. */
+  maxReceiveCount: 'MAX_RECEIVE_COUNT',
+  /** How long a claim on a video's assembly holds (assemble only; see infra/wiring.ts assemblyLeaseSeconds). */
+  assemblyLeaseSeconds: 'ASSEMBLY_LEASE_SECONDS',
   /** Multiplies every media run's time budget (default 1); tests shrink it to see the watchdog act. */
   renderBudgetScale: 'RENDER_BUDGET_SCALE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',

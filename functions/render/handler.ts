@@ -9,13 +9,12 @@ import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
-import { queues } from '../../infra/wiring.ts';
 import { fetchBackground } from './background.ts';
 import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
 import { renderClip } from './engine/index.ts';
 import { speechEngineFor } from './speech/index.ts';
 
-const config = loadConfig({ tables: ['videos', 'bots', 'clips'], queues: ['assemble', 'notify'], bucket: true });
+const config = loadConfig({ tables: ['videos', 'bots', 'clips'], queues: ['assemble', 'notify'], bucket: true, consumer: true });
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
@@ -36,7 +35,7 @@ async function renderRecord(record: SQSRecord): Promise<void> {
   const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
   logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
   try {
-    await handleRenderMessage(message, receive, queues.render.maxReceiveCount, deps);
+    await handleRenderMessage(message, receive, config.maxReceiveCount, deps);
   } finally {
     logger.removeKeys(['video_id', 'clip_index', 'receive']);
   }
