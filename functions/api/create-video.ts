@@ -4,11 +4,11 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { newId } from '#domain/api-keys';
-import { InvalidRequest, parseCreateVideo, type CreateVideoCommand, type FieldProblem } from '#domain/create-request';
+import { parseCreateVideo, type CreateVideoCommand } from '#domain/create-request';
+import { InvalidRequest, TooManyVideosInProgress, type FieldProblem } from '#domain/errors';
 import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
-import { TooManyVideosInProgress } from '#domain/fair-use';
 import { createVideo } from '#domain/videos';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
@@ -17,7 +17,7 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFields } from '#commons/body';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { BadRequestError, ConflictError, IdempotencyKeyReusedError, TooManyVideosInProgressError } from '#commons/errors';
+import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
 import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
 import { logger } from '#commons/logger';
 import { listBots } from './bot-listing.ts';
@@ -85,11 +85,7 @@ async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): 
       { Location: url },
     );
   } catch (error) {
-    if (error instanceof InvalidRequest) throw new BadRequestError('The request is not valid.', error.problems);
-    if (error instanceof TooManyVideosInProgress) {
-      logger.info('create refused: videos in progress at the limit', { limit: error.limit });
-      throw new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
-    }
+    if (error instanceof TooManyVideosInProgress) logger.info('create refused: videos in progress at the limit', { limit: error.limit });
     throw error;
   }
 }

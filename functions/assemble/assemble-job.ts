@@ -3,13 +3,11 @@ import { join } from 'node:path';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import type { VideoOutput } from '#domain/video';
-import { isTerminal } from '#domain/video';
-import { failVideo } from '#domain/video-outcomes';
-import { eventIdFor } from '#commons/webhooks/event';
+import { eventIdFor, isTerminal } from '#domain/video';
+import { JobFailure } from '#domain/errors';
 import { logger } from '#commons/logger';
-import { failureReport, logFields } from '#commons/net/transient';
+import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
-import { MediaToolError } from '#media/media';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 
 export interface AssembleDeps {
@@ -19,18 +17,6 @@ export interface AssembleDeps {
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
-}
-
-/** A failure that retrying cannot fix: the video fails at once with this code. */
-export class AssemblyFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly clipIndex?: number,
-  ) {
-    super(message);
-    this.name = 'AssemblyFailure';
-  }
 }
 
 export const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
@@ -64,7 +50,7 @@ export async function runAssembleJob(message: AssembleMessage, deps: AssembleDep
       if (!(await deps.objects.getToFile(result.objectKey, path))) {
         // The render cache does not reuse a temporary render close to its expiry, so this takes a render
         // removed some other way (by hand, or a lifecycle change). Fail clearly rather than retry in vain.
-        throw new AssemblyFailure('render_expired', `clip ${clip.index}: its rendered clip is no longer stored; create the video again`, clip.index);
+        throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
       }
       parts.push(path);
       clipDurations.push(result.durationSeconds ?? 0);
@@ -97,26 +83,14 @@ async function discardOutput(deps: AssembleDeps, videoId: string, objectKey: str
   logger.info('video ended during assembly; its output was removed', { video_id: videoId, status: current?.status ?? 'deleted' });
 }
 
-/**
- * As for renders: an AssemblyFailure fails the video at once, transient errors are retried, the last attempt (or
- * another permanent error) fails the video.
- */
-export async function handleAssembleMessage(message: AssembleMessage, receive: number, maxReceives: number, deps: AssembleDeps): Promise<void> {
-  try {
-    await runAssembleJob(message, deps);
-  } catch (error) {
-    if (error instanceof AssemblyFailure) {
-      await failVideo(deps, message.videoId, { code: error.code, message: error.message, ...(error.clipIndex === undefined ? {} : { clipIndex: error.clipIndex }) });
-      return;
-    }
-    const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
-    // The details go to the log; the video gets our words only (never ffmpeg's stderr or a path).
-    logger.error('assembly attempt failed', { video_id: message.videoId, ...logFields(report), ...mediaDetails(error) });
-    if (!report.willRetry)
-      await failVideo(deps, message.videoId, { code: 'assembly_failed', message: 'the rendered clips could not be joined into one video; create the video again' });
-    if (report.transient) throw error;
-  }
+/** The assemble queue's job: runAssembleJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */
+export function handleAssembleMessage(message: AssembleMessage, receive: number, maxReceives: number, deps: AssembleDeps): Promise<void> {
+  const job = {
+    name: 'assembly',
+    videoId: message.videoId,
+    receive,
+    maxReceives,
+    fatal: { code: 'assembly_failed', message: () => 'the rendered clips could not be joined into one video; create the video again' },
+  };
+  return runQueueJob(job, deps, () => runAssembleJob(message, deps));
 }
-
-/** What a failed ffmpeg run said, for the log only. */
-const mediaDetails = (error: unknown) => (error instanceof MediaToolError ? { ffmpeg_exit: error.exitCode, ffmpeg_signal: error.signal, ffmpeg_stderr: error.stderrTail } : {});

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ApiError, MethodNotAllowedError, NotFoundError, UnauthorizedError } from './errors.ts';
+import { Conflict, InvalidRequest, NotFound, TooManyVideosInProgress } from '#domain/errors';
+import { ApiError, BadRequestError, ConflictError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError } from './errors.ts';
 import { logger } from './logger.ts';
 
 /** The caller, as the authorizer established it (its context reaches handlers in requestContext.authorizer). */
@@ -116,9 +117,19 @@ export function httpHandler(operations: Record<string, Operation>, options: { pu
   };
 }
 
+/** The domain's errors as API errors: the one mapping of what went wrong to a status. */
+function fromDomain(error: unknown): ApiError | undefined {
+  if (error instanceof InvalidRequest) return new BadRequestError(error.message, error.problems);
+  if (error instanceof NotFound) return new NotFoundError(error.message);
+  if (error instanceof Conflict) return new ConflictError(error.message, error.code);
+  if (error instanceof TooManyVideosInProgress) return new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
+  return undefined;
+}
+
 /** The one place errors become responses. Unknown errors are logged in full and answered with a bare 500. */
 export function errorResult(error: unknown): HttpResult {
-  if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
+  const known = error instanceof ApiError ? error : fromDomain(error);
+  if (known) return json(known.status, errorBody(known), known.headers);
   logger.error('unhandled error', error as Error);
   return json(500, { error: { code: 'internal_error', message: 'Something went wrong on our side; the error has been logged.' } });
 }

@@ -1,18 +1,7 @@
 import JSON5 from 'json5';
 import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
+import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
-
-/** A request field that failed validation, with its path in the caller's terms (e.g. clips[0].bot_position). */
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
-
-export class InvalidRequest extends Error {
-  constructor(readonly problems: FieldProblem[]) {
-    super(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
-  }
-}
 
 /**
  * `www.website.com/hook` (the interface sample's webhook) is read as https://www.website.com/hook: a webhook

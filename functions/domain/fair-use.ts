@@ -1,16 +1,6 @@
+import { TooManyVideosInProgress } from './errors.ts';
 import { limits } from './limits.ts';
 import type { Account, AccountStore, VideoRepository } from './ports.ts';
-
-/** A create refused because the account already has as many videos in progress as it may. */
-export class TooManyVideosInProgress extends Error {
-  constructor(
-    readonly limit: number,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(`the account already has ${limit} videos in progress`);
-    this.name = 'TooManyVideosInProgress';
-  }
-}
 
 export const maxVideosInProgress = (account: Pick<Account, 'maxVideosInProgress'> | undefined): number =>
   account?.maxVideosInProgress ?? limits.defaultMaxVideosInProgress;

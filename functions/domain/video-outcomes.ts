@@ -1,8 +1,6 @@
 import type { DeliverMessage } from './messages.ts';
 import type { MessageQueue, VideoRepository } from './ports.ts';
-import type { VideoError } from './video.ts';
-import { eventIdFor } from '#commons/webhooks/event';
-import { logger } from '#commons/logger';
+import { eventIdFor, type VideoError } from './video.ts';
 
 export interface VideoOutcomeDeps {
   videos: VideoRepository;
@@ -10,13 +8,12 @@ export interface VideoOutcomeDeps {
 }
 
 /**
- * Fails the video once and queues its failure event; a no-op if it already ended. Used by the render and
- * assemble jobs and by the sweeper. Returns whether this call made the transition.
+ * Fails the video once and queues its failure event; a no-op if it already ended. Used by the queue jobs'
+ * failure policy (functions/commons/jobs.ts) and by the sweeper. Returns whether this call made the transition.
  */
 export async function failVideo(deps: VideoOutcomeDeps, videoId: string, error: VideoError): Promise<boolean> {
   const eventId = eventIdFor(videoId, 'video.failed');
   if (!(await deps.videos.fail(videoId, error, eventId))) return false;
-  logger.warn('video failed', { video_id: videoId, code: error.code, clip_index: error.clipIndex, reason: error.message });
   await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
   return true;
 }

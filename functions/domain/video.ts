@@ -76,3 +76,13 @@ export interface VideoRecord {
 }
 
 export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);
+
+/** The webhook events a video's outcomes raise. */
+export type VideoEventType = 'video.completed' | 'video.failed';
+
+export const eventTypeFor = (status: 'completed' | 'failed'): VideoEventType => (status === 'completed' ? 'video.completed' : 'video.failed');
+
+/** `evt_<videoId>_<completed|failed>`: the same for every delivery of one outcome, so receivers can drop duplicates. */
+export function eventIdFor(videoId: string, type: VideoEventType | 'completed' | 'failed'): string {
+  return `evt_${videoId}_${type.replace(/^video\./, '')}`;
+}

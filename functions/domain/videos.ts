@@ -3,7 +3,7 @@ import { BUILT_IN_BOTS } from './bot.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
 import { CLIP_DEFAULTS } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
-import { InvalidRequest, type FieldProblem } from './create-request.ts';
+import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';

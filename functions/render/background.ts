@@ -3,13 +3,13 @@ import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
-import { ClipFailure } from './clip-job.ts';
+import { JobFailure } from '#domain/errors';
 import { inspectBackground, MediaRejectedError, type BackgroundMedia } from '#media/media';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private
  * ranges on AWS; every redirect re-checked), with a size and a time limit, then inspects it (accepted format,
- * bounded picture size and frame rate; see engine/media.ts). What the caller can fix becomes a ClipFailure
+ * bounded picture size and frame rate; see engine/media.ts). What the caller can fix becomes a JobFailure
  * whose message is ours alone: never the URL (a redirect may have named an internal host), never an error of
  * the network stack or of ffmpeg. A passing network fault is rethrown for a retry.
  */
@@ -30,18 +30,18 @@ export async function fetchBackground(url: string, path: string, workDir: string
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {
       if (error.status >= 500 || error.status === 429) throw error; // their server may recover: retried
-      throw new ClipFailure('background_unavailable', `the background URL answered HTTP ${error.status}`);
+      throw new JobFailure('background_unavailable', `the background URL answered HTTP ${error.status}`);
     }
     if (error instanceof FetchError) {
       const failure = FETCH_FAILURES[error.code];
-      throw new ClipFailure(failure.code, failure.message);
+      throw new JobFailure(failure.code, failure.message);
     }
     throw error;
   }
   try {
     return await inspectBackground(path, workDir);
   } catch (error) {
-    if (error instanceof MediaRejectedError) throw new ClipFailure('background_invalid', `the background ${error.reason}`);
+    if (error instanceof MediaRejectedError) throw new JobFailure('background_invalid', `the background ${error.reason}`);
     throw error;
   }
 }

@@ -6,29 +6,18 @@ import type { BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, Vi
 import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
 import type { ClipResult } from '#domain/video';
 import { isTerminal } from '#domain/video';
-import { failVideo } from '#domain/video-outcomes';
+import { JobFailure } from '#domain/errors';
 import { keptClipUid } from '#domain/videos';
 import { logger } from '#commons/logger';
-import { failureReport, logFields } from '#commons/net/transient';
+import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
-import { MediaBudgetError, MediaToolError, type BackgroundMedia } from '#media/media';
+import { MediaBudgetError, type BackgroundMedia } from '#media/media';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
 const DURATION_METADATA = 'duration-seconds';
-
-/** A failure that retrying cannot fix (a bad background, a missing bot): the video fails with this reason. */
-export class ClipFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ClipFailure';
-  }
-}
 
 export interface ClipJobDeps {
   videos: VideoRepository;
@@ -39,7 +28,7 @@ export interface ClipJobDeps {
   notifyQueue: MessageQueue<DeliverMessage>;
   renderClip: (input: RenderClipInput) => Promise<RenderClipOutput>;
   speechFor: (bot: Bot) => SpeechEngine;
-  /** Downloads the background into `path` through the address guard and inspects it, or throws ClipFailure. */
+  /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
   renderBudgetScale?: number;
@@ -61,11 +50,11 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
   if (!video) return logger.warn('render for a video that no longer exists', { video_id: videoId });
   if (isTerminal(video.status)) return logger.info('video already ended; nothing to render', { video_id: videoId, status: video.status });
   const clip = video.clips[clipIndex];
-  if (!clip) throw new ClipFailure('invalid_clip', `clip ${clipIndex} does not exist`);
+  if (!clip) throw new JobFailure('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
     const bot = await deps.bots.get(clip.botUid);
-    if (!bot) throw new ClipFailure('bot_not_found', `bot "${clip.botUid}" no longer exists`);
+    if (!bot) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
     const mode = video.createVideo ? 'video' : 'voice';
     const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION);
     const keptKey = keptObjectKey(hash, mode);
@@ -106,7 +95,7 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
           // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
           if (!(error instanceof MediaBudgetError)) throw error;
           logger.warn('render stopped by its watchdog', { video_id: videoId, clip_index: clipIndex, reason: error.reason, limit_s: error.limitSeconds });
-          throw new ClipFailure(
+          throw new JobFailure(
             'render_timeout',
             error.reason === 'budget'
               ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
@@ -160,33 +149,19 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
   await deps.assembleQueue.send({ kind: 'assemble', videoId });
 }
 
-/**
- * The render queue's failure policy around one message. A failure the caller can fix fails the video at once;
- * a transient one is rethrown so the message returns after its visibility timeout; when no attempt is left
- * (or the error is not transient) the video fails with the reason, and a transient error is still rethrown
- * so that the message ends in the dead-letter queue.
- */
-export async function handleRenderMessage(message: RenderClipMessage, receive: number, maxReceives: number, deps: ClipJobDeps): Promise<void> {
-  try {
-    await runClipJob(message, deps);
-  } catch (error) {
-    const clip = `clip ${message.clipIndex}`;
-    if (error instanceof ClipFailure) {
-      await failVideo(deps, message.videoId, { code: error.code, message: `${clip}: ${error.message}`, clipIndex: message.clipIndex });
-      return;
-    }
-    const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
-    // The details (ffmpeg's stderr, paths) go to the log, with the request id; the video gets our words only.
-    logger.error('render attempt failed', { video_id: message.videoId, clip_index: message.clipIndex, ...logFields(report), ...mediaDetails(error) });
-    if (!report.willRetry)
-      await failVideo(deps, message.videoId, {
-        code: 'render_failed',
-        message: `${clip}: could not be rendered${report.attempt > 1 ? ` after ${report.attempt} attempts` : ''}; if it has a background, check that it plays in a browser, then create the video again`,
-        clipIndex: message.clipIndex,
-      });
-    if (report.transient) throw error;
-  }
+/** The render queue's job: runClipJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */
+export function handleRenderMessage(message: RenderClipMessage, receive: number, maxReceives: number, deps: ClipJobDeps): Promise<void> {
+  const job = {
+    name: 'render',
+    videoId: message.videoId,
+    clipIndex: message.clipIndex,
+    receive,
+    maxReceives,
+    fatal: {
+      code: 'render_failed',
+      message: (attempts: number) =>
+        `could not be rendered${attempts > 1 ? ` after ${attempts} attempts` : ''}; if it has a background, check that it plays in a browser, then create the video again`,
+    },
+  };
+  return runQueueJob(job, deps, () => runClipJob(message, deps));
 }
-
-/** What a failed ffmpeg run said, for the log only. */
-const mediaDetails = (error: unknown) => (error instanceof MediaToolError ? { ffmpeg_exit: error.exitCode, ffmpeg_signal: error.signal, ffmpeg_stderr: error.stderrTail } : {});

@@ -2,7 +2,7 @@ import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain
 import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
-import { eventIdFor } from '#commons/webhooks/event';
+import { eventIdFor } from '#domain/video';
 import { logger } from '#commons/logger';
 import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
 
@@ -39,11 +39,12 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       if (!video || isTerminal(video.status)) continue;
       const clipIndex = parsed.kind === 'render-clip' ? parsed.clipIndex : undefined;
       const what = clipIndex === undefined ? 'the assembly' : `clip ${clipIndex}: the render`;
-      await failVideo(deps, video.videoId, {
+      const error = {
         code: clipIndex === undefined ? 'assembly_failed' : 'render_failed',
         message: `${what} crashed or timed out on every attempt`,
         ...(clipIndex === undefined ? {} : { clipIndex }),
-      });
+      };
+      if (await failVideo(deps, video.videoId, error)) logger.warn('video failed', { video_id: video.videoId, code: error.code, clip_index: clipIndex, reason: error.message });
       deadLettered++;
     }
   }
@@ -53,7 +54,8 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
   let requeued = 0;
   for (const video of await deps.videos.listOverdue(nowSeconds, batch)) {
     if (!isTerminal(video.status)) {
-      await failVideo(deps, video.videoId, { code: 'deadline_exceeded', message: `the render did not finish in time (still ${video.status})` });
+      const error = { code: 'deadline_exceeded', message: `the render did not finish in time (still ${video.status})` };
+      if (await failVideo(deps, video.videoId, error)) logger.warn('video failed', { video_id: video.videoId, code: error.code, reason: error.message });
       failed++;
     } else if (video.delivery.attempts.length === 0) {
       const eventId = video.delivery.eventId ?? eventIdFor(video.videoId, video.status === 'completed' ? 'video.completed' : 'video.failed');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
+import { normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
+import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { SPEC_SAMPLE_FIELDS } from '../support/events.ts';
 

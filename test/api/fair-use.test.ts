@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ensureRoomForAnotherVideo, maxVideosInProgress, parseVideosInProgressLimit, TooManyVideosInProgress } from '#domain/fair-use';
+import {ensureRoomForAnotherVideo, maxVideosInProgress, parseVideosInProgressLimit} from '#domain/fair-use';
+import { TooManyVideosInProgress } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { Account } from '#domain/ports';
 

@@ -10,7 +10,8 @@ import { createVideo } from '#domain/videos';
 import { parseCreateVideo } from '#domain/create-request';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { ClipFailure, handleRenderMessage, type ClipJobDeps } from '../../functions/render/clip-job.ts';
+import { handleRenderMessage, type ClipJobDeps } from '../../functions/render/clip-job.ts';
+import { JobFailure } from '#domain/errors';
 import { handleAssembleMessage, type AssembleDeps } from '../../functions/assemble/assemble-job.ts';
 import { sweep } from '../../functions/sweeper/sweep.ts';
 import { assemblyLeaseSeconds } from '../../infra/wiring.ts';
@@ -185,7 +186,7 @@ describe('rendering a multi-clip video', () => {
 
 describe('failures', () => {
   it('a bad background fails the video at once with a reason naming the clip, and queues the failure event', async () => {
-    fetchBackground.mockRejectedValueOnce(new ClipFailure('background_unavailable', 'the background URL answered HTTP 404'));
+    fetchBackground.mockRejectedValueOnce(new JobFailure('background_unavailable', 'the background URL answered HTTP 404'));
     const created = await submit([
       { bot_uid: 'bot_ava', text: 'Fine' },
       { bot_uid: 'bot_ava', text: 'Broken', background: 'https://cdn.test/x.mp4' },

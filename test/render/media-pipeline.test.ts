@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { limits } from '#domain/limits';
-import { ClipFailure } from '../../functions/render/clip-job.ts';
+import { JobFailure } from '#domain/errors';
 import { fetchBackground } from '../../functions/render/background.ts';
 import { FRAME, renderClip } from '../../functions/render/engine/index.ts';
 import {
@@ -196,11 +196,11 @@ describe('files of the security review', () => {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(ClipFailure);
-      expect((error as ClipFailure).code).toBe('background_invalid');
-      expect((error as ClipFailure).message).toBe('the background is 30000x30000 pixels; at most 8192 pixels on either side are accepted');
+      expect(error).toBeInstanceOf(JobFailure);
+      expect((error as JobFailure).code).toBe('background_invalid');
+      expect((error as JobFailure).message).toBe('the background is 30000x30000 pixels; at most 8192 pixels on either side are accepted');
       const missing = await fetchBackground(`${server.base}/missing.mp4`, join(work, 'b2'), work, 'local').catch((e: unknown) => e);
-      expect((missing as ClipFailure).message).toBe('the background URL answered HTTP 404');
+      expect((missing as JobFailure).message).toBe('the background URL answered HTTP 404');
     } finally {
       await server.stop();
     }

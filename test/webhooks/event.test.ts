@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildVideoEvent, eventIdFor } from '#commons/webhooks/event';
+import { buildVideoEvent } from '#commons/webhooks/event';
+import { eventIdFor } from '#domain/video';
 import { videoRecord } from './fixtures.ts';
 
 const now = new Date('2025-01-01T12:05:00.000Z');

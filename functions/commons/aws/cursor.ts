@@ -1,4 +1,4 @@
-import { BadRequestError } from '../errors.ts';
+import { InvalidRequest } from '#domain/errors';
 
 /** Pagination cursors are DynamoDB's LastEvaluatedKey, opaque to callers (base64url JSON). */
 export const encodeCursor = (key: Record<string, unknown> | undefined) =>
@@ -17,5 +17,5 @@ export function decodeCursor(cursor: string | undefined, expect: Record<string, 
   } catch {
     // fall through
   }
-  throw new BadRequestError('The cursor is not valid; pass the next_cursor of a previous page.', [{ path: 'cursor', message: 'invalid' }]);
+  throw new InvalidRequest([{ path: 'cursor', message: 'invalid' }], 'The cursor is not valid; pass the next_cursor of a previous page.');
 }

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import type { Page, VideoRepository } from '#domain/ports';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
 import { VIDEO_STATUSES } from '#domain/video';
-import { ConflictError } from '../errors.ts';
+import { Conflict } from '#domain/errors';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /**
@@ -35,7 +35,7 @@ export class DynamoVideoRepository implements VideoRepository {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError(`Video ${video.videoId} already exists.`);
+      if (isConditionFailure(error)) throw new Conflict(`Video ${video.videoId} already exists.`);
       throw error;
     }
   }

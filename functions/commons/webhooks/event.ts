@@ -22,9 +22,7 @@
  * `webhook-timestamp` header carries that. The event id (`webhook-id`) is stable per video outcome, so a
  * receiver can drop duplicates of redelivered events.
  */
-import type { ClipStatus, VideoRecord } from '#domain/video';
-
-export type VideoEventType = 'video.completed' | 'video.failed';
+import { eventTypeFor, type ClipStatus, type VideoEventType, type VideoRecord } from '#domain/video';
 
 export interface VideoEventClip {
   index: number;
@@ -53,13 +51,6 @@ export interface VideoEvent {
   type: VideoEventType;
   timestamp: string;
   data: VideoEventData;
-}
-
-export const eventTypeFor = (status: 'completed' | 'failed'): VideoEventType => (status === 'completed' ? 'video.completed' : 'video.failed');
-
-/** `evt_<videoId>_<completed|failed>`: the same for every delivery of one outcome. */
-export function eventIdFor(videoId: string, type: VideoEventType | 'completed' | 'failed'): string {
-  return `evt_${videoId}_${type.replace(/^video\./, '')}`;
 }
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * The domain's errors: what went wrong in the language of videos, clips and bots, with no HTTP in them.
+ * Use cases and adapters throw these; functions/commons/http.ts maps each to a status and the one error body,
+ * and the queue jobs (functions/commons/jobs.ts) turn a JobFailure into a failed video.
+ */
+
+/** One problem with one field of a request, e.g. `{ path: "clips[0].bot_uid", message: "unknown bot" }`. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/** The caller's request is invalid; every problem is listed with its path. */
+export class InvalidRequest extends Error {
+  constructor(
+    readonly problems: FieldProblem[],
+    message = 'The request is not valid.',
+  ) {
+    super(message);
+    this.name = 'InvalidRequest';
+  }
+}
+
+/** The thing asked for does not exist (or belongs to another account, which must look the same). */
+export class NotFound extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFound';
+  }
+}
+
+/** The request does not fit the current state (a video still rendering, an id already taken). */
+export class Conflict extends Error {
+  constructor(
+    message: string,
+    readonly code = 'conflict',
+  ) {
+    super(message);
+    this.name = 'Conflict';
+  }
+}
+
+/** A create refused because the account already has as many videos in progress as it may. */
+export class TooManyVideosInProgress extends Error {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`the account already has ${limit} videos in progress`);
+    this.name = 'TooManyVideosInProgress';
+  }
+}
+
+/**
+ * A queue job failed in a way no retry can fix (a bad background, a missing bot, a render over its budget):
+ * the video fails at once with this code and message. The message is public: written by us, never a tool's
+ * output, a path or an address.
+ */
+export class JobFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly clipIndex?: number,
+  ) {
+    super(message);
+    this.name = 'JobFailure';
+  }
+}
