@@ -64,13 +64,3 @@ export const BUILT_IN_BOTS: readonly Bot[] = [
 export const botPreviewKey = (bot: Pick<Bot, 'look'>) => `bots/${bot.look}/preview.png`;
 
 /** How callers see a bot. */
-export function toPublicBot(bot: Bot, previewImageUrl: string | null) {
-  return {
-    uid: bot.uid,
-    name: bot.name,
-    description: bot.description,
-    voice: { engine: bot.voice.engine, name: bot.voice.engine === 'polly' ? bot.voice.pollyVoiceId : bot.voice.espeakVoice },
-    default_position: bot.defaultPosition,
-    preview_image_url: previewImageUrl,
-  };
-}

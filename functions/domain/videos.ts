@@ -7,7 +7,7 @@ import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
-import type { AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, PresignedLink, VideoRepository } from './ports.ts';
+import type { AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import type { VideoRecord } from './video.ts';
 
 export interface CreateVideoDeps {
@@ -108,61 +108,6 @@ export async function createVideo(
     throw error;
   }
   return { videoId: video.videoId, status: 'queued', createVideo: video.createVideo, clipCount: clips.length, createdAt: video.createdAt };
-}
-
-/** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
-export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink) {
-  return {
-    video_id: video.videoId,
-    url: `${baseUrl}/v1/video/${video.videoId}`,
-    status: video.status,
-    create_video: video.createVideo,
-    created_at: video.createdAt,
-    updated_at: video.updatedAt,
-    completed_at: video.completedAt ?? null,
-    progress: { clips_total: video.clipCount, clips_rendered: video.renderedCount },
-    clips: publicClips(video),
-    output: video.output
-      ? {
-          kind: video.output.kind,
-          content_type: video.output.contentType,
-          duration_seconds: video.output.durationSeconds,
-          size_bytes: video.output.sizeBytes,
-          download_url: download?.url ?? null,
-          download_url_expires_at: download?.expiresAt ?? null,
-          /** Stable: redirects (with your key) to a fresh link whenever you need one. */
-          download_endpoint: `${baseUrl}/v1/video/${video.videoId}/download`,
-        }
-      : null,
-    error: video.error ? { code: video.error.code, message: video.error.message, clip_index: video.error.clipIndex ?? null } : null,
-    webhook: {
-      url: video.webhookUrl,
-      state: video.delivery.state,
-      attempts: video.delivery.attempts.map((a) => ({
-        attempt: a.attempt,
-        at: a.at,
-        status_code: a.statusCode ?? null,
-        error: a.error ?? null,
-        duration_ms: a.durationMs,
-      })),
-    },
-  };
-}
-
-export function publicClips(video: VideoRecord) {
-  return video.clips.map((clip) => {
-    const result = video.clipResults[String(clip.index)];
-    return {
-      index: clip.index,
-      clip_name: clip.clipName,
-      bot_uid: clip.botUid,
-      status: result?.status ?? 'queued',
-      duration_seconds: result?.durationSeconds ?? null,
-      render_seconds: result?.renderMs !== undefined ? result.renderMs / 1000 : null,
-      cached: result?.cached ?? false,
-      ...(clip.reusable && result?.contentHash ? { clip_uid: keptClipUid(result.contentHash) } : {}),
-    };
-  });
 }
 
 /** A kept clip's uid is derived from its content address: the same clip kept twice is one clip. */

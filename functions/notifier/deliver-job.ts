@@ -6,7 +6,7 @@ import { isTerminal, type DeliveryState } from '#domain/video';
 import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
-import { buildVideoEvent } from '#commons/webhooks/event';
+import { buildVideoEvent } from '#commons/presenters/video';
 import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
 
 export interface DeliverDeps {

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '#domain/api-keys';
 import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions } from '#commons/webhooks/deliver';
-import { buildVideoEvent } from '#commons/webhooks/event';
+import { buildVideoEvent } from '#commons/presenters/video';
 import { eventIdFor } from '#domain/video';
 import { fakeResolver, startServer, type TestServer } from '../net/helpers.ts';
 import { videoRecord } from './fixtures.ts';

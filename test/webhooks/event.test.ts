@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildVideoEvent } from '#commons/webhooks/event';
+import { buildVideoEvent } from '#commons/presenters/video';
 import { eventIdFor } from '#domain/video';
 import { videoRecord } from './fixtures.ts';
 

@@ -22,7 +22,7 @@
  * `webhook-timestamp` header carries that. The event id (`webhook-id`) is stable per video outcome, so a
  * receiver can drop duplicates of redelivered events.
  */
-import { eventTypeFor, type ClipStatus, type VideoEventType, type VideoRecord } from '#domain/video';
+import type { ClipStatus, VideoEventType } from '#domain/video';
 
 export interface VideoEventClip {
   index: number;
@@ -51,38 +51,4 @@ export interface VideoEvent {
   type: VideoEventType;
   timestamp: string;
   data: VideoEventData;
-}
-
-/**
- * Builds the event of a terminal video. `links` is the presigned URL of the output (completed videos only).
- * `now` is the event time when the record has no completedAt. Throws if the video is not terminal.
- */
-export function buildVideoEvent(video: VideoRecord, links: { url?: string; expiresAt?: string }, now: Date): VideoEvent {
-  if (video.status !== 'completed' && video.status !== 'failed') throw new Error(`video ${video.videoId} is ${video.status}, not terminal`);
-  const clips: VideoEventClip[] = [...video.clips]
-    .sort((a, b) => a.index - b.index)
-    .map((clip, position) => {
-      const result = video.clipResults[String(clip.index)];
-      const duration = result?.durationSeconds ?? video.output?.clipDurations[position];
-      return {
-        index: clip.index,
-        clip_name: clip.clipName,
-        bot_uid: clip.botUid,
-        duration_seconds: duration ?? null,
-        status: result?.status ?? 'queued',
-      };
-    });
-  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, clips };
-  if (video.status === 'completed') {
-    if (links.url) data[video.createVideo ? 'video_url' : 'audio_url'] = links.url;
-    if (links.url && links.expiresAt) data.url_expires_at = links.expiresAt;
-    if (video.output) {
-      data.duration_seconds = video.output.durationSeconds;
-      data.size_bytes = video.output.sizeBytes;
-    }
-  } else {
-    const error = video.error ?? { code: 'internal_error', message: 'the video could not be produced' };
-    data.error = { code: error.code, message: error.message, ...(error.clipIndex !== undefined ? { clip_index: error.clipIndex } : {}) };
-  }
-  return { type: eventTypeFor(video.status), timestamp: video.completedAt ?? now.toISOString(), data };
 }

@@ -1,0 +1,98 @@
+/**
+ * How callers see a video: in the API (GET /v1/video/{id}, the list) and in its webhook event. Every public
+ * shape of a video is built here, from the domain's record.
+ */
+import type { PresignedLink } from '#domain/ports';
+import { eventTypeFor, type VideoRecord } from '#domain/video';
+import { keptClipUid } from '#domain/videos';
+import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
+
+/** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
+export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink) {
+  return {
+    video_id: video.videoId,
+    url: `${baseUrl}/v1/video/${video.videoId}`,
+    status: video.status,
+    create_video: video.createVideo,
+    created_at: video.createdAt,
+    updated_at: video.updatedAt,
+    completed_at: video.completedAt ?? null,
+    progress: { clips_total: video.clipCount, clips_rendered: video.renderedCount },
+    clips: publicClips(video),
+    output: video.output
+      ? {
+          kind: video.output.kind,
+          content_type: video.output.contentType,
+          duration_seconds: video.output.durationSeconds,
+          size_bytes: video.output.sizeBytes,
+          download_url: download?.url ?? null,
+          download_url_expires_at: download?.expiresAt ?? null,
+          /** Stable: redirects (with your key) to a fresh link whenever you need one. */
+          download_endpoint: `${baseUrl}/v1/video/${video.videoId}/download`,
+        }
+      : null,
+    error: video.error ? { code: video.error.code, message: video.error.message, clip_index: video.error.clipIndex ?? null } : null,
+    webhook: {
+      url: video.webhookUrl,
+      state: video.delivery.state,
+      attempts: video.delivery.attempts.map((a) => ({
+        attempt: a.attempt,
+        at: a.at,
+        status_code: a.statusCode ?? null,
+        error: a.error ?? null,
+        duration_ms: a.durationMs,
+      })),
+    },
+  };
+}
+
+export function publicClips(video: VideoRecord) {
+  return video.clips.map((clip) => {
+    const result = video.clipResults[String(clip.index)];
+    return {
+      index: clip.index,
+      clip_name: clip.clipName,
+      bot_uid: clip.botUid,
+      status: result?.status ?? 'queued',
+      duration_seconds: result?.durationSeconds ?? null,
+      render_seconds: result?.renderMs !== undefined ? result.renderMs / 1000 : null,
+      cached: result?.cached ?? false,
+      ...(clip.reusable && result?.contentHash ? { clip_uid: keptClipUid(result.contentHash) } : {}),
+    };
+  });
+}
+
+
+/**
+ * Builds the event of a terminal video. `links` is the presigned URL of the output (completed videos only).
+ * `now` is the event time when the record has no completedAt. Throws if the video is not terminal.
+ */
+export function buildVideoEvent(video: VideoRecord, links: { url?: string; expiresAt?: string }, now: Date): VideoEvent {
+  if (video.status !== 'completed' && video.status !== 'failed') throw new Error(`video ${video.videoId} is ${video.status}, not terminal`);
+  const clips: VideoEventClip[] = [...video.clips]
+    .sort((a, b) => a.index - b.index)
+    .map((clip, position) => {
+      const result = video.clipResults[String(clip.index)];
+      const duration = result?.durationSeconds ?? video.output?.clipDurations[position];
+      return {
+        index: clip.index,
+        clip_name: clip.clipName,
+        bot_uid: clip.botUid,
+        duration_seconds: duration ?? null,
+        status: result?.status ?? 'queued',
+      };
+    });
+  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, clips };
+  if (video.status === 'completed') {
+    if (links.url) data[video.createVideo ? 'video_url' : 'audio_url'] = links.url;
+    if (links.url && links.expiresAt) data.url_expires_at = links.expiresAt;
+    if (video.output) {
+      data.duration_seconds = video.output.durationSeconds;
+      data.size_bytes = video.output.sizeBytes;
+    }
+  } else {
+    const error = video.error ?? { code: 'internal_error', message: 'the video could not be produced' };
+    data.error = { code: error.code, message: error.message, ...(error.clipIndex !== undefined ? { clip_index: error.clipIndex } : {}) };
+  }
+  return { type: eventTypeFor(video.status), timestamp: video.completedAt ?? now.toISOString(), data };
+}
