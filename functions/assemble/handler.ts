@@ -1,11 +1,10 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { AssembleMessage, DeliverMessage } from '#domain/messages';
+import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
+import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { concatClips } from '#media/concat';
 import { handleAssembleMessage, type AssembleDeps } from './assemble-job.ts';
@@ -18,15 +17,9 @@ const deps: AssembleDeps = {
   concat: concatClips,
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };
-const processor = new BatchProcessor(EventType.SQS);
-
-async function assembleRecord(record: SQSRecord): Promise<void> {
-  const message = JSON.parse(record.body) as AssembleMessage;
-  await handleAssembleMessage(message, Number(record.attributes.ApproximateReceiveCount ?? 1), config.maxReceiveCount, deps);
-}
-
-export const handler = async (event: SQSEvent, context: Context) => {
+export const handler = queueConsumer(
+  assembleMessageSchema,
+  ({ message, receive }) => handleAssembleMessage(message, receive, config.maxReceiveCount, deps),
   // A run killed by the timeout left its work dir here; nothing else runs in this environment now.
-  await removeLeftoverWorkDirs('assemble');
-  return processPartialResponse(event, assembleRecord, processor, { context });
-};
+  { beforeBatch: () => removeLeftoverWorkDirs('assemble') },
+);

@@ -1,14 +1,14 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { DeliverMessage } from '#domain/messages';
+import type { SQSRecord } from 'aws-lambda';
+import { deliverMessageSchema, type DeliverMessage } from '#domain/messages';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
+import { queueConsumer } from '#commons/queue-consumer';
 import { deliverVideoEvent, type DeliverDeps, type Receipt } from './deliver-job.ts';
 
 const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
@@ -23,7 +23,6 @@ const deps: DeliverDeps = {
   mode: config.mode,
   now: () => new Date(),
 };
-const processor = new BatchProcessor(EventType.SQS);
 
 /** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
 class RetryLater extends Error {
@@ -55,9 +54,7 @@ const deliverOnce = makeIdempotent(
   },
 );
 
-async function deliverRecord(record: SQSRecord): Promise<void> {
-  const message = JSON.parse(record.body) as DeliverMessage;
-  const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
+async function deliverRecord({ message, record, receive }: { message: DeliverMessage; record: SQSRecord; receive: number }): Promise<void> {
   // A redelivery asked for by the caller is a new delivery; the record's own attempts key the retries.
   const idempotencyKey = `${message.eventId}:${message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
   try {
@@ -72,8 +69,7 @@ async function deliverRecord(record: SQSRecord): Promise<void> {
   }
 }
 
-export const handler = async (event: SQSEvent, context: Context) => {
+export const handler = queueConsumer(deliverMessageSchema, deliverRecord, {
   // An in-progress record outlives a crashed invocation only until the function's own timeout.
-  idempotency.registerLambdaContext(context);
-  return processPartialResponse(event, deliverRecord, processor, { context });
-};
+  beforeBatch: (context) => idempotency.registerLambdaContext(context),
+});

@@ -1,6 +1,4 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { renderClipMessageSchema, type AssembleMessage, type DeliverMessage } from '#domain/messages';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -8,6 +6,7 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
+import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { fetchBackground } from './background.ts';
 import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
@@ -28,21 +27,16 @@ const deps: ClipJobDeps = {
   renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),
 };
-const processor = new BatchProcessor(EventType.SQS);
-
-async function renderRecord(record: SQSRecord): Promise<void> {
-  const message = JSON.parse(record.body) as RenderClipMessage;
-  const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
-  logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
-  try {
-    await handleRenderMessage(message, receive, config.maxReceiveCount, deps);
-  } finally {
-    logger.removeKeys(['video_id', 'clip_index', 'receive']);
-  }
-}
-
-export const handler = async (event: SQSEvent, context: Context) => {
+export const handler = queueConsumer(
+  renderClipMessageSchema,
+  async ({ message, receive }) => {
+    logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
+    try {
+      await handleRenderMessage(message, receive, config.maxReceiveCount, deps);
+    } finally {
+      logger.removeKeys(['video_id', 'clip_index', 'receive']);
+    }
+  },
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
-  await removeLeftoverWorkDirs('render');
-  return processPartialResponse(event, renderRecord, processor, { context });
-};
+  { beforeBatch: () => removeLeftoverWorkDirs('render') },
+);

@@ -1,4 +1,4 @@
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { deadLetteredJobSchema, type AssembleMessage, type DeliverMessage, type RenderClipMessage } from '#domain/messages';
 import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
@@ -30,7 +30,7 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
     for (const message of await inbox.peek(10, DEAD_LETTER_RECHECK_SECONDS)) {
       let parsed: RenderClipMessage | AssembleMessage;
       try {
-        parsed = JSON.parse(message.body);
+        parsed = deadLetteredJobSchema.parse(JSON.parse(message.body));
       } catch {
         logger.warn('unreadable dead-lettered message', { body: message.body.slice(0, 200) });
         continue;

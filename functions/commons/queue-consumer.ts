@@ -1,0 +1,59 @@
+/**
+ * An SQS-triggered handler: Powertools' batch processor (partial batch responses) around a record handler that
+ * receives a message already parsed with its schema. A malformed message is logged and reported as failed on
+ * its own — the rest of the batch goes on — so the queue's redrive policy moves it to the dead-letter queue
+ * after its receives; it never reaches the job.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { z } from 'zod';
+import { logger } from './logger.ts';
+
+/** A message its schema refuses. */
+export class MalformedMessage extends Error {
+  constructor(readonly messageId: string) {
+    super(`message ${messageId} does not match its schema`);
+    this.name = 'MalformedMessage';
+  }
+}
+
+/** Parses a queue message body: the message, or MalformedMessage (logged with what was wrong). */
+export function parseMessage<S extends z.ZodType>(schema: S, record: Pick<SQSRecord, 'body' | 'messageId'>): z.infer<S> {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    body = undefined;
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  logger.error('malformed queue message; it will be dead-lettered', {
+    message_id: record.messageId,
+    body: record.body.slice(0, 500),
+    problems: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`),
+  });
+  throw new MalformedMessage(record.messageId);
+}
+
+export interface ReceivedMessage<T> {
+  message: T;
+  record: SQSRecord;
+  /** ApproximateReceiveCount: 1 on the first receive. */
+  receive: number;
+}
+
+export function queueConsumer<S extends z.ZodType>(
+  schema: S,
+  handle: (received: ReceivedMessage<z.infer<S>>) => Promise<void>,
+  options: { beforeBatch?: (context: Context) => unknown } = {},
+) {
+  const processor = new BatchProcessor(EventType.SQS);
+  const onRecord = async (record: SQSRecord) => {
+    const message = parseMessage(schema, record);
+    await handle({ message, record, receive: Number(record.attributes?.ApproximateReceiveCount ?? 1) });
+  };
+  return async (event: SQSEvent, context: Context) => {
+    await options.beforeBatch?.(context);
+    return processPartialResponse(event, onRecord, processor, { context });
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Queue messages are validated at the edge: a malformed message is reported as failed on its own (so the redrive
+ * policy dead-letters it), the rest of the batch is handled, and the job never sees it.
+ */
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
+import { queueConsumer } from '#commons/queue-consumer';
+
+const record = (messageId: string, body: string, receive = 1): SQSRecord =>
+  ({
+    messageId,
+    receiptHandle: `rh-${messageId}`,
+    body,
+    attributes: { ApproximateReceiveCount: String(receive) },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:render',
+    awsRegion: 'us-east-1',
+  }) as unknown as SQSRecord;
+
+const context = { awsRequestId: 'req-1', functionName: 'render', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
+
+describe('queueConsumer', () => {
+  it('hands valid messages to the job and reports each malformed one alone, without crashing the batch', async () => {
+    const handled: unknown[] = [];
+    const handler = queueConsumer(renderClipMessageSchema, async ({ message, receive }) => void handled.push({ ...message, receive }));
+    const event: SQSEvent = {
+      Records: [
+        record('ok-1', JSON.stringify({ kind: 'render-clip', videoId: 'vid_abc', clipIndex: 0 }), 2),
+        record('not-json', '{"kind": "render-clip", '),
+        record('wrong-kind', JSON.stringify({ kind: 'assemble', videoId: 'vid_abc' })),
+        record('bad-index', JSON.stringify({ kind: 'render-clip', videoId: 'vid_abc', clipIndex: -1 })),
+        record('bad-id', JSON.stringify({ kind: 'render-clip', videoId: '../../etc', clipIndex: 0 })),
+        record('ok-2', JSON.stringify({ kind: 'render-clip', videoId: 'vid_def', clipIndex: 3 })),
+      ],
+    };
+    const result = await handler(event, context);
+    expect(handled).toEqual([
+      { kind: 'render-clip', videoId: 'vid_abc', clipIndex: 0, receive: 2 },
+      { kind: 'render-clip', videoId: 'vid_def', clipIndex: 3, receive: 1 },
+    ]);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['bad-id', 'bad-index', 'not-json', 'wrong-kind']);
+  });
+
+  it('runs the before-batch step once per invocation', async () => {
+    const before = vi.fn();
+    const handler = queueConsumer(assembleMessageSchema, async () => undefined, { beforeBatch: before });
+    await handler({ Records: [record('a', JSON.stringify({ kind: 'assemble', videoId: 'vid_x' }))] }, context);
+    expect(before).toHaveBeenCalledTimes(1);
+    expect(before).toHaveBeenCalledWith(context);
+  });
+});
+
+describe('message schemas', () => {
+  it('accept what the producers send and refuse anything else', () => {
+    expect(deliverMessageSchema.safeParse({ kind: 'deliver', videoId: 'vid_a', eventId: 'evt_vid_a_completed', attempt: 1, redelivery: true }).success).toBe(true);
+    expect(deliverMessageSchema.safeParse({ kind: 'deliver', videoId: 'vid_a', eventId: 'evt', attempt: 0 }).success).toBe(false);
+    expect(deadLetteredJobSchema.safeParse({ kind: 'assemble', videoId: 'vid_a' }).success).toBe(true);
+    expect(deadLetteredJobSchema.safeParse({ kind: 'deliver', videoId: 'vid_a' }).success).toBe(false);
+  });
+});
