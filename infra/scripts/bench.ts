@@ -12,8 +12,8 @@ import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../functions/media/form
 import { runFfmpeg } from '../../functions/media/media.ts';
 import { createLog } from '../local/log.ts';
 import { startLocalRuntime } from '../local/runtime.ts';
-import { startFileServer } from '../../test/support/file-server.ts';
-import { startWebhookReceiver } from '../../test/support/webhook-receiver.ts';
+import { startFileServer } from './support/file-server.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
 import { BENCH_TEXT, cpuSeconds } from './bench-support.ts';
 

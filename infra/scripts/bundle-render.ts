@@ -78,7 +78,7 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
 
   const bots = join(root, 'functions', 'render', 'bots');
   for (const look of readdirSync(bots)) {
-    if (!existsSync(join(bots, look, 'manifest.json'))) continue; // e.g. the generator
+    if (!existsSync(join(bots, look, 'manifest.json'))) continue;
     cpSync(join(bots, look), join(out, 'bots', look), { recursive: true, filter: (src) => statSync(src).isDirectory() || /\.(png|json)$/.test(src) });
   }
 

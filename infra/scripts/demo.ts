@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import { startLocalRuntime } from '../local/runtime.ts';
 import { createLog } from '../local/log.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
-import { startFileServer } from '../../test/support/file-server.ts';
-import { startWebhookReceiver } from '../../test/support/webhook-receiver.ts';
+import { startFileServer } from './support/file-server.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const dataDir = process.env.VIDBOT_DATA_DIR ?? join(root, '.local', 'demo');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
 import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
-import { startFileServer } from '../support/file-server.ts';
+import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { eventually, probeFile } from '../support/media.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 

@@ -32,7 +32,7 @@ import type { VidbotStack } from '../../infra/stack.ts';
 import { environmentFor, functions, queues, tables, type FunctionDecl, type FunctionName, type QueueName, type ResourceNames, type TableName } from '../../infra/wiring.ts';
 import { AwsCallRecorder, type AwsCall } from '../support/aws-calls.ts';
 import { lambdaContext, restEvent } from '../support/events.ts';
-import { startFileServer } from '../support/file-server.ts';
+import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { synthStack } from './synth.ts';
 

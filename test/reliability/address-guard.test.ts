@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress } from '#commons/net/address-guard';
 import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
 import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
-import { startFileServer } from '../support/file-server.ts';
+import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { client, clip, isTerminal, queueDepth, sleep, startReceiver, type PublicVideo } from './helpers.ts';
 
 let workDir: string;

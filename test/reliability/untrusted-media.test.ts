@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
-import { startFileServer } from '../support/file-server.ts';
+import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample } from '../support/hostile-media.ts';
 import { probeFile } from '../support/media.ts';
 import { assertPublicMessage } from '../support/public-errors.ts';

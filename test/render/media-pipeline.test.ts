@@ -22,7 +22,7 @@ import {
   runFfmpeg,
 } from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { startFileServer } from '../support/file-server.ts';
+import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample, type SampleFormat } from '../support/hostile-media.ts';
 import { probeFile } from '../support/media.ts';
 import { assertPublicMessage } from '../support/public-errors.ts';

@@ -9,9 +9,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CANVAS, HEAD_BOX, MOUTH_LEVELS, PANEL, CX, backSvg, bodySvg, headSvg, panelSvg, previewSvg } from './draw.ts';
 import { LOOKS } from './looks.ts';
-import type { BotManifest } from '../../engine/sprites.ts';
+import type { BotManifest } from '../../functions/render/engine/sprites.ts';
 
-const botsDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The artwork the render engine ships: functions/render/bots/<look>/. */
+const botsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions', 'render', 'bots');
 
 const png = (svg: string) => new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
 
