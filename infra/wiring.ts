@@ -1,4 +1,5 @@
 import { envNames, type QueueName, type TableName } from "#commons/env-names";
+import { KEY_REQUIRED, WWW_AUTHENTICATE } from "#commons/gateway-messages";
 
 /**
  * The one declaration of how vidbot is wired: which function serves which route, which queue feeds which
@@ -77,6 +78,15 @@ export type FunctionDecl = FunctionDeclBase &
     image?: string;
   };
 
+/** An answer API Gateway gives itself, in our error shape. */
+export interface GatewayResponseDecl {
+  /** Its status; absent keeps API Gateway's own (the DEFAULT_4XX/5XX catch-alls). */
+  status?: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
 /** The REST API's own settings, shared by the stack and the local gateway. */
 export const api = {
   stageName: 'prod',
@@ -90,6 +100,28 @@ export const api = {
    * missing). Decisions are cached per header value; the policy covers the whole stage.
    */
   authorizer: { type: 'REQUEST', identityHeader: 'Authorization', cacheTtlSeconds: 300 },
+  /**
+   * The answers API Gateway makes without a function (the stack's gateway responses; the local gateway gives the
+   * same), keyed by API Gateway's response type.
+   */
+  gatewayResponses: {
+    /** No or empty Authorization header, or the authorizer threw "Unauthorized". */
+    UNAUTHORIZED: { status: 401, code: 'unauthorized', message: KEY_REQUIRED, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } },
+    /** The authorizer returned a Deny policy (unknown or revoked key). */
+    ACCESS_DENIED: { status: 403, code: 'unauthorized', message: 'The API key is not valid for this request.', headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } },
+    /** No resource or method matches: API Gateway's default is a confusing 403 "Missing Authentication Token". */
+    MISSING_AUTHENTICATION_TOKEN: { status: 404, code: 'not_found', message: 'No such route.' },
+    /** Over the stage's throttle or the key's usage plan. */
+    THROTTLED: { status: 429, code: 'rate_limited', message: 'Too many requests with this API key; retry after the number of seconds in Retry-After.', headers: { 'Retry-After': '1' } },
+    /** The plan sets no quota today; should one be added, its refusal keeps our shape. */
+    QUOTA_EXCEEDED: { status: 429, code: 'quota_exceeded', message: 'This API key has used its request quota for the period.' },
+    /** The authorizer named no usage-plan key, or one that is not in the plan (a key issued before usage plans). */
+    INVALID_API_KEY: { status: 403, code: 'unauthorized', message: 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.' },
+    REQUEST_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request is larger than API Gateway accepts.' },
+    /** The rest keep API Gateway's status code and get our body. */
+    DEFAULT_4XX: { code: 'bad_request', message: 'The request could not be processed.' },
+    DEFAULT_5XX: { code: 'internal_error', message: 'Something went wrong on our side.' },
+  } satisfies Record<string, GatewayResponseDecl>,
   /**
    * Each API key's own request rate: an API Gateway usage plan, keyed by the usageIdentifierKey the authorizer
    * returns, so one busy key cannot spend the stage's whole throttle (50/s, bursts of 100; see the stack) and

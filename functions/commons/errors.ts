@@ -2,6 +2,8 @@
  * Typed errors, each carrying its HTTP status and stable code. Handlers throw them; functions/commons/http.ts
  * maps them to the one error body shape. Anything else becomes a plain 500 that leaks nothing.
  */
+import { KEY_REQUIRED, WWW_AUTHENTICATE } from './gateway-messages.ts';
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -27,8 +29,8 @@ export class BadRequestError extends ApiError {
 }
 
 export class UnauthorizedError extends ApiError {
-  constructor(message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".') {
-    super(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="vidbot"' });
+  constructor(message = KEY_REQUIRED) {
+    super(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': WWW_AUTHENTICATE });
   }
 }
 

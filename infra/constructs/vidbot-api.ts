@@ -18,7 +18,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { api as wiringApi, type ApiMethod } from '../wiring.ts';
+import { api as wiringApi, type ApiMethod, type GatewayResponseDecl } from '../wiring.ts';
 
 export interface ApiRoute extends ApiMethod {
   /** The function serving the method. */
@@ -56,7 +56,19 @@ export interface VidbotApiProps {
 export const STAGE_NAME = wiringApi.stageName;
 
 const JSON_CONTENT_TYPE = "'application/json'";
-const WWW_AUTHENTICATE = `'Bearer realm="vidbot"'`;
+
+/** Construct ids of the gateway responses: stable, since renaming one replaces the resource. */
+const GATEWAY_RESPONSE_IDS = {
+  UNAUTHORIZED: 'Unauthorized',
+  ACCESS_DENIED: 'AccessDenied',
+  MISSING_AUTHENTICATION_TOKEN: 'NotFound',
+  THROTTLED: 'Throttled',
+  QUOTA_EXCEEDED: 'QuotaExceeded',
+  INVALID_API_KEY: 'InvalidApiKey',
+  REQUEST_TOO_LARGE: 'RequestTooLarge',
+  DEFAULT_4XX: 'Default4xx',
+  DEFAULT_5XX: 'Default5xx',
+} as const satisfies Record<keyof typeof wiringApi.gatewayResponses, string>;
 
 /** The handlers' error body shape (functions/commons/http.ts), for responses API Gateway makes itself. */
 const errorBody = (code: string, message: string) => JSON.stringify({ error: { code, message } });
@@ -175,34 +187,17 @@ export class VidbotApi extends Construct {
     }
   }
 
+  /** The answers API Gateway makes itself, as the wiring declares them (the local gateway gives the same). */
   private addGatewayResponses(): void {
-    const respond = (id: string, type: ResponseType, statusCode: string | undefined, code: string, message: string, extraHeaders: Record<string, string> = {}) =>
-      this.api.addGatewayResponse(id, {
-        type,
-        statusCode,
-        responseHeaders: { 'Content-Type': JSON_CONTENT_TYPE, ...extraHeaders },
-        templates: { 'application/json': errorBody(code, message) },
+    for (const [type, response] of Object.entries(wiringApi.gatewayResponses) as [keyof typeof GATEWAY_RESPONSE_IDS, GatewayResponseDecl][]) {
+      // Header values of gateway responses are mapping expressions: a literal is single-quoted.
+      const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name, `'${value}'`]));
+      this.api.addGatewayResponse(GATEWAY_RESPONSE_IDS[type], {
+        type: ResponseType.of(type),
+        statusCode: response.status === undefined ? undefined : String(response.status),
+        responseHeaders: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
+        templates: { 'application/json': errorBody(response.code, response.message) },
       });
-
-    const keyRequired = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".';
-    // No or empty Authorization header, or the authorizer threw "Unauthorized".
-    respond('Unauthorized', ResponseType.UNAUTHORIZED, '401', 'unauthorized', keyRequired, { 'WWW-Authenticate': WWW_AUTHENTICATE });
-    // The authorizer returned a Deny policy (unknown or revoked key).
-    respond('AccessDenied', ResponseType.ACCESS_DENIED, '403', 'unauthorized', 'The API key is not valid for this request.', {
-      'WWW-Authenticate': WWW_AUTHENTICATE,
-    });
-    // No resource or method matches: API Gateway's default is a confusing 403 "Missing Authentication Token".
-    respond('NotFound', ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'not_found', 'No such route.');
-    // Over the stage's throttle or the key's usage plan (the local gateway answers the same).
-    const throttled = 'Too many requests with this API key; retry after the number of seconds in Retry-After.';
-    respond('Throttled', ResponseType.THROTTLED, '429', 'rate_limited', throttled, { 'Retry-After': "'1'" });
-    // The plan sets no quota today; should one be added, its refusal keeps our shape.
-    respond('QuotaExceeded', ResponseType.QUOTA_EXCEEDED, '429', 'quota_exceeded', 'This API key has used its request quota for the period.');
-    // The authorizer named no usage-plan key, or one that is not in the plan (a key issued before usage plans).
-    respond('InvalidApiKey', ResponseType.INVALID_API_KEY, '403', 'unauthorized', 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.');
-    respond('RequestTooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'payload_too_large', 'The request is larger than API Gateway accepts.');
-    // The rest keep API Gateway's status code and get our body.
-    respond('Default4xx', ResponseType.DEFAULT_4XX, undefined, 'bad_request', 'The request could not be processed.');
-    respond('Default5xx', ResponseType.DEFAULT_5XX, undefined, 'internal_error', 'Something went wrong on our side.');
+    }
   }
 }

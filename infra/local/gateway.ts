@@ -5,7 +5,7 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
 import { InvocationError, type FunctionHost } from './function-host.ts';
 import { evaluatePolicy, type AuthorizerResult } from './iam-policy.ts';
 import type { Log } from './log.ts';
-import { apiResourcePath } from '../wiring.ts';
+import { api, apiResourcePath, type GatewayResponseDecl } from '../wiring.ts';
 import { matchResource, type Resource } from './routing.ts';
 import { UsagePlanBuckets, type Throttle } from './usage-plan.ts';
 
@@ -32,7 +32,6 @@ export interface GatewayOptions {
 
 /** API Gateway gives up on an integration after 29 s. */
 const INTEGRATION_TIMEOUT_MS = 29_000;
-const WWW_AUTHENTICATE = 'Bearer realm="vidbot"';
 
 interface Reply {
   status: number;
@@ -46,19 +45,22 @@ const gatewayError = (status: number, code: string, message: string, headers: Re
   headers: { 'Content-Type': 'application/json', ...headers },
   body: Buffer.from(JSON.stringify({ error: { code, message } })),
 });
-const KEY_REQUIRED = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".';
+/** An answer API Gateway makes itself, as the wiring declares it (the stack's gateway responses). */
+const declared = (type: keyof typeof api.gatewayResponses, headers: Record<string, string> = {}) => {
+  const response: GatewayResponseDecl = api.gatewayResponses[type];
+  return gatewayError(response.status ?? 500, response.code, response.message, { ...response.headers, ...headers });
+};
 const errors = {
-  notFound: () => gatewayError(404, 'not_found', 'No such route.'),
+  notFound: () => declared('MISSING_AUTHENTICATION_TOKEN'),
   methodNotAllowed: (allowed: string[]) =>
     gatewayError(405, 'method_not_allowed', `Method not allowed here; use ${allowed.join(', ')}.`, { Allow: allowed.join(', ') }),
-  tooLarge: () => gatewayError(413, 'payload_too_large', 'The request is larger than API Gateway accepts.'),
-  unauthorized: () => gatewayError(401, 'unauthorized', KEY_REQUIRED, { 'WWW-Authenticate': WWW_AUTHENTICATE }),
-  denied: () => gatewayError(403, 'unauthorized', 'The API key is not valid for this request.', { 'WWW-Authenticate': WWW_AUTHENTICATE }),
+  tooLarge: () => declared('REQUEST_TOO_LARGE'),
+  unauthorized: () => declared('UNAUTHORIZED'),
+  denied: () => declared('ACCESS_DENIED'),
   // API Gateway's answers when the authorizer names no usage-plan key, and when that key is over its rate.
-  noUsagePlanKey: () => gatewayError(403, 'unauthorized', 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.'),
-  throttled: (retryAfterSeconds: number) =>
-    gatewayError(429, 'rate_limited', 'Too many requests with this API key; retry after the number of seconds in Retry-After.', { 'Retry-After': String(retryAfterSeconds) }),
-  internal: (status: number) => gatewayError(status, 'internal_error', 'Something went wrong on our side.'),
+  noUsagePlanKey: () => declared('INVALID_API_KEY'),
+  throttled: (retryAfterSeconds: number) => declared('THROTTLED', { 'Retry-After': String(retryAfterSeconds) }),
+  internal: (status: number) => ({ ...declared('DEFAULT_5XX'), status }),
 };
 
 function mediaTypeMatches(contentType: string | undefined, patterns: string[]) {

@@ -105,6 +105,8 @@ describe('functions', () => {
         ...((decl(name) as { deadLetters?: readonly string[] }).deadLetters ?? []).map(envNames.deadLetterQueueUrl),
         ...(decl(name).bucket ? [envNames.bucket] : []),
         ...Object.keys(decl(name).environment ?? {}),
+        // A queue consumer learns its queue's receive limit (its last attempt fails the job for good).
+        ...(decl(name).trigger === 'queue' ? [envNames.maxReceiveCount] : []),
       ];
       const platform = [envNames.serviceName, envNames.logLevel, 'NODE_OPTIONS'];
       expect(Object.keys(variables).filter((k) => !platform.includes(k)).sort(), name).toEqual(expected.sort());
@@ -117,6 +119,8 @@ describe('functions', () => {
     const authorizer = resources[fnId('authorizer')]!.Properties.Environment.Variables;
     expect(authorizer.TABLE_KEYS).toEqual({ Ref: tableLogicalIds.keys });
     expect(authorizer.BUCKET_NAME).toBeUndefined();
+    expect(resources[fnId('render')]!.Properties.Environment.Variables.MAX_RECEIVE_COUNT).toBe(String(queues.render.maxReceiveCount));
+    expect(resources[fnId('assemble')]!.Properties.Environment.Variables.ASSEMBLY_LEASE_SECONDS).toBe(String(assemblyLeaseSeconds));
     const sweeper = resources[fnId('sweeper')]!.Properties.Environment.Variables;
     expect(sweeper.QUEUE_RENDER_DLQ_URL).toEqual({ Ref: idOf(stack.node.findChild('RenderQueue').node.findChild('DeadLetterQueue')) });
   });
