@@ -216,6 +216,8 @@ interface LambdaUnderTest {
   /** Layer directories (mounted at /opt on Lambda). */
   layers: string[];
   kind: 'zip' | 'image';
+  /** X-Ray active tracing (Lambda then sets the daemon's address and a trace id). */
+  tracing: boolean;
 }
 
 /** A plausible stand-in for a CloudFormation value, by what it refers to. */
@@ -331,7 +333,8 @@ function lambdasOfTemplate(): { lambdas: LambdaUnderTest[]; runtimeMajor: number
       if (layer?.Type !== 'AWS::Lambda::LayerVersion') throw new Error(`${name}: layer ${JSON.stringify(ref)} is not a layer of this stack`);
       return fileAsset(layer.Properties.Content.S3Key);
     });
-    const common = { name: name as FunctionName, logicalId, environment, layers, memoryMb: p.MemorySize ?? 128, timeoutSeconds: p.Timeout ?? 3 };
+    const tracing = p.TracingConfig?.Mode === 'Active';
+    const common = { name: name as FunctionName, logicalId, environment, layers, tracing, memoryMb: p.MemorySize ?? 128, timeoutSeconds: p.Timeout ?? 3 };
     if (p.PackageType === 'Image') {
       const hash = /:([0-9a-f]{64})$/.exec(resolveValue(resources, p.Code.ImageUri))?.[1];
       const source = hash && assets.dockerImages?.[hash]?.source?.directory;
@@ -460,6 +463,16 @@ function lambdaEnvironment(fn: LambdaUnderTest, runtimeMajor: number): Record<st
     AWS_ENDPOINT_URL: UNREACHABLE_AWS,
     AWS_MAX_ATTEMPTS: '1',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // What Lambda adds with active tracing; the daemon's UDP port here is as unreachable as AWS.
+    ...(fn.tracing
+      ? {
+          AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
+          AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
+          _AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1',
+          _AWS_XRAY_DAEMON_PORT: '2000',
+          _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+        }
+      : {}),
     ...fn.environment,
   };
 }
