@@ -112,6 +112,8 @@ export interface KeyStore {
   put(key: ApiKeyRecord): Promise<void>;
   revoke(keyId: string, at: string): Promise<boolean>;
   setWebhookSecrets(keyId: string, secrets: ApiKeyRecord['webhookSecrets']): Promise<void>;
+  /** Lifts a revocation (the local runtime's dev key, given again by DEV_API_KEY). */
+  reinstate(keyId: string): Promise<void>;
   /** Gives a key a usage-plan key unless it has one; returns the one it has. */
   ensureUsageIdentifierKey(keyId: string, candidate: string): Promise<string>;
 }

@@ -1,8 +1,8 @@
+import { pendingDelivery } from '#domain/pending-work';
 import { deadLetteredJobSchema, type AssembleMessage, type DeliverMessage, type RenderClipMessage } from '#domain/messages';
 import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
-import { eventIdFor } from '#domain/video';
 import { logger } from '#commons/logger';
 import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
 
@@ -58,8 +58,9 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       if (await failVideo(deps, video.videoId, error)) logger.warn('video failed', { video_id: video.videoId, code: error.code, reason: error.message });
       failed++;
     } else if (video.delivery.attempts.length === 0) {
-      const eventId = video.delivery.eventId ?? eventIdFor(video.videoId, video.status === 'completed' ? 'video.completed' : 'video.failed');
-      await deps.notifyQueue.send({ kind: 'deliver', videoId: video.videoId, eventId, attempt: 1 });
+      // Finished, but no attempt was ever recorded (its first message was lost): the event goes out again.
+      const deliver = pendingDelivery(video);
+      if (deliver) await deps.notifyQueue.send(deliver);
       await deps.videos.postponeDeadline(video.videoId, nowSeconds + NOTIFY_GRACE_SECONDS);
       requeued++;
     }

@@ -69,6 +69,12 @@ export class DynamoKeyStore implements KeyStore {
     return true;
   }
 
+  async reinstate(keyId: string): Promise<void> {
+    const key = await this.findById(keyId);
+    if (!key) throw new Error(`no key ${keyId}`);
+    await this.client.send(new UpdateCommand({ TableName: this.tableName, Key: { keyHash: key.keyHash }, UpdateExpression: 'REMOVE revokedAt' }));
+  }
+
   async setWebhookSecrets(keyId: string, secrets: ApiKeyRecord['webhookSecrets']): Promise<void> {
     const key = await this.findById(keyId);
     if (!key) throw new Error(`no key ${keyId}`);

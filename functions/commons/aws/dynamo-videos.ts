@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Page, VideoRepository } from '#domain/ports';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
 import { VIDEO_STATUSES } from '#domain/video';
@@ -230,6 +230,16 @@ export class DynamoVideoRepository implements VideoRepository {
         ':notifyBy': this.notifyBy(),
       },
     });
+  }
+
+  /** Every video, page by page: for the local runtime's recovery after a restart (never on AWS). */
+  async *scanAll(): AsyncGenerator<VideoRecord> {
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: cursor }));
+      for (const item of page.Items ?? []) yield strip(item);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
   }
 
   async listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]> {
