@@ -384,7 +384,10 @@ export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cl
   for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
   for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
   if (fn.bucket) env[envNames.bucket] = names.bucket;
-  // A consumer fails a job for good on its queue's last receive.
-  if (fn.trigger === 'queue') env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);
+  // A consumer fails a job for good on its queue's last receive, and names its queue in its metrics.
+  if (fn.trigger === 'queue') {
+    env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);
+    env[envNames.consumedQueue] = fn.queue;
+  }
   return env;
 }

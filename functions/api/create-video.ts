@@ -20,6 +20,7 @@ import { loadConfig } from '#commons/config';
 import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
 import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
 import { logger } from '#commons/logger';
+import { recordVideoCreated } from '#commons/metrics';
 import { listBots } from './bot-listing.ts';
 
 const config = loadConfig({ tables: ['accounts', 'bots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
@@ -78,6 +79,7 @@ async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): 
     refuseUnreachable(command);
     const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
     logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
+    recordVideoCreated();
     const url = `${input.baseUrl}/v1/video/${created.videoId}`;
     return json(
       202,

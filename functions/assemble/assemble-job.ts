@@ -6,6 +6,7 @@ import type { VideoOutput } from '#domain/video';
 import { eventIdFor, isTerminal } from '#domain/video';
 import { JobFailure } from '#domain/errors';
 import { logger } from '#commons/logger';
+import { recordVideoCompleted } from '#commons/metrics';
 import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
@@ -62,6 +63,7 @@ export async function runAssembleJob(message: AssembleMessage, deps: AssembleDep
     const eventId = eventIdFor(videoId, 'video.completed');
     if (await deps.videos.complete(videoId, output, eventId)) {
       logger.info('video completed', { video_id: videoId, duration_s: output.durationSeconds, size_bytes: sizeBytes, assemble_ms: Date.now() - started });
+      recordVideoCompleted();
       await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
     } else {
       await discardOutput(deps, videoId, objectKey);

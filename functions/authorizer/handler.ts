@@ -1,8 +1,9 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { hashApiKey, looksLikeApiKey } from '#domain/api-keys';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { dynamoClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
+import { runInvocation } from '#commons/invocation';
 import { logger } from '#commons/logger';
 
 const config = loadConfig({ tables: ['keys'] });
@@ -29,7 +30,11 @@ function authorizationOf(event: APIGatewayTokenAuthorizerEvent | APIGatewayReque
   return (name && headers[name]) || '';
 }
 
-export async function handler(event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export function handler(event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
+  return runInvocation(context, () => authorize(event));
+}
+
+async function authorize(event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorizationOf(event));
   const apiKey = match?.[1];
   if (!apiKey || !looksLikeApiKey(apiKey)) {

@@ -22,6 +22,8 @@ export const envNames = {
   speechEngine: 'SPEECH_ENGINE',
   /** A queue consumer's queue: receives before a message goes to its dead-letter queue. */
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
+  /** A queue consumer's queue, by its wiring name (the `queue` dimension of its QueueMessageAge metric). */
+  consumedQueue: 'CONSUMED_QUEUE',
   /** How long a claim on a video's assembly holds (assemble only; see infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: 'ASSEMBLY_LEASE_SECONDS',
   /** Multiplies every media run's time budget (default 1); tests shrink it to see the watchdog act. */

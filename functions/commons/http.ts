@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { Conflict, InvalidRequest, NotFound, TooManyVideosInProgress } from '#domain/errors';
 import { ApiError, BadRequestError, ConflictError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError } from './errors.ts';
+import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
 /** The caller, as the authorizer established it (its context reaches handlers in requestContext.authorizer). */
@@ -88,33 +89,35 @@ function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string>)
  * /v1/bot/ to the /v1/bot resource, and the two are different operations).
  */
 export function httpHandler(operations: Record<string, Operation>, options: { public?: string[] } = {}) {
-  return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const request = toHttpRequest(event, context);
-    logger.appendKeys({ request_id: request.requestId, tenant_id: request.caller?.tenantId });
-    const started = Date.now();
-    let result: HttpResult;
-    try {
-      const trailing = request.rawPath.length > 1 && request.rawPath.endsWith('/') ? '/' : '';
-      const resource = event.resource.replace(/\/$/, '');
-      // The slash only matters where both forms are registered (POST /v1/bot vs POST /v1/bot/).
-      const exactKey = `${request.method} ${resource}${trailing}`;
-      const key = operations[exactKey] ? exactKey : `${request.method} ${resource}`;
-      const operation = operations[key];
-      if (!operation) {
-        const allowed = Object.keys(operations)
-          .filter((k) => k.split(' ')[1]?.replace(/\/$/, '') === resource)
-          .map((k) => k.split(' ')[0]!);
-        throw allowed.length ? new MethodNotAllowedError([...new Set(allowed)]) : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
-      }
-      if (!request.caller && !(options.public ?? []).includes(key)) throw new UnauthorizedError();
-      result = await operation(request);
-    } catch (error) {
-      result = errorResult(error);
+  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => runInvocation(context, () => serve(operations, options, event, context));
+}
+
+async function serve(operations: Record<string, Operation>, options: { public?: string[] }, event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+  const request = toHttpRequest(event, context);
+  logger.appendKeys({ request_id: request.requestId, tenant_id: request.caller?.tenantId });
+  const started = Date.now();
+  let result: HttpResult;
+  try {
+    const trailing = request.rawPath.length > 1 && request.rawPath.endsWith('/') ? '/' : '';
+    const resource = event.resource.replace(/\/$/, '');
+    // The slash only matters where both forms are registered (POST /v1/bot vs POST /v1/bot/).
+    const exactKey = `${request.method} ${resource}${trailing}`;
+    const key = operations[exactKey] ? exactKey : `${request.method} ${resource}`;
+    const operation = operations[key];
+    if (!operation) {
+      const allowed = Object.keys(operations)
+        .filter((k) => k.split(' ')[1]?.replace(/\/$/, '') === resource)
+        .map((k) => k.split(' ')[0]!);
+      throw allowed.length ? new MethodNotAllowedError([...new Set(allowed)]) : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
     }
-    logger.info('request', { method: request.method, path: request.rawPath, status: result.status, duration_ms: Date.now() - started });
-    logger.removeKeys(['request_id', 'tenant_id']);
-    return toProxyResult(result, request.requestId);
-  };
+    if (!request.caller && !(options.public ?? []).includes(key)) throw new UnauthorizedError();
+    result = await operation(request);
+  } catch (error) {
+    result = errorResult(error);
+  }
+  logger.info('request', { method: request.method, path: request.rawPath, status: result.status, duration_ms: Date.now() - started });
+  logger.removeKeys(['request_id', 'tenant_id']);
+  return toProxyResult(result, request.requestId);
 }
 
 /** The domain's errors as API errors: the one mapping of what went wrong to a status. */

@@ -16,6 +16,7 @@ import { failVideo, type VideoOutcomeDeps } from '#domain/video-outcomes';
 import type { VideoError } from '#domain/video';
 import { MediaToolError } from '#media/media';
 import { logger } from './logger.ts';
+import { recordVideoFailed } from './metrics.ts';
 import { failureReport, logFields } from './net/transient.ts';
 
 export interface QueueJob {
@@ -39,7 +40,9 @@ async function fail(deps: VideoOutcomeDeps, job: QueueJob, failure: { code: stri
   const clipIndex = failure.clipIndex ?? job.clipIndex;
   const error: VideoError = { code: failure.code, message: clipIndex === undefined ? failure.message : `clip ${clipIndex}: ${failure.message}` };
   if (clipIndex !== undefined) error.clipIndex = clipIndex;
-  if (await failVideo(deps, job.videoId, error)) logger.warn('video failed', { video_id: job.videoId, job: job.name, code: error.code, clip_index: clipIndex, reason: error.message });
+  if (!(await failVideo(deps, job.videoId, error))) return;
+  logger.warn('video failed', { video_id: job.videoId, job: job.name, code: error.code, clip_index: clipIndex, reason: error.message });
+  recordVideoFailed(error.code);
 }
 
 export async function runQueueJob(job: QueueJob, deps: VideoOutcomeDeps, run: () => Promise<void>): Promise<void> {

@@ -7,7 +7,10 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
+import { envNames } from './env-names.ts';
+import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
+import { recordQueueAges } from './metrics.ts';
 
 /** A message its schema refuses. */
 export class MalformedMessage extends Error {
@@ -52,8 +55,15 @@ export function queueConsumer<S extends z.ZodType>(
     const message = parseMessage(schema, record);
     await handle({ message, record, receive: Number(record.attributes?.ApproximateReceiveCount ?? 1) });
   };
-  return async (event: SQSEvent, context: Context) => {
-    await options.beforeBatch?.(context);
-    return processPartialResponse(event, onRecord, processor, { context });
-  };
+  return (event: SQSEvent, context: Context) =>
+    runInvocation(context, async () => {
+      recordQueueAges(queueNameOf(event), event.Records);
+      await options.beforeBatch?.(context);
+      return processPartialResponse(event, onRecord, processor, { context });
+    });
+}
+
+/** The wiring's name of the consumer's queue (CONSUMED_QUEUE), else the name in the records' queue ARN. */
+function queueNameOf(event: SQSEvent): string {
+  return process.env[envNames.consumedQueue] || event.Records[0]?.eventSourceARN?.split(':').pop() || 'unknown';
 }

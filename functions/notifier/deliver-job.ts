@@ -5,6 +5,7 @@ import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal, type DeliveryState } from '#domain/video';
 import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
+import { recordWebhookAttempt } from '#commons/metrics';
 import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
 import { buildVideoEvent } from '#commons/presenters/video';
 import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
@@ -71,6 +72,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
   const state: DeliveryState =
     result.ok || video.delivery.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
   await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
+  recordWebhookAttempt(result.ok);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {
     video_id: video.videoId,
     event_id: message.eventId,

@@ -9,6 +9,7 @@ import { isTerminal } from '#domain/video';
 import { JobFailure } from '#domain/errors';
 import { keptClipUid } from '#domain/videos';
 import { logger } from '#commons/logger';
+import { recordClipRendered } from '#commons/metrics';
 import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
 import { MediaBudgetError, type BackgroundMedia } from '#media/media';
@@ -111,6 +112,7 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
         });
         result.renderMs = Date.now() - started;
         logger.info('clip rendered', { video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs });
+        recordClipRendered(result.renderMs, output.durationSeconds);
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }

@@ -3,6 +3,7 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsDeadLetterInbox, SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
+import { observed } from '#commons/invocation';
 import { sweep } from './sweep.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], deadLetters: ['render', 'assemble'] });
@@ -14,4 +15,4 @@ const deps = {
 };
 
 /** Runs on a schedule (EventBridge on AWS, a timer locally). */
-export const handler = async () => sweep(deps);
+export const handler = observed(async () => sweep(deps));

@@ -4,6 +4,7 @@ import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/por
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
 import { logger } from '#commons/logger';
+import { recordVideoFailed } from '#commons/metrics';
 import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
 
 export interface SweepDeps {
@@ -44,7 +45,10 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
         message: `${what} crashed or timed out on every attempt`,
         ...(clipIndex === undefined ? {} : { clipIndex }),
       };
-      if (await failVideo(deps, video.videoId, error)) logger.warn('video failed', { video_id: video.videoId, code: error.code, clip_index: clipIndex, reason: error.message });
+      if (await failVideo(deps, video.videoId, error)) {
+        logger.warn('video failed', { video_id: video.videoId, code: error.code, clip_index: clipIndex, reason: error.message });
+        recordVideoFailed(error.code);
+      }
       deadLettered++;
     }
   }
@@ -55,7 +59,10 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
   for (const video of await deps.videos.listOverdue(nowSeconds, batch)) {
     if (!isTerminal(video.status)) {
       const error = { code: 'deadline_exceeded', message: `the render did not finish in time (still ${video.status})` };
-      if (await failVideo(deps, video.videoId, error)) logger.warn('video failed', { video_id: video.videoId, code: error.code, reason: error.message });
+      if (await failVideo(deps, video.videoId, error)) {
+        logger.warn('video failed', { video_id: video.videoId, code: error.code, reason: error.message });
+        recordVideoFailed(error.code);
+      }
       failed++;
     } else if (video.delivery.attempts.length === 0) {
       // Finished, but no attempt was ever recorded (its first message was lost): the event goes out again.

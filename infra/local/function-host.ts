@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FunctionDecl } from '../wiring.ts';
@@ -23,6 +25,9 @@ export class InvocationError extends Error {
     this.name = 'InvocationError';
   }
 }
+
+/** Receives each line a function writes (its log lines, its EMF metric documents), with the function's name. */
+export type FunctionOutput = (line: string, from: { function: string; stream: 'stdout' | 'stderr' }) => void;
 
 export interface InvokeOptions {
   /** Wall-clock limit for this invocation, below the function's (API Gateway's 29 s integration timeout). */
@@ -58,7 +63,8 @@ export class FunctionHost {
     readonly name: string,
     readonly decl: FunctionDecl,
     private readonly env: Record<string, string>,
-    private readonly options: { root: string; concurrency: number; log: Log; functionPrefix: string },
+    /** `output`: where the function's stdout and stderr lines go. @default the runtime's own stdout and stderr */
+    private readonly options: { root: string; concurrency: number; log: Log; functionPrefix: string; output?: FunctionOutput },
   ) {
     this.functionName = `${options.functionPrefix}-${name}`;
     this.entryPath = resolve(options.root, decl.entry);
@@ -124,7 +130,17 @@ export class FunctionHost {
       env,
       workerData: { entry: this.decl.entry, entryUrl: pathToFileURL(this.entryPath).href, handlerExport: 'handler' },
       name: this.functionName,
+      // Piped only when someone reads it; otherwise the worker writes to this process's stdout and stderr.
+      stdout: !!this.options.output,
+      stderr: !!this.options.output,
     });
+    if (this.options.output) {
+      const output = this.options.output;
+      const forward = (input: Readable, stream: 'stdout' | 'stderr') =>
+        createInterface({ input, crlfDelay: Infinity }).on('line', (line) => output(line, { function: this.name, stream }));
+      forward(worker.stdout, 'stdout');
+      forward(worker.stderr, 'stderr');
+    }
     let markReady!: () => void;
     let failInit!: (error: InvocationError) => void;
     const sandbox: Sandbox = {

@@ -7,7 +7,7 @@ import { envNames } from '#commons/env-names';
 import * as wiring from '../wiring.ts';
 import type { FunctionDecl, QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
 import { ensureQueues, ensureTables, LOCAL_ACCOUNT, LOCAL_CREDENTIALS, LOCAL_REGION, startEmulators, type EmulatorPorts, type Endpoints, type ProvisionedQueue } from './emulators.ts';
-import { FunctionHost } from './function-host.ts';
+import { FunctionHost, type FunctionOutput } from './function-host.ts';
 import { createGateway } from './gateway.ts';
 import { createLog, type Log, type LogLevel } from './log.ts';
 import { QueuePoller } from './poller.ts';
@@ -74,6 +74,11 @@ export interface LocalRuntimeOptions {
   functionEnvironment?: Record<string, string>;
   /** POWERTOOLS_LOG_LEVEL for the functions. @default process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO' */
   functionLogLevel?: string;
+  /**
+   * Receives every line the functions write: their log lines and their metrics (one EMF JSON document per line,
+   * as CloudWatch Logs receives them). @default written to this process's stdout and stderr
+   */
+  functionOutput?: FunctionOutput;
   logLevel?: LogLevel;
   log?: Log;
 }
@@ -187,12 +192,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       [envNames.serviceName]: 'vidbot',
       [envNames.logLevel]: options.functionLogLevel ?? process.env[envNames.logLevel] ?? 'INFO',
+      // No X-Ray daemon here: the tracer stays off (it also turns itself off without AWS_EXECUTION_ENV). Metrics
+      // stay on: their EMF documents are lines of the function's output, as in CloudWatch Logs.
+      POWERTOOLS_TRACE_ENABLED: 'false',
+      POWERTOOLS_METRICS_DISABLED: 'false',
     };
     const hosts = new Map<string, FunctionHost>();
     for (const [name, decl] of Object.entries(functions)) {
       const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local'), ...options.functionEnvironment };
       const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
-      const host = new FunctionHost(name, decl, env, { root, concurrency: perFunction, log, functionPrefix: 'vidbot' });
+      const host = new FunctionHost(name, decl, env, { root, concurrency: perFunction, log, functionPrefix: 'vidbot', output: options.functionOutput });
       if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
       hosts.set(name, host);
       stops.push(() => host.stop());

@@ -105,8 +105,9 @@ describe('functions', () => {
         ...((decl(name) as { deadLetters?: readonly string[] }).deadLetters ?? []).map(envNames.deadLetterQueueUrl),
         ...(decl(name).bucket ? [envNames.bucket] : []),
         ...Object.keys(decl(name).environment ?? {}),
-        // A queue consumer learns its queue's receive limit (its last attempt fails the job for good).
-        ...(decl(name).trigger === 'queue' ? [envNames.maxReceiveCount] : []),
+        // A queue consumer learns its queue's receive limit (its last attempt fails the job for good) and its
+        // queue's name (the queue dimension of its metrics).
+        ...(decl(name).trigger === 'queue' ? [envNames.maxReceiveCount, envNames.consumedQueue] : []),
       ];
       const platform = [envNames.serviceName, envNames.logLevel, 'NODE_OPTIONS'];
       expect(Object.keys(variables).filter((k) => !platform.includes(k)).sort(), name).toEqual(expected.sort());
@@ -120,6 +121,7 @@ describe('functions', () => {
     expect(authorizer.TABLE_KEYS).toEqual({ Ref: tableLogicalIds.keys });
     expect(authorizer.BUCKET_NAME).toBeUndefined();
     expect(resources[fnId('render')]!.Properties.Environment.Variables.MAX_RECEIVE_COUNT).toBe(String(queues.render.maxReceiveCount));
+    expect(resources[fnId('notifier')]!.Properties.Environment.Variables.CONSUMED_QUEUE).toBe('notify');
     expect(resources[fnId('assemble')]!.Properties.Environment.Variables.ASSEMBLY_LEASE_SECONDS).toBe(String(assemblyLeaseSeconds));
     const sweeper = resources[fnId('sweeper')]!.Properties.Environment.Variables;
     expect(sweeper.QUEUE_RENDER_DLQ_URL).toEqual({ Ref: idOf(stack.node.findChild('RenderQueue').node.findChild('DeadLetterQueue')) });
