@@ -3,7 +3,7 @@ import { RESERVED_KEYS } from '#domain/create-request';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
 import type { HttpRequest } from './http.ts';
 
-export const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -21,7 +21,7 @@ function checkKey(key: string) {
 }
 
 /** JSON.parse that refuses prototype-related keys at any depth. */
-export function parseJsonSafely(text: string, what: string): unknown {
+function parseJsonSafely(text: string, what: string): unknown {
   try {
     return JSON.parse(text, (key, value) => {
       checkKey(key);

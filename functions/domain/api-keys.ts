@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Account, ApiKeyRecord } from './ports.ts';
 
 /** Keys look like `vb_<43 url-safe base64 chars>`: 256 random bits, recognisable in logs and secret scanners. */
-export const API_KEY_PREFIX = 'vb_';
+const API_KEY_PREFIX = 'vb_';
 const API_KEY_PATTERN = /^vb_[A-Za-z0-9_-]{43}$/;
 
 /** Keys are stored only as this hash. SHA-256 suffices: the key is 256 random bits, not a password. */

@@ -1,7 +1,7 @@
 import type { BotPosition } from './clip.ts';
 
 /** How a bot sounds. espeak-ng runs everywhere; Polly (neural, with viseme marks) is used on AWS when enabled. */
-export interface BotVoice {
+interface BotVoice {
   /** The engine this bot prefers. A bot that prefers Polly falls back to its espeak voice where Polly is off. */
   engine: 'espeak' | 'polly';
   /** espeak-ng voice, e.g. "en-us+f3". */

@@ -22,8 +22,8 @@ export type BotPosition = (typeof BOT_POSITIONS)[number];
 /** Entry transitions play at the start of a clip, exit transitions at its end. */
 export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
 export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
-export type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
-export type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
+type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
+type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
 export const TRANSITION_NAMES: readonly string[] = [...ENTRY_TRANSITIONS, ...EXIT_TRANSITIONS];
 /** Seconds each transition adds to its clip (a clip lasts as long as its speech plus its transitions). */
 export const TRANSITION_SECONDS = 0.6;

@@ -6,9 +6,9 @@ import type { VideoRecord } from './video.ts';
  * until the signing credentials expire if that is sooner; GET /v1/video/{id}/download always redirects to a
  * fresh one.
  */
-export const DOWNLOAD_LINK_SECONDS = 7 * 24 * 3600;
+const DOWNLOAD_LINK_SECONDS = 7 * 24 * 3600;
 
-export const outputFileName = (videoId: string, kind: 'video' | 'audio') => `${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
+const outputFileName = (videoId: string, kind: 'video' | 'audio') => `${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
 
 /** A fresh download link for a completed video's output, or undefined if there is none. */
 export async function downloadLink(objects: ObjectStore, video: VideoRecord, seconds = DOWNLOAD_LINK_SECONDS): Promise<PresignedLink | undefined> {

@@ -41,7 +41,7 @@ export const renderObjectKey = (hash: string, mode: 'video' | 'voice') => `rende
 export const keptObjectKey = (hash: string, mode: 'video' | 'voice') => `kept/${hash}.${extension(mode)}`;
 
 /** Object tags read by the bucket's lifecycle rules: temporary renders expire, kept clips stay. */
-export const RETENTION_TAG = 'retention';
+const RETENTION_TAG = 'retention';
 export const TEMPORARY = { [RETENTION_TAG]: 'temporary' };
 export const KEPT = { [RETENTION_TAG]: 'kept' };
 

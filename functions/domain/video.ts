@@ -3,7 +3,7 @@ import type { ClipSpec } from './clip.ts';
 /** queued → rendering → (assembling) → completed, or → failed from any non-terminal state. */
 export const VIDEO_STATUSES = ['queued', 'rendering', 'assembling', 'completed', 'failed'] as const;
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
-export const TERMINAL_STATUSES: readonly VideoStatus[] = ['completed', 'failed'];
+const TERMINAL_STATUSES: readonly VideoStatus[] = ['completed', 'failed'];
 
 export type ClipStatus = 'queued' | 'rendering' | 'rendered' | 'failed';
 

@@ -22,7 +22,7 @@ export interface CreateVideoDeps {
 }
 
 /** Turns validated clips into stored specs: checks every bot exists, applies defaults, resolves clip_uid references. */
-export async function resolveClips(
+async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
   tenantId: string,
   deps: Pick<CreateVideoDeps, 'bots' | 'clips'>,

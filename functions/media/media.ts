@@ -175,7 +175,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
 // ---------------------------------------------------------------------------------------------------------
 // Probing
 
-export interface ProbedStream {
+interface ProbedStream {
   index: number;
   codec_type: 'video' | 'audio' | 'subtitle' | 'data' | 'attachment';
   codec_name: string;
@@ -277,7 +277,7 @@ export const BACKGROUND_FORMATS: readonly BackgroundFormat[] = [
   { demuxer: 'webp_pipe', label: 'WebP', still: true },
 ];
 const FORMAT_WHITELIST = BACKGROUND_FORMATS.map((f) => f.demuxer).join(',');
-export const ACCEPTED_FORMATS_TEXT = BACKGROUND_FORMATS.map((f) => f.label).join(', ');
+const ACCEPTED_FORMATS_TEXT = BACKGROUND_FORMATS.map((f) => f.label).join(', ');
 
 /** A background that passed inspection: how to read it, and what it holds. */
 export interface BackgroundMedia {

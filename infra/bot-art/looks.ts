@@ -3,8 +3,8 @@
  * everything is drawn by code, so the artwork is ours (no third-party images or licences).
  */
 
-export type HairStyle = 'bob' | 'quiff' | 'curls' | 'receding';
-export type Outfit = 'blazer' | 'hoodie' | 'top' | 'tweed';
+type HairStyle = 'bob' | 'quiff' | 'curls' | 'receding';
+type Outfit = 'blazer' | 'hoodie' | 'top' | 'tweed';
 
 export interface Look {
   name: string;

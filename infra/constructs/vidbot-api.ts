@@ -53,7 +53,7 @@ export interface VidbotApiProps {
 }
 
 /** The stage name. The paths already carry the version (/v1), so the stage does not. */
-export const STAGE_NAME = wiringApi.stageName;
+const STAGE_NAME = wiringApi.stageName;
 
 const JSON_CONTENT_TYPE = "'application/json'";
 

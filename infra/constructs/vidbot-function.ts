@@ -178,7 +178,7 @@ export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { acc
  * environment variable (through the wiring's `environmentFor`, the same naming the local runtime uses) and the
  * matching least-privilege grant, side by side so the two cannot drift.
  */
-export function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResources): void {
+function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResources): void {
   const environment = environmentFor(
     decl,
     {

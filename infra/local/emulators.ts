@@ -159,7 +159,7 @@ export interface ProvisionedQueue {
 }
 
 /** Local visibility timeout: the declared one, optionally scaled down for tests (SQS counts whole seconds). */
-export const scaledVisibility = (seconds: number, scale: number) => Math.max(1, Math.round(seconds * scale));
+const scaledVisibility = (seconds: number, scale: number) => Math.max(1, Math.round(seconds * scale));
 
 /** Creates each queue and its DLQ with the declared visibility timeout and redrive policy (idempotent). */
 export async function ensureQueues(

@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Resolver } from '#commons/net/address-guard';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;

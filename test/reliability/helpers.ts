@@ -31,7 +31,7 @@ export interface PublicVideo {
   };
 }
 
-export interface ErrorBody {
+interface ErrorBody {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
 }
 

@@ -19,7 +19,7 @@ import { AddressNotAllowedError, InvalidUrlError, NetworkError } from './errors.
 export type GuardMode = 'cloud' | 'local';
 
 /** Why an address is refused. Only `loopback` depends on the mode. */
-export type AddressCategory =
+type AddressCategory =
   | 'metadata'
   | 'unspecified'
   | 'link_local'
@@ -33,7 +33,7 @@ export type AddressCategory =
 
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: AddressCategory };
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
@@ -41,7 +41,7 @@ export interface ResolvedAddress {
 /** Resolves a host name to all its addresses. Injected in tests (e.g. `evil.test` → 10.0.0.1). */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** Cloud metadata, instance-data and cloud DNS endpoints: refused in every mode, checked first. */
@@ -192,7 +192,7 @@ export function parseHttpUrl(input: string | URL): URL {
 }
 
 /** The URL's host as a connectable name or address: brackets of IPv6 literals and trailing dots removed. */
-export const bareHostname = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+const bareHostname = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /** A URL that passed the guard, with the addresses the connection must go to. */
 export interface CheckedTarget {

@@ -94,4 +94,3 @@ export class TooManyRedirectsError extends FetchError {
   }
 }
 
-export const isFetchError = (err: unknown): err is FetchError => err instanceof FetchError;

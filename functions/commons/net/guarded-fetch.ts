@@ -30,10 +30,10 @@ import {
   TooManyRedirectsError,
 } from './errors.ts';
 
-export const DEFAULT_MAX_REDIRECTS = 3;
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 3;
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 /** Sent unless the caller sets one: some hosts refuse requests without a user agent. */
-export const DEFAULT_USER_AGENT = 'vidbot/1';
+const DEFAULT_USER_AGENT = 'vidbot/1';
 
 export interface GuardedFetchOptions {
   mode: GuardMode;

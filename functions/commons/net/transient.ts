@@ -20,7 +20,7 @@
  */
 import { FetchError, HttpStatusError, NetworkError } from './errors.ts';
 
-export const TRANSIENT_ERRNO_CODES: ReadonlySet<string> = new Set([
+const TRANSIENT_ERRNO_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'ECONNABORTED',
   'ETIMEDOUT',
@@ -30,7 +30,7 @@ export const TRANSIENT_ERRNO_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-export const TRANSIENT_AWS_ERROR_NAMES: ReadonlySet<string> = new Set([
+const TRANSIENT_AWS_ERROR_NAMES: ReadonlySet<string> = new Set([
   'ThrottlingException',
   'Throttling',
   'ThrottledException',
@@ -53,7 +53,7 @@ export const TRANSIENT_AWS_ERROR_NAMES: ReadonlySet<string> = new Set([
   'TimeoutError',
 ]);
 
-export const TRANSIENT_HTTP_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+const TRANSIENT_HTTP_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 const TRANSIENT_MESSAGES = [/socket hang up/i, /\bECONNRESET\b/, /\bEAI_AGAIN\b/];
 

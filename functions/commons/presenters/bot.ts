@@ -5,7 +5,7 @@ import type { ObjectStore } from '#domain/ports';
 /** Preview links are presigned; a week keeps them usable in a cached listing. */
 const PREVIEW_LINK_SECONDS = 7 * 24 * 3600;
 
-export function toPublicBot(bot: Bot, previewImageUrl: string | null) {
+function toPublicBot(bot: Bot, previewImageUrl: string | null) {
   return {
     uid: bot.uid,
     name: bot.name,

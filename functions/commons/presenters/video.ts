@@ -46,7 +46,7 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Pr
   };
 }
 
-export function publicClips(video: VideoRecord) {
+function publicClips(video: VideoRecord) {
   return video.clips.map((clip) => {
     const result = video.clipResults[String(clip.index)];
     return {

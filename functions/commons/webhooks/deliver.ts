@@ -19,9 +19,9 @@ import { guardedFetch } from '#commons/net/guarded-fetch';
 import type { VideoEvent } from './event.ts';
 import { signWebhook } from './signature.ts';
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;
-export const WEBHOOK_MAX_REDIRECTS = 3;
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;
+const WEBHOOK_MAX_REDIRECTS = 3;
 
 export interface DeliverWebhookOptions {
   url: string;

@@ -6,7 +6,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 
-export const WEBHOOK_USER_AGENT = 'vidbot-webhooks/1';
+const WEBHOOK_USER_AGENT = 'vidbot-webhooks/1';
 
 export interface WebhookHeaders {
   'webhook-id': string;
