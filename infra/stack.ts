@@ -15,6 +15,8 @@ import type { Construct } from 'constructs';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { TEMPORARY, TEMPORARY_EXPIRY_DAYS } from '#domain/render-cache';
 import { BotSeed } from './constructs/bot-seed.ts';
+import { OperationsDashboard } from './constructs/operations-dashboard.ts';
+import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
 import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
@@ -49,7 +51,7 @@ export interface VidbotStackProps extends StackProps {
    */
   readonly botArtworkDirectory?: string;
   /**
-   * Email address subscribed to the alarm topic (dead-letter queue alarms).
+   * Email address subscribed to the alarm topic (every alarm: dead letters, oldest messages, failure rates, API 5xx).
    * @default - no subscription
    */
   readonly alarmEmail?: string;
@@ -75,6 +77,8 @@ function forEachKey<K extends string, V>(keys: readonly K[], make: (key: K) => V
 export class VidbotStack extends Stack {
   readonly api: VidbotApi;
   readonly functions: Record<FunctionName, LambdaFunction>;
+  readonly alarms: ServiceAlarms;
+  readonly dashboard: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props: VidbotStackProps = {}) {
     super(scope, id, props);
@@ -211,6 +215,15 @@ export class VidbotStack extends Stack {
       routes: apiMethods(functions).map((method): ApiRoute => ({ ...method, handler: built[method.function as FunctionName] })),
     });
 
+    // --- Observability: the rate alarms (each queue has its own) and the dashboard -----------------------
+    this.alarms = new ServiceAlarms(this, 'Alarms', { alarmTopic, apiStage: this.api.api.deploymentStage });
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      functions: built,
+      queues: workQueues,
+      apiStage: this.api.api.deploymentStage,
+      serviceAlarms: this.alarms,
+    });
+
     // --- Seed -------------------------------------------------------------------------------------------
     new BotSeed(this, 'BotSeed', { bots: BUILT_IN_BOTS, table: tableResources.bots, bucket, projectRoot, artworkDirectory: props.botArtworkDirectory });
 
@@ -219,6 +232,7 @@ export class VidbotStack extends Stack {
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of every key (npm run keys adds their API Gateway keys)' });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard of the service' });
     for (const [name, table] of Object.entries(tableResources)) new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName });
     for (const [name, q] of Object.entries(workQueues)) {
       new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: q.queue.queueUrl });

@@ -22,6 +22,11 @@ export interface QueueDecl {
   visibilityTimeoutSeconds: number;
   /** Receives before a message moves to the queue's dead-letter queue. */
   maxReceiveCount: number;
+  /**
+   * Alarm when the queue's oldest message (SQS ApproximateAgeOfOldestMessage, which leaves out messages already
+   * received three times or more) has waited longer than this, for two 5-minute periods in a row.
+   */
+  oldestMessageAlarmSeconds: number;
 }
 
 export interface Route {
@@ -162,19 +167,75 @@ export const queues = {
    * crashed render is retried soon, well inside a video's 1 h deadline. AWS's rule of thumb of 6x the function
    * timeout guards against throttled invocations; the event source's maxConcurrency bounds those instead.
    */
-  render: { visibilityTimeoutSeconds: 960, maxReceiveCount: 3 },
+  render: {
+    visibilityTimeoutSeconds: 960,
+    maxReceiveCount: 3,
+    // A clip's message is in flight while it renders, up to the function's 15 minutes; 20 minutes means clips
+    // wait for a render slot (all maxConcurrency busy) or crash and come back, and a third of the video's one-hour
+    // deadline is gone.
+    oldestMessageAlarmSeconds: 1200,
+  },
   /**
    * One message per video whose clips are all rendered. The visibility timeout must stay above the assembly
    * lease (see assemblyLeaseSeconds below): the message of an assembler that crashed comes back only after its
    * lease ran out, so it can claim the assembly again.
    */
-  assemble: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3 },
+  assemble: {
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 3,
+    // An assembly takes at most its 5-minute timeout; twice that means assemblies queue behind each other or
+    // crash and wait out their lease.
+    oldestMessageAlarmSeconds: 600,
+  },
   /**
    * One message per webhook event. A failed attempt hides its message for the next backoff delay
    * (ChangeMessageVisibility), so each receive is one attempt and the DLQ holds what was never delivered.
    */
-  notify: { visibilityTimeoutSeconds: 60, maxReceiveCount: 12 },
+  notify: {
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 12,
+    // A message counts until its third receive: its first three attempts are due within about 3 minutes (0, 30 s,
+    // 2 min, ±20 %), and the long retries of a receiver that is down (5 min to 7 h apart) no longer count. So 15
+    // minutes means the notifier is not keeping up or not running, not that a caller's endpoint is down.
+    oldestMessageAlarmSeconds: 900,
+  },
 } as const satisfies Record<QueueName, QueueDecl>;
+
+/**
+ * A rate alarm: more than `percent` % of the events of a `periodMinutes` period went wrong, `evaluationPeriods`
+ * periods in a row; a period with fewer than `minimum` events counts as 0 % (one failure of two is not a trend).
+ */
+export interface RateAlarmDecl {
+  percent: number;
+  minimum: number;
+  periodMinutes: number;
+  evaluationPeriods: number;
+}
+
+/**
+ * The service's alarms besides each queue's (dead letters, oldest message): thresholds read by the stack
+ * (infra/constructs/service-alarms.ts), each notifying the alarm topic.
+ */
+export const observability = {
+  /**
+   * Videos failing for the service's own reasons (render_failed, assembly_failed, render_expired,
+   * deadline_exceeded: functions/commons/metric-names.ts SERVICE_FAULT_CODES) per video created, per hour (a video
+   * may take up to its one-hour deadline to fail). Callers' bad backgrounds or missing bots are their input, not an
+   * outage, and do not count. Normally about 0: one video in ten is a broken renderer or infrastructure.
+   */
+  renderFailureRate: { percent: 10, minimum: 10, periodMinutes: 60, evaluationPeriods: 1 },
+  /**
+   * Failed webhook attempts per attempt. Receivers fail on their own (that is what retries are for), but a
+   * quarter of all attempts failing for half an hour, across every account, points at our side (egress, DNS,
+   * signing) or at a large customer's outage worth knowing about.
+   */
+  webhookFailureRate: { percent: 25, minimum: 10, periodMinutes: 15, evaluationPeriods: 2 },
+  /**
+   * API answers 5xx per request. Handlers map every known error to a 4xx, so a 5xx is a bug or an outage (a
+   * function failing, timing out or throttled); 1 % for 10 minutes is no longer a blip.
+   */
+  api5xxRate: { percent: 1, minimum: 20, periodMinutes: 5, evaluationPeriods: 2 },
+} as const satisfies Record<string, RateAlarmDecl>;
 
 /** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
 export const layers = {

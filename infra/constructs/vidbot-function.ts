@@ -4,13 +4,14 @@ import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } fr
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, DockerImageCode, DockerImageFunction, Runtime, type Function as LambdaFunction, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, DockerImageCode, DockerImageFunction, Runtime, Tracing, type Function as LambdaFunction, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { envNames } from '#commons/env-names';
+import { SERVICE_NAME } from '#commons/metric-names';
 import { environmentFor, type Access, type FunctionDecl, type LayerName, type QueueName, type TableName } from '../wiring.ts';
 
 /** The shared resources a function may be given access to, by their wiring names. */
@@ -60,7 +61,7 @@ export const VIDBOT_ARCHITECTURE = Architecture.ARM_64;
 
 /**
  * One vidbot Lambda function, built from its wiring declaration with the defaults all of them share: Node.js 22
- * on arm64, an ESM bundle with source maps, Powertools environment, a log group with retention, memory,
+ * on arm64, an ESM bundle with source maps, Powertools environment, active X-Ray tracing, a log group with retention, memory,
  * timeout and /tmp size from the declaration, and exactly the environment and permissions the declaration
  * names (see {@link connect}). A declaration with `image` becomes a container-image function.
  */
@@ -89,8 +90,11 @@ export class VidbotFunction extends Construct {
       timeout: Duration.seconds(decl.timeoutSeconds),
       ephemeralStorageSize: storage === undefined ? undefined : Size.mebibytes(storage),
       logGroup: this.logGroup,
+      // Lambda samples requests into X-Ray and the Powertools tracer (functions/commons/tracer.ts) adds the
+      // handler and SDK calls; CDK grants xray:PutTraceSegments and xray:PutTelemetryRecords.
+      tracing: Tracing.ACTIVE,
       environment: {
-        [envNames.serviceName]: 'vidbot',
+        [envNames.serviceName]: SERVICE_NAME,
         [envNames.logLevel]: props.logLevel ?? 'INFO',
       },
     };
@@ -144,6 +148,16 @@ export class VidbotFunction extends Construct {
       reason: 'The AWS-managed basic execution policy only allows writing CloudWatch logs (the function writes to its own log group, created with retention).',
     });
     connect(this.function, decl, props.resources);
+    // The only grants on "*": actions that have no resource type to name.
+    accept(
+      this.function,
+      'Resource::*',
+      [
+        'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, which have no resource type, so they can only be granted on "*".',
+        ...(decl.polly ? ['polly:SynthesizeSpeech has no resource type of its own (only optional lexicons), so it can only be granted on "*".'] : []),
+        'No other action is granted so.',
+      ].join(' '),
+    );
   }
 }
 
@@ -249,6 +263,5 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
         resources: ['*'],
       }),
     );
-    accept(fn, 'Resource::*', 'polly:SynthesizeSpeech has no resource type of its own (only optional lexicons), so it can only be granted on "*"; it is the only action granted so.');
   }
 }

@@ -9,18 +9,20 @@ import type { QueueDecl } from '../wiring.ts';
 export interface WorkQueueProps {
   /** The queue's declaration in infra/wiring.ts. */
   readonly decl: QueueDecl;
-  /** Topic the dead-letter alarm notifies. */
+  /** Topic the queue's alarms notify. */
   readonly alarmTopic: ITopic;
 }
 
 /**
- * A work queue from the wiring with its dead-letter queue and an alarm that fires as soon as anything lands
- * there: a message in a DLQ is work the service gave up on (a clip never rendered, a webhook never delivered).
+ * A work queue from the wiring with its dead-letter queue and two alarms: one as soon as anything lands in the
+ * dead-letter queue (work the service gave up on: a clip never rendered, a webhook never delivered), and one when
+ * the oldest message has waited longer than the wiring's `oldestMessageAlarmSeconds` (work falling behind).
  */
 export class WorkQueue extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly deadLetterAlarm: Alarm;
+  readonly oldestMessageAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
@@ -52,5 +54,17 @@ export class WorkQueue extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     this.deadLetterAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
+
+    const oldest = props.decl.oldestMessageAlarmSeconds;
+    if (!(Number.isInteger(oldest) && oldest > 0)) throw new Error(`oldestMessageAlarmSeconds must be a positive whole number of seconds, got ${oldest}`);
+    this.oldestMessageAlarm = new Alarm(this, 'OldestMessageAlarm', {
+      alarmDescription: `The oldest message of the ${id} queue has waited over ${oldest} s: its work is falling behind.`,
+      metric: this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: oldest,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.oldestMessageAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
   }
 }

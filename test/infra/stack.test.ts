@@ -1,11 +1,15 @@
-import type { CfnElement } from 'aws-cdk-lib';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
 import type { VidbotStack } from '../../infra/stack.ts';
-import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_FAULT_CODES, SERVICE_NAME } from '#commons/metric-names';
+import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, observability, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
 import { objectAccess } from '../../infra/constructs/vidbot-function.ts';
+import { ServiceAlarms } from '../../infra/constructs/service-alarms.ts';
+import { WorkQueue } from '../../infra/constructs/work-queue.ts';
 import { synthStack } from './synth.ts';
 
 type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
@@ -14,6 +18,8 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 const functionNames = Object.keys(functions) as FunctionName[];
 const decl = (name: FunctionName) => functions[name] as FunctionDecl;
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** What active tracing grants (on "*": X-Ray's trace actions have no resource type). */
+const XRAY_ACTIONS = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 
 let stack: VidbotStack;
 let template: Template;
@@ -160,8 +166,8 @@ describe('least privilege', () => {
     expect(statements.filter((s) => tablesIn(s).includes('bots')).flatMap(actionsOf)).not.toContain('dynamodb:PutItem');
   });
 
-  it('the authorizer only reads the keys table and touches nothing else', () => {
-    const statements = statementsOf('authorizer');
+  it('the authorizer only reads the keys table and touches nothing else (besides writing its traces)', () => {
+    const statements = statementsOf('authorizer').filter((s) => !actionsOf(s).every((a) => XRAY_ACTIONS.includes(a)));
     expect(statements.every((s) => tablesIn(s).length === 1 && tablesIn(s)[0] === 'keys')).toBe(true);
     expect(statements.flatMap(actionsOf).some((a) => WRITE_ACTIONS.includes(a))).toBe(false);
     expect(statements.flatMap(actionsOf).every((a) => a.startsWith('dynamodb:'))).toBe(true);
@@ -373,7 +379,8 @@ describe('queues', () => {
   });
 
   it('alarms on every dead-letter queue as soon as one message is there, notifying the encrypted alarm topic', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(queues).length);
+    const dlqAlarms = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(dlqAlarms).toHaveLength(Object.keys(queues).length);
     const topicId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')![0];
     for (const name of Object.keys(queues)) {
       const dlqId = idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('DeadLetterQueue') as any);
@@ -387,6 +394,129 @@ describe('queues', () => {
       });
     }
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+  });
+});
+
+describe('observability', () => {
+  const alarms = () => Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
+  const topicId = () => Object.entries(resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')![0];
+  /** The metric-math alarm whose logical id starts with `prefix`, with its metrics by id. */
+  function rateAlarm(prefix: string) {
+    const [, alarm] = alarms().find(([id]) => id.startsWith(prefix))!;
+    const metrics = Object.fromEntries((alarm.Properties.Metrics as { Id: string }[]).map((m) => [m.Id, m])) as Record<string, any>;
+    return { properties: alarm.Properties, metrics };
+  }
+  const dashboardBody = () => JSON.stringify(Object.values(resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties.DashboardBody);
+
+  it('traces every wiring function with X-Ray (active), granting the trace actions on "*" and nothing else there but Polly', () => {
+    for (const name of functionNames) {
+      expect(resources[fnId(name)]!.Properties.TracingConfig, name).toEqual({ Mode: 'Active' });
+      const onAnything = statementsOf(name).filter((s) => s.Resource === '*').flatMap(actionsOf);
+      // CDK merges statements with the same resource: Polly's SynthesizeSpeech (no resource type either) joins them.
+      expect(onAnything.sort(), name).toEqual([...XRAY_ACTIONS, ...(decl(name).polly ? ['polly:SynthesizeSpeech'] : [])].sort());
+    }
+  });
+
+  it("alarms when a queue's oldest message waits longer than the wiring allows, two 5-minute periods in a row", () => {
+    for (const [name, q] of Object.entries(queues)) {
+      const queueId = idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('Queue') as any);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Statistic: 'Maximum',
+        Period: 300,
+        Threshold: q.oldestMessageAlarmSeconds,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 2,
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [{ Ref: topicId() }],
+      });
+    }
+    // Each threshold leaves room for one healthy run of the queue's consumer.
+    expect(queues.render.oldestMessageAlarmSeconds).toBeGreaterThan(functions.render.timeoutSeconds);
+    expect(queues.assemble.oldestMessageAlarmSeconds).toBeGreaterThan(functions.assemble.timeoutSeconds);
+  });
+
+  it('alarms on the render failure rate: videos failed for service faults per video created, from the functions\' EMF metrics', () => {
+    const { properties, metrics } = rateAlarm('AlarmsRenderFailureRate');
+    const decl = observability.renderFailureRate;
+    expect(properties).toMatchObject({ Threshold: decl.percent, EvaluationPeriods: decl.evaluationPeriods, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching', AlarmActions: [{ Ref: topicId() }] });
+    const service = { Name: dimensionNames.service, Value: SERVICE_NAME };
+    expect(metrics.total.MetricStat).toEqual({ Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricNames.videosCreated, Dimensions: [service] }, Period: decl.periodMinutes * 60, Stat: 'Sum' });
+    const failed = Object.values(metrics).filter((m) => m.MetricStat?.Metric.MetricName === metricNames.videosFailed);
+    expect(failed.map((m) => m.MetricStat.Metric.Dimensions.find((d: { Name: string }) => d.Name === dimensionNames.errorCode).Value).sort()).toEqual([...SERVICE_FAULT_CODES].sort());
+    expect(metrics.expr_1.Expression).toBe(`IF(total >= ${decl.minimum}, 100 * (${failed.map((m) => `FILL(${m.Id}, 0)`).join(' + ')}) / total, 0)`);
+  });
+
+  it('alarms on the webhook failure rate: failed attempts per attempt', () => {
+    const { properties, metrics } = rateAlarm('AlarmsWebhookFailureRate');
+    const decl = observability.webhookFailureRate;
+    expect(properties).toMatchObject({ Threshold: decl.percent, EvaluationPeriods: decl.evaluationPeriods, AlarmActions: [{ Ref: topicId() }] });
+    expect(metrics.total.MetricStat.Metric).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.webhookAttempts });
+    expect(metrics.f0.MetricStat).toMatchObject({ Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricNames.webhookFailures }, Period: decl.periodMinutes * 60, Stat: 'Sum' });
+    expect(metrics.expr_1.Expression).toBe(`IF(total >= ${decl.minimum}, 100 * (FILL(f0, 0)) / total, 0)`);
+  });
+
+  it("alarms on the API's 5xx rate: 5XXError per request of the stage", () => {
+    const { properties, metrics } = rateAlarm('AlarmsApi5xxRate');
+    const decl = observability.api5xxRate;
+    const stageId = idOf(stack.api.api.deploymentStage);
+    expect(properties).toMatchObject({ Threshold: decl.percent, EvaluationPeriods: decl.evaluationPeriods, AlarmActions: [{ Ref: topicId() }] });
+    const dimensions = [{ Name: 'ApiName', Value: Match.anyValue() }, { Name: 'Stage', Value: { Ref: stageId } }];
+    expect(metrics.f0.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' }, Period: decl.periodMinutes * 60, Stat: 'Sum' });
+    expect(metrics.total.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count' }, Stat: 'SampleCount' });
+    for (const m of [metrics.f0, metrics.total]) expect(m.MetricStat.Metric.Dimensions.map((d: { Name: string }) => d.Name)).toEqual(dimensions.map((d) => d.Name));
+    expect(metrics.f0.MetricStat.Metric.Dimensions[1].Value).toEqual({ Ref: stageId });
+  });
+
+  it('has these alarms and no others: per queue dead letters and oldest message, and the three rates', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(queues).length * 2 + Object.keys(observability).length);
+    for (const [, alarm] of alarms()) expect(alarm.Properties.AlarmActions, JSON.stringify(alarm.Properties.AlarmDescription)).toEqual([{ Ref: topicId() }]);
+  });
+
+  it('refuses alarm thresholds that cannot work, naming the bad value', () => {
+    const scope = new Stack();
+    const alarmTopic = new Topic(scope, 'Topic');
+    expect(() => new WorkQueue(scope, 'Q', { decl: { visibilityTimeoutSeconds: 60, maxReceiveCount: 3, oldestMessageAlarmSeconds: 0 }, alarmTopic })).toThrow(
+      /oldestMessageAlarmSeconds must be a positive whole number of seconds, got 0/,
+    );
+    const apiStage = stack.api.api.deploymentStage;
+    const broken = { ...observability, webhookFailureRate: { ...observability.webhookFailureRate, percent: 150 } };
+    expect(() => new ServiceAlarms(new Stack(), 'Alarms', { alarmTopic, apiStage, thresholds: broken })).toThrow(/WebhookFailureRateAlarm: percent must be above 0 and at most 100, got 150/);
+  });
+
+  it('has one dashboard with videos, renders, webhooks, queues, API and functions, and every alarm', () => {
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const body = dashboardBody();
+    for (const title of [
+      'Alarms',
+      'Videos created, completed and failed',
+      'Videos failed by error code',
+      'Render failure rate (%): service faults per video created',
+      'Clip render seconds',
+      'Render speed (seconds of video per second)',
+      'Webhook attempts and failures',
+      'Webhook failure rate (%)',
+      'Queue wait at receive (QueueMessageAge, max)',
+      'Oldest message age',
+      'Queue depth (visible, in flight)',
+      'Dead-letter queue depth',
+      'API requests, 4xx and 5xx',
+      'API latency',
+      'API 5xx rate (%)',
+      'Function errors',
+      'Function duration (p90)',
+    ]) expect(body, title).toContain(`\\"title\\":\\"${title}\\"`);
+    for (const metric of Object.values(metricNames)) expect(body, metric).toContain(metric);
+    for (const queue of Object.keys(queues)) expect(body).toContain(`\\"${dimensionNames.queue}\\",\\"${queue}\\"`);
+    for (const [id] of alarms()) expect(body, id).toContain(`{"Fn::GetAtt":["${id}","Arn"]}`);
+    for (const name of functionNames) expect(body, name).toContain(`{"Ref":"${fnId(name)}"}`);
+    for (const name of Object.keys(queues)) {
+      expect(body).toContain(`{"Fn::GetAtt":["${idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('Queue') as any)}","QueueName"]}`);
+      expect(body).toContain(`{"Fn::GetAtt":["${idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('DeadLetterQueue') as any)}","QueueName"]}`);
+    }
+    for (const metric of ['5XXError', '4XXError', 'Latency', 'IntegrationLatency', 'Count']) expect(body).toContain(`\\"AWS/ApiGateway\\",\\"${metric}\\"`);
   });
 });
 
