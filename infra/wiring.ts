@@ -138,7 +138,11 @@ export const api = {
 
 export const tables = {
   /** API keys, stored by the SHA-256 of the key; never the key itself. */
-  keys: { partitionKey: 'keyHash', indexes: { byKeyId: { partitionKey: 'keyId' } } },
+  keys: {
+    partitionKey: 'keyHash',
+    // byTenant: the webhook inbox verifies a delivery against every key of the account the address names.
+    indexes: { byKeyId: { partitionKey: 'keyId' }, byTenant: { partitionKey: 'tenantId' } },
+  },
   /** Accounts (tenants): who owns keys and videos. */
   accounts: { partitionKey: 'tenantId' },
   /** The seeded bot catalog. */
@@ -158,6 +162,8 @@ export const tables = {
   clips: { partitionKey: 'tenantId', sortKey: 'clipUid' },
   /** Powertools idempotency records (create's Idempotency-Key, webhook deliveries); they expire. */
   idempotency: { partitionKey: 'id', ttlAttribute: 'expiration' },
+  /** The webhook inbox: verified deliveries per account, newest last in `receivedKey`, expiring after 7 days. */
+  inbox: { partitionKey: 'tenantId', sortKey: 'receivedKey', ttlAttribute: 'expiresAt' },
 } as const satisfies Record<TableName, TableDecl>;
 export type { TableName, QueueName };
 
@@ -322,6 +328,35 @@ export const functions = {
     ],
     memoryMb: 256,
     timeoutSeconds: 10,
+  },
+  /** The console: one HTML page (its script and styles inline), public like any web page; it asks for a key. */
+  console: {
+    entry: 'functions/api/console.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/', auth: 'none' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+  },
+  /**
+   * The webhook inbox's address. Public: a webhook sender has no bearer key; the Standard Webhooks signature,
+   * checked against the account's keys' secrets, is its authentication. It may only store, never list.
+   */
+  inboxReceive: {
+    entry: 'functions/api/inbox-receive.ts',
+    trigger: 'http',
+    routes: [{ method: 'POST', path: '/v1/inbox/{account}', auth: 'none' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { keys: 'read', inbox: 'write' },
+  },
+  /** The caller's inbox, with its key. */
+  inbox: {
+    entry: 'functions/api/inbox.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/inbox' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { inbox: 'read' },
   },
   render: {
     entry: 'functions/render/handler.ts',

@@ -1,4 +1,3 @@
-import { limits } from '#domain/limits';
 import { downloadLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { ObjectStore } from '#domain/ports';
@@ -10,25 +9,17 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { BadRequestError } from '#commons/errors';
 import { httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
 import { toPublicKeptClip } from '#commons/presenters/clip';
 import { toPublicVideo } from '#commons/presenters/video';
+import { pageSize } from './paging.ts';
 
 const config = loadConfig({ tables: ['videos', 'clips'], queues: ['notify'], bucket: true });
 const videos = new DynamoVideoRepository(dynamoClient(), config.tables.videos);
 const clips = new DynamoClipLibrary(dynamoClient(), config.tables.clips);
 const objects: ObjectStore = new S3ObjectStore(s3Client(), config.bucket);
 const notifyQueue = new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify);
-
-export function pageSize(query: Record<string, string>): number {
-  if (query.limit === undefined) return limits.defaultPageSize;
-  const limit = Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > limits.maxPageSize)
-    throw new BadRequestError(`limit must be a whole number from 1 to ${limits.maxPageSize}.`, [{ path: 'limit', message: 'out of range' }]);
-  return limit;
-}
 
 /** A fresh download link on every read. */
 const publicVideo = async (video: VideoRecord, baseUrl: string) => toPublicVideo(video, baseUrl, await downloadLink(objects, video));

@@ -83,3 +83,10 @@ export class TooManyVideosInProgressError extends ApiError {
     );
   }
 }
+
+/** A delivery to the webhook inbox that does not verify (no bearer scheme applies: no WWW-Authenticate). */
+export class WebhookSignatureError extends ApiError {
+  constructor(message: string) {
+    super(401, 'invalid_signature', message);
+  }
+}

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { Conflict, InvalidRequest, NotFound, TooManyVideosInProgress } from '#domain/errors';
-import { ApiError, BadRequestError, ConflictError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError } from './errors.ts';
+import { Conflict, InvalidRequest, NotFound, SignatureRejected, TooManyVideosInProgress } from '#domain/errors';
+import { ApiError, BadRequestError, ConflictError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError, WebhookSignatureError } from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
@@ -126,6 +126,7 @@ function fromDomain(error: unknown): ApiError | undefined {
   if (error instanceof NotFound) return new NotFoundError(error.message);
   if (error instanceof Conflict) return new ConflictError(error.message, error.code);
   if (error instanceof TooManyVideosInProgress) return new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
+  if (error instanceof SignatureRejected) return new WebhookSignatureError(error.message);
   return undefined;
 }
 

@@ -66,3 +66,14 @@ export class JobFailure extends Error {
     this.name = 'JobFailure';
   }
 }
+
+/**
+ * A delivery to the webhook inbox whose signature does not verify with the account's secrets (or whose account
+ * does not exist, which must look the same): refused, nothing stored.
+ */
+export class SignatureRejected extends Error {
+  constructor(message = 'The webhook signature could not be verified with this account\'s webhook secrets.') {
+    super(message);
+    this.name = 'SignatureRejected';
+  }
+}

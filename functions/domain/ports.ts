@@ -5,6 +5,7 @@
  */
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
+import type { InboxEvent } from './inbox.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
 
 export interface Page<T> {
@@ -109,6 +110,8 @@ export interface Account {
 export interface KeyStore {
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   findById(keyId: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key of an account, revoked ones too (the notifier still signs their videos' events). */
+  listByTenant(tenantId: string): Promise<ApiKeyRecord[]>;
   put(key: ApiKeyRecord): Promise<void>;
   revoke(keyId: string, at: string): Promise<boolean>;
   setWebhookSecrets(keyId: string, secrets: ApiKeyRecord['webhookSecrets']): Promise<void>;
@@ -172,4 +175,11 @@ export interface DeadLetterInbox {
 export interface MessageQueue<T> {
   send(message: T, options?: { delaySeconds?: number; deduplicationId?: string }): Promise<void>;
   sendBatch(messages: T[]): Promise<void>;
+}
+
+/** Verified webhook deliveries kept for an account (the webhook inbox). */
+export interface InboxStore {
+  put(event: InboxEvent): Promise<void>;
+  /** The account's events, newest first. */
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>>;
 }

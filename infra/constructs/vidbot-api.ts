@@ -181,7 +181,7 @@ export class VidbotApi extends Construct {
       if (!route.auth) {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: `${route.method} ${path} is public by design (auth: 'none' in infra/wiring.ts): a health check must work without a key.`,
+          reason: `${route.method} ${path} is public by design (auth: 'none' in infra/wiring.ts, which says why: the health check, the console page that asks for a key, the webhook inbox whose deliveries authenticate by their signature).`,
         });
       }
     }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type GlobalSecondaryIndex } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, ScanCommand, type AttributeValue, type GlobalSecondaryIndex } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
@@ -114,9 +114,21 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
 export async function ensureTables(dynamo: DynamoDBClient, tables: Record<string, TableDecl>, names: ResourceNames['table']) {
   for (const [name, decl] of Object.entries(tables)) {
     const TableName = names(name as never);
+    // A data dir from before an index was declared: dynalite cannot add one (UpdateTable), so the table is
+    // rebuilt with its items.
+    let kept: Record<string, AttributeValue>[] | undefined;
     try {
-      await dynamo.send(new DescribeTableCommand({ TableName }));
-      continue;
+      const { Table } = await dynamo.send(new DescribeTableCommand({ TableName }));
+      const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+      if (Object.keys(decl.indexes ?? {}).every((index) => present.has(index))) continue;
+      kept = [];
+      let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+      do {
+        const page = await dynamo.send(new ScanCommand({ TableName, ExclusiveStartKey }));
+        kept.push(...(page.Items ?? []));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      await dynamo.send(new DeleteTableCommand({ TableName }));
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
@@ -146,6 +158,7 @@ export async function ensureTables(dynamo: DynamoDBClient, tables: Record<string
         ...(indexes.length ? { GlobalSecondaryIndexes: indexes } : {}),
       }),
     );
+    for (const Item of kept ?? []) await dynamo.send(new PutItemCommand({ TableName, Item }));
   }
 }
 

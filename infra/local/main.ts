@@ -43,6 +43,7 @@ async function main() {
     '',
     '  vidbot local runtime ready',
     '',
+    `  Console        ${runtime.url}/  (open it and paste the API key)`,
     `  API            ${runtime.url}`,
     `  API key        ${tenant.apiKey}`,
     `  Webhook secret ${tenant.webhookSecret}`,

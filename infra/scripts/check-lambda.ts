@@ -168,6 +168,25 @@ const invocations: Record<FunctionName, Invocation> = {
       return `${summary} openapi ${doc.openapi}, ${Object.keys(doc.paths).length} paths`;
     },
   },
+  console: {
+    what: 'GET /: the console page, HTML with its script inline',
+    event: apiEvent('GET', '/', '/'),
+    expect(result) {
+      if (result.outcome !== 'returned' || result.value?.statusCode !== 200) throw new Error(`expected 200, got ${JSON.stringify(result).slice(0, 300)}`);
+      if (!String(result.value.headers?.['Content-Type']).startsWith('text/html') || !String(result.value.body).includes('<script>')) throw new Error('not the console page');
+      return `200 text/html, ${result.value.body.length} characters`;
+    },
+  },
+  inboxReceive: {
+    what: 'POST /v1/inbox/{account} without signature headers: 401 before any key lookup',
+    event: apiEvent('POST', '/v1/inbox/{account}', '/v1/inbox/acct_check', { body: '{}', headers: { 'Content-Type': 'application/json' }, pathParameters: { account: 'acct_check' } }),
+    expect: expectHttp(401, 'invalid_signature'),
+  },
+  inbox: {
+    what: 'GET /v1/inbox without the authorizer context: 401 from the handler',
+    event: apiEvent('GET', '/v1/inbox', '/v1/inbox'),
+    expect: expectHttp(401, 'unauthorized'),
+  },
   render: emptyBatch,
   assemble: emptyBatch,
   notifier: emptyBatch,

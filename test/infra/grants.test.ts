@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { envNames } from '#commons/env-names';
+import { signWebhook } from '#commons/webhooks/signature';
 import { ensureQueues, ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, startEmulators, type Emulators, type ProvisionedQueue } from '../../infra/local/emulators.ts';
 import { wildcardMatch } from '../../infra/local/iam-policy.ts';
 import { createLog } from '../../infra/local/log.ts';
@@ -318,6 +319,20 @@ async function runScenarios() {
     expect((await http('bots', 'GET', '/v1/bot/bot_ava', { resource: '/v1/bot/{uid}', pathParameters: { uid: 'bot_ava' } })).status).toBe(200);
     expect((await http('createVideo', 'POST', '/v1/bot/', { resource: '/v1/bot' })).status).toBe(200);
     expect((await http('meta', 'GET', '/health')).status).toBe(200);
+    expect((await invoke('console', restEvent({ method: 'GET', path: '/', caller: null }))).statusCode).toBe(200);
+
+    // The webhook inbox: a signed delivery is verified against the account's keys (byTenant) and stored; one
+    // that does not verify stores nothing; the account lists what it received.
+    const payload = JSON.stringify({ type: 'video.completed', data: { video_id: 'vid_grants' } });
+    const delivery = (headers: Record<string, string>) =>
+      invoke(
+        'inboxReceive',
+        restEvent({ method: 'POST', path: `/v1/inbox/${tenant.tenantId}`, resource: '/v1/inbox/{account}', pathParameters: { account: tenant.tenantId }, headers, body: payload, caller: null }),
+      );
+    const signedHeaders = signWebhook({ msgId: 'evt_grants', timestamp: new Date(), payload, secrets: [tenant.webhookSecret] });
+    expect((await delivery(signedHeaders)).statusCode).toBe(200);
+    expect((await delivery({ ...signedHeaders, 'webhook-signature': 'v1,AAAA' })).statusCode).toBe(401);
+    expect((await http('inbox', 'GET', '/v1/inbox')).body.events).toHaveLength(1);
 
     // v1: a video with a temporary render and a kept clip, created with an Idempotency-Key and retried.
     const create = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
@@ -455,6 +470,8 @@ describe('grants', () => {
     expect(made('videos', 'GetObject', (c) => c.presigned), 'download links are presigned').toBe(true);
     expect(made('bots', 'GetObject', (c) => c.presigned), 'bot previews are presigned').toBe(true);
     expect(made('render', 'CopyObject'), 'a temporary render is kept by copying').toBe(true);
+    expect(made('inboxReceive', 'Query', (c) => c.input.IndexName === 'byTenant'), "the inbox reads the account's keys").toBe(true);
+    expect(made('inboxReceive', 'PutItem', (c) => c.input.TableName === names.table('inbox')), 'the inbox stores a verified delivery').toBe(true);
     expect(made('render', 'HeadObject', (c) => c.failedWith === 404), 'a render cache miss').toBe(true);
     expect(made('render', 'SynthesizeSpeech'), 'Polly speech').toBe(true);
     expect(made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url), 'a failed render notifies').toBe(true);

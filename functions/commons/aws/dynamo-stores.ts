@@ -56,6 +56,25 @@ export class DynamoKeyStore implements KeyStore {
     return hash ? this.findByHash(hash) : undefined;
   }
 
+  async listByTenant(tenantId: string): Promise<ApiKeyRecord[]> {
+    const keys: ApiKeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'byTenant',
+          KeyConditionExpression: 'tenantId = :t',
+          ExpressionAttributeValues: { ':t': tenantId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      keys.push(...((page.Items ?? []) as ApiKeyRecord[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return keys;
+  }
+
   async put(key: ApiKeyRecord): Promise<void> {
     await this.client.send(new PutCommand({ TableName: this.tableName, Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }));
   }

@@ -29,3 +29,19 @@ export function signWebhook(options: { msgId: string; timestamp: Date; payload: 
     'user-agent': WEBHOOK_USER_AGENT,
   };
 }
+
+/**
+ * Whether a received message verifies with any of `secrets` (Standard Webhooks: the signature and a timestamp
+ * within five minutes of now). The webhook inbox's check; `signWebhook` is its counterpart.
+ */
+export function verifyWebhook(payload: string, headers: Record<string, string>, secrets: readonly string[]): boolean {
+  const wanted = { 'webhook-id': headers['webhook-id'] ?? '', 'webhook-timestamp': headers['webhook-timestamp'] ?? '', 'webhook-signature': headers['webhook-signature'] ?? '' };
+  return secrets.some((secret) => {
+    try {
+      new Webhook(secret).verify(payload, wanted);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,149 @@
+import type { Bot } from '../api.ts';
+import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, humanize, LIMITS } from '../options.ts';
+import { charCount, type ClipDraft } from '../request.ts';
+import { bots, moveClip, problemsAt, removeClip, updateClip } from '../state.ts';
+import { FieldError, invalidProps } from './FieldError.tsx';
+import { PositionPicker } from './PositionPicker.tsx';
+
+/** One clip of the composer. Every control's id carries the clip's local id; errors come by the clip's index. */
+export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: number; count: number }) {
+  const id = (field: string) => `clip-${clip.id}-${field}`;
+  const path = (field: string) => `clips[${index}].${field}`;
+  const err = (field: string) => ({ id: `${id(field)}-error`, path: path(field) });
+  const set = (change: Partial<ClipDraft>) => updateClip(clip.id, change);
+  const bot: Bot | undefined = bots.value.find((b) => b.uid === clip.botUid);
+  const chars = charCount(clip.text);
+  const title = `Clip ${index + 1}`;
+  const textInvalid = problemsAt(path('text')).length > 0;
+
+  return (
+    <fieldset class="clip card" aria-label={title}>
+      <legend>
+        {title}
+        {clip.name.trim() ? ` · ${clip.name.trim()}` : ''}
+      </legend>
+      <div class="clip-actions">
+        <button type="button" onClick={() => moveClip(clip.id, -1)} disabled={index === 0} aria-label={`Move clip ${index + 1} up`}>
+          ↑ Up
+        </button>
+        <button type="button" onClick={() => moveClip(clip.id, 1)} disabled={index === count - 1} aria-label={`Move clip ${index + 1} down`}>
+          ↓ Down
+        </button>
+        <button type="button" class="danger" onClick={() => removeClip(clip.id)} disabled={count === 1} aria-label={`Remove clip ${index + 1}`}>
+          Remove
+        </button>
+      </div>
+      <FieldError id={`${id('clip')}-error`} path={`clips[${index}]`} />
+
+      {clip.kind === 'kept' ? (
+        <div class="row">
+          <p>
+            Reuses kept clip <code>{clip.clipUid}</code> (its bot, text and look are as rendered).
+          </p>
+          <FieldError {...err('clip_uid')} />
+          <label for={id('name')}>Clip name</label>
+          <input id={id('name')} value={clip.name} maxLength={LIMITS.clipName} onInput={(e) => set({ name: e.currentTarget.value })} {...invalidProps(err('clip_name').id, path('clip_name'))} />
+          <FieldError {...err('clip_name')} />
+        </div>
+      ) : (
+        <div class="clip-grid">
+          <div class="row">
+            <label for={id('bot')}>Bot</label>
+            <select id={id('bot')} value={clip.botUid} onChange={(e) => set({ botUid: e.currentTarget.value })} {...invalidProps(err('bot_uid').id, path('bot_uid'))}>
+              {bots.value.map((b) => (
+                <option value={b.uid}>
+                  {b.name} — {b.description}
+                </option>
+              ))}
+            </select>
+            <FieldError {...err('bot_uid')} />
+            {/* A per-clip voice goes here when the API accepts one; today each bot speaks with its own. */}
+            {bot && <p class="help">Voice: {bot.voice.name} ({bot.voice.engine})</p>}
+          </div>
+
+          <div class="row">
+            <label for={id('text')}>Text</label>
+            <textarea
+              id={id('text')}
+              rows={3}
+              value={clip.text}
+              maxLength={LIMITS.textPerClip}
+              onInput={(e) => set({ text: e.currentTarget.value })}
+              aria-describedby={`${id('text')}-count${textInvalid ? ` ${err('text').id}` : ''}`}
+              aria-invalid={textInvalid || undefined}
+            />
+            <p class={`help count${chars > LIMITS.textPerClip * 0.9 ? ' warn' : ''}`} id={`${id('text')}-count`}>
+              {chars} / {LIMITS.textPerClip} characters
+            </p>
+            <FieldError {...err('text')} />
+          </div>
+
+          <PositionPicker name={id('position')} value={clip.position} bot={bot} onChange={(position) => set({ position })} />
+          <FieldError {...err('bot_position')} />
+
+          <div class="row">
+            <label class="check">
+              <input type="checkbox" checked={clip.removeBackground} onChange={(e) => set({ removeBackground: e.currentTarget.checked })} />
+              Remove the bot's own background
+            </label>
+            <FieldError {...err('remove_bot_background')} />
+          </div>
+
+          <div class="row">
+            <label for={id('background')}>Background URL</label>
+            <input
+              id={id('background')}
+              type="url"
+              inputMode="url"
+              placeholder="https://… (a video or picture; empty: a studio gradient)"
+              value={clip.background}
+              onInput={(e) => set({ background: e.currentTarget.value })}
+              {...invalidProps(err('background').id, path('background'))}
+            />
+            <FieldError {...err('background')} />
+            <label for={id('volume')}>Background volume</label>
+            <div class="slider">
+              <input id={id('volume')} type="range" min={0} max={1} step={0.05} value={clip.backgroundVolume} onInput={(e) => set({ backgroundVolume: Number(e.currentTarget.value) })} />
+              <output for={id('volume')}>{Math.round(clip.backgroundVolume * 100)} %</output>
+            </div>
+            <FieldError {...err('background_volume')} />
+          </div>
+
+          <div class="row two">
+            <div>
+              <label for={id('entry')}>Entry transition</label>
+              <select id={id('entry')} value={clip.entry} onChange={(e) => set({ entry: e.currentTarget.value })}>
+                <option value="">None</option>
+                {ENTRY_TRANSITIONS.map((t) => (
+                  <option value={t}>{humanize(t)}</option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label for={id('exit')}>Exit transition</label>
+              <select id={id('exit')} value={clip.exit} onChange={(e) => set({ exit: e.currentTarget.value })}>
+                <option value="">None</option>
+                {EXIT_TRANSITIONS.map((t) => (
+                  <option value={t}>{humanize(t)}</option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <FieldError {...err('transitions')} />
+
+          <div class="row two">
+            <div>
+              <label for={id('name')}>Clip name</label>
+              <input id={id('name')} value={clip.name} maxLength={LIMITS.clipName} placeholder={`Clip ${index + 1}`} onInput={(e) => set({ name: e.currentTarget.value })} {...invalidProps(err('clip_name').id, path('clip_name'))} />
+              <FieldError {...err('clip_name')} />
+            </div>
+            <label class="check">
+              <input type="checkbox" checked={clip.keep} onChange={(e) => set({ keep: e.currentTarget.checked })} />
+              Keep for reuse
+            </label>
+          </div>
+        </div>
+      )}
+    </fieldset>
+  );
+}

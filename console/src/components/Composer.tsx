@@ -1,0 +1,112 @@
+import { LIMITS } from '../options.ts';
+import { charCount } from '../request.ts';
+import { addClip, composer, formError, inboxUrl, problems, setDraft, submit, submitting, webhookEdited } from '../state.ts';
+import { ClipEditor } from './ClipEditor.tsx';
+import { CurlPreview } from './CurlPreview.tsx';
+import { FieldError, invalidProps } from './FieldError.tsx';
+
+/** Video-level options. Aspect ratio, resolution and captions join here when the API accepts them. */
+function VideoOptions() {
+  const draft = composer.value;
+  return (
+    <fieldset class="card options">
+      <legend>Video</legend>
+      <div class="row">
+        <label for="webhook">Webhook URL</label>
+        <input
+          id="webhook"
+          type="url"
+          inputMode="url"
+          value={draft.webhook}
+          onInput={(e) => {
+            webhookEdited.value = true;
+            setDraft({ webhook: e.currentTarget.value });
+          }}
+          aria-describedby="webhook-help"
+          {...invalidProps('webhook-error', 'webhook')}
+        />
+        <p class="help" id="webhook-help">
+          Where vidbot POSTs the signed event when the video is done.{' '}
+          {draft.webhook !== inboxUrl.value && inboxUrl.value ? (
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                webhookEdited.value = false;
+                setDraft({ webhook: inboxUrl.value });
+              }}
+            >
+              Use my webhook inbox
+            </button>
+          ) : (
+            'This is your webhook inbox: its events appear under “Webhook inbox”.'
+          )}
+        </p>
+        <FieldError id="webhook-error" path="webhook" />
+      </div>
+      <label class="check">
+        <input type="checkbox" checked={draft.voiceOnly} onChange={(e) => setDraft({ voiceOnly: e.currentTarget.checked })} />
+        Voice only (one MP3, no video)
+      </label>
+      <FieldError id="create_video-error" path="create_video" />
+      <p class="help">Frame: 16:9, 1280x720.</p>
+    </fieldset>
+  );
+}
+
+export function Composer() {
+  const draft = composer.value;
+  const total = draft.clips.reduce((sum, c) => sum + (c.kind === 'new' ? charCount(c.text) : 0), 0);
+  const unplaced = problems.value.filter((p) => !/^(webhook|create_video|clips\[\d+\](\.\w+)?)$/.test(p.path));
+  return (
+    <section aria-labelledby="create-title" class="composer">
+      <h2 id="create-title">Create a video</h2>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div class="compose-grid">
+          <div>
+            <VideoOptions />
+            {draft.clips.map((clip, index) => (
+              <ClipEditor key={clip.id} clip={clip} index={index} count={draft.clips.length} />
+            ))}
+            <div class="below-clips">
+              <button type="button" onClick={() => addClip()} disabled={draft.clips.length >= LIMITS.clips}>
+                + Add clip
+              </button>
+              <span class={`help${total > LIMITS.textPerVideo ? ' warn' : ''}`}>
+                {draft.clips.length} of {LIMITS.clips} clips · {total} / {LIMITS.textPerVideo} characters in all
+              </span>
+            </div>
+            <FieldError id="clips-error" path="clips" />
+          </div>
+          <div class="side">
+            <CurlPreview />
+            {formError.value && (
+              <div class="notice error" role="alert">
+                <p>{formError.value}</p>
+                {problems.value.length > 0 && (
+                  <ul>
+                    {problems.value.map((p) => (
+                      <li>
+                        <code>{p.path}</code>: {p.message}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {unplaced.length === 0 && problems.value.length > 0 && <p class="help">Each problem is also shown by its field.</p>}
+              </div>
+            )}
+            <button type="submit" class="primary big" disabled={submitting.value}>
+              {submitting.value ? 'Sending…' : 'Create video'}
+            </button>
+          </div>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * The console's state, in one place: signals that components read and the actions that change them. Everything
+ * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
+ */
+import { computed, effect, signal } from '@preact/signals';
+import { api, ApiFailure, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video } from './api.ts';
+import { DEFAULT_BACKGROUND_VOLUME } from './options.ts';
+import { requestBody, type ClipDraft, type ComposerDraft } from './request.ts';
+
+const KEY_STORAGE = 'vidbot.apiKey';
+
+export type Tab = 'create' | 'videos' | 'inbox' | 'bots' | 'account';
+
+export const apiKey = signal(sessionStorage.getItem(KEY_STORAGE) ?? '');
+effect(() => {
+  if (apiKey.value) sessionStorage.setItem(KEY_STORAGE, apiKey.value);
+  else sessionStorage.removeItem(KEY_STORAGE);
+});
+
+export const tab = signal<Tab>('create');
+export const bots = signal<Bot[]>([]);
+export const videos = signal<Video[]>([]);
+export const selectedVideoId = signal<string | null>(null);
+export const selectedVideo = signal<Video | null>(null);
+export const inboxUrl = signal('');
+export const inboxEvents = signal<InboxEvent[]>([]);
+export const keptClips = signal<KeptClip[]>([]);
+export const account = signal<Account | null>(null);
+/** A message for the whole page (a failed load, a finished action). */
+export const notice = signal<{ kind: 'error' | 'info'; text: string } | null>(null);
+
+/**
+ * A finished file's link, fixed per video for the page's life: every read of a video presigns a fresh one, and
+ * swapping the player's source on each poll would restart it.
+ */
+const mediaLinks = new Map<string, string>();
+export const mediaLink = (video: Video) => {
+  const url = video.output?.download_url;
+  if (url && !mediaLinks.has(video.video_id)) mediaLinks.set(video.video_id, url);
+  return mediaLinks.get(video.video_id) ?? null;
+};
+
+const call = <T,>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
+
+function report(error: unknown) {
+  if (error instanceof ApiFailure && error.status === 401) {
+    signOut('That API key was not accepted. Enter it again.');
+    return;
+  }
+  notice.value = { kind: 'error', text: error instanceof Error ? error.message : String(error) };
+}
+
+// --- Sign in ------------------------------------------------------------------------------------------------
+
+export const signInError = signal('');
+
+export async function signIn(key: string) {
+  signInError.value = '';
+  try {
+    account.value = await api<Account>(key.trim(), 'GET', 'v1/account');
+    apiKey.value = key.trim();
+    await loadAll();
+  } catch (error) {
+    signInError.value = error instanceof ApiFailure && (error.status === 401 || error.status === 403) ? 'That API key was not accepted.' : (error as Error).message;
+  }
+}
+
+export function signOut(message = '') {
+  apiKey.value = '';
+  account.value = null;
+  videos.value = [];
+  inboxEvents.value = [];
+  selectedVideoId.value = null;
+  selectedVideo.value = null;
+  signInError.value = message;
+}
+
+// --- Loading ------------------------------------------------------------------------------------------------
+
+export async function loadAll() {
+  await Promise.all([loadBots(), loadVideos(), loadInbox(), loadLibrary()]);
+}
+
+export async function loadBots() {
+  try {
+    bots.value = (await call<{ bots: Bot[] }>('GET', 'v1/bot')).bots;
+    for (const clip of composer.value.clips) if (!clip.botUid && bots.value[0]) updateClip(clip.id, { botUid: bots.value[0].uid });
+  } catch (error) {
+    report(error);
+  }
+}
+
+export async function loadVideos() {
+  try {
+    videos.value = (await call<{ videos: Video[] }>('GET', 'v1/video?limit=20')).videos;
+    if (selectedVideoId.value) selectedVideo.value = await call<Video>('GET', `v1/video/${encodeURIComponent(selectedVideoId.value)}`);
+  } catch (error) {
+    report(error);
+  }
+}
+
+export async function loadInbox() {
+  try {
+    const inbox = await call<{ inbox_url: string; events: InboxEvent[] }>('GET', 'v1/inbox?limit=50');
+    inboxUrl.value = inbox.inbox_url;
+    inboxEvents.value = inbox.events;
+    // The inbox is the default webhook until the person types another.
+    if (!webhookEdited.value) composer.value = { ...composer.value, webhook: inbox.inbox_url };
+  } catch (error) {
+    report(error);
+  }
+}
+
+export async function loadLibrary() {
+  try {
+    const [acct, clips] = await Promise.all([call<Account>('GET', 'v1/account'), call<{ clips: KeptClip[] }>('GET', 'v1/clips?limit=100')]);
+    account.value = acct;
+    keptClips.value = clips.clips;
+  } catch (error) {
+    report(error);
+  }
+}
+
+export const anyInProgress = computed(() => videos.value.some((v) => !isFinished(v)) || (selectedVideo.value !== null && !isFinished(selectedVideo.value)));
+
+export function selectVideo(videoId: string | null) {
+  selectedVideoId.value = videoId;
+  selectedVideo.value = videos.value.find((v) => v.video_id === videoId) ?? null;
+  if (videoId) void loadVideos();
+}
+
+// --- Video actions ------------------------------------------------------------------------------------------
+
+export const pendingDelete = signal<string | null>(null);
+
+export async function deleteVideo(videoId: string) {
+  try {
+    await call('DELETE', `v1/video/${encodeURIComponent(videoId)}`);
+    pendingDelete.value = null;
+    if (selectedVideoId.value === videoId) selectVideo(null);
+    notice.value = { kind: 'info', text: `Video ${videoId} deleted.` };
+    await Promise.all([loadVideos(), loadLibrary()]);
+  } catch (error) {
+    report(error);
+  }
+}
+
+export async function redeliver(videoId: string) {
+  try {
+    await call('POST', `v1/video/${encodeURIComponent(videoId)}/redeliver`);
+    notice.value = { kind: 'info', text: `The webhook event of ${videoId} is being sent again.` };
+    await loadVideos();
+  } catch (error) {
+    report(error);
+  }
+}
+
+// --- The composer -------------------------------------------------------------------------------------------
+
+let nextClipId = 1;
+export const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
+  id: nextClipId++,
+  kind: 'new',
+  clipUid: '',
+  botUid: bots.value[0]?.uid ?? '',
+  text: '',
+  position: null,
+  removeBackground: false,
+  background: '',
+  backgroundVolume: DEFAULT_BACKGROUND_VOLUME,
+  entry: '',
+  exit: '',
+  keep: false,
+  name: '',
+  ...overrides,
+});
+
+export const composer = signal<ComposerDraft>({ webhook: '', voiceOnly: false, clips: [newClip()] });
+export const webhookEdited = signal(false);
+/** The API's answer to the last create: its problems, each shown by the field its path names. */
+export const problems = signal<Problem[]>([]);
+export const formError = signal('');
+export const submitting = signal(false);
+
+export const body = computed(() => requestBody(composer.value));
+
+export function setDraft(change: Partial<ComposerDraft>) {
+  composer.value = { ...composer.value, ...change };
+}
+
+export function updateClip(id: number, change: Partial<ClipDraft>) {
+  setDraft({ clips: composer.value.clips.map((c) => (c.id === id ? { ...c, ...change } : c)) });
+}
+
+export function addClip(clip: ClipDraft = newClip()) {
+  setDraft({ clips: [...composer.value.clips, clip] });
+}
+
+export function removeClip(id: number) {
+  setDraft({ clips: composer.value.clips.filter((c) => c.id !== id) });
+}
+
+export function moveClip(id: number, by: -1 | 1) {
+  const clips = [...composer.value.clips];
+  const from = clips.findIndex((c) => c.id === id);
+  const to = from + by;
+  if (from < 0 || to < 0 || to >= clips.length) return;
+  [clips[from], clips[to]] = [clips[to]!, clips[from]!];
+  setDraft({ clips });
+}
+
+export function reuseClip(clip: KeptClip) {
+  addClip(newClip({ kind: 'kept', clipUid: clip.clip_uid, botUid: clip.bot_uid, name: clip.clip_name }));
+  tab.value = 'create';
+}
+
+export async function submit() {
+  submitting.value = true;
+  problems.value = [];
+  formError.value = '';
+  try {
+    const created = await call<{ video_id: string }>('POST', 'v1/bot', body.value);
+    notice.value = { kind: 'info', text: `Video ${created.video_id} accepted; it is rendering.` };
+    tab.value = 'videos';
+    await loadVideos();
+    selectVideo(created.video_id);
+  } catch (error) {
+    if (error instanceof ApiFailure && error.status !== 401) {
+      problems.value = error.details;
+      formError.value = error.message;
+    } else report(error);
+  } finally {
+    submitting.value = false;
+  }
+}
+
+/** The problems the API reported for one field, by its request path, e.g. "clips[1].text". */
+export const problemsAt = (path: string) => problems.value.filter((p) => p.path === path);

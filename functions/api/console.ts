@@ -1,0 +1,37 @@
+/**
+ * GET /: the console, one self-contained HTML page (script and styles inline, built from console/ by
+ * `npm run build:console` into console-page.ts). It needs no key to load; it asks for one and calls the public
+ * API with it like any other client. Its Content-Security-Policy allows exactly its own inline script and style
+ * (by hash) and requests to this origin, plus the presigned media links the API hands out.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { observed } from '#commons/invocation';
+import { consolePage } from './console-page.ts';
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `script-src '${consolePage.scriptHash}'`,
+  `style-src '${consolePage.styleHash}'`,
+  "connect-src 'self'",
+  // Bot previews and finished videos are presigned object-store links: another origin (http locally).
+  'img-src https: http: data:',
+  'media-src https: http:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const handler = observed(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  if (event.httpMethod !== 'GET') return { statusCode: 405, headers: { Allow: 'GET', 'Content-Type': 'application/json' }, body: JSON.stringify({ error: { code: 'method_not_allowed', message: 'Method not allowed here; use GET.' } }) };
+  return {
+    statusCode: 200,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    },
+    body: consolePage.html,
+  };
+});

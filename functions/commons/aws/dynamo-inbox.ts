@@ -1,0 +1,30 @@
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { InboxEvent } from '#domain/inbox';
+import type { InboxStore, Page } from '#domain/ports';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+/** The inbox table: one item per verified delivery, keyed by account and arrival; expires by TTL (expiresAt). */
+export class DynamoInbox implements InboxStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async put(event: InboxEvent): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: event }));
+  }
+
+  async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'tenantId = :t',
+        ExpressionAttributeValues: { ':t': tenantId },
+        ScanIndexForward: false,
+        Limit: options.limit,
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+      }),
+    );
+    return { items: (result.Items ?? []) as InboxEvent[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  }
+}
