@@ -80,6 +80,7 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
       try {
         let background: BackgroundMedia | undefined;
         if (mode === 'video' && clip.background) background = await deps.fetchBackground(clip.background, join(workDir, 'background'), workDir);
+        const backgroundMs = Date.now() - started;
         const output = await deps.renderClip({
           bot,
           text: clip.text,
@@ -105,13 +106,20 @@ export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps):
         });
         result.durationSeconds = output.durationSeconds;
         result.objectKey = clip.reusable ? keptKey : renderKey;
+        const uploadStarted = Date.now();
         await deps.objects.putFile(result.objectKey, output.path, {
           contentType: output.contentType,
           tags: clip.reusable ? KEPT : TEMPORARY,
           metadata: { [DURATION_METADATA]: String(output.durationSeconds) },
         });
         result.renderMs = Date.now() - started;
-        logger.info('clip rendered', { video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs });
+        const t = output.timings;
+        // Where the render's time went (npm run bench reads these into its profile).
+        logger.info('clip rendered', {
+          video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs,
+          background_ms: backgroundMs, upload_ms: Date.now() - uploadStarted,
+          ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
+        });
         recordClipRendered(result.renderMs, output.durationSeconds);
       } finally {
         await rm(workDir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } fro
 import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
 import { loadSprites } from './sprites.ts';
-import { FRAME, type RenderClipInput, type RenderClipOutput, type SpeechResult } from './types.ts';
+import { FRAME, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
 import { readWav } from './wav.ts';
 
 
@@ -124,16 +124,22 @@ export function defaultBackdrop(path: string): void {
   writeFileSync(path, data);
 }
 
-async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput): Promise<RenderClipOutput> {
+async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
+  const started = performance.now();
   const path = join(workDir, 'voice.mp3');
   await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetFor(speech.durationSeconds) * (input.budgetScale ?? 1) });
   const duration = (await probe(path, 'mp3')).format.duration;
-  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds };
+  const timings: RenderTimings = { speechMs, setupMs: 0, firstFrameMs: 0, drawMs: 0, encodeMs: Math.round(performance.now() - started) };
+  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds, timings };
 }
 
 export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
+  // Where the time goes (RenderClipOutput.timings; the render job logs them).
+  const t0 = performance.now();
+  const ms = () => Math.round(performance.now() - t0);
   const speech = await input.speech.synthesize(input.text, input.bot, input.workDir);
-  if (input.mode === 'voice') return renderVoice(speech, input.workDir, input);
+  const speechMs = ms();
+  if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
   const sprites = loadSprites(input.bot.look, botHeightFor(input.position));
@@ -218,10 +224,23 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     '-t', f(D), '-movflags', '+faststart', output,
   );
 
+  const setupMs = ms();
+  let drawMs = 0;
+  let firstFrameMs = 0;
   await runFfmpeg(args, {
     budgetSeconds: budgetFor(D) * (input.budgetScale ?? 1),
-    frames: { count: timing.frames, frame: (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)) },
+    frames: {
+      count: timing.frames,
+      frame: (i) => {
+        const s = performance.now();
+        const frame = compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing));
+        drawMs += performance.now() - s;
+        if (i === 0) firstFrameMs = ms();
+        return frame;
+      },
+    },
     onProgress: input.onProgress,
   });
-  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)) };
+  const timings: RenderTimings = { speechMs, setupMs: setupMs - speechMs, firstFrameMs, drawMs: Math.round(drawMs), encodeMs: ms() - setupMs };
+  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)), timings };
 }

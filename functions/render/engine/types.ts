@@ -51,5 +51,20 @@ export interface RenderClipOutput {
   path: string;
   contentType: string;
   durationSeconds: number;
+  /** Where the render's time went, in milliseconds (for the logs and the benchmark's profile). */
+  timings?: RenderTimings;
+}
+
+export interface RenderTimings {
+  /** Speech synthesis. */
+  speechMs: number;
+  /** Sprites, lip sync, poses and the ffmpeg command, after the speech. */
+  setupMs: number;
+  /** From the render's start until the first bot frame was handed to ffmpeg. */
+  firstFrameMs: number;
+  /** Drawing the bot's frames in Node (inside encodeMs, on Node's thread while ffmpeg works on its own). */
+  drawMs: number;
+  /** The ffmpeg run: background decoding, compositing, encoding, writing the file. */
+  encodeMs: number;
 }
 
