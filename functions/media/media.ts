@@ -73,7 +73,10 @@ export interface RunOptions {
    * @default limits.mediaStallSeconds
    */
   stallSeconds?: number | false;
-  /** Raw frames to write to ffmpeg's stdin (input `pipe:0`), with back-pressure. */
+  /**
+   * Raw frames to write to ffmpeg's stdin (input `pipe:0`), with back-pressure. `frame(i)` may return the same
+   * buffer every time: it is asked for frame i+1 only once frame i has been handed to the pipe.
+   */
   frames?: { count: number; frame: (i: number) => Buffer };
   /** Called with 0..1 as frames are written. */
   onProgress?: (fraction: number) => void;
@@ -156,17 +159,16 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
 
     const { count, frame } = options.frames;
     let i = 0;
-    const pump = () => {
-      while (i < count && !settled) {
-        // Copy: the compositor reuses its buffer and the stream may hold this one.
-        const ok = child.stdin.write(Buffer.from(frame(i)));
-        i++;
-        // Frames accepted by ffmpeg are progress too (the encoder may lag behind a long lookahead).
-        lastAdvance = Date.now();
-        if (options.onProgress && i % 30 === 0) options.onProgress(i / count);
-        if (!ok) return void child.stdin.once('drain', pump);
-      }
-      child.stdin.end();
+    // One frame in flight: the next is drawn once this one is in the pipe, so no copy is needed.
+    const pump = (error?: Error | null) => {
+      if (error || settled) return; // ffmpeg stopped reading: its exit code tells why
+      if (i >= count) return void child.stdin.end();
+      const buffer = frame(i);
+      i++;
+      // Frames accepted by ffmpeg are progress too (the encoder may lag behind a long lookahead).
+      lastAdvance = Date.now();
+      if (options.onProgress && i % 30 === 0) options.onProgress(i / count);
+      child.stdin.write(buffer, pump);
     };
     pump();
   });
