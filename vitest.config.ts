@@ -25,7 +25,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Integration suites start emulators, workers and ffmpeg: files run one at a time on a 2-core machine.
     fileParallelism: false,
-    env: { POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_DEV: 'false' },
+    // Metrics of in-process handlers would only be noise here; the local runtime turns them on for its functions.
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_DEV: 'false', POWERTOOLS_METRICS_DISABLED: 'true' },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...E2E] } },
