@@ -13,6 +13,7 @@ import { concatClips } from '../../functions/media/concat.ts';
 import { inspectBackground, type BackgroundMedia } from '../../functions/media/media.ts';
 import { botHeightFor, placeBot } from '../../functions/render/engine/layout.ts';
 import { loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
+import { BotCompositor } from '../../functions/render/engine/compositor.ts';
 import { loadSprites } from '../../functions/render/engine/sprites.ts';
 import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
@@ -309,5 +310,24 @@ describe('clip timing', () => {
     [{ entry: 'wipe_in', exit: 'zoom_out' }, 3.2],
   ])('%o lasts speech + transitions', (transitions, total) => {
     expect(clipTiming(2, transitions).totalSeconds).toBeCloseTo(total, 6);
+  });
+});
+
+describe('compositor', () => {
+  it('reuses the frame drawn before for a repeated pose, with the pixels a fresh drawing gives', () => {
+    const sprites = loadSprites('ava', botHeightFor('bottom-right'));
+    const pose = { mouth: 2, eyesOpen: true, bodyX: 1, bodyY: 0, headX: -1, headY: 1 };
+    const other = { ...pose, mouth: 0, eyesOpen: false };
+    const compositor = new BotCompositor(sprites, { withPanel: true });
+    const first = Buffer.from(compositor.render(pose));
+    const again = compositor.render(pose);
+    expect(again.equals(first)).toBe(true);
+    const changed = Buffer.from(compositor.render(other));
+    expect(changed.equals(first)).toBe(false);
+    expect(compositor.render(pose).equals(first)).toBe(true);
+    expect(new BotCompositor(sprites, { withPanel: true }).render(other).equals(changed)).toBe(true);
+    // A zoomed frame of the same pose is another frame.
+    expect(compositor.render(pose, 0.5).equals(first)).toBe(false);
+    expect(compositor.render(pose).equals(first)).toBe(true);
   });
 });

@@ -138,8 +138,19 @@ export class BotCompositor {
     return base;
   }
 
+  private last?: { key: string; frame: Buffer };
+
   /** The RGBA frame for a pose; the returned buffer is reused by the next call. */
   render(pose: FramePose, zoom = 1): Buffer {
+    // Four frames in ten repeat the one before (the mouth holds, the sway rounds to the same pixel): reused as is.
+    const key = `${pose.mouth},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${zoom}`;
+    if (this.last?.key === key) return this.last.frame;
+    const frame = this.draw(pose, zoom);
+    this.last = { key, frame };
+    return frame;
+  }
+
+  private draw(pose: FramePose, zoom: number): Buffer {
     this.base(pose).copy(this.frame.data);
     const level = Math.max(0, Math.min(this.sprites.heads.length - 1, pose.mouth));
     const head = this.sprites.heads[level]![pose.eyesOpen ? 1 : 0]!;
