@@ -3,7 +3,7 @@ import { FRAME_SHAPES, humanize, POSITIONS } from '../options.ts';
 
 /**
  * Where the bot stands, picked on a preview of the frame: nine radio buttons laid out as the frame's grid. "Bot's
- * default" sends no bot_position (the API uses the bot's own).
+ * default" sends no bot_position (the API uses the bot's own); picking a cell, even the default one, sends it.
  */
 export function PositionPicker({ name, value, bot, onChange }: { name: string; value: string | null; bot?: Bot; onChange: (position: string | null) => void }) {
   const shape = FRAME_SHAPES[0];
@@ -14,7 +14,7 @@ export function PositionPicker({ name, value, bot, onChange }: { name: string; v
       <div class="frame" style={{ aspectRatio: `${shape.width} / ${shape.height}` }} aria-label={`Frame preview, ${shape.label}`} role="group">
         {POSITIONS.map((position) => (
           <label class={`cell${effective === position ? ' chosen' : ''}`} title={humanize(position)}>
-            <input type="radio" name={name} value={position} checked={effective === position} onChange={() => onChange(position)} />
+            <input type="radio" name={name} value={position} checked={effective === position} onClick={() => onChange(position)} />
             <span class="sr-only">{humanize(position)}</span>
             {effective === position && bot?.preview_image_url && <img src={bot.preview_image_url} alt="" class="marker" />}
           </label>

@@ -1,0 +1,237 @@
+/**
+ * The console in a real browser (headless Chromium from @sparticuz/chromium, driven by playwright-core) against
+ * the local runtime: sign in, see the bots, compose the interface's sample (two clips), see a bad input's message
+ * by its field, submit, watch the progress reach completed, play the video, find its event verified in the
+ * webhook inbox, delete it. Controls are found by their accessible names, as a person using a screen reader would.
+ *
+ * Screenshots go to a temporary directory; CONSOLE_SCREENSHOTS=1 writes them to docs/ instead (the README's).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sparticuz from '@sparticuz/chromium';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
+import { startFileServer } from '../../infra/scripts/support/file-server.ts';
+import { REPO_ROOT } from '../../infra/local/runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+
+// Globals of the page, for the functions page.evaluate runs there (the project's types are Node's, not the DOM's).
+declare const document: any;
+declare const window: any;
+declare const sessionStorage: any;
+
+let app: TestRuntime;
+let browser: Browser;
+let files: Awaited<ReturnType<typeof startFileServer>>;
+let work: string;
+let shots: string;
+
+/**
+ * sparticuz's flags, less the two that loosen web security (the page must work under the browser's real rules),
+ * plus those that keep a browser with no network from reaching out on its own.
+ */
+const CHROMIUM_ARGS = [
+  // --single-process is for Lambda's sandbox; here it would end the browser with its first context.
+  ...sparticuz.args.filter((arg) => !['--disable-web-security', '--allow-running-insecure-content', '--single-process'].includes(arg)),
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-default-apps',
+  '--disable-sync',
+  '--no-first-run',
+  '--metrics-recording-only',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'vidbot-console-'));
+  shots = process.env.CONSOLE_SCREENSHOTS ? join(REPO_ROOT, 'docs') : join(work, 'shots');
+  await mkdir(shots, { recursive: true });
+  const [runtime, background, launched] = await Promise.all([
+    startTestRuntime(),
+    makeSampleBackground(join(work, 'background.mp4'), { seconds: 2 }),
+    chromium.launch({ executablePath: await sparticuz.executablePath(), args: CHROMIUM_ARGS, headless: true }),
+  ]);
+  app = runtime;
+  browser = launched;
+  files = await startFileServer({ '/background.mp4': background });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await files?.stop();
+  await app?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${app.baseUrl}/`);
+  await page.getByLabel('API key').fill(app.apiKey);
+  await page.getByLabel('API key').press('Enter'); // the keyboard signs in
+  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+}
+
+/** One clip of the interface's sample, entered through the clip's own controls. */
+async function fillClip(clip: Locator, values: { bot: string; text: string; position: string; removeBackground: boolean; background: string; volume: string; entry: string; exit: string; keep: boolean; name: string }) {
+  await clip.getByLabel('Bot', { exact: true }).selectOption(values.bot);
+  await clip.getByLabel('Text', { exact: true }).fill(values.text);
+  await clip.getByRole('radio', { name: values.position }).click(); // a person clicks the cell, even the bot's default
+  await clip.getByLabel("Remove the bot's own background").setChecked(values.removeBackground);
+  await clip.getByLabel('Background URL').fill(values.background);
+  await clip.getByLabel('Background volume').fill(values.volume);
+  await clip.getByLabel('Entry transition').selectOption(values.entry);
+  await clip.getByLabel('Exit transition').selectOption(values.exit);
+  await clip.getByLabel('Keep for reuse').setChecked(values.keep);
+  await clip.getByLabel('Clip name').fill(values.name);
+}
+
+describe('console', () => {
+  it('makes the interface sample from sign-in to a played, verified and deleted video', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+
+    await signIn(page);
+    // The key is kept for the tab only, and never shown or put in a URL.
+    expect(await page.evaluate(() => sessionStorage.getItem('vidbot.apiKey'))).toBe(app.apiKey);
+    expect(page.url()).not.toContain(app.apiKey);
+
+    // Bots: the four built-in ones, with their previews loaded.
+    await page.getByRole('button', { name: 'Bots' }).click();
+    for (const name of ['Ava', 'Leo', 'Maya', 'Otto']) await page.getByRole('heading', { name }).waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('.bot-card img')].every((img: any) => img.complete && img.naturalWidth > 0));
+    await page.screenshot({ path: join(shots, 'console-bots.png') });
+
+    // Compose: the webhook defaults to the account's inbox.
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const inbox = `${app.baseUrl}/v1/inbox/${app.tenantId}`;
+    await expect.poll(() => page.getByLabel('Webhook URL').inputValue(), { timeout: 10_000 }).toBe(inbox);
+    const background = `${files.base}/background.mp4`;
+    await fillClip(page.getByRole('group', { name: 'Clip 1' }), {
+      bot: 'bot_ava', text: 'Welcome to our product tour!', position: 'bottom right', removeBackground: true,
+      background, volume: '0.5', entry: 'fade_in', exit: 'fade_out', keep: false, name: 'Intro',
+    });
+    await page.getByRole('button', { name: 'Add clip' }).click();
+    const clip2 = page.getByRole('group', { name: 'Clip 2' });
+    await fillClip(clip2, {
+      bot: 'bot_leo', text: 'Let me show you around.', position: 'top left', removeBackground: false,
+      background, volume: '0.2', entry: 'fade_in', exit: 'fade_out', keep: true, name: 'Tour',
+    });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(shots, 'console-desktop.png') });
+    const text2 = clip2.getByLabel('Text', { exact: true });
+    await text2.fill('?!');
+    await expect.poll(() => clip2.getByText('2 / 2000 characters').count(), { timeout: 5_000 }).toBe(1);
+
+    // The curl command shown before sending is the request, with the key left out.
+    const curl = await page.getByLabel('curl command').innerText();
+    expect(curl).toContain('Authorization: Bearer $KEY');
+    expect(curl).toContain(`"webhook": "${inbox}"`);
+    expect(curl).toContain('"transitions": "fade_in fade_out"');
+    expect(curl).toContain('"reusable_clip": true');
+    expect(curl).toContain('"bot_position": "bottom-right"'); // picked, though it is Ava's default
+    expect(curl).toContain('"bot_position": "top-left"');
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(app.apiKey);
+
+    // A bad input: the API's message appears by the field its details[].path names (clips[1].text).
+    await page.getByRole('button', { name: 'Create video' }).click();
+    await expect.poll(() => text2.getAttribute('aria-invalid'), { timeout: 10_000 }).toBe('true');
+    const errorId = (await text2.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
+    expect(await page.locator(`#${errorId}`).innerText()).toContain('at least one letter or digit');
+    expect(await clip2.locator('.field-error').count()).toBe(1);
+    expect(await page.getByRole('group', { name: 'Clip 1' }).locator('.field-error').count()).toBe(0);
+    await page.screenshot({ path: join(shots, 'console-error.png') });
+
+    await text2.fill('Let me show you around.');
+    await page.getByRole('button', { name: 'Create video' }).click();
+
+    // Videos: the new one is selected; its progress goes to completed.
+    const detail = page.locator('article[aria-labelledby="video-title"]');
+    await detail.waitFor();
+    const videoId = (await detail.getByRole('heading', { level: 3 }).innerText()).trim();
+    expect(videoId).toMatch(/^vid_/);
+    const seen = new Set<string>();
+    await expect
+      .poll(async () => {
+        const status = await detail.locator('header .badge').innerText();
+        seen.add(status);
+        return status;
+      }, { timeout: 60_000, interval: 250 })
+      .toBe('completed');
+    expect(await detail.getByText('2 of 2 clips rendered').count()).toBe(1);
+
+    // The player: the video loads and plays (H.264 in Chromium).
+    const ready = await page.waitForFunction(
+      async () => {
+        const video = document.querySelector('video');
+        if (!video) return false;
+        video.muted = true;
+        if (video.paused) await video.play().catch(() => undefined);
+        return video.readyState >= 2 && video.duration > 0 ? { readyState: video.readyState, duration: video.duration } : false;
+      },
+      undefined,
+      { timeout: 20_000, polling: 250 },
+    );
+    const played = (await ready.jsonValue()) as { readyState: number; duration: number };
+    expect(played.readyState).toBeGreaterThanOrEqual(2);
+    expect(played.duration).toBeGreaterThan(2);
+    expect(await detail.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^http/);
+    await expect.poll(() => detail.getByRole('table', { name: 'Webhook attempts' }).innerText(), { timeout: 20_000 }).toContain('200');
+    await page.screenshot({ path: join(shots, 'console-videos.png'), fullPage: true });
+
+    // The inbox has the video's event, marked verified.
+    await page.getByRole('button', { name: 'Webhook inbox' }).click();
+    const event = page.locator('li.event', { hasText: videoId });
+    await event.waitFor({ timeout: 20_000 });
+    expect(await event.innerText()).toContain('video.completed');
+    expect(await event.innerText()).toContain('signature verified');
+    await event.getByText('Payload', { exact: true }).click();
+    await page.screenshot({ path: join(shots, 'console-inbox.png') });
+
+    // Delete it.
+    await page.getByRole('button', { name: 'Videos' }).click();
+    await page.getByRole('button', { name: new RegExp(videoId) }).click();
+    await page.getByRole('button', { name: 'Delete video' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByText(`Video ${videoId} deleted.`).waitFor();
+    await expect.poll(() => page.getByRole('button', { name: new RegExp(videoId) }).count(), { timeout: 5_000 }).toBe(0);
+    const gone = await fetch(`${app.baseUrl}/v1/video/${videoId}`, { headers: app.authHeaders });
+    expect(gone.status).toBe(404);
+
+    // Chromium logs the deliberate bad request's 400; nothing else may fail on the page.
+    const unexpected = consoleErrors.filter((text) => !/status of 400 \(Bad Request\)/.test(text));
+    expect(unexpected, unexpected.join('\n')).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('fits a 375 px phone: no sideways scrolling, every form control named', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${app.baseUrl}/`);
+    await page.screenshot({ path: join(shots, 'console-signin-phone.png') });
+    await signIn(page);
+    await page.getByRole('group', { name: 'Clip 1' }).getByLabel('Text', { exact: true }).fill('Hello from a phone.');
+    await page.getByRole('button', { name: 'Add clip' }).click();
+    for (const tab of ['Create', 'Videos', 'Webhook inbox', 'Bots', 'Account']) {
+      await page.getByRole('button', { name: tab, exact: true }).click();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(work, `phone-${tab.replace(/ /g, '-').toLowerCase()}.png`), fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${tab} at 375 px`).toBeLessThanOrEqual(375);
+      // Every input, select, textarea and button has an accessible name.
+      const unnamed = await page.evaluate(() =>
+        [...document.querySelectorAll('input, select, textarea, button')]
+          .filter((el: any) => {
+            const labelled = el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+            return !labelled && !el.textContent?.trim();
+          })
+          .map((el: any) => el.outerHTML.slice(0, 120)),
+      );
+      expect(unnamed, tab).toEqual([]);
+      if (tab === 'Create') await page.screenshot({ path: join(shots, 'console-phone.png') });
+    }
+    await context.close();
+  }, 60_000);
+});
