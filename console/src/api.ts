@@ -23,7 +23,7 @@ export class ApiFailure extends Error {
  * Where the API is: the page's own path ("/" locally, "/prod/" through API Gateway's stage URL). A page opened
  * as "/prod" (no slash) still resolves to "/prod/".
  */
-export const apiBase = (pathname = location.pathname) => (pathname.endsWith('/') ? pathname : `${pathname}/`);
+const apiBase = (pathname = location.pathname) => (pathname.endsWith('/') ? pathname : `${pathname}/`);
 export const apiOrigin = () => `${location.origin}${apiBase()}`.replace(/\/$/, '');
 
 export async function api<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
@@ -63,7 +63,7 @@ export interface Bot {
   preview_image_url: string | null;
 }
 
-export type VideoStatus = 'queued' | 'rendering' | 'assembling' | 'completed' | 'failed';
+type VideoStatus = 'queued' | 'rendering' | 'assembling' | 'completed' | 'failed';
 
 export interface Video {
   video_id: string;

@@ -29,7 +29,7 @@ export interface ComposerDraft {
   clips: ClipDraft[];
 }
 
-export function clipBody(clip: ClipDraft): Record<string, unknown> {
+function clipBody(clip: ClipDraft): Record<string, unknown> {
   if (clip.kind === 'kept') return { clip_uid: clip.clipUid, ...(clip.name.trim() ? { clip_name: clip.name.trim() } : {}) };
   const body: Record<string, unknown> = { bot_uid: clip.botUid, text: clip.text };
   if (clip.position) body.bot_position = clip.position;

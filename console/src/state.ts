@@ -158,7 +158,7 @@ export async function redeliver(videoId: string) {
 // --- The composer -------------------------------------------------------------------------------------------
 
 let nextClipId = 1;
-export const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
+const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   id: nextClipId++,
   kind: 'new',
   clipUid: '',

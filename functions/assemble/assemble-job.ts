@@ -20,7 +20,7 @@ export interface AssembleDeps {
   assemblyLeaseSeconds: number;
 }
 
-export const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
+const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
   `outputs/${tenantId}/${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
 
 /**
@@ -29,7 +29,7 @@ export const outputObjectKey = (tenantId: string, videoId: string, kind: 'video'
  * a conditional write: a redelivered message cannot complete a video twice, and a video that failed
  * meanwhile is left alone, its output removed.
  */
-export async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Promise<void> {
+async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Promise<void> {
   const { videoId } = message;
   const video = await deps.videos.get(videoId);
   if (!video || isTerminal(video.status)) return logger.info('nothing to assemble', { video_id: videoId, status: video?.status });

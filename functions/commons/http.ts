@@ -5,7 +5,7 @@ import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
 /** The caller, as the authorizer established it (its context reaches handlers in requestContext.authorizer). */
-export interface Caller {
+interface Caller {
   tenantId: string;
   keyId: string;
 }
@@ -37,7 +37,7 @@ const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): HttpResult => ({ status, body, headers });
 
-export function errorBody(error: ApiError) {
+function errorBody(error: ApiError) {
   return { error: { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) } };
 }
 
@@ -50,7 +50,7 @@ function toProxyResult(result: HttpResult, requestId: string): APIGatewayProxyRe
 }
 
 /** API Gateway REST's event for a request: lower-cased headers, raw body bytes, the caller. */
-export function toHttpRequest(event: APIGatewayProxyEvent, context: Pick<Context, 'awsRequestId'>): HttpRequest {
+function toHttpRequest(event: APIGatewayProxyEvent, context: Pick<Context, 'awsRequestId'>): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
   const body = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
@@ -131,7 +131,7 @@ function fromDomain(error: unknown): ApiError | undefined {
 }
 
 /** The one place errors become responses. Unknown errors are logged in full and answered with a bare 500. */
-export function errorResult(error: unknown): HttpResult {
+function errorResult(error: unknown): HttpResult {
   const known = error instanceof ApiError ? error : fromDomain(error);
   if (known) return json(known.status, errorBody(known), known.headers);
   logger.error('unhandled error', error as Error);

@@ -11,7 +11,7 @@ import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_NAME } from './
 
 // Its own warnings (an invalid dimension, say) become structured log lines.
 const options = { namespace: METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME, logger };
-export const metrics = new Metrics(options);
+const metrics = new Metrics(options);
 /** Queue ages have a dimension (queue) the invocation's other metrics must not get: a buffer of their own. */
 const queueAgeMetrics = new Metrics(options);
 

@@ -13,7 +13,7 @@ import { logger } from './logger.ts';
 import { recordQueueAges } from './metrics.ts';
 
 /** A message its schema refuses. */
-export class MalformedMessage extends Error {
+class MalformedMessage extends Error {
   constructor(readonly messageId: string) {
     super(`message ${messageId} does not match its schema`);
     this.name = 'MalformedMessage';
@@ -21,7 +21,7 @@ export class MalformedMessage extends Error {
 }
 
 /** Parses a queue message body: the message, or MalformedMessage (logged with what was wrong). */
-export function parseMessage<S extends z.ZodType>(schema: S, record: Pick<SQSRecord, 'body' | 'messageId'>): z.infer<S> {
+function parseMessage<S extends z.ZodType>(schema: S, record: Pick<SQSRecord, 'body' | 'messageId'>): z.infer<S> {
   let body: unknown;
   try {
     body = JSON.parse(record.body);

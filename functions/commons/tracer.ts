@@ -7,7 +7,7 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { SERVICE_NAME } from './metric-names.ts';
 
-export const tracer = new Tracer({
+const tracer = new Tracer({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
   // Outbound HTTP goes to callers' hosts (backgrounds, webhooks): no trace header is sent to strangers. How long
   // those took is in the log and in each video's delivery attempts.

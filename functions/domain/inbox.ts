@@ -9,7 +9,7 @@ import { SignatureRejected } from './errors.ts';
 import type { InboxStore, KeyStore, Page } from './ports.ts';
 
 /** How long a verified delivery is kept. */
-export const INBOX_RETENTION_SECONDS = 7 * 24 * 60 * 60;
+const INBOX_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 /** Largest delivery accepted (vidbot's own events are a few KB). */
 export const INBOX_MAX_BODY_BYTES = 64 * 1024;
 /** What an inbox address names: an account id (acct_ + url-safe base64). */
@@ -88,7 +88,7 @@ export async function receiveDelivery(
 }
 
 /** Whether an event is still inside its retention (the emulator keeps expired items; DynamoDB's TTL lags too). */
-export const unexpired = (event: Pick<InboxEvent, 'expiresAt'>, now: Date) => event.expiresAt > now.getTime() / 1000;
+const unexpired = (event: Pick<InboxEvent, 'expiresAt'>, now: Date) => event.expiresAt > now.getTime() / 1000;
 
 /** The account's events, newest first, without expired ones. */
 export async function listInbox(inbox: InboxStore, tenantId: string, options: { limit: number; cursor?: string }, now: Date): Promise<Page<InboxEvent>> {

@@ -45,7 +45,7 @@ export interface ClipJobDeps {
  * always ends under kept/ (rendered there, or copied there from renders/); renders/ only ever holds
  * temporary objects, so no write can turn a kept clip temporary.
  */
-export async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promise<void> {
+async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promise<void> {
   const { videoId, clipIndex } = message;
   const video = await deps.videos.markClipRendering(videoId, clipIndex);
   if (!video) return logger.warn('render for a video that no longer exists', { video_id: videoId });

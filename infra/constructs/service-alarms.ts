@@ -67,7 +67,7 @@ export class ServiceAlarms extends Construct {
 const minutes = (decl: RateAlarmDecl) => Duration.minutes(decl.periodMinutes);
 
 /** 100 x failures / total, or 0 below the minimum total: the expression every rate alarm plots and judges. */
-export function rateExpression(failures: readonly IMetric[], total: IMetric, decl: RateAlarmDecl, label: string): MathExpression {
+function rateExpression(failures: readonly IMetric[], total: IMetric, decl: RateAlarmDecl, label: string): MathExpression {
   const usingMetrics: Record<string, IMetric> = { total };
   failures.forEach((metric, i) => (usingMetrics[`f${i}`] = metric));
   const sum = failures.map((_, i) => `FILL(f${i}, 0)`).join(' + ');

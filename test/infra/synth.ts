@@ -6,11 +6,11 @@ import { VidbotStack, type VidbotStackProps } from '../../infra/stack.ts';
 import { functions, type FunctionName } from '../../infra/wiring.ts';
 import { BUILT_IN_BOTS } from '#domain/bot';
 
-export const projectRoot = resolve(import.meta.dirname, '..', '..');
+const projectRoot = resolve(import.meta.dirname, '..', '..');
 const STUB_ENTRY = 'test/infra/fixtures/stub-handler.ts';
 
 /** The context cdk.json gives the real app (feature flags), so tests synthesise what `cdk synth` would. */
-export function cdkContext(): Record<string, unknown> {
+function cdkContext(): Record<string, unknown> {
   return JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;
 }
 
@@ -18,7 +18,7 @@ export function cdkContext(): Record<string, unknown> {
  * Handler entries of the wiring that do not exist yet (other work in progress) are replaced by a stub, so the
  * template can be checked; once they all exist the tests bundle the real ones.
  */
-export function entriesForTest(): { entries: Partial<Record<FunctionName, string>>; stubbed: FunctionName[] } {
+function entriesForTest(): { entries: Partial<Record<FunctionName, string>>; stubbed: FunctionName[] } {
   const stubbed = (Object.keys(functions) as FunctionName[]).filter(
     (name) => !('image' in functions[name]) && !existsSync(join(projectRoot, functions[name].entry)),
   );
@@ -30,7 +30,7 @@ export function entriesForTest(): { entries: Partial<Record<FunctionName, string
  * Stand-ins for the build outputs the stack stages at synth: a render image directory with a Dockerfile (only
  * staged, never built, at synth) and a small media layer (so tests do not copy 80 MB of ffmpeg each time).
  */
-export function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory' | 'layerDirectories' | 'botArtworkDirectory'> {
+function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory' | 'layerDirectories' | 'botArtworkDirectory'> {
   const dir = mkdtempSync(join(tmpdir(), 'vidbot-infra-test-'));
   const image = join(dir, 'render-image');
   mkdirSync(image);
