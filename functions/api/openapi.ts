@@ -109,6 +109,17 @@ export function openApiDocument(serverUrl: string) {
       '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok('The key\'s account'), ...errors(401) } } },
       '/v1/openapi.json': { get: { operationId: 'openApi', responses: ok('This document') } },
       '/health': { get: { operationId: 'health', security: [], responses: ok('Ready') } },
+      '/': { get: { operationId: 'console', security: [], summary: 'The console (an HTML page; it asks for your key)', responses: { '200': { description: 'The page', content: { 'text/html': {} } } } } },
+      '/v1/inbox': { get: { operationId: 'listInboxEvents', summary: "Your webhook inbox's verified events, newest first, and its inbox_url", parameters: pageParams, responses: { ...ok('The events'), ...errors(400, 401) } } },
+      '/v1/inbox/{account}': {
+        post: {
+          operationId: 'receiveInboxEvent',
+          security: [],
+          summary: 'A webhook delivery into the account\'s inbox: kept 7 days if its Standard Webhooks signature verifies with one of the account\'s secrets, else 401 invalid_signature and nothing is stored',
+          parameters: [{ name: 'account', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { ...ok('Kept'), ...errors(400, 401) },
+        },
+      },
     },
   };
 }
