@@ -193,6 +193,15 @@ describe('renderClip (video)', () => {
     expect(withPanel.durationSeconds).toBeCloseTo(withPanel.speech.durationSeconds + TRANSITION_SECONDS, 2);
   });
 
+  it('reports where its time went: speech, setup, the ffmpeg pass and the drawing inside it', () => {
+    const t = fades.timings!;
+    for (const ms of [t.speechMs, t.setupMs, t.firstFrameMs, t.drawMs, t.encodeMs]) expect(Number.isInteger(ms) && ms >= 0).toBe(true);
+    expect(t.speechMs).toBeGreaterThan(0);
+    expect(t.encodeMs).toBeGreaterThan(0);
+    expect(t.firstFrameMs).toBeGreaterThanOrEqual(t.speechMs + t.setupMs);
+    expect(t.drawMs).toBeLessThanOrEqual(t.encodeMs);
+  });
+
   it('writes 1280x720 30 fps H.264 yuv420p with AAC, moov before mdat', async () => {
     const info = await probeFile(fades.path);
     const video = info.streams.find((s) => s.codec_type === 'video')!;

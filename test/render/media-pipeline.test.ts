@@ -270,3 +270,20 @@ describe('the watchdog', () => {
     expect(limits.renderBudgetPerSecond).toBeGreaterThan(1);
   });
 });
+
+describe('frames piped to ffmpeg', () => {
+  it('arrive intact when the caller fills one buffer for every frame (no copy is made, one frame in flight)', async () => {
+    const side = 32; // 1 KiB frames: far under the pipe's high-water mark, where a write returns at once
+    const shared = Buffer.alloc(side * side);
+    const count = 90;
+    const { stdout } = await runFfmpeg(
+      ['-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${side}x${side}`, '-r', '30', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+      { budgetSeconds: 30, captureStdout: true, frames: { count, frame: (i) => shared.fill(i) } },
+    );
+    expect(stdout.length).toBe(count * side * side);
+    for (let i = 0; i < count; i++) {
+      const frame = stdout.subarray(i * side * side, (i + 1) * side * side);
+      expect(frame.every((v) => v === i)).toBe(true);
+    }
+  });
+});
