@@ -109,7 +109,7 @@ async function main() {
   const bare = { seconds: (bareBefore.seconds + bareAfter.seconds) / 2, cpu: (bareBefore.cpu + bareAfter.cpu) / 2 };
 
   const ratio = result.seconds / bare.seconds;
-  const row = (label: string, value: string) => console.log(`${label.padEnd(66)}${value}`);
+  const row = (label: string, value: string) => console.log(`${label.padEnd(72)}${value}`);
   console.log('');
   row('clip length (1280x720, 30 fps, fade in and out)', `${result.duration.toFixed(1)} s`);
   row('create -> signed webhook received', `${result.seconds.toFixed(2)} s`);
