@@ -139,7 +139,7 @@ function printProfile(lines: LogLine[], run: { seconds: number; t0: number; webh
     ['sprites, lip sync, poses, command', n('setup_ms')],
     ['ffmpeg: background decode, overlay, encode (one pass)', n('encode_ms')],
     ['upload of the clip', n('upload_ms')],
-    ['other render job work', n('render_ms') - n('background_ms') - engine - n('upload_ms')],
+    ['other render job work', Math.max(0, n('render_ms') - n('background_ms') - engine - n('upload_ms'))],
     ['clip recorded, assemble queue hop, assembly', (completedAt - renderedAt) / 1000],
     ['notify queue hop, signed webhook delivered', (run.webhookAt - completedAt) / 1000],
   ];
