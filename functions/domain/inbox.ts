@@ -12,12 +12,21 @@ import type { InboxStore, KeyStore, Page } from './ports.ts';
 const INBOX_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 /** Largest delivery accepted (vidbot's own events are a few KB). */
 export const INBOX_MAX_BODY_BYTES = 64 * 1024;
+/**
+ * A revoked key's secrets still sign the events of videos it created (until their deliveries end: the video
+ * deadline plus the retry schedule's day), so the inbox accepts them that long after the revocation, no longer:
+ * a secret leaked with its key stops writing "verified" events a day after the key is revoked.
+ */
+const REVOKED_KEY_GRACE_SECONDS = 26 * 60 * 60;
 /** What an inbox address names: an account id (acct_ + url-safe base64). */
 const ACCOUNT_ID = /^acct_[A-Za-z0-9_-]{1,64}$/;
 
 export interface InboxEvent {
   tenantId: string;
-  /** Sort key: receivedAt then the webhook id, so a listing is in arrival order and a redelivery is its own entry. */
+  /**
+   * Sort key: the signed timestamp then the webhook id. A redelivery is signed anew (a new timestamp), so it is an
+   * entry of its own; the same signed delivery posted again (a replay) is the same key, and is not stored twice.
+   */
   receivedKey: string;
   receivedAt: string;
   /** The `webhook-id` header (stable per video outcome: a redelivery repeats it). */
@@ -67,23 +76,25 @@ export async function receiveDelivery(
   if (!ACCOUNT_ID.test(delivery.account)) throw new SignatureRejected();
   const webhookId = delivery.headers['webhook-id'];
   const timestamp = Number(delivery.headers['webhook-timestamp']);
-  if (!webhookId || !delivery.headers['webhook-signature'] || !Number.isInteger(timestamp)) throw new SignatureRejected();
+  if (!webhookId || webhookId.length > 256 || !delivery.headers['webhook-signature'] || !Number.isInteger(timestamp)) throw new SignatureRejected();
   const keys = await deps.keys.listByTenant(delivery.account);
-  const secrets = keys.flatMap((key) => activeWebhookSecrets(key, now));
+  const revokedLongAgo = (revokedAt?: string) => revokedAt !== undefined && now.getTime() - Date.parse(revokedAt) > REVOKED_KEY_GRACE_SECONDS * 1000;
+  const secrets = keys.filter((key) => !revokedLongAgo(key.revokedAt)).flatMap((key) => activeWebhookSecrets(key, now));
   if (secrets.length === 0 || !deps.verify(delivery.body, delivery.headers, secrets)) throw new SignatureRejected();
   const receivedAt = now.toISOString();
   const event: InboxEvent = {
     tenantId: delivery.account,
-    receivedKey: `${receivedAt}#${webhookId}`,
+    receivedKey: `${new Date(timestamp * 1000).toISOString()}#${webhookId}`,
     receivedAt,
-    webhookId: webhookId.slice(0, 256),
+    webhookId,
     webhookTimestamp: timestamp,
     type: eventType(delivery.body),
     payload: delivery.body,
     signatureVerified: true,
     expiresAt: Math.floor(now.getTime() / 1000) + INBOX_RETENTION_SECONDS,
   };
-  await deps.inbox.put(event);
+  // A replay of a delivery already kept is acknowledged like the first, and stored once.
+  await deps.inbox.putNew(event);
   return event;
 }
 

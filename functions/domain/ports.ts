@@ -179,7 +179,8 @@ export interface MessageQueue<T> {
 
 /** Verified webhook deliveries kept for an account (the webhook inbox). */
 export interface InboxStore {
-  put(event: InboxEvent): Promise<void>;
+  /** Stores an event unless one with its key is already there (a replayed delivery); whether it stored it. */
+  putNew(event: InboxEvent): Promise<boolean>;
   /** The account's events, newest first. */
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>>;
 }

@@ -31,7 +31,7 @@ describe('webhook inbox', () => {
   it('keeps a delivery signed with the account secret, without a bearer key, and lists it newest first', async () => {
     const first = JSON.stringify({ type: 'video.completed', data: { video_id: 'vid_one' } });
     const second = JSON.stringify({ type: 'video.failed', data: { video_id: 'vid_two' } });
-    const a = await post(signed(first, { id: 'evt_one' }), first);
+    const a = await post(signed(first, { id: 'evt_one', at: new Date(Date.now() - 2000) }), first);
     expect(a.status, await a.clone().text()).toBe(200);
     expect(await a.json()).toMatchObject({ webhook_id: 'evt_one', signature_verified: true });
     expect((await post(signed(second, { id: 'evt_two' }), second)).status).toBe(200);
@@ -40,6 +40,18 @@ describe('webhook inbox', () => {
     expect(inbox.inbox_url).toBe(inboxPath());
     expect(inbox.events.map((e) => e.webhook_id)).toEqual(['evt_two', 'evt_one']);
     expect(inbox.events[0]).toMatchObject({ type: 'video.failed', signature_verified: true, event: { data: { video_id: 'vid_two' } } });
+  });
+
+  it('stores a replayed delivery once (same id and signed timestamp), and a redelivery signed anew again', async () => {
+    const body = JSON.stringify({ type: 'video.completed', data: { video_id: 'vid_replayed' } });
+    const headers = signed(body, { id: 'evt_replayed' });
+    const before = (await listInbox()).events.length;
+    for (let i = 0; i < 5; i++) expect((await post(headers, body)).status).toBe(200);
+    expect((await listInbox()).events.filter((e) => e.webhook_id === 'evt_replayed')).toHaveLength(1);
+    // The notifier's redelivery of the same event carries a new timestamp: an entry of its own.
+    expect((await post(signed(body, { id: 'evt_replayed', at: new Date(Date.now() + 1500) }), body)).status).toBe(200);
+    expect((await listInbox()).events.filter((e) => e.webhook_id === 'evt_replayed')).toHaveLength(2);
+    expect((await listInbox()).events.length).toBe(before + 2);
   });
 
   it('refuses anything that does not verify with 401 in the error shape, and stores nothing', async () => {

@@ -10,8 +10,14 @@ export class DynamoInbox implements InboxStore {
     private readonly tableName: string,
   ) {}
 
-  async put(event: InboxEvent): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: event }));
+  async putNew(event: InboxEvent): Promise<boolean> {
+    try {
+      await this.client.send(new PutCommand({ TableName: this.tableName, Item: event, ConditionExpression: 'attribute_not_exists(receivedKey)' }));
+      return true;
+    } catch (error) {
+      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
   }
 
   async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>> {
