@@ -26,6 +26,12 @@ export const limits = {
    * fails for good (a background that slow would be as slow on every retry).
    */
   renderBudgetBaseSeconds: 60,
+  /**
+   * A clip's speech may last this long. Text is bounded in characters, but some text is far longer spoken than
+   * read (numbers: 2,000 characters of them speak for almost four minutes); a longer clip is refused after
+   * synthesis, so that a clip's render budget and its inputs always fit in the render function's time.
+   */
+  maxSpeechSeconds: 180,
   renderBudgetPerSecond: 4,
   mediaStallSeconds: 30,
   /** Page size bounds of list operations. */

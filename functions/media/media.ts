@@ -352,8 +352,21 @@ export async function inspectBackground(path: string, workDir: string): Promise<
   const fps = Math.max(...video.map((s) => s.fps ?? 0));
   if (!format.still && fps > limits.maxBackgroundFps) throw new MediaRejectedError(`has ${fps} frames per second; at most ${limits.maxBackgroundFps} are accepted`);
 
-  const media: BackgroundMedia = { path, format, width, height, hasAudio: probed.streams.some((s) => s.codec_type === 'audio') };
+  // The report's stream lines can be forged (a metadata key may hold a line break and a "Stream" line of its
+  // own), so whether the file has a picture and a sound is asked of ffmpeg's stream mapping, not read.
+  if (!(await hasStream(path, format, 'v'))) throw new MediaRejectedError(`(${format.label}) has no video picture`);
+  const hasAudio = probed.streams.some((s) => s.codec_type === 'audio') && (await hasStream(path, format, 'a'));
+  const media: BackgroundMedia = { path, format, width, height, hasAudio };
   return format.remux ? remuxToMatroska(media, workDir) : media;
+}
+
+/** Whether the file really has a stream of `kind`: mapping it works (`-t 0`: nothing is decoded). */
+async function hasStream(path: string, format: BackgroundFormat, kind: 'v' | 'a'): Promise<boolean> {
+  const { exitCode } = await runFfmpeg(
+    [...SAFE_INPUT, '-format_whitelist', format.demuxer, '-f', format.demuxer, '-max_pixels', String(limits.maxBackgroundPixels), '-i', path, '-map', `0:${kind}:0`, '-t', '0', '-f', 'null', '-'],
+    { budgetSeconds: 20, anyExit: true, stallSeconds: false },
+  );
+  return exitCode === 0;
 }
 
 const MATROSKA = BACKGROUND_FORMATS.find((f) => f.demuxer === 'matroska')!;

@@ -4,12 +4,12 @@ import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
-import { inspectBackground, MediaRejectedError, type BackgroundMedia } from '#media/media';
+import { inspectBackground, MediaBudgetError, MediaRejectedError, type BackgroundMedia } from '#media/media';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private
  * ranges on AWS; every redirect re-checked), with a size and a time limit, then inspects it (accepted format,
- * bounded picture size and frame rate; see engine/media.ts). What the caller can fix becomes a JobFailure
+ * bounded picture size and frame rate; see functions/media/media.ts). What the caller can fix becomes a JobFailure
  * whose message is ours alone: never the URL (a redirect may have named an internal host), never an error of
  * the network stack or of ffmpeg. A passing network fault is rethrown for a retry.
  */
@@ -42,6 +42,8 @@ export async function fetchBackground(url: string, path: string, workDir: string
     return await inspectBackground(path, workDir);
   } catch (error) {
     if (error instanceof MediaRejectedError) throw new JobFailure('background_invalid', `the background ${error.reason}`);
+    // Probing or remuxing it went over its watchdog: the file, not our service, is at fault.
+    if (error instanceof MediaBudgetError) throw new JobFailure('background_invalid', `the background could not be read within ${error.limitSeconds} s; it may be damaged or too demanding to decode`);
     throw error;
   }
 }

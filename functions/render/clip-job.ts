@@ -12,9 +12,9 @@ import { logger } from '#commons/logger';
 import { recordClipRendered } from '#commons/metrics';
 import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
-import { MediaBudgetError, type BackgroundMedia } from '#media/media';
+import { MediaBudgetError, MediaToolError, type BackgroundMedia } from '#media/media';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
-import { RENDERER_VERSION } from './engine/types.ts';
+import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
@@ -33,6 +33,8 @@ export interface ClipJobDeps {
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
   renderBudgetScale?: number;
+  /** Epoch ms by which a render's encode must be over (the invocation's time left, less the upload's share). */
+  renderDeadline?: () => number | undefined;
   now: () => Date;
 }
 
@@ -93,7 +95,13 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           workDir,
           speech: deps.speechFor(bot),
           budgetScale: deps.renderBudgetScale,
+          deadline: deps.renderDeadline?.(),
         }).catch((error: unknown) => {
+          if (error instanceof SpeechTooLongError)
+            throw new JobFailure('text_too_long', `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`);
+          // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
+          if (background && error instanceof MediaToolError && !error.signal)
+            throw new JobFailure('background_invalid', 'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)');
           // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
           if (!(error instanceof MediaBudgetError)) throw error;
           logger.warn('render stopped by its watchdog', { video_id: videoId, clip_index: clipIndex, reason: error.reason, limit_s: error.limitSeconds });

@@ -1,3 +1,4 @@
+import type { Context } from 'aws-lambda';
 import { renderClipMessageSchema, type AssembleMessage, type DeliverMessage } from '#domain/messages';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
@@ -13,6 +14,8 @@ import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
 import { renderClip } from './engine/index.ts';
 import { speechEngineFor } from './speech/index.ts';
 
+/** The invocation under way (batch size 1): its time left bounds the render. */
+let invocation: Context | undefined;
 const config = loadConfig({ tables: ['videos', 'bots', 'clips'], queues: ['assemble', 'notify'], bucket: true, consumer: true });
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
@@ -25,6 +28,9 @@ const deps: ClipJobDeps = {
   speechFor: (bot) => speechEngineFor(bot),
   fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
   renderBudgetScale: config.renderBudgetScale,
+  // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a
+  // slow render, and the upload and the clip's record still have time.
+  renderDeadline: () => (invocation ? Date.now() + invocation.getRemainingTimeInMillis() - 60_000 : undefined),
   now: () => new Date(),
 };
 export const handler = queueConsumer(
@@ -38,5 +44,10 @@ export const handler = queueConsumer(
     }
   },
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
-  { beforeBatch: () => removeLeftoverWorkDirs('render') },
+  {
+    beforeBatch: (context) => {
+      invocation = context;
+      return removeLeftoverWorkDirs('render');
+    },
+  },
 );

@@ -1,4 +1,5 @@
-import type { BackgroundMedia } from '../../functions/media/media.ts';
+import { MediaToolError, type BackgroundMedia } from '../../functions/media/media.ts';
+import { SpeechTooLongError } from '../../functions/render/engine/types.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -185,6 +186,24 @@ describe('rendering a multi-clip video', () => {
 });
 
 describe('failures', () => {
+  it('a text that takes too long to say fails its clip as text_too_long, at once', async () => {
+    renderClip.mockRejectedValueOnce(new SpeechTooLongError(231, 180));
+    const created = await submit([{ bot_uid: 'bot_ava', text: '9999999 '.repeat(10) }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const video = await videos.get(created.videoId);
+    expect(video).toMatchObject({ status: 'failed', error: { code: 'text_too_long', clipIndex: 0 } });
+    expect(video?.error?.message).toMatch(/^clip 0: its text takes 231 s to say; a clip may speak for at most 180 s/);
+  });
+
+  it("a caller's background that ffmpeg stops decoding part-way is background_invalid, not a service fault", async () => {
+    renderClip.mockRejectedValueOnce(new MediaToolError('ffmpeg exited with code 1', 1, 'Invalid data found when processing input'));
+    const created = await submit([{ bot_uid: 'bot_ava', text: 'Broken later', background: 'https://cdn.test/x.mp4' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const video = await videos.get(created.videoId);
+    expect(video).toMatchObject({ status: 'failed', error: { code: 'background_invalid', clipIndex: 0 } });
+    expect(video?.error?.message).not.toMatch(/Invalid data|ffmpeg/);
+  });
+
   it('a bad background fails the video at once with a reason naming the clip, and queues the failure event', async () => {
     fetchBackground.mockRejectedValueOnce(new JobFailure('background_unavailable', 'the background URL answered HTTP 404'));
     const created = await submit([

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { limits } from '#domain/limits';
 import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { hashString, poses } from './animation.ts';
 import { BotCompositor } from './compositor.ts';
@@ -13,7 +14,7 @@ import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } fro
 import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
 import { loadSprites } from './sprites.ts';
-import { FRAME, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
+import { FRAME, SpeechTooLongError, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
 import { readWav } from './wav.ts';
 
 
@@ -127,10 +128,16 @@ export function defaultBackdrop(path: string): void {
 async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
   const started = performance.now();
   const path = join(workDir, 'voice.mp3');
-  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetFor(speech.durationSeconds) * (input.budgetScale ?? 1) });
+  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetOf(input, speech.durationSeconds) });
   const duration = (await probe(path, 'mp3')).format.duration;
   const timings: RenderTimings = { speechMs, setupMs: 0, firstFrameMs: 0, drawMs: 0, encodeMs: Math.round(performance.now() - started) };
   return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds, timings };
+}
+
+/** The encode's budget: its share of media.ts budgetFor, never past the input's deadline. */
+function budgetOf(input: RenderClipInput, mediaSeconds: number): number {
+  const budget = budgetFor(mediaSeconds) * (input.budgetScale ?? 1);
+  return input.deadline === undefined ? budget : Math.max(0, Math.min(budget, (input.deadline - Date.now()) / 1000));
 }
 
 export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
@@ -139,6 +146,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const ms = () => Math.round(performance.now() - t0);
   const speech = await input.speech.synthesize(input.text, input.bot, input.workDir);
   const speechMs = ms();
+  if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
   if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
@@ -228,7 +236,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   let drawMs = 0;
   let firstFrameMs = 0;
   await runFfmpeg(args, {
-    budgetSeconds: budgetFor(D) * (input.budgetScale ?? 1),
+    budgetSeconds: budgetOf(input, D),
     frames: {
       count: timing.frames,
       frame: (i) => {

@@ -42,6 +42,11 @@ export interface RenderClipInput {
   speech: SpeechEngine;
   /** Multiplies the render's time budget (media.ts budgetFor). @default 1 */
   budgetScale?: number;
+  /**
+   * Epoch ms by which the encode must be over (the function's own time limit, less what the job needs after it):
+   * the budget never runs past it, so the watchdog, not the platform, stops a slow render.
+   */
+  deadline?: number;
   /** Progress 0..1 while encoding, for logs. */
   onProgress?: (fraction: number) => void;
 }
@@ -68,3 +73,13 @@ export interface RenderTimings {
   encodeMs: number;
 }
 
+/** The clip's speech lasts longer than limits.maxSpeechSeconds: refused, whatever renders it. */
+export class SpeechTooLongError extends Error {
+  constructor(
+    readonly seconds: number,
+    readonly maxSeconds: number,
+  ) {
+    super(`speech of ${seconds.toFixed(0)} s is longer than ${maxSeconds} s`);
+    this.name = 'SpeechTooLongError';
+  }
+}
