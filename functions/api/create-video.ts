@@ -20,6 +20,7 @@ import { loadConfig } from '#commons/config';
 import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
 import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
 import { logger } from '#commons/logger';
+import { toCreatedVideo } from '#commons/presenters/video';
 import { recordVideoCreated } from '#commons/metrics';
 import { listBots } from './bot-listing.ts';
 
@@ -80,12 +81,8 @@ async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): 
     const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
     logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
     recordVideoCreated();
-    const url = `${input.baseUrl}/v1/video/${created.videoId}`;
-    return json(
-      202,
-      { video_id: created.videoId, status: created.status, create_video: created.createVideo, clips: created.clipCount, created_at: created.createdAt, url },
-      { Location: url },
-    );
+    const body = toCreatedVideo(created, input.baseUrl);
+    return json(202, body, { Location: body.url });
   } catch (error) {
     if (error instanceof TooManyVideosInProgress) logger.info('create refused: videos in progress at the limit', { limit: error.limit });
     throw error;

@@ -10,6 +10,7 @@ import { loadConfig } from '#commons/config';
 import { PayloadTooLargeError } from '#commons/errors';
 import { httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
+import { toReceipt } from '#commons/presenters/inbox';
 import { verifyWebhook } from '#commons/webhooks/signature';
 
 const config = loadConfig({ tables: ['keys', 'inbox'] });
@@ -26,7 +27,7 @@ export const handler = httpHandler(
         new Date(),
       );
       logger.info('inbox delivery stored', { tenant_id: event.tenantId, webhook_id: event.webhookId });
-      return json(200, { webhook_id: event.webhookId, signature_verified: true, received_at: event.receivedAt });
+      return json(200, toReceipt(event));
     },
   },
   { public: ['POST /v1/inbox/{account}'] },

@@ -59,7 +59,8 @@ const errors = {
   denied: () => declared('ACCESS_DENIED'),
   // API Gateway's answers when the authorizer names no usage-plan key, and when that key is over its rate.
   noUsagePlanKey: () => declared('INVALID_API_KEY'),
-  throttled: (retryAfterSeconds: number) => declared('THROTTLED', { 'Retry-After': String(retryAfterSeconds) }),
+  // As on AWS: the gateway response's own Retry-After (the wiring's), not the bucket's exact wait.
+  throttled: () => declared('THROTTLED'),
   internal: (status: number) => ({ ...declared('DEFAULT_5XX'), status }),
 };
 
@@ -270,7 +271,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // usage plan's throttle then applies per key, before the function is invoked.
       if (!usageIdentifierKey) return { reply: errors.noUsagePlanKey(), function: target.function, resource: resource.path };
       const retryAfter = buckets?.take(usageIdentifierKey) ?? 0;
-      if (retryAfter > 0) return { reply: errors.throttled(retryAfter), function: target.function, resource: resource.path };
+      if (retryAfter > 0) return { reply: errors.throttled(), function: target.function, resource: resource.path };
       requestContext.authorizer = authorizer;
     }
 

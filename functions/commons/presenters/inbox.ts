@@ -21,5 +21,8 @@ export const toPublicInboxEvent = (event: InboxEvent) => ({
   payload: event.payload,
 });
 
+/** The inbox's answer to a delivery it kept. */
+export const toReceipt = (event: InboxEvent) => ({ webhook_id: event.webhookId, signature_verified: true, received_at: event.receivedAt });
+
 /** The inbox address of an account, under the base URL the caller used. */
 export const inboxUrl = (baseUrl: string, tenantId: string) => `${baseUrl}/v1/inbox/${encodeURIComponent(tenantId)}`;

@@ -4,8 +4,14 @@
  */
 import type { PresignedLink } from '#domain/ports';
 import { eventTypeFor, type VideoRecord } from '#domain/video';
-import { keptClipUid } from '#domain/videos';
+import { keptClipUid, type CreatedVideo } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
+
+/** The answer to a create (202): the new video's id and where to watch it. */
+export function toCreatedVideo(created: CreatedVideo, baseUrl: string) {
+  const url = `${baseUrl}/v1/video/${created.videoId}`;
+  return { video_id: created.videoId, status: created.status, create_video: created.createVideo, clips: created.clipCount, created_at: created.createdAt, url };
+}
 
 /** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
 export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink) {
