@@ -16,7 +16,7 @@ export interface FramePose {
 }
 
 /** Small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -34,7 +34,7 @@ export function hashString(text: string): number {
 }
 
 /** Frames on which the eyes are closed: a 3-frame blink every 2–5.5 s. */
-export function blinkFrames(frames: number, fps: number, seed: number): Set<number> {
+function blinkFrames(frames: number, fps: number, seed: number): Set<number> {
   const random = prng(seed);
   const closed = new Set<number>();
   let next = Math.round((0.8 + random() * 2) * fps);

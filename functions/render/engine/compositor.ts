@@ -7,7 +7,7 @@ import type { FramePose } from './animation.ts';
 import type { BotSprites, Rgba } from './sprites.ts';
 
 /** Blends `src` (straight alpha) over `dst` at (ox, oy), clipped to dst; `mask` (0..255 per dst pixel) optionally limits src. */
-export function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Array): void {
+function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Array): void {
   const x0 = Math.max(0, ox);
   const y0 = Math.max(0, oy);
   const x1 = Math.min(dst.width, ox + src.width);
@@ -89,7 +89,7 @@ function figureMask(sprites: BotSprites, bottom: BotBottom): Uint8Array {
 }
 
 /** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
-export type BotBottom = 'card' | 'flush' | 'fade';
+type BotBottom = 'card' | 'flush' | 'fade';
 /** Share of the card's height over which a floating bust fades out. */
 const FADE_FRACTION = 0.22;
 

@@ -1,4 +1,3 @@
 /** The render engine: one clip drawn and encoded from local files (see ./types.ts for the contract). */
 export * from './types.ts';
-export { renderClip, clipTiming, clipMouthLevels, type ClipTiming } from './render-clip.ts';
-export { botsDirectory, loadManifest } from './sprites.ts';
+export { renderClip, clipTiming, clipMouthLevels } from './render-clip.ts';

@@ -3,7 +3,7 @@ import type { BotPosition } from '#domain/clip';
 import { FRAME } from './types.ts';
 
 /** Gap between the bot's canvas (which carries a soft shadow margin) and the frame edge, px. */
-export const MARGIN = 24;
+const MARGIN = 24;
 
 export interface BotPlacement {
   x: number;

@@ -100,7 +100,7 @@ function zoomFactor(frame: number, transitions: Transitions, timing: ClipTiming)
 }
 
 /** A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered. */
-export function defaultBackdrop(path: string): void {
+function defaultBackdrop(path: string): void {
   const { width, height } = FRAME;
   const data = Buffer.alloc(width * height * 3);
   const top = [34, 48, 84];

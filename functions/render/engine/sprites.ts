@@ -52,7 +52,7 @@ export interface BotSprites {
  * esbuild makes import.meta.url that file; from source this module is functions/render/engine/sprites.ts
  * and the artwork is ../bots. VIDBOT_BOTS_DIR overrides both.
  */
-export function botsDirectory(): string {
+function botsDirectory(): string {
   if (process.env.VIDBOT_BOTS_DIR) return process.env.VIDBOT_BOTS_DIR;
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = join(here, 'bots');
@@ -75,7 +75,7 @@ function decode(path: string): Rgba {
  * Area-average resampling with premultiplied alpha (no dark fringes), separable: good for the 0.4–0.9×
  * reductions used here and run once per look and size.
  */
-export function resample(src: Rgba, width: number, height: number): Rgba {
+function resample(src: Rgba, width: number, height: number): Rgba {
   const weights = (srcSize: number, dstSize: number) => {
     const ratio = srcSize / dstSize;
     const rows: { start: number; w: Float32Array }[] = [];
@@ -147,7 +147,7 @@ export function resample(src: Rgba, width: number, height: number): Rgba {
 
 const manifests = new Map<string, BotManifest>();
 
-export function loadManifest(look: string): BotManifest {
+function loadManifest(look: string): BotManifest {
   let manifest = manifests.get(look);
   if (!manifest) {
     if (!/^[a-z0-9_-]+$/.test(look)) throw new Error(`invalid bot look "${look}"`);

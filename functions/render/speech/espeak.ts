@@ -16,7 +16,7 @@ import { parseWav } from '../engine/wav.ts';
  * The .wasm file: ESPEAK_WASM_PATH, else `espeak-ng.wasm` next to the running module (the render bundle
  * copies it beside index.mjs), else the npm package.
  */
-export function espeakWasmPath(): string {
+function espeakWasmPath(): string {
   if (process.env.ESPEAK_WASM_PATH) return process.env.ESPEAK_WASM_PATH;
   const bundled = join(dirname(fileURLToPath(import.meta.url)), 'espeak-ng.wasm');
   if (existsSync(bundled)) return bundled;

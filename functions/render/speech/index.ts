@@ -6,7 +6,7 @@ import type { SpeechEngine } from '../engine/types.ts';
 import { EspeakSpeechEngine } from './espeak.ts';
 import { PollySpeechEngine } from './polly.ts';
 
-export { EspeakSpeechEngine, espeakWasmPath, speakableText } from './espeak.ts';
+export { EspeakSpeechEngine } from './espeak.ts';
 export { PollySpeechEngine } from './polly.ts';
 
 let espeak: EspeakSpeechEngine | undefined;
