@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PollyClient, SynthesizeSpeechCommand, type VoiceId } from '@aws-sdk/client-polly';
+import { traced } from '#commons/tracer';
 import type { Bot } from '#domain/bot';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { wavFromPcm16 } from '../engine/wav.ts';
@@ -21,7 +22,7 @@ interface SpeechMark {
 export class PollySpeechEngine implements SpeechEngine {
   readonly name = 'polly';
 
-  constructor(private readonly client: PollyClient = new PollyClient({})) {}
+  constructor(private readonly client: PollyClient = traced(new PollyClient({}))) {}
 
   async synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult> {
     const common = { Engine: 'neural', Text: speakableText(text), TextType: 'text', VoiceId: bot.voice.pollyVoiceId as VoiceId } as const;
