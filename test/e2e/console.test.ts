@@ -196,7 +196,8 @@ describe('console', () => {
     await page.getByRole('button', { name: new RegExp(videoId) }).click();
     await page.getByRole('button', { name: 'Delete video' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await page.getByText(`Video ${videoId} deleted.`).waitFor();
+    // The notice says so (polled with what it says instead, so a failure shows the page's own message).
+    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000, interval: 250 }).toContain(`Video ${videoId} deleted.`);
     await expect.poll(() => page.getByRole('button', { name: new RegExp(videoId) }).count(), { timeout: 5_000 }).toBe(0);
     const gone = await fetch(`${app.baseUrl}/v1/video/${videoId}`, { headers: app.authHeaders });
     expect(gone.status).toBe(404);

@@ -246,7 +246,7 @@ function templateArns(): Arns {
 /** Invokes a function's real handler, recording its calls as that function's. */
 function invoke(name: FunctionName, event: unknown): Promise<any> {
   invoked.add(name);
-  return recorder.as(name, () => handlers[name](event, lambdaContext(`vidbot-${name}`)));
+  return recorder.as(name, () => handlers[name](event, lambdaContext(`vidbot-${name}`, (functions as Record<string, { timeoutSeconds: number }>)[name]!.timeoutSeconds)));
 }
 
 const caller = () => ({ tenantId: tenant.tenantId, keyId: tenant.keyId });

@@ -70,7 +70,10 @@ export function restEvent(options: {
   };
 }
 
-export const lambdaContext = (name = 'test'): Context => ({
+/** A Lambda context; `timeoutSeconds` is the function's (its time left counts down from it). */
+export const lambdaContext = (name = 'test', timeoutSeconds = 10): Context => {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
   callbackWaitsForEmptyEventLoop: false,
   functionName: name,
   functionVersion: '$LATEST',
@@ -79,8 +82,9 @@ export const lambdaContext = (name = 'test'): Context => ({
   awsRequestId: 'aws-req-1',
   logGroupName: `/aws/lambda/${name}`,
   logStreamName: 'stream',
-  getRemainingTimeInMillis: () => 10_000,
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   done: () => undefined,
   fail: () => undefined,
   succeed: () => undefined,
-});
+  };
+};
