@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Bot } from '#domain/bot';
 import type { Account, AccountStore, ApiKeyRecord, BotCatalog, ClipLibrary, KeptClip, KeyStore, Page } from '#domain/ports';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -58,20 +58,11 @@ export class DynamoKeyStore implements KeyStore {
 
   async listByTenant(tenantId: string): Promise<ApiKeyRecord[]> {
     const keys: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'byTenant',
-          KeyConditionExpression: 'tenantId = :t',
-          ExpressionAttributeValues: { ':t': tenantId },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      keys.push(...((page.Items ?? []) as ApiKeyRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = paginateQuery(
+      { client: this.client },
+      { TableName: this.tableName, IndexName: 'byTenant', KeyConditionExpression: 'tenantId = :t', ExpressionAttributeValues: { ':t': tenantId } },
+    );
+    for await (const page of pages) keys.push(...((page.Items ?? []) as ApiKeyRecord[]));
     return keys;
   }
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Page, VideoRepository } from '#domain/ports';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
 import { VIDEO_STATUSES } from '#domain/video';
@@ -63,47 +63,46 @@ export class DynamoVideoRepository implements VideoRepository {
   async countByStatus(tenantId: string, upTo: number): Promise<{ counts: Record<VideoStatus, number>; complete: boolean }> {
     const counts = Object.fromEntries(VIDEO_STATUSES.map((s) => [s, 0])) as Record<VideoStatus, number>;
     let counted = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'byTenant',
-          KeyConditionExpression: 'tenantId = :t',
-          ExpressionAttributeValues: { ':t': tenantId },
-          ProjectionExpression: '#s',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ScanIndexForward: false,
-          Limit: Math.min(1000, upTo - counted),
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) counts[item.status as VideoStatus] = (counts[item.status as VideoStatus] ?? 0) + 1;
-      counted += page.Items?.length ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && counted < upTo);
-    return { counts, complete: !startKey };
+    let more = false;
+    const pages = paginateQuery(
+      { client: this.client, pageSize: Math.min(1000, upTo) },
+      {
+        TableName: this.tableName,
+        IndexName: 'byTenant',
+        KeyConditionExpression: 'tenantId = :t',
+        ExpressionAttributeValues: { ':t': tenantId },
+        ProjectionExpression: '#s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ScanIndexForward: false,
+      },
+    );
+    for await (const page of pages) {
+      for (const item of (page.Items ?? []).slice(0, upTo - counted)) counts[item.status as VideoStatus] = (counts[item.status as VideoStatus] ?? 0) + 1;
+      counted = Math.min(upTo, counted + (page.Items?.length ?? 0));
+      more = page.LastEvaluatedKey !== undefined;
+      if (counted >= upTo) break;
+    }
+    return { counts, complete: !more };
   }
 
   async countInProgress(tenantId: string, createdSince: string, upTo: number): Promise<number> {
     let count = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'byTenant',
-          KeyConditionExpression: 'tenantId = :t AND createdAt >= :since',
-          FilterExpression: '#s IN (:queued, :rendering, :assembling)',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':t': tenantId, ':since': createdSince, ':queued': 'queued', ':rendering': 'rendering', ':assembling': 'assembling' },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        IndexName: 'byTenant',
+        KeyConditionExpression: 'tenantId = :t AND createdAt >= :since',
+        FilterExpression: '#s IN (:queued, :rendering, :assembling)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':t': tenantId, ':since': createdSince, ':queued': 'queued', ':rendering': 'rendering', ':assembling': 'assembling' },
+        Select: 'COUNT',
+      },
+    );
+    for await (const page of pages) {
       count += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && count < upTo);
+      if (count >= upTo) break;
+    }
     return count;
   }
 
@@ -234,12 +233,7 @@ export class DynamoVideoRepository implements VideoRepository {
 
   /** Every video, page by page: for the local runtime's recovery after a restart (never on AWS). */
   async *scanAll(): AsyncGenerator<VideoRecord> {
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: cursor }));
-      for (const item of page.Items ?? []) yield strip(item);
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    for await (const page of paginateScan({ client: this.client }, { TableName: this.tableName })) for (const item of page.Items ?? []) yield strip(item);
   }
 
   async listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]> {
