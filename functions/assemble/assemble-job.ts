@@ -10,6 +10,7 @@ import { recordVideoCompleted } from '#commons/metrics';
 import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
+import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
 
 export interface AssembleDeps {
   videos: VideoRepository;
@@ -24,8 +25,8 @@ const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'aud
   `outputs/${tenantId}/${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
 
 /**
- * Joins a video's rendered clips in order (stream copy, no re-encode), stores the result and completes the
- * video. The claim is a lease (a duplicate message stands down while another run holds it) and the completion
+ * Joins a video's rendered clips in order (stream copy, no re-encode; one clip is copied within the bucket),
+ * stores the result and completes the video. The claim is a lease (a duplicate message stands down while another run holds it) and the completion
  * a conditional write: a redelivered message cannot complete a video twice, and a video that failed
  * meanwhile is left alone, its output removed.
  */
@@ -40,6 +41,20 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';
   const started = Date.now();
+  const objectKey = outputObjectKey(video.tenantId, videoId, kind);
+  if (video.clips.length === 1) {
+    // One clip is the whole video already (faststart MP4, or MP3): a copy inside the bucket, nothing to join.
+    const clip = video.clips[0]!;
+    const result = video.clipResults[String(clip.index)];
+    if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
+    const head = await deps.objects.head(result.objectKey);
+    if (!head) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+    await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
+    const durationSeconds = result.durationSeconds ?? 0;
+    const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
+    const output: VideoOutput = { kind, objectKey, contentType, durationSeconds, sizeBytes: head.sizeBytes, clipDurations: [durationSeconds] };
+    return finish(deps, videoId, output, started);
+  }
   const workDir = await makeWorkDir('assemble', videoId);
   try {
     const parts: string[] = [];
@@ -57,19 +72,23 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       clipDurations.push(result.durationSeconds ?? 0);
     }
     const joined = await deps.concat({ parts, mode, workDir });
-    const objectKey = outputObjectKey(video.tenantId, videoId, kind);
     const { sizeBytes } = await deps.objects.putFile(objectKey, joined.path, { contentType: joined.contentType });
     const output: VideoOutput = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
-    const eventId = eventIdFor(videoId, 'video.completed');
-    if (await deps.videos.complete(videoId, output, eventId)) {
-      logger.info('video completed', { video_id: videoId, duration_s: output.durationSeconds, size_bytes: sizeBytes, assemble_ms: Date.now() - started });
-      recordVideoCompleted();
-      await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
-    } else {
-      await discardOutput(deps, videoId, objectKey);
-    }
+    await finish(deps, videoId, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Completes the video with its stored output and queues its event, or discards the output if the video ended. */
+async function finish(deps: AssembleDeps, videoId: string, output: VideoOutput, started: number): Promise<void> {
+  const eventId = eventIdFor(videoId, 'video.completed');
+  if (await deps.videos.complete(videoId, output, eventId)) {
+    logger.info('video completed', { video_id: videoId, duration_s: output.durationSeconds, size_bytes: output.sizeBytes, assemble_ms: Date.now() - started });
+    recordVideoCompleted();
+    await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
+  } else {
+    await discardOutput(deps, videoId, output.objectKey);
   }
 }
 

@@ -79,10 +79,16 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
       if (rendered) logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
       const started = Date.now();
       const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
+      let background: Promise<BackgroundMedia> | undefined;
       try {
-        let background: BackgroundMedia | undefined;
-        if (mode === 'video' && clip.background) background = await deps.fetchBackground(clip.background, join(workDir, 'background'), workDir);
-        const backgroundMs = Date.now() - started;
+        // The background downloads while the speech is synthesised (the engine waits for it after the speech).
+        let backgroundMs = 0;
+        background =
+          mode === 'video' && clip.background
+            ? deps.fetchBackground(clip.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
+            : undefined;
+        // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
+        background?.catch(() => undefined);
         const output = await deps.renderClip({
           bot,
           text: clip.text,
@@ -100,7 +106,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           if (error instanceof SpeechTooLongError)
             throw new JobFailure('text_too_long', `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`);
           // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
-          if (background && error instanceof MediaToolError && !error.signal)
+          if (background && !(error instanceof JobFailure) && error instanceof MediaToolError && !error.signal)
             throw new JobFailure('background_invalid', 'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)');
           // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
           if (!(error instanceof MediaBudgetError)) throw error;
@@ -112,6 +118,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
               : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
           );
         });
+        // Whatever the engine did with it, a background that failed fails the clip.
+        await background;
         result.durationSeconds = output.durationSeconds;
         result.objectKey = clip.reusable ? keptKey : renderKey;
         const uploadStarted = Date.now();
@@ -130,6 +138,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         });
         recordClipRendered(result.renderMs, output.durationSeconds);
       } finally {
+        // A render that failed before it needed the background leaves no download writing into a removed dir.
+        await background?.catch(() => undefined);
         await rm(workDir, { recursive: true, force: true });
       }
     }

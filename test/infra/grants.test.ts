@@ -366,7 +366,7 @@ async function runScenarios() {
     videoIds.v4 = await create({ webhook: `${ok.url}/v4`, clips: [{ bot_uid: 'bot_maya', text: 'Grants four.', background: `${files.base}/missing.mp4` }] });
     const repository = new DynamoVideoRepository(doc, names.table('videos'));
     recorder.beforeCall(async (call) => {
-      if (call.function === 'assemble' && call.operation === 'PutObject' && String(call.input.Key).includes(videoIds.v3!)) {
+      if (call.function === 'assemble' && (call.operation === 'PutObject' || call.operation === 'CopyObject') && String(call.input.Key).includes(videoIds.v3!)) {
         await repository.fail(videoIds.v3!, { code: 'deadline_exceeded', message: 'ended by the grants test during assembly' }, `evt_grants_${videoIds.v3}`);
       }
     });

@@ -165,7 +165,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const args: string[] = ['-y'];
   let background: string;
   const scaleToFrame = `scale=${FRAME.width}:${FRAME.height}:force_original_aspect_ratio=increase,crop=${FRAME.width}:${FRAME.height},setsar=1`;
-  const media = input.background;
+  const media = await input.background;
   const backgroundAudio = Boolean(media?.hasAudio);
   if (media) {
     args.push(...backgroundInputArgs(media), '-i', media.path);

@@ -30,8 +30,11 @@ export interface RenderClipInput {
   text: string;
   position: BotPosition;
   removeBotBackground: boolean;
-  /** The downloaded (guarded) and inspected background (see inspectBackground); absent means the default backdrop. */
-  background?: BackgroundMedia;
+  /**
+   * The downloaded (guarded) and inspected background (see inspectBackground), or its download still under way:
+   * the engine synthesises the speech meanwhile and waits for it only then. Absent means the default backdrop.
+   */
+  background?: BackgroundMedia | Promise<BackgroundMedia>;
   /** 0..1, gain of the background's own audio under the voice. */
   backgroundVolume: number;
   transitions: Transitions;
