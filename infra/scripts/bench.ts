@@ -134,12 +134,13 @@ function printProfile(lines: LogLine[], run: { seconds: number; t0: number; webh
   const engine = n('speech_ms') + n('setup_ms') + n('encode_ms');
   const rows: [string, number][] = [
     ['create request, render queue hop, cache lookups', (renderStart - run.t0) / 1000],
-    ['background fetch and inspection', n('background_ms')],
-    ['speech synthesis (espeak-ng)', n('speech_ms')],
-    ['sprites, lip sync, poses, command', n('setup_ms')],
+    // The background downloads while the speech is synthesised: what is left of it after the speech is waited
+    // for in the setup row, so the two rows add up to the wall time.
+    ['speech synthesis (espeak-ng), the background fetched meanwhile', n('speech_ms')],
+    ['rest of the background fetch and inspection, sprites, lip sync, poses, command', n('setup_ms')],
     ['ffmpeg: background decode, overlay, encode (one pass)', n('encode_ms')],
     ['upload of the clip', n('upload_ms')],
-    ['other render job work', Math.max(0, n('render_ms') - n('background_ms') - engine - n('upload_ms'))],
+    ['other render job work', Math.max(0, n('render_ms') - engine - n('upload_ms'))],
     ['clip recorded, assemble queue hop, assembly', (completedAt - renderedAt) / 1000],
     ['notify queue hop, signed webhook delivered', (run.webhookAt - completedAt) / 1000],
   ];
@@ -148,6 +149,7 @@ function printProfile(lines: LogLine[], run: { seconds: number; t0: number; webh
   for (const [label, seconds] of rows) console.log(`| ${label} | ${seconds.toFixed(2)} | ${((seconds / run.seconds) * 100).toFixed(1)} % |`);
   console.log(`| **create → webhook** | **${run.seconds.toFixed(2)}** | 100 % |`);
   console.log(`(inside the ffmpeg pass: drawing the bot's frames in Node took ${n('draw_ms').toFixed(2)} s; first frame handed to ffmpeg ${n('first_frame_ms').toFixed(2)} s after the render started; the assembly itself ${(Number(completed.assemble_ms ?? 0) / 1000).toFixed(2)} s)`);
+  console.log(`(the background's download and inspection took ${n('background_ms').toFixed(2)} s, alongside the speech)`);
 }
 
 main().catch((error) => {
