@@ -1,4 +1,4 @@
-import { downloadLink } from '#domain/links';
+import { downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { ObjectStore } from '#domain/ports';
 import type { VideoRecord } from '#domain/video';
@@ -22,7 +22,8 @@ const objects: ObjectStore = new S3ObjectStore(s3Client(), config.bucket);
 const notifyQueue = new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify);
 
 /** A fresh download link on every read. */
-const publicVideo = async (video: VideoRecord, baseUrl: string) => toPublicVideo(video, baseUrl, await downloadLink(objects, video));
+const publicVideo = async (video: VideoRecord, baseUrl: string) =>
+  toPublicVideo(video, baseUrl, await downloadLink(objects, video), await posterLink(objects, video));
 
 /** Links behind the /download redirect are followed at once: an hour is plenty. */
 const REDIRECT_LINK_SECONDS = 3600;

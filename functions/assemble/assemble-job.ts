@@ -10,16 +10,21 @@ import { recordVideoCompleted } from '#commons/metrics';
 import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
-import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
+import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
+import { TRANSITION_SECONDS } from '#domain/clip';
 
 export interface AssembleDeps {
   videos: VideoRepository;
   objects: ObjectStore;
   notifyQueue: MessageQueue<DeliverMessage>;
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
+  /** Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (media.ts extractPoster). */
+  poster: (videoPath: string, atSeconds: number, posterPath: string) => Promise<string>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
 }
+
+const posterObjectKey = (tenantId: string, videoId: string) => `outputs/${tenantId}/${videoId}.jpg`;
 
 const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
   `outputs/${tenantId}/${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
@@ -42,24 +47,14 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   const kind = video.createVideo ? 'video' : 'audio';
   const started = Date.now();
   const objectKey = outputObjectKey(video.tenantId, videoId, kind);
-  if (video.clips.length === 1) {
-    // One clip is the whole video already (faststart MP4, or MP3): a copy inside the bucket, nothing to join.
-    const clip = video.clips[0]!;
-    const result = video.clipResults[String(clip.index)];
-    if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
-    const head = await deps.objects.head(result.objectKey);
-    if (!head) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
-    await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
-    const durationSeconds = result.durationSeconds ?? 0;
-    const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
-    const output: VideoOutput = { kind, objectKey, contentType, durationSeconds, sizeBytes: head.sizeBytes, clipDurations: [durationSeconds] };
-    return finish(deps, videoId, output, started);
-  }
   const workDir = await makeWorkDir('assemble', videoId);
   try {
+    // A one-clip video is its clip already (faststart MP4, or MP3): copied within the bucket, not joined. A video
+    // needs its first clip here all the same, for its poster.
+    const single = video.clips.length === 1;
     const parts: string[] = [];
     const clipDurations: number[] = [];
-    for (const clip of video.clips) {
+    for (const clip of single && mode === 'voice' ? [] : video.clips) {
       const result = video.clipResults[String(clip.index)];
       if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
       const path = join(workDir, `part-${String(clip.index).padStart(3, '0')}${mode === 'video' ? '.mp4' : '.mp3'}`);
@@ -71,9 +66,29 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       parts.push(path);
       clipDurations.push(result.durationSeconds ?? 0);
     }
-    const joined = await deps.concat({ parts, mode, workDir });
-    const { sizeBytes } = await deps.objects.putFile(objectKey, joined.path, { contentType: joined.contentType });
-    const output: VideoOutput = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
+    let output: VideoOutput;
+    if (single) {
+      const clip = video.clips[0]!;
+      const result = video.clipResults[String(clip.index)];
+      const head = result?.objectKey ? await deps.objects.head(result.objectKey) : undefined;
+      if (!result?.objectKey || !head) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+      await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
+      const durationSeconds = result.durationSeconds ?? 0;
+      const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
+      output = { kind, objectKey, contentType, durationSeconds, sizeBytes: head.sizeBytes, clipDurations: [durationSeconds] };
+    } else {
+      const joined = await deps.concat({ parts, mode, workDir });
+      const { sizeBytes } = await deps.objects.putFile(objectKey, joined.path, { contentType: joined.contentType });
+      output = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
+    }
+    if (mode === 'video' && parts[0]) {
+      // The poster: the first clip once its entry transition is over, when the presenter is fully in view.
+      const first = video.clips[0]!;
+      const at = Math.max(0, Math.min((first.transitions.entry ? TRANSITION_SECONDS : 0) + 0.5, (clipDurations[0] ?? 1) - 0.1));
+      const posterKey = posterObjectKey(video.tenantId, videoId);
+      await deps.objects.putFile(posterKey, await deps.poster(parts[0], at, join(workDir, 'poster.jpg')), { contentType: POSTER_CONTENT_TYPE });
+      output.posterKey = posterKey;
+    }
     await finish(deps, videoId, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -89,6 +104,7 @@ async function finish(deps: AssembleDeps, videoId: string, output: VideoOutput, 
     await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
   } else {
     await discardOutput(deps, videoId, output.objectKey);
+    if (output.posterKey) await discardOutput(deps, videoId, output.posterKey);
   }
 }
 
@@ -99,7 +115,7 @@ async function finish(deps: AssembleDeps, videoId: string, output: VideoOutput, 
  */
 async function discardOutput(deps: AssembleDeps, videoId: string, objectKey: string) {
   const current = await deps.videos.get(videoId);
-  if (current?.status === 'completed' && current.output?.objectKey === objectKey) return;
+  if (current?.status === 'completed' && (current.output?.objectKey === objectKey || current.output?.posterKey === objectKey)) return;
   await deps.objects.delete(objectKey);
   logger.info('video ended during assembly; its output was removed', { video_id: videoId, status: current?.status ?? 'deleted' });
 }

@@ -7,6 +7,7 @@ import { loadConfig } from '#commons/config';
 import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { concatClips } from '#media/concat';
+import { extractPoster } from '#media/media';
 import { handleAssembleMessage, type AssembleDeps } from './assemble-job.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true, consumer: true, assemblyLease: true });
@@ -15,6 +16,7 @@ const deps: AssembleDeps = {
   objects: new S3ObjectStore(s3Client(), config.bucket),
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
   concat: concatClips,
+  poster: extractPoster,
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };
 export const handler = queueConsumer(

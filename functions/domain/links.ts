@@ -15,3 +15,9 @@ export async function downloadLink(objects: ObjectStore, video: VideoRecord, sec
   if (video.status !== 'completed' || !video.output) return undefined;
   return objects.presignGet(video.output.objectKey, seconds, outputFileName(video.videoId, video.output.kind));
 }
+
+/** A fresh link to a completed video's poster (JPEG), or undefined if it has none. */
+export async function posterLink(objects: ObjectStore, video: VideoRecord, seconds = DOWNLOAD_LINK_SECONDS): Promise<PresignedLink | undefined> {
+  if (video.status !== 'completed' || !video.output?.posterKey) return undefined;
+  return objects.presignGet(video.output.posterKey, seconds);
+}

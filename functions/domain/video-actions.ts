@@ -20,6 +20,7 @@ export async function deleteVideo(deps: { videos: VideoRepository; objects: Obje
   const video = await ownVideo(deps.videos, tenantId, videoId);
   if (!isTerminal(video.status)) throw new Conflict(`Video ${video.videoId} is still ${video.status}; delete it once it has completed or failed.`);
   if (video.output) await deps.objects.delete(video.output.objectKey);
+  if (video.output?.posterKey) await deps.objects.delete(video.output.posterKey);
   await deps.videos.delete(video.videoId);
   return video;
 }

@@ -33,6 +33,8 @@ export interface VideoOutput {
   durationSeconds: number;
   sizeBytes: number;
   clipDurations: number[];
+  /** A JPEG poster of the video (its first clip after the entry transition); videos only. */
+  posterKey?: string;
 }
 
 /** One attempt to deliver the webhook event. */

@@ -7,3 +7,4 @@ export const AUDIO_ENCODE_ARGS = ['-c:a', 'aac', '-b:a', '128k', '-ar', '48000',
 export const VOICE_ENCODE_ARGS = ['-ac', '1', '-ar', '44100', '-c:a', 'libmp3lame', '-b:a', '96k'] as const;
 export const VIDEO_CONTENT_TYPE = 'video/mp4';
 export const VOICE_CONTENT_TYPE = 'audio/mpeg';
+export const POSTER_CONTENT_TYPE = 'image/jpeg';

@@ -398,3 +398,15 @@ export function concatArgs(list: string, output: string, voice: boolean): string
     output,
   ];
 }
+
+/**
+ * A JPEG poster of one of our own MP4s (a joined video or a rendered clip): the frame at `atSeconds`, at the
+ * video's own size. Returns the poster's path.
+ */
+export async function extractPoster(videoPath: string, atSeconds: number, posterPath: string): Promise<string> {
+  await runFfmpeg(
+    ['-y', '-protocol_whitelist', 'file', '-format_whitelist', 'mov', '-f', 'mov', '-ss', atSeconds.toFixed(3), '-i', videoPath, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', posterPath],
+    { budgetSeconds: 30 },
+  );
+  return posterPath;
+}

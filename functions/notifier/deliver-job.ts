@@ -1,5 +1,5 @@
 import { activeWebhookSecrets } from '#domain/api-keys';
-import { downloadLink } from '#domain/links';
+import { downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal, type DeliveryState } from '#domain/video';
@@ -57,9 +57,10 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
   const key = await deps.keys.findById(video.keyId);
   const now = deps.now();
   const download = (await downloadLink(deps.objects, video)) ?? {};
+  const poster = await posterLink(deps.objects, video);
   const result = await (deps.deliver ?? deliverWebhook)({
     url: video.webhookUrl,
-    event: buildVideoEvent(video, download, now),
+    event: buildVideoEvent(video, { ...download, posterUrl: poster?.url }, now),
     eventId: message.eventId,
     secrets: key ? activeWebhookSecrets(key, now) : [],
     mode: deps.mode,

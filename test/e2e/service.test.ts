@@ -1,3 +1,5 @@
+import { imageSize } from 'image-size';
+import { runFfmpeg } from '../../functions/media/media.ts';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +88,18 @@ describe('the spec sample request, end to end', () => {
     expect(Number(probed.format.duration)).toBeCloseTo(video.output.duration_seconds, 1);
     // Each clip: its speech plus the 0.6 s fade in and 0.6 s fade out.
     for (const clip of video.clips) expect(clip.duration_seconds).toBeGreaterThan(1.2);
+
+    // Its poster: a JPEG of the video's own size, taken once the fade-in is over (not a black frame), in the
+    // record and in the webhook.
+    expect(event.data.thumbnail_url).toBeTruthy();
+    const poster = await fetch(video.output.thumbnail_url);
+    expect(poster.status).toBe(200);
+    const jpeg = Buffer.from(await poster.arrayBuffer());
+    expect(imageSize(jpeg)).toMatchObject({ type: 'jpg', width: 1280, height: 720 });
+    const posterPath = join(work, 'poster.jpg');
+    await writeFile(posterPath, jpeg);
+    const { stdout } = await runFfmpeg(['-i', posterPath, '-vf', 'scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { budgetSeconds: 30, captureStdout: true });
+    expect(stdout[0]!, 'mean brightness of the poster').toBeGreaterThan(30);
   }, 150_000);
 
   it('GET /v1/video/{id}/download redirects to a fresh link of the file', async () => {

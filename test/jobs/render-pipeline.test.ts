@@ -37,6 +37,11 @@ const renderClip = vi.fn(async (input: RenderClipInput) => {
   await writeFile(path, `${input.bot.uid}:${input.text}`);
   return { path, contentType: 'video/mp4', durationSeconds: input.text.length / 10 };
 });
+/** Stands for media.ts extractPoster on the fake clips: the poster names the file and the moment it was taken at. */
+const poster = vi.fn(async (videoPath: string, atSeconds: number, posterPath: string) => {
+  await writeFile(posterPath, `poster of ${videoPath.split('/').pop()} at ${atSeconds.toFixed(2)}`);
+  return posterPath;
+});
 const concat = vi.fn(async (input: ConcatInput) => {
   const { readFile } = await import('node:fs/promises');
   const parts = await Promise.all(input.parts.map((p) => readFile(p, 'utf8')));
@@ -88,7 +93,7 @@ beforeAll(async () => {
     fetchBackground,
     now: () => clock,
   };
-  assembleDeps = { videos, objects, notifyQueue, concat, assemblyLeaseSeconds };
+  assembleDeps = { videos, objects, notifyQueue, concat, poster, assemblyLeaseSeconds };
 });
 afterAll(() => dynamo.stop());
 beforeEach(() => {
@@ -133,6 +138,9 @@ describe('a one-clip video', () => {
     expect(done).toMatchObject({ status: 'completed', output: { kind: 'video', objectKey: `outputs/acct_1/${created.videoId}.mp4`, contentType: 'video/mp4', durationSeconds: clipSeconds, clipDurations: [clipSeconds] } });
     expect((await objects.read(done!.output!.objectKey)).toString()).toBe((await objects.read(clipKey)).toString());
     expect(done!.output!.sizeBytes).toBe((await objects.read(clipKey)).length);
+    // Its poster, once the (absent) entry transition is over.
+    expect(done!.output!.posterKey).toBe(`outputs/acct_1/${created.videoId}.jpg`);
+    expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('poster of part-000.mp4 at 0.50');
     expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
   });
 });

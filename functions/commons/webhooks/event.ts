@@ -41,6 +41,8 @@ export interface VideoEventData {
   /** Completed voice-only video: presigned download URL. */
   audio_url?: string;
   url_expires_at?: string;
+  /** Completed full video: presigned link to its JPEG poster. */
+  thumbnail_url?: string;
   duration_seconds?: number;
   size_bytes?: number;
   clips: VideoEventClip[];
