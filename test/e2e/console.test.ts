@@ -179,6 +179,8 @@ describe('console', () => {
     expect(played.readyState).toBeGreaterThanOrEqual(2);
     expect(played.duration).toBeGreaterThan(2);
     expect(await detail.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^http/);
+    // The video's poster (its thumbnail) is the player's poster.
+    expect(await page.locator('video').getAttribute('poster')).toMatch(/^http.*\.jpg/);
     await expect.poll(() => detail.getByRole('table', { name: 'Webhook attempts' }).innerText(), { timeout: 20_000 }).toContain('200');
     await page.screenshot({ path: join(shots, 'console-videos.png'), fullPage: true });
 

@@ -25,7 +25,7 @@ export function VideoDetail({ video }: { video: Video }) {
 
       {video.status === 'completed' && link && (
         <div class="player">
-          {video.output?.kind === 'audio' ? <audio controls src={link} aria-label="Voice player" /> : <video controls playsInline preload="metadata" src={link} aria-label="Video player" />}
+          {video.output?.kind === 'audio' ? <audio controls src={link} aria-label="Voice player" /> : <video controls playsInline preload="metadata" src={link} poster={video.output?.thumbnail_url ?? undefined} aria-label="Video player" />}
           <p class="help">
             {video.output && `${seconds(video.output.duration_seconds)} · ${(video.output.size_bytes / 1024 / 1024).toFixed(2)} MB · ${video.output.content_type}`}
           </p>
