@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
@@ -70,12 +70,13 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
     if (single) {
       const clip = video.clips[0]!;
       const result = video.clipResults[String(clip.index)];
-      const head = result?.objectKey ? await deps.objects.head(result.objectKey) : undefined;
-      if (!result?.objectKey || !head) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+      // A video's clip was downloaded above (for the poster); a voice's is only looked up.
+      const sizeBytes = parts[0] ? (await stat(parts[0])).size : result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
+      if (!result?.objectKey || sizeBytes === undefined) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
       await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
       const durationSeconds = result.durationSeconds ?? 0;
       const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
-      output = { kind, objectKey, contentType, durationSeconds, sizeBytes: head.sizeBytes, clipDurations: [durationSeconds] };
+      output = { kind, objectKey, contentType, durationSeconds, sizeBytes, clipDurations: [durationSeconds] };
     } else {
       const joined = await deps.concat({ parts, mode, workDir });
       const { sizeBytes } = await deps.objects.putFile(objectKey, joined.path, { contentType: joined.contentType });

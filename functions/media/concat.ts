@@ -1,6 +1,7 @@
 /** concatClips: joins rendered clips in order by stream copy (concat demuxer), no re-encode. */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { limits } from '#domain/limits';
 import { budgetFor, concatArgs, probeDuration, runFfmpeg } from './media.ts';
 import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from './formats.ts';
 
@@ -14,7 +15,7 @@ export async function concatClips(input: ConcatInput): Promise<ConcatOutput> {
   const voice = input.mode === 'voice';
   const path = join(input.workDir, voice ? 'video.mp3' : 'video.mp4');
   // A stream copy runs far faster than real time; the budget allows for the longest video there can be.
-  await runFfmpeg(concatArgs(list, path, voice), { budgetSeconds: budgetFor(input.parts.length * 180) });
+  await runFfmpeg(concatArgs(list, path, voice), { budgetSeconds: budgetFor(input.parts.length * limits.maxSpeechSeconds) });
   return {
     path,
     contentType: voice ? VOICE_CONTENT_TYPE : VIDEO_CONTENT_TYPE,

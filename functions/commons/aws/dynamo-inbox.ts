@@ -1,4 +1,5 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './conditions.ts';
 import type { InboxEvent } from '#domain/inbox';
 import type { InboxStore, Page } from '#domain/ports';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -15,7 +16,7 @@ export class DynamoInbox implements InboxStore {
       await this.client.send(new PutCommand({ TableName: this.tableName, Item: event, ConditionExpression: 'attribute_not_exists(receivedKey)' }));
       return true;
     } catch (error) {
-      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

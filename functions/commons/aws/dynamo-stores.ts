@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './conditions.ts';
 import type { Bot } from '#domain/bot';
 import type { Account, AccountStore, ApiKeyRecord, BotCatalog, ClipLibrary, KeptClip, KeyStore, Page } from '#domain/ports';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -137,7 +138,7 @@ export class DynamoAccountStore implements AccountStore {
       );
       return true;
     } catch (error) {
-      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Page, VideoRepository } from '#domain/ports';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
 import { VIDEO_STATUSES } from '#domain/video';
 import { Conflict } from '#domain/errors';
+import { isConditionFailure } from './conditions.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /**
@@ -15,7 +15,6 @@ const PENDING = 'pending';
 /** How long after finishing a video's first delivery attempt must be recorded before the sweeper re-queues it. */
 export const NOTIFY_GRACE_SECONDS = 300;
 
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException || (error as Error)?.name === 'ConditionalCheckFailedException';
 
 /** Videos in DynamoDB. Every state change is a conditional update, so redelivered messages cannot apply one twice. */
 export class DynamoVideoRepository implements VideoRepository {
