@@ -150,7 +150,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
-  const sprites = loadSprites(input.bot.look, botHeightFor(input.position));
+  const sprites = loadSprites(input.bot.look, botHeightFor(input.position), input.lookDirectory);
   // Without its card, a bot at a bottom position stands on the frame's edge; elsewhere its bust fades out.
   const flush = input.removeBotBackground && isBottomPosition(input.position);
   const compositor = new BotCompositor(sprites, { withPanel: !input.removeBotBackground, bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card' });

@@ -147,27 +147,35 @@ function resample(src: Rgba, width: number, height: number): Rgba {
 
 const manifests = new Map<string, BotManifest>();
 
-function loadManifest(look: string): BotManifest {
-  let manifest = manifests.get(look);
+/** The directory of a built-in look (functions/render/bots/<look>). */
+function builtInLookDirectory(look: string): string {
+  if (!/^[a-z0-9_-]+$/.test(look)) throw new Error(`invalid bot look "${look}"`);
+  return join(botsDirectory(), look);
+}
+
+function loadManifest(dir: string): BotManifest {
+  let manifest = manifests.get(dir);
   if (!manifest) {
-    if (!/^[a-z0-9_-]+$/.test(look)) throw new Error(`invalid bot look "${look}"`);
-    const path = join(botsDirectory(), look, 'manifest.json');
-    if (!existsSync(path)) throw new Error(`no artwork for bot look "${look}" (${path})`);
+    const path = join(dir, 'manifest.json');
+    if (!existsSync(path)) throw new Error(`no bot artwork at ${path}`);
     manifest = JSON.parse(readFileSync(path, 'utf8')) as BotManifest;
-    manifests.set(look, manifest);
+    manifests.set(dir, manifest);
   }
   return manifest;
 }
 
 const spriteCache = new Map<string, BotSprites>();
 
-/** The look's layers scaled so the whole canvas is `height` px tall. */
-export function loadSprites(look: string, height: number): BotSprites {
-  const key = `${look}@${height}`;
+/**
+ * The look's layers scaled so the whole canvas is `height` px tall. `directory` holds a look that is not built in
+ * (a bot prepared from a caller's images, downloaded by the render job); by default, the built-in look's.
+ */
+export function loadSprites(look: string, height: number, directory = builtInLookDirectory(look)): BotSprites {
+  const dir = directory;
+  const key = `${dir}@${height}`;
   const cached = spriteCache.get(key);
   if (cached) return cached;
-  const manifest = loadManifest(look);
-  const dir = join(botsDirectory(), look);
+  const manifest = loadManifest(dir);
   const scale = height / manifest.height;
   const width = Math.round(manifest.width * scale);
   const full = (file: string) => resample(decode(join(dir, file)), width, height);

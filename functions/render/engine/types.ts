@@ -27,6 +27,8 @@ export interface SpeechEngine {
 
 export interface RenderClipInput {
   bot: Bot;
+  /** Where the bot's look (manifest.json and its layers) is, when it is not a built-in look (see sprites.ts loadSprites). */
+  lookDirectory?: string;
   text: string;
   position: BotPosition;
   removeBotBackground: boolean;
