@@ -26,13 +26,18 @@ export class ApiFailure extends Error {
 const apiBase = (pathname = location.pathname) => (pathname.endsWith('/') ? pathname : `${pathname}/`);
 export const apiOrigin = () => `${location.origin}${apiBase()}`.replace(/\/$/, '');
 
+/**
+ * One API call. A body is sent as JSON, or, when it is a FormData (files: a bot's photo), as multipart/form-data
+ * with the boundary the browser chooses (so no Content-Type is set here).
+ */
 export async function api<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
+  const multipart = body instanceof FormData;
   let response: Response;
   try {
     response = await fetch(`${apiBase()}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       cache: 'no-store',
     });
   } catch {
@@ -47,6 +52,8 @@ export async function api<T>(key: string, method: string, path: string, body?: u
   }
   if (!response.ok) {
     const error = parsed?.error;
+    // API Gateway refuses a body over its limit itself, before vidbot sees it, without the API's error shape.
+    if (response.status === 413 && !error) throw new ApiFailure(413, 'request_too_large', 'The request is too large for the API: send a smaller file, or give its URL instead.');
     throw new ApiFailure(response.status, error?.code ?? 'http_error', error?.message ?? `The API answered ${response.status}.`, Array.isArray(error?.details) ? error.details : []);
   }
   return parsed as T;
@@ -54,13 +61,33 @@ export async function api<T>(key: string, method: string, path: string, body?: u
 
 // --- The API's shapes, as far as the console reads them ------------------------------------------------------
 
+export type BotStatus = 'preparing' | 'ready' | 'failed';
+
 export interface Bot {
   uid: string;
   name: string;
   description: string;
-  voice: { engine: string; name: string };
+  /** A voice id (`espeak:es`); older answers had `{engine, name}` (see voiceIdOf). */
+  voice: string | { engine: string; name: string };
   default_position: string;
   preview_image_url: string | null;
+  /** Absent from older answers, where every bot was built in and ready. */
+  built_in?: boolean;
+  status?: BotStatus;
+  error?: { code: string; message: string } | null;
+}
+
+export const voiceIdOf = (bot: Pick<Bot, 'voice'>) => (typeof bot.voice === 'string' ? bot.voice : `${bot.voice.engine}:${bot.voice.name}`);
+export const isBuiltIn = (bot: Pick<Bot, 'built_in'>) => bot.built_in !== false;
+export const botStatus = (bot: Pick<Bot, 'status'>): BotStatus => bot.status ?? 'ready';
+
+/** GET /v1/voices. */
+export interface Voice {
+  id: string;
+  language: string;
+  language_name: string;
+  gender?: 'female' | 'male';
+  engine: string;
 }
 
 type VideoStatus = 'queued' | 'rendering' | 'assembling' | 'completed' | 'failed';
@@ -69,11 +96,13 @@ export interface Video {
   video_id: string;
   status: VideoStatus;
   create_video: boolean;
+  aspect_ratio?: string;
+  resolution?: string;
   created_at: string;
   completed_at: string | null;
   progress: { clips_total: number; clips_rendered: number };
   clips: { index: number; clip_name: string; bot_uid: string; status: string; duration_seconds: number | null; render_seconds: number | null; cached: boolean; clip_uid?: string }[];
-  output: { kind: 'video' | 'audio'; content_type: string; duration_seconds: number; size_bytes: number; download_url: string | null; download_url_expires_at: string | null; thumbnail_url?: string | null } | null;
+  output: { kind: 'video' | 'audio'; content_type: string; duration_seconds: number; size_bytes: number; download_url: string | null; download_url_expires_at: string | null; thumbnail_url?: string | null; captions?: { vtt_url: string; srt_url: string } | null } | null;
   error: { code: string; message: string; clip_index: number | null } | null;
   webhook: { url: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null; duration_ms: number }[] };
 }

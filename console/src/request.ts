@@ -2,7 +2,7 @@
  * The composer's state as the API's create request, and the same request as a curl command. Only fields the API
  * accepts are sent, and only when they differ from its defaults, so the curl shown is the one a person would write.
  */
-import { DEFAULT_BACKGROUND_VOLUME } from './options.ts';
+import { DEFAULT_BACKGROUND_VOLUME, VIDEO_DEFAULTS } from './options.ts';
 
 export interface ClipDraft {
   /** Local identity (stable across reordering), not sent. */
@@ -11,6 +11,8 @@ export interface ClipDraft {
   kind: 'new' | 'kept';
   clipUid: string;
   botUid: string;
+  /** A voice id; '' speaks with the bot's own voice. */
+  voice: string;
   text: string;
   /** null: the bot's default position. */
   position: string | null;
@@ -26,12 +28,17 @@ export interface ClipDraft {
 export interface ComposerDraft {
   webhook: string;
   voiceOnly: boolean;
+  /** `aspect_ratio`, `resolution`, `captions`: the picture's options (not sent for voice only). */
+  aspectRatio: string;
+  resolution: string;
+  captions: string;
   clips: ClipDraft[];
 }
 
 function clipBody(clip: ClipDraft): Record<string, unknown> {
   if (clip.kind === 'kept') return { clip_uid: clip.clipUid, ...(clip.name.trim() ? { clip_name: clip.name.trim() } : {}) };
   const body: Record<string, unknown> = { bot_uid: clip.botUid, text: clip.text };
+  if (clip.voice) body.voice = clip.voice;
   if (clip.position) body.bot_position = clip.position;
   if (clip.removeBackground) body.remove_bot_background = true;
   if (clip.background.trim()) body.background = clip.background.trim();
@@ -44,9 +51,16 @@ function clipBody(clip: ClipDraft): Record<string, unknown> {
 }
 
 export function requestBody(draft: ComposerDraft): Record<string, unknown> {
+  const picture: Record<string, unknown> = {};
+  if (!draft.voiceOnly) {
+    if (draft.aspectRatio !== VIDEO_DEFAULTS.aspectRatio) picture.aspect_ratio = draft.aspectRatio;
+    if (draft.resolution !== VIDEO_DEFAULTS.resolution) picture.resolution = draft.resolution;
+    if (draft.captions !== VIDEO_DEFAULTS.captions) picture.captions = draft.captions;
+  }
   return {
     webhook: draft.webhook.trim(),
     ...(draft.voiceOnly ? { create_video: false } : {}),
+    ...picture,
     clips: draft.clips.map(clipBody),
   };
 }

@@ -3,8 +3,9 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { api, ApiFailure, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video } from './api.ts';
-import { DEFAULT_BACKGROUND_VOLUME } from './options.ts';
+import { api, ApiFailure, botStatus, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video, type Voice } from './api.ts';
+import { botDraftProblems, botFormData, emptyBotDraft, type BotDraft } from './bot-form.ts';
+import { DEFAULT_BACKGROUND_VOLUME, VIDEO_DEFAULTS } from './options.ts';
 import { requestBody, type ClipDraft, type ComposerDraft } from './request.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
@@ -19,6 +20,11 @@ effect(() => {
 
 export const tab = signal<Tab>('create');
 export const bots = signal<Bot[]>([]);
+/** Bots a clip can use now (a bot being prepared, or that failed, cannot speak yet). */
+export const readyBots = computed(() => bots.value.filter((b) => botStatus(b) === 'ready'));
+export const voices = signal<Voice[]>([]);
+/** Why the voice catalog is missing, if it is: the pickers then offer the bot's voice only. */
+export const voicesError = signal('');
 export const videos = signal<Video[]>([]);
 export const selectedVideoId = signal<string | null>(null);
 export const selectedVideo = signal<Video | null>(null);
@@ -30,13 +36,21 @@ export const account = signal<Account | null>(null);
 export const notice = signal<{ kind: 'error' | 'info'; text: string } | null>(null);
 
 /**
- * A finished file's link, fixed per video for the page's life: every read of a video presigns a fresh one, and
- * swapping the player's source on each poll would restart it.
+ * A finished video's links (file, poster, captions), fixed per video for the page's life: every read of a video
+ * presigns fresh ones, and swapping the player's source or its captions track on each poll would restart them.
  */
-const mediaLinks = new Map<string, string>();
-export const mediaLink = (video: Video) => {
-  const url = video.output?.download_url;
-  if (url && !mediaLinks.has(video.video_id)) mediaLinks.set(video.video_id, url);
+export interface MediaLinks {
+  file: string;
+  poster: string | null;
+  vtt: string | null;
+  srt: string | null;
+}
+const mediaLinks = new Map<string, MediaLinks>();
+export const mediaLinksOf = (video: Video): MediaLinks | null => {
+  const output = video.output;
+  if (output?.download_url && !mediaLinks.has(video.video_id)) {
+    mediaLinks.set(video.video_id, { file: output.download_url, poster: output.thumbnail_url ?? null, vtt: output.captions?.vtt_url ?? null, srt: output.captions?.srt_url ?? null });
+  }
   return mediaLinks.get(video.video_id) ?? null;
 };
 
@@ -78,15 +92,27 @@ export function signOut(message = '') {
 // --- Loading ------------------------------------------------------------------------------------------------
 
 export async function loadAll() {
-  await Promise.all([loadBots(), loadVideos(), loadInbox(), loadLibrary()]);
+  await Promise.all([loadBots(), loadVoices(), loadVideos(), loadInbox(), loadLibrary()]);
 }
 
 export async function loadBots() {
   try {
     bots.value = (await call<{ bots: Bot[] }>('GET', 'v1/bot')).bots;
-    for (const clip of composer.value.clips) if (!clip.botUid && bots.value[0]) updateClip(clip.id, { botUid: bots.value[0].uid });
+    const first = readyBots.value[0];
+    for (const clip of composer.value.clips) if (!clip.botUid && first) updateClip(clip.id, { botUid: first.uid });
   } catch (error) {
     report(error);
+  }
+}
+
+/** The catalog does not change while the page is open: read once per sign-in. */
+export async function loadVoices() {
+  try {
+    voices.value = (await call<{ voices: Voice[] }>('GET', 'v1/voices')).voices;
+    voicesError.value = '';
+  } catch (error) {
+    if (error instanceof ApiFailure && error.status === 401) report(error);
+    else voicesError.value = `The voice list could not be loaded (${error instanceof Error ? error.message : String(error)}).`;
   }
 }
 
@@ -120,6 +146,8 @@ export async function loadLibrary() {
     report(error);
   }
 }
+
+export const anyBotPreparing = computed(() => bots.value.some((b) => botStatus(b) === 'preparing'));
 
 export const anyInProgress = computed(() => videos.value.some((v) => !isFinished(v)) || (selectedVideo.value !== null && !isFinished(selectedVideo.value)));
 
@@ -162,7 +190,8 @@ const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   id: nextClipId++,
   kind: 'new',
   clipUid: '',
-  botUid: bots.value[0]?.uid ?? '',
+  botUid: readyBots.value[0]?.uid ?? '',
+  voice: '',
   text: '',
   position: null,
   removeBackground: false,
@@ -175,7 +204,7 @@ const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   ...overrides,
 });
 
-export const composer = signal<ComposerDraft>({ webhook: '', voiceOnly: false, clips: [newClip()] });
+export const composer = signal<ComposerDraft>({ webhook: '', voiceOnly: false, ...VIDEO_DEFAULTS, clips: [newClip()] });
 export const webhookEdited = signal(false);
 /** The API's answer to the last create: its problems, each shown by the field its path names. */
 export const problems = signal<Problem[]>([]);
@@ -236,3 +265,54 @@ export async function submit() {
 
 /** The problems the API reported for one field, by its request path, e.g. "clips[1].text". */
 export const problemsAt = (path: string) => problems.value.filter((p) => p.path === path);
+
+// --- Making and deleting bots -------------------------------------------------------------------------------
+
+export const botDraft = signal<BotDraft>(emptyBotDraft());
+/** Problems with the bot form: the page's own checks, then the API's, each by its path (uid, name, image, …). */
+export const botProblems = signal<Problem[]>([]);
+export const botFormError = signal('');
+export const botSubmitting = signal(false);
+export const pendingBotDelete = signal<string | null>(null);
+
+export function setBotDraft(change: Partial<BotDraft>) {
+  botDraft.value = { ...botDraft.value, ...change };
+}
+
+export async function submitBot() {
+  const draft = botDraft.value;
+  botFormError.value = '';
+  botProblems.value = botDraftProblems(draft);
+  if (botProblems.value.length) {
+    botFormError.value = 'The bot cannot be sent yet.';
+    return;
+  }
+  botSubmitting.value = true;
+  try {
+    const made = await call<Bot>('PUT', `v1/bot/${encodeURIComponent(draft.uid)}`, botFormData(draft));
+    notice.value = { kind: 'info', text: `Bot ${made.uid} accepted; it is being prepared.` };
+    botDraft.value = emptyBotDraft();
+    await loadBots();
+  } catch (error) {
+    if (error instanceof ApiFailure && error.status !== 401) {
+      botProblems.value = error.details;
+      botFormError.value = error.message;
+    } else report(error);
+  } finally {
+    botSubmitting.value = false;
+  }
+}
+
+export async function deleteBot(uid: string) {
+  try {
+    await call('DELETE', `v1/bot/${encodeURIComponent(uid)}`);
+    pendingBotDelete.value = null;
+    notice.value = { kind: 'info', text: `Bot ${uid} deleted.` };
+    await loadBots();
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** The bot form's problems for one field. */
+export const botProblemsAt = (path: string) => botProblems.value.filter((p) => p.path === path);

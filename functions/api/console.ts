@@ -13,8 +13,9 @@ const CONTENT_SECURITY_POLICY = [
   `script-src '${consolePage.scriptHash}'`,
   `style-src '${consolePage.styleHash}'`,
   "connect-src 'self'",
-  // Bot previews and finished videos are presigned object-store links: another origin (http locally).
-  'img-src https: http: data:',
+  // Bot previews, finished videos and their captions tracks are presigned object-store links: another origin
+  // (http locally). blob: is the preview of a photo chosen for a new bot, read from the person's own disk.
+  'img-src https: http: data: blob:',
   'media-src https: http:',
   "base-uri 'none'",
   "form-action 'none'",

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { account, anyInProgress, apiKey, loadAll, loadBots, loadInbox, loadLibrary, loadVideos, notice, signOut, tab, type Tab } from '../state.ts';
+import { account, anyBotPreparing, anyInProgress, apiKey, loadAll, loadBots, loadInbox, loadLibrary, loadVideos, notice, signOut, tab, type Tab } from '../state.ts';
 import { AccountPanel } from './AccountPanel.tsx';
 import { Bots } from './Bots.tsx';
 import { Composer } from './Composer.tsx';
@@ -15,13 +15,14 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'account', label: 'Account' },
 ];
 
-/** Polls while something can change: videos in progress, or the open inbox. */
+/** Polls while something can change: videos in progress, bots being prepared, or the open inbox. */
 function usePolling() {
   useEffect(() => {
     const timer = setInterval(() => {
       if (!apiKey.value) return;
       if (anyInProgress.value || tab.value === 'videos') void loadVideos();
       if (tab.value === 'inbox') void loadInbox();
+      if (anyBotPreparing.value) void loadBots();
     }, 2000);
     return () => clearInterval(timer);
   }, []);

@@ -1,35 +1,87 @@
+import { botStatus, isBuiltIn, voiceIdOf, type Bot } from '../api.ts';
 import { humanize } from '../options.ts';
-import { bots } from '../state.ts';
+import { bots, deleteBot, pendingBotDelete, voices } from '../state.ts';
+import { describeVoice } from '../voices.ts';
+import { BotMaker } from './BotMaker.tsx';
 
-/** The bots the API offers (today the built-in ones), as a gallery. */
+const STATUS_BADGE = { preparing: 'busy', ready: 'ok', failed: 'bad' } as const;
+
+function BotCard({ bot }: { bot: Bot }) {
+  const status = botStatus(bot);
+  const builtIn = isBuiltIn(bot);
+  return (
+    <li class="card bot-card" aria-labelledby={`bot-${bot.uid}-name`}>
+      {status === 'ready' && bot.preview_image_url ? (
+        <img src={bot.preview_image_url} alt={`${bot.name}, preview`} width={160} height={90} />
+      ) : (
+        <div class="no-preview">{status === 'preparing' ? 'Being prepared…' : status === 'failed' ? 'No look: preparation failed' : 'No preview'}</div>
+      )}
+      <h3 id={`bot-${bot.uid}-name`}>{bot.name}</h3>
+      <p class="bot-tags">
+        <span class={`badge ${STATUS_BADGE[status]}`} role="status">
+          {status}
+        </span>{' '}
+        <span class={`badge ${builtIn ? 'builtin' : 'own'}`}>{builtIn ? 'built-in' : 'yours'}</span>
+      </p>
+      {bot.error && (
+        <p class="field-error">
+          <code>{bot.error.code}</code>: {bot.error.message}
+        </p>
+      )}
+      {bot.description && <p>{bot.description}</p>}
+      <dl>
+        <dt>Voice</dt>
+        <dd>{describeVoice(voiceIdOf(bot), voices.value)}</dd>
+        <dt>Default position</dt>
+        <dd>{humanize(bot.default_position)}</dd>
+        <dt>uid</dt>
+        <dd>
+          <code>{bot.uid}</code>
+        </dd>
+      </dl>
+      {!builtIn &&
+        (pendingBotDelete.value === bot.uid ? (
+          <span class="confirm" role="group" aria-label={`Confirm deleting ${bot.name}`}>
+            Delete this bot for good?
+            <button type="button" class="danger" onClick={() => deleteBot(bot.uid)}>
+              Yes, delete
+            </button>
+            <button type="button" onClick={() => (pendingBotDelete.value = null)}>
+              Cancel
+            </button>
+          </span>
+        ) : (
+          <button type="button" class="danger" onClick={() => (pendingBotDelete.value = bot.uid)} aria-label={`Delete bot ${bot.name}`}>
+            Delete
+          </button>
+        ))}
+    </li>
+  );
+}
+
+/** The account's own bots (made here or by PUT /v1/bot/{uid}) and the built-in ones; a form to make another. */
 export function Bots() {
+  const own = bots.value.filter((b) => !isBuiltIn(b));
+  const builtIn = bots.value.filter(isBuiltIn);
   return (
     <section aria-labelledby="bots-title">
       <h2 id="bots-title">Bots</h2>
-      <p class="help">Built-in presenters. Each has its own voice and a default place in the frame.</p>
-      <ul class="gallery">
-        {bots.value.map((bot) => (
-          <li class="card bot-card">
-            {bot.preview_image_url ? <img src={bot.preview_image_url} alt={`${bot.name}, preview`} width={160} height={90} /> : <div class="no-preview">No preview</div>}
-            <h3>{bot.name}</h3>
-            <p>{bot.description}</p>
-            <dl>
-              <dt>Voice</dt>
-              <dd>
-                {bot.voice.name} ({bot.voice.engine})
-              </dd>
-              <dt>Default position</dt>
-              <dd>{humanize(bot.default_position)}</dd>
-              <dt>Status</dt>
-              <dd>
-                <span class="badge ok">Ready</span> built-in
-              </dd>
-              <dt>uid</dt>
-              <dd>
-                <code>{bot.uid}</code>
-              </dd>
-            </dl>
-          </li>
+      <BotMaker />
+      <h3 id="own-bots-title">Your bots</h3>
+      {own.length === 0 ? (
+        <p class="help">None yet: make one above from a photo or from drawn layers.</p>
+      ) : (
+        <ul class="gallery" aria-labelledby="own-bots-title">
+          {own.map((bot) => (
+            <BotCard key={bot.uid} bot={bot} />
+          ))}
+        </ul>
+      )}
+      <h3 id="builtin-bots-title">Built-in bots</h3>
+      <p class="help">Every account has these; they cannot be deleted.</p>
+      <ul class="gallery" aria-labelledby="builtin-bots-title">
+        {builtIn.map((bot) => (
+          <BotCard key={bot.uid} bot={bot} />
         ))}
       </ul>
     </section>

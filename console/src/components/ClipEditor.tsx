@@ -1,9 +1,11 @@
-import type { Bot } from '../api.ts';
-import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, humanize, LIMITS } from '../options.ts';
+import { botStatus, voiceIdOf, type Bot } from '../api.ts';
+import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, frameShape, humanize, LIMITS } from '../options.ts';
 import { charCount, type ClipDraft } from '../request.ts';
-import { bots, moveClip, problemsAt, removeClip, updateClip } from '../state.ts';
+import { bots, composer, moveClip, problemsAt, removeClip, updateClip, voices } from '../state.ts';
+import { describeVoice } from '../voices.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 import { PositionPicker } from './PositionPicker.tsx';
+import { VoicePicker } from './VoicePicker.tsx';
 
 /** One clip of the composer. Every control's id carries the clip's local id; errors come by the clip's index. */
 export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: number; count: number }) {
@@ -51,14 +53,21 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             <label for={id('bot')}>Bot</label>
             <select id={id('bot')} value={clip.botUid} onChange={(e) => set({ botUid: e.currentTarget.value })} {...invalidProps(err('bot_uid').id, path('bot_uid'))}>
               {bots.value.map((b) => (
-                <option value={b.uid}>
-                  {b.name} — {b.description}
+                // A bot still being prepared (or failed) is listed but cannot be picked yet.
+                <option value={b.uid} disabled={botStatus(b) !== 'ready'}>
+                  {b.name} — {botStatus(b) === 'ready' ? b.description || b.uid : botStatus(b)}
                 </option>
               ))}
             </select>
             <FieldError {...err('bot_uid')} />
-            {/* A per-clip voice goes here when the API accepts one; today each bot speaks with its own. */}
-            {bot && <p class="help">Voice: {bot.voice.name} ({bot.voice.engine})</p>}
+            <VoicePicker
+              id={id('voice')}
+              value={clip.voice}
+              defaultLabel={bot ? `Bot's voice (${describeVoice(voiceIdOf(bot), voices.value)})` : "Bot's voice"}
+              onChange={(voice) => set({ voice })}
+              invalid={invalidProps(err('voice').id, path('voice'))}
+            />
+            <FieldError {...err('voice')} />
           </div>
 
           <div class="row">
@@ -78,7 +87,7 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             <FieldError {...err('text')} />
           </div>
 
-          <PositionPicker name={id('position')} value={clip.position} bot={bot} onChange={(position) => set({ position })} />
+          <PositionPicker name={id('position')} value={clip.position} bot={bot} shape={frameShape(composer.value.aspectRatio)} onChange={(position) => set({ position })} />
           <FieldError {...err('bot_position')} />
 
           <div class="row">

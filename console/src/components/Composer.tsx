@@ -1,11 +1,53 @@
-import { LIMITS } from '../options.ts';
+import { CAPTIONS, FRAME_SHAPES, frameSize, LIMITS, RESOLUTIONS } from '../options.ts';
 import { charCount } from '../request.ts';
 import { addClip, composer, formError, inboxUrl, problems, setDraft, submit, submitting, webhookEdited } from '../state.ts';
 import { ClipEditor } from './ClipEditor.tsx';
 import { CurlPreview } from './CurlPreview.tsx';
 import { FieldError, invalidProps } from './FieldError.tsx';
 
-/** Video-level options. Aspect ratio, resolution and captions join here when the API accepts them. */
+/** The picture's options: shape, resolution and captions (a voice-only result has no picture). */
+function PictureOptions() {
+  const draft = composer.value;
+  const size = frameSize(draft.aspectRatio, draft.resolution);
+  return (
+    <div class="row picture">
+      <div class="row three">
+        <div>
+          <label for="aspect-ratio">Aspect ratio</label>
+          <select id="aspect-ratio" value={draft.aspectRatio} onChange={(e) => setDraft({ aspectRatio: e.currentTarget.value })} {...invalidProps('aspect_ratio-error', 'aspect_ratio')}>
+            {FRAME_SHAPES.map((s) => (
+              <option value={s.id}>{s.label}</option>
+            ))}
+          </select>
+          <FieldError id="aspect_ratio-error" path="aspect_ratio" />
+        </div>
+        <div>
+          <label for="resolution">Resolution</label>
+          <select id="resolution" value={draft.resolution} onChange={(e) => setDraft({ resolution: e.currentTarget.value })} {...invalidProps('resolution-error', 'resolution')}>
+            {RESOLUTIONS.map((r) => (
+              <option value={r.id}>{r.label}</option>
+            ))}
+          </select>
+          <FieldError id="resolution-error" path="resolution" />
+        </div>
+        <div>
+          <label for="captions">Captions</label>
+          <select id="captions" value={draft.captions} onChange={(e) => setDraft({ captions: e.currentTarget.value })} {...invalidProps('captions-error', 'captions')}>
+            {CAPTIONS.map((c) => (
+              <option value={c.id}>{c.label}</option>
+            ))}
+          </select>
+          <FieldError id="captions-error" path="captions" />
+        </div>
+      </div>
+      <p class="help">
+        Frame: {size.width}x{size.height}. Every video comes with its captions as VTT and SRT files.
+      </p>
+    </div>
+  );
+}
+
+/** Video-level options: the webhook, voice only, and the picture's options. */
 function VideoOptions() {
   const draft = composer.value;
   return (
@@ -49,7 +91,7 @@ function VideoOptions() {
         Voice only (one MP3, no video)
       </label>
       <FieldError id="create_video-error" path="create_video" />
-      <p class="help">Frame: 16:9, 1280x720.</p>
+      {!draft.voiceOnly && <PictureOptions />}
     </fieldset>
   );
 }
@@ -57,7 +99,7 @@ function VideoOptions() {
 export function Composer() {
   const draft = composer.value;
   const total = draft.clips.reduce((sum, c) => sum + (c.kind === 'new' ? charCount(c.text) : 0), 0);
-  const unplaced = problems.value.filter((p) => !/^(webhook|create_video|clips\[\d+\](\.\w+)?)$/.test(p.path));
+  const unplaced = problems.value.filter((p) => !/^(webhook|create_video|aspect_ratio|resolution|captions|clips\[\d+\](\.\w+)?)$/.test(p.path));
   return (
     <section aria-labelledby="create-title" class="composer">
       <h2 id="create-title">Create a video</h2>

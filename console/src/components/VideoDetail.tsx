@@ -1,12 +1,13 @@
 import type { Video } from '../api.ts';
-import { deleteVideo, mediaLink, pendingDelete, redeliver } from '../state.ts';
+import { deleteVideo, mediaLinksOf, pendingDelete, redeliver } from '../state.ts';
 import { Progress, StatusBadge } from './Status.tsx';
 
 const seconds = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)} s`);
 
 /** One video: status and clips, the player, its actions, and its webhook attempts, side by side. */
 export function VideoDetail({ video }: { video: Video }) {
-  const link = mediaLink(video);
+  const links = mediaLinksOf(video);
+  const link = links?.file ?? null;
   const finished = video.status === 'completed' || video.status === 'failed';
   return (
     <article class="card" aria-labelledby="video-title">
@@ -25,9 +26,18 @@ export function VideoDetail({ video }: { video: Video }) {
 
       {video.status === 'completed' && link && (
         <div class="player">
-          {video.output?.kind === 'audio' ? <audio controls src={link} aria-label="Voice player" /> : <video controls playsInline preload="metadata" src={link} poster={video.output?.thumbnail_url ?? undefined} aria-label="Video player" />}
+          {video.output?.kind === 'audio' ? (
+            <audio controls src={link} aria-label="Voice player" />
+          ) : (
+            // A captions track from the object store is another origin: the browser loads it only for a media
+            // element marked crossorigin, and then loads the video itself with CORS too (the bucket allows GET).
+            <video controls playsInline preload="metadata" src={link} poster={links?.poster ?? undefined} crossOrigin={links?.vtt ? 'anonymous' : undefined} aria-label="Video player">
+              {links?.vtt && <track kind="captions" src={links.vtt} label="Captions" default />}
+            </video>
+          )}
           <p class="help">
             {video.output && `${seconds(video.output.duration_seconds)} · ${(video.output.size_bytes / 1024 / 1024).toFixed(2)} MB · ${video.output.content_type}`}
+            {video.aspect_ratio && video.output?.kind === 'video' && ` · ${video.aspect_ratio}${video.resolution ? `, ${video.resolution}` : ''}`}
           </p>
         </div>
       )}
@@ -36,6 +46,16 @@ export function VideoDetail({ video }: { video: Video }) {
         {video.status === 'completed' && link && (
           <a class="button" href={link} download={`${video.video_id}.${video.output?.kind === 'audio' ? 'mp3' : 'mp4'}`}>
             Download
+          </a>
+        )}
+        {video.status === 'completed' && links?.vtt && (
+          <a class="button" href={links.vtt} download={`${video.video_id}.vtt`}>
+            Captions (VTT)
+          </a>
+        )}
+        {video.status === 'completed' && links?.srt && (
+          <a class="button" href={links.srt} download={`${video.video_id}.srt`}>
+            Captions (SRT)
           </a>
         )}
         <button type="button" onClick={() => redeliver(video.video_id)} disabled={!finished}>

@@ -1,0 +1,107 @@
+/**
+ * Making a bot (PUT /v1/bot/{uid}, multipart): the form's state, a uid suggested from the name, the checks the
+ * page can make before sending, and the multipart body. Pure, so it is tested without a browser.
+ */
+import { BOT_UID, MAX_IMAGE_BYTES, PHOTO_TYPES } from './options.ts';
+import type { Problem } from './api.ts';
+
+/** The drawn bot's layers, as the API names them; the first two are required. */
+export const DRAWN_LAYERS = [
+  { field: 'mouth_closed', label: 'Mouth closed', required: true },
+  { field: 'mouth_open', label: 'Mouth open', required: true },
+  { field: 'mouth_half', label: 'Mouth half open', required: false },
+  { field: 'eyes_closed', label: 'Eyes closed', required: false },
+] as const;
+export type DrawnLayer = (typeof DRAWN_LAYERS)[number]['field'];
+
+export interface BotDraft {
+  /** A photo (uploaded or by URL), or drawn PNG layers. */
+  source: 'photo' | 'drawn';
+  image: File | null;
+  imageUrl: string;
+  layers: Partial<Record<DrawnLayer, File>>;
+  name: string;
+  uid: string;
+  /** The person typed a uid: stop suggesting one from the name. */
+  uidEdited: boolean;
+  description: string;
+  /** '' leaves it to the API's default. */
+  voice: string;
+  defaultPosition: string;
+}
+
+export const emptyBotDraft = (): BotDraft => ({ source: 'photo', image: null, imageUrl: '', layers: {}, name: '', uid: '', uidEdited: false, description: '', voice: '', defaultPosition: '' });
+
+/** "Dr. Émile Zola" → "dr-emile-zola": lower case, accents dropped, anything else a single "-", at most 64. */
+export function suggestUid(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug.length >= 3 ? slug : '';
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function fileProblems(field: string, file: File, types: readonly string[], kinds: string): Problem[] {
+  if (!types.includes(file.type)) return [{ path: field, message: `${file.name} is not ${kinds}.` }];
+  if (file.size > MAX_IMAGE_BYTES) return [{ path: field, message: `${file.name} is ${megabytes(file.size)}; at most ${megabytes(MAX_IMAGE_BYTES)}.` }];
+  return [];
+}
+
+/**
+ * What the page can tell before sending, under the API's paths. The uid is checked here because it goes in the
+ * URL: a "/" or a space would reach another route (or none) instead of a message by the field.
+ */
+export function botDraftProblems(draft: BotDraft): Problem[] {
+  const found: Problem[] = [];
+  if (!BOT_UID.test(draft.uid)) found.push({ path: 'uid', message: 'must be 3 to 64 characters of a-z, 0-9, "_" and "-"' });
+  if (!draft.name.trim()) found.push({ path: 'name', message: 'is required' });
+  if (draft.source === 'photo') {
+    if (draft.image) found.push(...fileProblems('image', draft.image, PHOTO_TYPES, 'a JPEG, PNG or WebP picture'));
+    else if (!draft.imageUrl.trim()) found.push({ path: 'image', message: 'choose a photo, or give its URL' });
+  } else {
+    for (const layer of DRAWN_LAYERS) {
+      const file = draft.layers[layer.field];
+      if (file) found.push(...fileProblems(layer.field, file, ['image/png'], 'a PNG'));
+      else if (layer.required) found.push({ path: layer.field, message: 'a PNG is required' });
+    }
+  }
+  return found;
+}
+
+/** The multipart body of PUT /v1/bot/{uid}: only what the person gave. */
+export function botFormData(draft: BotDraft): FormData {
+  const form = new FormData();
+  form.set('name', draft.name.trim());
+  if (draft.description.trim()) form.set('description', draft.description.trim());
+  if (draft.voice) form.set('voice', draft.voice);
+  if (draft.defaultPosition) form.set('default_position', draft.defaultPosition);
+  if (draft.source === 'photo') {
+    if (draft.image) form.set('image', draft.image, draft.image.name);
+    else form.set('image_url', draft.imageUrl.trim());
+  } else {
+    for (const layer of DRAWN_LAYERS) {
+      const file = draft.layers[layer.field];
+      if (file) form.set(layer.field, file, file.name);
+    }
+  }
+  return form;
+}
+
+/**
+ * The same request as curl, the key left as $KEY. Files go as -F field=@file; text as --form-string, which never
+ * reads a leading "@" or "<" as a file name the way -F would.
+ */
+export function botCurlCommand(apiUrl: string, draft: BotDraft): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const lines = [`curl -s -X PUT ${quote(`${apiUrl}/v1/bot/${draft.uid}`)}`, `  -H "Authorization: Bearer $KEY"`];
+  for (const [field, value] of botFormData(draft).entries()) {
+    lines.push(typeof value === 'string' ? `  --form-string ${quote(`${field}=${value}`)}` : `  -F ${quote(`${field}=@${value.name}`)}`);
+  }
+  return lines.join(' \\\n');
+}

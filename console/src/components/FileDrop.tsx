@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Problem } from '../api.ts';
+import { FieldError } from './FieldError.tsx';
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * A file field that is also a drop zone: a visible label and a native file input (keyboard and screen readers
+ * use it as any file input), and the whole box takes a dropped file. A dropped file is put into the input too, so
+ * the input and the form never disagree. Shows the chosen picture.
+ */
+export function FileDrop({ id, label, accept, hint, file, onFile, path, at }: { id: string; label: string; accept: string; hint: string; file: File | null; onFile: (file: File | null) => void; path: string; at: (path: string) => Problem[] }) {
+  const invalid = at(path).length > 0;
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!file) {
+      if (input.current) input.current.value = '';
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  return (
+    <div
+      class={`drop${over ? ' over' : ''}`}
+      onDragEnter={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        const dropped = e.dataTransfer?.files[0];
+        if (!dropped) return;
+        if (input.current && e.dataTransfer) input.current.files = e.dataTransfer.files;
+        onFile(dropped);
+      }}
+    >
+      <label for={id}>{label}</label>
+      <input ref={input} id={id} type="file" accept={accept} onChange={(e) => onFile(e.currentTarget.files?.[0] ?? null)} aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`} aria-invalid={invalid || undefined} />
+      <p class="help" id={`${id}-hint`}>
+        {file ? `${file.name} · ${megabytes(file.size)}` : `Drop ${hint} here, or choose a file.`}
+      </p>
+      <FieldError id={`${id}-error`} path={path} at={at} />
+      {preview && file && <img class="drop-preview" src={preview} alt={`${label}: ${file.name}`} />}
+    </div>
+  );
+}
