@@ -8,7 +8,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, LayerVersion, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
@@ -20,7 +20,7 @@ import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
 import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
-import { apiMethods, assemblyLeaseSeconds, functions, layers, queues, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
+import { apiMethods, assemblyLeaseSeconds, functions, layers, mediaCors, queues, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
 
 export interface VidbotStackProps extends StackProps {
   /**
@@ -124,6 +124,7 @@ export class VidbotStack extends Stack {
       versioned: false,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'media/',
+      cors: [{ allowedMethods: mediaCors.allowedMethods.map((method) => HttpMethods[method]), allowedOrigins: [...mediaCors.allowedOrigins], maxAge: mediaCors.maxAgeSeconds }],
       lifecycleRules: [
         // Renders not kept (renders/) are tagged retention=temporary by the render job, which reads the same
         // expiry to stop reusing one before it goes (functions/domain/render-cache.ts).

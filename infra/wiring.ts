@@ -243,6 +243,15 @@ export const observability = {
   api5xxRate: { percent: 1, minimum: 20, periodMinutes: 5, evaluationPeriods: 2 },
 } as const satisfies Record<string, RateAlarmDecl>;
 
+/**
+ * What a web page may read from the media bucket (its CORS rule): GET and HEAD from any origin, without
+ * credentials. Every object is reached only by a presigned link, which is its own authorisation; CORS only lets a
+ * page that holds a link read the answer, which the console's player needs for a captions track (a <track> from
+ * another origin loads only for a crossorigin media element). The API's own origin is not known to the bucket
+ * (the API depends on the functions, which depend on the bucket), hence "*".
+ */
+export const mediaCors = { allowedMethods: ['GET', 'HEAD'], allowedOrigins: ['*'], maxAgeSeconds: 3600 } as const;
+
 /** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
 export const layers = {
   /** ffmpeg for the functions' architecture, at /opt/bin: the one media binary (it probes too). */

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, ScanCommand, type AttributeValue, type GlobalSecondaryIndex } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
+import { mediaCors, type QueueDecl, type ResourceNames, type TableDecl } from '../wiring.ts';
 import type { Log } from './log.ts';
 
 const require = createRequire(import.meta.url);
@@ -65,6 +65,11 @@ async function startSqs(port: number) {
   return { url: `http://127.0.0.1:${address.port}`, stop: () => app.close() };
 }
 
+/** The media bucket's CORS rule (the wiring's, as on AWS) in the XML s3rver reads. */
+const mediaCorsXml = () =>
+  `<CORSConfiguration><CORSRule>${mediaCors.allowedOrigins.map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('')}` +
+  `${mediaCors.allowedMethods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}<MaxAgeSeconds>${mediaCors.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
 /** Starts DynamoDB (dynalite on LevelDB), S3 (s3rver on disk) and SQS (fauxqs, in memory) on 127.0.0.1. */
 export async function startEmulators(dataDir: string, ports: EmulatorPorts, bucket: string): Promise<Emulators> {
   const dynamoDir = join(dataDir, 'dynamodb');
@@ -77,7 +82,7 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
   const dynamoPort = await listen(dynamoServer, ports.dynamodb ?? 0);
 
   const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
-  const s3rver = new S3rver({ address: '127.0.0.1', port: ports.s3 ?? 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucket }] });
+  const s3rver = new S3rver({ address: '127.0.0.1', port: ports.s3 ?? 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucket, configs: [mediaCorsXml()] }] });
   const s3Address = await s3rver.run();
 
   const sqsServer = await startSqs(ports.sqs ?? 0);

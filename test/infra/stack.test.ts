@@ -560,6 +560,8 @@ describe('storage', () => {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LoggingConfiguration: { DestinationBucketName: { Ref: idOf(stack.node.findChild('AccessLogsBucket') as any) } },
+      // Pages may read presigned links (the console's captions track), nothing else: no credentials, no writes.
+      CorsConfiguration: { CorsRules: [{ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'], MaxAge: 3600 }] },
     });
     const rules = resources[mediaId]!.Properties.LifecycleConfiguration.Rules;
     expect(rules).toEqual(
