@@ -81,15 +81,6 @@ export const voiceIdOf = (bot: Pick<Bot, 'voice'>) => (typeof bot.voice === 'str
 export const isBuiltIn = (bot: Pick<Bot, 'built_in'>) => bot.built_in !== false;
 export const botStatus = (bot: Pick<Bot, 'status'>): BotStatus => bot.status ?? 'ready';
 
-/** GET /v1/voices. */
-export interface Voice {
-  id: string;
-  language: string;
-  language_name: string;
-  gender?: 'female' | 'male';
-  engine: string;
-}
-
 type VideoStatus = 'queued' | 'rendering' | 'assembling' | 'completed' | 'failed';
 
 export interface Video {

@@ -3,7 +3,12 @@
  * page can make before sending, and the multipart body. Pure, so it is tested without a browser.
  */
 import { BOT_UID, MAX_IMAGE_BYTES, PHOTO_TYPES } from './options.ts';
-import type { Problem } from './api.ts';
+
+/** A problem by the API's path of its field (the shape of the API's `details[]`). */
+interface Problem {
+  path: string;
+  message: string;
+}
 
 /** The drawn bot's layers, as the API names them; the first two are required. */
 export const DRAWN_LAYERS = [

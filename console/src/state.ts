@@ -3,10 +3,11 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { api, ApiFailure, botStatus, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video, type Voice } from './api.ts';
+import { api, ApiFailure, botStatus, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video } from './api.ts';
 import { botDraftProblems, botFormData, emptyBotDraft, type BotDraft } from './bot-form.ts';
 import { DEFAULT_BACKGROUND_VOLUME, VIDEO_DEFAULTS } from './options.ts';
 import { requestBody, type ClipDraft, type ComposerDraft } from './request.ts';
+import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
 
@@ -21,7 +22,7 @@ effect(() => {
 export const tab = signal<Tab>('create');
 export const bots = signal<Bot[]>([]);
 /** Bots a clip can use now (a bot being prepared, or that failed, cannot speak yet). */
-export const readyBots = computed(() => bots.value.filter((b) => botStatus(b) === 'ready'));
+const readyBots = computed(() => bots.value.filter((b) => botStatus(b) === 'ready'));
 export const voices = signal<Voice[]>([]);
 /** Why the voice catalog is missing, if it is: the pickers then offer the bot's voice only. */
 export const voicesError = signal('');
@@ -106,7 +107,7 @@ export async function loadBots() {
 }
 
 /** The catalog does not change while the page is open: read once per sign-in. */
-export async function loadVoices() {
+async function loadVoices() {
   try {
     voices.value = (await call<{ voices: Voice[] }>('GET', 'v1/voices')).voices;
     voicesError.value = '';

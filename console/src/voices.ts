@@ -2,7 +2,15 @@
  * The voice catalog (GET /v1/voices, 100+ voices) as a picker shows it: grouped by language, narrowed by what the
  * person types. Pure, so the grouping and the filter are tested without a browser.
  */
-import type { Voice } from './api.ts';
+
+/** One voice of GET /v1/voices. */
+export interface Voice {
+  id: string;
+  language: string;
+  language_name: string;
+  gender?: 'female' | 'male';
+  engine: string;
+}
 
 export interface VoiceGroup {
   language: string;

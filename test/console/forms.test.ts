@@ -1,8 +1,7 @@
 /** The console's voice picker (grouping, filter) and bot form (uid, checks, multipart body, curl), without a browser. */
 import { describe, expect, it } from 'vitest';
-import type { Voice } from '../../console/src/api.ts';
 import { botCurlCommand, botDraftProblems, botFormData, emptyBotDraft, suggestUid, type BotDraft } from '../../console/src/bot-form.ts';
-import { describeVoice, groupVoices, matchesVoice } from '../../console/src/voices.ts';
+import { describeVoice, groupVoices, matchesVoice, type Voice } from '../../console/src/voices.ts';
 
 const VOICES: Voice[] = [
   { id: 'espeak:es', language: 'es', language_name: 'Spanish', engine: 'espeak' },
