@@ -49,10 +49,17 @@ export interface MediaLinks {
 const mediaLinks = new Map<string, MediaLinks>();
 export const mediaLinksOf = (video: Video): MediaLinks | null => {
   const output = video.output;
-  if (output?.download_url && !mediaLinks.has(video.video_id)) {
-    mediaLinks.set(video.video_id, { file: output.download_url, poster: output.thumbnail_url ?? null, vtt: output.captions?.vtt_url ?? null, srt: output.captions?.srt_url ?? null });
-  }
-  return mediaLinks.get(video.video_id) ?? null;
+  if (!output?.download_url) return mediaLinks.get(video.video_id) ?? null;
+  // Each link is kept from the first answer that has it (a list item may carry fewer than the video's own read).
+  const known = mediaLinks.get(video.video_id);
+  const links: MediaLinks = {
+    file: known?.file ?? output.download_url,
+    poster: known?.poster ?? output.thumbnail_url ?? null,
+    vtt: known?.vtt ?? output.captions?.vtt_url ?? null,
+    srt: known?.srt ?? output.captions?.srt_url ?? null,
+  };
+  if (!known || links.poster !== known.poster || links.vtt !== known.vtt || links.srt !== known.srt) mediaLinks.set(video.video_id, links);
+  return mediaLinks.get(video.video_id)!;
 };
 
 const call = <T,>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);

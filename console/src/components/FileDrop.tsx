@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Problem } from '../api.ts';
 import { FieldError } from './FieldError.tsx';
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 /**
  * A file field that is also a drop zone: a visible label and a native file input (keyboard and screen readers
@@ -50,7 +50,7 @@ export function FileDrop({ id, label, accept, hint, file, onFile, path, at }: { 
       <label for={id}>{label}</label>
       <input ref={input} id={id} type="file" accept={accept} onChange={(e) => onFile(e.currentTarget.files?.[0] ?? null)} aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`} aria-invalid={invalid || undefined} />
       <p class="help" id={`${id}-hint`}>
-        {file ? `${file.name} · ${megabytes(file.size)}` : `Drop ${hint} here, or choose a file.`}
+        {file ? `${file.name} · ${size(file.size)}` : `Drop ${hint} here, or choose a file.`}
       </p>
       <FieldError id={`${id}-error`} path={path} at={at} />
       {preview && file && <img class="drop-preview" src={preview} alt={`${label}: ${file.name}`} />}
