@@ -2,11 +2,13 @@
  * The console in a real browser (headless Chromium from @sparticuz/chromium, driven by playwright-core) against
  * the local runtime: sign in, see the bots, compose the interface's sample (two clips), see a bad input's message
  * by its field, submit, watch the progress reach completed, play the video, find its event verified in the
- * webhook inbox, delete it. Controls are found by their accessible names, as a person using a screen reader would.
+ * webhook inbox, delete it. Then make a drawn bot from two PNGs (one dropped, one chosen), watch it become ready,
+ * make a 9:16 video with burned captions in a Spanish voice with it, play it with its captions track, and delete
+ * both. Controls are found by their accessible names, as a person using a screen reader would.
  *
  * Screenshots go to a temporary directory; CONSOLE_SCREENSHOTS=1 writes them to docs/ instead (the README's).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sparticuz from '@sparticuz/chromium';
@@ -85,6 +87,24 @@ async function fillClip(clip: Locator, values: { bot: string; text: string; posi
   await clip.getByLabel('Keep for reuse').setChecked(values.keep);
   await clip.getByLabel('Clip name').fill(values.name);
 }
+
+/** Drops a file on the drop zone that holds the control labelled `label`, as a drag from the desktop would. */
+async function dropFile(page: Page, label: string, path: string, name: string, type: string) {
+  const base64 = (await readFile(path)).toString('base64');
+  const dataTransfer = await page.evaluateHandle(
+    ({ base64, name, type }) => {
+      const bytes = Uint8Array.from(window.atob(base64), (c: string) => c.charCodeAt(0));
+      const transfer = new window.DataTransfer();
+      transfer.items.add(new window.File([bytes], name, { type }));
+      return transfer;
+    },
+    { base64, name, type },
+  );
+  await page.locator('.drop', { has: page.getByLabel(label, { exact: true }) }).dispatchEvent('drop', { dataTransfer });
+}
+
+/** The status badge of one bot's card in the gallery. */
+const botBadge = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) }).getByRole('status');
 
 describe('console', () => {
   it('makes the interface sample from sign-in to a played, verified and deleted video', async () => {
@@ -209,6 +229,123 @@ describe('console', () => {
     expect(unexpected, unexpected.join('\n')).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('makes a drawn bot from two PNGs, then a 9:16 video with burned captions in a Spanish voice with it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    await signIn(page);
+
+    // The form: drawn layers, the mouth closed dropped on its zone and the mouth open chosen with the file input.
+    await page.getByRole('button', { name: 'Bots' }).click();
+    await page.getByLabel('Drawn bot (PNG layers)').check();
+    const art = join(REPO_ROOT, 'functions/render/bots/ava');
+    await dropFile(page, 'Mouth closed', join(art, 'head-m0-eo.png'), 'sol-closed.png', 'image/png');
+    await expect.poll(() => page.locator('#bot-mouth-closed-hint').innerText(), { timeout: 5_000 }).toContain('sol-closed.png');
+    expect(await page.getByLabel('Mouth closed', { exact: true }).evaluate((input: any) => input.files.length)).toBe(1); // the drop reached the input too
+    await page.getByLabel('Mouth open', { exact: true }).setInputFiles(join(art, 'head-m4-eo.png'));
+    await page.getByRole('img', { name: /Mouth open: head-m4-eo\.png/ }).waitFor();
+
+    // The uid is suggested from the name; a bad one is refused by its field, before anything is sent.
+    await page.getByLabel('Name', { exact: true }).fill('Sol Ñandú');
+    expect(await page.getByLabel('uid', { exact: true }).inputValue()).toBe('sol-nandu');
+    const uid = page.getByLabel('uid', { exact: true });
+    await uid.fill('Sol Ñandú!');
+    await page.getByRole('button', { name: 'Make bot' }).click();
+    await expect.poll(() => uid.getAttribute('aria-invalid'), { timeout: 5_000 }).toBe('true');
+    expect(await page.locator('#bot-uid-error').innerText()).toContain('3 to 64 characters of a-z, 0-9');
+    expect(await uid.getAttribute('aria-describedby')).toContain('bot-uid-error');
+    await page.screenshot({ path: join(shots, 'console-bot-form.png'), fullPage: true });
+    await uid.fill('sol-nandu');
+    expect(await page.getByLabel('Bot curl command').textContent()).toContain("-F 'mouth_open=@head-m4-eo.png'");
+
+    // Sent: preparing, then ready with its preview, marked as the account's own (built-ins have no delete).
+    await page.getByRole('button', { name: 'Make bot' }).click();
+    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 15_000 }).toContain('Bot sol-nandu accepted');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Sol Ñandú', exact: true }) });
+    await expect.poll(() => botBadge(page, 'Sol Ñandú').innerText(), { timeout: 90_000, interval: 500 }).toBe('ready');
+    expect(await card.innerText()).toContain('yours');
+    await card.getByRole('img', { name: 'Sol Ñandú, preview' }).waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('.bot-card img')].every((img: any) => img.complete && img.naturalWidth > 0));
+    expect(await card.getByRole('button', { name: 'Delete bot Sol Ñandú' }).count()).toBe(1);
+    const ava = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Ava', exact: true }) });
+    expect(await ava.innerText()).toContain('built-in');
+    expect(await ava.getByRole('button').count()).toBe(0);
+    await page.screenshot({ path: join(shots, 'console-bots-own.png'), fullPage: true });
+
+    // Compose: portrait, burned captions, the new bot speaking Spanish.
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByLabel('Aspect ratio').selectOption('9:16');
+    await page.getByLabel('Captions').selectOption('burn');
+    expect(await page.getByText('Frame: 720x1280.').count()).toBe(1);
+    const clip = page.getByRole('group', { name: 'Clip 1' });
+    await clip.getByLabel('Bot', { exact: true }).selectOption('sol-nandu');
+    await clip.getByLabel('Text', { exact: true }).fill('¡Hola! Soy Sol. Bienvenidos a vidbot.');
+    await clip.getByLabel('Filter voices').fill('spanish');
+    const voiceSelect = clip.getByLabel('Voice', { exact: true });
+    const offered = await voiceSelect.locator('option').evaluateAll((options: any[]) => options.map((o) => o.value));
+    expect(offered[0]).toBe(''); // the bot's own voice comes first
+    expect(offered).toContain('espeak:es');
+    expect(await voiceSelect.locator('optgroup').evaluateAll((groups: any[]) => groups.every((g) => /spanish/i.test(g.label)))).toBe(true);
+    await voiceSelect.selectOption('espeak:es');
+    // The position is picked on a frame of the chosen shape: taller than wide.
+    const frame = clip.getByRole('group', { name: /Frame preview, 9:16/ });
+    const box = (await frame.boundingBox())!;
+    expect(box.height / box.width).toBeGreaterThan(1.7);
+    await clip.getByRole('radio', { name: 'bottom center' }).click();
+    const curl = await page.getByLabel('curl command').innerText();
+    expect(curl).toContain('"aspect_ratio": "9:16"');
+    expect(curl).toContain('"captions": "burn"');
+    expect(curl).toContain('"voice": "espeak:es"');
+    expect(curl).toContain('"bot_uid": "sol-nandu"');
+    expect(curl).not.toContain('"resolution"'); // 720p is the default: not sent
+    await page.screenshot({ path: join(shots, 'console-portrait.png') });
+    await page.getByRole('button', { name: 'Create video' }).click();
+
+    // It completes; the player is portrait and shows the captions track; the caption files are linked.
+    const detail = page.locator('article[aria-labelledby="video-title"]');
+    await detail.waitFor();
+    const videoId = (await detail.getByRole('heading', { level: 3 }).innerText()).trim();
+    await expect.poll(() => detail.locator('header .badge').innerText(), { timeout: 90_000, interval: 250 }).toBe('completed');
+    const played = await page.waitForFunction(
+      () => {
+        const video = document.querySelector('video');
+        if (!video) return false;
+        video.muted = true;
+        if (video.paused) video.play().catch(() => undefined);
+        const cues = video.textTracks[0]?.cues?.length ?? 0;
+        return video.readyState >= 2 && video.duration > 0 && cues > 0 ? { width: video.videoWidth, height: video.videoHeight, cues, crossOrigin: video.crossOrigin, first: video.textTracks[0].cues[0].text } : false;
+      },
+      undefined,
+      { timeout: 20_000, polling: 250 },
+    );
+    const seen = (await played.jsonValue()) as { width: number; height: number; cues: number; crossOrigin: string; first: string };
+    expect({ width: seen.width, height: seen.height }).toEqual({ width: 720, height: 1280 });
+    expect(seen.crossOrigin).toBe('anonymous');
+    expect(seen.first.length).toBeGreaterThan(0);
+    const vtt = await detail.getByRole('link', { name: 'Captions (VTT)' }).getAttribute('href');
+    const srt = await detail.getByRole('link', { name: 'Captions (SRT)' }).getAttribute('href');
+    expect((await (await fetch(vtt!)).text()).startsWith('WEBVTT')).toBe(true);
+    expect(await (await fetch(srt!)).text()).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d\d\d --> /);
+    expect(await detail.innerText()).toContain('9:16');
+    await page.screenshot({ path: join(shots, 'console-captions.png'), fullPage: true });
+
+    // Delete the video, then the bot.
+    await page.getByRole('button', { name: 'Delete video' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000 }).toContain(`Video ${videoId} deleted.`);
+    await page.getByRole('button', { name: 'Bots' }).click();
+    await page.getByRole('button', { name: 'Delete bot Sol Ñandú' }).click();
+    await page.getByRole('group', { name: 'Confirm deleting Sol Ñandú' }).getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000 }).toContain('Bot sol-nandu deleted.');
+    await expect.poll(() => page.getByRole('heading', { name: 'Sol Ñandú', exact: true }).count(), { timeout: 5_000 }).toBe(0);
+    expect((await fetch(`${app.baseUrl}/v1/bot/sol-nandu`, { headers: app.authHeaders })).status).toBe(404);
+
+    expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
+    await context.close();
+  }, 240_000);
 
   it('fits a 375 px phone: no sideways scrolling, every form control named', async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
