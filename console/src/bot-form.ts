@@ -33,9 +33,11 @@ export interface BotDraft {
   /** '' leaves it to the API's default. */
   voice: string;
   defaultPosition: string;
+  /** Where to POST bot.ready / bot.failed; '' sends none. */
+  webhook: string;
 }
 
-export const emptyBotDraft = (): BotDraft => ({ source: 'photo', image: null, imageUrl: '', layers: {}, name: '', uid: '', uidEdited: false, description: '', voice: '', defaultPosition: '' });
+export const emptyBotDraft = (): BotDraft => ({ source: 'photo', image: null, imageUrl: '', layers: {}, name: '', uid: '', uidEdited: false, description: '', voice: '', defaultPosition: '', webhook: '' });
 
 /** "Dr. Émile Zola" → "dr-emile-zola": lower case, accents dropped, anything else a single "-", at most 64. */
 export function suggestUid(name: string): string {
@@ -86,6 +88,7 @@ export function botFormData(draft: BotDraft): FormData {
   if (draft.description.trim()) form.set('description', draft.description.trim());
   if (draft.voice) form.set('voice', draft.voice);
   if (draft.defaultPosition) form.set('default_position', draft.defaultPosition);
+  if (draft.webhook.trim()) form.set('webhook', draft.webhook.trim());
   if (draft.source === 'photo') {
     if (draft.image) form.set('image', draft.image, draft.image.name);
     else form.set('image_url', draft.imageUrl.trim());

@@ -61,8 +61,9 @@ describe('bot form', () => {
 
   it('sends a photo bot as multipart with only the given fields', async () => {
     const photo = new File(['jpeg bytes'], 'face.jpg', { type: 'image/jpeg' });
-    const form = botFormData(draft({ image: photo, voice: 'espeak:es', defaultPosition: 'bottom-left', description: '  A guide ' }));
-    expect([...form.keys()]).toEqual(['name', 'description', 'voice', 'default_position', 'image']);
+    const form = botFormData(draft({ image: photo, voice: 'espeak:es', defaultPosition: 'bottom-left', description: '  A guide ', webhook: 'https://example.com/bots ' }));
+    expect([...form.keys()]).toEqual(['name', 'description', 'voice', 'default_position', 'webhook', 'image']);
+    expect(form.get('webhook')).toBe('https://example.com/bots');
     expect(form.get('description')).toBe('A guide');
     const sent = form.get('image') as File;
     expect(sent.name).toBe('face.jpg');

@@ -259,7 +259,10 @@ describe('console', () => {
     expect(await uid.getAttribute('aria-describedby')).toContain('bot-uid-error');
     await page.screenshot({ path: join(shots, 'console-bot-form.png'), fullPage: true });
     await uid.fill('sol-nandu');
-    expect(await page.getByLabel('Bot curl command').textContent()).toContain("-F 'mouth_open=@head-m4-eo.png'");
+    await page.getByRole('button', { name: 'Use my webhook inbox' }).click(); // bot.ready / bot.failed go to the inbox
+    const botCurl = await page.getByLabel('Bot curl command').textContent();
+    expect(botCurl).toContain("-F 'mouth_open=@head-m4-eo.png'");
+    expect(botCurl).toContain(`--form-string 'webhook=${app.baseUrl}/v1/inbox/${app.tenantId}'`);
 
     // Sent: preparing, then ready with its preview, marked as the account's own (built-ins have no delete).
     await page.getByRole('button', { name: 'Make bot' }).click();

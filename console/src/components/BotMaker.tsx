@@ -1,13 +1,13 @@
 import { apiOrigin } from '../api.ts';
 import { botCurlCommand, DRAWN_LAYERS, suggestUid } from '../bot-form.ts';
 import { humanize, POSITIONS } from '../options.ts';
-import { bots, botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, setBotDraft, submitBot } from '../state.ts';
+import { bots, botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, inboxUrl, setBotDraft, submitBot } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 import { FileDrop } from './FileDrop.tsx';
 import { VoicePicker } from './VoicePicker.tsx';
 
 const at = botProblemsAt;
-const PLACED = new Set(['uid', 'name', 'description', 'voice', 'default_position', 'image', 'image_url', ...DRAWN_LAYERS.map((l) => l.field)]);
+const PLACED = new Set(['uid', 'name', 'description', 'voice', 'default_position', 'webhook', 'image', 'image_url', ...DRAWN_LAYERS.map((l) => l.field)]);
 
 /**
  * "Make a bot": from a photo (dropped, chosen, or by URL) or from drawn PNG layers, with a name, a uid suggested
@@ -123,6 +123,18 @@ export function BotMaker() {
             <FieldError id="bot-position-error" path="default_position" at={at} />
           </div>
         </div>
+
+        <label for="bot-webhook">Webhook URL (optional)</label>
+        <input id="bot-webhook" type="url" inputMode="url" placeholder="https://… (gets bot.ready or bot.failed)" value={draft.webhook} onInput={(e) => setBotDraft({ webhook: e.currentTarget.value })} aria-describedby="bot-webhook-help" {...invalidProps('bot-webhook-error', 'webhook', at)} />
+        <p class="help" id="bot-webhook-help">
+          Told when the bot is ready or failed.{' '}
+          {inboxUrl.value && draft.webhook !== inboxUrl.value && (
+            <button type="button" class="link" onClick={() => setBotDraft({ webhook: inboxUrl.value })}>
+              Use my webhook inbox
+            </button>
+          )}
+        </p>
+        <FieldError id="bot-webhook-error" path="webhook" at={at} />
 
         <details class="bot-curl">
           <summary>The same request with curl</summary>
