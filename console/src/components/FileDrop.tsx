@@ -37,7 +37,10 @@ export function FileDrop({ id, label, accept, hint, file, onFile, path, at }: { 
         e.preventDefault();
         if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
       }}
-      onDragLeave={() => setOver(false)}
+      onDragLeave={(e) => {
+        // Moving over the zone's own children is not leaving it.
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOver(false);
+      }}
       onDrop={(e) => {
         e.preventDefault();
         setOver(false);
