@@ -90,3 +90,10 @@ export class WebhookSignatureError extends ApiError {
     super(401, 'invalid_signature', message);
   }
 }
+
+/** The thing exists but the caller may not change it (a built-in bot). */
+export class ForbiddenError extends ApiError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
