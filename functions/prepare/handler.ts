@@ -9,8 +9,9 @@ import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
 import { queueConsumer } from '#commons/queue-consumer';
 import { makeWorkDir, removeLeftoverWorkDirs } from '#commons/workdirs';
-import { buildDrawnLook } from './drawn-look.ts';
+import { buildDrawnLook, type DrawnImages } from './drawn-look.ts';
 import { fetchBotImage } from './image-url.ts';
+import type { PreparedLook } from './look.ts';
 import { buildPhotoLook } from './photo-look.ts';
 import { handlePrepareMessage, type PrepareJobDeps } from './prepare-job.ts';
 
@@ -28,18 +29,23 @@ async function readObject(key: string): Promise<Buffer | undefined> {
   }
 }
 
-const deps: PrepareJobDeps = {
-  accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
-  objects,
-  readObject,
-  notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
-  buildPhotoLook,
-  buildDrawnLook,
-  fetchImage: (url) => fetchBotImage(url, config.mode),
-  now: () => new Date(),
-};
+/** The look builders: the consumer's one seam, so the local runtime's tests can run it with a look of their own. */
+export interface LookBuilders {
+  buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
+  buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
+}
 
-export const handler = queueConsumer(
+export const prepareConsumer = (builders: LookBuilders) => {
+  const deps: PrepareJobDeps = {
+    accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+    objects,
+    readObject,
+    notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
+    ...builders,
+    fetchImage: (url) => fetchBotImage(url, config.mode),
+    now: () => new Date(),
+  };
+  return queueConsumer(
   prepareBotMessageSchema,
   async ({ message, receive }) => {
     logger.appendKeys({ tenant_id: message.tenantId, bot_uid: message.uid, receive });
@@ -50,4 +56,7 @@ export const handler = queueConsumer(
     }
   },
   { beforeBatch: () => removeLeftoverWorkDirs('prepare') },
-);
+  );
+};
+
+export const handler = prepareConsumer({ buildPhotoLook, buildDrawnLook });
