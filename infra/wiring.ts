@@ -309,7 +309,7 @@ export const functions = {
     tables: { bots: 'read', accountBots: 'readWrite' },
     queues: { prepare: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads and look (looks/).
-    bucket: { access: 'readWrite', delete: ['uploads/', 'looks/'] },
+    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
   },
   videos: {
     entry: 'functions/api/videos.ts',
@@ -439,7 +439,7 @@ export const functions = {
     tables: { accountBots: 'readWrite' },
     queues: { notify: 'send' },
     // It writes looks and removes what it used or made: the uploads, a failed or replaced look.
-    bucket: { access: 'readWrite', delete: ['uploads/', 'looks/'] },
+    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
   },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',

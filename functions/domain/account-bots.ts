@@ -71,7 +71,7 @@ export interface ResolvedBot {
 }
 
 /** Where a caller's bots are stored, keyed by account and uid: another account's bot is never found. */
-export const BOT_UID = /^[a-z0-9_-]{3,64}$/;
+const BOT_UID = /^[a-z0-9_-]{3,64}$/;
 /** Built-in bots are named `bot_…`; an account's bot may not be, so a future built-in can never collide with one. */
 const BUILT_IN_PREFIX = 'bot_';
 /** The voice of a bot that names none. */
@@ -82,7 +82,7 @@ export const uploadKey = (tenantId: string, uid: string, version: string, part: 
 export const lookPrefix = (tenantId: string, uid: string, version: string) => `looks/${tenantId}/${uid}/${version}`;
 export const lookFileKey = (tenantId: string, uid: string, version: string, file: string) => `${lookPrefix(tenantId, uid, version)}/${file}`;
 
-export const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
+const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
 
 /**
  * An account bot as the renderer sees a bot. The one place an account bot's voice id becomes the Bot's voice:
@@ -162,7 +162,7 @@ function sniffImage(bytes: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
  * The uid check: 400 for a malformed one or one in the built-in namespace, 403 for a built-in bot's own uid
  * (it exists and is not the caller's to change).
  */
-export function checkOwnUid(uid: string): void {
+function checkOwnUid(uid: string): void {
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be changed or deleted.`);
   if (!BOT_UID.test(uid)) throw new InvalidRequest([{ path: 'uid', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
   if (uid.startsWith(BUILT_IN_PREFIX)) throw new InvalidRequest([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
@@ -236,7 +236,7 @@ const uploadKeysOf = (source: BotImageSource): string[] =>
   source.kind === 'photo' ? [source.uploadKey] : source.kind === 'drawn' ? Object.values(source.uploadKeys).filter((k): k is string => !!k) : [];
 
 /** Every object a bot record owns: its uploads and its look's files. */
-export const objectKeysOf = (bot: AccountBot): string[] => [
+const objectKeysOf = (bot: AccountBot): string[] => [
   ...uploadKeysOf(bot.source),
   ...(bot.look ? bot.look.files.map((file) => lookFileKey(bot.tenantId, bot.uid, bot.look!.version, file)) : []),
 ];

@@ -46,7 +46,7 @@ export const prepareBotMessageSchema = z.object({
 export type PrepareBotMessage = z.infer<typeof prepareBotMessageSchema>;
 
 /** Notify queue: deliver a bot's outcome (bot.ready or bot.failed) to its webhook. */
-export const deliverBotMessageSchema = z.object({
+const deliverBotMessageSchema = z.object({
   kind: z.literal('deliver-bot'),
   tenantId,
   uid: botUid,
