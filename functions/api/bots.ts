@@ -40,7 +40,13 @@ function refuseUnreachable(urls: Record<string, string | undefined>) {
 
 async function putBot(request: HttpRequest) {
   const caller = request.caller!;
-  const { fields, files } = await readFieldsAndFiles(request, { maxBytes: limits.maxBotBodyBytes, maxFileBytes: limits.maxBotImageBytes, fileFields: ['image', ...DRAWN_PARTS] });
+  const { fields, files } = await readFieldsAndFiles(request, {
+    maxBytes: limits.maxBotBodyBytes,
+    maxFileBytes: limits.maxBotImageBytes,
+    fileFields: ['image', ...DRAWN_PARTS],
+    // API Gateway and Lambda carry no more (limits.maxBotBodyBytes); a URL carries up to the image limit.
+    tooLargeHint: `Send a larger photo by image_url (up to ${limits.maxBotImageBytes / 1024 / 1024} MB).`,
+  });
   const command = parsePutBot(request.pathParams.uid ?? '', fields, files, voiceOptions);
   refuseUnreachable({ webhook: command.webhookUrl, image_url: command.images.kind === 'photo_url' ? command.images.url : undefined });
   const bot = await putAccountBot(command, caller, deps);

@@ -141,9 +141,9 @@ export interface FilePart {
  */
 export async function readFieldsAndFiles(
   request: HttpRequest,
-  options: { maxBytes: number; maxFileBytes: number; fileFields: readonly string[] },
+  options: { maxBytes: number; maxFileBytes: number; fileFields: readonly string[]; tooLargeHint?: string },
 ): Promise<{ fields: Record<string, unknown>; files: Record<string, FilePart> }> {
-  if (request.body.length > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes);
+  if (request.body.length > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes, options.tooLargeHint);
   const contentType = request.headers['content-type'];
   if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data') return { fields: await readFields(request, options.maxBytes), files: {} };
   const fields: Record<string, unknown> = Object.create(null);

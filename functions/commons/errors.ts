@@ -59,8 +59,8 @@ export class IdempotencyKeyReusedError extends ApiError {
 }
 
 export class PayloadTooLargeError extends ApiError {
-  constructor(maxBytes: number) {
-    super(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  constructor(maxBytes: number, hint?: string) {
+    super(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.${hint ? ` ${hint}` : ''}`);
   }
 }
 

@@ -665,7 +665,8 @@ async function main(): Promise<number> {
       const tasks = lambdas.map((fn) => () => checkFunction(fn, runtime, runtimeMajor, scratch));
       if (runtime.label.includes('arm64')) {
         const layerFfmpeg = [...new Set(lambdas.flatMap((fn) => fn.layers))].map((dir) => () => checkFfmpeg('media layer bin/ffmpeg', join(dir, 'bin', 'ffmpeg'), runtime, scratch));
-        const imageFfmpeg = lambdas.filter((fn) => fn.kind === 'image').map((fn) => () => checkFfmpeg(`${fn.name} image bin/ffmpeg`, join(fn.dir, 'bin', 'ffmpeg'), runtime, scratch));
+        // Only the render image carries ffmpeg (bundle-render.ts); the prepare image runs no media binary.
+        const imageFfmpeg = lambdas.filter((fn) => fn.kind === 'image' && fn.name === 'render').map((fn) => () => checkFfmpeg(`${fn.name} image bin/ffmpeg`, join(fn.dir, 'bin', 'ffmpeg'), runtime, scratch));
         tasks.push(...layerFfmpeg, ...imageFfmpeg);
       }
       rows.push(...(await pool(tasks, 2)));

@@ -124,6 +124,18 @@ describe('bots of an account, with the placeholder look builders', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'image_invalid', message: expect.any(String) }, preview_image_url: null });
   });
 
+  it('refuses an upload over what API Gateway and Lambda carry (413, pointing at image_url); a create body keeps its 256 KiB', async () => {
+    const form = new FormData();
+    form.set('name', 'Big');
+    const big = Buffer.alloc(4_500_000, 0);
+    Buffer.from([0xff, 0xd8, 0xff]).copy(big);
+    form.set('image', new Blob([big], { type: 'image/jpeg' }), 'big.jpg');
+    const res = await put(app, 'big-bot', form);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).error).toMatchObject({ code: 'payload_too_large', message: expect.stringMatching(/image_url/) });
+    expect((await fetch(`${app.baseUrl}/v1/bot/big-bot`, { headers: app.authHeaders })).status).toBe(404);
+  });
+
   it('takes a JSON body with image_url, and refuses one naming an address it never fetches', async () => {
     const files = await startFileServer({ '/me.png': join(ava, 'preview.png') });
     try {
