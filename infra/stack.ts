@@ -30,6 +30,12 @@ export interface VidbotStackProps extends StackProps {
    */
   readonly renderImageDirectory?: string;
   /**
+   * Directory holding the prepare function's Dockerfile and bundle, like renderImageDirectory; produced by
+   * `npm run bundle:prepare`.
+   * @default 'dist/prepare-image'
+   */
+  readonly prepareImageDirectory?: string;
+  /**
    * Directories of the built layers, relative to `projectRoot`.
    * @default - each layer's `directory` in infra/wiring.ts (built by `npm run build:layers`)
    */
@@ -87,7 +93,7 @@ export class VidbotStack extends Stack {
     for (const [name, decl] of Object.entries(functions) as [FunctionName, FunctionDecl][]) {
       const directory = decl.image ? this.imageDirectory(name, props) : undefined;
       if (directory && !existsSync(resolve(projectRoot, directory, 'Dockerfile'))) {
-        throw new Error(`${directory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`);
+        throw new Error(`${directory}/Dockerfile not found: run \`npm run bundle:${name}\` to produce the ${name} image directory before synth`);
       }
     }
 
@@ -278,7 +284,8 @@ export class VidbotStack extends Stack {
   }
 
   private imageDirectory(name: FunctionName, props: VidbotStackProps): string {
-    if (name !== 'render') throw new Error(`function ${name} declares an image, but only the render image has a build (npm run bundle:render)`);
-    return props.renderImageDirectory ?? 'dist/render-image';
+    if (name === 'render') return props.renderImageDirectory ?? 'dist/render-image';
+    if (name === 'prepare') return props.prepareImageDirectory ?? 'dist/prepare-image';
+    throw new Error(`function ${name} declares an image, but only the render and prepare images have a build (npm run bundle:render, bundle:prepare)`);
   }
 }

@@ -30,7 +30,7 @@ export interface QueueDecl {
 }
 
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /**
    * The path as callers send it. A trailing slash is kept here because the handler tells the two operations
    * apart by it; API Gateway has no resource for it and delivers `/v1/bot/` to the `/v1/bot` resource.
@@ -147,6 +147,8 @@ export const tables = {
   accounts: { partitionKey: 'tenantId' },
   /** The seeded bot catalog. */
   bots: { partitionKey: 'uid' },
+  /** Bots of each account (PUT /v1/bot/{uid}): one account's are never another's. */
+  accountBots: { partitionKey: 'tenantId', sortKey: 'uid' },
   /**
    * Videos. `byTenant` lists a caller's videos newest first; `unfinished` is sparse (only videos not yet
    * completed or failed carry `pendingShard`), ordered by deadline, for the sweeper.
@@ -204,6 +206,16 @@ export const queues = {
     // 2 min, ±20 %), and the long retries of a receiver that is down (5 min to 7 h apart) no longer count. So 15
     // minutes means the notifier is not keeping up or not running, not that a caller's endpoint is down.
     oldestMessageAlarmSeconds: 900,
+  },
+  /**
+   * One message per version of an account's bot to prepare (PUT /v1/bot/{uid}). The visibility timeout is the
+   * prepare function's 5 minutes plus one.
+   */
+  prepare: {
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 3,
+    // A preparation takes seconds to a minute; 10 minutes means they queue behind each other or crash.
+    oldestMessageAlarmSeconds: 600,
   },
 } as const satisfies Record<QueueName, QueueDecl>;
 
@@ -287,7 +299,7 @@ export const functions = {
     memoryMb: 512,
     timeoutSeconds: 15,
     // accounts: each account's limit of videos in progress.
-    tables: { accounts: 'read', bots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
+    tables: { accounts: 'read', bots: 'read', accountBots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
     queues: { render: 'send' },
     bucket: 'read',
   },
@@ -297,11 +309,16 @@ export const functions = {
     routes: [
       { method: 'GET', path: '/v1/bot' },
       { method: 'GET', path: '/v1/bot/{uid}' },
+      { method: 'PUT', path: '/v1/bot/{uid}' },
+      { method: 'DELETE', path: '/v1/bot/{uid}' },
     ],
-    memoryMb: 256,
-    timeoutSeconds: 10,
-    tables: { bots: 'read' },
-    bucket: 'read',
+    // A PUT holds its images (up to limits.maxBotBodyBytes) in memory while it stores them.
+    memoryMb: 512,
+    timeoutSeconds: 15,
+    tables: { bots: 'read', accountBots: 'readWrite' },
+    queues: { prepare: 'send' },
+    // It stores a PUT's images under uploads/ and deletes a bot's uploads and look (looks/).
+    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
   },
   videos: {
     entry: 'functions/api/videos.ts',
@@ -379,7 +396,7 @@ export const functions = {
     // The background (up to limits.maxBackgroundBytes, 200 MB), the speech track and the encoded clip, with
     // room for the leftovers of one killed render until the next invocation clears them.
     ephemeralStorageMb: 2048,
-    tables: { videos: 'readWrite', bots: 'read', clips: 'readWrite' },
+    tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite' },
     queues: { assemble: 'send', notify: 'send' },
     bucket: 'readWrite',
     polly: true,
@@ -408,10 +425,30 @@ export const functions = {
     batchSize: 10,
     memoryMb: 256,
     timeoutSeconds: 30,
-    tables: { videos: 'readWrite', keys: 'read', idempotency: 'readWrite' },
+    // accountBots: a bot's event is built from its record.
+    tables: { videos: 'readWrite', accountBots: 'read', keys: 'read', idempotency: 'readWrite' },
     // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
     queues: { notify: 'consume' },
     bucket: 'read',
+  },
+  /**
+   * Prepares an account's bot: its images become a look (face, landmarks, matting, mouth and eye warps for a
+   * photo; the layers for drawn images). A container image, as render is: it carries the models and their
+   * native runtimes.
+   */
+  prepare: {
+    entry: 'functions/prepare/handler.ts',
+    image: 'functions/prepare',
+    trigger: 'queue',
+    queue: 'prepare',
+    batchSize: 1,
+    maxConcurrency: 10,
+    memoryMb: 3008,
+    timeoutSeconds: 300,
+    tables: { accountBots: 'readWrite' },
+    queues: { notify: 'send' },
+    // It writes looks and removes what it used or made: the uploads, a failed or replaced look.
+    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
   },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',

@@ -1,16 +1,26 @@
-import type { BotCatalog, ObjectStore } from '#domain/ports';
+import { resolveBot } from '#domain/account-bots';
+import type { AccountBotStore, BotCatalog, ObjectStore } from '#domain/ports';
 import { NotFound } from '#domain/errors';
 import { json, type HttpResult } from '#commons/http';
-import { presentBot } from '#commons/presenters/bot';
+import { presentAccountBot, presentBot } from '#commons/presenters/bot';
 
-/** List all bots: shared by POST /v1/bot/ (the interface's form) and GET /v1/bot. */
-export async function listBots(bots: BotCatalog, objects: ObjectStore): Promise<HttpResult> {
-  const all = await bots.list();
-  return json(200, { bots: await Promise.all(all.map((b) => presentBot(b, objects))) });
+export interface BotListingDeps {
+  bots: BotCatalog;
+  accountBots: Pick<AccountBotStore, 'get' | 'list'>;
+  objects: ObjectStore;
 }
 
-export async function getBot(uid: string, bots: BotCatalog, objects: ObjectStore): Promise<HttpResult> {
-  const bot = await bots.get(uid);
-  if (!bot) throw new NotFound(`No bot "${uid}".`);
-  return json(200, await presentBot(bot, objects));
+/** The built-in bots, then the caller's own: shared by POST /v1/bot/ (the interface's form) and GET /v1/bot. */
+export async function listBots(tenantId: string, deps: BotListingDeps): Promise<HttpResult> {
+  const [builtIn, own] = await Promise.all([deps.bots.list(), deps.accountBots.list(tenantId)]);
+  own.sort((a, b) => a.uid.localeCompare(b.uid));
+  const bots = [...(await Promise.all(builtIn.map((b) => presentBot(b, deps.objects)))), ...(await Promise.all(own.map((b) => presentAccountBot(b, deps.objects))))];
+  return json(200, { bots });
+}
+
+/** One bot: built-in, or the caller's; another account's bot is not found, exactly like one that does not exist. */
+export async function getBot(tenantId: string, uid: string, deps: BotListingDeps): Promise<HttpResult> {
+  const found = await resolveBot(tenantId, uid, deps);
+  if (!found) throw new NotFound(`No bot "${uid}".`);
+  return json(200, found.own ? await presentAccountBot(found.own, deps.objects) : await presentBot(found.bot, deps.objects));
 }

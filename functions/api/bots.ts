@@ -1,16 +1,67 @@
-import { dynamoClient, s3Client } from '#commons/clients';
+import { newId } from '#domain/api-keys';
+import { DRAWN_PARTS, deleteAccountBot, parsePutBot, putAccountBot } from '#domain/account-bots';
+import { limits } from '#domain/limits';
+import type { PrepareBotMessage } from '#domain/messages';
+import { InvalidRequest } from '#domain/errors';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
+import { envNames } from '#commons/env-names';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog } from '#commons/aws/dynamo-stores';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
-import { httpHandler } from '#commons/http';
+import { SqsQueue } from '#commons/aws/sqs-queue';
+import { readFieldsAndFiles } from '#commons/body';
+import { httpHandler, json, type HttpRequest } from '#commons/http';
+import { logger } from '#commons/logger';
+import { refusalWithoutResolving } from '#commons/net/address-guard';
+import { presentAccountBot } from '#commons/presenters/bot';
 import { getBot, listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots'], bucket: true });
-const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
-const objects = new S3ObjectStore(s3Client(), config.bucket);
+const config = loadConfig({ tables: ['bots', 'accountBots'], queues: ['prepare'], bucket: true });
+const deps = {
+  bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
+  accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+  objects: new S3ObjectStore(s3Client(), config.bucket),
+  prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),
+  now: () => new Date(),
+  newVersion: () => newId('v'),
+};
+/** Polly voices are offered only where the deployment speaks with Polly (on AWS with SPEECH_ENGINE=polly). */
+const voiceOptions = { polly: process.env[envNames.speechEngine] === 'polly' };
+
+/** A webhook or image_url naming an address vidbot never connects to is refused now, not when the job runs into it. */
+function refuseUnreachable(urls: Record<string, string | undefined>) {
+  const problems = Object.entries(urls).flatMap(([path, value]) => {
+    const reason = value ? refusalWithoutResolving(new URL(value), config.mode) : undefined;
+    return reason ? [{ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` }] : [];
+  });
+  if (problems.length) throw new InvalidRequest(problems);
+}
+
+async function putBot(request: HttpRequest) {
+  const caller = request.caller!;
+  const { fields, files } = await readFieldsAndFiles(request, {
+    maxBytes: limits.maxBotBodyBytes,
+    maxFileBytes: limits.maxBotImageBytes,
+    fileFields: ['image', ...DRAWN_PARTS],
+    // API Gateway and Lambda carry no more (limits.maxBotBodyBytes); a URL carries up to the image limit.
+    tooLargeHint: `Send a larger photo by image_url (up to ${limits.maxBotImageBytes / 1024 / 1024} MB).`,
+  });
+  const command = parsePutBot(request.pathParams.uid ?? '', fields, files, voiceOptions);
+  refuseUnreachable({ webhook: command.webhookUrl, image_url: command.images.kind === 'photo_url' ? command.images.url : undefined });
+  const bot = await putAccountBot(command, caller, deps);
+  logger.info('bot accepted for preparation', { bot_uid: bot.uid, version: bot.version, source: bot.source.kind });
+  return json(202, await presentAccountBot(bot, deps.objects));
+}
 
 export const handler = httpHandler({
-  'GET /v1/bot': () => listBots(bots, objects),
-  'GET /v1/bot/': () => listBots(bots, objects),
-  'GET /v1/bot/{uid}': (request) => getBot(request.pathParams.uid ?? '', bots, objects),
+  'GET /v1/bot': (request) => listBots(request.caller!.tenantId, deps),
+  'GET /v1/bot/': (request) => listBots(request.caller!.tenantId, deps),
+  'GET /v1/bot/{uid}': (request) => getBot(request.caller!.tenantId, request.pathParams.uid ?? '', deps),
+  'PUT /v1/bot/{uid}': putBot,
+  'DELETE /v1/bot/{uid}': async (request) => {
+    const bot = await deleteAccountBot(request.caller!.tenantId, request.pathParams.uid ?? '', deps);
+    logger.info('bot deleted', { bot_uid: bot.uid });
+    return json(200, { uid: bot.uid, deleted: true });
+  },
 });

@@ -11,6 +11,7 @@ import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
 import { createVideo } from '#domain/videos';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -24,10 +25,12 @@ import { toCreatedVideo } from '#commons/presenters/video';
 import { recordVideoCreated } from '#commons/metrics';
 import { listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['accounts', 'bots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
+const config = loadConfig({ tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
 const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
+const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
 const deps = {
   bots,
+  accountBots,
   accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
@@ -129,7 +132,7 @@ const routes = httpHandler({
   'POST /v1/bot': createVideoOperation,
   'POST /v1/create_video': createVideoOperation,
   // API Gateway delivers POST /v1/bot/ to the same resource; the interface makes it "list all bots".
-  'POST /v1/bot/': () => listBots(bots, objects),
+  'POST /v1/bot/': (request) => listBots(request.caller!.tenantId, { bots, accountBots, objects }),
 });
 
 export const handler = (event: APIGatewayProxyEvent, context: Context) => {

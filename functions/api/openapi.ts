@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOT_POSITIONS, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
+import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bots';
 import { limits } from '#domain/limits';
 import { VIDEO_STATUSES } from '#domain/video';
 import { defaultsForDocs } from '#domain/videos';
@@ -21,6 +22,30 @@ const createRequestSchema = z
       ),
   })
   .describe('Create a video');
+
+const file = (description: string) => ({ type: 'string', contentMediaType: 'application/octet-stream', description });
+
+/** PUT /v1/bot/{uid}: a multipart form (files) or JSON (image_url only). */
+const putBotFields = {
+  name: { type: 'string', maxLength: limits.maxBotNameChars, description: 'Required.' },
+  description: { type: 'string', maxLength: limits.maxBotDescriptionChars },
+  voice: { type: 'string', description: `A voice id from GET /v1/voices. Default: ${DEFAULT_BOT_VOICE}.` },
+  default_position: { type: 'string', enum: [...BOT_POSITIONS] },
+  webhook: { type: 'string', description: 'Receives a signed bot.ready or bot.failed event when the preparation settles.' },
+  image_url: { type: 'string', description: `A photo (JPEG, PNG or WebP, at most ${limits.maxBotImageBytes / 1024 / 1024} MB), fetched through the address guard.` },
+};
+const putBotRequest = {
+  type: 'object',
+  required: ['name'],
+  description:
+    `Exactly one image source: image, image_url, or mouth_closed and mouth_open (${DRAWN_PARTS.join(', ')}). ` +
+    `An upload's whole body is at most ${limits.maxBotBodyBytes} bytes (what API Gateway and Lambda carry); larger photos go by image_url.`,
+  properties: {
+    ...putBotFields,
+    image: file('A photo: JPEG, PNG or WebP.'),
+    ...Object.fromEntries(DRAWN_PARTS.map((part) => [part, file('A drawn layer: PNG with alpha.')])),
+  },
+};
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
 
@@ -77,6 +102,7 @@ export function openApiDocument(serverUrl: string) {
     requestBody: createBody,
     responses: { ...ok('Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
   };
+  const uidParam = [{ name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9_-]{3,64}$' } }];
   const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
   const pageParams = [
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: limits.maxPageSize, default: limits.defaultPageSize } },
@@ -89,13 +115,39 @@ export function openApiDocument(serverUrl: string) {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { CreateVideoRequest: jsonSchema(createRequestSchema), Error: errorSchema },
+      schemas: { CreateVideoRequest: jsonSchema(createRequestSchema), PutBotRequest: putBotRequest, Error: errorSchema },
     },
     paths: {
       '/v1/bot': { post: { ...create, operationId: 'createVideo' }, get: { operationId: 'listBots', summary: 'List all bots', responses: { ...ok('The bots'), ...errors(401) } } },
       '/v1/bot/': { post: { operationId: 'listBotsPost', summary: 'List all bots (the interface\'s form: POST with a trailing slash)', responses: { ...ok('The bots'), ...errors(401) } } },
       '/v1/create_video': { post: { ...create, operationId: 'createVideoAlias' } },
-      '/v1/bot/{uid}': { get: { operationId: 'getBot', parameters: [{ name: 'uid', in: 'path', required: true, schema: { type: 'string' } }], responses: { ...ok('The bot'), ...errors(401, 404) } } },
+      '/v1/bot/{uid}': {
+        get: { operationId: 'getBot', parameters: uidParam, responses: { ...ok('The bot: built in, or one of your own'), ...errors(401, 404) } },
+        put: {
+          operationId: 'putBot',
+          summary: 'Create or replace a bot of your account from a photo or drawn images; it is prepared asynchronously',
+          parameters: uidParam,
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': { schema: { $ref: '#/components/schemas/PutBotRequest' } },
+              'application/json': { schema: { type: 'object', required: ['name', 'image_url'], properties: putBotFields } },
+            },
+          },
+          responses: { ...ok('Accepted: the bot record, status preparing', '202'), ...errors(400, 401, 403, 413, 415, 500) },
+        },
+        delete: {
+          operationId: 'deleteBot',
+          parameters: uidParam,
+          responses: {
+            '200': {
+              description: 'Deleted: the bot and its files are gone',
+              content: { 'application/json': { schema: { type: 'object', required: ['uid', 'deleted'], properties: { uid: { type: 'string' }, deleted: { const: true } } } } },
+            },
+            ...errors(401, 403, 404),
+          },
+        },
+      },
       '/v1/video': { get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } } },
       '/v1/video/{id}': {
         get: { operationId: 'getVideo', parameters: idParam, responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) } },

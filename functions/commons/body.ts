@@ -126,3 +126,74 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
     parser.end(body);
   });
 }
+
+/** A file part of a multipart body. */
+export interface FilePart {
+  bytes: Buffer;
+  /** As the caller declared it; not trusted (the bytes are checked). */
+  contentType: string;
+}
+
+/**
+ * A body that may carry files (PUT /v1/bot/{uid}): JSON or a URL-encoded form as readFields reads them, or a
+ * multipart form whose parts named in `fileFields` are kept as bytes (each at most `maxFileBytes`, 413 above)
+ * while every other part is a UTF-8 text field, as readFields reads it.
+ */
+export async function readFieldsAndFiles(
+  request: HttpRequest,
+  options: { maxBytes: number; maxFileBytes: number; fileFields: readonly string[]; tooLargeHint?: string },
+): Promise<{ fields: Record<string, unknown>; files: Record<string, FilePart> }> {
+  if (request.body.length > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes, options.tooLargeHint);
+  const contentType = request.headers['content-type'];
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data') return { fields: await readFields(request, options.maxBytes), files: {} };
+  const fields: Record<string, unknown> = Object.create(null);
+  const files: Record<string, FilePart> = Object.create(null);
+  const taken = (name: string) => {
+    checkKey(name);
+    if (name in fields || name in files) throw new BadRequestError(`Field "${name}" is given more than once.`, [{ path: name, message: 'duplicate field' }]);
+  };
+  await new Promise<void>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      // latin1 keeps a text field's bytes as they came, so that invalid UTF-8 is refused below, not replaced.
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        defCharset: 'latin1',
+        limits: { fieldSize: options.maxBytes, fileSize: options.maxFileBytes, fields: 50, files: 5, parts: 55 },
+      });
+    } catch (error) {
+      reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
+      return;
+    }
+    const fail = (error: unknown) => reject(error instanceof BadRequestError || error instanceof PayloadTooLargeError ? error : new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
+    parser.on('field', (name, value, info) => {
+      try {
+        if (info.valueTruncated) throw new PayloadTooLargeError(options.maxBytes);
+        taken(name);
+        fields[name] = decodeUtf8(Buffer.from(value, 'latin1'), `Field "${name}"`);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => fail(new PayloadTooLargeError(options.maxFileBytes)));
+      stream.on('close', () => {
+        try {
+          taken(name);
+          const bytes = Buffer.concat(chunks);
+          if (options.fileFields.includes(name)) files[name] = { bytes, contentType: info.mimeType };
+          else fields[name] = decodeUtf8(bytes, `Field "${name}"`);
+        } catch (error) {
+          fail(error);
+        }
+      });
+    });
+    parser.on('partsLimit', () => fail(new BadRequestError('Too many parts in the multipart body.')));
+    parser.on('error', fail);
+    parser.on('close', () => resolve());
+    parser.end(request.body);
+  });
+  return { fields: { ...fields }, files: { ...files } };
+}

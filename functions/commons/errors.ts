@@ -59,8 +59,8 @@ export class IdempotencyKeyReusedError extends ApiError {
 }
 
 export class PayloadTooLargeError extends ApiError {
-  constructor(maxBytes: number) {
-    super(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  constructor(maxBytes: number, hint?: string) {
+    super(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.${hint ? ` ${hint}` : ''}`);
   }
 }
 
@@ -88,5 +88,12 @@ export class TooManyVideosInProgressError extends ApiError {
 export class WebhookSignatureError extends ApiError {
   constructor(message: string) {
     super(401, 'invalid_signature', message);
+  }
+}
+
+/** The thing exists but the caller may not change it (a built-in bot). */
+export class ForbiddenError extends ApiError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
   }
 }

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { Conflict, InvalidRequest, NotFound, SignatureRejected, TooManyVideosInProgress } from '#domain/errors';
-import { ApiError, BadRequestError, ConflictError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError, WebhookSignatureError } from './errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound, SignatureRejected, TooManyVideosInProgress } from '#domain/errors';
+import { ApiError, BadRequestError, ConflictError, ForbiddenError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError, WebhookSignatureError } from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
@@ -124,6 +124,7 @@ async function serve(operations: Record<string, Operation>, options: { public?: 
 function fromDomain(error: unknown): ApiError | undefined {
   if (error instanceof InvalidRequest) return new BadRequestError(error.message, error.problems);
   if (error instanceof NotFound) return new NotFoundError(error.message);
+  if (error instanceof Forbidden) return new ForbiddenError(error.message);
   if (error instanceof Conflict) return new ConflictError(error.message, error.code);
   if (error instanceof TooManyVideosInProgress) return new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
   if (error instanceof SignatureRejected) return new WebhookSignatureError(error.message);

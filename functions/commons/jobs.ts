@@ -46,13 +46,32 @@ async function fail(deps: VideoOutcomeDeps, job: QueueJob, failure: { code: stri
 }
 
 export async function runQueueJob(job: QueueJob, deps: VideoOutcomeDeps, run: () => Promise<void>): Promise<void> {
+  return runJob({ ...job, logKeys: { video_id: job.videoId, clip_index: job.clipIndex } }, (failure) => fail(deps, job, failure), run);
+}
+
+/** A queue job under the policy, whatever it works on: `failFor` records its failure on its own record (a bot's). */
+export interface PolicyJob {
+  name: string;
+  receive: number;
+  maxReceives: number;
+  fatal: { code: string; message: (attempts: number) => string };
+  /** What names the job's record in the log, e.g. `{ bot_uid }`. */
+  logKeys: Record<string, unknown>;
+}
+
+/** The policy above for any job; runQueueJob is it for the jobs that work on a video. */
+export async function runJob(
+  job: PolicyJob,
+  failFor: (failure: { code: string; message: string; clipIndex?: number }) => Promise<void>,
+  run: () => Promise<void>,
+): Promise<void> {
   try {
     await run();
   } catch (error) {
-    if (error instanceof JobFailure) return fail(deps, job, error);
+    if (error instanceof JobFailure) return failFor(error);
     const report = failureReport(error, { attempt: job.receive, maxAttempts: job.maxReceives });
-    logger.error(`${job.name} attempt failed`, { video_id: job.videoId, clip_index: job.clipIndex, ...logFields(report), ...mediaDetails(error) });
-    if (!report.willRetry) await fail(deps, job, { code: job.fatal.code, message: job.fatal.message(report.attempt) });
+    logger.error(`${job.name} attempt failed`, { ...job.logKeys, ...logFields(report), ...mediaDetails(error) });
+    if (!report.willRetry) await failFor({ code: job.fatal.code, message: job.fatal.message(report.attempt) });
     if (report.transient) throw error;
   }
 }

@@ -50,7 +50,7 @@ export const booleanLike = z.union([
   z.union([z.literal(1), z.literal(0)]).transform((v) => v === 1),
 ]);
 
-const positionSchema = z
+export const positionSchema = z
   .string()
   .transform(normaliseWord)
   .pipe(z.enum(BOT_POSITIONS, { error: () => `must be one of ${BOT_POSITIONS.join(', ')}` }));

@@ -77,3 +77,11 @@ export class SignatureRejected extends Error {
     this.name = 'SignatureRejected';
   }
 }
+
+/** The thing exists but is not the caller's to change (a built-in bot). */
+export class Forbidden extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Forbidden';
+  }
+}

@@ -50,4 +50,16 @@ export const limits = {
   maxVideosInProgressCeiling: 10_000,
   /** Retry-After of a create refused for too many videos in progress: about what a short video takes to render. */
   videosInProgressRetryAfterSeconds: 30,
+  /** A bot's image (a photo or a drawn layer), uploaded or fetched from image_url. */
+  maxBotImageBytes: 10 * 1024 * 1024,
+  /**
+   * Largest PUT /v1/bot/{uid} body. What really reaches the function on AWS: Lambda takes at most 6 MB of
+   * invocation payload, and API Gateway passes a binary body base64-encoded (4 bytes for 3) inside the event with
+   * its headers, so about 4.4 MB of upload is the ceiling. Larger images go by image_url (maxBotImageBytes).
+   */
+  maxBotBodyBytes: 4_400_000,
+  /** Time to download a bot's image_url. */
+  botImageTimeoutMs: 30_000,
+  maxBotNameChars: 100,
+  maxBotDescriptionChars: 500,
 } as const;

@@ -32,5 +32,33 @@ export const deliverMessageSchema = z.object({
 });
 export type DeliverMessage = z.infer<typeof deliverMessageSchema>;
 
+const tenantId = z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/);
+const botUid = z.string().regex(/^[a-z0-9_-]{3,64}$/);
+const botVersion = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** Prepare queue: make the look of one version of an account's bot (PUT /v1/bot/{uid}). */
+export const prepareBotMessageSchema = z.object({
+  kind: z.literal('prepare-bot'),
+  tenantId,
+  uid: botUid,
+  version: botVersion,
+});
+export type PrepareBotMessage = z.infer<typeof prepareBotMessageSchema>;
+
+/** Notify queue: deliver a bot's outcome (bot.ready or bot.failed) to its webhook. */
+const deliverBotMessageSchema = z.object({
+  kind: z.literal('deliver-bot'),
+  tenantId,
+  uid: botUid,
+  version: botVersion,
+  eventId: z.string().min(1).max(200),
+  attempt: z.number().int().min(1),
+});
+export type DeliverBotMessage = z.infer<typeof deliverBotMessageSchema>;
+
+/** Everything the notifier delivers: a video's event or a bot's. */
+export const notifyMessageSchema = z.discriminatedUnion('kind', [deliverMessageSchema, deliverBotMessageSchema]);
+export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
+
 /** What the render and assemble dead-letter queues hold (read by the sweeper). */
 export const deadLetteredJobSchema = z.discriminatedUnion('kind', [renderClipMessageSchema, assembleMessageSchema]);

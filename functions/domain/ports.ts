@@ -3,6 +3,7 @@
  * functions/commons/aws holds the AWS SDK adapters (used on AWS and, against emulators, locally) and tests
  * pass in-memory ones.
  */
+import type { AccountBot, BotFailure, StoredLook } from './account-bots.ts';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import type { InboxEvent } from './inbox.ts';
@@ -183,4 +184,19 @@ export interface InboxStore {
   putNew(event: InboxEvent): Promise<boolean>;
   /** The account's events, newest first. */
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>>;
+}
+
+/** The bots of each account (PUT /v1/bot/{uid}), keyed by account and uid. */
+export interface AccountBotStore {
+  get(tenantId: string, uid: string): Promise<AccountBot | undefined>;
+  list(tenantId: string): Promise<AccountBot[]>;
+  put(bot: AccountBot): Promise<void>;
+  delete(tenantId: string, uid: string): Promise<void>;
+  /**
+   * preparing → ready with its look, only while the record is still at `version` (not replaced or deleted
+   * meanwhile): false otherwise, and the caller removes what it made.
+   */
+  markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string): Promise<boolean>;
+  /** preparing → failed, only while at `version`; the look is cleared (the job removed its files). */
+  markFailed(tenantId: string, uid: string, version: string, error: BotFailure, at: string): Promise<boolean>;
 }

@@ -7,6 +7,8 @@ import type { ClipSpec } from './clip.ts';
  * clip's fields, the bot's look and voice, the output kind) and the renderer's version. An identical clip of
  * the same tenant is found under this address and never rendered twice. The tenant is part of it so that the
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
+ * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
+ * account-bots.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
  * (documented in the README).
  */

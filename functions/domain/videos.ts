@@ -1,17 +1,19 @@
-import type { Bot } from './bot.ts';
+import { resolveBot } from './account-bots.ts';
 import { BUILT_IN_BOTS } from './bot.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
 import { CLIP_DEFAULTS } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
-import { InvalidRequest, type FieldProblem } from './errors.ts';
+import { Conflict, InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
-import type { AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
+import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import type { VideoRecord } from './video.ts';
 
 export interface CreateVideoDeps {
   bots: BotCatalog;
+  /** The account's own bots (PUT /v1/bot/{uid}); another account's are never found. */
+  accountBots: Pick<AccountBotStore, 'get'>;
   /** Each account's limit of videos in progress. */
   accounts: Pick<AccountStore, 'get'>;
   videos: VideoRepository;
@@ -21,15 +23,19 @@ export interface CreateVideoDeps {
   newVideoId: () => string;
 }
 
-/** Turns validated clips into stored specs: checks every bot exists, applies defaults, resolves clip_uid references. */
+/**
+ * Turns validated clips into stored specs: checks every bot exists (built in, or the caller's own) and is ready,
+ * applies defaults, resolves clip_uid references. An unknown bot is a 400 with the other problems; when the only
+ * trouble is a bot of the account still preparing (or failed), a 409 `bot_not_ready` names it.
+ */
 async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
   tenantId: string,
-  deps: Pick<CreateVideoDeps, 'bots' | 'clips'>,
+  deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips'>,
 ): Promise<ClipSpec[]> {
   const problems: FieldProblem[] = [];
+  const notReady: string[] = [];
   const specs: ClipSpec[] = [];
-  const botsByUid = new Map((await deps.bots.list()).map((b) => [b.uid, b] as const));
   for (const [index, input] of inputs.entries()) {
     if ('clip_uid' in input) {
       const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
@@ -40,11 +46,13 @@ async function resolveClips(
       specs.push({ ...kept.spec, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
       continue;
     }
-    const bot: Bot | undefined = botsByUid.get(input.bot_uid);
-    if (!bot) {
+    const found = await resolveBot(tenantId, input.bot_uid, deps);
+    if (!found) {
       problems.push({ path: `clips[${index}].bot_uid`, message: `unknown bot "${input.bot_uid}"; list the bots with POST /v1/bot/ or GET /v1/bot` });
       continue;
     }
+    if (found.own && found.own.status !== 'ready') notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
+    const { bot } = found;
     specs.push({
       index,
       clipName: input.clip_name || `Clip ${index + 1}`,
@@ -59,6 +67,8 @@ async function resolveClips(
     });
   }
   if (problems.length) throw new InvalidRequest(problems);
+  if (notReady.length)
+    throw new Conflict(`A bot of this video is not ready (${notReady.join('; ')}); wait for its bot.ready event or GET /v1/bot/{uid} until its status is ready.`, 'bot_not_ready');
   return specs;
 }
 

@@ -2,16 +2,18 @@ import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { SQSRecord } from 'aws-lambda';
-import { deliverMessageSchema, type DeliverMessage } from '#domain/messages';
+import { notifyMessageSchema, type NotifyMessage } from '#domain/messages';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { queueConsumer } from '#commons/queue-consumer';
+import { deliverBotEvent } from './deliver-bot-job.ts';
 import { deliverVideoEvent, type DeliverDeps, type Receipt } from './deliver-job.ts';
 
-const config = loadConfig({ tables: ['videos', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
+const config = loadConfig({ tables: ['videos', 'accountBots', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
 /**
  * Test-only knob: the local runtime's tests shrink the 24-hour retry schedule with it. Unset on AWS.
  */
@@ -23,6 +25,7 @@ const deps: DeliverDeps = {
   mode: config.mode,
   now: () => new Date(),
 };
+const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
 
 /** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
 class RetryLater extends Error {
@@ -43,8 +46,11 @@ class RetryLater extends Error {
  */
 const idempotency = new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true });
 const deliverOnce = makeIdempotent(
-  async (input: { idempotencyKey: string; message: DeliverMessage; receipt: Receipt }) => {
-    const outcome = await deliverVideoEvent(input.message, input.receipt, deps);
+  async (input: { idempotencyKey: string; message: NotifyMessage; receipt: Receipt }) => {
+    const outcome =
+      input.message.kind === 'deliver-bot'
+        ? await deliverBotEvent(input.message, input.receipt, { ...deps, accountBots })
+        : await deliverVideoEvent(input.message, input.receipt, deps);
     if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
     return outcome;
   },
@@ -54,9 +60,9 @@ const deliverOnce = makeIdempotent(
   },
 );
 
-async function deliverRecord({ message, record, receive }: { message: DeliverMessage; record: SQSRecord; receive: number }): Promise<void> {
+async function deliverRecord({ message, record, receive }: { message: NotifyMessage; record: SQSRecord; receive: number }): Promise<void> {
   // A redelivery asked for by the caller is a new delivery; the record's own attempts key the retries.
-  const idempotencyKey = `${message.eventId}:${message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
+  const idempotencyKey = `${message.eventId}:${message.kind === 'deliver' && message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
   try {
     await deliverOnce({ idempotencyKey, message, receipt: { messageId: record.messageId, receiveCount: receive } });
   } catch (error) {
@@ -69,7 +75,7 @@ async function deliverRecord({ message, record, receive }: { message: DeliverMes
   }
 }
 
-export const handler = queueConsumer(deliverMessageSchema, deliverRecord, {
+export const handler = queueConsumer(notifyMessageSchema, deliverRecord, {
   // An in-progress record outlives a crashed invocation only until the function's own timeout.
   beforeBatch: (context) => idempotency.registerLambdaContext(context),
 });

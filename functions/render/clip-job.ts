@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { resolveBot, type AccountBot } from '#domain/account-bots';
 import type { Bot } from '#domain/bot';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
-import type { BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
+import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
 import type { ClipResult } from '#domain/video';
 import { isTerminal } from '#domain/video';
@@ -23,6 +24,10 @@ const DURATION_METADATA = 'duration-seconds';
 export interface ClipJobDeps {
   videos: VideoRepository;
   bots: BotCatalog;
+  /** The video's account's own bots: a clip may name one (another account's is never found). */
+  accountBots: Pick<AccountBotStore, 'get'>;
+  /** A ready account bot's look in a local directory (downloaded from the bucket, cached per version). */
+  lookDirectory: (own: AccountBot) => Promise<string>;
   clips: ClipLibrary;
   objects: ObjectStore;
   assembleQueue: MessageQueue<AssembleMessage>;
@@ -56,8 +61,12 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (!clip) throw new JobFailure('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
-    const bot = await deps.bots.get(clip.botUid);
-    if (!bot) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
+    const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
+    if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
+    // Replaced after the video was accepted: its new look is not ready (or failed); the old one is going.
+    if (resolved.own && resolved.own.status !== 'ready')
+      throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${resolved.own.status}`);
+    const { bot, own } = resolved;
     const mode = video.createVideo ? 'video' : 'voice';
     const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION);
     const keptKey = keptObjectKey(hash, mode);
@@ -89,8 +98,10 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
             : undefined;
         // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
         background?.catch(() => undefined);
+        const lookDirectory = own ? await deps.lookDirectory(own) : undefined;
         const output = await deps.renderClip({
           bot,
+          lookDirectory,
           text: clip.text,
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,

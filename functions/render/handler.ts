@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { renderClipMessageSchema, type AssembleMessage, type DeliverMessage } from '#domain/messages';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -10,18 +11,22 @@ import { logger } from '#commons/logger';
 import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { fetchBackground } from './background.ts';
+import { lookDirectories } from './look-cache.ts';
 import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
 import { renderClip } from './engine/index.ts';
 import { speechEngineFor } from './speech/index.ts';
 
 /** The invocation under way (batch size 1): its time left bounds the render. */
 let invocation: Context | undefined;
-const config = loadConfig({ tables: ['videos', 'bots', 'clips'], queues: ['assemble', 'notify'], bucket: true, consumer: true });
+const config = loadConfig({ tables: ['videos', 'bots', 'accountBots', 'clips'], queues: ['assemble', 'notify'], bucket: true, consumer: true });
+const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
+  accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+  lookDirectory: lookDirectories(objects),
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
-  objects: new S3ObjectStore(s3Client(), config.bucket),
+  objects,
   assembleQueue: new SqsQueue<AssembleMessage>(sqsClient(), config.queues.assemble),
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
   renderClip,

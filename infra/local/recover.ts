@@ -1,6 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AccountBot } from '#domain/account-bots';
+import type { AssembleMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
 import { pendingWork } from '#domain/pending-work';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -15,7 +16,9 @@ export async function requeueUnfinishedWork(options: {
   doc: DynamoDBDocumentClient;
   sqs: SQSClient;
   videosTable: string;
-  queueUrls: { render?: string; assemble?: string; notify?: string };
+  /** Bots of accounts still `preparing` get their prepare message again. */
+  accountBotsTable?: string;
+  queueUrls: { render?: string; assemble?: string; notify?: string; prepare?: string };
   log: Log;
 }) {
   const { doc, sqs, videosTable, queueUrls, log } = options;
@@ -23,7 +26,7 @@ export async function requeueUnfinishedWork(options: {
   const render = queueUrls.render ? new SqsQueue<RenderClipMessage>(sqs, queueUrls.render) : undefined;
   const assemble = queueUrls.assemble ? new SqsQueue<AssembleMessage>(sqs, queueUrls.assemble) : undefined;
   const notify = queueUrls.notify ? new SqsQueue<DeliverMessage>(sqs, queueUrls.notify) : undefined;
-  const counts = { render: 0, assemble: 0, notify: 0 };
+  const counts = { render: 0, assemble: 0, notify: 0, prepare: 0 };
   const nowSeconds = Math.floor(Date.now() / 1000);
   for await (const video of videos.scanAll()) {
     const work = pendingWork(video, nowSeconds);
@@ -40,6 +43,16 @@ export async function requeueUnfinishedWork(options: {
       counts.notify++;
     }
   }
-  if (counts.render + counts.assemble + counts.notify > 0) log.info('re-enqueued unfinished work lost with the in-memory queues', counts);
+  if (queueUrls.prepare && options.accountBotsTable) {
+    const prepare = new SqsQueue<PrepareBotMessage>(sqs, queueUrls.prepare);
+    for await (const page of paginateScan({ client: doc }, { TableName: options.accountBotsTable })) {
+      for (const bot of (page.Items ?? []) as AccountBot[]) {
+        if (bot.status !== 'preparing') continue;
+        await prepare.send({ kind: 'prepare-bot', tenantId: bot.tenantId, uid: bot.uid, version: bot.version });
+        counts.prepare++;
+      }
+    }
+  }
+  if (counts.render + counts.assemble + counts.notify + counts.prepare > 0) log.info('re-enqueued unfinished work lost with the in-memory queues', counts);
   return counts;
 }

@@ -165,7 +165,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         doc,
         sqs: emulators.sqs,
         videosTable: names.table('videos'),
-        queueUrls: { render: queues.render?.url, assemble: queues.assemble?.url, notify: queues.notify?.url },
+        accountBotsTable: names.table('accountBots'),
+        queueUrls: { render: queues.render?.url, assemble: queues.assemble?.url, notify: queues.notify?.url, prepare: queues.prepare?.url },
         log,
       });
     }

@@ -188,6 +188,7 @@ const invocations: Record<FunctionName, Invocation> = {
     expect: expectHttp(401, 'unauthorized'),
   },
   render: emptyBatch,
+  prepare: emptyBatch,
   assemble: emptyBatch,
   notifier: emptyBatch,
   sweeper: {
@@ -212,8 +213,10 @@ function synthesize(): void {
   const imageDir = join(workDir, 'render-image');
   const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   run('npm', ['run', '-s', 'build:layers']);
+  const prepareImageDir = join(workDir, 'prepare-image');
   run('npx', ['tsx', 'infra/scripts/bundle-render.ts', '--out', imageDir]);
-  run('npx', ['cdk', 'synth', '--quiet', '--app', 'npx tsx infra/bin/app.ts', '-c', `renderImageDirectory=${imageDir}`, '-o', join(workDir, 'cdk.out'), stackName]);
+  run('npx', ['tsx', 'infra/scripts/bundle-prepare.ts', '--out', prepareImageDir]);
+  run('npx', ['cdk', 'synth', '--quiet', '--app', 'npx tsx infra/bin/app.ts', '-c', `renderImageDirectory=${imageDir}`, '-c', `prepareImageDirectory=${prepareImageDir}`, '-o', join(workDir, 'cdk.out'), stackName]);
 }
 
 interface Resource {
@@ -662,7 +665,8 @@ async function main(): Promise<number> {
       const tasks = lambdas.map((fn) => () => checkFunction(fn, runtime, runtimeMajor, scratch));
       if (runtime.label.includes('arm64')) {
         const layerFfmpeg = [...new Set(lambdas.flatMap((fn) => fn.layers))].map((dir) => () => checkFfmpeg('media layer bin/ffmpeg', join(dir, 'bin', 'ffmpeg'), runtime, scratch));
-        const imageFfmpeg = lambdas.filter((fn) => fn.kind === 'image').map((fn) => () => checkFfmpeg(`${fn.name} image bin/ffmpeg`, join(fn.dir, 'bin', 'ffmpeg'), runtime, scratch));
+        // Only the render image carries ffmpeg (bundle-render.ts); the prepare image runs no media binary.
+        const imageFfmpeg = lambdas.filter((fn) => fn.kind === 'image' && fn.name === 'render').map((fn) => () => checkFfmpeg(`${fn.name} image bin/ffmpeg`, join(fn.dir, 'bin', 'ffmpeg'), runtime, scratch));
         tasks.push(...layerFfmpeg, ...imageFfmpeg);
       }
       rows.push(...(await pool(tasks, 2)));

@@ -13,6 +13,7 @@ import { lambdaContext, multipart, restEvent, SPEC_SAMPLE_FIELDS } from '../supp
 Object.assign(process.env, {
   TABLE_ACCOUNTS: 'accounts',
   TABLE_BOTS: 'bots',
+  TABLE_ACCOUNTBOTS: 'accountBots',
   TABLE_VIDEOS: 'videos',
   TABLE_CLIPS: 'clips',
   TABLE_IDEMPOTENCY: 'idempotency',
@@ -51,6 +52,9 @@ beforeEach(() => {
   dynamo.reset();
   sqs.reset();
   documents.on(ScanCommand, { TableName: 'bots' }).resolves({ Items: [...BUILT_IN_BOTS] });
+  // The account has no bots of its own.
+  documents.on(GetCommand, { TableName: 'accountBots' }).resolves({});
+  documents.on(QueryCommand, { TableName: 'accountBots' }).resolves({ Items: [] });
   documents.on(PutCommand).resolves({});
   // An account without its own limit, and no video in progress.
   documents.on(GetCommand, { TableName: 'accounts' }).resolves({ Item: { tenantId: 'acct_test', name: 'test', createdAt: '2026-01-01T00:00:00Z' } });

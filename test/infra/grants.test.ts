@@ -9,6 +9,7 @@
  * missing there fails the test), the emulated names are mapped back to the template's resources, and each need
  * is checked against the role's Allow statements with IAM's wildcards.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,7 +20,9 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lookFileKey, type AccountBot } from '#domain/account-bots';
 import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { envNames } from '#commons/env-names';
 import { signWebhook } from '#commons/webhooks/signature';
@@ -383,6 +386,46 @@ async function runScenarios() {
     expect((await http('account', 'GET', '/v1/account')).status).toBe(200);
     expect((await http('videos', 'DELETE', `/v1/video/${videoIds.v1}`, videoPath(videoIds.v1))).status).toBeLessThan(300);
 
+    // Bots of the account: a drawn bot by multipart and a photo by image_url, each prepared (the placeholder
+    // builders of this branch fail them: markFailed, uploads removed, bot.failed delivered); then a ready bot with
+    // its look in the bucket, rendered into v7 (the render fetches looks/), and deleted with its look.
+    const botPath = (uid: string) => ({ resource: '/v1/bot/{uid}', pathParameters: { uid } });
+    const form = new FormData();
+    form.set('name', 'Drawn');
+    form.set('webhook', `${ok.url}/bot`);
+    const png = readFileSync(join(REPO_ROOT, 'functions/render/bots/ava/head-m0-eo.png'));
+    form.set('mouth_closed', new Blob([png], { type: 'image/png' }), 'closed.png');
+    form.set('mouth_open', new Blob([png], { type: 'image/png' }), 'open.png');
+    const multipart = new Response(form);
+    const put = await invoke('bots', restEvent({
+      method: 'PUT', path: '/v1/bot/grants-drawn', ...botPath('grants-drawn'),
+      headers: { 'Content-Type': multipart.headers.get('content-type')! },
+      body: Buffer.from(await multipart.arrayBuffer()),
+      caller: caller(),
+    }));
+    expect(put.statusCode, put.body).toBe(202);
+    expect((await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } })).status).toBe(202);
+    await drain('prepare', 'prepare');
+    await drain('notify', 'notifier');
+    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body.status).toBe('failed');
+    const version = 'v_grants';
+    const look = readdirSync(join(REPO_ROOT, 'functions/render/bots/leo')).filter((f) => /\.(png|json)$/.test(f));
+    for (const file of look)
+      await emulators.s3.send(new PutObjectCommand({ Bucket: names.bucket, Key: lookFileKey(tenant.tenantId, 'grants-ready', version, file), Body: readFileSync(join(REPO_ROOT, 'functions/render/bots/leo', file)) }));
+    const now = new Date().toISOString();
+    const ready: AccountBot = {
+      tenantId: tenant.tenantId, uid: 'grants-ready', keyId: tenant.keyId, name: 'Ready', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
+      status: 'ready', version, source: { kind: 'photo_url', url: 'https://example.com/me.png' }, look: { version, files: look, preview: 'preview.png' }, createdAt: now, updatedAt: now,
+    };
+    await doc.send(new PutCommand({ TableName: names.table('accountBots'), Item: ready }));
+    expect((await http('bots', 'GET', '/v1/bot')).body.bots.map((b: { uid: string }) => b.uid)).toContain('grants-ready');
+    videoIds.v7 = await create({ webhook: `${ok.url}/v7`, clips: [{ bot_uid: 'grants-ready', text: 'My own bot.' }] });
+    await drain('render', 'render');
+    await drain('assemble', 'assemble');
+    await drain('notify', 'notifier');
+    expect((await http('videos', 'GET', `/v1/video/${videoIds.v7}`, videoPath(videoIds.v7))).body.status).toBe('completed');
+    expect((await http('bots', 'DELETE', '/v1/bot/grants-ready', botPath('grants-ready'))).status).toBe(200);
+
     // Sweeper: v5's render crashed on every attempt (its message is in the render DLQ), v6 is past its deadline,
     // and v3's event must be sent again (failed, no attempt recorded, past its notify-by time).
     videoIds.v5 = await create({ webhook: `${ok.url}/v5`, clips: [{ bot_uid: 'bot_ava', text: 'Grants five.' }] });
@@ -479,6 +522,13 @@ describe('grants', () => {
     expect(made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('idempotency')), 'the idempotency store').toBe(true);
     expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.render!.dlqUrl), 'dead letters are read').toBe(true);
     expect(made('sweeper', 'UpdateItem'), 'the sweeper ends or postpones videos').toBe(true);
+    expect(made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')), 'a PUT stores its images').toBe(true);
+    expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), 'DELETE /v1/bot/{uid} removes the look').toBe(true);
+    expect(made('prepare', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), 'the preparation removes the uploads').toBe(true);
+    expect(made('prepare', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the preparation settles the bot').toBe(true);
+    expect(made('notifier', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a bot event reads its bot').toBe(true);
+    expect(made('render', 'GetObject', (c) => c.input.Key.startsWith('looks/')), 'a render fetches a prepared look').toBe(true);
+    expect(made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a clip may name an account bot').toBe(true);
   });
 
   it.each(functionNames)('%s: its role grants every call its code makes', (name) => {

@@ -75,15 +75,15 @@ describe('functions', () => {
     }
   });
 
-  it('runs render as an arm64 container image', () => {
-    expect(resources[fnId('render')]!.Properties).toMatchObject({
+  it.each(['render', 'prepare'] as const)('runs %s as an arm64 container image', (name) => {
+    expect(resources[fnId(name)]!.Properties).toMatchObject({
       PackageType: 'Image',
       Architectures: ['arm64'],
-      MemorySize: functions.render.memoryMb,
-      Timeout: functions.render.timeoutSeconds,
+      MemorySize: functions[name].memoryMb,
+      Timeout: functions[name].timeoutSeconds,
       Code: { ImageUri: expect.anything() },
     });
-    expect(resources[fnId('render')]!.Properties.Runtime).toBeUndefined();
+    expect(resources[fnId(name)]!.Properties.Runtime).toBeUndefined();
   });
 
   it('gives render and assemble the /tmp their media needs, and the others Lambda\'s default', () => {
@@ -617,6 +617,7 @@ describe('synth-time checks', () => {
     expect(() => synthStack({ entries: stubs, renderImageDirectory: 'dist/does-not-exist' })).toThrow(
       /dist\/does-not-exist\/Dockerfile not found: run `npm run bundle:render`/,
     );
+    expect(() => synthStack({ entries: stubs, prepareImageDirectory: 'dist/no-prepare' })).toThrow(/dist\/no-prepare\/Dockerfile not found: run `npm run bundle:prepare`/);
   });
 
   it('fails with the command when a layer has not been built', () => {

@@ -30,11 +30,14 @@ function entriesForTest(): { entries: Partial<Record<FunctionName, string>>; stu
  * Stand-ins for the build outputs the stack stages at synth: a render image directory with a Dockerfile (only
  * staged, never built, at synth) and a small media layer (so tests do not copy 80 MB of ffmpeg each time).
  */
-function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory' | 'layerDirectories' | 'botArtworkDirectory'> {
+function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory' | 'prepareImageDirectory' | 'layerDirectories' | 'botArtworkDirectory'> {
   const dir = mkdtempSync(join(tmpdir(), 'vidbot-infra-test-'));
   const image = join(dir, 'render-image');
   mkdirSync(image);
   writeFileSync(join(image, 'Dockerfile'), 'FROM public.ecr.aws/lambda/nodejs:22\nCMD ["index.handler"]\n');
+  const prepareImage = join(dir, 'prepare-image');
+  mkdirSync(prepareImage);
+  writeFileSync(join(prepareImage, 'Dockerfile'), 'FROM public.ecr.aws/lambda/nodejs:22\nCMD ["index.handler"]\n');
   const media = join(dir, 'media', 'bin');
   mkdirSync(media, { recursive: true });
   writeFileSync(join(media, 'ffmpeg'), 'fake');
@@ -42,7 +45,7 @@ function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory' | 'la
     mkdirSync(join(dir, 'bots', bot.look), { recursive: true });
     writeFileSync(join(dir, 'bots', bot.look, 'preview.png'), 'not really a png');
   }
-  return { renderImageDirectory: image, layerDirectories: { media: join(dir, 'media') }, botArtworkDirectory: join(dir, 'bots') };
+  return { renderImageDirectory: image, prepareImageDirectory: prepareImage, layerDirectories: { media: join(dir, 'media') }, botArtworkDirectory: join(dir, 'bots') };
 }
 
 export function synthStack(props: Partial<VidbotStackProps> = {}): { app: App; stack: VidbotStack; stubbed: FunctionName[] } {

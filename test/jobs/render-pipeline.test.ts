@@ -1,6 +1,7 @@
 import { MediaToolError, type BackgroundMedia } from '../../functions/media/media.ts';
 import { SpeechTooLongError } from '../../functions/render/engine/types.ts';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
@@ -11,6 +12,8 @@ import { createVideo } from '#domain/videos';
 import { parseCreateVideo } from '#domain/create-request';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { lookDirectories } from '../../functions/render/look-cache.ts';
 import { handleRenderMessage, type ClipJobDeps } from '../../functions/render/clip-job.ts';
 import { JobFailure } from '#domain/errors';
 import { handleAssembleMessage, type AssembleDeps } from '../../functions/assemble/assemble-job.ts';
@@ -62,6 +65,7 @@ async function submit(clips: unknown[], createVideoFlag = true, who = caller) {
   const command = parseCreateVideo({ webhook: 'https://hooks.test/done', create_video: createVideoFlag, clips });
   return createVideo(command, who, {
     bots: clipDeps.bots,
+    accountBots: clipDeps.accountBots,
     accounts,
     videos,
     clips: clipDeps.clips,
@@ -81,9 +85,12 @@ beforeAll(async () => {
   objects = await FolderObjectStore.create(() => clock);
   const bots = new DynamoBotCatalog(dynamo.client, 'bots');
   for (const bot of BUILT_IN_BOTS) await bots.put(bot);
+  const accountBots = new DynamoAccountBotStore(dynamo.client, 'accountBots');
   clipDeps = {
     videos,
     bots,
+    accountBots,
+    lookDirectory: lookDirectories(objects, await mkdtemp(join(tmpdir(), 'looks-'))),
     clips: new DynamoClipLibrary(dynamo.client, 'clips'),
     objects,
     assembleQueue,

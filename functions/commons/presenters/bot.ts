@@ -1,4 +1,5 @@
-/** How callers see a bot (GET /v1/bot, POST /v1/bot/, GET /v1/bot/{uid}). */
+/** How callers see a bot (GET /v1/bot, POST /v1/bot/, GET /v1/bot/{uid}, PUT /v1/bot/{uid}, bot.* events). */
+import { lookFileKey, toBot, type AccountBot } from '#domain/account-bots';
 import { botPreviewKey, type Bot } from '#domain/bot';
 import type { ObjectStore } from '#domain/ports';
 
@@ -16,5 +17,29 @@ function toPublicBot(bot: Bot, previewImageUrl: string | null) {
   };
 }
 
-/** A bot with a fresh presigned link to its preview image. */
-export const presentBot = async (bot: Bot, objects: ObjectStore) => toPublicBot(bot, (await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS)).url);
+/** A built-in bot with a fresh presigned link to its preview image. */
+export const presentBot = async (bot: Bot, objects: ObjectStore) => ({
+  ...toPublicBot(bot, (await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS)).url),
+  built_in: true,
+  status: 'ready' as const,
+});
+
+/**
+ * A bot of the caller's account: its status, the voice id it was given (`voice_id`), and, once it has a look, a
+ * link to the look's preview (null while the first preparation runs or after a failure).
+ */
+export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectStore, 'presignGet'>) {
+  const look = own.status === 'ready' ? own.look : undefined;
+  const preview = look ? (await objects.presignGet(lookFileKey(own.tenantId, own.uid, look.version, look.preview), PREVIEW_LINK_SECONDS)).url : null;
+  return {
+    ...toPublicBot(toBot(own), preview),
+    voice_id: own.voice,
+    built_in: false,
+    status: own.status,
+    ...(own.error ? { error: own.error } : {}),
+    ...(own.webhookUrl ? { webhook: own.webhookUrl } : {}),
+    version: own.version,
+    created_at: own.createdAt,
+    updated_at: own.updatedAt,
+  };
+}

@@ -54,3 +54,14 @@ export interface VideoEvent {
   timestamp: string;
   data: VideoEventData;
 }
+
+/**
+ * The event a bot of an account sends when its preparation settles (PUT /v1/bot/{uid} with a `webhook`):
+ * `bot.ready` or `bot.failed`, `data` being the bot as GET /v1/bot/{uid} shows it (with `error` when failed). The
+ * event id is stable per bot version and outcome.
+ */
+export interface BotEvent {
+  type: 'bot.ready' | 'bot.failed';
+  timestamp: string;
+  data: Record<string, unknown> & { uid: string; status: 'ready' | 'failed' };
+}

@@ -1,0 +1,318 @@
+/**
+ * Bots of an account: presenters a caller makes from a photo or from drawn images (PUT /v1/bot/{uid}). The
+ * record, its rules, and the use cases that create, replace, delete and resolve them. Preparation (the look) is
+ * an asynchronous job (functions/prepare); this module only knows what it needs and where the files go.
+ */
+import { z } from 'zod';
+import { BUILT_IN_BOTS, type Bot } from './bot.ts';
+import { httpUrlSchema, positionSchema, type BotPosition } from './clip.ts';
+import { normaliseWebhook } from './create-request.ts';
+import { Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
+import { limits } from './limits.ts';
+import type { PrepareBotMessage } from './messages.ts';
+import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
+import { findVoice, type VoiceOptions } from './voices.ts';
+
+export type AccountBotStatus = 'preparing' | 'ready' | 'failed';
+
+/** The drawn images a caller may send; the first two are required. */
+export const DRAWN_PARTS = ['mouth_closed', 'mouth_open', 'mouth_half', 'eyes_closed'] as const;
+export type DrawnPart = (typeof DRAWN_PARTS)[number];
+
+/** What the bot is prepared from. Uploads wait under uploads/ until the job has used them. */
+export type BotImageSource =
+  | { kind: 'photo'; uploadKey: string }
+  | { kind: 'photo_url'; url: string }
+  | { kind: 'drawn'; uploadKeys: Partial<Record<DrawnPart, string>> };
+
+/** A prepared look in the bucket: `looks/<tenant>/<uid>/<version>/` and the names of its files. */
+export interface StoredLook {
+  version: string;
+  files: string[];
+  /** The look's preview image (a file of `files`). */
+  preview: string;
+}
+
+export interface BotFailure {
+  code: string;
+  message: string;
+}
+
+export interface AccountBot {
+  tenantId: string;
+  uid: string;
+  /** The key that made it: its webhook secrets sign the bot's events. */
+  keyId: string;
+  name: string;
+  description: string;
+  /** A voice id of the catalog (#domain/voices), e.g. `espeak:es`. */
+  voice: string;
+  defaultPosition: BotPosition;
+  webhookUrl?: string;
+  status: AccountBotStatus;
+  /** Changes on every PUT: the preparation it names is the only one that may settle the bot. */
+  version: string;
+  source: BotImageSource;
+  /**
+   * The look being drawn: the current version's once ready. While a replacement is prepared it still names
+   * the previous version's files, so that the job can remove them when the new one settles.
+   */
+  look?: StoredLook;
+  error?: BotFailure;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A bot a caller may name in a clip: a built-in one, or one of the caller's own. */
+export interface ResolvedBot {
+  bot: Bot;
+  /** Set for a bot of the account. */
+  own?: AccountBot;
+}
+
+/** Where a caller's bots are stored, keyed by account and uid: another account's bot is never found. */
+const BOT_UID = /^[a-z0-9_-]{3,64}$/;
+/** Built-in bots are named `bot_…`; an account's bot may not be, so a future built-in can never collide with one. */
+const BUILT_IN_PREFIX = 'bot_';
+/** The voice of a bot that names none. */
+export const DEFAULT_BOT_VOICE = 'espeak:en-us+f3';
+const DEFAULT_BOT_POSITION: BotPosition = 'bottom-right';
+
+export const uploadKey = (tenantId: string, uid: string, version: string, part: string) => `uploads/${tenantId}/${uid}/${version}/${part}`;
+export const lookPrefix = (tenantId: string, uid: string, version: string) => `looks/${tenantId}/${uid}/${version}`;
+export const lookFileKey = (tenantId: string, uid: string, version: string, file: string) => `${lookPrefix(tenantId, uid, version)}/${file}`;
+
+const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
+
+/**
+ * An account bot as the renderer sees a bot. The one place an account bot's voice id becomes the Bot's voice:
+ * today's BotVoice is espeak or Polly settings, so the id is mapped onto them (espeak rate and pitch at
+ * espeak's own defaults); when Bot.voice becomes a voice id this function passes the id through. The look is
+ * named by its prefix in the bucket, version included, so a render of a replaced bot is never reused (the
+ * clip's content hash covers bot.look).
+ */
+export function toBot(own: AccountBot): Bot {
+  const [engine, name = ''] = own.voice.split(/:(.*)/s) as [string, string?];
+  const voice: Bot['voice'] =
+    engine === 'polly'
+      ? { engine: 'polly', espeakVoice: 'en-us', espeakRate: 160, espeakPitch: 50, pollyVoiceId: name }
+      : { engine: 'espeak', espeakVoice: name, espeakRate: 160, espeakPitch: 50, pollyVoiceId: 'Joanna' };
+  return {
+    uid: own.uid,
+    name: own.name,
+    description: own.description,
+    voice,
+    defaultPosition: own.defaultPosition,
+    look: lookPrefix(own.tenantId, own.uid, own.look?.version ?? own.version),
+  };
+}
+
+/** The bot a clip of this account names: built-in first, then the account's own; undefined if neither. */
+export async function resolveBot(
+  tenantId: string,
+  uid: string,
+  deps: { bots: { get(uid: string): Promise<Bot | undefined> }; accountBots: Pick<AccountBotStore, 'get'> },
+): Promise<ResolvedBot | undefined> {
+  const builtIn = await deps.bots.get(uid);
+  if (builtIn) return { bot: builtIn };
+  if (!BOT_UID.test(uid)) return undefined;
+  const own = await deps.accountBots.get(tenantId, uid);
+  return own ? { bot: toBot(own), own } : undefined;
+}
+
+// --- PUT /v1/bot/{uid} ------------------------------------------------------------------------------------------
+
+/** An image part of the request, as received. */
+export interface ImagePart {
+  bytes: Buffer;
+  contentType?: string;
+}
+
+export type BotImages = { kind: 'photo'; image: ImagePart } | { kind: 'photo_url'; url: string } | { kind: 'drawn'; parts: Partial<Record<DrawnPart, ImagePart>> };
+
+export interface PutBotCommand {
+  uid: string;
+  name: string;
+  description: string;
+  voice: string;
+  defaultPosition: BotPosition;
+  webhookUrl?: string;
+  images: BotImages;
+}
+
+const textFields = z.object({
+  name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(limits.maxBotNameChars),
+  description: z.string().trim().max(limits.maxBotDescriptionChars).default(''),
+  voice: z.string().trim().min(1).max(100).default(DEFAULT_BOT_VOICE),
+  default_position: positionSchema.optional(),
+  webhook: z.string().trim().max(limits.maxUrlChars).optional(),
+  image_url: z.string().trim().optional(),
+});
+const KNOWN_FIELDS = new Set(['name', 'description', 'voice', 'default_position', 'webhook', 'image_url', 'image', ...DRAWN_PARTS]);
+
+/** The image formats a photo may be, by their first bytes (the preparation decodes and checks them properly). */
+function sniffImage(bytes: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return undefined;
+}
+
+/**
+ * The uid check: 400 for a malformed one or one in the built-in namespace, 403 for a built-in bot's own uid
+ * (it exists and is not the caller's to change).
+ */
+function checkOwnUid(uid: string): void {
+  if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be changed or deleted.`);
+  if (!BOT_UID.test(uid)) throw new InvalidRequest([{ path: 'uid', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
+  if (uid.startsWith(BUILT_IN_PREFIX)) throw new InvalidRequest([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
+}
+
+/**
+ * Validates a PUT: the text fields (from JSON or the form) and the image parts (multipart files). Exactly one
+ * image source: `image`, `image_url`, or the drawn parts (`mouth_closed` and `mouth_open`, optionally
+ * `mouth_half` and `eyes_closed`).
+ */
+export function parsePutBot(uid: string, fields: Record<string, unknown>, files: Record<string, ImagePart>, voices: VoiceOptions): PutBotCommand {
+  checkOwnUid(uid);
+  const problems: FieldProblem[] = [];
+  for (const name of [...Object.keys(fields), ...Object.keys(files)]) if (!KNOWN_FIELDS.has(name)) problems.push({ path: name, message: 'is not a bot field' });
+  for (const name of Object.keys(files)) if (!['image', ...DRAWN_PARTS].includes(name)) problems.push({ path: name, message: 'is not an image field' });
+  for (const name of ['image', ...DRAWN_PARTS]) if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
+  const parsed = textFields.safeParse(fields);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.') || '(body)', message: issue.message });
+    throw new InvalidRequest(problems);
+  }
+  const text = parsed.data;
+  if (!findVoice(text.voice, voices)) problems.push({ path: 'voice', message: `unknown voice "${text.voice}"; list the voices with GET /v1/voices` });
+  let webhookUrl: string | undefined;
+  if (text.webhook) {
+    const result = httpUrlSchema.safeParse(normaliseWebhook(text.webhook));
+    if (result.success) webhookUrl = result.data;
+    else problems.push({ path: 'webhook', message: result.error.issues[0]?.message ?? 'is not a valid URL' });
+  }
+
+  const drawnGiven = DRAWN_PARTS.filter((part) => files[part]);
+  const sources = [files.image ? 'image' : undefined, text.image_url ? 'image_url' : undefined, drawnGiven.length ? 'mouth_closed/mouth_open' : undefined].filter(Boolean);
+  let images: BotImages | undefined;
+  if (sources.length === 0) problems.push({ path: 'image', message: 'is required: send image (a photo), image_url, or mouth_closed and mouth_open (drawn PNGs)' });
+  else if (sources.length > 1) problems.push({ path: 'image', message: `give one image source, not ${sources.join(' and ')}` });
+  else if (files.image) {
+    if (!sniffImage(files.image.bytes)) problems.push({ path: 'image', message: 'must be a JPEG, PNG or WebP image' });
+    images = { kind: 'photo', image: files.image };
+  } else if (text.image_url) {
+    const result = httpUrlSchema.safeParse(text.image_url);
+    if (result.success) images = { kind: 'photo_url', url: result.data };
+    else problems.push({ path: 'image_url', message: result.error.issues[0]?.message ?? 'is not a valid URL' });
+  } else {
+    for (const part of ['mouth_closed', 'mouth_open'] as const) if (!files[part]) problems.push({ path: part, message: 'is required for a drawn bot' });
+    for (const part of drawnGiven) if (sniffImage(files[part]!.bytes) !== 'png') problems.push({ path: part, message: 'must be a PNG (with alpha)' });
+    images = { kind: 'drawn', parts: Object.fromEntries(drawnGiven.map((part) => [part, files[part]!])) };
+  }
+  for (const [name, part] of Object.entries(files))
+    if (part.bytes.length > limits.maxBotImageBytes) problems.push({ path: name, message: `is larger than ${limits.maxBotImageBytes / 1024 / 1024} MB` });
+  if (problems.length || !images) throw new InvalidRequest(problems);
+  return {
+    uid,
+    name: text.name,
+    description: text.description,
+    voice: text.voice,
+    defaultPosition: text.default_position ?? DEFAULT_BOT_POSITION,
+    webhookUrl,
+    images,
+  };
+}
+
+export interface AccountBotDeps {
+  accountBots: AccountBotStore;
+  objects: Pick<ObjectStore, 'putBytes' | 'delete'>;
+  prepareQueue: MessageQueue<PrepareBotMessage>;
+  now: () => Date;
+  newVersion: () => string;
+}
+
+const uploadKeysOf = (source: BotImageSource): string[] =>
+  source.kind === 'photo' ? [source.uploadKey] : source.kind === 'drawn' ? Object.values(source.uploadKeys).filter((k): k is string => !!k) : [];
+
+/** Every object a bot record owns: its uploads and its look's files. */
+const objectKeysOf = (bot: AccountBot): string[] => [
+  ...uploadKeysOf(bot.source),
+  ...(bot.look ? bot.look.files.map((file) => lookFileKey(bot.tenantId, bot.uid, bot.look!.version, file)) : []),
+];
+
+/**
+ * Creates or replaces a bot of the caller's account: stores the images under uploads/, records the bot as
+ * `preparing` with a new version, and queues its preparation. A replaced bot keeps its previous look's files
+ * until the new version settles (the job removes them). If the job cannot be queued, the previous record is
+ * put back (or the new one removed) and the uploads deleted: nothing is left waiting for a job that never comes.
+ */
+export async function putAccountBot(command: PutBotCommand, caller: { tenantId: string; keyId: string }, deps: AccountBotDeps): Promise<AccountBot> {
+  const { tenantId } = caller;
+  const previous = await deps.accountBots.get(tenantId, command.uid);
+  const version = deps.newVersion();
+  const now = deps.now().toISOString();
+  const uploads: string[] = [];
+  const upload = async (part: string, image: ImagePart) => {
+    const key = uploadKey(tenantId, command.uid, version, part);
+    await deps.objects.putBytes(key, image.bytes, { contentType: image.contentType ?? 'application/octet-stream' });
+    uploads.push(key);
+    return key;
+  };
+  let source: BotImageSource;
+  try {
+    const { images } = command;
+    if (images.kind === 'photo') source = { kind: 'photo', uploadKey: await upload('image', images.image) };
+    else if (images.kind === 'photo_url') source = { kind: 'photo_url', url: images.url };
+    else {
+      const uploadKeys: Partial<Record<DrawnPart, string>> = {};
+      for (const [part, image] of Object.entries(images.parts) as [DrawnPart, ImagePart][]) uploadKeys[part] = await upload(part, image);
+      source = { kind: 'drawn', uploadKeys };
+    }
+  } catch (error) {
+    await Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
+    throw error;
+  }
+  const bot: AccountBot = {
+    tenantId,
+    uid: command.uid,
+    keyId: caller.keyId,
+    name: command.name,
+    description: command.description,
+    voice: command.voice,
+    defaultPosition: command.defaultPosition,
+    ...(command.webhookUrl ? { webhookUrl: command.webhookUrl } : {}),
+    status: 'preparing',
+    version,
+    source,
+    ...(previous?.look ? { look: previous.look } : {}),
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+  };
+  await deps.accountBots.put(bot);
+  try {
+    await deps.prepareQueue.send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
+  } catch (error) {
+    await (previous ? deps.accountBots.put(previous) : deps.accountBots.delete(tenantId, bot.uid));
+    await Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
+    throw error;
+  }
+  // The previous version's uploads, if its preparation never ran: that job will find itself superseded.
+  if (previous) await Promise.allSettled(uploadKeysOf(previous.source).map((key) => deps.objects.delete(key)));
+  return bot;
+}
+
+/** DELETE /v1/bot/{uid}: the record and every file it owns. A built-in bot is 403, anything not the caller's 404. */
+export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots' | 'objects'>): Promise<AccountBot> {
+  if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be deleted.`);
+  const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
+  if (!bot) throw new NotFound(`No bot "${uid}".`);
+  await deps.accountBots.delete(tenantId, uid);
+  // A preparation under way finds the record gone and removes what it wrote (functions/prepare/prepare-job.ts).
+  await Promise.all(objectKeysOf(bot).map((key) => deps.objects.delete(key)));
+  return bot;
+}
+
+/** The event id of a bot's outcome: stable per version and outcome, so a receiver can drop duplicates. */
+export const botEventIdFor = (bot: Pick<AccountBot, 'tenantId' | 'uid' | 'version'>, type: 'bot.ready' | 'bot.failed') =>
+  `evt_bot_${bot.tenantId}_${bot.uid}_${bot.version}_${type.replace(/^bot\./, '')}`;

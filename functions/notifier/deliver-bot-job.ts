@@ -1,0 +1,58 @@
+import { activeWebhookSecrets } from '#domain/api-keys';
+import type { AccountBotStore, KeyStore, ObjectStore } from '#domain/ports';
+import type { DeliverBotMessage } from '#domain/messages';
+import type { Mode } from '#commons/config';
+import { logger } from '#commons/logger';
+import { recordWebhookAttempt } from '#commons/metrics';
+import { presentAccountBot } from '#commons/presenters/bot';
+import { deliverWebhook, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
+import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
+import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
+
+export interface DeliverBotDeps {
+  accountBots: Pick<AccountBotStore, 'get'>;
+  keys: Pick<KeyStore, 'findById'>;
+  objects: Pick<ObjectStore, 'presignGet'>;
+  mode: Mode;
+  now: () => Date;
+  deliver?: (options: DeliverWebhookOptions) => Promise<DeliveryResult>;
+}
+
+/**
+ * One attempt to deliver a bot's bot.ready / bot.failed event, on the video events' schedule and signing (the
+ * notifier's queue retries it the same way). Unlike a video's, the attempts are logged but not recorded on the
+ * bot: a bot has no redeliver operation to show them to. An event of a version that was replaced or deleted
+ * meanwhile is dropped: the bot it describes is gone.
+ */
+export async function deliverBotEvent(message: DeliverBotMessage, receipt: Receipt, deps: DeliverBotDeps): Promise<DeliveryOutcome> {
+  const bot = await deps.accountBots.get(message.tenantId, message.uid);
+  if (!bot || bot.version !== message.version || bot.status === 'preparing' || !bot.webhookUrl) {
+    logger.info('event of a replaced or deleted bot dropped', { bot_uid: message.uid, version: message.version });
+    return { done: true };
+  }
+  const key = await deps.keys.findById(bot.keyId);
+  const now = deps.now();
+  const type = bot.status === 'ready' ? 'bot.ready' : 'bot.failed';
+  const data = await presentAccountBot(bot, deps.objects);
+  const result = await (deps.deliver ?? deliverWebhook)({
+    url: bot.webhookUrl,
+    event: { type, timestamp: bot.updatedAt, data: { ...data, status: bot.status } },
+    eventId: message.eventId,
+    secrets: key ? activeWebhookSecrets(key, now) : [],
+    mode: deps.mode,
+    now,
+  });
+  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receipt.receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
+  recordWebhookAttempt(result.ok);
+  logger[result.ok ? 'info' : 'warn']('webhook attempt', {
+    bot_uid: bot.uid,
+    event_id: message.eventId,
+    receive: receipt.receiveCount,
+    status_code: result.statusCode,
+    error: result.error,
+    detail: result.detail,
+    retry_in_s: retryIn,
+  });
+  if (result.ok || !result.retryable) return { done: true };
+  return { done: false, retryInSeconds: retryIn ?? 0, reason: result.error ?? 'delivery failed' };
+}

@@ -1,0 +1,62 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { prepareBotMessageSchema, type DeliverBotMessage } from '#domain/messages';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { SqsQueue } from '#commons/aws/sqs-queue';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { logger } from '#commons/logger';
+import { queueConsumer } from '#commons/queue-consumer';
+import { makeWorkDir, removeLeftoverWorkDirs } from '#commons/workdirs';
+import { buildDrawnLook, type DrawnImages } from './drawn-look.ts';
+import { fetchBotImage } from './image-url.ts';
+import type { PreparedLook } from './look.ts';
+import { buildPhotoLook } from './photo-look.ts';
+import { handlePrepareMessage, type PrepareJobDeps } from './prepare-job.ts';
+
+const config = loadConfig({ tables: ['accountBots'], queues: ['notify'], bucket: true, consumer: true });
+const objects = new S3ObjectStore(s3Client(), config.bucket);
+
+/** An upload's bytes, by way of a work dir (the object store's port reads into files). */
+async function readObject(key: string): Promise<Buffer | undefined> {
+  const dir = await makeWorkDir('prepare', 'upload');
+  try {
+    const path = join(dir, 'object');
+    return (await objects.getToFile(key, path)) ? await readFile(path) : undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The look builders: the consumer's one seam, so the local runtime's tests can run it with a look of their own. */
+export interface LookBuilders {
+  buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
+  buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
+}
+
+export const prepareConsumer = (builders: LookBuilders) => {
+  const deps: PrepareJobDeps = {
+    accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+    objects,
+    readObject,
+    notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
+    ...builders,
+    fetchImage: (url) => fetchBotImage(url, config.mode),
+    now: () => new Date(),
+  };
+  return queueConsumer(
+  prepareBotMessageSchema,
+  async ({ message, receive }) => {
+    logger.appendKeys({ tenant_id: message.tenantId, bot_uid: message.uid, receive });
+    try {
+      await handlePrepareMessage(message, receive, config.maxReceiveCount, deps);
+    } finally {
+      logger.removeKeys(['tenant_id', 'bot_uid', 'receive']);
+    }
+  },
+  { beforeBatch: () => removeLeftoverWorkDirs('prepare') },
+  );
+};
+
+export const handler = prepareConsumer({ buildPhotoLook, buildDrawnLook });

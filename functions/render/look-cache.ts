@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lookFileKey, type AccountBot } from '#domain/account-bots';
+import { JobFailure } from '#domain/errors';
+import type { ObjectStore } from '#domain/ports';
+
+const COMPLETE = '.complete';
+const SAFE_FILE = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/**
+ * A prepared look's files (looks/<tenant>/<uid>/<version>/) in a local directory for loadSprites, downloaded once
+ * per version and kept while the container is warm: a version's files never change (a replaced bot gets a new
+ * version), so a directory marked complete is reused as is, and the sprite cache keyed by it stays valid.
+ */
+export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = join(tmpdir(), 'looks')) {
+  return async (own: AccountBot): Promise<string> => {
+    const look = own.look;
+    if (own.status !== 'ready' || !look) throw new JobFailure('bot_not_ready', `its bot "${own.uid}" is ${own.status}`);
+    const dir = join(root, own.tenantId, own.uid, look.version);
+    if (existsSync(join(dir, COMPLETE))) return dir;
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    for (const file of look.files) {
+      if (!SAFE_FILE.test(file) || file === COMPLETE) throw new Error(`look ${own.uid}/${look.version} names an unsafe file "${file}"`);
+      // Gone: the bot was replaced or deleted since the record was read.
+      if (!(await objects.getToFile(lookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file))))
+        throw new JobFailure('bot_not_found', `its bot "${own.uid}" was replaced or deleted while the clip was rendering`);
+    }
+    await writeFile(join(dir, COMPLETE), '');
+    return dir;
+  };
+}

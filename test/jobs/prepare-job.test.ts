@@ -1,0 +1,194 @@
+/**
+ * The prepare job on dynalite and a folder standing in for the bucket: a bot becomes ready with its look's files
+ * stored, a builder's LookError fails it with its code leaving nothing, a transient error is retried, a replaced or
+ * deleted bot leaves no look behind; and the render engine draws a prepared look fetched from the bucket.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { lookPrefix, parsePutBot, putAccountBot, toBot, type AccountBotDeps } from '#domain/account-bots';
+import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
+import { clipContentHash } from '#domain/render-cache';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { ffmpegPath } from '#media/binaries';
+import { LookError, type PreparedLook } from '../../functions/prepare/look.ts';
+import { handlePrepareMessage, type PrepareJobDeps } from '../../functions/prepare/prepare-job.ts';
+import { renderClip } from '../../functions/render/engine/index.ts';
+import { RENDERER_VERSION } from '../../functions/render/engine/types.ts';
+import { lookDirectories } from '../../functions/render/look-cache.ts';
+import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import { startDynamo } from '../support/dynamo.ts';
+import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
+import { builtInLookAsPrepared } from '../support/looks.ts';
+import { pixel, frameRgb } from '../render/media.ts';
+
+const tenantId = 'acct_prepare1';
+const caller = { tenantId, keyId: 'key_1' };
+const voices = { polly: false };
+const PNG_BYTES = builtInLookAsPrepared('ava').files.get('head-m0-eo.png')!;
+
+let dynamo: Awaited<ReturnType<typeof startDynamo>>;
+let accountBots: DynamoAccountBotStore;
+let objects: FolderObjectStore;
+let prepareQueue: RecordingQueue<PrepareBotMessage>;
+let notifyQueue: RecordingQueue<DeliverBotMessage>;
+let versions = 0;
+
+const apiDeps = (): AccountBotDeps => ({ accountBots, objects, prepareQueue, now: () => new Date(), newVersion: () => `v_${++versions}` });
+
+function jobDeps(overrides: Partial<PrepareJobDeps> = {}): PrepareJobDeps {
+  return {
+    accountBots,
+    objects,
+    readObject: async (key) => (objects.has(key) ? objects.read(key) : undefined),
+    notifyQueue,
+    buildPhotoLook: async () => builtInLookAsPrepared('leo'),
+    buildDrawnLook: async () => builtInLookAsPrepared('ava'),
+    fetchImage: async () => PNG_BYTES,
+    now: () => new Date(),
+    ...overrides,
+  };
+}
+
+/** Object keys in the folder store. */
+async function keys(prefix = ''): Promise<string[]> {
+  return (await readdir(objects.dir)).map(decodeURIComponent).filter((k) => k.startsWith(prefix)).sort();
+}
+
+async function putPhoto(uid: string, webhook = 'https://hooks.test/bots') {
+  const command = parsePutBot(uid, { name: 'Me', webhook, voice: 'espeak:en-gb+m3' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
+  const bot = await putAccountBot(command, caller, apiDeps());
+  return { bot, message: prepareQueue.take().at(-1)! };
+}
+
+beforeAll(async () => {
+  dynamo = await startDynamo();
+  accountBots = new DynamoAccountBotStore(dynamo.client, 'accountBots');
+});
+afterAll(() => dynamo.stop());
+beforeEach(async () => {
+  objects = await FolderObjectStore.create();
+  prepareQueue = new RecordingQueue();
+  notifyQueue = new RecordingQueue();
+});
+
+describe('the prepare job', () => {
+  it('makes the bot ready: the look under looks/<tenant>/<uid>/<version>/, the upload removed, bot.ready queued', async () => {
+    const { bot, message } = await putPhoto('ready-bot');
+    expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/ready-bot/${bot.version}/image`]);
+    await handlePrepareMessage(message, 1, 3, jobDeps());
+    const stored = await accountBots.get(tenantId, 'ready-bot');
+    expect(stored).toMatchObject({ status: 'ready', version: bot.version, look: { version: bot.version, preview: 'preview.png' } });
+    const leo = builtInLookAsPrepared('leo');
+    expect(await keys('looks/')).toEqual([...leo.files.keys()].map((f) => `${lookPrefix(tenantId, 'ready-bot', bot.version)}/${f}`).sort());
+    expect(await objects.read(`${lookPrefix(tenantId, 'ready-bot', bot.version)}/body.png`)).toEqual(leo.files.get('body.png'));
+    expect(await keys('uploads/')).toEqual([]);
+    expect(notifyQueue.take()).toEqual([
+      { kind: 'deliver-bot', tenantId, uid: 'ready-bot', version: bot.version, eventId: `evt_bot_${tenantId}_ready-bot_${bot.version}_ready`, attempt: 1 },
+    ]);
+    // A redelivered message finds it settled and only queues its event again (the notifier sends it once).
+    await handlePrepareMessage(message, 2, 3, jobDeps());
+    expect(notifyQueue.take()).toHaveLength(1);
+  });
+
+  it('fails the bot with the builder\'s code (no retry), leaving no look and no upload', async () => {
+    const { message } = await putPhoto('no-face');
+    const build = async (): Promise<PreparedLook> => {
+      throw new LookError('no_face_found', 'no face was found in the photo');
+    };
+    await handlePrepareMessage(message, 1, 3, jobDeps({ buildPhotoLook: build }));
+    expect(await accountBots.get(tenantId, 'no-face')).toMatchObject({ status: 'failed', error: { code: 'no_face_found', message: 'no face was found in the photo' } });
+    expect(await keys()).toEqual([]);
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([expect.stringMatching(/_failed$/)]);
+  });
+
+  it('retries a transient error (rethrown, still preparing, nothing stored) and fails as preparation_failed on the last receive', async () => {
+    const { message } = await putPhoto('flaky');
+    const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    let writes = 0;
+    // The third file's write fails: the two before it must not stay.
+    const failingObjects = { ...objects, delete: (k: string) => objects.delete(k), putBytes: async (k: string, b: Uint8Array | string, o: { contentType: string }) => {
+      if (++writes === 3) throw reset();
+      return objects.putBytes(k, b, o);
+    } };
+    await expect(handlePrepareMessage(message, 1, 3, jobDeps({ objects: failingObjects }))).rejects.toThrow('ECONNRESET');
+    expect(await accountBots.get(tenantId, 'flaky')).toMatchObject({ status: 'preparing' });
+    expect(await keys('looks/')).toEqual([]);
+    expect(notifyQueue.take()).toEqual([]);
+
+    await expect(handlePrepareMessage(message, 3, 3, jobDeps({ buildPhotoLook: async () => { throw reset(); } }))).rejects.toThrow('ECONNRESET');
+    expect(await accountBots.get(tenantId, 'flaky')).toMatchObject({ status: 'failed', error: { code: 'preparation_failed' } });
+    expect(await keys()).toEqual([]);
+  });
+
+  it('fails an image_url that is refused or too large with image_unavailable / image_too_large', async () => {
+    const { JobFailure } = await import('#domain/errors');
+    const command = parsePutBot('by-url', { name: 'U', image_url: 'https://images.test/huge.jpg' }, {}, voices);
+    await putAccountBot(command, caller, apiDeps());
+    await handlePrepareMessage(prepareQueue.take()[0]!, 1, 3, jobDeps({ fetchImage: async () => { throw new JobFailure('image_too_large', 'the image is larger than 10 MB'); } }));
+    expect(await accountBots.get(tenantId, 'by-url')).toMatchObject({ status: 'failed', error: { code: 'image_too_large' } });
+    expect(notifyQueue.take()).toEqual([]); // no webhook was given
+  });
+
+  it('replacing re-prepares under a new version and removes the old look; a version replaced mid-way leaves nothing', async () => {
+    const first = await putPhoto('replaced');
+    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    const second = await putPhoto('replaced');
+    expect(second.bot.version).not.toBe(first.bot.version);
+    // While the new version prepares, the bot is not usable and its old look still exists.
+    expect(await accountBots.get(tenantId, 'replaced')).toMatchObject({ status: 'preparing', version: second.bot.version });
+    // The stale first message runs again: dropped, nothing written.
+    await handlePrepareMessage(first.message, 2, 3, jobDeps());
+    await handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: async () => builtInLookAsPrepared('maya') }));
+    expect(await accountBots.get(tenantId, 'replaced')).toMatchObject({ status: 'ready', look: { version: second.bot.version } });
+    expect((await keys('looks/')).every((k) => k.startsWith(lookPrefix(tenantId, 'replaced', second.bot.version)))).toBe(true);
+
+    // Replaced while its look was being built: its files go again.
+    const third = await putPhoto('replaced');
+    await handlePrepareMessage(third.message, 1, 3, jobDeps({
+      buildPhotoLook: async () => {
+        await putPhoto('replaced');
+        return builtInLookAsPrepared('otto');
+      },
+    }));
+    expect((await keys('looks/')).some((k) => k.includes(third.bot.version))).toBe(false);
+  });
+});
+
+describe('rendering a prepared bot', () => {
+  it('draws the look fetched from the bucket, and a replaced look is a different clip in the render cache', async () => {
+    const { bot, message } = await putPhoto('on-screen');
+    await handlePrepareMessage(message, 1, 3, jobDeps());
+    const own = (await accountBots.get(tenantId, 'on-screen'))!;
+    const root = await mkdtemp(join(tmpdir(), 'prepared-render-'));
+    const lookDirectory = await lookDirectories(objects, join(root, 'looks'))(own);
+    expect(lookDirectory).toBe(join(root, 'looks', tenantId, 'on-screen', bot.version));
+    const output = await renderClip({
+      bot: toBot(own),
+      lookDirectory,
+      text: 'A bot of my own.',
+      position: 'center',
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: {},
+      mode: 'video',
+      workDir: await mkdtemp(join(root, 'clip-')),
+      speech: new EspeakSpeechEngine(),
+    });
+    expect(output.durationSeconds).toBeGreaterThan(0.5);
+    const framePng = join(root, 'frame.png');
+    execFileSync(ffmpegPath(), ['-v', 'error', '-ss', '0.5', '-i', output.path, '-frames:v', '1', '-y', framePng]);
+    console.log(`a frame of the prepared bot: ${framePng}`);
+    // Leo's panel stands in the centre of the frame: not the default backdrop's colour there.
+    const frame = await frameRgb(output.path, 0.5);
+    const centre = pixel(frame, 640, 360);
+    const corner = pixel(frame, 10, 10);
+    expect(Math.hypot(centre[0]! - corner[0]!, centre[1]! - corner[1]!, centre[2]! - corner[2]!)).toBeGreaterThan(30);
+
+    const clip = { index: 0, clipName: 'c', botUid: 'on-screen', text: 't', position: 'center' as const, removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: false };
+    const replaced = { ...own, look: { ...own.look!, version: 'v_other' } };
+    expect(clipContentHash(tenantId, clip, toBot(own), 'video', RENDERER_VERSION)).not.toBe(clipContentHash(tenantId, clip, toBot(replaced), 'video', RENDERER_VERSION));
+  }, 60_000);
+});
