@@ -5,7 +5,8 @@ import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain
 import type { BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
 import type { ClipResult } from '#domain/video';
-import { isTerminal } from '#domain/video';
+import { isTerminal, shapeOf } from '#domain/video';
+import { frameSizeOf } from '#domain/shape';
 import { JobFailure } from '#domain/errors';
 import { keptClipUid } from '#domain/videos';
 import { logger } from '#commons/logger';
@@ -59,7 +60,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     const bot = await deps.bots.get(clip.botUid);
     if (!bot) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
     const mode = video.createVideo ? 'video' : 'voice';
-    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION);
+    const shape = shapeOf(video);
+    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION, shape);
     const keptKey = keptObjectKey(hash, mode);
     const renderKey = renderObjectKey(hash, mode);
     const result: ClipResult = { status: 'rendered', contentHash: hash };
@@ -97,6 +99,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           background,
           backgroundVolume: clip.backgroundVolume,
           transitions: clip.transitions,
+          frame: frameSizeOf(shape),
           mode,
           workDir,
           speech: deps.speechFor(bot),
@@ -161,6 +164,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         durationSeconds: result.durationSeconds ?? 0,
         botUid: clip.botUid,
         createVideo: video.createVideo,
+        shape,
         createdAt: deps.now().toISOString(),
         spec,
       });
