@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
-import { frameSizeOf, type Shape } from './shape.ts';
+import { DEFAULT_SHAPE, frameSizeOf, sameShape, type Shape } from './shape.ts';
 
 /**
  * A rendered clip's content address: a hash of the tenant, everything that affects its pixels and sound (the
@@ -21,7 +21,9 @@ export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode
     bot: { look: bot.look, voice: bot.voice },
     ...(mode === 'video'
       ? {
-          frame: frameSizeOf(shape),
+          // 16:9 720p renders the pixels it rendered before shapes existed: its clips keep their addresses (kept
+          // clips and recent renders stay hits); every other shape is told apart by its frame size.
+          ...(sameShape(shape, DEFAULT_SHAPE) ? {} : { frame: frameSizeOf(shape) }),
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,
           background: clip.background ?? null,
