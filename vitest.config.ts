@@ -16,6 +16,7 @@ const UNIT = [
   'test/jobs/workdirs.test.ts',
   'test/local/units.test.ts',
   'test/render/speech.test.ts',
+  'test/render/layout.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BOT_POSITIONS, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bots';
 import { limits } from '#domain/limits';
+import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS } from '#domain/shape';
 import { VIDEO_STATUSES } from '#domain/video';
 import { defaultsForDocs } from '#domain/videos';
 
@@ -14,6 +15,14 @@ const createRequestSchema = z
     webhook: z.string().describe('Address notified when the video is ready. A scheme-less address is read as https://.'),
     process_done_webhook: z.string().optional().describe('Alias of webhook (the public client\'s name).'),
     create_video: z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).default(true).describe('true: a video; false: the voice only (MP3).'),
+    aspect_ratio: z
+      .enum(ASPECT_RATIOS)
+      .default(DEFAULT_SHAPE.aspectRatio)
+      .describe('The video\'s shape: 16:9 (landscape), 9:16 (vertical) or 1:1 (square). Every clip is rendered in it; a kept clip (clip_uid) must have been made in it.'),
+    resolution: z
+      .enum(RESOLUTIONS)
+      .default(DEFAULT_SHAPE.resolution)
+      .describe('The frame\'s shorter side: 720p (1280x720, 720x1280, 720x720) or 1080p (1920x1080, 1080x1920, 1080x1080).'),
     clips: z
       .union([z.string(), z.array(z.union([clipInputSchema, clipReferenceSchema]))])
       .describe(

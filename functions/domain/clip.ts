@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { limits } from './limits.ts';
 
 /**
- * Where the bot stands in the 1280x720 frame: the four corners (the interface's "two words joined by a
+ * Where the bot stands in the frame (of any shape): the four corners (the interface's "two words joined by a
  * hyphen"), the four edge centres and the centre. Underscore spellings and any letter case are accepted
  * and normalised to these.
  */

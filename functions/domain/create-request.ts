@@ -2,6 +2,7 @@ import JSON5 from 'json5';
 import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
 import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
+import { ASPECT_RATIOS, aspectRatioSchema, DEFAULT_SHAPE, RESOLUTIONS, resolutionSchema, type Shape } from './shape.ts';
 
 /**
  * `www.website.com/hook` (the interface sample's webhook) is read as https://www.website.com/hook: a webhook
@@ -66,6 +67,8 @@ export function parseClipsField(value: unknown): unknown[] {
 export interface CreateVideoCommand {
   webhookUrl: string;
   createVideo: boolean;
+  /** The video's aspect ratio and resolution (every clip is rendered in it). */
+  shape: Shape;
   clips: (ClipInput | ClipReference)[];
 }
 
@@ -95,6 +98,18 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     else problems.push({ path: 'create_video', message: 'must be true, false, 1 or 0' });
   }
 
+  const shape: Shape = { ...DEFAULT_SHAPE };
+  if (fields.aspect_ratio !== undefined && fields.aspect_ratio !== '') {
+    const result = typeof fields.aspect_ratio === 'string' ? aspectRatioSchema.safeParse(fields.aspect_ratio) : undefined;
+    if (result?.success) shape.aspectRatio = result.data;
+    else problems.push({ path: 'aspect_ratio', message: `must be one of ${ASPECT_RATIOS.join(', ')}` });
+  }
+  if (fields.resolution !== undefined && fields.resolution !== '') {
+    const result = typeof fields.resolution === 'string' ? resolutionSchema.safeParse(fields.resolution) : undefined;
+    if (result?.success) shape.resolution = result.data;
+    else problems.push({ path: 'resolution', message: `must be one of ${RESOLUTIONS.join(', ')}` });
+  }
+
   const clips: (ClipInput | ClipReference)[] = [];
   if (fields.clips === undefined || fields.clips === '') problems.push({ path: 'clips', message: 'is required: give at least one clip' });
   else {
@@ -122,5 +137,5 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     }
   }
   if (problems.length) throw new InvalidRequest(problems);
-  return { webhookUrl, createVideo, clips };
+  return { webhookUrl, createVideo, shape, clips };
 }

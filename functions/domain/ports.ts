@@ -7,6 +7,7 @@ import type { AccountBot, BotFailure, StoredLook } from './account-bots.ts';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import type { InboxEvent } from './inbox.ts';
+import type { Shape } from './shape.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
 
 export interface Page<T> {
@@ -73,6 +74,8 @@ export interface KeptClip {
   durationSeconds: number;
   botUid: string;
   createVideo: boolean;
+  /** The shape of the video that kept it; absent on clips kept before shapes (DEFAULT_SHAPE). */
+  shape?: Shape;
   createdAt: string;
   /** Everything needed to render it again; a request naming the clip_uid reuses this spec (and so the render). */
   spec: Omit<ClipSpec, 'index' | 'clipName'>;

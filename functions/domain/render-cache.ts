@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
+import { DEFAULT_SHAPE, frameSizeOf, sameShape, type Shape } from './shape.ts';
 
 /**
  * A rendered clip's content address: a hash of the tenant, everything that affects its pixels and sound (the
  * clip's fields, the bot's look and voice, the output kind) and the renderer's version. An identical clip of
- * the same tenant is found under this address and never rendered twice. The tenant is part of it so that the
+ * the same tenant is found under this address and never rendered twice. A video's clip is hashed with its
+ * frame size (the video's shape): the same clip in another shape is other pictures. The tenant is part of it so that the
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
  * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
  * account-bots.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
  * (documented in the README).
  */
-export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode: 'video' | 'voice', rendererVersion: string): string {
+export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode: 'video' | 'voice', rendererVersion: string, shape: Shape): string {
   const material = {
     tenantId,
     rendererVersion,
@@ -21,6 +23,9 @@ export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode
     bot: { look: bot.look, voice: bot.voice },
     ...(mode === 'video'
       ? {
+          // 16:9 720p renders the pixels it rendered before shapes existed: its clips keep their addresses (kept
+          // clips and recent renders stay hits); every other shape is told apart by its frame size.
+          ...(sameShape(shape, DEFAULT_SHAPE) ? {} : { frame: frameSizeOf(shape) }),
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,
           background: clip.background ?? null,

@@ -1,4 +1,5 @@
 import type { ClipSpec } from './clip.ts';
+import { DEFAULT_SHAPE, type Shape } from './shape.ts';
 
 /** queued → rendering → (assembling) → completed, or → failed from any non-terminal state. */
 export const VIDEO_STATUSES = ['queued', 'rendering', 'assembling', 'completed', 'failed'] as const;
@@ -56,6 +57,8 @@ export interface VideoRecord {
   keyId: string;
   status: VideoStatus;
   createVideo: boolean;
+  /** Aspect ratio and resolution of every clip; absent on videos created before shapes (DEFAULT_SHAPE). */
+  shape?: Shape;
   webhookUrl: string;
   clips: ClipSpec[];
   clipResults: Record<string, ClipResult>;
@@ -76,6 +79,8 @@ export interface VideoRecord {
    */
   delivery: { state: DeliveryState; attempts: DeliveryAttempt[]; eventId?: string; chainId?: string };
 }
+
+export const shapeOf = (video: Pick<VideoRecord, 'shape'>): Shape => video.shape ?? DEFAULT_SHAPE;
 
 export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);
 

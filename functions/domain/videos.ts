@@ -8,6 +8,7 @@ import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
+import { DEFAULT_SHAPE, describeShape, sameShape, type Shape } from './shape.ts';
 import type { VideoRecord } from './video.ts';
 
 export interface CreateVideoDeps {
@@ -31,6 +32,7 @@ export interface CreateVideoDeps {
 async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
   tenantId: string,
+  video: { createVideo: boolean; shape: Shape },
   deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips'>,
 ): Promise<ClipSpec[]> {
   const problems: FieldProblem[] = [];
@@ -41,6 +43,17 @@ async function resolveClips(
       const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
       if (!kept) {
         problems.push({ path: `clips[${index}].clip_uid`, message: `no kept clip "${input.clip_uid}"; list yours with GET /v1/clips` });
+        continue;
+      }
+      // A kept video clip is its pictures: it joins only a video of its own frame size (a voice has no frame).
+      const keptShape = kept.shape ?? DEFAULT_SHAPE;
+      if (video.createVideo && kept.createVideo && !sameShape(keptShape, video.shape)) {
+        problems.push({
+          path: `clips[${index}].clip_uid`,
+          message:
+            `kept clip "${kept.clipUid}" is ${describeShape(keptShape)} and this video is ${describeShape(video.shape)}: a kept clip joins only videos of its own shape; ` +
+            `send aspect_ratio=${keptShape.aspectRatio} and resolution=${keptShape.resolution}, or describe the clip in full`,
+        });
         continue;
       }
       specs.push({ ...kept.spec, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
@@ -89,7 +102,7 @@ export async function createVideo(
   caller: { tenantId: string; keyId: string },
   deps: CreateVideoDeps,
 ): Promise<CreatedVideo> {
-  const clips = await resolveClips(command.clips, caller.tenantId, deps);
+  const clips = await resolveClips(command.clips, caller.tenantId, command, deps);
   await ensureRoomForAnotherVideo(caller.tenantId, deps);
   const now = deps.now();
   const video: VideoRecord = {
@@ -98,6 +111,7 @@ export async function createVideo(
     keyId: caller.keyId,
     status: 'queued',
     createVideo: command.createVideo,
+    shape: command.shape,
     webhookUrl: command.webhookUrl,
     clips,
     clipResults: Object.fromEntries(clips.map((c) => [String(c.index), { status: 'queued' as const }])),

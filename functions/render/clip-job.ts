@@ -6,7 +6,8 @@ import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
 import type { ClipResult } from '#domain/video';
-import { isTerminal } from '#domain/video';
+import { isTerminal, shapeOf } from '#domain/video';
+import { frameSizeOf } from '#domain/shape';
 import { JobFailure } from '#domain/errors';
 import { keptClipUid } from '#domain/videos';
 import { logger } from '#commons/logger';
@@ -68,7 +69,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
       throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${resolved.own.status}`);
     const { bot, own } = resolved;
     const mode = video.createVideo ? 'video' : 'voice';
-    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION);
+    const shape = shapeOf(video);
+    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION, shape);
     const keptKey = keptObjectKey(hash, mode);
     const renderKey = renderObjectKey(hash, mode);
     const result: ClipResult = { status: 'rendered', contentHash: hash };
@@ -108,6 +110,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           background,
           backgroundVolume: clip.backgroundVolume,
           transitions: clip.transitions,
+          frame: frameSizeOf(shape),
           mode,
           workDir,
           speech: deps.speechFor(bot),
@@ -172,6 +175,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         durationSeconds: result.durationSeconds ?? 0,
         botUid: clip.botUid,
         createVideo: video.createVideo,
+        shape,
         createdAt: deps.now().toISOString(),
         spec,
       });

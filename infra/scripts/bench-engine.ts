@@ -1,7 +1,8 @@
 /**
  * `npm run bench:engine`: the engine alone (no service): renderClip of the benchmark's ~60 s clip over the
  * synthetic background, against a bare libx264 encode of the synthetic source (same binary, preset, CRF, size,
- * frame rate and length), in one process. See bench.ts for the service's figure.
+ * frame rate and length), in one process. `-- --shape 9:16@1080p` renders another shape (default 16:9@720p).
+ * See bench.ts for the service's figure.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,15 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { inspectBackground, probeDuration } from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { bareEncode, BENCH_TEXT, cpuSeconds, loadAverage, syntheticBackground } from './bench-support.ts';
+import { argument, bareEncode, BENCH_TEXT, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
+import { describeShape, frameSizeOf } from '#domain/shape';
 
 async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
   try {
-    const cached = await syntheticBackground('.local/samples/background-testsrc2-60s.mp4');
+    const shape = parseShapes(argument('shape') ?? '16:9@720p')[0]!;
+    const frame = frameSizeOf(shape);
+    const cached = await syntheticBackground(`.local/samples/background-testsrc2-60s-${frame.width}x${frame.height}.mp4`, frame);
     const bot = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
     const workDir = mkdtempSync(join(root, 'clip-'));
     const started = Date.now();
@@ -28,6 +32,7 @@ async function main() {
       background: await inspectBackground(cached, workDir),
       backgroundVolume: 0.2,
       transitions: { entry: 'fade_in', exit: 'fade_out' },
+      frame,
       mode: 'video',
       workDir,
       speech: new EspeakSpeechEngine(),
@@ -38,10 +43,11 @@ async function main() {
 
     // The baseline: a bare encode of the synthetic source, same length and encoder settings. Run twice (the
     // clip's length is known only after the render) and averaged, to smooth out a busy machine.
-    const runs = [await bareEncode(clipSeconds, join(root, 'bare.mp4')), await bareEncode(clipSeconds, join(root, 'bare.mp4'))];
+    const runs = [await bareEncode(clipSeconds, join(root, 'bare.mp4'), frame), await bareEncode(clipSeconds, join(root, 'bare.mp4'), frame)];
     const bareSeconds = (runs[0]!.seconds + runs[1]!.seconds) / 2;
     const bareCpu = (runs[0]!.cpu + runs[1]!.cpu) / 2;
     const t = clip.timings!;
+    console.log(`shape:                 ${describeShape(shape)}`);
     console.log(`bare runs:             ${runs.map((r) => r.seconds.toFixed(2)).join(' s, ')} s`);
     console.log(`clip length:           ${clipSeconds.toFixed(2)} s`);
     console.log(`renderClip (all in):   ${renderSeconds.toFixed(2)} s (speech ${t.speechMs} ms, setup ${t.setupMs} ms, ffmpeg ${t.encodeMs} ms of which drawing ${t.drawMs} ms)`);

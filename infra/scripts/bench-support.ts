@@ -3,7 +3,8 @@ import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
 import { runFfmpeg } from '../../functions/media/media.ts';
-import { FRAME } from '../../functions/render/engine/types.ts';
+import { FPS } from '../../functions/render/engine/types.ts';
+import { aspectRatioSchema, resolutionSchema, type FrameSize, type Shape } from '#domain/shape';
 
 /** About sixty seconds of speech for bot_ava (espeak-ng, 160 words per minute): the benchmarks' clip. */
 export const BENCH_TEXT = [
@@ -33,33 +34,50 @@ export function cpuSeconds(): number {
 }
 
 /**
- * The benchmarks' synthetic source (ffmpeg's lavfi generators): a 1280x720 30 fps test pattern with moving
- * content (testsrc2) and a soft two-note chord. The bare encode reads it live; the clip's background is the
- * same source encoded once, so both encodes see the same picture (the clip adds the bot).
+ * The benchmarks' synthetic source (ffmpeg's lavfi generators): a 30 fps test pattern with moving content
+ * (testsrc2) of the frame's size and a soft two-note chord. The bare encode reads it live; the clip's background
+ * is the same source encoded once, so both encodes see the same picture (the clip adds the bot).
  */
-export const syntheticSource = (seconds: number): string[] => [
-  '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=30:d=${seconds}`,
+export const syntheticSource = (seconds: number, frame: FrameSize): string[] => [
+  '-f', 'lavfi', '-i', `testsrc2=s=${frame.width}x${frame.height}:r=${FPS}:d=${seconds}`,
   '-f', 'lavfi', '-i', `aevalsrc='0.1*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)|0.1*sin(2*PI*220*t)+0.08*sin(2*PI*329.63*t)':s=48000:d=${seconds}`,
 ];
 
-/** The clip's background: 60 s of the synthetic source as a caller would send it (H.264 + AAC MP4), made once. */
-export async function syntheticBackground(path: string): Promise<string> {
+/** The clip's background: 60 s of the synthetic source as a caller would send it (H.264 + AAC MP4), made once per size. */
+export async function syntheticBackground(path: string, frame: FrameSize): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(dirname(path), { recursive: true });
-  await runFfmpeg(['-y', ...syntheticSource(60), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-b:a', '128k', '-t', '60', '-movflags', '+faststart', path], { budgetSeconds: 300 });
+  await runFfmpeg(['-y', ...syntheticSource(60, frame), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-b:a', '128k', '-t', '60', '-movflags', '+faststart', path], { budgetSeconds: 300 });
   return path;
 }
 
 /**
- * The baseline: a bare libx264 encode of the synthetic source, `seconds` long, with the clips' encoder settings
- * (same preset, CRF, size, frame rate, audio) and the same binary. Returns its wall and CPU seconds.
+ * The baseline: a bare libx264 encode of the synthetic source, `seconds` long and `frame` sized, with the clips'
+ * encoder settings (same preset, CRF, frame rate, audio) and the same binary. Returns its wall and CPU seconds.
  */
-export async function bareEncode(seconds: number, output: string): Promise<{ seconds: number; cpu: number }> {
+export async function bareEncode(seconds: number, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
   const cpu = cpuSeconds();
   const started = performance.now();
-  await runFfmpeg(['-y', ...syntheticSource(seconds), ...VIDEO_ENCODE_ARGS, '-r', String(FRAME.fps), ...AUDIO_ENCODE_ARGS, '-t', String(seconds), '-movflags', '+faststart', output], { budgetSeconds: 900 });
+  await runFfmpeg(['-y', ...syntheticSource(seconds, frame), ...VIDEO_ENCODE_ARGS, '-r', String(FPS), ...AUDIO_ENCODE_ARGS, '-t', String(seconds), '-movflags', '+faststart', output], { budgetSeconds: 900 });
   return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
 }
 
 /** The machine's load averages (1, 5, 15 min), to print beside wall-clock figures. */
 export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** `16:9@720p,9:16@1080p`: the shapes a benchmark measures (the README's figures: the default list). */
+export function parseShapes(list: string): Shape[] {
+  return list.split(',').map((item) => {
+    const [aspect = '', resolution = ''] = item.trim().split('@');
+    const a = aspectRatioSchema.safeParse(aspect);
+    const r = resolutionSchema.safeParse(resolution);
+    if (!a.success || !r.success) throw new Error(`"${item}" is not a shape: write aspect@resolution, e.g. 9:16@1080p`);
+    return { aspectRatio: a.data, resolution: r.data };
+  });
+}
+
+/** The value of `--name value` in argv, if given. */
+export const argument = (name: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};

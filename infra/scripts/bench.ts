@@ -1,10 +1,12 @@
 /**
- * `npm run bench`: the time from create to the signed webhook for a ≥ 60-second single-clip 720p video, through
+ * `npm run bench`: the time from create to the signed webhook for a ≥ 60-second single-clip video, through
  * the local runtime (the real API, queues, render function, assembly and notifier), against a bare libx264
  * encode of a synthetic source of the same length (ffmpeg's testsrc2 pattern and a chord, the same preset,
  * CRF, size, frame rate, audio settings and binary), run in the same process while the service is not running.
- * The bare encode runs before and after the service and the mean is the baseline (a shared machine's load
- * drifts). Prints that ratio (target: at most 1.25) and where the video's time went, from the functions' logs.
+ * Each shape is measured on its own, against a bare encode of its own frame size (16:9 and 9:16, 720p and
+ * 1080p by default; `-- --shapes 9:16@1080p` picks others). The bare encode runs before and after the service
+ * and the mean is the baseline (a shared machine's load drifts). Prints that ratio (target: at most 1.25 for
+ * 16:9 720p, 1.3 for the other shapes) and where the video's time went, from the functions' logs.
  *
  * The clip's background is the same synthetic source, encoded once as an MP4 a caller would send, so the two
  * encodes see the same picture; the clip adds the bot, its voice, a fade in and a fade out. A short video goes
@@ -22,7 +24,11 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
 import { clipTiming } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { bareEncode, BENCH_TEXT, cpuSeconds, loadAverage, syntheticBackground } from './bench-support.ts';
+import { argument, bareEncode, BENCH_TEXT, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
+import { DEFAULT_SHAPE, describeShape, frameSizeOf, sameShape, type FrameSize, type Shape } from '#domain/shape';
+
+/** The shapes measured by default: landscape and vertical, 720p and 1080p. */
+const DEFAULT_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p';
 
 interface LogLine {
   message?: string;
@@ -38,19 +44,31 @@ async function clipLength(work: string): Promise<number> {
   return Number(clipTiming(speech.durationSeconds, { entry: 'fade_in', exit: 'fade_out' }).totalSeconds.toFixed(3));
 }
 
-async function main() {
+interface ShapeRun {
+  shape: Shape;
+  frame: FrameSize;
+  seconds: number;
+  bare: { seconds: number; cpu: number; before: number; after: number };
+  cpu: number;
+  duration: number;
+  loads: string;
+}
+
+/** The README's targets: the 720p landscape video as before, every other shape within 1.3. */
+const targetFor = (shape: Shape) => (sameShape(shape, DEFAULT_SHAPE) ? 1.25 : 1.3);
+
+/** One shape: bare encode, the service (warm-up, then the measured video), bare encode again. */
+async function benchShape(shape: Shape, root: string, work: string, length: number): Promise<ShapeRun> {
+  const frame = frameSizeOf(shape);
   const loadStart = loadAverage();
-  const root = resolve(import.meta.dirname, '../..');
-  const background = await syntheticBackground(join(root, '.local', 'samples', 'background-testsrc2-60s.mp4'));
-  const work = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
+  const background = await syntheticBackground(join(root, '.local', 'samples', `background-testsrc2-60s-${frame.width}x${frame.height}.mp4`), frame);
   // The baseline runs before and after the service (the mean is the figure): a shared machine's load drifts.
-  const length = await clipLength(work);
-  const bareBefore = await bareEncode(length, join(work, 'bare.mp4'));
+  const bareBefore = await bareEncode(length, join(work, 'bare.mp4'), frame);
   const lines: LogLine[] = [];
   const files = await startFileServer({ '/background.mp4': background });
   const runtime = await startLocalRuntime({
     port: 0,
-    dataDir: join(work, 'data'),
+    dataDir: join(work, `data-${frame.width}x${frame.height}`),
     logLevel: 'warn',
     functionLogLevel: 'INFO',
     log: createLog('warn'),
@@ -73,6 +91,8 @@ async function main() {
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({
         webhook: receiver.url,
+        aspect_ratio: shape.aspectRatio,
+        resolution: shape.resolution,
         clips: [{ bot_uid: 'bot_ava', text, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
       }),
     });
@@ -83,7 +103,7 @@ async function main() {
 
   let result: { seconds: number; cpu: number; t0: number; webhookAt: number; videoId: string; duration: number };
   try {
-    // Warm-up: every function's first invocation, the speech engine's compilation, the sprites.
+    // Warm-up: every function's first invocation, the speech engine's compilation, the sprites at this size.
     await create('Warming up the service.');
     await receiver.waitForDelivered(1, 300_000);
 
@@ -104,21 +124,42 @@ async function main() {
   const loadAfterService = loadAverage();
 
   if (Math.abs(result.duration - length) > 0.05) throw new Error(`the clip lasts ${result.duration} s, not the ${length} s the baseline encoded`);
-  const bareAfter = await bareEncode(length, join(work, 'bare.mp4'));
-  rmSync(work, { recursive: true, force: true });
-  const bare = { seconds: (bareBefore.seconds + bareAfter.seconds) / 2, cpu: (bareBefore.cpu + bareAfter.cpu) / 2 };
+  const bareAfter = await bareEncode(length, join(work, 'bare.mp4'), frame);
+  const bare = { seconds: (bareBefore.seconds + bareAfter.seconds) / 2, cpu: (bareBefore.cpu + bareAfter.cpu) / 2, before: bareBefore.seconds, after: bareAfter.seconds };
 
   const ratio = result.seconds / bare.seconds;
   const row = (label: string, value: string) => console.log(`${label.padEnd(72)}${value}`);
-  console.log('');
-  row('clip length (1280x720, 30 fps, fade in and out)', `${result.duration.toFixed(1)} s`);
+  const loads = `${loadStart} / ${loadAfterService} / ${loadAverage()}`;
+  console.log(`\n${describeShape(shape)}`);
+  row(`clip length (${frame.width}x${frame.height}, 30 fps, fade in and out)`, `${result.duration.toFixed(1)} s`);
   row('create -> signed webhook received', `${result.seconds.toFixed(2)} s`);
-  row('bare libx264 encode of a synthetic source, same length', `${bare.seconds.toFixed(2)} s (before ${bareBefore.seconds.toFixed(2)} s, after ${bareAfter.seconds.toFixed(2)} s)`);
-  row('RATIO create -> webhook / bare encode (target <= 1.25)', ratio.toFixed(2));
+  row('bare libx264 encode of a synthetic source, same length and size', `${bare.seconds.toFixed(2)} s (before ${bare.before.toFixed(2)} s, after ${bare.after.toFixed(2)} s)`);
+  row(`RATIO create -> webhook / bare encode (target <= ${targetFor(shape)})`, ratio.toFixed(2));
   row('CPU: whole service for the video / bare encode', `${result.cpu.toFixed(1)} s / ${bare.cpu.toFixed(1)} s (ratio ${(result.cpu / bare.cpu).toFixed(2)})`);
-  row('load average (1/5/15 min) at the start / after the service / at the end', `${loadStart} / ${loadAfterService} / ${loadAverage()}`);
-  console.log(`encoder: ${VIDEO_ENCODE_ARGS.join(' ')}`);
+  row('load average (1/5/15 min) at the start / after the service / at the end', loads);
   printProfile(lines, result);
+  return { shape, frame, seconds: result.seconds, bare, cpu: result.cpu, duration: result.duration, loads };
+}
+
+async function main() {
+  // `npm run bench -- --shapes 9:16@1080p` measures only that shape; the README's figures use the default list.
+  const shapes = parseShapes(argument('shapes') ?? DEFAULT_SHAPES);
+  const root = resolve(import.meta.dirname, '../..');
+  const work = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
+  const runs: ShapeRun[] = [];
+  try {
+    const length = await clipLength(work);
+    for (const shape of shapes) runs.push(await benchShape(shape, root, work, length));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  console.log(`\nencoder: ${VIDEO_ENCODE_ARGS.join(' ')}`);
+  console.log('| Shape | Frame | Create → webhook | Bare encode (before / after) | Ratio | Target | CPU: service / bare | Load (start / after service / end) |\n|---|---|---|---|---|---|---|---|');
+  for (const r of runs)
+    console.log(
+      `| ${r.shape.aspectRatio} ${r.shape.resolution} | ${r.frame.width}x${r.frame.height} | ${r.seconds.toFixed(2)} s | ${r.bare.seconds.toFixed(2)} s (${r.bare.before.toFixed(2)} / ${r.bare.after.toFixed(2)}) | ` +
+        `**${(r.seconds / r.bare.seconds).toFixed(2)}** | ${targetFor(r.shape)} | ${r.cpu.toFixed(1)} s / ${r.bare.cpu.toFixed(1)} s (${(r.cpu / r.bare.cpu).toFixed(2)}) | ${r.loads} |`,
+    );
 }
 
 /** Where the video's time went, from the 'clip rendered' and 'video completed' log lines of its functions. */

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lookPrefix, parsePutBot, putAccountBot, toBot, type AccountBotDeps } from '#domain/account-bots';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { clipContentHash } from '#domain/render-cache';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { ffmpegPath } from '#media/binaries';
 import { LookError, type PreparedLook } from '../../functions/prepare/look.ts';
@@ -168,6 +169,7 @@ describe('rendering a prepared bot', () => {
     const output = await renderClip({
       bot: toBot(own),
       lookDirectory,
+      frame: frameSizeOf(DEFAULT_SHAPE),
       text: 'A bot of my own.',
       position: 'center',
       removeBotBackground: false,
@@ -189,6 +191,6 @@ describe('rendering a prepared bot', () => {
 
     const clip = { index: 0, clipName: 'c', botUid: 'on-screen', text: 't', position: 'center' as const, removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: false };
     const replaced = { ...own, look: { ...own.look!, version: 'v_other' } };
-    expect(clipContentHash(tenantId, clip, toBot(own), 'video', RENDERER_VERSION)).not.toBe(clipContentHash(tenantId, clip, toBot(replaced), 'video', RENDERER_VERSION));
+    expect(clipContentHash(tenantId, clip, toBot(own), 'video', RENDERER_VERSION, DEFAULT_SHAPE)).not.toBe(clipContentHash(tenantId, clip, toBot(replaced), 'video', RENDERER_VERSION, DEFAULT_SHAPE));
   }, 60_000);
 });

@@ -61,8 +61,8 @@ let clipDeps: ClipJobDeps;
 let assembleDeps: AssembleDeps;
 const caller = { tenantId: 'acct_1', keyId: 'key_1' };
 
-async function submit(clips: unknown[], createVideoFlag = true, who = caller) {
-  const command = parseCreateVideo({ webhook: 'https://hooks.test/done', create_video: createVideoFlag, clips });
+async function submit(clips: unknown[], createVideoFlag = true, who = caller, fields: Record<string, unknown> = {}) {
+  const command = parseCreateVideo({ webhook: 'https://hooks.test/done', create_video: createVideoFlag, clips, ...fields });
   return createVideo(command, who, {
     bots: clipDeps.bots,
     accountBots: clipDeps.accountBots,
@@ -477,5 +477,47 @@ describe('the render cache is per tenant', () => {
     expect(theirs.renderMs).toBeGreaterThanOrEqual(0);
     expect(theirs.contentHash).not.toBe(mine.contentHash);
     expect(theirs.objectKey).not.toBe(mine.objectKey);
+  });
+});
+
+describe("the video's shape", () => {
+  it('reaches the engine as the frame size, and the same clip in another shape is rendered again', async () => {
+    const clip = { bot_uid: 'bot_maya', text: 'Every shape of me' };
+    await submit([clip]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const landscape = (await videos.get(`vid_test${counter}`))!;
+    expect(renderClip.mock.calls.at(-1)![0].frame).toEqual({ width: 1280, height: 720 });
+
+    await submit([clip], true, caller, { aspect_ratio: '9:16', resolution: '1080p' });
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const vertical = (await videos.get(`vid_test${counter}`))!;
+    expect(vertical.shape).toEqual({ aspectRatio: '9:16', resolution: '1080p' });
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(renderClip.mock.calls.at(-1)![0].frame).toEqual({ width: 1080, height: 1920 });
+    expect(vertical.clipResults['0']!.cached).toBeUndefined();
+    expect(vertical.clipResults['0']!.contentHash).not.toBe(landscape.clipResults['0']!.contentHash);
+
+    // The same shape again is a cache hit.
+    await submit([clip], true, caller, { aspect_ratio: '9:16', resolution: '1080p' });
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, contentHash: vertical.clipResults['0']!.contentHash });
+  });
+
+  it('is kept with a kept clip, which joins a video of its own shape and is refused by another', async () => {
+    await submit([{ bot_uid: 'bot_leo', text: 'Kept square', reusable_clip: true }], true, caller, { aspect_ratio: '1:1' });
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const kept = (await clipDeps.clips.list('acct_1', { limit: 100 })).items.find((c) => c.spec.text === 'Kept square')!;
+    expect(kept.shape).toEqual({ aspectRatio: '1:1', resolution: '720p' });
+
+    await expect(submit([{ clip_uid: kept.clipUid }])).rejects.toMatchObject({
+      problems: [{ path: 'clips[0].clip_uid', message: expect.stringContaining('is 1:1 720p (720x720) and this video is 16:9 720p (1280x720)') }],
+    });
+    expect(renderQueue.take()).toEqual([]);
+
+    await submit([{ clip_uid: kept.clipUid }], true, caller, { aspect_ratio: '1:1' });
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, objectKey: kept.objectKey });
   });
 });

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
 import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, TRANSITION_SECONDS, type BotPosition, type Transitions } from '#domain/clip';
-import { clipMouthLevels, clipTiming, FRAME, renderClip, type RenderClipInput, type SpeechEngine, type SpeechResult } from '../../functions/render/engine/index.ts';
+import { clipMouthLevels, clipTiming, FPS, renderClip, type RenderClipInput, type SpeechEngine, type SpeechResult } from '../../functions/render/engine/index.ts';
 import { concatClips } from '../../functions/media/concat.ts';
 import { inspectBackground, type BackgroundMedia } from '../../functions/media/media.ts';
-import { botHeightFor, placeBot } from '../../functions/render/engine/layout.ts';
+import { botHeightFor, layoutFor } from '../../functions/render/engine/layout.ts';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
 import { BotCompositor } from '../../functions/render/engine/compositor.ts';
 import { loadSprites } from '../../functions/render/engine/sprites.ts';
@@ -24,6 +25,8 @@ import { probeFile } from '../support/media.ts';
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 const SHORT = 'Hello, this is a test.';
 const TINY = 'Hi there.';
+/** This file measures the 1280x720 frame; test/render/shapes.test.ts renders the others. */
+const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
 /** espeak-ng, remembering what it produced so durations can be checked against the speech. */
 class RecordingSpeech implements SpeechEngine {
@@ -52,6 +55,7 @@ async function render(overrides: Partial<RenderClipInput>) {
     removeBotBackground: false,
     backgroundVolume: 0,
     transitions: {},
+    frame: FRAME,
     mode: 'video',
     workDir,
     speech,
@@ -63,8 +67,8 @@ async function render(overrides: Partial<RenderClipInput>) {
 
 /** Where the bot's canvas sits for a position. */
 function botRect(position: BotPosition, look = 'ava') {
-  const sprites = loadSprites(look, botHeightFor(position));
-  const place = placeBot(position, sprites.width, sprites.height);
+  const sprites = loadSprites(look, botHeightFor(FRAME, position));
+  const place = layoutFor(FRAME, position, sprites.manifest);
   return { x: place.x, y: place.y, w: sprites.width, h: sprites.height, sprites };
 }
 
@@ -267,13 +271,13 @@ describe('lip sync', () => {
     // Mouth openness per frame: pixels in the mouth box darker than skin (lips and the open mouth).
     const openness = frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0));
     const audio = await audioSamples(clip.path);
-    const loudness = loudnessPerFrame(audio, 48000, FRAME.fps, frames.length);
+    const loudness = loudnessPerFrame(audio, 48000, FPS, frames.length);
     const measured = pearson(openness, loudness);
     // The same figure straight from the engine's mouth levels, before encoding.
     const timing = clipTiming(clip.speech.durationSeconds, {});
     const levels = clipMouthLevels(clip.speech, timing, sprites.manifest.mouthLevels);
     const pcm = readWav(clip.speech.wavPath);
-    const computed = pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FRAME.fps, levels.length));
+    const computed = pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, levels.length));
     console.log(
       `lip sync: Pearson r(mouth openness in rendered frames, voice RMS per frame) = ${measured.toFixed(3)} over ${frames.length} frames; ` +
         `r(engine mouth level, speech RMS) = ${computed.toFixed(3)}; distinct openness values: ${new Set(openness).size}`,
@@ -324,7 +328,7 @@ describe('clip timing', () => {
 
 describe('compositor', () => {
   it('reuses the frame drawn before for a repeated pose, with the pixels a fresh drawing gives', () => {
-    const sprites = loadSprites('ava', botHeightFor('bottom-right'));
+    const sprites = loadSprites('ava', botHeightFor(FRAME, 'bottom-right'));
     const pose = { mouth: 2, eyesOpen: true, bodyX: 1, bodyY: 0, headX: -1, headY: 1 };
     const other = { ...pose, mouth: 0, eyesOpen: false };
     const compositor = new BotCompositor(sprites, { withPanel: true });

@@ -14,7 +14,8 @@ import { functions } from '../../infra/wiring.ts';
 import { limits } from '#domain/limits';
 import { JobFailure } from '#domain/errors';
 import { fetchBackground } from '../../functions/render/background.ts';
-import { FRAME, renderClip } from '../../functions/render/engine/index.ts';
+import { renderClip } from '../../functions/render/engine/index.ts';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import {
   BACKGROUND_FORMATS,
   budgetFor,
@@ -30,6 +31,8 @@ import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample, type
 import { probeFile } from '../support/media.ts';
 import { assertPublicMessage } from '../support/public-errors.ts';
 import { frameRgb, pixel } from './media.ts';
+
+const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
 let root: string;
 let n = 0;
@@ -97,6 +100,7 @@ describe('accepted background formats', () => {
         background: media,
         backgroundVolume: 0.5,
         transitions: {},
+        frame: FRAME,
         mode: 'video',
         workDir: work,
         speech: new EspeakSpeechEngine(),
@@ -141,7 +145,7 @@ describe('files of the security review', () => {
     const started = Date.now();
     const clip = await renderClip({
       bot: BUILT_IN_BOTS[0]!, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
-      backgroundVolume: 0, transitions: {}, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
+      backgroundVolume: 0, transitions: {}, frame: FRAME, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
     });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(Number((await probeFile(clip.path)).format.duration)).toBeCloseTo(clip.durationSeconds, 0);
@@ -252,7 +256,7 @@ describe('the report parser', () => {
     // It renders (the graph does not ask for a sound the file lacks).
     const clip = await renderClip({
       bot: BUILT_IN_BOTS[0]!, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
-      backgroundVolume: 1, transitions: {}, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
+      backgroundVolume: 1, transitions: {}, frame: FRAME, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
     });
     expect(Number((await probeFile(clip.path)).format.duration)).toBeCloseTo(clip.durationSeconds, 0);
 

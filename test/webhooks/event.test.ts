@@ -15,6 +15,8 @@ describe('buildVideoEvent', () => {
         video_id: 'vid_123',
         status: 'completed',
         create_video: true,
+        aspect_ratio: '16:9',
+        resolution: '720p',
         video_url: links.url,
         url_expires_at: links.expiresAt,
         duration_seconds: 7.3,
@@ -55,6 +57,8 @@ describe('buildVideoEvent', () => {
         video_id: 'vid_123',
         status: 'failed',
         create_video: true,
+        aspect_ratio: '16:9',
+        resolution: '720p',
         clips: [
           { index: 0, clip_name: 'intro', bot_uid: 'bot_0', duration_seconds: 4.2, status: 'rendered' },
           { index: 1, clip_name: 'outro', bot_uid: 'bot_1', duration_seconds: null, status: 'failed' },

@@ -1,11 +1,15 @@
 /** How callers see a clip they kept for reuse (GET /v1/clips). */
 import type { KeptClip } from '#domain/ports';
+import { DEFAULT_SHAPE } from '#domain/shape';
 
 export const toPublicKeptClip = (clip: KeptClip) => ({
   clip_uid: clip.clipUid,
   clip_name: clip.clipName,
   bot_uid: clip.botUid,
   kind: clip.createVideo ? 'video' : 'audio',
+  // A kept video clip joins only videos of its own shape.
+  aspect_ratio: (clip.shape ?? DEFAULT_SHAPE).aspectRatio,
+  resolution: (clip.shape ?? DEFAULT_SHAPE).resolution,
   duration_seconds: clip.durationSeconds,
   created_at: clip.createdAt,
 });

@@ -3,7 +3,7 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { eventTypeFor, type VideoRecord } from '#domain/video';
+import { eventTypeFor, shapeOf, type VideoRecord } from '#domain/video';
 import { keptClipUid, type CreatedVideo } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
 
@@ -20,6 +20,7 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Pr
     url: `${baseUrl}/v1/video/${video.videoId}`,
     status: video.status,
     create_video: video.createVideo,
+    ...publicShape(video),
     created_at: video.createdAt,
     updated_at: video.updatedAt,
     completed_at: video.completedAt ?? null,
@@ -52,6 +53,12 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Pr
       })),
     },
   };
+}
+
+/** The video's aspect ratio and resolution (a voice-only video has them too: its clips may be kept and reused). */
+function publicShape(video: VideoRecord) {
+  const shape = shapeOf(video);
+  return { aspect_ratio: shape.aspectRatio, resolution: shape.resolution };
 }
 
 function publicClips(video: VideoRecord) {
@@ -90,7 +97,7 @@ export function buildVideoEvent(video: VideoRecord, links: { url?: string; expir
         status: result?.status ?? 'queued',
       };
     });
-  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, clips };
+  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, ...publicShape(video), clips };
   if (video.status === 'completed') {
     if (links.url) data[video.createVideo ? 'video_url' : 'audio_url'] = links.url;
     if (links.url && links.expiresAt) data.url_expires_at = links.expiresAt;

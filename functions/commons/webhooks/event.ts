@@ -6,7 +6,7 @@
  *   "type": "video.completed",
  *   "timestamp": "2025-01-01T12:00:00.000Z",
  *   "data": {
- *     "video_id": "vid_...", "status": "completed", "create_video": true,
+ *     "video_id": "vid_...", "status": "completed", "create_video": true, "aspect_ratio": "16:9", "resolution": "720p",
  *     "video_url": "https://...", "url_expires_at": "2025-01-08T12:00:00.000Z",
  *     "duration_seconds": 12.4, "size_bytes": 1843200,
  *     "clips": [{ "index": 0, "clip_name": "intro", "bot_uid": "bot_1", "duration_seconds": 6.2, "status": "rendered" }]
@@ -23,6 +23,7 @@
  * receiver can drop duplicates of redelivered events.
  */
 import type { ClipStatus, VideoEventType } from '#domain/video';
+import type { AspectRatio, Resolution } from '#domain/shape';
 
 export interface VideoEventClip {
   index: number;
@@ -36,6 +37,8 @@ export interface VideoEventData {
   video_id: string;
   status: 'completed' | 'failed';
   create_video: boolean;
+  aspect_ratio: AspectRatio;
+  resolution: Resolution;
   /** Completed full video: presigned download URL. */
   video_url?: string;
   /** Completed voice-only video: presigned download URL. */

@@ -1,5 +1,5 @@
 /**
- * Builds the bot's RGBA frames in Node, only the bot's own rectangle (not the 1280x720 frame): ffmpeg
+ * Builds the bot's RGBA frames in Node, only the bot's own rectangle (not the whole frame): ffmpeg
  * overlays them on the background. The panel, hair and body for one body/head offset are cached (they
  * change every few frames at most); only the head frame is blended each frame.
  */

@@ -7,14 +7,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { limits } from '#domain/limits';
 import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
+import type { FrameSize } from '#domain/shape';
 import { hashString, poses } from './animation.ts';
 import { BotCompositor } from './compositor.ts';
-import { botHeightFor, isBottomPosition, placeBot } from './layout.ts';
+import { botHeightFor, isBottomPosition, layoutFor } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
 import { loadSprites } from './sprites.ts';
-import { FRAME, SpeechTooLongError, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
+import { FPS, SpeechTooLongError, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
 import { readWav } from './wav.ts';
 
 
@@ -39,19 +40,19 @@ export function clipTiming(speechSeconds: number, transitions: Transitions): Cli
     speechSeconds,
     totalSeconds,
     // ffmpeg writes every frame that starts before the end (-t), so the bot must cover ceil(), not round().
-    frames: Math.ceil(totalSeconds * FRAME.fps - 1e-6),
-    entryFrames: Math.round(entrySeconds * FRAME.fps),
-    exitFrames: Math.round(exitSeconds * FRAME.fps),
+    frames: Math.ceil(totalSeconds * FPS - 1e-6),
+    entryFrames: Math.round(entrySeconds * FPS),
+    exitFrames: Math.round(exitSeconds * FPS),
   };
 }
 
 /** Mouth level of every frame of the clip (closed during the transitions). */
 export function clipMouthLevels(speech: SpeechResult, timing: ClipTiming, levels: number): number[] {
   const pcm = readWav(speech.wavPath);
-  const speechFrames = Math.ceil(speech.durationSeconds * FRAME.fps);
-  const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FRAME.fps, speechFrames);
+  const speechFrames = Math.ceil(speech.durationSeconds * FPS);
+  const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, speechFrames);
   const speaking = speech.visemes?.length
-    ? mouthLevelsFromVisemes(speech.visemes, loudness, FRAME.fps, levels)
+    ? mouthLevelsFromVisemes(speech.visemes, loudness, FPS, levels)
     : mouthLevelsFromLoudness(loudness, levels);
   return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? 0);
 }
@@ -60,8 +61,8 @@ const f = (n: number) => Number(n.toFixed(4)).toString();
 const easeOut = (p: string) => `(1-pow(1-(${p}),3))`;
 const easeIn = (p: string) => `pow(${p},3)`;
 
-/** Overlay x/y expressions for the slide transitions (ffmpeg evaluates them per frame). */
-function slideExpressions(transitions: Transitions, timing: ClipTiming, x0: number, y0: number, w: number, h: number) {
+/** Overlay x/y expressions for the slide transitions (ffmpeg evaluates them per frame): from and to the frame's edges. */
+function slideExpressions(transitions: Transitions, timing: ClipTiming, frame: FrameSize, x0: number, y0: number, w: number) {
   let x = `${x0}`;
   let y = `${y0}`;
   const T = TRANSITION_SECONDS;
@@ -71,14 +72,14 @@ function slideExpressions(transitions: Transitions, timing: ClipTiming, x0: numb
   const from = (start: number, end: number, ease: string) => `${start}+${end - start}*${ease}`;
   switch (transitions.exit) {
     case 'slide_out_left': x = `if(gt(t,${f(outStart)}),${from(x0, -w, easeIn(pOut))},${x})`; break;
-    case 'slide_out_right': x = `if(gt(t,${f(outStart)}),${from(x0, FRAME.width, easeIn(pOut))},${x})`; break;
-    case 'slide_out_down': y = `if(gt(t,${f(outStart)}),${from(y0, FRAME.height, easeIn(pOut))},${y})`; break;
+    case 'slide_out_right': x = `if(gt(t,${f(outStart)}),${from(x0, frame.width, easeIn(pOut))},${x})`; break;
+    case 'slide_out_down': y = `if(gt(t,${f(outStart)}),${from(y0, frame.height, easeIn(pOut))},${y})`; break;
     default: break;
   }
   switch (transitions.entry) {
     case 'slide_in_left': x = `if(lt(t,${f(T)}),${from(-w, x0, easeOut(pIn))},${x})`; break;
-    case 'slide_in_right': x = `if(lt(t,${f(T)}),${from(FRAME.width, x0, easeOut(pIn))},${x})`; break;
-    case 'slide_in_up': y = `if(lt(t,${f(T)}),${from(FRAME.height, y0, easeOut(pIn))},${y})`; break;
+    case 'slide_in_right': x = `if(lt(t,${f(T)}),${from(frame.width, x0, easeOut(pIn))},${x})`; break;
+    case 'slide_in_up': y = `if(lt(t,${f(T)}),${from(frame.height, y0, easeOut(pIn))},${y})`; break;
     default: break;
   }
   return { x, y, animated: x !== `${x0}` || y !== `${y0}` };
@@ -99,28 +100,38 @@ function zoomFactor(frame: number, transitions: Transitions, timing: ClipTiming)
   return 1;
 }
 
-/** A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered. */
-function defaultBackdrop(path: string): void {
-  const { width, height } = FRAME;
-  const data = Buffer.alloc(width * height * 3);
-  const top = [34, 48, 84];
-  const bottom = [12, 18, 36];
-  let seed = 12345;
-  for (let y = 0; y < height; y++) {
-    const v = y / (height - 1);
-    for (let x = 0; x < width; x++) {
-      const dx = (x - width * 0.62) / width;
-      const dy = (y - height * 0.3) / height;
-      const glow = Math.exp(-(dx * dx + dy * dy) * 5.5) * 0.55;
-      const vignette = 1 - 0.35 * Math.pow(Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5), 2);
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      const dither = ((seed >>> 16) & 0xff) / 255 - 0.5;
-      for (let c = 0; c < 3; c++) {
-        const base = top[c]! + (bottom[c]! - top[c]!) * v;
-        const lit = base + glow * [90, 120, 170][c]!;
-        data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(lit * vignette + dither)));
+/**
+ * A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered,
+ * computed for the frame's own size (it covers any shape) and kept per size for the life of the process.
+ */
+const backdrops = new Map<string, Buffer>();
+
+function defaultBackdrop(path: string, frame: FrameSize): void {
+  const { width, height } = frame;
+  const key = `${width}x${height}`;
+  let data = backdrops.get(key);
+  if (!data) {
+    data = Buffer.alloc(width * height * 3);
+    const top = [34, 48, 84];
+    const bottom = [12, 18, 36];
+    let seed = 12345;
+    for (let y = 0; y < height; y++) {
+      const v = y / (height - 1);
+      for (let x = 0; x < width; x++) {
+        const dx = (x - width * 0.62) / width;
+        const dy = (y - height * 0.3) / height;
+        const glow = Math.exp(-(dx * dx + dy * dy) * 5.5) * 0.55;
+        const vignette = 1 - 0.35 * Math.pow(Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5), 2);
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        const dither = ((seed >>> 16) & 0xff) / 255 - 0.5;
+        for (let c = 0; c < 3; c++) {
+          const base = top[c]! + (bottom[c]! - top[c]!) * v;
+          const lit = base + glow * [90, 120, 170][c]!;
+          data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(lit * vignette + dither)));
+        }
       }
     }
+    backdrops.set(key, data);
   }
   writeFileSync(path, data);
 }
@@ -150,41 +161,43 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
-  const sprites = loadSprites(input.bot.look, botHeightFor(input.position), input.lookDirectory);
+  const frame = input.frame;
+  const sprites = loadSprites(input.bot.look, botHeightFor(frame, input.position), input.lookDirectory);
   // Without its card, a bot at a bottom position stands on the frame's edge; elsewhere its bust fades out.
   const flush = input.removeBotBackground && isBottomPosition(input.position);
   const compositor = new BotCompositor(sprites, { withPanel: !input.removeBotBackground, bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card' });
   const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
-  const framePoses = poses(mouth, FRAME.fps, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
+  const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
   const panelBottom = Math.round((sprites.manifest.panel.y + sprites.manifest.panel.height) * sprites.scale);
-  const place = placeBot(input.position, compositor.width, compositor.height, flush ? { flushBottom: panelBottom } : {});
+  const place = layoutFor(frame, input.position, sprites.manifest, flush ? { flushBottom: panelBottom } : {});
   const D = timing.totalSeconds;
   const T = TRANSITION_SECONDS;
 
   // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech. Every input is pinned to its demuxer.
   const args: string[] = ['-y'];
   let background: string;
-  const scaleToFrame = `scale=${FRAME.width}:${FRAME.height}:force_original_aspect_ratio=increase,crop=${FRAME.width}:${FRAME.height},setsar=1`;
+  // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
+  const scaleToFrame = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`;
   const media = await input.background;
   const backgroundAudio = Boolean(media?.hasAudio);
   if (media) {
     args.push(...backgroundInputArgs(media), '-i', media.path);
     background = media.format.still
       ? // One picture: scaled and converted once, then repeated.
-        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FRAME.fps}/TB[bg]`
+        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB[bg]`
       : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
-        `[0:v]${scaleToFrame},fps=${FRAME.fps},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
+        `[0:v]${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
   } else {
     const backdrop = join(input.workDir, 'backdrop.rgb');
-    defaultBackdrop(backdrop);
-    args.push('-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${FRAME.width}x${FRAME.height}`, '-i', backdrop);
+    defaultBackdrop(backdrop, frame);
+    args.push('-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop);
     // Converted once, then the one frame is repeated.
-    background = `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FRAME.fps}/TB,setsar=1[bg]`;
+    background = `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`;
   }
-  args.push('-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${compositor.width}x${compositor.height}`, '-r', `${FRAME.fps}`, '-i', 'pipe:0');
+  args.push('-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${compositor.width}x${compositor.height}`, '-r', `${FPS}`, '-i', 'pipe:0');
   args.push('-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath);
 
-  const slide = slideExpressions(input.transitions, timing, place.x, place.y, compositor.width, compositor.height);
+  const slide = slideExpressions(input.transitions, timing, frame, place.x, place.y, compositor.width);
   const graph: string[] = [background];
   graph.push(`[bg][1:v]overlay=x='${slide.x}':y='${slide.y}':eval=${slide.animated ? 'frame' : 'init'}:eof_action=pass:format=yuv420[v0]`);
   let video = 'v0';
@@ -196,11 +209,11 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   };
   const outStart = D - timing.exitSeconds;
   if (input.transitions.entry === 'wipe_in') {
-    graph.push(`color=c=black:s=${FRAME.width}x${FRAME.height}:r=${FRAME.fps}:d=${f(T)}[wipein]`);
+    graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T)}[wipein]`);
     next(`overlay=x='W*${easeOut(`t/${f(T)}`)}':y=0:eval=frame:eof_action=pass`, 'wipein');
   }
   if (input.transitions.exit === 'wipe_out') {
-    graph.push(`color=c=black:s=${FRAME.width}x${FRAME.height}:r=${FRAME.fps}:d=${f(T + 0.1)},setpts=PTS+${f(outStart)}/TB[wipeout]`);
+    graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T + 0.1)},setpts=PTS+${f(outStart)}/TB[wipeout]`);
     next(`overlay=x='-W+W*${easeIn(`min(1,(t-${f(outStart)})/${f(T)})`)}':y=0:eval=frame:eof_action=pass`, 'wipeout');
   }
   if (input.transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
@@ -227,7 +240,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   args.push(
     '-filter_complex', graph.join(';'),
     '-map', `[${video}]`, '-map', `[${audio}]`,
-    ...VIDEO_ENCODE_ARGS, '-r', `${FRAME.fps}`,
+    ...VIDEO_ENCODE_ARGS, '-r', `${FPS}`,
     ...AUDIO_ENCODE_ARGS,
     '-t', f(D), '-movflags', '+faststart', output,
   );

@@ -4,12 +4,14 @@
  */
 import type { Bot } from '#domain/bot';
 import type { BotPosition, Transitions } from '#domain/clip';
+import type { FrameSize } from '#domain/shape';
 import type { BackgroundMedia } from '#media/media';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '2';
 
-export const FRAME = { width: 1280, height: 720, fps: 30 } as const;
+/** Frames per second of every clip, whatever its size (clips join by stream copy). */
+export const FPS = 30;
 
 export interface SpeechResult {
   /** 16-bit PCM mono WAV file. */
@@ -40,7 +42,9 @@ export interface RenderClipInput {
   /** 0..1, gain of the background's own audio under the voice. */
   backgroundVolume: number;
   transitions: Transitions;
-  /** 'video': 1280x720 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */
+  /** The picture's size (the video's shape: domain/shape.ts frameSizeOf); the bot and the background are laid out in it. */
+  frame: FrameSize;
+  /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */
   mode: 'video' | 'voice';
   /** An empty directory the engine may use; the caller removes it. */
   workDir: string;
