@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOT_POSITIONS, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
+import { CAPTION_MODES } from '#domain/captions';
 import { limits } from '#domain/limits';
 import { VIDEO_STATUSES } from '#domain/video';
 import { defaultsForDocs } from '#domain/videos';
@@ -13,6 +14,10 @@ const createRequestSchema = z
     webhook: z.string().describe('Address notified when the video is ready. A scheme-less address is read as https://.'),
     process_done_webhook: z.string().optional().describe('Alias of webhook (the public client\'s name).'),
     create_video: z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).default(true).describe('true: a video; false: the voice only (MP3).'),
+    captions: z
+      .enum(CAPTION_MODES)
+      .default('none')
+      .describe('burn: the captions are also drawn into the picture (Latin, Greek and Cyrillic text). Either way the finished video links its captions as WebVTT and SRT (output.captions).'),
     clips: z
       .union([z.string(), z.array(z.union([clipInputSchema, clipReferenceSchema]))])
       .describe(

@@ -1,5 +1,6 @@
 import JSON5 from 'json5';
 import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
+import { CAPTION_MODES, type CaptionMode } from './captions.ts';
 import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
 
@@ -66,6 +67,8 @@ export function parseClipsField(value: unknown): unknown[] {
 export interface CreateVideoCommand {
   webhookUrl: string;
   createVideo: boolean;
+  /** 'burn': the captions are also drawn into the picture (the caption files are made either way). */
+  captions: CaptionMode;
   clips: (ClipInput | ClipReference)[];
 }
 
@@ -95,6 +98,13 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     else problems.push({ path: 'create_video', message: 'must be true, false, 1 or 0' });
   }
 
+  let captions: CaptionMode = 'none';
+  if (fields.captions !== undefined && fields.captions !== '') {
+    const value = typeof fields.captions === 'string' ? fields.captions.trim().toLowerCase() : fields.captions;
+    if ((CAPTION_MODES as readonly unknown[]).includes(value)) captions = value as CaptionMode;
+    else problems.push({ path: 'captions', message: `must be one of ${CAPTION_MODES.join(', ')}` });
+  }
+
   const clips: (ClipInput | ClipReference)[] = [];
   if (fields.clips === undefined || fields.clips === '') problems.push({ path: 'clips', message: 'is required: give at least one clip' });
   else {
@@ -122,5 +132,5 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     }
   }
   if (problems.length) throw new InvalidRequest(problems);
-  return { webhookUrl, createVideo, clips };
+  return { webhookUrl, createVideo, captions, clips };
 }

@@ -1,5 +1,6 @@
 import type { Bot } from './bot.ts';
 import { BUILT_IN_BOTS } from './bot.ts';
+import type { CaptionMode } from './captions.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
 import { CLIP_DEFAULTS } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
@@ -24,12 +25,15 @@ export interface CreateVideoDeps {
 /** Turns validated clips into stored specs: checks every bot exists, applies defaults, resolves clip_uid references. */
 async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
+  captions: CaptionMode,
   tenantId: string,
   deps: Pick<CreateVideoDeps, 'bots' | 'clips'>,
 ): Promise<ClipSpec[]> {
   const problems: FieldProblem[] = [];
   const specs: ClipSpec[] = [];
   const botsByUid = new Map((await deps.bots.list()).map((b) => [b.uid, b] as const));
+  // The video's captions choice belongs to each clip's render (and its cache key), a kept one included.
+  const burn = captions === 'burn' ? ({ captions: 'burn' } as const) : {};
   for (const [index, input] of inputs.entries()) {
     if ('clip_uid' in input) {
       const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
@@ -37,7 +41,8 @@ async function resolveClips(
         problems.push({ path: `clips[${index}].clip_uid`, message: `no kept clip "${input.clip_uid}"; list yours with GET /v1/clips` });
         continue;
       }
-      specs.push({ ...kept.spec, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
+      const { captions: _kept, ...spec } = kept.spec;
+      specs.push({ ...spec, ...burn, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
       continue;
     }
     const bot: Bot | undefined = botsByUid.get(input.bot_uid);
@@ -56,6 +61,7 @@ async function resolveClips(
       backgroundVolume: input.background ? input.background_volume : 0,
       transitions: input.transitions,
       reusable: input.reusable_clip,
+      ...burn,
     });
   }
   if (problems.length) throw new InvalidRequest(problems);
@@ -79,7 +85,7 @@ export async function createVideo(
   caller: { tenantId: string; keyId: string },
   deps: CreateVideoDeps,
 ): Promise<CreatedVideo> {
-  const clips = await resolveClips(command.clips, caller.tenantId, deps);
+  const clips = await resolveClips(command.clips, command.captions, caller.tenantId, deps);
   await ensureRoomForAnotherVideo(caller.tenantId, deps);
   const now = deps.now();
   const video: VideoRecord = {

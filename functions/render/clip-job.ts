@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Bot } from '#domain/bot';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
-import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
+import { clipContentHash, cuesObjectKey, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
+import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipResult } from '#domain/video';
 import { isTerminal } from '#domain/video';
 import { JobFailure } from '#domain/errors';
@@ -97,6 +98,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           background,
           backgroundVolume: clip.backgroundVolume,
           transitions: clip.transitions,
+          captions: clip.captions,
           mode,
           workDir,
           speech: deps.speechFor(bot),
@@ -123,6 +125,12 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         result.durationSeconds = output.durationSeconds;
         result.objectKey = clip.reusable ? keptKey : renderKey;
         const uploadStarted = Date.now();
+        // The clip's cues live beside it, under the same content address and retention, so a cached or kept
+        // clip keeps its captions. Written first: a clip object found in the cache always has its cues.
+        await deps.objects.putBytes(cuesObjectKey(result.objectKey), serialiseClipCues(output.cues), {
+          contentType: CUES_CONTENT_TYPE,
+          tags: clip.reusable ? KEPT : TEMPORARY,
+        });
         await deps.objects.putFile(result.objectKey, output.path, {
           contentType: output.contentType,
           tags: clip.reusable ? KEPT : TEMPORARY,
@@ -133,7 +141,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         // Where the render's time went (npm run bench reads these into its profile).
         logger.info('clip rendered', {
           video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs,
-          background_ms: backgroundMs, upload_ms: Date.now() - uploadStarted,
+          background_ms: backgroundMs, upload_ms: Date.now() - uploadStarted, cues: output.cues.length, ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
           ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
         });
         recordClipRendered(result.renderMs, output.durationSeconds);
@@ -147,6 +155,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     if (clip.reusable) {
       if (result.objectKey !== keptKey) {
         // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
+        await deps.objects.copy(cuesObjectKey(renderKey), cuesObjectKey(keptKey), { tags: KEPT });
         await deps.objects.copy(renderKey, keptKey, { tags: KEPT });
         result.objectKey = keptKey;
       }
