@@ -116,11 +116,14 @@ function matchBoundaries(expected: number[], gaps: Span[], speakingBefore: numbe
   return result;
 }
 
-/** Seconds of speaking (sound) time, skipping the silences, mapped back to the audio's own clock. */
-function clockAt(speakingSeconds: number, soundStart: number, gaps: Span[]): number {
+/**
+ * Seconds of speaking (sound) time, skipping the silences, mapped back to the audio's own clock. A start that
+ * falls on a silence's edge is after it; an end, before it.
+ */
+function clockAt(speakingSeconds: number, soundStart: number, gaps: Span[], side: 'start' | 'end'): number {
   let t = soundStart + speakingSeconds;
   for (const gap of gaps) {
-    if (gap.start < t - 1e-9) t += gap.end - gap.start;
+    if (side === 'start' ? gap.start <= t + 1e-9 : gap.start < t - 1e-9) t += gap.end - gap.start;
     else break;
   }
   return t;
@@ -168,9 +171,8 @@ export function alignWords(text: string, samples: Float32Array, sampleRate: numb
     let at = from.speaking;
     for (const word of group) {
       const length = ((to.speaking - from.speaking) * word.weight) / weight;
-      // A word's end is taken just before the next silence, not after it.
-      const startSeconds = clockAt(at, soundStart, gaps);
-      const endSeconds = Math.max(startSeconds, clockAt(at + length - 1e-6, soundStart, gaps));
+      const startSeconds = clockAt(at, soundStart, gaps, 'start');
+      const endSeconds = Math.max(startSeconds, clockAt(at + length, soundStart, gaps, 'end'));
       timed.push({ start: word.start, end: word.end, startSeconds: round(startSeconds), endSeconds: round(endSeconds) });
       at += length;
     }
