@@ -28,7 +28,7 @@ interface SpeechMark {
  * offsets into it, then into the original (see speakable); a word ends where the next one starts, the last
  * where the audio ends.
  */
-export function wordsFromMarks(marks: SpeechMark[], spoken: { text: string; origin: number[] }, durationSeconds: number): TimedWord[] {
+function wordsFromMarks(marks: SpeechMark[], spoken: { text: string; origin: number[] }, durationSeconds: number): TimedWord[] {
   const unitAtByte: number[] = [];
   let units = 0;
   for (const char of spoken.text) {
