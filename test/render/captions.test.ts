@@ -18,6 +18,7 @@ import { readWav } from '../../functions/render/engine/wav.ts';
 import { runFfmpeg } from '../../functions/media/media.ts';
 import { alignWords, silences, wordsOf } from '../../functions/render/speech/alignment.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import { BENCH_TEXT } from '../../infra/scripts/bench-support.ts';
 import { frameRgb, pixel } from './media.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vidbot-captions-'));
@@ -151,6 +152,17 @@ describe('espeak-ng word timings', () => {
       const nearest = Math.min(...onsets.map((o) => Math.abs(o - word.startSeconds)));
       expect(nearest, `"${text.slice(word.start, word.end)}" at ${word.startSeconds}`).toBeLessThanOrEqual(0.05);
     }
+  });
+
+  it.each(BUILT_IN_BOTS.map((b) => [b.uid, b] as const))('on the 60-second benchmark text, every clause of %s starts within 50 ms of a speech onset', async (_uid, bot) => {
+    const result = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, bot, mkdtempSync(join(root, 'espeak-')));
+    const pcm = readWav(result.wavPath);
+    const { gaps, soundStart } = silences(pcm.samples, pcm.sampleRate);
+    const onsets = [soundStart, ...gaps.map((g) => g.end)];
+    const clauseStarts = result.words.filter((w, i) => i === 0 || /[,.!?]$/.test(BENCH_TEXT.slice(result.words[i - 1]!.start, result.words[i - 1]!.end)));
+    expect(clauseStarts).toHaveLength(26);
+    const off = clauseStarts.filter((w) => Math.min(...onsets.map((o) => Math.abs(o - w.startSeconds))) > 0.05);
+    expect(off.map((w) => BENCH_TEXT.slice(w.start, w.end))).toEqual([]);
   });
 
   it('offsets point into the text as given, control characters and runs of spaces included', async () => {

@@ -2,8 +2,8 @@
  * Word timings for a voice that reports none (espeak-ng's WebAssembly build runs only its command line, which
  * prints no word or mark events): the words of the text are aligned to the pauses of the audio it produced.
  *
- * espeak-ng pauses at every clause end (`,` `;` `:` about 150 ms, `.` `!` `?` about 330 ms at our rates) and
- * hardly inside a clause (stop consonants: 30-70 ms). So the audio's silences of 100 ms or more are found, the
+ * espeak-ng pauses at almost every clause end (`,` `;` `:` 100-190 ms, `.` `!` `?` 270-350 ms at our bots' rates)
+ * and hardly inside a clause (stop consonants: 30-70 ms; a few 100 ms pauses). So the audio's silences of 100 ms or more are found, the
  * text is cut into clauses at its punctuation, and each clause boundary is matched to a silence near where the
  * clause's share of the text says it should be (a small dynamic programme, so a missing or extra pause does
  * not shift every later clause). Inside a clause, words share its speaking time by their length (digits count
@@ -20,7 +20,7 @@ const HOP_SECONDS = 0.01;
 /** Below this share of the loudest window's level, a window is silent. */
 const SILENCE_RATIO = 0.02;
 /** Seconds of misplacement that one second of pause is worth, when matching a boundary to a silence. */
-const PAUSE_WEIGHT = 4;
+const PAUSE_WEIGHT = 6;
 
 interface Span {
   start: number;
