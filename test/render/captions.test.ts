@@ -183,6 +183,30 @@ describe('espeak-ng word timings', () => {
   });
 });
 
+/** Draws cues over a plain frame with the ass filter and the caption font; the rectangle of changed pixels. */
+async function drawnBox(cues: Cue[], frame: { width: number; height: number }, bot: { x: number; y: number; width: number; height: number }, longest: number) {
+  const place = placeCaptions(frame, bot, longest);
+  const dir = mkdtempSync(join(root, 'ass-'));
+  writeFileSync(join(dir, 'c.ass'), captionsScript(cues, frame, place));
+  copyFileSync(captionFontPath(), join(dir, 'caption-font.ttf'));
+  const { stdout } = await runFfmpeg(
+    ['-f', 'lavfi', '-i', `color=c=0x8090a0:s=${frame.width}x${frame.height}:d=1`, '-vf', `ass=filename=${dir}/c.ass:fontsdir=${dir}`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { budgetSeconds: 30, captureStdout: true },
+  );
+  const changed = { top: Infinity, bottom: -1, left: Infinity, right: -1, fontSize: place.fontSize, place };
+  for (let y = 0; y < frame.height; y++) {
+    for (let x = 0; x < frame.width; x++) {
+      const [r, g, b] = pixel(stdout, x, y, frame.width);
+      if (Math.abs(r - 0x80) + Math.abs(g - 0x90) + Math.abs(b - 0xa0) <= 24) continue;
+      changed.top = Math.min(changed.top, y);
+      changed.bottom = Math.max(changed.bottom, y);
+      changed.left = Math.min(changed.left, x);
+      changed.right = Math.max(changed.right, x);
+    }
+  }
+  return changed;
+}
+
 describe('burned captions', () => {
   it('are placed in the safe area, clear of the presenter, higher up in a portrait frame', () => {
     const landscape = { width: 1280, height: 720 };
@@ -243,30 +267,20 @@ describe('burned captions', () => {
     }
   }, 120_000);
 
+  it("draws a caller's braces and backslashes as text, never as ASS markup (no size change, no extra line)", async () => {
+    const line = '{\\fs120}big} \\N x \\{ back\\slash';
+    const box = await drawnBox([{ startSeconds: 0, endSeconds: 2, lines: [line] }], { width: 1280, height: 720 }, { x: 1000, y: 400, width: 250, height: 300 }, line.length);
+    expect(box.bottom - box.top).toBeLessThan(box.fontSize * 1.6);
+    expect(box.right - box.left).toBeGreaterThan(box.fontSize * 8);
+  });
+
   it('draws in a 720x1280 portrait frame with the same font and layout rules', async () => {
     const frame = { width: 720, height: 1280 };
     const bot = { x: 160, y: 880, width: 400, height: 400 };
     const cues: Cue[] = [{ startSeconds: 0, endSeconds: 2, lines: ['Vertical video, captions above', 'the presenter and inside the margins'] }];
-    const place = placeCaptions(frame, bot, 36);
-    const script = join(root, 'portrait.ass');
-    writeFileSync(script, captionsScript(cues, frame, place));
-    const fonts = mkdtempSync(join(root, 'fonts-'));
-    copyFileSync(captionFontPath(), join(fonts, 'caption-font.ttf'));
-    const { stdout } = await runFfmpeg(
-      ['-f', 'lavfi', '-i', `color=c=0x8090a0:s=720x1280:d=1`, '-vf', `ass=filename=${script}:fontsdir=${fonts}`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-      { budgetSeconds: 30, captureStdout: true },
-    );
-    const changed = { top: Infinity, bottom: -1, left: Infinity, right: -1 };
-    for (let y = 0; y < frame.height; y++) {
-      for (let x = 0; x < frame.width; x++) {
-        const [r, g, b] = pixel(stdout, x, y, frame.width);
-        if (Math.abs(r - 0x80) + Math.abs(g - 0x90) + Math.abs(b - 0xa0) <= 24) continue;
-        changed.top = Math.min(changed.top, y);
-        changed.bottom = Math.max(changed.bottom, y);
-        changed.left = Math.min(changed.left, x);
-        changed.right = Math.max(changed.right, x);
-      }
-    }
+    const changed = await drawnBox(cues, frame, bot, 36);
+    const place = changed.place;
+    expect(place.where).toBe('above');
     // Two lines drawn above the presenter, inside the 5 % side margins, none of it on the presenter.
     expect(changed.bottom).toBeLessThan(bot.y);
     expect(changed.bottom).toBeGreaterThan(bot.y - 60);

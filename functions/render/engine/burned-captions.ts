@@ -95,10 +95,11 @@ function assTime(seconds: number): string {
 }
 
 /**
- * A line as ASS dialogue text: `{` opens an override block and `\` starts an escape in ASS, so each is followed
- * by a word joiner (U+2060, invisible) that keeps libass from reading them as markup.
+ * A line as ASS dialogue text, shown as written: `{` and `}` (an override block) are escaped as `\{` `\}`, which
+ * libass draws as braces; a backslash before N, n or h (a line break, a hard space) gets an invisible word
+ * joiner (U+2060) after it. Any other backslash is drawn as it is.
  */
-const assText = (line: string) => line.replace(/([\\{}])/g, '$1\u2060');
+const assText = (line: string) => line.replace(/\\(?=[Nnh])/g, '\\\u2060').replace(/[{}]/g, '\\$&');
 
 /** The ASS script of a clip's cues (times are the clip's own), for a frame of `frame`'s size. */
 export function captionsScript(cues: Cue[], frame: { width: number; height: number }, place: CaptionPlacement): string {
