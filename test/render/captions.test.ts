@@ -267,6 +267,16 @@ describe('burned captions', () => {
     }
   }, 120_000);
 
+  it('does not burn text the font cannot draw (here Hebrew), and still makes its cues in that text', async () => {
+    const text = 'שלום עולם, ברוכים הבאים.';
+    const clip = await renderClip({
+      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, mode: 'video',
+      speech: new EspeakSpeechEngine(), captions: 'burn', workDir: mkdtempSync(join(root, 'hebrew-')),
+    });
+    expect(clip.captionsBurned).toBe(false);
+    expect(shown(clip.cues)).toBe(text);
+  }, 60_000);
+
   it("draws a caller's braces and backslashes as text, never as ASS markup (no size change, no extra line)", async () => {
     const line = '{\\fs120}big} \\N x \\{ back\\slash';
     const box = await drawnBox([{ startSeconds: 0, endSeconds: 2, lines: [line] }], { width: 1280, height: 720 }, { x: 1000, y: 400, width: 250, height: 300 }, line.length);
