@@ -70,6 +70,11 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     let found: { key: string; head: ObjectHead } | undefined;
     if (kept) found = { key: keptKey, head: kept };
     else if (rendered && isReusableRender(rendered.lastModified, deps.now())) found = { key: renderKey, head: rendered };
+    // A clip rendered before captions existed has no cues beside it: rendered again (once), so its video has them.
+    if (found && !(await deps.objects.head(cuesObjectKey(found.key)))) {
+      logger.info('cached clip has no captions; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
+      found = undefined;
+    }
     if (found) {
       // Rendered before (by this or another video of the tenant): its duration is stored with it.
       result.cached = true;

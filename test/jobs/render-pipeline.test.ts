@@ -269,6 +269,20 @@ describe('captions', () => {
     expect((await objects.read(kept.output!.captions!.vttKey)).toString()).toContain('Temporary first');
   });
 
+  it('a cached or kept clip rendered before captions existed (no cues beside it) is rendered again, once', async () => {
+    const clip = { bot_uid: 'bot_otto', text: 'From before captions', reusable_clip: true };
+    const first = await renderAndAssemble(await submit([clip]));
+    const key = first.clipResults['0']!.objectKey!;
+    await objects.delete(key.replace(/\.mp4$/, '.cues.json'));
+    const second = await renderAndAssemble(await submit([clip]));
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(second.clipResults['0']).toMatchObject({ objectKey: key });
+    expect(second.clipResults['0']!.cached).toBeUndefined();
+    expect((await objects.read(second.output!.captions!.vttKey)).toString()).toContain('From before captions');
+    await renderAndAssemble(await submit([clip]));
+    expect(renderClip).toHaveBeenCalledTimes(2);
+  });
+
   it('a clip whose cues are gone leaves them out; the video still completes', async () => {
     const created = await submit([{ bot_uid: 'bot_ava', text: 'Cues lost' }]);
     for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);

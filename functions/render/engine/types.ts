@@ -8,7 +8,7 @@ import type { BotPosition, Transitions } from '#domain/clip';
 import type { BackgroundMedia } from '#media/media';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '3';
+export const RENDERER_VERSION = '2';
 
 export const FRAME = { width: 1280, height: 720, fps: 30 } as const;
 
