@@ -78,39 +78,62 @@ function tokensOf(text: string, words: TimedWord[]): Token[] {
   return tokens;
 }
 
+/** Ends a clause: a full cue is better cut there than in the middle of one. */
+const CLAUSE_END = /[,;:،؛，；：]["'”’»)\]]*$/u;
+
+/** Tokens laid out in lines of at most maxLineChars, filled word by word; undefined past maxLines. */
+function linesOf(tokens: Token[]): string[] | undefined {
+  const lines: string[] = [];
+  for (const token of tokens) {
+    const last = lines.length - 1;
+    const joined = last >= 0 ? lines[last]! + (token.spaced ? ' ' : '') + token.text : '';
+    if (last >= 0 && length(joined) <= CAPTION_LIMITS.maxLineChars) lines[last] = joined;
+    else if (lines.length < CAPTION_LIMITS.maxLines) lines.push(token.text);
+    else return undefined;
+  }
+  return lines;
+}
+
 /**
  * Groups a clip's timed words into cues: lines filled word by word up to maxLineChars, at most maxLines per
- * cue, a new cue after a sentence's end or a long pause. Times are shifted by `offsetSeconds` (where the
- * speech starts in the clip: after its entry transition). Cues are in order and never overlap.
+ * cue; a new cue after a sentence's end or a long pause; a cue that fills up mid-sentence is cut after the last
+ * clause end of its second half, if it has one (its tail opens the next cue). Times are shifted by
+ * `offsetSeconds` (where the speech starts in the clip: after its entry transition). Cues are in order and never
+ * overlap.
  */
 export function cuesFromWords(text: string, words: TimedWord[], offsetSeconds = 0): Cue[] {
-  const cues: { tokens: Token[]; lines: string[] }[] = [];
-  let current: { tokens: Token[]; lines: string[] } | undefined;
+  const groups: Token[][] = [];
+  let current: Token[] = [];
   let previous: Token | undefined;
   for (const token of tokensOf(text, words)) {
     const pause = previous ? token.startSeconds - previous.endSeconds >= PAUSE_SECONDS : false;
     const sentenceEnded = previous ? SENTENCE_END.test(previous.text) : false;
-    if (current && (pause || sentenceEnded)) current = undefined;
-    if (current) {
-      const last = current.lines.length - 1;
-      const joined = current.lines[last]! + (token.spaced ? ' ' : '') + token.text;
-      if (length(joined) <= CAPTION_LIMITS.maxLineChars) current.lines[last] = joined;
-      else if (current.lines.length < CAPTION_LIMITS.maxLines) current.lines.push(token.text);
-      else current = undefined;
+    if (current.length && (pause || sentenceEnded)) {
+      groups.push(current);
+      current = [];
     }
-    if (!current) {
-      current = { tokens: [], lines: [token.text] };
-      cues.push(current);
+    // Full: cut (each cut leaves a shorter tail, so this ends; one token always fits).
+    while (current.length && !linesOf([...current, token])) {
+      let cut = current.length;
+      for (let i = current.length - 2; i >= Math.floor(current.length / 2); i--) {
+        if (CLAUSE_END.test(current[i]!.text)) {
+          cut = i + 1;
+          break;
+        }
+      }
+      groups.push(current.slice(0, cut));
+      current = current.slice(cut);
     }
-    current.tokens.push(token);
+    current.push(token);
     previous = token;
   }
-  return cues.map((cue, i) => {
-    const start = cue.tokens[0]!.startSeconds;
-    const end = cue.tokens[cue.tokens.length - 1]!.endSeconds;
-    const next = cues[i + 1]?.tokens[0]?.startSeconds ?? Infinity;
+  if (current.length) groups.push(current);
+  return groups.map((tokens, i) => {
+    const start = tokens[0]!.startSeconds;
+    const end = tokens[tokens.length - 1]!.endSeconds;
+    const next = groups[i + 1]?.[0]?.startSeconds ?? Infinity;
     const shown = Math.min(Math.max(end, start + MIN_CUE_SECONDS), next);
-    return { startSeconds: round(start + offsetSeconds), endSeconds: round(Math.max(shown, start + 0.001) + offsetSeconds), lines: cue.lines };
+    return { startSeconds: round(start + offsetSeconds), endSeconds: round(Math.max(shown, start + 0.001) + offsetSeconds), lines: linesOf(tokens)! };
   });
 }
 

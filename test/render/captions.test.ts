@@ -32,7 +32,7 @@ const shown = (cues: Cue[]) => cues.map((c) => c.lines.join(' ')).join(' ');
 
 describe('cues from timed words', () => {
   it('at most two lines of at most 42 characters, in order, never overlapping, the text exactly as written', () => {
-    const word = fc.stringMatching(/^[A-Za-z0-9'’éüß,.!?;:«»"()-]{1,14}$/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+    const word = fc.stringMatching(/^[A-Za-z0-9'’éüß,.!?;:«»"()-]{1,48}$/).filter((w) => /[\p{L}\p{N}]/u.test(w));
     fc.assert(
       fc.property(fc.array(word, { minLength: 1, maxLength: 120 }), fc.constantFrom(' ', '  ', '\n', ' \t '), (words, space) => {
         const text = words.join(space);
@@ -47,7 +47,7 @@ describe('cues from timed words', () => {
         cues.slice(1).forEach((cue, i) => expect(cue.startSeconds).toBeGreaterThanOrEqual(cues[i]!.endSeconds));
         expect(shown(cues)).toBe(squeeze(text));
       }),
-      { numRuns: 200 },
+      { numRuns: 400 },
     );
   });
 
@@ -59,6 +59,20 @@ describe('cues from timed words', () => {
       ['It’s 5 o’clock.'],
       ['See', 'https://example.com/a/very/long/path/that/'],
       ['goes/on/and/on/forever now.'],
+    ]);
+  });
+
+  it('a cue that fills up mid-sentence is cut after a clause end in its second half', () => {
+    const text = 'Your words appear on screen as she says them, on a box that reads on any background.';
+    expect(cuesFromWords(text, timed(text)).map((c) => c.lines)).toEqual([
+      ['Your words appear on screen as she says', 'them,'],
+      ['on a box that reads on any background.'],
+    ]);
+    // Without a clause end to cut at, the lines are simply filled.
+    const plain = 'Your words appear on screen as she says them on a box that reads on any background.';
+    expect(cuesFromWords(plain, timed(plain)).map((c) => c.lines)).toEqual([
+      ['Your words appear on screen as she says', 'them on a box that reads on any'],
+      ['background.'],
     ]);
   });
 
