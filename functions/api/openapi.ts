@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOT_POSITIONS, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bots';
+import { CAPTION_MODES } from '#domain/captions';
 import { limits } from '#domain/limits';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS } from '#domain/shape';
 import { VIDEO_STATUSES } from '#domain/video';
@@ -23,6 +24,10 @@ const createRequestSchema = z
       .enum(RESOLUTIONS)
       .default(DEFAULT_SHAPE.resolution)
       .describe('The frame\'s shorter side: 720p (1280x720, 720x1280, 720x720) or 1080p (1920x1080, 1080x1920, 1080x1080).'),
+    captions: z
+      .enum(CAPTION_MODES)
+      .default('none')
+      .describe('burn: the captions are also drawn into the picture (Latin, Greek and Cyrillic text). Either way the finished video links its captions as WebVTT and SRT (output.captions).'),
     clips: z
       .union([z.string(), z.array(z.union([clipInputSchema, clipReferenceSchema]))])
       .describe(

@@ -1,4 +1,4 @@
-import { downloadLink, posterLink } from '#domain/links';
+import { captionLinks, downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { ObjectStore } from '#domain/ports';
 import type { VideoRecord } from '#domain/video';
@@ -23,7 +23,7 @@ const notifyQueue = new SqsQueue<DeliverMessage>(sqsClient(), config.queues.noti
 
 /** A fresh download link on every read. */
 const publicVideo = async (video: VideoRecord, baseUrl: string) =>
-  toPublicVideo(video, baseUrl, await downloadLink(objects, video), await posterLink(objects, video));
+  toPublicVideo(video, baseUrl, await downloadLink(objects, video), await posterLink(objects, video), await captionLinks(objects, video));
 
 /** Links behind the /download redirect are followed at once: an hour is plenty. */
 const REDIRECT_LINK_SECONDS = 3600;

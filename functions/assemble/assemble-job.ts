@@ -1,9 +1,11 @@
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
-import type { VideoOutput } from '#domain/video';
-import { eventIdFor, isTerminal } from '#domain/video';
+import type { VideoOutput, VideoRecord } from '#domain/video';
+import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
+import { joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE, type Cue } from '#domain/captions';
+import { cuesObjectKey } from '#domain/render-cache';
 import { JobFailure } from '#domain/errors';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
@@ -25,6 +27,7 @@ export interface AssembleDeps {
 }
 
 const posterObjectKey = (tenantId: string, videoId: string) => `outputs/${tenantId}/${videoId}.jpg`;
+const captionObjectKey = (tenantId: string, videoId: string, format: 'vtt' | 'srt') => `outputs/${tenantId}/${videoId}.${format}`;
 
 const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
   `outputs/${tenantId}/${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
@@ -90,10 +93,33 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       await deps.objects.putFile(posterKey, await deps.poster(parts[0], at, join(workDir, 'poster.jpg')), { contentType: POSTER_CONTENT_TYPE });
       output.posterKey = posterKey;
     }
+    output.captions = await storeCaptions(deps, video, output.clipDurations, workDir);
     await finish(deps, videoId, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The video's captions: each clip's cues (stored beside its render) shifted to where the clip starts, written
+ * as WebVTT and SubRip next to the video. A clip whose cues are missing (rendered before captions existed, or
+ * removed by hand) contributes none; the video is not failed for it.
+ */
+async function storeCaptions(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<VideoOutput['captions']> {
+  const clips: { cues: Cue[]; durationSeconds: number }[] = [];
+  for (const [position, clip] of video.clips.entries()) {
+    const result = video.clipResults[String(clip.index)];
+    const path = join(workDir, `cues-${String(clip.index).padStart(3, '0')}.json`);
+    const found = result?.objectKey ? await deps.objects.getToFile(cuesObjectKey(result.objectKey), path) : false;
+    if (!found) logger.warn('clip has no stored cues; its captions are left out', { video_id: video.videoId, clip_index: clip.index });
+    const durationSeconds = clipDurations[position] ?? result?.durationSeconds ?? 0;
+    clips.push({ cues: found ? parseClipCues(await readFile(path, 'utf8')) : [], durationSeconds });
+  }
+  const cues = joinClipCues(clips);
+  const captions = { vttKey: captionObjectKey(video.tenantId, video.videoId, 'vtt'), srtKey: captionObjectKey(video.tenantId, video.videoId, 'srt') };
+  await deps.objects.putBytes(captions.vttKey, toWebVtt(cues), { contentType: VTT_CONTENT_TYPE });
+  await deps.objects.putBytes(captions.srtKey, toSrt(cues), { contentType: SRT_CONTENT_TYPE });
+  return captions;
 }
 
 /** Completes the video with its stored output and queues its event, or discards the output if the video ended. */
@@ -104,8 +130,7 @@ async function finish(deps: AssembleDeps, videoId: string, output: VideoOutput, 
     recordVideoCompleted();
     await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
   } else {
-    await discardOutput(deps, videoId, output.objectKey);
-    if (output.posterKey) await discardOutput(deps, videoId, output.posterKey);
+    for (const key of outputObjectKeys(output)) await discardOutput(deps, videoId, key);
   }
 }
 
@@ -116,7 +141,7 @@ async function finish(deps: AssembleDeps, videoId: string, output: VideoOutput, 
  */
 async function discardOutput(deps: AssembleDeps, videoId: string, objectKey: string) {
   const current = await deps.videos.get(videoId);
-  if (current?.status === 'completed' && (current.output?.objectKey === objectKey || current.output?.posterKey === objectKey)) return;
+  if (current?.status === 'completed' && current.output && outputObjectKeys(current.output).includes(objectKey)) return;
   await deps.objects.delete(objectKey);
   logger.info('video ended during assembly; its output was removed', { video_id: videoId, status: current?.status ?? 'deleted' });
 }

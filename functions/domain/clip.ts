@@ -145,4 +145,6 @@ export interface ClipSpec {
   reusable: boolean;
   /** Set when the clip came from a kept clip (clip_uid) rather than a full description. */
   reusedClipUid?: string;
+  /** The video's `captions: "burn"`: its captions are drawn into this clip's picture. Absent: not drawn. */
+  captions?: 'burn';
 }

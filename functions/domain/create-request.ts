@@ -1,5 +1,6 @@
 import JSON5 from 'json5';
 import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
+import { CAPTION_MODES, type CaptionMode } from './captions.ts';
 import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
 import { ASPECT_RATIOS, aspectRatioSchema, DEFAULT_SHAPE, RESOLUTIONS, resolutionSchema, type Shape } from './shape.ts';
@@ -69,6 +70,8 @@ export interface CreateVideoCommand {
   createVideo: boolean;
   /** The video's aspect ratio and resolution (every clip is rendered in it). */
   shape: Shape;
+  /** 'burn': the captions are also drawn into the picture (the caption files are made either way). */
+  captions: CaptionMode;
   clips: (ClipInput | ClipReference)[];
 }
 
@@ -109,6 +112,12 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     if (result?.success) shape.resolution = result.data;
     else problems.push({ path: 'resolution', message: `must be one of ${RESOLUTIONS.join(', ')}` });
   }
+  let captions: CaptionMode = 'none';
+  if (fields.captions !== undefined && fields.captions !== '') {
+    const value = typeof fields.captions === 'string' ? fields.captions.trim().toLowerCase() : fields.captions;
+    if ((CAPTION_MODES as readonly unknown[]).includes(value)) captions = value as CaptionMode;
+    else problems.push({ path: 'captions', message: `must be one of ${CAPTION_MODES.join(', ')}` });
+  }
 
   const clips: (ClipInput | ClipReference)[] = [];
   if (fields.clips === undefined || fields.clips === '') problems.push({ path: 'clips', message: 'is required: give at least one clip' });
@@ -137,5 +146,5 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     }
   }
   if (problems.length) throw new InvalidRequest(problems);
-  return { webhookUrl, createVideo, shape, clips };
+  return { webhookUrl, createVideo, shape, captions, clips };
 }

@@ -21,3 +21,14 @@ export async function posterLink(objects: ObjectStore, video: VideoRecord, secon
   if (video.status !== 'completed' || !video.output?.posterKey) return undefined;
   return objects.presignGet(video.output.posterKey, seconds);
 }
+
+/** Fresh links to a completed video's caption files, or undefined if it has none. */
+export async function captionLinks(objects: ObjectStore, video: VideoRecord, seconds = DOWNLOAD_LINK_SECONDS): Promise<{ vtt: PresignedLink; srt: PresignedLink } | undefined> {
+  const captions = video.status === 'completed' ? video.output?.captions : undefined;
+  if (!captions) return undefined;
+  const [vtt, srt] = await Promise.all([
+    objects.presignGet(captions.vttKey, seconds, `${video.videoId}.vtt`),
+    objects.presignGet(captions.srtKey, seconds, `${video.videoId}.srt`),
+  ]);
+  return { vtt, srt };
+}

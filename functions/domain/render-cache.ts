@@ -31,6 +31,8 @@ export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode
           background: clip.background ?? null,
           backgroundVolume: clip.background ? clip.backgroundVolume : 0,
           transitions: { entry: clip.transitions.entry ?? null, exit: clip.transitions.exit ?? null },
+          // Only when drawn: clips without burned captions keep the address they had before captions existed.
+          ...(clip.captions === 'burn' ? { captions: 'burn' } : {}),
         }
       : {}),
   };
@@ -46,6 +48,9 @@ export const renderObjectKey = (hash: string, mode: 'video' | 'voice') => `rende
  * write of a temporary render can ever retag one (the tags of an object are those of its last PUT).
  */
 export const keptObjectKey = (hash: string, mode: 'video' | 'voice') => `kept/${hash}.${extension(mode)}`;
+
+/** A rendered clip's cues (captions), beside it: `renders/<hash>.cues.json`, `kept/<hash>.cues.json`. */
+export const cuesObjectKey = (clipObjectKey: string) => clipObjectKey.replace(/\.(mp4|mp3)$/, '.cues.json');
 
 /** Object tags read by the bucket's lifecycle rules: temporary renders expire, kept clips stay. */
 const RETENTION_TAG = 'retention';

@@ -6,7 +6,7 @@ import { Conflict, NotFound } from './errors.ts';
 import { downloadLink } from './links.ts';
 import type { DeliverMessage } from './messages.ts';
 import type { MessageQueue, ObjectStore, PresignedLink, VideoRepository } from './ports.ts';
-import { isTerminal, type VideoRecord } from './video.ts';
+import { isTerminal, outputObjectKeys, type VideoRecord } from './video.ts';
 
 /** The caller's own video; another account's video is indistinguishable from a missing one. */
 export async function ownVideo(videos: Pick<VideoRepository, 'get'>, tenantId: string, videoId: string): Promise<VideoRecord> {
@@ -19,8 +19,7 @@ export async function ownVideo(videos: Pick<VideoRepository, 'get'>, tenantId: s
 export async function deleteVideo(deps: { videos: VideoRepository; objects: ObjectStore }, tenantId: string, videoId: string): Promise<VideoRecord> {
   const video = await ownVideo(deps.videos, tenantId, videoId);
   if (!isTerminal(video.status)) throw new Conflict(`Video ${video.videoId} is still ${video.status}; delete it once it has completed or failed.`);
-  if (video.output) await deps.objects.delete(video.output.objectKey);
-  if (video.output?.posterKey) await deps.objects.delete(video.output.posterKey);
+  for (const key of video.output ? outputObjectKeys(video.output) : []) await deps.objects.delete(key);
   await deps.videos.delete(video.videoId);
   return video;
 }

@@ -36,7 +36,13 @@ export interface VideoOutput {
   clipDurations: number[];
   /** A JPEG poster of the video (its first clip after the entry transition); videos only. */
   posterKey?: string;
+  /** The video's captions, as WebVTT and SubRip files (every completed video and voice since captions exist). */
+  captions?: { vttKey: string; srtKey: string };
 }
+
+/** Every object a completed video's output consists of (deleted with the video). */
+export const outputObjectKeys = (output: VideoOutput): string[] =>
+  [output.objectKey, output.posterKey, output.captions?.vttKey, output.captions?.srtKey].filter((key): key is string => key !== undefined);
 
 /** One attempt to deliver the webhook event. */
 export interface DeliveryAttempt {

@@ -1,5 +1,6 @@
 import { resolveBot } from './account-bots.ts';
 import { BUILT_IN_BOTS } from './bot.ts';
+import type { CaptionMode } from './captions.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
 import { CLIP_DEFAULTS } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
@@ -32,12 +33,14 @@ export interface CreateVideoDeps {
 async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
   tenantId: string,
-  video: { createVideo: boolean; shape: Shape },
+  video: { createVideo: boolean; shape: Shape; captions: CaptionMode },
   deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips'>,
 ): Promise<ClipSpec[]> {
   const problems: FieldProblem[] = [];
   const notReady: string[] = [];
   const specs: ClipSpec[] = [];
+  // The video's captions choice belongs to each clip's render (and its cache key), a kept one included.
+  const burn = video.captions === 'burn' ? ({ captions: 'burn' } as const) : {};
   for (const [index, input] of inputs.entries()) {
     if ('clip_uid' in input) {
       const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
@@ -56,7 +59,8 @@ async function resolveClips(
         });
         continue;
       }
-      specs.push({ ...kept.spec, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
+      const { captions: _kept, ...spec } = kept.spec;
+      specs.push({ ...spec, ...burn, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
       continue;
     }
     const found = await resolveBot(tenantId, input.bot_uid, deps);
@@ -77,6 +81,7 @@ async function resolveClips(
       backgroundVolume: input.background ? input.background_volume : 0,
       transitions: input.transitions,
       reusable: input.reusable_clip,
+      ...burn,
     });
   }
   if (problems.length) throw new InvalidRequest(problems);

@@ -1,5 +1,5 @@
 import { activeWebhookSecrets } from '#domain/api-keys';
-import { downloadLink, posterLink } from '#domain/links';
+import { captionLinks, downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal, type DeliveryState } from '#domain/video';
@@ -58,9 +58,10 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
   const now = deps.now();
   const download = (await downloadLink(deps.objects, video)) ?? {};
   const poster = await posterLink(deps.objects, video);
+  const captions = await captionLinks(deps.objects, video);
   const result = await (deps.deliver ?? deliverWebhook)({
     url: video.webhookUrl,
-    event: buildVideoEvent(video, { ...download, posterUrl: poster?.url }, now),
+    event: buildVideoEvent(video, { ...download, posterUrl: poster?.url, captions: captions && { vtt_url: captions.vtt.url, srt_url: captions.srt.url } }, now),
     eventId: message.eventId,
     secrets: key ? activeWebhookSecrets(key, now) : [],
     mode: deps.mode,

@@ -4,7 +4,8 @@ import { resolveBot, type AccountBot } from '#domain/account-bots';
 import type { Bot } from '#domain/bot';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
-import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
+import { clipContentHash, cuesObjectKey, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
+import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipResult } from '#domain/video';
 import { isTerminal, shapeOf } from '#domain/video';
 import { frameSizeOf } from '#domain/shape';
@@ -80,6 +81,11 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     let found: { key: string; head: ObjectHead } | undefined;
     if (kept) found = { key: keptKey, head: kept };
     else if (rendered && isReusableRender(rendered.lastModified, deps.now())) found = { key: renderKey, head: rendered };
+    // A clip rendered before captions existed has no cues beside it: rendered again (once), so its video has them.
+    if (found && !(await deps.objects.head(cuesObjectKey(found.key)))) {
+      logger.info('cached clip has no captions; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
+      found = undefined;
+    }
     if (found) {
       // Rendered before (by this or another video of the tenant): its duration is stored with it.
       result.cached = true;
@@ -111,6 +117,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           backgroundVolume: clip.backgroundVolume,
           transitions: clip.transitions,
           frame: frameSizeOf(shape),
+          captions: clip.captions,
           mode,
           workDir,
           speech: deps.speechFor(bot),
@@ -137,6 +144,12 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         result.durationSeconds = output.durationSeconds;
         result.objectKey = clip.reusable ? keptKey : renderKey;
         const uploadStarted = Date.now();
+        // The clip's cues live beside it, under the same content address and retention, so a cached or kept
+        // clip keeps its captions. Written first: a clip object found in the cache always has its cues.
+        await deps.objects.putBytes(cuesObjectKey(result.objectKey), serialiseClipCues(output.cues), {
+          contentType: CUES_CONTENT_TYPE,
+          tags: clip.reusable ? KEPT : TEMPORARY,
+        });
         await deps.objects.putFile(result.objectKey, output.path, {
           contentType: output.contentType,
           tags: clip.reusable ? KEPT : TEMPORARY,
@@ -147,7 +160,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         // Where the render's time went (npm run bench reads these into its profile).
         logger.info('clip rendered', {
           video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs,
-          background_ms: backgroundMs, upload_ms: Date.now() - uploadStarted,
+          background_ms: backgroundMs, upload_ms: Date.now() - uploadStarted, cues: output.cues.length, ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
           ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
         });
         recordClipRendered(result.renderMs, output.durationSeconds);
@@ -161,6 +174,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     if (clip.reusable) {
       if (result.objectKey !== keptKey) {
         // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
+        await deps.objects.copy(cuesObjectKey(renderKey), cuesObjectKey(keptKey), { tags: KEPT });
         await deps.objects.copy(renderKey, keptKey, { tags: KEPT });
         result.objectKey = keptKey;
       }

@@ -85,7 +85,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   });
   const receiver = await startWebhookReceiver(runtime.devTenant!.webhookSecret);
   const auth = { Authorization: `Bearer ${runtime.devTenant!.apiKey}` };
-  const create = async (text: string) => {
+  const create = async (text: string, captions: 'none' | 'burn' = 'none') => {
     const response = await fetch(`${runtime.url}/v1/bot`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -93,6 +93,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
         webhook: receiver.url,
         aspect_ratio: shape.aspectRatio,
         resolution: shape.resolution,
+        captions,
         clips: [{ bot_uid: 'bot_ava', text, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
       }),
     });
@@ -102,6 +103,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   const video = async (id: string) => (await (await fetch(`${runtime.url}/v1/video/${id}`, { headers: auth })).json()) as any;
 
   let result: { seconds: number; cpu: number; t0: number; webhookAt: number; videoId: string; duration: number };
+  let burned: { seconds: number; cpu: number };
   try {
     // Warm-up: every function's first invocation, the speech engine's compilation, the sprites at this size.
     await create('Warming up the service.');
@@ -116,6 +118,14 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
     const done = await video(videoId);
     if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
     result = { seconds: (webhookAt - t0) / 1000, cpu, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
+
+    // The same video with its captions burned in (captions: "burn" is part of the cache key: rendered anew).
+    const burnCpu = cpuSeconds();
+    const burnT0 = Date.now();
+    const burnedId = await create(BENCH_TEXT, 'burn');
+    await receiver.waitForDelivered(3, 600_000);
+    burned = { seconds: (Date.now() - burnT0) / 1000, cpu: cpuSeconds() - burnCpu };
+    if ((await video(burnedId)).status !== 'completed') throw new Error('the video with burned captions did not complete');
   } finally {
     await receiver.stop();
     await runtime.stop();
@@ -136,6 +146,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   row('bare libx264 encode of a synthetic source, same length and size', `${bare.seconds.toFixed(2)} s (before ${bare.before.toFixed(2)} s, after ${bare.after.toFixed(2)} s)`);
   row(`RATIO create -> webhook / bare encode (target <= ${targetFor(shape)})`, ratio.toFixed(2));
   row('CPU: whole service for the video / bare encode', `${result.cpu.toFixed(1)} s / ${bare.cpu.toFixed(1)} s (ratio ${(result.cpu / bare.cpu).toFixed(2)})`);
+  row('the same video with captions: "burn", create -> webhook (target: +10 % at most)', `${burned.seconds.toFixed(2)} s (${(((burned.seconds - result.seconds) / result.seconds) * 100).toFixed(1)} %; CPU ${burned.cpu.toFixed(1)} s, ${(((burned.cpu - result.cpu) / result.cpu) * 100).toFixed(1)} %)`);
   row('load average (1/5/15 min) at the start / after the service / at the end', loads);
   printProfile(lines, result);
   return { shape, frame, seconds: result.seconds, bare, cpu: result.cpu, duration: result.duration, loads };

@@ -6,6 +6,7 @@
  *     index.mjs (+ .map)   esbuild bundle of functions/render/handler.ts, exporting `handler`
  *     espeak-ng.wasm       the speech synthesizer (its JS is in the bundle)
  *     bots/<look>/…        the bot artwork (PNG sprites + manifest.json)
+ *     fonts/…              the burned captions' font (Inter SemiBold TTF, from @expo-google-fonts/inter)
  *     bin/ffmpeg           static build for --arch (arm64 by default, the Lambda's architecture); the one media
  *                          binary (functions/render/engine/media.ts)
  *     Dockerfile           from functions/render/Dockerfile
@@ -13,6 +14,7 @@
  * How the code finds its assets at run time: esbuild makes `import.meta.url` the URL of index.mjs for all
  * bundled modules, so every lookup is relative to the bundle's own directory (= LAMBDA_TASK_ROOT):
  * binaries.ts tries `<dir>/bin/ffmpeg`, sprites.ts `<dir>/bots`, speech/espeak.ts `<dir>/espeak-ng.wasm`,
+ * engine/burned-captions.ts `<dir>/fonts`,
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +22,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rm
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CAPTION_FONT } from '../../functions/render/engine/burned-captions.ts';
 import { buildLayer } from './build-layers.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
 
@@ -75,6 +78,9 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   }
 
   copyFileSync(join(root, 'node_modules', 'espeak-ng', 'dist', 'espeak-ng.wasm'), join(out, 'espeak-ng.wasm'));
+
+  mkdirSync(join(out, 'fonts'), { recursive: true });
+  copyFileSync(join(root, 'node_modules', '@expo-google-fonts', 'inter', '600SemiBold', CAPTION_FONT.file), join(out, 'fonts', CAPTION_FONT.file));
 
   const bots = join(root, 'functions', 'render', 'bots');
   for (const look of readdirSync(bots)) {

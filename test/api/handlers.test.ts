@@ -95,6 +95,36 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(response.statusCode).toBe(202);
   });
 
+  it.each([
+    ['multipart', async () => multipart({ webhook: 'https://e.com/h', captions: 'burn', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` })],
+    ['urlencoded', async () => ({ body: new URLSearchParams({ webhook: 'https://e.com/h', captions: 'BURN', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` }).toString(), contentType: 'application/x-www-form-urlencoded' })],
+    ['json', async () => ({ body: JSON.stringify({ webhook: 'https://e.com/h', captions: 'burn', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }), contentType: 'application/json' })],
+  ])('reads captions: "burn" from a %s body onto every clip', async (_form, make) => {
+    const { body, contentType } = await make();
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': contentType }, body }));
+    expect(response.statusCode).toBe(202);
+    expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item!.clips[0]).toMatchObject({ botUid: 'bot_ava', captions: 'burn' });
+  });
+
+  it.each([
+    ['multipart', async () => multipart({ webhook: 'https://e.com/h', captions: 'subtitles', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` })],
+    ['urlencoded', async () => ({ body: new URLSearchParams({ webhook: 'https://e.com/h', captions: 'yes', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` }).toString(), contentType: 'application/x-www-form-urlencoded' })],
+    ['json', async () => ({ body: JSON.stringify({ webhook: 'https://e.com/h', captions: true, clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }), contentType: 'application/json' })],
+  ])('answers 400 naming captions when a %s body gives a bad value, and stores nothing', async (_form, make) => {
+    const { body, contentType } = await make();
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': contentType }, body }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json.error.details).toEqual([{ path: 'captions', message: 'must be one of none, burn' }]);
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('stores no captions field on the clips by default (captions: "none")', async () => {
+    const body = JSON.stringify({ webhook: 'https://e.com/h', captions: 'none', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] });
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.statusCode).toBe(202);
+    expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item!.clips[0].captions).toBeUndefined();
+  });
+
   it('answers 400 naming an unknown bot, and stores and queues nothing', async () => {
     const body = JSON.stringify({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_nobody', text: 'Hi' }] });
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));

@@ -38,7 +38,10 @@ let counter = 0;
 const renderClip = vi.fn(async (input: RenderClipInput) => {
   const path = join(input.workDir, 'clip.mp4');
   await writeFile(path, `${input.bot.uid}:${input.text}`);
-  return { path, contentType: 'video/mp4', durationSeconds: input.text.length / 10 };
+  const durationSeconds = input.text.length / 10;
+  // One cue of the clip's text, over its middle, as the engine would time it; marked when burned.
+  const cues = [{ startSeconds: 0.1, endSeconds: durationSeconds - 0.1, lines: [`${input.text}${input.captions === 'burn' ? ' [burned]' : ''}`] }];
+  return { path, contentType: 'video/mp4', durationSeconds, cues };
 });
 /** Stands for media.ts extractPoster on the fake clips: the poster names the file and the moment it was taken at. */
 const poster = vi.fn(async (videoPath: string, atSeconds: number, posterPath: string) => {
@@ -96,7 +99,7 @@ beforeAll(async () => {
     assembleQueue,
     notifyQueue,
     renderClip,
-    speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0 }) }),
+    speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0, words: [] }) }),
     fetchBackground,
     now: () => clock,
   };
@@ -215,6 +218,87 @@ describe('rendering a multi-clip video', () => {
     await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
     const result = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
     expect(objects.tags.get(result.objectKey!)).toEqual(TEMPORARY);
+  });
+});
+
+describe('captions', () => {
+  async function renderAndAssemble(created: { videoId: string }) {
+    for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
+    for (const message of assembleQueue.take()) await handleAssembleMessage(message, 1, 3, assembleDeps);
+    return (await videos.get(created.videoId))!;
+  }
+
+  it('stores each clip\'s cues beside its render, and writes the video\'s WebVTT and SRT with every clip shifted to its start', async () => {
+    const created = await submit([{ bot_uid: 'bot_ava', text: 'First clip' }, { bot_uid: 'bot_leo', text: 'Second clip' }]);
+    const done = await renderAndAssemble(created);
+    expect(done.status).toBe('completed');
+    const first = done.clipResults['0']!.objectKey!;
+    expect(JSON.parse((await objects.read(first.replace(/\.mp4$/, '.cues.json'))).toString())).toEqual({ cues: [{ startSeconds: 0.1, endSeconds: 0.9, lines: ['First clip'] }] });
+    expect(objects.tags.get(first.replace(/\.mp4$/, '.cues.json'))).toEqual(TEMPORARY);
+    expect(done.output!.captions).toEqual({ vttKey: `outputs/acct_1/${created.videoId}.vtt`, srtKey: `outputs/acct_1/${created.videoId}.srt` });
+    // The second clip starts where the first (1 s) ends.
+    expect((await objects.read(done.output!.captions!.vttKey)).toString()).toBe(
+      'WEBVTT\n\n1\n00:00:00.100 --> 00:00:00.900\nFirst clip\n\n2\n00:00:01.100 --> 00:00:02.000\nSecond clip\n\n',
+    );
+    expect((await objects.read(done.output!.captions!.srtKey)).toString()).toBe(
+      '1\r\n00:00:00,100 --> 00:00:00,900\r\nFirst clip\r\n\r\n2\r\n00:00:01,100 --> 00:00:02,000\r\nSecond clip\r\n\r\n',
+    );
+  });
+
+  it('a voice-only video gets caption files too', async () => {
+    const created = await submit([{ bot_uid: 'bot_otto', text: 'Only my voice' }], false);
+    const done = await renderAndAssemble(created);
+    expect(done.output).toMatchObject({ kind: 'audio', captions: { vttKey: `outputs/acct_1/${created.videoId}.vtt` } });
+    expect((await objects.read(done.output!.captions!.vttKey)).toString()).toContain('00:00:00.100 --> 00:00:01.200\nOnly my voice');
+  });
+
+  it('captions: "burn" reaches the render and is part of the cache key; a cached clip keeps its cues', async () => {
+    const clip = { bot_uid: 'bot_maya', text: 'Burn me' };
+    const plain = await renderAndAssemble(await submit([clip]));
+    const burned = await renderAndAssemble(await submit([clip], true, caller, { captions: 'burn' }));
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(renderClip.mock.calls[1]![0].captions).toBe('burn');
+    expect(burned.clipResults['0']!.contentHash).not.toBe(plain.clipResults['0']!.contentHash);
+    const again = await renderAndAssemble(await submit([clip], true, caller, { captions: 'burn' }));
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(again.clipResults['0']!.cached).toBe(true);
+    expect((await objects.read(again.output!.captions!.srtKey)).toString()).toContain('Burn me [burned]');
+  });
+
+  it('a kept clip copied from the render cache takes its cues along', async () => {
+    const clip = { bot_uid: 'bot_leo', text: 'Temporary first' };
+    await renderAndAssemble(await submit([clip]));
+    const kept = await renderAndAssemble(await submit([{ ...clip, reusable_clip: true }]));
+    expect(renderClip).toHaveBeenCalledTimes(1);
+    const key = kept.clipResults['0']!.objectKey!;
+    expect(key).toMatch(/^kept\//);
+    expect(objects.tags.get(key.replace(/\.mp4$/, '.cues.json'))).toEqual(KEPT);
+    expect((await objects.read(kept.output!.captions!.vttKey)).toString()).toContain('Temporary first');
+  });
+
+  it('a cached or kept clip rendered before captions existed (no cues beside it) is rendered again, once', async () => {
+    const clip = { bot_uid: 'bot_otto', text: 'From before captions', reusable_clip: true };
+    const first = await renderAndAssemble(await submit([clip]));
+    const key = first.clipResults['0']!.objectKey!;
+    await objects.delete(key.replace(/\.mp4$/, '.cues.json'));
+    const second = await renderAndAssemble(await submit([clip]));
+    expect(renderClip).toHaveBeenCalledTimes(2);
+    expect(second.clipResults['0']).toMatchObject({ objectKey: key });
+    expect(second.clipResults['0']!.cached).toBeUndefined();
+    expect((await objects.read(second.output!.captions!.vttKey)).toString()).toContain('From before captions');
+    await renderAndAssemble(await submit([clip]));
+    expect(renderClip).toHaveBeenCalledTimes(2);
+  });
+
+  it('a clip whose cues are gone leaves them out; the video still completes', async () => {
+    const created = await submit([{ bot_uid: 'bot_ava', text: 'Cues lost' }]);
+    for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
+    const rendered = (await videos.get(created.videoId))!;
+    await objects.delete(rendered.clipResults['0']!.objectKey!.replace(/\.mp4$/, '.cues.json'));
+    for (const message of assembleQueue.take()) await handleAssembleMessage(message, 1, 3, assembleDeps);
+    const done = (await videos.get(created.videoId))!;
+    expect(done.status).toBe('completed');
+    expect((await objects.read(done.output!.captions!.vttKey)).toString()).toBe('WEBVTT\n\n');
   });
 });
 
@@ -409,7 +493,7 @@ describe('the render cache and the expiry of temporary renders', () => {
       await held.opened;
       const path = join(input.workDir, 'clip.mp4');
       await writeFile(path, `${input.bot.uid}:${input.text}`);
-      return { path, contentType: 'video/mp4', durationSeconds: 2.6 };
+      return { path, contentType: 'video/mp4', durationSeconds: 2.6, cues: [] };
     });
     const slow = handleRenderMessage(temporaryMessage, 1, 3, clipDeps);
     await until(() => renderClip.mock.calls.length === 1, 'the temporary render to start');

@@ -14,7 +14,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 it('bundles a self-contained render folder that renders from outside the repository', async () => {
   await bundleRender({ arch: 'x64', entry: resolve('test/render/fixtures/bundle-smoke-entry.ts'), out });
-  for (const file of ['index.mjs', 'espeak-ng.wasm', 'bin/ffmpeg', 'bots/ava/manifest.json', 'bots/otto/head-m4-eo.png', 'Dockerfile']) {
+  for (const file of ['index.mjs', 'espeak-ng.wasm', 'bin/ffmpeg', 'bots/ava/manifest.json', 'bots/otto/head-m4-eo.png', 'fonts/Inter_600SemiBold.ttf', 'Dockerfile']) {
     expect(existsSync(join(out, file)), file).toBe(true);
   }
   const script = `const m = await import(${JSON.stringify(join(out, 'index.mjs'))}); console.log(JSON.stringify(await m.handler({ look: 'maya' })));`;
@@ -23,5 +23,7 @@ it('bundles a self-contained render folder that renders from outside the reposit
   expect(result.ffmpeg).toBe(join(out, 'bin', 'ffmpeg'));
   expect(result.streams).toEqual(['h264', 'aac']);
   expect(result.durationSeconds).toBeGreaterThan(1);
+  // Its captions were burned with the font the folder carries (no node_modules to fall back on).
+  expect(result.captionsBurned).toBe(true);
   rmSync(resolve(result.path, '..'), { recursive: true, force: true });
 }, 60_000);

@@ -52,7 +52,7 @@ describe('Amazon Polly', () => {
   const polly = mockClient(PollyClient);
   beforeEach(() => polly.reset());
 
-  it('asks for neural 16 kHz PCM and viseme marks, and returns both', async () => {
+  it('asks for neural 16 kHz PCM and viseme and word marks, and returns them', async () => {
     const pcm = Buffer.alloc(16000 * 2); // one second of silence
     for (let i = 0; i < 16000; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
     const marks = ['{"time":0,"type":"viseme","value":"sil"}', '{"time":120,"type":"viseme","value":"a"}', '{"time":400,"type":"viseme","value":"p"}'].join('\n');
@@ -64,7 +64,7 @@ describe('Amazon Polly', () => {
     const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
     expect(calls).toHaveLength(2);
     expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'pcm', SampleRate: '16000', VoiceId: 'Joanna', Text: 'Hello' }));
-    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'json', SpeechMarkTypes: ['viseme'], VoiceId: 'Joanna' }));
+    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'json', SpeechMarkTypes: ['viseme', 'word'], VoiceId: 'Joanna' }));
     expect(result.sampleRate).toBe(16000);
     expect(result.durationSeconds).toBeCloseTo(1, 6);
     expect(result.visemes).toEqual([{ timeMs: 0, value: 'sil' }, { timeMs: 120, value: 'a' }, { timeMs: 400, value: 'p' }]);
@@ -75,6 +75,31 @@ describe('Amazon Polly', () => {
     expect(levels[1]).toBe(0);
     expect(Math.max(...levels.slice(4, 11))).toBeGreaterThanOrEqual(3);
     expect(levels[14]).toBe(0);
+    expect(result.words).toEqual([]);
+  });
+
+  it("maps word marks' UTF-8 byte offsets back into the clip's own text, whitespace and control characters included", async () => {
+    const text = '  Déjà vu,\n\n\tnaïve café\u0007— 東京!  ';
+    const spoken = 'Déjà vu, naïve café — 東京!'; // what Polly is sent
+    const said = ['Déjà', 'vu', 'naïve', 'café', '東京'];
+    // Polly's marks: byte offsets into the UTF-8 of the text it was sent.
+    let from = 0;
+    const wordMarks = said.map((word, i) => {
+      const at = spoken.indexOf(word, from);
+      from = at + word.length;
+      const start = Buffer.byteLength(spoken.slice(0, at));
+      return JSON.stringify({ time: 100 + i * 300, type: 'word', start, end: start + Buffer.byteLength(word), value: word });
+    });
+    const pcm = Buffer.alloc(16000 * 2 * 2);
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(['{"time":0,"type":"viseme","value":"sil"}', ...wordMarks].join('\n'))) as never });
+
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(text, pollyBot, workDir);
+
+    expect(polly.commandCalls(SynthesizeSpeechCommand)[0]!.args[0].input.Text).toBe(spoken);
+    expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(said);
+    // Each word lasts until the next starts; the last, until the audio ends.
+    expect(result.words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([[0.1, 0.4], [0.4, 0.7], [0.7, 1], [1, 1.3], [1.3, 2]]);
   });
 });
 

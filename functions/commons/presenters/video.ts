@@ -14,7 +14,7 @@ export function toCreatedVideo(created: CreatedVideo, baseUrl: string) {
 }
 
 /** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
-export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink, poster?: PresignedLink) {
+export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink, poster?: PresignedLink, captions?: { vtt: PresignedLink; srt: PresignedLink }) {
   return {
     video_id: video.videoId,
     url: `${baseUrl}/v1/video/${video.videoId}`,
@@ -36,6 +36,8 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Pr
           download_url_expires_at: download?.expiresAt ?? null,
           /** A JPEG of the video's own size, once the first clip's entry transition is over (videos only). */
           thumbnail_url: poster?.url ?? null,
+          /** The captions as WebVTT and SRT, timed to the speech (presigned like the download). */
+          captions: captions ? { vtt_url: captions.vtt.url, srt_url: captions.srt.url } : null,
           /** Stable: redirects (with your key) to a fresh link whenever you need one. */
           download_endpoint: `${baseUrl}/v1/video/${video.videoId}/download`,
         }
@@ -82,7 +84,11 @@ function publicClips(video: VideoRecord) {
  * Builds the event of a terminal video. `links` is the presigned URL of the output (completed videos only).
  * `now` is the event time when the record has no completedAt. Throws if the video is not terminal.
  */
-export function buildVideoEvent(video: VideoRecord, links: { url?: string; expiresAt?: string; posterUrl?: string }, now: Date): VideoEvent {
+export function buildVideoEvent(
+  video: VideoRecord,
+  links: { url?: string; expiresAt?: string; posterUrl?: string; captions?: { vtt_url: string; srt_url: string } },
+  now: Date,
+): VideoEvent {
   if (video.status !== 'completed' && video.status !== 'failed') throw new Error(`video ${video.videoId} is ${video.status}, not terminal`);
   const clips: VideoEventClip[] = [...video.clips]
     .sort((a, b) => a.index - b.index)
@@ -102,6 +108,7 @@ export function buildVideoEvent(video: VideoRecord, links: { url?: string; expir
     if (links.url) data[video.createVideo ? 'video_url' : 'audio_url'] = links.url;
     if (links.url && links.expiresAt) data.url_expires_at = links.expiresAt;
     if (links.posterUrl) data.thumbnail_url = links.posterUrl;
+    if (links.captions) data.captions = links.captions;
     if (video.output) {
       data.duration_seconds = video.output.durationSeconds;
       data.size_bytes = video.output.sizeBytes;

@@ -3,11 +3,13 @@
  * frame and pipes it to ffmpeg's stdin; ffmpeg loops/trims and scales the background, overlays the bot,
  * applies the transitions, mixes the voice with the background's audio and encodes H.264 + AAC.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { limits } from '#domain/limits';
 import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
+import { cuesFromWords, isBurnable, type Cue } from '#domain/captions';
+import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { hashString, poses } from './animation.ts';
 import { BotCompositor } from './compositor.ts';
 import { botHeightFor, isBottomPosition, layoutFor } from './layout.ts';
@@ -136,13 +138,31 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
   writeFileSync(path, data);
 }
 
+/**
+ * The `ass` filter that draws a clip's cues: the script and a folder holding only the caption font (libass
+ * loads every file of `fontsdir`) are written into the work directory.
+ */
+function burnCaptions(cues: Cue[], frame: { width: number; height: number }, bot: Rect, workDir: string): string {
+  const longest = Math.max(...cues.flatMap((cue) => cue.lines.map((line) => [...line].length)));
+  const script = join(workDir, 'captions.ass');
+  writeFileSync(script, captionsScript(cues, frame, placeCaptions(frame, bot, longest)));
+  const fonts = join(workDir, 'fonts');
+  mkdirSync(fonts, { recursive: true });
+  const font = captionFontPath();
+  symlinkSync(font, join(fonts, 'caption-font.ttf'));
+  // Filter option values: the work directory is ours (letters, digits, / _ . -), never a caller's string.
+  for (const path of [script, fonts]) if (!/^[\w/.-]+$/.test(path)) throw new Error(`unexpected characters in work path ${path}`);
+  return `ass=filename=${script}:fontsdir=${fonts}`;
+}
+
 async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
   const started = performance.now();
   const path = join(workDir, 'voice.mp3');
   await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetOf(input, speech.durationSeconds) });
   const duration = (await probe(path, 'mp3')).format.duration;
   const timings: RenderTimings = { speechMs, setupMs: 0, firstFrameMs: 0, drawMs: 0, encodeMs: Math.round(performance.now() - started) };
-  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds, timings };
+  const cues = cuesFromWords(input.text, speech.words);
+  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds, cues, timings };
 }
 
 /** The encode's budget: its share of media.ts budgetFor, never past the input's deadline. */
@@ -172,6 +192,8 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const place = layoutFor(frame, input.position, sprites.manifest, flush ? { flushBottom: panelBottom } : {});
   const D = timing.totalSeconds;
   const T = TRANSITION_SECONDS;
+  // The speech starts after the entry transition: so do its captions.
+  const cues = cuesFromWords(input.text, speech.words, timing.entrySeconds);
 
   // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech. Every input is pinned to its demuxer.
   const args: string[] = ['-y'];
@@ -216,6 +238,9 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T + 0.1)},setpts=PTS+${f(outStart)}/TB[wipeout]`);
     next(`overlay=x='-W+W*${easeIn(`min(1,(t-${f(outStart)})/${f(T)})`)}':y=0:eval=frame:eof_action=pass`, 'wipeout');
   }
+  // Burned captions go over the picture and the bot, under the fades (they fade with the picture).
+  const burned = input.captions === 'burn' && cues.length > 0 && isBurnable(input.text);
+  if (burned) next(burnCaptions(cues, frame, place, input.workDir));
   if (input.transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
   if (input.transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);
 
@@ -263,5 +288,5 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     onProgress: input.onProgress,
   });
   const timings: RenderTimings = { speechMs, setupMs: setupMs - speechMs, firstFrameMs, drawMs: Math.round(drawMs), encodeMs: ms() - setupMs };
-  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)), timings };
+  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)), cues, captionsBurned: burned, timings };
 }

@@ -3,6 +3,7 @@
  * (functions/render/handler.ts) fetches the background, calls the engine, uploads the result.
  */
 import type { Bot } from '#domain/bot';
+import type { CaptionMode, Cue, TimedWord } from '#domain/captions';
 import type { BotPosition, Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
 import type { BackgroundMedia } from '#media/media';
@@ -20,6 +21,8 @@ export interface SpeechResult {
   durationSeconds: number;
   /** Mouth openness cues from the engine (Polly visemes), if it gives them; otherwise the envelope drives the mouth. */
   visemes?: { timeMs: number; value: string }[];
+  /** When each word of the clip's text is said: offsets into the text as given to synthesize (not a normalised form). */
+  words: TimedWord[];
 }
 
 export interface SpeechEngine {
@@ -44,6 +47,8 @@ export interface RenderClipInput {
   transitions: Transitions;
   /** The picture's size (the video's shape: domain/shape.ts frameSizeOf); the bot and the background are laid out in it. */
   frame: FrameSize;
+  /** 'burn' draws the clip's captions into the picture (video only; text the caption font cannot draw is not burned). @default 'none' */
+  captions?: CaptionMode;
   /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */
   mode: 'video' | 'voice';
   /** An empty directory the engine may use; the caller removes it. */
@@ -65,6 +70,10 @@ export interface RenderClipOutput {
   path: string;
   contentType: string;
   durationSeconds: number;
+  /** The clip's captions, timed in the clip (a video's speech starts after its entry transition). */
+  cues: Cue[];
+  /** Whether the captions were drawn into the picture. */
+  captionsBurned?: boolean;
   /** Where the render's time went, in milliseconds (for the logs and the benchmark's profile). */
   timings?: RenderTimings;
 }

@@ -9,8 +9,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ESpeakNg from 'espeak-ng';
 import type { Bot } from '#domain/bot';
+import type { TimedWord } from '#domain/captions';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { parseWav } from '../engine/wav.ts';
+import { alignWords } from './alignment.ts';
 
 /**
  * The .wasm file: ESPEAK_WASM_PATH, else `espeak-ng.wasm` next to the running module (the render bundle
@@ -34,15 +36,43 @@ let compiled: Promise<object> | undefined;
 /** Compiled once per process (18 MB of wasm); each synthesis gets a fresh instance. */
 const wasmModule = () => (compiled ??= wasm.compile(readFileSync(espeakWasmPath())));
 
-/** Removes what is not speech: control characters, and squeezes whitespace. */
-export const speakableText = (text: string) =>
-  text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+/**
+ * What is spoken: the text without control characters, whitespace squeezed and trimmed; with where each of its
+ * UTF-16 units came from in `text` (`origin[i]`; `origin[length]` is the end), so that word offsets found in
+ * what was spoken point into the clip's own text.
+ */
+export function speakable(text: string): { text: string; origin: number[] } {
+  let out = '';
+  const origin: number[] = [];
+  let pendingSpace = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/[\u0000-\u001f\u007f]|\s/.test(c)) {
+      if (out.length && pendingSpace < 0) pendingSpace = i;
+      continue;
+    }
+    if (pendingSpace >= 0) {
+      out += ' ';
+      origin.push(pendingSpace);
+      pendingSpace = -1;
+    }
+    out += c;
+    origin.push(i);
+  }
+  origin.push(origin.length ? origin[origin.length - 1]! + 1 : 0);
+  return { text: out, origin };
+}
+
+/** Word offsets in the spoken text moved back into the clip's own text. */
+export const wordsInOriginal = (origin: number[], words: TimedWord[]): TimedWord[] =>
+  words.map((w) => ({ ...w, start: origin[w.start]!, end: origin[w.end - 1]! + 1 }));
 
 export class EspeakSpeechEngine implements SpeechEngine {
   readonly name = 'espeak';
 
   async synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult> {
     const module = await wasmModule();
+    const spoken = speakable(text);
     const output = 'speech.wav';
     const exitCode = process.exitCode;
     const log: string[] = [];
@@ -52,7 +82,7 @@ export class EspeakSpeechEngine implements SpeechEngine {
         '-s', String(bot.voice.espeakRate),
         '-p', String(bot.voice.espeakPitch),
         '-w', output,
-        ` ${speakableText(text)}`,
+        ` ${spoken.text}`,
       ],
       instantiateWasm: (imports, done) => {
         void wasm.instantiate(module, imports).then((instance) => done(instance, module));
@@ -73,6 +103,8 @@ export class EspeakSpeechEngine implements SpeechEngine {
     const wavPath = join(workDir, 'speech.wav');
     writeFileSync(wavPath, bytes);
     const pcm = parseWav(bytes);
-    return { wavPath, sampleRate: pcm.sampleRate, durationSeconds: pcm.samples.length / pcm.sampleRate };
+    // espeak-ng's command line reports no word events: the words are aligned to the audio's pauses.
+    const words = wordsInOriginal(spoken.origin, alignWords(spoken.text, pcm.samples, pcm.sampleRate));
+    return { wavPath, sampleRate: pcm.sampleRate, durationSeconds: pcm.samples.length / pcm.sampleRate, words };
   }
 }
