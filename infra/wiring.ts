@@ -62,6 +62,11 @@ interface FunctionDeclBase {
   environment?: Record<string, string>;
   /** Needs Amazon Polly (speech synthesis). */
   polly?: boolean;
+  /**
+   * Lists, checks or speaks voices: told through SPEECH_ENGINE whether the deployment uses Polly
+   * (speechEngines: Polly on AWS, espeak-ng locally).
+   */
+  voices?: boolean;
   /** Lambda layers from layers/ that the function needs. */
   layers?: LayerName[];
   /**
@@ -277,6 +282,7 @@ export const functions = {
     ],
     memoryMb: 512,
     timeoutSeconds: 15,
+    voices: true,
     // accounts: each account's limit of videos in progress.
     tables: { accounts: 'read', bots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
     queues: { render: 'send' },
@@ -291,8 +297,18 @@ export const functions = {
     ],
     memoryMb: 256,
     timeoutSeconds: 10,
+    voices: true,
     tables: { bots: 'read' },
     bucket: 'read',
+  },
+  /** The voice catalog: data in the code, no table. */
+  voices: {
+    entry: 'functions/api/voices.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/voices' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    voices: true,
   },
   videos: {
     entry: 'functions/api/videos.ts',
@@ -374,6 +390,7 @@ export const functions = {
     queues: { assemble: 'send', notify: 'send' },
     bucket: 'readWrite',
     polly: true,
+    voices: true,
   },
   assemble: {
     entry: 'functions/assemble/handler.ts',
@@ -474,12 +491,20 @@ export interface ResourceNames {
  * The environment a function gets: exactly the resources its declaration names, under the variable names of
  * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
  */
+/**
+ * The speech engine of the built-in bots: Amazon Polly's neural voices on AWS; espeak-ng locally, where there is
+ * no AWS (it is also every deployment's offline engine: its voices are always listed). To deploy without Polly,
+ * set `cloud` to 'espeak'.
+ */
+export const speechEngines: Record<'cloud' | 'local', 'espeak' | 'polly'> = { cloud: 'polly', local: 'espeak' };
+
 export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cloud' | 'local'): Record<string, string> {
   const env: Record<string, string> = { [envNames.mode]: mode, ...(fn.environment ?? {}) };
   for (const table of Object.keys(fn.tables ?? {}) as TableName[]) env[envNames.table(table)] = names.table(table);
   for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
   for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
   if (fn.bucket) env[envNames.bucket] = names.bucket;
+  if (fn.voices) env[envNames.speechEngine] = speechEngines[mode];
   // A consumer fails a job for good on its queue's last receive, and names its queue in its metrics.
   if (fn.trigger === 'queue') {
     env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);

@@ -10,7 +10,7 @@ const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 
 export const handler = httpHandler({
-  'GET /v1/bot': () => listBots(bots, objects),
-  'GET /v1/bot/': () => listBots(bots, objects),
-  'GET /v1/bot/{uid}': (request) => getBot(request.pathParams.uid ?? '', bots, objects),
+  'GET /v1/bot': () => listBots(bots, objects, config.voices),
+  'GET /v1/bot/': () => listBots(bots, objects, config.voices),
+  'GET /v1/bot/{uid}': (request) => getBot(request.pathParams.uid ?? '', bots, objects, config.voices),
 });

@@ -1,22 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
+import type { SpeechVoice } from './voices.ts';
 
 /**
  * A rendered clip's content address: a hash of the tenant, everything that affects its pixels and sound (the
- * clip's fields, the bot's look and voice, the output kind) and the renderer's version. An identical clip of
+ * clip's fields, the bot's look, the voice it is spoken with and how, the output kind) and the renderer's version. An identical clip of
  * the same tenant is found under this address and never rendered twice. The tenant is part of it so that the
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
  * (documented in the README).
  */
-export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode: 'video' | 'voice', rendererVersion: string): string {
+export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, voice: SpeechVoice, mode: 'video' | 'voice', rendererVersion: string): string {
   const material = {
     tenantId,
     rendererVersion,
     mode,
     text: clip.text,
-    bot: { look: bot.look, voice: bot.voice },
+    // The voice actually spoken (voiceToSpeak), not the bot's choices: the clip's own voice, or the bot's Polly or
+    // espeak-ng voice as the deployment decides, so a clip is rendered again when any of them changes.
+    bot: { look: bot.look, voice },
     ...(mode === 'video'
       ? {
           position: clip.position,

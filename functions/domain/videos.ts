@@ -9,6 +9,7 @@ import type { RenderClipMessage } from './messages.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import type { AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import type { VideoRecord } from './video.ts';
+import { findVoice, type VoiceOptions } from './voices.ts';
 
 export interface CreateVideoDeps {
   bots: BotCatalog;
@@ -19,13 +20,15 @@ export interface CreateVideoDeps {
   renderQueue: MessageQueue<RenderClipMessage>;
   now: () => Date;
   newVideoId: () => string;
+  /** Which voices the deployment speaks: a clip's `voice` must be one of them. */
+  voices: VoiceOptions;
 }
 
-/** Turns validated clips into stored specs: checks every bot exists, applies defaults, resolves clip_uid references. */
+/** Turns validated clips into stored specs: checks every bot and voice exists, applies defaults, resolves clip_uid references. */
 async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
   tenantId: string,
-  deps: Pick<CreateVideoDeps, 'bots' | 'clips'>,
+  deps: Pick<CreateVideoDeps, 'bots' | 'clips' | 'voices'>,
 ): Promise<ClipSpec[]> {
   const problems: FieldProblem[] = [];
   const specs: ClipSpec[] = [];
@@ -45,11 +48,16 @@ async function resolveClips(
       problems.push({ path: `clips[${index}].bot_uid`, message: `unknown bot "${input.bot_uid}"; list the bots with POST /v1/bot/ or GET /v1/bot` });
       continue;
     }
+    if (input.voice !== undefined && !findVoice(input.voice, deps.voices)) {
+      problems.push({ path: `clips[${index}].voice`, message: `unknown voice "${input.voice}"; list the voices with GET /v1/voices` });
+      continue;
+    }
     specs.push({
       index,
       clipName: input.clip_name || `Clip ${index + 1}`,
       botUid: bot.uid,
       text: input.text.trim(),
+      ...(input.voice !== undefined && { voice: input.voice }),
       position: input.bot_position ?? bot.defaultPosition,
       removeBotBackground: input.remove_bot_background,
       background: input.background,

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Bot } from '#domain/bot';
+import { voiceToSpeak, type SpeechVoice, type VoiceOptions } from '#domain/voices';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { clipContentHash, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
@@ -28,7 +28,9 @@ export interface ClipJobDeps {
   assembleQueue: MessageQueue<AssembleMessage>;
   notifyQueue: MessageQueue<DeliverMessage>;
   renderClip: (input: RenderClipInput) => Promise<RenderClipOutput>;
-  speechFor: (bot: Bot) => SpeechEngine;
+  speechFor: (voice: SpeechVoice) => SpeechEngine;
+  /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
+  voices: VoiceOptions;
   /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
@@ -59,7 +61,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     const bot = await deps.bots.get(clip.botUid);
     if (!bot) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
     const mode = video.createVideo ? 'video' : 'voice';
-    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION);
+    const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
+    const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION);
     const keptKey = keptObjectKey(hash, mode);
     const renderKey = renderObjectKey(hash, mode);
     const result: ClipResult = { status: 'rendered', contentHash: hash };
@@ -92,6 +95,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         const output = await deps.renderClip({
           bot,
           text: clip.text,
+          voice,
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,
           background,
@@ -99,7 +103,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           transitions: clip.transitions,
           mode,
           workDir,
-          speech: deps.speechFor(bot),
+          speech: deps.speechFor(voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),
         }).catch((error: unknown) => {

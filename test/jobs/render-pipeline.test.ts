@@ -68,6 +68,7 @@ async function submit(clips: unknown[], createVideoFlag = true, who = caller) {
     renderQueue,
     now: () => clock,
     newVideoId: () => `vid_test${++counter}`,
+    voices: { polly: false },
   });
 }
 
@@ -91,6 +92,7 @@ beforeAll(async () => {
     renderClip,
     speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0 }) }),
     fetchBackground,
+    voices: { polly: false },
     now: () => clock,
   };
   assembleDeps = { videos, objects, notifyQueue, concat, poster, assemblyLeaseSeconds };
