@@ -28,7 +28,7 @@ export const ESPEAK_LANGUAGES: readonly EspeakLanguage[] = [
   { voice: 'bpy', language: 'bpy', languageName: 'Bishnupriya Manipuri', espeakLanguage: 'bpy', file: 'inc/bpy' },
   { voice: 'bs', language: 'bs', languageName: 'Bosnian', espeakLanguage: 'bs', file: 'zls/bs' },
   { voice: 'ca', language: 'ca', languageName: 'Catalan', espeakLanguage: 'ca', file: 'roa/ca' },
-  { voice: 'chr', language: 'chr-Qaaa-US-x-west', languageName: 'Cherokee', espeakLanguage: 'chr-US-Qaaa-x-west', file: 'iro/chr' },
+  { voice: 'chr-us-qaaa-x-west', language: 'chr-Qaaa-US-x-west', languageName: 'Cherokee', espeakLanguage: 'chr-US-Qaaa-x-west', file: 'iro/chr' },
   { voice: 'cmn', language: 'zh', languageName: 'Chinese (Mandarin, latin as English)', espeakLanguage: 'cmn', file: 'sit/cmn' },
   { voice: 'cmn-latn-pinyin', language: 'zh-Latn-pinyin', languageName: 'Chinese (Mandarin, latin as Pinyin)', espeakLanguage: 'cmn-latn-pinyin', file: 'sit/cmn-Latn-pinyin' },
   { voice: 'cs', language: 'cs', languageName: 'Czech', espeakLanguage: 'cs', file: 'zlw/cs' },

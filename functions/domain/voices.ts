@@ -53,6 +53,21 @@ export const findVoice = (id: string, options: VoiceOptions): Voice | undefined 
   return voice && (options.polly || voice.engine !== 'polly') ? voice : undefined;
 };
 
+const ESPEAK_FILES = new Map(ESPEAK_LANGUAGES.map((l) => [l.voice, l.file] as const));
+
+/**
+ * What espeak-ng's `-v` takes for an espeak voice id: its voice file and variant (`espeak:en-gb+m3` →
+ * `gmw/en+m3`), or undefined if the id is not one of the catalog's. By file, because espeak-ng drops the variant
+ * of a voice it selects by a language tag that is not also a file's name (`en-gb+m3` sounds as `en-gb`).
+ */
+export function espeakVoiceArgument(id: string): string | undefined {
+  const [engine, name] = splitVoiceId(id);
+  const plus = name.indexOf('+');
+  const file = engine === 'espeak' && plus > 0 ? ESPEAK_FILES.get(name.slice(0, plus)) : undefined;
+  const variant = name.slice(plus + 1);
+  return file && ESPEAK_VARIANTS.some((v) => v.variant === variant) ? `${file}+${variant}` : undefined;
+}
+
 /** `espeak:es+f3` → ['espeak', 'es+f3']. */
 export const splitVoiceId = (id: string): [string, string] => {
   const colon = id.indexOf(':');

@@ -20,7 +20,7 @@ const target = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functi
  * Cantonese in espeak-ng's list.
  */
 const TAG_OF: Record<string, string> = {
-  chr: 'chr-Qaaa-US-x-west',
+  'chr-us-qaaa-x-west': 'chr-Qaaa-US-x-west',
   'en-us-nyc': 'en-US-x-nyc',
   'ru-cl': 'ru-x-classic',
   piqd: 'tlh-Piqd',
@@ -30,27 +30,28 @@ const TAG_OF: Record<string, string> = {
 
 const basename = (file: string) => file.slice(file.lastIndexOf('/') + 1).toLowerCase();
 
-/** The catalog rows of espeak-ng's languages, in its own order. */
+/** The catalog rows of espeak-ng's languages, in its own order; each voice file is checked to speak. */
 export async function buildEspeakLanguages(): Promise<EspeakLanguage[]> {
   const { languages, variants } = await espeakVoiceList();
   for (const variant of ['!v/f3', '!v/m3'])
     if (!variants.some((v) => v.file === variant)) throw new Error(`espeak-ng has no variant ${variant}: the catalog's voices need it`);
-  const rows: EspeakLanguage[] = [];
-  for (const listed of languages) rows.push(await rowOf(listed, languages));
-  const ids = new Set(rows.map((r) => r.voice));
-  if (ids.size !== rows.length) throw new Error('two espeak-ng languages got the same voice name');
+  const rows = languages.map((listed) => espeakLanguageRow(listed, voiceNameOf(listed, languages)));
+  if (new Set(rows.map((r) => r.voice)).size !== rows.length) throw new Error('two espeak-ng languages got the same voice name');
+  for (const row of rows) if (!(await speechHash(`${row.file}+f3`))) throw new Error(`espeak-ng does not speak its own voice file ${row.file}`);
   return rows;
 }
 
-async function rowOf(listed: EspeakListedVoice, all: EspeakListedVoice[]): Promise<EspeakLanguage> {
-  // What -v takes: the language tag when it is espeak-ng's own name for exactly this voice (the same speech as
-  // the voice file's), else the file's name, which espeak-ng always accepts.
-  const own = await speechHash(listed.file);
-  if (!own) throw new Error(`espeak-ng does not speak its own voice file ${listed.file}`);
+/**
+ * The name of a voice in its ids: espeak-ng's language tag, lower case, or the voice file's name where two voices
+ * share a tag (yue, and yue read as Jyutping). Speech selects the voice by its file (voices.ts espeakVoiceArgument).
+ */
+export function voiceNameOf(listed: EspeakListedVoice, all: EspeakListedVoice[]): string {
   const unique = all.filter((v) => v.language === listed.language).length === 1;
-  let voice = unique && (await speechHash(listed.language)) === own ? listed.language : basename(listed.file);
-  if (voice !== listed.language && (await speechHash(voice)) !== own) throw new Error(`no -v name selects ${listed.file}`);
-  voice = voice.toLowerCase();
+  return (unique ? listed.language : basename(listed.file)).toLowerCase();
+}
+
+/** A catalog row: the listed voice, its -v name, its BCP 47 tag and its English name. */
+export function espeakLanguageRow(listed: EspeakListedVoice, voice: string): EspeakLanguage {
   const tag = TAG_OF[voice] ?? TAG_OF[listed.language];
   let language: string;
   try {
@@ -58,8 +59,7 @@ async function rowOf(listed: EspeakListedVoice, all: EspeakListedVoice[]): Promi
   } catch {
     throw new Error(`espeak-ng language "${listed.language}" is not BCP 47: give it a tag in TAG_OF`);
   }
-  const languageName = listed.name.replace(/_/g, ' ').trim();
-  return { voice, language, languageName, espeakLanguage: listed.language, file: listed.file };
+  return { voice, language, languageName: listed.name.replace(/_/g, ' ').trim(), espeakLanguage: listed.language, file: listed.file };
 }
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

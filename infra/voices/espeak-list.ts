@@ -38,7 +38,7 @@ export async function espeakVoiceList(): Promise<{ languages: EspeakListedVoice[
   return { languages: parseVoiceList(languages.lines), variants: parseVoiceList(variants.lines) };
 }
 
-/** A short hash of what espeak-ng says with `-v voice`, or undefined if it refuses the voice. */
+/** A short hash of what espeak-ng says with `-v voice` (a name or a file, `+variant` or not), or undefined if it refuses the voice. */
 export async function speechHash(voice: string, text = 'one two three'): Promise<string | undefined> {
   const run = await runEspeak(['-v', voice, '-w', 'probe.wav', text]);
   try {

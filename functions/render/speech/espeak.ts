@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ESpeakNg from 'espeak-ng';
-import { splitVoiceId, type SpeechVoice } from '#domain/voices';
+import { espeakVoiceArgument, type SpeechVoice } from '#domain/voices';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { parseWav } from '../engine/wav.ts';
 
@@ -38,9 +38,9 @@ const wasmModule = () => (compiled ??= wasm.compile(readFileSync(espeakWasmPath(
 export const speakableText = (text: string) =>
   text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** The voice to speak with: an espeak-ng voice (`es`, `en-us+f3`), and optionally its rate and pitch. */
+/** The voice to speak with, and optionally its rate and pitch. */
 interface EspeakVoiceSettings {
-  /** What espeak-ng's `-v` takes: a voice name, optionally `+<variant>`. */
+  /** What espeak-ng's `-v` takes: a voice file and its variant (`roa/es+f3`). */
   voice: string;
   /** Words per minute (espeak-ng's default is 175). */
   rate?: number;
@@ -97,9 +97,9 @@ export class EspeakSpeechEngine implements SpeechEngine {
   }
 }
 
-/** `espeak:<voice>` with the bot's delivery, as espeak-ng's options. */
+/** `espeak:<voice>+<variant>` with the bot's delivery, as espeak-ng's options. */
 function espeakSettings(voice: SpeechVoice): EspeakVoiceSettings {
-  const [engine, name] = splitVoiceId(voice.id);
-  if (engine !== 'espeak' || !name) throw new Error(`not an espeak-ng voice: "${voice.id}"`);
-  return { voice: name, rate: voice.rate, pitch: voice.pitch };
+  const argument = espeakVoiceArgument(voice.id);
+  if (!argument) throw new Error(`not an espeak-ng voice of the catalog: "${voice.id}"`);
+  return { voice: argument, rate: voice.rate, pitch: voice.pitch };
 }
