@@ -54,11 +54,21 @@ export async function api<T>(key: string, method: string, path: string, body?: u
 
 // --- The API's shapes, as far as the console reads them ------------------------------------------------------
 
+/** One of GET /v1/voices. */
+export interface Voice {
+  id: string;
+  language: string;
+  language_name: string;
+  gender: 'female' | 'male' | null;
+  engine: string;
+}
+
 export interface Bot {
   uid: string;
   name: string;
   description: string;
-  voice: { engine: string; name: string };
+  /** The voice id it speaks with in this deployment (one of GET /v1/voices). */
+  voice: string;
   default_position: string;
   preview_image_url: string | null;
 }

@@ -12,6 +12,8 @@ export interface ClipDraft {
   clipUid: string;
   botUid: string;
   text: string;
+  /** A voice id of GET /v1/voices; '' speaks with the bot's own voice. */
+  voice: string;
   /** null: the bot's default position. */
   position: string | null;
   removeBackground: boolean;
@@ -32,6 +34,7 @@ export interface ComposerDraft {
 function clipBody(clip: ClipDraft): Record<string, unknown> {
   if (clip.kind === 'kept') return { clip_uid: clip.clipUid, ...(clip.name.trim() ? { clip_name: clip.name.trim() } : {}) };
   const body: Record<string, unknown> = { bot_uid: clip.botUid, text: clip.text };
+  if (clip.voice) body.voice = clip.voice;
   if (clip.position) body.bot_position = clip.position;
   if (clip.removeBackground) body.remove_bot_background = true;
   if (clip.background.trim()) body.background = clip.background.trim();

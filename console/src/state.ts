@@ -3,7 +3,7 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { api, ApiFailure, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video } from './api.ts';
+import { api, ApiFailure, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video, type Voice } from './api.ts';
 import { DEFAULT_BACKGROUND_VOLUME } from './options.ts';
 import { requestBody, type ClipDraft, type ComposerDraft } from './request.ts';
 
@@ -19,6 +19,8 @@ effect(() => {
 
 export const tab = signal<Tab>('create');
 export const bots = signal<Bot[]>([]);
+/** Every voice the deployment speaks (GET /v1/voices), for the clip's voice picker. */
+export const voices = signal<Voice[]>([]);
 export const videos = signal<Video[]>([]);
 export const selectedVideoId = signal<string | null>(null);
 export const selectedVideo = signal<Video | null>(null);
@@ -78,13 +80,21 @@ export function signOut(message = '') {
 // --- Loading ------------------------------------------------------------------------------------------------
 
 export async function loadAll() {
-  await Promise.all([loadBots(), loadVideos(), loadInbox(), loadLibrary()]);
+  await Promise.all([loadBots(), loadVoices(), loadVideos(), loadInbox(), loadLibrary()]);
 }
 
 export async function loadBots() {
   try {
     bots.value = (await call<{ bots: Bot[] }>('GET', 'v1/bot')).bots;
     for (const clip of composer.value.clips) if (!clip.botUid && bots.value[0]) updateClip(clip.id, { botUid: bots.value[0].uid });
+  } catch (error) {
+    report(error);
+  }
+}
+
+export async function loadVoices() {
+  try {
+    voices.value = (await call<{ voices: Voice[] }>('GET', 'v1/voices')).voices;
   } catch (error) {
     report(error);
   }
@@ -164,6 +174,7 @@ const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   clipUid: '',
   botUid: bots.value[0]?.uid ?? '',
   text: '',
+  voice: '',
   position: null,
   removeBackground: false,
   background: '',

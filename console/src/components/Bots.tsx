@@ -16,7 +16,7 @@ export function Bots() {
             <dl>
               <dt>Voice</dt>
               <dd>
-                {bot.voice.name} ({bot.voice.engine})
+                <code>{bot.voice}</code>
               </dd>
               <dt>Default position</dt>
               <dd>{humanize(bot.default_position)}</dd>

@@ -1,9 +1,16 @@
-import type { Bot } from '../api.ts';
+import type { Bot, Voice } from '../api.ts';
 import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, humanize, LIMITS } from '../options.ts';
 import { charCount, type ClipDraft } from '../request.ts';
-import { bots, moveClip, problemsAt, removeClip, updateClip } from '../state.ts';
+import { bots, moveClip, problemsAt, removeClip, updateClip, voices } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 import { PositionPicker } from './PositionPicker.tsx';
+
+/** The voices by language name, in the API's order. */
+function languageGroups(list: Voice[]): [string, Voice[]][] {
+  const groups = new Map<string, Voice[]>();
+  for (const voice of list) groups.set(voice.language_name, [...(groups.get(voice.language_name) ?? []), voice]);
+  return [...groups];
+}
 
 /** One clip of the composer. Every control's id carries the clip's local id; errors come by the clip's index. */
 export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: number; count: number }) {
@@ -57,8 +64,23 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
               ))}
             </select>
             <FieldError {...err('bot_uid')} />
-            {/* A per-clip voice goes here when the API accepts one; today each bot speaks with its own. */}
-            {bot && <p class="help">Voice: {bot.voice.name} ({bot.voice.engine})</p>}
+          </div>
+
+          <div class="row">
+            <label for={id('voice')}>Voice</label>
+            <select id={id('voice')} value={clip.voice} onChange={(e) => set({ voice: e.currentTarget.value })} {...invalidProps(err('voice').id, path('voice'))}>
+              <option value="">The bot's own{bot ? ` (${bot.voice})` : ''}</option>
+              {languageGroups(voices.value).map(([language, list]) => (
+                <optgroup label={language}>
+                  {list.map((v) => (
+                    <option value={v.id}>
+                      {v.id} · {v.gender ?? 'voice'}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+            <FieldError {...err('voice')} />
           </div>
 
           <div class="row">
