@@ -64,9 +64,6 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
               ))}
             </select>
             <FieldError {...err('bot_uid')} />
-          </div>
-
-          <div class="row">
             <label for={id('voice')}>Voice</label>
             <select id={id('voice')} value={clip.voice} onChange={(e) => set({ voice: e.currentTarget.value })} {...invalidProps(err('voice').id, path('voice'))}>
               <option value="">The bot's own{bot ? ` (${bot.voice})` : ''}</option>
