@@ -314,11 +314,12 @@ async function runScenarios() {
     expect((await invoke('authorizer', authorizerEvent(tenant.apiKey))).principalId).toBe(tenant.keyId);
     await expect(invoke('authorizer', authorizerEvent(`vb_${'A'.repeat(43)}`))).rejects.toThrow('Unauthorized');
 
-    // Bots and meta.
+    // Bots, voices and meta.
     expect((await http('bots', 'GET', '/v1/bot')).status).toBe(200);
     expect((await http('bots', 'GET', '/v1/bot/bot_ava', { resource: '/v1/bot/{uid}', pathParameters: { uid: 'bot_ava' } })).status).toBe(200);
     expect((await http('createVideo', 'POST', '/v1/bot/', { resource: '/v1/bot' })).status).toBe(200);
     expect((await http('meta', 'GET', '/health')).status).toBe(200);
+    expect((await http('voices', 'GET', '/v1/voices')).status).toBe(200);
     expect((await invoke('console', restEvent({ method: 'GET', path: '/', caller: null }))).statusCode).toBe(200);
 
     // The webhook inbox: a signed delivery is verified against the account's keys (byTenant) and stored; one
