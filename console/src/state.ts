@@ -92,7 +92,7 @@ export async function loadBots() {
   }
 }
 
-export async function loadVoices() {
+async function loadVoices() {
   try {
     voices.value = (await call<{ voices: Voice[] }>('GET', 'v1/voices')).voices;
   } catch (error) {

@@ -6,6 +6,7 @@
  * `en-GB-WLS` (Welsh English) is `en-GB`. Voices Polly offers only with its generative or long-form
  * engines are left out: vidbot speaks with the neural engine, or the standard one where a voice has no neural variant.
  *
+ * `npm run voices:polly` (infra/voices/polly.ts) rewrites the list from DescribeVoices, with AWS credentials.
  * Committed data rather than DescribeVoices at run time: the list changes a few times a year, the API functions
  * then need no Polly permission or network call to list or validate a voice, and the tests run offline.
  */

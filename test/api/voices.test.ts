@@ -1,10 +1,13 @@
 /** The voice catalog (domain/voices.ts) and GET /v1/voices, with and without Polly. */
-import { VoiceId } from '@aws-sdk/client-polly';
+import { readFileSync } from 'node:fs';
+import { DescribeVoicesCommand, PollyClient, VoiceId } from '@aws-sdk/client-polly';
+import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { POLLY_VOICES } from '#domain/polly-voices';
 import { botVoiceOf, findVoice, listVoices, voicesOfLanguage, type Voice } from '#domain/voices';
+import { describeAllVoices, pollyVoiceRows, withRows } from '../../infra/voices/polly.ts';
 import { lambdaContext, restEvent } from '../support/events.ts';
 
 const espeakOnly = listVoices({ polly: false });
@@ -67,6 +70,35 @@ describe('the catalog', () => {
     expect(botVoiceOf(findVoice('espeak:de+m3', { polly: false })!)).toEqual({ espeak: 'espeak:de+m3' });
     expect(botVoiceOf(findVoice('polly:Vitoria', { polly: true })!)).toEqual({ espeak: 'espeak:pt-br+f3', polly: 'polly:Vitoria' });
     expect(botVoiceOf(findVoice('polly:Hala', { polly: true })!)).toEqual({ espeak: 'espeak:ar+f3', polly: 'polly:Hala' });
+  });
+});
+
+describe('the Polly catalog\'s refresh from DescribeVoices (npm run voices:polly)', () => {
+  it('reads every page and keeps the voices vidbot speaks, neural where they have it, in BCP 47', async () => {
+    const polly = mockClient(PollyClient);
+    polly.on(DescribeVoicesCommand, { NextToken: undefined }).resolves({
+      Voices: [
+        { Id: 'Lucia', Gender: 'Female', LanguageCode: 'es-ES', LanguageName: 'Castilian Spanish', SupportedEngines: ['neural', 'standard'] },
+        { Id: 'Zeina', Gender: 'Female', LanguageCode: 'arb', LanguageName: 'Arabic', SupportedEngines: ['standard'] },
+        { Id: 'Ambre', Gender: 'Female', LanguageCode: 'fr-FR', LanguageName: 'French', SupportedEngines: ['generative'] },
+      ],
+      NextToken: 'page2',
+    });
+    polly.on(DescribeVoicesCommand, { NextToken: 'page2' }).resolves({
+      Voices: [{ Id: 'Geraint', Gender: 'Male', LanguageCode: 'en-GB-WLS', LanguageName: 'Welsh English', SupportedEngines: ['standard'] }],
+    });
+    const rows = pollyVoiceRows(await describeAllVoices(new PollyClient({ region: 'eu-west-1' })));
+    expect(rows).toEqual([
+      { voiceId: 'Zeina', language: 'ar', languageName: 'Arabic', gender: 'female', neural: false },
+      { voiceId: 'Geraint', language: 'en-GB', languageName: 'Welsh English', gender: 'male', neural: false },
+      { voiceId: 'Lucia', language: 'es-ES', languageName: 'European Spanish', gender: 'female', neural: true },
+    ]);
+    polly.restore();
+  });
+
+  it('writes the committed file exactly as it is: the rows are in the writer\'s form and order', () => {
+    const file = readFileSync(new URL('../../functions/domain/polly-voices.ts', import.meta.url), 'utf8');
+    expect(withRows(file, POLLY_VOICES)).toBe(file);
   });
 });
 
