@@ -498,13 +498,22 @@ export interface ResourceNames {
  */
 export const speechEngines: Record<'cloud' | 'local', 'espeak' | 'polly'> = { cloud: 'polly', local: 'espeak' };
 
-export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cloud' | 'local'): Record<string, string> {
+/**
+ * A function's environment. `speechEngine` defaults to the mode's (speechEngines); the local runtime gives
+ * 'espeak' in either mode, having no Polly.
+ */
+export function environmentFor(
+  fn: FunctionDecl,
+  names: ResourceNames,
+  mode: 'cloud' | 'local',
+  speechEngine: 'espeak' | 'polly' = speechEngines[mode],
+): Record<string, string> {
   const env: Record<string, string> = { [envNames.mode]: mode, ...(fn.environment ?? {}) };
   for (const table of Object.keys(fn.tables ?? {}) as TableName[]) env[envNames.table(table)] = names.table(table);
   for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
   for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
   if (fn.bucket) env[envNames.bucket] = names.bucket;
-  if (fn.voices) env[envNames.speechEngine] = speechEngines[mode];
+  if (fn.voices) env[envNames.speechEngine] = speechEngine;
   // A consumer fails a job for good on its queue's last receive, and names its queue in its metrics.
   if (fn.trigger === 'queue') {
     env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);
