@@ -62,6 +62,11 @@ interface FunctionDeclBase {
   environment?: Record<string, string>;
   /** Needs Amazon Polly (speech synthesis). */
   polly?: boolean;
+  /**
+   * Lists, checks or speaks voices: told through SPEECH_ENGINE whether the deployment uses Polly
+   * (speechEngines: Polly on AWS, espeak-ng locally).
+   */
+  voices?: boolean;
   /** Lambda layers from layers/ that the function needs. */
   layers?: LayerName[];
   /**
@@ -298,6 +303,7 @@ export const functions = {
     ],
     memoryMb: 512,
     timeoutSeconds: 15,
+    voices: true,
     // accounts: each account's limit of videos in progress.
     tables: { accounts: 'read', bots: 'read', accountBots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
     queues: { render: 'send' },
@@ -315,10 +321,21 @@ export const functions = {
     // A PUT holds its images (up to limits.maxBotBodyBytes) in memory while it stores them.
     memoryMb: 512,
     timeoutSeconds: 15,
+    // The voices a PUT may name depend on the deployment's speech engine.
+    voices: true,
     tables: { bots: 'read', accountBots: 'readWrite' },
     queues: { prepare: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads and look (looks/).
     bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
+  },
+  /** The voice catalog: data in the code, no table. */
+  voices: {
+    entry: 'functions/api/voices.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/voices' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    voices: true,
   },
   videos: {
     entry: 'functions/api/videos.ts',
@@ -400,6 +417,7 @@ export const functions = {
     queues: { assemble: 'send', notify: 'send' },
     bucket: 'readWrite',
     polly: true,
+    voices: true,
   },
   assemble: {
     entry: 'functions/assemble/handler.ts',
@@ -425,6 +443,8 @@ export const functions = {
     batchSize: 10,
     memoryMb: 256,
     timeoutSeconds: 30,
+    // A bot's event shows the voice it speaks with in this deployment.
+    voices: true,
     // accountBots: a bot's event is built from its record.
     tables: { videos: 'readWrite', accountBots: 'read', keys: 'read', idempotency: 'readWrite' },
     // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
@@ -520,12 +540,29 @@ export interface ResourceNames {
  * The environment a function gets: exactly the resources its declaration names, under the variable names of
  * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
  */
-export function environmentFor(fn: FunctionDecl, names: ResourceNames, mode: 'cloud' | 'local'): Record<string, string> {
+/**
+ * The speech engine of the built-in bots: Amazon Polly's neural voices on AWS; espeak-ng locally, where there is
+ * no AWS (it is also every deployment's offline engine: its voices are always listed). To deploy without Polly,
+ * set `cloud` to 'espeak'.
+ */
+export const speechEngines: Record<'cloud' | 'local', 'espeak' | 'polly'> = { cloud: 'polly', local: 'espeak' };
+
+/**
+ * A function's environment. `speechEngine` defaults to the mode's (speechEngines); the local runtime gives
+ * 'espeak' in either mode, having no Polly.
+ */
+export function environmentFor(
+  fn: FunctionDecl,
+  names: ResourceNames,
+  mode: 'cloud' | 'local',
+  speechEngine: 'espeak' | 'polly' = speechEngines[mode],
+): Record<string, string> {
   const env: Record<string, string> = { [envNames.mode]: mode, ...(fn.environment ?? {}) };
   for (const table of Object.keys(fn.tables ?? {}) as TableName[]) env[envNames.table(table)] = names.table(table);
   for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
   for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
   if (fn.bucket) env[envNames.bucket] = names.bucket;
+  if (fn.voices) env[envNames.speechEngine] = speechEngine;
   // A consumer fails a job for good on its queue's last receive, and names its queue in its metrics.
   if (fn.trigger === 'queue') {
     env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);

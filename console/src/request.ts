@@ -11,9 +11,9 @@ export interface ClipDraft {
   kind: 'new' | 'kept';
   clipUid: string;
   botUid: string;
-  /** A voice id; '' speaks with the bot's own voice. */
-  voice: string;
   text: string;
+  /** A voice id of GET /v1/voices; '' speaks with the bot's own voice. */
+  voice: string;
   /** null: the bot's default position. */
   position: string | null;
   removeBackground: boolean;

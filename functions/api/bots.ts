@@ -5,7 +5,6 @@ import type { PrepareBotMessage } from '#domain/messages';
 import { InvalidRequest } from '#domain/errors';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { envNames } from '#commons/env-names';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog } from '#commons/aws/dynamo-stores';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -25,9 +24,9 @@ const deps = {
   prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),
   now: () => new Date(),
   newVersion: () => newId('v'),
+  // Polly voices are offered only where the deployment speaks with Polly (on AWS with SPEECH_ENGINE=polly).
+  voices: config.voices,
 };
-/** Polly voices are offered only where the deployment speaks with Polly (on AWS with SPEECH_ENGINE=polly). */
-const voiceOptions = { polly: process.env[envNames.speechEngine] === 'polly' };
 
 /** A webhook or image_url naming an address vidbot never connects to is refused now, not when the job runs into it. */
 function refuseUnreachable(urls: Record<string, string | undefined>) {
@@ -47,11 +46,11 @@ async function putBot(request: HttpRequest) {
     // API Gateway and Lambda carry no more (limits.maxBotBodyBytes); a URL carries up to the image limit.
     tooLargeHint: `Send a larger photo by image_url (up to ${limits.maxBotImageBytes / 1024 / 1024} MB).`,
   });
-  const command = parsePutBot(request.pathParams.uid ?? '', fields, files, voiceOptions);
+  const command = parsePutBot(request.pathParams.uid ?? '', fields, files, config.voices);
   refuseUnreachable({ webhook: command.webhookUrl, image_url: command.images.kind === 'photo_url' ? command.images.url : undefined });
   const bot = await putAccountBot(command, caller, deps);
   logger.info('bot accepted for preparation', { bot_uid: bot.uid, version: bot.version, source: bot.source.kind });
-  return json(202, await presentAccountBot(bot, deps.objects));
+  return json(202, await presentAccountBot(bot, deps.objects, config.voices));
 }
 
 export const handler = httpHandler({

@@ -37,6 +37,7 @@ const deps = {
   renderQueue: new SqsQueue<RenderClipMessage>(sqsClient(), config.queues.render),
   now: () => new Date(),
   newVideoId: () => newId('vid'),
+  voices: config.voices,
 };
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 
@@ -132,7 +133,7 @@ const routes = httpHandler({
   'POST /v1/bot': createVideoOperation,
   'POST /v1/create_video': createVideoOperation,
   // API Gateway delivers POST /v1/bot/ to the same resource; the interface makes it "list all bots".
-  'POST /v1/bot/': (request) => listBots(request.caller!.tenantId, { bots, accountBots, objects }),
+  'POST /v1/bot/': (request) => listBots(request.caller!.tenantId, { bots, accountBots, objects, voices: config.voices }),
 });
 
 export const handler = (event: APIGatewayProxyEvent, context: Context) => {

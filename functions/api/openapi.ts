@@ -162,6 +162,43 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      '/v1/voices': {
+        get: {
+          operationId: 'listVoices',
+          summary: 'Every voice this deployment speaks (espeak-ng\'s; Amazon Polly\'s too on AWS); a clip names one with `voice`',
+          parameters: [{ name: 'language', in: 'query', required: false, description: 'A BCP 47 tag: `es` lists es, es-419, es-US…; `es-MX` only es-MX.', schema: { type: 'string' } }],
+          responses: {
+            '200': {
+              description: 'The voices',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['voices'],
+                    properties: {
+                      voices: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          required: ['id', 'language', 'language_name', 'gender', 'engine'],
+                          properties: {
+                            id: { type: 'string', examples: ['espeak:es+f3', 'polly:Lucia'] },
+                            language: { type: 'string', description: 'BCP 47' },
+                            language_name: { type: 'string', description: 'In English' },
+                            gender: { enum: ['female', 'male', null] },
+                            engine: { enum: ['espeak', 'polly'] },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            ...errors(400, 401),
+          },
+        },
+      },
       '/v1/video': { get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } } },
       '/v1/video/{id}': {
         get: { operationId: 'getVideo', parameters: idParam, responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) } },

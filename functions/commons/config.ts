@@ -37,7 +37,11 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   const scaleValue = process.env[envNames.renderBudgetScale] ?? '1';
   const renderBudgetScale = Number(scaleValue);
   if (!(renderBudgetScale > 0)) throw new Error(`${envNames.renderBudgetScale} must be a positive number, got "${scaleValue}"`);
+  const speechValue = process.env[envNames.speechEngine] ?? 'espeak';
+  if (speechValue !== 'espeak' && speechValue !== 'polly') throw new Error(`${envNames.speechEngine} must be espeak or polly, got "${speechValue}"`);
+  // Which voices the deployment speaks: Polly's too where it uses Polly (listVoices, findVoice, voiceToSpeak).
+  const voices = { polly: speechValue === 'polly' };
   const maxReceiveCount = needs.consumer ? positiveNumber(envNames.maxReceiveCount) : 0;
   const assemblyLeaseSeconds = needs.assemblyLease ? positiveNumber(envNames.assemblyLeaseSeconds) : 0;
-  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode, renderBudgetScale, maxReceiveCount, assemblyLeaseSeconds };
+  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode, renderBudgetScale, voices, maxReceiveCount, assemblyLeaseSeconds };
 }

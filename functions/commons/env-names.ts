@@ -18,7 +18,10 @@ export const envNames = {
   mode: 'VIDBOT_MODE',
   /** Path-style S3 addressing, needed by the local S3 emulator. */
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
-  /** "espeak" (default) or "polly": the speech engine for bots whose voice prefers Polly. */
+  /**
+   * "espeak" (default) or "polly": whether the deployment uses Amazon Polly. With "polly", Polly's voices are listed
+   * and accepted, and the built-in bots speak their Polly voices; espeak-ng's voices stay available either way.
+   */
   speechEngine: 'SPEECH_ENGINE',
   /** A queue consumer's queue: receives before a message goes to its dead-letter queue. */
   maxReceiveCount: 'MAX_RECEIVE_COUNT',

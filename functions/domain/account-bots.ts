@@ -11,7 +11,7 @@ import { Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors
 import { limits } from './limits.ts';
 import type { PrepareBotMessage } from './messages.ts';
 import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
-import { findVoice, type VoiceOptions } from './voices.ts';
+import { botVoiceOf, findVoice, type VoiceOptions } from './voices.ts';
 
 export type AccountBotStatus = 'preparing' | 'ready' | 'failed';
 
@@ -85,23 +85,19 @@ export const lookFileKey = (tenantId: string, uid: string, version: string, file
 const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
 
 /**
- * An account bot as the renderer sees a bot. The one place an account bot's voice id becomes the Bot's voice:
- * today's BotVoice is espeak or Polly settings, so the id is mapped onto them (espeak rate and pitch at
- * espeak's own defaults); when Bot.voice becomes a voice id this function passes the id through. The look is
+ * An account bot as the renderer sees a bot. The one place an account bot's voice id becomes the Bot's voice
+ * (botVoiceOf: a Polly voice gets an espeak-ng stand-in of its language and gender). The look is
  * named by its prefix in the bucket, version included, so a render of a replaced bot is never reused (the
  * clip's content hash covers bot.look).
  */
 export function toBot(own: AccountBot): Bot {
-  const [engine, name = ''] = own.voice.split(/:(.*)/s) as [string, string?];
-  const voice: Bot['voice'] =
-    engine === 'polly'
-      ? { engine: 'polly', espeakVoice: 'en-us', espeakRate: 160, espeakPitch: 50, pollyVoiceId: name }
-      : { engine: 'espeak', espeakVoice: name, espeakRate: 160, espeakPitch: 50, pollyVoiceId: 'Joanna' };
+  // Any voice of the catalog (a Polly one too: where Polly is off it is spoken by its espeak-ng stand-in).
+  const voice = findVoice(own.voice, { polly: true }) ?? findVoice(DEFAULT_BOT_VOICE, { polly: false })!;
   return {
     uid: own.uid,
     name: own.name,
     description: own.description,
-    voice,
+    voice: botVoiceOf(voice),
     defaultPosition: own.defaultPosition,
     look: lookPrefix(own.tenantId, own.uid, own.look?.version ?? own.version),
   };

@@ -112,6 +112,13 @@ const textSchema = z
 export const clipInputSchema = z.strictObject({
   bot_uid: z.string().trim().min(1).max(100),
   text: textSchema,
+  voice: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('A voice id from GET /v1/voices (e.g. "espeak:es+f3", "polly:Lucia" where the deployment uses Polly). Default: the bot\'s voice.'),
   bot_position: positionSchema.optional().describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
   background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
@@ -136,6 +143,8 @@ export interface ClipSpec {
   clipName: string;
   botUid: string;
   text: string;
+  /** A voice id of the catalog (domain/voices.ts) the clip is spoken with instead of its bot's voice. */
+  voice?: string;
   position: BotPosition;
   removeBotBackground: boolean;
   /** Absolute http(s) URL of the background video, if any. */

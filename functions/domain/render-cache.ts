@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import { DEFAULT_SHAPE, frameSizeOf, sameShape, type Shape } from './shape.ts';
+import type { SpeechVoice } from './voices.ts';
 
 /**
  * A rendered clip's content address: a hash of the tenant, everything that affects its pixels and sound (the
- * clip's fields, the bot's look and voice, the output kind) and the renderer's version. An identical clip of
+ * clip's fields, the bot's look, the voice it is spoken with and how, the output kind) and the renderer's version. An identical clip of
  * the same tenant is found under this address and never rendered twice. A video's clip is hashed with its
  * frame size (the video's shape): the same clip in another shape is other pictures. The tenant is part of it so that the
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
@@ -14,13 +15,15 @@ import { DEFAULT_SHAPE, frameSizeOf, sameShape, type Shape } from './shape.ts';
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
  * (documented in the README).
  */
-export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, mode: 'video' | 'voice', rendererVersion: string, shape: Shape): string {
+export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, voice: SpeechVoice, mode: 'video' | 'voice', rendererVersion: string, shape: Shape): string {
   const material = {
     tenantId,
     rendererVersion,
     mode,
     text: clip.text,
-    bot: { look: bot.look, voice: bot.voice },
+    // The voice actually spoken (voiceToSpeak), not the bot's choices: the clip's own voice, or the bot's Polly or
+    // espeak-ng voice as the deployment decides, so a clip is rendered again when any of them changes.
+    bot: { look: bot.look, voice },
     ...(mode === 'video'
       ? {
           // 16:9 720p renders the pixels it rendered before shapes existed: its clips keep their addresses (kept

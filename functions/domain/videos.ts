@@ -11,6 +11,7 @@ import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import { DEFAULT_SHAPE, describeShape, sameShape, type Shape } from './shape.ts';
 import type { VideoRecord } from './video.ts';
+import { findVoice, type VoiceOptions } from './voices.ts';
 
 export interface CreateVideoDeps {
   bots: BotCatalog;
@@ -23,18 +24,21 @@ export interface CreateVideoDeps {
   renderQueue: MessageQueue<RenderClipMessage>;
   now: () => Date;
   newVideoId: () => string;
+  /** Which voices the deployment speaks: a clip's `voice` must be one of them. */
+  voices: VoiceOptions;
 }
 
 /**
  * Turns validated clips into stored specs: checks every bot exists (built in, or the caller's own) and is ready,
- * applies defaults, resolves clip_uid references. An unknown bot is a 400 with the other problems; when the only
- * trouble is a bot of the account still preparing (or failed), a 409 `bot_not_ready` names it.
+ * and every voice exists, applies defaults, resolves clip_uid references. An unknown bot or voice is a 400 with the
+ * other problems; when the only trouble is a bot of the account still preparing (or failed), a 409 `bot_not_ready`
+ * names it.
  */
 async function resolveClips(
   inputs: (ClipInput | ClipReference)[],
   tenantId: string,
   video: { createVideo: boolean; shape: Shape; captions: CaptionMode },
-  deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips'>,
+  deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>,
 ): Promise<ClipSpec[]> {
   const problems: FieldProblem[] = [];
   const notReady: string[] = [];
@@ -68,6 +72,10 @@ async function resolveClips(
       problems.push({ path: `clips[${index}].bot_uid`, message: `unknown bot "${input.bot_uid}"; list the bots with POST /v1/bot/ or GET /v1/bot` });
       continue;
     }
+    if (input.voice !== undefined && !findVoice(input.voice, deps.voices)) {
+      problems.push({ path: `clips[${index}].voice`, message: `unknown voice "${input.voice}"; list the voices with GET /v1/voices` });
+      continue;
+    }
     if (found.own && found.own.status !== 'ready') notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
     const { bot } = found;
     specs.push({
@@ -75,6 +83,7 @@ async function resolveClips(
       clipName: input.clip_name || `Clip ${index + 1}`,
       botUid: bot.uid,
       text: input.text.trim(),
+      ...(input.voice !== undefined && { voice: input.voice }),
       position: input.bot_position ?? bot.defaultPosition,
       removeBotBackground: input.remove_bot_background,
       background: input.background,

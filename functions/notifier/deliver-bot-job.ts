@@ -1,4 +1,5 @@
 import { activeWebhookSecrets } from '#domain/api-keys';
+import type { VoiceOptions } from '#domain/voices';
 import type { AccountBotStore, KeyStore, ObjectStore } from '#domain/ports';
 import type { DeliverBotMessage } from '#domain/messages';
 import type { Mode } from '#commons/config';
@@ -14,6 +15,8 @@ export interface DeliverBotDeps {
   keys: Pick<KeyStore, 'findById'>;
   objects: Pick<ObjectStore, 'presignGet'>;
   mode: Mode;
+  /** What the deployment speaks: the bot's `voice` in the event is the one it speaks with. */
+  voices: VoiceOptions;
   now: () => Date;
   deliver?: (options: DeliverWebhookOptions) => Promise<DeliveryResult>;
 }
@@ -33,7 +36,7 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
   const key = await deps.keys.findById(bot.keyId);
   const now = deps.now();
   const type = bot.status === 'ready' ? 'bot.ready' : 'bot.failed';
-  const data = await presentAccountBot(bot, deps.objects);
+  const data = await presentAccountBot(bot, deps.objects, deps.voices);
   const result = await (deps.deliver ?? deliverWebhook)({
     url: bot.webhookUrl,
     event: { type, timestamp: bot.updatedAt, data: { ...data, status: bot.status } },

@@ -26,6 +26,7 @@ const deps: DeliverDeps = {
   now: () => new Date(),
 };
 const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
+const voices = config.voices;
 
 /** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
 class RetryLater extends Error {
@@ -49,7 +50,7 @@ const deliverOnce = makeIdempotent(
   async (input: { idempotencyKey: string; message: NotifyMessage; receipt: Receipt }) => {
     const outcome =
       input.message.kind === 'deliver-bot'
-        ? await deliverBotEvent(input.message, input.receipt, { ...deps, accountBots })
+        ? await deliverBotEvent(input.message, input.receipt, { ...deps, accountBots, voices })
         : await deliverVideoEvent(input.message, input.receipt, deps);
     if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
     return outcome;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resolveBot, type AccountBot } from '#domain/account-bots';
-import type { Bot } from '#domain/bot';
+import { voiceToSpeak, type SpeechVoice, type VoiceOptions } from '#domain/voices';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { clipContentHash, cuesObjectKey, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
@@ -35,7 +35,9 @@ export interface ClipJobDeps {
   assembleQueue: MessageQueue<AssembleMessage>;
   notifyQueue: MessageQueue<DeliverMessage>;
   renderClip: (input: RenderClipInput) => Promise<RenderClipOutput>;
-  speechFor: (bot: Bot) => SpeechEngine;
+  speechFor: (voice: SpeechVoice) => SpeechEngine;
+  /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
+  voices: VoiceOptions;
   /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
@@ -71,7 +73,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     const { bot, own } = resolved;
     const mode = video.createVideo ? 'video' : 'voice';
     const shape = shapeOf(video);
-    const hash = clipContentHash(video.tenantId, clip, bot, mode, RENDERER_VERSION, shape);
+    const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
+    const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape);
     const keptKey = keptObjectKey(hash, mode);
     const renderKey = renderObjectKey(hash, mode);
     const result: ClipResult = { status: 'rendered', contentHash: hash };
@@ -111,6 +114,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           bot,
           lookDirectory,
           text: clip.text,
+          voice,
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,
           background,
@@ -120,7 +124,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
           captions: clip.captions,
           mode,
           workDir,
-          speech: deps.speechFor(bot),
+          speech: deps.speechFor(voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),
         }).catch((error: unknown) => {

@@ -30,7 +30,8 @@ const deps: ClipJobDeps = {
   assembleQueue: new SqsQueue<AssembleMessage>(sqsClient(), config.queues.assemble),
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
   renderClip,
-  speechFor: (bot) => speechEngineFor(bot),
+  speechFor: (voice) => speechEngineFor(voice),
+  voices: config.voices,
   fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
   renderBudgetScale: config.renderBudgetScale,
   // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a

@@ -200,7 +200,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     };
     const hosts = new Map<string, FunctionHost>();
     for (const [name, decl] of Object.entries(functions)) {
-      const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local'), ...options.functionEnvironment };
+      // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
+      const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
       const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
       const host = new FunctionHost(name, decl, env, { root, concurrency: perFunction, log, functionPrefix: 'vidbot', output: options.functionOutput });
       if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });

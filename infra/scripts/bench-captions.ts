@@ -5,6 +5,7 @@
  * alternating spreads the drift over both), and prints the mean wall and CPU time of each and the difference.
  * Target: burned captions add at most 10 % to a render.
  */
+import { voiceToSpeak } from '#domain/voices';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ async function main() {
       const started = Date.now();
       const clip = await renderClip({
         bot, text: BENCH_TEXT, position: 'bottom-right', removeBotBackground: false, background: await inspectBackground(background, workDir),
-        backgroundVolume: 0.2, transitions: { entry: 'fade_in', exit: 'fade_out' }, mode: 'video', frame: FRAME, workDir, speech, captions,
+        backgroundVolume: 0.2, transitions: { entry: 'fade_in', exit: 'fade_out' }, mode: 'video', frame: FRAME, voice: voiceToSpeak(bot.voice, undefined, { polly: false }), workDir, speech, captions,
       });
       const result = { seconds: (Date.now() - started) / 1000, cpu: cpuSeconds() - cpu };
       if (captions === 'burn' && !clip.captionsBurned) throw new Error('the captions were not burned');

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { voiceToSpeak } from '#domain/voices';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { inspectBackground, probeDuration } from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
@@ -27,6 +28,7 @@ async function main() {
     const clip = await renderClip({
       bot,
       text: BENCH_TEXT,
+      voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
       position: 'bottom-right',
       removeBotBackground: false,
       background: await inspectBackground(cached, workDir),

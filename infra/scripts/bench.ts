@@ -21,6 +21,7 @@ import { startLocalRuntime } from '../local/runtime.ts';
 import { startFileServer } from './support/file-server.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { voiceToSpeak } from '#domain/voices';
 import { VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
 import { clipTiming } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
@@ -40,7 +41,7 @@ interface LogLine {
 /** The clip's length, from the same speech engine and timing rule the render uses. */
 async function clipLength(work: string): Promise<number> {
   const bot = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-  const speech = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, bot, work);
+  const speech = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, voiceToSpeak(bot.voice, undefined, { polly: false }), work);
   return Number(clipTiming(speech.durationSeconds, { entry: 'fade_in', exit: 'fade_out' }).totalSeconds.toFixed(3));
 }
 

@@ -4,6 +4,7 @@
  * her; maya at center: under her card), one frame of each in the middle of a two-line cue, side by side at half
  * size. Default output: docs/captions.png.
  */
+import { voiceToSpeak } from '#domain/voices';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ async function main() {
       const clip = await renderClip({
         bot: BUILT_IN_BOTS.find((b) => b.look === look)!, text, position, removeBotBackground: look === 'ava',
         background: await inspectBackground(background, workDir), backgroundVolume: 0, transitions: { entry: 'fade_in' },
-        mode: 'video', frame: frameSizeOf(DEFAULT_SHAPE), workDir, speech: new EspeakSpeechEngine(), captions: 'burn',
+        mode: 'video', frame: frameSizeOf(DEFAULT_SHAPE), voice: voiceToSpeak(BUILT_IN_BOTS.find((b) => b.look === look)!.voice, undefined, { polly: false }), workDir, speech: new EspeakSpeechEngine(), captions: 'burn',
       });
       const cue = clip.cues.find((c) => c.lines.length === 2) ?? clip.cues[0]!;
       shots.push({ path: clip.path, at: (cue.startSeconds + cue.endSeconds) / 2 });

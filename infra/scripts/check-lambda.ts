@@ -153,6 +153,17 @@ const invocations: Record<FunctionName, Invocation> = {
     event: apiEvent('GET', '/v1/video/{id}', '/v1/video/not-a-video-id', { caller: true, pathParameters: { id: 'not-a-video-id' } }),
     expect: expectHttp(404, 'not_found'),
   },
+  voices: {
+    what: 'GET /v1/voices: the catalog of the deployment (SPEECH_ENGINE=polly on AWS: Polly\'s voices too)',
+    event: apiEvent('GET', '/v1/voices', '/v1/voices', { caller: true }),
+    expect(result) {
+      const summary = expectHttp(200)(result);
+      const voices = JSON.parse((result as { value: { body: string } }).value.body).voices as { engine: string }[];
+      const polly = voices.filter((v) => v.engine === 'polly').length;
+      if (voices.length < 200 || polly === 0) throw new Error(`expected espeak-ng's and Polly's voices, got ${voices.length} (${polly} Polly)`);
+      return `${summary} ${voices.length} voices, ${polly} of them Polly's`;
+    },
+  },
   account: {
     what: 'GET /v1/account without the authorizer context: 401 from the handler',
     event: apiEvent('GET', '/v1/account', '/v1/account'),

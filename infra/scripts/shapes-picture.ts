@@ -3,6 +3,7 @@
  * (bot_ava, bottom-right, on its card) over the same landscape picture, rendered by the engine at 16:9, 9:16
  * and 1:1 (720p), one frame of each side by side at the same height. Default path docs/shapes.png.
  */
+import { voiceToSpeak } from '#domain/voices';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +30,7 @@ async function main() {
       const workDir = mkdtempSync(join(work, 'clip-'));
       const clip = await renderClip({
         bot,
+        voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
         text: 'Every shape.',
         position: 'bottom-right',
         removeBotBackground: false,

@@ -55,8 +55,12 @@ describe('toBot', () => {
     source: { kind: 'photo_url', url: 'https://example.com/a.jpg' }, look: { version: 'v_2', files: ['manifest.json'], preview: 'preview.png' }, createdAt: 'x', updatedAt: 'x',
   };
 
-  it('maps an espeak voice id onto its espeak voice, and a Polly one onto Polly', () => {
-    expect(toBot(own)).toMatchObject({ uid: 'mine', look: 'looks/acct_a/mine/v_2', defaultPosition: 'center', voice: { engine: 'espeak', espeakVoice: 'en-gb+m3' } });
-    expect(toBot({ ...own, voice: 'polly:Brian' }).voice).toMatchObject({ engine: 'polly', pollyVoiceId: 'Brian' });
+  it('speaks an espeak voice id as it is, and a Polly one with Polly where the deployment has it (else a stand-in)', () => {
+    expect(toBot(own)).toMatchObject({ uid: 'mine', look: 'looks/acct_a/mine/v_2', defaultPosition: 'center', voice: { espeak: 'espeak:en-gb+m3' } });
+    expect(toBot(own).voice.polly).toBeUndefined();
+    const polly = toBot({ ...own, voice: 'polly:Brian' }).voice;
+    expect(polly.polly).toBe('polly:Brian');
+    // Where Polly is off, an espeak-ng voice of the same language (British English) speaks for it.
+    expect(polly.espeak).toMatch(/^espeak:en-gb/);
   });
 });

@@ -134,6 +134,33 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
   });
 
+  it('answers 400 naming an unknown voice, and a Polly voice where the deployment does not use Polly', async () => {
+    const clips = [
+      { bot_uid: 'bot_ava', text: 'Hola', voice: 'espeak:es+f3' },
+      { bot_uid: 'bot_ava', text: 'Hi', voice: 'espeak:xx+f3' },
+      { bot_uid: 'bot_ava', text: 'Hola', voice: 'polly:Lucia' },
+    ];
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: 'https://e.com/h', clips }) }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json.error.details).toEqual([
+      { path: 'clips[1].voice', message: 'unknown voice "espeak:xx+f3"; list the voices with GET /v1/voices' },
+      { path: 'clips[2].voice', message: 'unknown voice "polly:Lucia"; list the voices with GET /v1/voices' },
+    ]);
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('stores the voice a clip names, in every body form, for the render', async () => {
+    const clips = `[{"bot_uid": 'bot_leo', "text": 'Hola a todos', "voice": 'espeak:es-419+m3'}]`;
+    const { body, contentType } = await multipart({ webhook: 'https://e.com/h', clips });
+    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'Content-Type': contentType }, body }));
+    expect(response.statusCode).toBe(202);
+    expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item!.clips[0]).toMatchObject({ botUid: 'bot_leo', voice: 'espeak:es-419+m3' });
+    const form = new URLSearchParams({ webhook: 'https://e.com/h', clips }).toString();
+    const formResponse = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
+    expect(formResponse.statusCode).toBe(202);
+    expect(documents.commandCalls(PutCommand)[1]!.args[0].input.Item!.clips[0]).toMatchObject({ voice: 'espeak:es-419+m3' });
+  });
+
   it.each([
     ['text/plain', 'hello', 415, 'unsupported_media_type'],
     ['application/json', '{"webhook": ', 400, 'invalid_request'],

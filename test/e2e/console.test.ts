@@ -140,6 +140,9 @@ describe('console', () => {
       bot: 'bot_leo', text: 'Let me show you around.', position: 'top left', removeBackground: false,
       background, volume: '0.2', entry: 'fade_in', exit: 'fade_out', keep: true, name: 'Tour',
     });
+    // A clip may speak with another voice than its bot's (GET /v1/voices fills the picker, by language).
+    await expect.poll(() => clip2.getByLabel('Voice').locator('option').count(), { timeout: 10_000 }).toBeGreaterThan(200);
+    await clip2.getByLabel('Voice').selectOption('espeak:es+m3');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(shots, 'console-desktop.png') });
     const text2 = clip2.getByLabel('Text', { exact: true });
@@ -154,6 +157,7 @@ describe('console', () => {
     expect(curl).toContain('"reusable_clip": true');
     expect(curl).toContain('"bot_position": "bottom-right"'); // picked, though it is Ava's default
     expect(curl).toContain('"bot_position": "top-left"');
+    expect(curl).toContain('"voice": "espeak:es+m3"');
     expect(await page.evaluate(() => document.body.innerText)).not.toContain(app.apiKey);
 
     // A bad input: the API's message appears by the field its details[].path names (clips[1].text).

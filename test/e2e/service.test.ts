@@ -158,6 +158,32 @@ describe('voice only', () => {
   }, 120_000);
 });
 
+describe('voices', () => {
+  it('lists the voices of a language, and a clip spoken in Spanish by a built-in bot completes', async () => {
+    const listed = (await (await api('/v1/voices?language=es')).json()) as { voices: { id: string; engine: string; language: string }[] };
+    expect(listed.voices.map((v) => v.id)).toEqual(expect.arrayContaining(['espeak:es+f3', 'espeak:es+m3', 'espeak:es-419+f3']));
+    expect(listed.voices.every((v) => v.engine === 'espeak' && v.language.startsWith('es'))).toBe(true); // no Polly locally
+    const bot = (await (await api('/v1/bot/bot_maya')).json()) as { voice: string };
+    expect(bot.voice).toBe('espeak:en-us+f3');
+
+    const unknown = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: receiver.url, clips: [{ bot_uid: 'bot_maya', text: 'Hola', voice: 'polly:Lucia' }] }) });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as any).error.details).toEqual([{ path: 'clips[0].voice', message: 'unknown voice "polly:Lucia"; list the voices with GET /v1/voices' }]);
+
+    const clips = `[{"bot_uid": 'bot_maya', "text": '¡Hola a todos! Bienvenidos al programa.', "voice": 'espeak:es+f3'}]`;
+    const { body, contentType } = await multipart({ webhook: receiver.url, clips });
+    const response = await api('/v1/bot', { method: 'POST', headers: { 'content-type': contentType }, body });
+    expect(response.status).toBe(202);
+    const { video_id } = (await response.json()) as { video_id: string };
+    const video = await eventually(async () => {
+      const v = (await (await api(`/v1/video/${video_id}`)).json()) as any;
+      return v.status === 'completed' || v.status === 'failed' ? v : undefined;
+    }, 90_000, 'the Spanish video to end');
+    expect(video.status).toBe('completed');
+    expect(video.clips[0].duration_seconds).toBeGreaterThan(1.5);
+  }, 120_000);
+});
+
 describe('Idempotency-Key', () => {
   const body = () => JSON.stringify({ webhook: receiver.url, create_video: false, clips: [{ bot_uid: 'bot_leo', text: 'Only once.' }] });
 

@@ -6,7 +6,7 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
 import type { VidbotStack } from '../../infra/stack.ts';
 import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_FAULT_CODES, SERVICE_NAME } from '#commons/metric-names';
-import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, observability, queues, routes, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
+import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, observability, queues, routes, speechEngines, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '../../infra/wiring.ts';
 import { objectAccess } from '../../infra/constructs/vidbot-function.ts';
 import { ServiceAlarms } from '../../infra/constructs/service-alarms.ts';
 import { WorkQueue } from '../../infra/constructs/work-queue.ts';
@@ -110,6 +110,7 @@ describe('functions', () => {
         ...Object.keys(decl(name).queues ?? {}).map(envNames.queueUrl),
         ...((decl(name) as { deadLetters?: readonly string[] }).deadLetters ?? []).map(envNames.deadLetterQueueUrl),
         ...(decl(name).bucket ? [envNames.bucket] : []),
+        ...((decl(name) as { voices?: boolean }).voices ? [envNames.speechEngine] : []),
         ...Object.keys(decl(name).environment ?? {}),
         // A queue consumer learns its queue's receive limit (its last attempt fails the job for good) and its
         // queue's name (the queue dimension of its metrics).
@@ -128,6 +129,12 @@ describe('functions', () => {
     expect(authorizer.BUCKET_NAME).toBeUndefined();
     expect(resources[fnId('render')]!.Properties.Environment.Variables.MAX_RECEIVE_COUNT).toBe(String(queues.render.maxReceiveCount));
     expect(resources[fnId('notifier')]!.Properties.Environment.Variables.CONSUMED_QUEUE).toBe('notify');
+    // The functions that list, check or speak voices learn that the deployment speaks Polly; the others nothing.
+    for (const name of functionNames) {
+      const speech = resources[fnId(name)]!.Properties.Environment.Variables[envNames.speechEngine];
+      expect(speech, name).toBe((decl(name) as { voices?: boolean }).voices ? speechEngines.cloud : undefined);
+    }
+    expect(speechEngines.cloud).toBe('polly');
     expect(resources[fnId('assemble')]!.Properties.Environment.Variables.ASSEMBLY_LEASE_SECONDS).toBe(String(assemblyLeaseSeconds));
     const sweeper = resources[fnId('sweeper')]!.Properties.Environment.Variables;
     expect(sweeper.QUEUE_RENDER_DLQ_URL).toEqual({ Ref: idOf(stack.node.findChild('RenderQueue').node.findChild('DeadLetterQueue')) });
@@ -587,7 +594,8 @@ describe('seed and outputs', () => {
     expect(create).toContain(tableLogicalIds.bots);
     for (const bot of BUILT_IN_BOTS) {
       expect(create).toContain(bot.uid);
-      expect(create).toContain(bot.voice.espeakVoice);
+      expect(create).toContain(bot.voice.espeak);
+      expect(create).toContain(bot.voice.polly!);
     }
     expect(JSON.stringify(seed.Properties.Update)).toBe(create);
   });

@@ -3,6 +3,7 @@
  * stored, a builder's LookError fails it with its code leaving nothing, a transient error is retried, a replaced or
  * deleted bot leaves no look behind; and the render engine draws a prepared look fetched from the bucket.
  */
+import { voiceToSpeak } from '#domain/voices';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -170,6 +171,7 @@ describe('rendering a prepared bot', () => {
       bot: toBot(own),
       lookDirectory,
       frame: frameSizeOf(DEFAULT_SHAPE),
+      voice: voiceToSpeak(toBot(own).voice, undefined, { polly: false }),
       text: 'A bot of my own.',
       position: 'center',
       removeBotBackground: false,
@@ -191,6 +193,6 @@ describe('rendering a prepared bot', () => {
 
     const clip = { index: 0, clipName: 'c', botUid: 'on-screen', text: 't', position: 'center' as const, removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: false };
     const replaced = { ...own, look: { ...own.look!, version: 'v_other' } };
-    expect(clipContentHash(tenantId, clip, toBot(own), 'video', RENDERER_VERSION, DEFAULT_SHAPE)).not.toBe(clipContentHash(tenantId, clip, toBot(replaced), 'video', RENDERER_VERSION, DEFAULT_SHAPE));
+    expect(clipContentHash(tenantId, clip, toBot(own), voiceToSpeak(toBot(own).voice, undefined, { polly: false }), 'video', RENDERER_VERSION, DEFAULT_SHAPE)).not.toBe(clipContentHash(tenantId, clip, toBot(replaced), voiceToSpeak(toBot(replaced).voice, undefined, { polly: false }), 'video', RENDERER_VERSION, DEFAULT_SHAPE));
   }, 60_000);
 });

@@ -75,6 +75,7 @@ async function submit(clips: unknown[], createVideoFlag = true, who = caller, fi
     renderQueue,
     now: () => clock,
     newVideoId: () => `vid_test${++counter}`,
+    voices: { polly: false },
   });
 }
 
@@ -101,6 +102,7 @@ beforeAll(async () => {
     renderClip,
     speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0, words: [] }) }),
     fetchBackground,
+    voices: { polly: false },
     now: () => clock,
   };
   assembleDeps = { videos, objects, notifyQueue, concat, poster, assemblyLeaseSeconds };
@@ -195,6 +197,31 @@ describe('rendering a multi-clip video', () => {
     expect(renderClip).toHaveBeenCalledTimes(1);
     const second = await videos.get(`vid_test${counter}`);
     expect(second?.clipResults['0']).toMatchObject({ status: 'rendered', cached: true, durationSeconds: 0.8 });
+  });
+
+  it('speaks a clip with the voice it names, on that voice\'s engine; another voice is another render', async () => {
+    const speechFor = vi.spyOn(clipDeps, 'speechFor');
+    const spanish = { bot_uid: 'bot_leo', text: 'Hola a todos', voice: 'espeak:es+m3' };
+    for (const clip of [spanish, spanish, { ...spanish, voice: 'espeak:es-419+m3' }, { bot_uid: 'bot_leo', text: 'Hola a todos' }]) {
+      await submit([clip]);
+      await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    }
+    // The second is the first from the cache; the other voice and the bot's own voice are rendered anew.
+    expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([{ id: 'espeak:es+m3' }, { id: 'espeak:es-419+m3' }, { id: 'espeak:en-gb+m3', rate: 165, pitch: 40 }]);
+    expect(speechFor.mock.calls.map(([voice]) => voice.id)).toEqual(['espeak:es+m3', 'espeak:es-419+m3', 'espeak:en-gb+m3']);
+    const results = await Promise.all([3, 2, 1, 0].map((back) => videos.get(`vid_test${counter - back}`)));
+    expect(results.map((v) => v!.clipResults['0']!.cached ?? false)).toEqual([false, true, false, false]);
+    expect(new Set(results.map((v) => v!.clipResults['0']!.contentHash)).size).toBe(3);
+    speechFor.mockRestore();
+  });
+
+  it('speaks the built-in bots\' Polly voices where the deployment uses Polly: another render than their espeak-ng one', async () => {
+    const clip = { bot_uid: 'bot_otto', text: 'Which engine?' };
+    for (const polly of [false, true]) {
+      await submit([clip]);
+      await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, voices: { polly } });
+    }
+    expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([{ id: 'espeak:en-us+m3', rate: 150, pitch: 30 }, { id: 'polly:Matthew' }]);
   });
 
   it('keeps a reusable clip, lists it, and a later request reuses it by clip_uid without rendering', async () => {

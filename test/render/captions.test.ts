@@ -2,6 +2,7 @@
  * Captions: the cue rules, the WebVTT and SRT files (read back by ffmpeg's own demuxers), espeak-ng's word
  * timings against the audio, and captions burned into real frames at 1280x720 and in a portrait frame.
  */
+import { voiceToSpeak } from '#domain/voices';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,7 +155,7 @@ describe('espeak-ng word timings', () => {
   it('sentence and clause starts land on the speech onsets after the pauses; every word in order, inside the audio', async () => {
     const text = 'Hello there! Welcome to vidbot, the talking presenter. It turns your text into video, in 2026 and beyond. Ready?';
     const workDir = mkdtempSync(join(root, 'espeak-'));
-    const result = await new EspeakSpeechEngine().synthesize(text, ava, workDir);
+    const result = await new EspeakSpeechEngine().synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: false }), workDir);
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(text.split(' '));
     result.words.slice(1).forEach((w, i) => expect(w.startSeconds).toBeGreaterThanOrEqual(result.words[i]!.endSeconds - 1e-6));
     expect(result.words.at(-1)!.endSeconds).toBeLessThanOrEqual(result.durationSeconds);
@@ -172,7 +173,7 @@ describe('espeak-ng word timings', () => {
   });
 
   it.each(BUILT_IN_BOTS.map((b) => [b.uid, b] as const))('on the 60-second benchmark text, every clause of %s starts within 50 ms of a speech onset', async (_uid, bot) => {
-    const result = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, bot, mkdtempSync(join(root, 'espeak-')));
+    const result = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, voiceToSpeak(bot.voice, undefined, { polly: false }), mkdtempSync(join(root, 'espeak-')));
     const pcm = readWav(result.wavPath);
     const { gaps, soundStart } = silences(pcm.samples, pcm.sampleRate);
     const onsets = [soundStart, ...gaps.map((g) => g.end)];
@@ -184,7 +185,7 @@ describe('espeak-ng word timings', () => {
 
   it('offsets point into the text as given, control characters and runs of spaces included', async () => {
     const text = '  Line one,\n\n\tline\u0007two.  ';
-    const result = await new EspeakSpeechEngine().synthesize(text, ava, mkdtempSync(join(root, 'espeak-')));
+    const result = await new EspeakSpeechEngine().synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: false }), mkdtempSync(join(root, 'espeak-')));
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(['Line', 'one,', 'line', 'two.']);
   });
 
@@ -243,7 +244,7 @@ describe('burned captions', () => {
   it('draws legible captions into a 1280x720 clip where they were placed, and nowhere near the presenter', async () => {
     const text = 'Captions are drawn on a box. They stay clear of the presenter.';
     const base: Omit<RenderClipInput, 'workDir' | 'captions'> = {
-      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: { entry: 'fade_in' }, mode: 'video', frame: FRAME, speech: new EspeakSpeechEngine(),
+      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: { entry: 'fade_in' }, mode: 'video', frame: FRAME, voice: voiceToSpeak(ava.voice, undefined, { polly: false }), speech: new EspeakSpeechEngine(),
     };
     const plain = await renderClip({ ...base, workDir: mkdtempSync(join(root, 'plain-')) });
     const burned = await renderClip({ ...base, workDir: mkdtempSync(join(root, 'burn-')), captions: 'burn' });
@@ -287,7 +288,7 @@ describe('burned captions', () => {
   it('does not burn text the font cannot draw (here Hebrew), and still makes its cues in that text', async () => {
     const text = 'שלום עולם, ברוכים הבאים.';
     const clip = await renderClip({
-      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, mode: 'video', frame: FRAME,
+      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, mode: 'video', frame: FRAME, voice: voiceToSpeak(ava.voice, undefined, { polly: false }),
       speech: new EspeakSpeechEngine(), captions: 'burn', workDir: mkdtempSync(join(root, 'hebrew-')),
     });
     expect(clip.captionsBurned).toBe(false);

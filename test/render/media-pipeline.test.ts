@@ -31,6 +31,9 @@ import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample, type
 import { probeFile } from '../support/media.ts';
 import { assertPublicMessage } from '../support/public-errors.ts';
 import { frameRgb, pixel } from './media.ts';
+import { voiceToSpeak } from '#domain/voices';
+
+const AVA_VOICE = voiceToSpeak(BUILT_IN_BOTS[0]!.voice, undefined, { polly: false });
 
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
@@ -94,6 +97,7 @@ describe('accepted background formats', () => {
       // About 2.5 s of speech: longer than the 1.5 s sample, so a moving background must loop.
       const clip = await renderClip({
         bot: BUILT_IN_BOTS[0]!,
+        voice: AVA_VOICE,
         text: 'This background is looped under the presenter.',
         position: 'bottom-right',
         removeBotBackground: false,
@@ -144,7 +148,7 @@ describe('files of the security review', () => {
     const media = await inspectBackground(writeDeclaredSizePng(join(work, 'truncated.png'), 640, 480), work);
     const started = Date.now();
     const clip = await renderClip({
-      bot: BUILT_IN_BOTS[0]!, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
+      bot: BUILT_IN_BOTS[0]!, voice: AVA_VOICE, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
       backgroundVolume: 0, transitions: {}, frame: FRAME, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
     });
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -255,7 +259,7 @@ describe('the report parser', () => {
     expect(media.hasAudio).toBe(false);
     // It renders (the graph does not ask for a sound the file lacks).
     const clip = await renderClip({
-      bot: BUILT_IN_BOTS[0]!, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
+      bot: BUILT_IN_BOTS[0]!, voice: AVA_VOICE, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
       backgroundVolume: 1, transitions: {}, frame: FRAME, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
     });
     expect(Number((await probeFile(clip.path)).format.duration)).toBeCloseTo(clip.durationSeconds, 0);

@@ -4,6 +4,7 @@
  * where it was asked, and a transition pair each; in the vertical frame every transition pair, the default
  * backdrop, the join and the poster. Texts are a word or two, so each clip lasts about two seconds.
  */
+import { voiceToSpeak } from '#domain/voices';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,7 @@ async function render(frame: FrameSize, overrides: Partial<RenderClipInput> = {}
     workDir,
     speech: new EspeakSpeechEngine(),
     ...overrides,
+    voice: overrides.voice ?? voiceToSpeak(ava.voice, undefined, { polly: false }),
   });
 }
 

@@ -1,17 +1,19 @@
-/** Speech engines: espeak-ng for real (short texts), Polly against aws-sdk-client-mock, and the choice between them. */
+/** Speech engines: espeak-ng for real (short texts), Polly against aws-sdk-client-mock, and the choice of voice and engine. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { voiceToSpeak, type SpeechVoice } from '#domain/voices';
 import { mouthLevelsFromLoudness, mouthLevelsFromVisemes, loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
 import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '../../functions/render/speech/index.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
-const pollyBot: Bot = { ...ava, voice: { ...ava.voice, engine: 'polly' } };
+/** Ava's voice where Polly is off: her espeak-ng voice, rate and pitch. */
+const avaEspeak: SpeechVoice = voiceToSpeak(ava.voice, undefined, { polly: false });
 const workDir = mkdtempSync(join(tmpdir(), 'vidbot-speech-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -23,7 +25,7 @@ const stream = (bytes: Buffer) => ({
 
 describe('espeak-ng', () => {
   it('speaks the text into a 16-bit WAV whose duration it reports', async () => {
-    const result = await new EspeakSpeechEngine().synthesize('Good morning, world.', ava, workDir);
+    const result = await new EspeakSpeechEngine().synthesize('Good morning, world.', avaEspeak, workDir);
     const pcm = readWav(result.wavPath);
     expect(result.sampleRate).toBe(pcm.sampleRate);
     expect(result.durationSeconds).toBeGreaterThan(0.5);
@@ -32,12 +34,12 @@ describe('espeak-ng', () => {
   });
 
   it('speaks text that looks like options or carries control characters, as text', async () => {
-    const result = await new EspeakSpeechEngine().synthesize('-v xx --help\u0007 minus five', ava, workDir);
+    const result = await new EspeakSpeechEngine().synthesize('-v xx --help\u0007 minus five', avaEspeak, workDir);
     expect(result.durationSeconds).toBeGreaterThan(0.5);
   });
 
   it('drives the mouth from the loudness: Pearson r(mouth level, RMS) ≥ 0.6 on a real utterance', async () => {
-    const result = await new EspeakSpeechEngine().synthesize('The quick brown fox jumps over the lazy dog, twice!', ava, workDir);
+    const result = await new EspeakSpeechEngine().synthesize('The quick brown fox jumps over the lazy dog, twice!', avaEspeak, workDir);
     const pcm = readWav(result.wavPath);
     const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, 30);
     const levels = mouthLevelsFromLoudness(loudness);
@@ -59,7 +61,7 @@ describe('Amazon Polly', () => {
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(marks)) as never });
 
-    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize('Hello', pollyBot, workDir);
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize('Hello', voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
 
     const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
     expect(calls).toHaveLength(2);
@@ -94,21 +96,47 @@ describe('Amazon Polly', () => {
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(['{"time":0,"type":"viseme","value":"sil"}', ...wordMarks].join('\n'))) as never });
 
-    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(text, pollyBot, workDir);
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
 
     expect(polly.commandCalls(SynthesizeSpeechCommand)[0]!.args[0].input.Text).toBe(spoken);
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(said);
     // Each word lasts until the next starts; the last, until the audio ends.
     expect(result.words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([[0.1, 0.4], [0.4, 0.7], [0.7, 1], [1, 1.3], [1.3, 2]]);
   });
+
+  it('passes the clip voice\'s Polly id, with the neural engine where the voice has it and the standard one where not', async () => {
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(Buffer.alloc(3200)) as never });
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from('{"time":0,"type":"viseme","value":"sil"}')) as never });
+    const engine = new PollySpeechEngine(new PollyClient({ region: 'us-east-1' }));
+    await engine.synthesize('Hola a todos.', voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true }), workDir);
+    await engine.synthesize('Привет.', voiceToSpeak(ava.voice, 'polly:Tatyana', { polly: true }), workDir);
+    const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
+    expect(calls.filter((c) => c.VoiceId === 'Lucia').map((c) => c.Engine)).toEqual(['neural', 'neural']);
+    expect(calls.filter((c) => c.VoiceId === 'Tatyana').map((c) => c.Engine)).toEqual(['standard', 'standard']);
+    await expect(engine.synthesize('Hi.', { id: 'espeak:en-us+f3' }, workDir)).rejects.toThrow(/not a Polly voice/);
+  });
 });
 
-describe('speechEngineFor', () => {
-  it('uses Polly only when the deployment enables it and the bot prefers it', () => {
+describe('the voice a clip is spoken with, and its engine', () => {
+  it('speaks a built-in bot\'s neural Polly voice where the deployment uses Polly, its espeak-ng voice elsewhere', () => {
+    expect(voiceToSpeak(ava.voice, undefined, { polly: true })).toEqual({ id: 'polly:Joanna' });
+    expect(voiceToSpeak(ava.voice, undefined, { polly: false })).toEqual({ id: 'espeak:en-us+f3', rate: 160, pitch: 55 });
+    // The bots keep their own delivery with espeak-ng: two of them share a voice but not rate and pitch.
+    const deliveries = BUILT_IN_BOTS.map((b) => JSON.stringify(voiceToSpeak(b.voice, undefined, { polly: false })));
+    expect(new Set(deliveries).size).toBe(BUILT_IN_BOTS.length);
+  });
+
+  it('speaks the clip\'s own voice instead, as it is listed, and a Polly voice where Polly is off by a stand-in of its language and gender', () => {
+    expect(voiceToSpeak(ava.voice, 'espeak:es+m3', { polly: true })).toEqual({ id: 'espeak:es+m3' });
+    expect(voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true })).toEqual({ id: 'polly:Lucia' });
+    expect(voiceToSpeak(ava.voice, 'polly:Lucia', { polly: false })).toEqual({ id: 'espeak:es+f3' });
+    expect(voiceToSpeak(ava.voice, 'polly:Takumi', { polly: false })).toEqual({ id: 'espeak:ja+m3' });
+  });
+
+  it('picks the engine the voice id names', () => {
     const client = new PollyClient({ region: 'us-east-1' });
-    expect(speechEngineFor(pollyBot, { SPEECH_ENGINE: 'polly' }, { pollyClient: client }).name).toBe('polly');
-    expect(speechEngineFor(ava, { SPEECH_ENGINE: 'polly' }, { pollyClient: client }).name).toBe('espeak');
-    expect(speechEngineFor(pollyBot, {}, { pollyClient: client }).name).toBe('espeak');
-    expect(speechEngineFor(pollyBot, { SPEECH_ENGINE: 'espeak' }).name).toBe('espeak');
+    expect(speechEngineFor({ id: 'polly:Joanna' }, { pollyClient: client }).name).toBe('polly');
+    expect(speechEngineFor({ id: 'espeak:en-us+f3', rate: 160 }, { pollyClient: client }).name).toBe('espeak');
+    expect(() => speechEngineFor({ id: 'other:voice' })).toThrow(/no speech engine/);
   });
 });

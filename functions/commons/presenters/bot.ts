@@ -2,38 +2,39 @@
 import { lookFileKey, toBot, type AccountBot } from '#domain/account-bots';
 import { botPreviewKey, type Bot } from '#domain/bot';
 import type { ObjectStore } from '#domain/ports';
+import { voiceToSpeak, type VoiceOptions } from '#domain/voices';
 
 /** Preview links are presigned; a week keeps them usable in a cached listing. */
 const PREVIEW_LINK_SECONDS = 7 * 24 * 3600;
 
-function toPublicBot(bot: Bot, previewImageUrl: string | null) {
+function toPublicBot(bot: Bot, previewImageUrl: string | null, voices: VoiceOptions) {
   return {
     uid: bot.uid,
     name: bot.name,
     description: bot.description,
-    voice: { engine: bot.voice.engine, name: bot.voice.engine === 'polly' ? bot.voice.pollyVoiceId : bot.voice.espeakVoice },
+    // The voice id it speaks with in this deployment (GET /v1/voices describes it); a clip may name another.
+    voice: voiceToSpeak(bot.voice, undefined, voices).id,
     default_position: bot.defaultPosition,
     preview_image_url: previewImageUrl,
   };
 }
 
 /** A built-in bot with a fresh presigned link to its preview image. */
-export const presentBot = async (bot: Bot, objects: ObjectStore) => ({
-  ...toPublicBot(bot, (await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS)).url),
+export const presentBot = async (bot: Bot, objects: ObjectStore, voices: VoiceOptions) => ({
+  ...toPublicBot(bot, (await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS)).url, voices),
   built_in: true,
   status: 'ready' as const,
 });
 
 /**
- * A bot of the caller's account: its status, the voice id it was given (`voice_id`), and, once it has a look, a
- * link to the look's preview (null while the first preparation runs or after a failure).
+ * A bot of the caller's account: its status and, once it has a look, a link to the look's preview (null while the
+ * first preparation runs or after a failure).
  */
-export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectStore, 'presignGet'>) {
+export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectStore, 'presignGet'>, voices: VoiceOptions) {
   const look = own.status === 'ready' ? own.look : undefined;
   const preview = look ? (await objects.presignGet(lookFileKey(own.tenantId, own.uid, look.version, look.preview), PREVIEW_LINK_SECONDS)).url : null;
   return {
-    ...toPublicBot(toBot(own), preview),
-    voice_id: own.voice,
+    ...toPublicBot(toBot(own), preview, voices),
     built_in: false,
     status: own.status,
     ...(own.error ? { error: own.error } : {}),

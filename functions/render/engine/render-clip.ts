@@ -175,7 +175,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   // Where the time goes (RenderClipOutput.timings; the render job logs them).
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
-  const speech = await input.speech.synthesize(input.text, input.bot, input.workDir);
+  const speech = await input.speech.synthesize(input.text, input.voice, input.workDir);
   const speechMs = ms();
   if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
   if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);

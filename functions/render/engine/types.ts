@@ -4,6 +4,7 @@
  */
 import type { Bot } from '#domain/bot';
 import type { CaptionMode, Cue, TimedWord } from '#domain/captions';
+import type { SpeechVoice } from '#domain/voices';
 import type { BotPosition, Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
 import type { BackgroundMedia } from '#media/media';
@@ -27,7 +28,8 @@ export interface SpeechResult {
 
 export interface SpeechEngine {
   readonly name: string;
-  synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult>;
+  /** Speaks `text` with `voice` (one of this engine's voice ids) into a WAV file in workDir. */
+  synthesize(text: string, voice: SpeechVoice, workDir: string): Promise<SpeechResult>;
 }
 
 export interface RenderClipInput {
@@ -35,6 +37,8 @@ export interface RenderClipInput {
   /** Where the bot's look (manifest.json and its layers) is, when it is not a built-in look (see sprites.ts loadSprites). */
   lookDirectory?: string;
   text: string;
+  /** The voice the clip is spoken with (domain voiceToSpeak): `speech` is this voice's engine. */
+  voice: SpeechVoice;
   position: BotPosition;
   removeBotBackground: boolean;
   /**

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ESpeakNg from 'espeak-ng';
-import type { Bot } from '#domain/bot';
 import type { TimedWord } from '#domain/captions';
+import { espeakVoiceArgument, type SpeechVoice } from '#domain/voices';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { parseWav } from '../engine/wav.ts';
 import { alignWords } from './alignment.ts';
@@ -67,38 +67,58 @@ export function speakable(text: string): { text: string; origin: number[] } {
 export const wordsInOriginal = (origin: number[], words: TimedWord[]): TimedWord[] =>
   words.map((w) => ({ ...w, start: origin[w.start]!, end: origin[w.end - 1]! + 1 }));
 
+/** The voice to speak with, and optionally its rate and pitch. */
+interface EspeakVoiceSettings {
+  /** What espeak-ng's `-v` takes: a voice file and its variant (`roa/es+f3`). */
+  voice: string;
+  /** Words per minute (espeak-ng's default is 175). */
+  rate?: number;
+  /** 0-99 (espeak-ng's default is 50). */
+  pitch?: number;
+}
+
+/**
+ * Runs the espeak-ng program once, in a fresh instance of the compiled module: its printed lines, and its
+ * in-memory file system to read what it wrote.
+ */
+export async function runEspeak(args: string[]): Promise<{ lines: string[]; readFile(path: string): Uint8Array }> {
+  const module = await wasmModule();
+  const exitCode = process.exitCode;
+  const lines: string[] = [];
+  const instance = await ESpeakNg({
+    arguments: args,
+    instantiateWasm: (imports, done) => {
+      void wasm.instantiate(module, imports).then((instance) => done(instance, module));
+      return {};
+    },
+    // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.
+    print: (line) => lines.push(line),
+    printErr: (line) => lines.push(line),
+  });
+  // Emscripten sets the process exit code when its main() returns; that is not ours to change.
+  process.exitCode = exitCode;
+  return { lines, readFile: (path) => instance.FS.readFile(path) };
+}
+
 export class EspeakSpeechEngine implements SpeechEngine {
   readonly name = 'espeak';
 
-  async synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult> {
-    const module = await wasmModule();
+  async synthesize(text: string, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
+    const settings = espeakSettings(voice);
     const spoken = speakable(text);
     const output = 'speech.wav';
-    const exitCode = process.exitCode;
-    const log: string[] = [];
-    const instance = await ESpeakNg({
-      arguments: [
-        '-v', bot.voice.espeakVoice,
-        '-s', String(bot.voice.espeakRate),
-        '-p', String(bot.voice.espeakPitch),
-        '-w', output,
-        ` ${spoken.text}`,
-      ],
-      instantiateWasm: (imports, done) => {
-        void wasm.instantiate(module, imports).then((instance) => done(instance, module));
-        return {};
-      },
-      // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.
-      print: (line) => log.push(line),
-      printErr: (line) => log.push(line),
-    });
-    // Emscripten sets the process exit code when its main() returns; that is not ours to change.
-    process.exitCode = exitCode;
+    const run = await runEspeak([
+      '-v', settings.voice,
+      ...(settings.rate !== undefined ? ['-s', String(settings.rate)] : []),
+      ...(settings.pitch !== undefined ? ['-p', String(settings.pitch)] : []),
+      '-w', output,
+      ` ${spoken.text}`,
+    ]);
     let bytes: Buffer;
     try {
-      bytes = Buffer.from(instance.FS.readFile(output));
+      bytes = Buffer.from(run.readFile(output));
     } catch {
-      throw new Error(`espeak-ng produced no audio: ${log.slice(-3).join(' | ')}`);
+      throw new Error(`espeak-ng produced no audio: ${run.lines.slice(-3).join(' | ')}`);
     }
     const wavPath = join(workDir, 'speech.wav');
     writeFileSync(wavPath, bytes);
@@ -107,4 +127,11 @@ export class EspeakSpeechEngine implements SpeechEngine {
     const words = wordsInOriginal(spoken.origin, alignWords(spoken.text, pcm.samples, pcm.sampleRate));
     return { wavPath, sampleRate: pcm.sampleRate, durationSeconds: pcm.samples.length / pcm.sampleRate, words };
   }
+}
+
+/** `espeak:<voice>+<variant>` with the bot's delivery, as espeak-ng's options. */
+function espeakSettings(voice: SpeechVoice): EspeakVoiceSettings {
+  const argument = espeakVoiceArgument(voice.id);
+  if (!argument) throw new Error(`not an espeak-ng voice of the catalog: "${voice.id}"`);
+  return { voice: argument, rate: voice.rate, pitch: voice.pitch };
 }

@@ -1,7 +1,6 @@
 /** Speech engines behind the SpeechEngine port, and the choice between them. */
 import type { PollyClient } from '@aws-sdk/client-polly';
-import type { Bot } from '#domain/bot';
-import { envNames } from '#commons/env-names';
+import { splitVoiceId, type SpeechVoice } from '#domain/voices';
 import type { SpeechEngine } from '../engine/types.ts';
 import { EspeakSpeechEngine } from './espeak.ts';
 import { PollySpeechEngine } from './polly.ts';
@@ -13,17 +12,16 @@ let espeak: EspeakSpeechEngine | undefined;
 let polly: PollySpeechEngine | undefined;
 
 /**
- * Polly when the deployment enables it (SPEECH_ENGINE=polly) and the bot's voice prefers it; espeak-ng
- * otherwise. Engines are reused across invocations of a warm Lambda.
+ * The engine of the voice: its id names it (`polly:…` or `espeak:…`). Which voice a clip speaks with — and so
+ * whether Polly is used at all — the deployment's SPEECH_ENGINE decides, through the domain's voiceToSpeak.
+ * Engines are reused across invocations of a warm Lambda.
  */
-export function speechEngineFor(
-  bot: Bot,
-  env: Record<string, string | undefined> = process.env,
-  deps: { pollyClient?: PollyClient } = {},
-): SpeechEngine {
-  if (env[envNames.speechEngine] === 'polly' && bot.voice.engine === 'polly') {
+export function speechEngineFor(voice: SpeechVoice, deps: { pollyClient?: PollyClient } = {}): SpeechEngine {
+  const [engine] = splitVoiceId(voice.id);
+  if (engine === 'polly') {
     if (deps.pollyClient) return new PollySpeechEngine(deps.pollyClient);
     return (polly ??= new PollySpeechEngine());
   }
-  return (espeak ??= new EspeakSpeechEngine());
+  if (engine === 'espeak') return (espeak ??= new EspeakSpeechEngine());
+  throw new Error(`no speech engine for voice "${voice.id}"`);
 }

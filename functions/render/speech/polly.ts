@@ -1,13 +1,13 @@
 /**
- * Amazon Polly (neural voices): 16 kHz PCM for the sound plus a second request for viseme speech marks,
+ * Amazon Polly (neural voices, standard where a voice has no neural variant): 16 kHz PCM for the sound plus a second request for viseme speech marks,
  * which drive the mouth shapes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PollyClient, SynthesizeSpeechCommand, type VoiceId } from '@aws-sdk/client-polly';
 import { traced } from '#commons/tracer';
-import type { Bot } from '#domain/bot';
 import type { TimedWord } from '#domain/captions';
+import { pollyEngineOf, splitVoiceId, type SpeechVoice } from '#domain/voices';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { wavFromPcm16 } from '../engine/wav.ts';
 import { speakable, wordsInOriginal } from './espeak.ts';
@@ -54,9 +54,11 @@ export class PollySpeechEngine implements SpeechEngine {
 
   constructor(private readonly client: PollyClient = traced(new PollyClient({}))) {}
 
-  async synthesize(text: string, bot: Bot, workDir: string): Promise<SpeechResult> {
+  async synthesize(text: string, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
+    const [engine, voiceId] = splitVoiceId(voice.id);
+    if (engine !== 'polly' || !voiceId) throw new Error(`not a Polly voice: "${voice.id}"`);
     const spoken = speakable(text);
-    const common = { Engine: 'neural', Text: spoken.text, TextType: 'text', VoiceId: bot.voice.pollyVoiceId as VoiceId } as const;
+    const common = { Engine: pollyEngineOf(voiceId), Text: spoken.text, TextType: 'text', VoiceId: voiceId as VoiceId } as const;
     const [audio, marks] = await Promise.all([
       this.client.send(new SynthesizeSpeechCommand({ ...common, OutputFormat: 'pcm', SampleRate: String(SAMPLE_RATE) })),
       this.client.send(new SynthesizeSpeechCommand({ ...common, OutputFormat: 'json', SpeechMarkTypes: ['viseme', 'word'] })),
