@@ -16,10 +16,9 @@ import { findFaces, type Face, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { matte } from './matting.ts';
+import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png, rgbaOf } from './layers.ts';
 import { anchorPoints, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp, type Picture } from './mesh-warp.ts';
 
-const CANVAS = { width: 520, height: 600 };
-const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 };
 /** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
 const FACE_WIDTH = 176;
 const EYES_AT = { x: 260, y: 226 };
@@ -99,14 +98,6 @@ const mean = (points: Point[]): Point => ({
   y: points.reduce((s, p) => s + p.y, 0) / points.length,
 });
 
-function rgbaOf(rgb: Buffer, alpha: number): Buffer {
-  const out = Buffer.alloc((rgb.length / 3) * 4, alpha);
-  for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
-    out[o] = rgb[i]!; out[o + 1] = rgb[i + 1]!; out[o + 2] = rgb[i + 2]!;
-  }
-  return out;
-}
-
 /**
  * ISNet mattes everyone in the picture: keep the chosen person only. Other faces' heads are cleared, then only
  * the region connected to this face (alpha > 0.5) is kept, its edge softened over a few pixels.
@@ -139,46 +130,6 @@ function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Poin
   }
   const soft = boxBlur(dilate(keep, width, height, 3), width, height, 3);
   return alpha.map((a, i) => a * soft[i]!);
-}
-
-function dilate(mask: Uint8Array, width: number, height: number, radius: number): Float32Array {
-  const out = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) continue;
-      for (let dy = -radius; dy <= radius; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -radius; dx <= radius; dx++) {
-          const xx = x + dx;
-          if (xx >= 0 && xx < width) out[yy * width + xx] = 1;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** Separable box blur of a 0..1 field. */
-function boxBlur(field: Float32Array, width: number, height: number, radius: number): Float32Array {
-  const tmp = new Float32Array(width * height);
-  const out = new Float32Array(width * height);
-  const n = 2 * radius + 1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let s = 0;
-      for (let k = -radius; k <= radius; k++) s += field[y * width + Math.min(width - 1, Math.max(0, x + k))]!;
-      tmp[y * width + x] = s / n;
-    }
-  }
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let s = 0;
-      for (let k = -radius; k <= radius; k++) s += tmp[Math.min(height - 1, Math.max(0, y + k)) * width + x]!;
-      out[y * width + x] = s / n;
-    }
-  }
-  return out;
 }
 
 /**
@@ -239,20 +190,6 @@ function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
   }
   return Buffer.from(levels[0]!.c.map((v) => Math.max(0, Math.min(255, Math.round(v)))));
 }
-
-/** Coverage of the card's rounded rectangle. */
-function cardAlpha(x: number, y: number): number {
-  const { x: x0, y: y0, width, height, radius: r } = PANEL;
-  const x1 = x0 + width, y1 = y0 + height;
-  const px = x + 0.5, py = y + 0.5;
-  const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
-  const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
-  const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
-  return Math.min(1, Math.max(0, 0.5 - outside));
-}
-
-const png = (picture: Picture) =>
-  sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
 
 async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[]): Promise<PreparedLook> {
   const { width, height } = CANVAS;
