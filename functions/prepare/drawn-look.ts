@@ -1,7 +1,7 @@
 /**
  * A bot's look from drawn images: the caller's PNGs (with alpha) are the sprites; no detection needed.
  * mouth_closed is the body; the head frames carry only what differs from it (the mouth, and the eyes when
- * eyes_closed is given), the in-between mouth levels blended from closed → (half →) open.
+ * eyes_closed is given); the in-between mouth levels are the wider drawing squashed towards the upper lip.
  */
 import sharp from 'sharp';
 import type { BotManifest } from '../render/engine/sprites.ts';
@@ -64,17 +64,46 @@ function difference(a: Picture, b: Picture): Uint8Array {
   return out;
 }
 
-/** Premultiplied blend of two straight-RGBA canvases, t = 0 → a, 1 → b. */
-function blend(a: Picture, b: Picture, t: number): Picture {
-  const data = Buffer.alloc(a.data.length);
-  for (let o = 0; o < data.length; o += 4) {
-    const aa = a.data[o + 3]! * (1 - t), ba = b.data[o + 3]! * t;
-    const alpha = aa + ba;
-    if (alpha <= 0) continue;
-    for (let n = 0; n < 3; n++) data[o + n] = Math.round((a.data[o + n]! * aa + b.data[o + n]! * ba) / alpha);
-    data[o + 3] = Math.round(alpha);
+/**
+ * An in-between mouth: the opened drawing's changed region squashed vertically towards its top edge (the upper
+ * lip stays, the lower lip and jaw come up) by `open` (0..1), over the base drawing.
+ */
+function squash(base: Picture, opened: Picture, weight: Float32Array, region: { top: number; bottom: number; left: number; right: number }, open: number): Picture {
+  const data = Buffer.from(base.data);
+  const { width } = base;
+  const height = region.bottom - region.top;
+  for (let y = region.top; y < region.bottom; y++) {
+    const sy = region.top + (y + 0.5 - region.top) / Math.max(open, 1e-3) - 0.5;
+    if (sy > region.bottom - 1) continue;
+    const y0 = Math.max(region.top, Math.floor(sy)), y1 = Math.min(region.top + height - 1, y0 + 1), fy = Math.max(0, sy - y0);
+    for (let x = region.left; x < region.right; x++) {
+      const w = weight[y0 * width + x]! * (1 - fy) + weight[y1 * width + x]! * fy;
+      if (w <= 0) continue;
+      const o = (y * width + x) * 4, a = (y0 * width + x) * 4, b = (y1 * width + x) * 4;
+      const aa = opened.data[a + 3]! * (1 - fy), ba = opened.data[b + 3]! * fy;
+      const alpha = aa + ba;
+      const baseAlpha = data[o + 3]! * (1 - w), topAlpha = alpha * w;
+      const outAlpha = baseAlpha + topAlpha;
+      if (outAlpha <= 0) continue;
+      for (let n = 0; n < 3; n++) {
+        const top = alpha > 0 ? (opened.data[a + n]! * aa + opened.data[b + n]! * ba) / alpha : 0;
+        data[o + n] = Math.round((data[o + n]! * baseAlpha + top * topAlpha) / outAlpha);
+      }
+      data[o + 3] = Math.round(outAlpha);
+    }
   }
-  return { width: a.width, height: a.height, data };
+  return { width, height: base.height, data };
+}
+
+/** Bounding box of the non-zero entries of a field. */
+function bounds(field: ArrayLike<number>, width: number): { top: number; bottom: number; left: number; right: number } {
+  let left = width, top = Infinity, right = 0, bottom = 0;
+  for (let i = 0; i < field.length; i++) {
+    if (field[i]! <= 0) continue;
+    const x = i % width, y = (i - x) / width;
+    left = Math.min(left, x); top = Math.min(top, y); right = Math.max(right, x + 1); bottom = Math.max(bottom, y + 1);
+  }
+  return { top, bottom, left, right };
 }
 
 /** A card for drawn bots: a soft light-to-mist gradient on the card's rounded shape. */
@@ -106,14 +135,12 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   const halfChange = half ? difference(closed.picture, half.picture) : new Uint8Array(width * height);
   const changed = mouthChange.map((v, i) => v | eyesChange[i]! | halfChange[i]!);
 
-  // Mouth levels: closed → open, through mouth_half when given.
-  const levels: Picture[] = [];
-  for (let level = 0; level < MOUTH_LEVELS; level++) {
-    const t = level / (MOUTH_LEVELS - 1);
-    levels.push(half
-      ? t <= 0.5 ? blend(closed.picture, half.picture, t * 2) : blend(half.picture, open.picture, (t - 0.5) * 2)
-      : blend(closed.picture, open.picture, t));
-  }
+  // Mouth levels: closed → open (through mouth_half when given), the in-betweens squashed from the next wider drawing.
+  const mouthWeight = boxBlur(dilate(mouthChange.map((v, i) => v | halfChange[i]!), width, height, 3), width, height, 2);
+  const region = bounds(mouthWeight, width);
+  const levels: Picture[] = half
+    ? [closed.picture, squash(closed.picture, half.picture, mouthWeight, region, 0.55), half.picture, squash(closed.picture, open.picture, mouthWeight, region, 0.8), open.picture]
+    : [0, 0.45, 0.65, 0.85, 1].map((t) => (t === 0 ? closed.picture : t === 1 ? open.picture : squash(closed.picture, open.picture, mouthWeight, region, t)));
   const eyeWeight = eyes ? boxBlur(dilate(eyesChange, width, height, 2), width, height, 1) : undefined;
   const reach = boxBlur(dilate(changed, width, height, 3), width, height, 2);
 

@@ -26,7 +26,7 @@ const UPPER_LIP = [49, 50, 51, 52, 53, 61, 62, 63];
 const CORNERS = [48, 54, 60, 64];
 
 /** How far the lower lip drops at full openness, as a share of the jaw width. */
-const MAX_DROP = 0.15;
+const MAX_DROP = 0.13;
 
 /** Openness 0..1 of each mouth level (0 closed .. 4 wide). */
 export const openness = (level: number, levels: number) => level / (levels - 1);

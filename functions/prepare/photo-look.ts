@@ -35,6 +35,11 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
   const face = await largestFace(photo);
   const crop = await frame(photo, face);
   const alpha = isolate(await matte(rgbaOf(crop.rgb, 255), CANVAS.width, CANVAS.height), crop.landmarks, crop.others);
+  // Mirrored edges beside and above the photo are not the person (below it, the bust goes on).
+  for (let i = 0; i < alpha.length; i++) {
+    const x = i % CANVAS.width, y = (i - x) / CANVAS.width;
+    if (x < crop.inside.x0 || x >= crop.inside.x1 || y < crop.inside.y0) alpha[i] = 0;
+  }
   const person = rgbaOf(crop.rgb, 0);
   for (let i = 0; i < alpha.length; i++) person[i * 4 + 3] = Math.round(alpha[i]! * 255);
   const backdrop = fillBackdrop(crop.rgb, alpha);
@@ -88,6 +93,8 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
   const toCanvas = (p: Point) => ({ x: (p.x - ix0) * sx + padL, y: (p.y - iy0) * sy + padT });
   return {
     rgb,
+    /** Columns and rows that hold the photo itself (outside: mirrored edges; below the photo the bust may go on). */
+    inside: { x0: padL, x1: padL + cw, y0: padT },
     landmarks: lm.map(toCanvas),
     others: found.others.map((f) => ({ centre: toCanvas({ x: f.box.x + f.box.width / 2, y: f.box.y + f.box.height / 2 }), width: f.box.width * sx, height: f.box.height * sy })),
   };
