@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { LookError } from './look.ts';
 
 /** At most 10 MB a file (issue 9: photos of at most 10 MB). */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** At most 40 megapixels and 12000 px a side, as declared by the header: refused before decoding. */
 const MAX_PIXELS = 40_000_000;
 const MAX_SIDE = 12_000;

@@ -12,10 +12,10 @@
  */
 import sharp from 'sharp';
 import type { BotManifest } from '../render/engine/sprites.ts';
-import { findFaces, type Face, type Point } from './faces.ts';
+import { findFaces, loadFaces, type Face, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
 import { LookError, type PreparedLook } from './look.ts';
-import { matte } from './matting.ts';
+import { loadMatting, matte } from './matting.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png, rgbaOf } from './layers.ts';
 import { anchorPoints, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp, type Picture } from './mesh-warp.ts';
 
@@ -23,11 +23,19 @@ import { anchorPoints, openness, paintLashes, paintMouth, targetLandmarks, trian
 const FACE_WIDTH = 176;
 const EYES_AT = { x: 260, y: 226 };
 /** A face narrower than this (detector box, px of the photo after orientation) is refused: too little detail. */
-export const MIN_FACE_PX = 80;
+const MIN_FACE_PX = 80;
 const MOUTH_LEVELS = 5;
 /** Photos are decoded at most this size a side; faces are searched at most DETECT_SIDE. */
 const DECODE_SIDE = 4096;
 const DETECT_SIDE = 960;
+
+/**
+ * Loads the face and matting models (once per process; buildPhotoLook does it on first use). A worker may call it
+ * at start so that its first bot does not wait for them.
+ */
+export async function loadPhotoModels(): Promise<void> {
+  await Promise.all([loadFaces(), loadMatting()]);
+}
 
 export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
   checkHeader(image);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
-import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
+import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
 import { LookError, type PreparedLook } from '../../functions/prepare/look.ts';
 import { clipMouthLevels, clipTiming, FRAME, renderClip, type RenderClipInput } from '../../functions/render/engine/index.ts';
 import { botHeightFor, placeBot } from '../../functions/render/engine/layout.ts';
@@ -29,7 +29,8 @@ const SPEECH = 'Hello everyone, and welcome back to the show. Today we look at s
 let root: string;
 let look: PreparedLook;
 let directory: string;
-let coldMs: number;
+let modelsMs: number;
+let firstMs: number;
 
 async function code(image: Buffer): Promise<string> {
   try {
@@ -56,10 +57,12 @@ const luminance = (data: Buffer, i: number) => 0.299 * data[i]! + 0.587 * data[i
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'vidbot-photo-'));
-  // Cold: this builds the models too (once per process), as the first preparation of a fresh worker does.
+  // Cold: the models load once per process, then the first preparation, as in a fresh worker.
   const started = performance.now();
+  await loadPhotoModels();
+  modelsMs = performance.now() - started;
   look = await buildPhotoLook(PORTRAIT);
-  coldMs = performance.now() - started;
+  firstMs = performance.now() - started - modelsMs;
   directory = writeLook(root, look);
 }, 120_000);
 
@@ -86,8 +89,8 @@ describe('buildPhotoLook: bad input', () => {
 
 describe('buildPhotoLook: a portrait', () => {
   it(`prepares within 30 s on a cold process (models included)`, () => {
-    console.log(`photo look: cold preparation ${Math.round(coldMs)} ms (models loaded in it)`);
-    expect(coldMs).toBeLessThan(30_000);
+    console.log(`photo look: models loaded in ${Math.round(modelsMs)} ms, first preparation ${Math.round(firstMs)} ms, cold total ${Math.round(modelsMs + firstMs)} ms`);
+    expect(modelsMs + firstMs).toBeLessThan(30_000);
   });
 
   it('gives every file the manifest names, each the size it should be', async () => {
