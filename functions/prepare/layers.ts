@@ -17,9 +17,12 @@ export function cardAlpha(x: number, y: number): number {
   return Math.min(1, Math.max(0, 0.5 - outside));
 }
 
-/** Straight RGBA to PNG bytes. */
-export const png = (picture: Picture) =>
-  sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
+/** Straight RGBA to PNG bytes; fully transparent pixels are stored black (they compress to almost nothing). */
+export function png(picture: Picture): Promise<Buffer> {
+  const data = Buffer.from(picture.data);
+  for (let o = 0; o < data.length; o += 4) if (data[o + 3] === 0) data.fill(0, o, o + 3);
+  return sharp(data, { raw: { width: picture.width, height: picture.height, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
+}
 
 /** RGB to RGBA with one alpha for every pixel. */
 export function rgbaOf(rgb: Buffer, alpha: number): Buffer {

@@ -33,7 +33,7 @@ function modelBytes(): Buffer {
 function isnet(): Promise<Session> {
   session ??= (async () => {
     const ort = require('onnxruntime-node') as typeof import('onnxruntime-node');
-    return ort.InferenceSession.create(modelBytes(), { graphOptimizationLevel: 'all', intraOpNumThreads: 2 });
+    return ort.InferenceSession.create(modelBytes(), { graphOptimizationLevel: 'all', intraOpNumThreads: 2, enableCpuMemArena: false });
   })();
   return session;
 }
