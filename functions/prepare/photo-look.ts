@@ -114,18 +114,35 @@ const mean = (points: Point[]): Point => ({
 });
 
 /**
- * ISNet mattes everyone in the picture: keep the chosen person only. Other faces' heads are cleared, then only
- * the region connected to this face (alpha > 0.5) is kept, its edge softened over a few pixels.
+ * ISNet mattes everyone in the picture: keep the chosen person only. Each pixel belongs to the nearest face
+ * (horizontal distance in face widths below a face's top, people standing side by side; distance from the top of
+ * the head above it), with a soft edge of a few pixels where two territories meet; then only the region connected
+ * to this face (alpha > 0.5) is kept, its edge softened.
  */
 function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Point; width: number; height: number }[]): Float32Array {
   const { width, height } = CANVAS;
   const nose = landmarks[30]!;
-  for (const other of others) {
-    const rx = other.width * 0.85, ry = other.height * 1.0;
-    if (((nose.x - other.centre.x) / rx) ** 2 + ((nose.y - other.centre.y) / ry) ** 2 <= 1) continue;
-    for (let y = Math.max(0, Math.floor(other.centre.y - ry)); y < Math.min(height, other.centre.y + ry); y++) {
-      for (let x = Math.max(0, Math.floor(other.centre.x - rx)); x < Math.min(width, other.centre.x + rx); x++) {
-        if (((x - other.centre.x) / rx) ** 2 + ((y - other.centre.y) / ry) ** 2 <= 1) alpha[y * width + x] = 0;
+  const xs = landmarks.map((p) => p.x), ys = landmarks.map((p) => p.y);
+  const self = {
+    centre: { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 },
+    width: Math.max(...xs) - Math.min(...xs),
+    height: Math.max(...ys) - Math.min(...ys),
+  };
+  const distance = (f: typeof self, x: number, y: number) => {
+    const dx = Math.abs(x - f.centre.x) / f.width;
+    const above = f.centre.y - f.height - y;
+    return above > 0 ? Math.hypot(dx, above / f.height) : dx;
+  };
+  if (others.length) {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (alpha[i]! <= 0) continue;
+        // The chosen face's territory is a little narrower: a neighbour's hair at the boundary goes with them.
+        const mine = distance(self, x + 0.5, y + 0.5) / 0.85;
+        const nearest = Math.min(...others.map((o) => distance(o, x + 0.5, y + 0.5)));
+        // About 6 px of soft edge where the two territories meet.
+        alpha[i] = alpha[i]! * Math.min(1, Math.max(0, 0.5 + ((nearest - mine) * self.width) / 6));
       }
     }
   }
