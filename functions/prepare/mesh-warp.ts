@@ -43,11 +43,11 @@ export function targetLandmarks(face: FaceGeometry, open: number, eyesClosed: bo
   const mid = (face.landmarks[48]!.x + face.landmarks[54]!.x) / 2;
   for (const i of CORNERS) p[i]!.x += (mid - p[i]!.x) * 0.06 * open;
   if (eyesClosed) {
-    // Upper lid (37, 38 / 43, 44) down onto the lower lid (41, 40 / 47, 46), stopping just short of it.
+    // Upper lid (37, 38 / 43, 44) down onto the lower lid (41, 40 / 47, 46), stopping a hair short of it (no folded triangle).
     for (const [upper, lower] of [[37, 41], [38, 40], [43, 47], [44, 46]] as const) {
       const u = p[upper]!, l = p[lower]!;
-      u.x += (l.x - u.x) * 0.9;
-      u.y += (l.y - u.y) * 0.9;
+      u.x += (l.x - u.x) * 0.97;
+      u.y += (l.y - u.y) * 0.97;
     }
   }
   return p;
