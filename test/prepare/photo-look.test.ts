@@ -146,6 +146,15 @@ describe('buildPhotoLook: a portrait', () => {
     expect(differing).toBeGreaterThan(50);
   });
 
+  it('reads WebP and applies EXIF orientation: a sideways-stored photo tagged "rotate 90°" gives the same portrait', async () => {
+    // Pixels stored turned a quarter anticlockwise, with orientation 6 (display rotated 90° clockwise).
+    const sideways = await sharp(PORTRAIT).rotate(-90).webp({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer();
+    expect((await sharp(sideways).metadata()).orientation).toBe(6);
+    const turned = await buildPhotoLook(sideways);
+    expect(Math.abs(turned.manifest.mouth.x - look.manifest.mouth.x)).toBeLessThanOrEqual(6);
+    expect(Math.abs(turned.manifest.mouth.y - look.manifest.mouth.y)).toBeLessThanOrEqual(6);
+  }, 60_000);
+
   it('in a group photo, takes the largest face and leaves the others out', async () => {
     const group = await buildPhotoLook(GROUP);
     const m = group.manifest;
