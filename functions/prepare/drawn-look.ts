@@ -1,5 +1,14 @@
-/** A bot's look from drawn images: the caller's PNGs (with alpha) are the sprites; no detection needed. */
+/**
+ * A bot's look from drawn images: the caller's PNGs (with alpha) are the sprites; no detection needed.
+ * mouth_closed is the body; the head frames carry only what differs from it (the mouth, and the eyes when
+ * eyes_closed is given); the in-between mouth levels are the wider drawing squashed towards the upper lip.
+ */
+import sharp from 'sharp';
+import type { BotManifest } from '../render/engine/sprites.ts';
+import { checkHeader } from './image-input.ts';
+import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
+import type { Picture } from './mesh-warp.ts';
 
 export interface DrawnImages {
   mouthClosed: Buffer;
@@ -8,7 +17,191 @@ export interface DrawnImages {
   eyesClosed?: Buffer;
 }
 
-/** Placeholder until the drawn pipeline lands: refuses every image set. */
+const MOUTH_LEVELS = 5;
+/** A drawing is 64 to 4096 px a side. */
+const MIN_SIDE = 64;
+const MAX_SIDE = 4096;
+/** A channel difference above this (of 255) counts as a change between two drawings. */
+const CHANGED = 10;
+
+/** Checks one drawing (PNG, alpha, sane size) and places it on the look's canvas, bottom-centred in the card. */
+async function place(image: Buffer, name: string, expected?: { width: number; height: number }): Promise<{ picture: Picture; width: number; height: number }> {
+  const { width, height } = checkHeader(image, name, ['png']);
+  if (width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) {
+    throw new LookError('image_invalid', `${name} is ${width}x${height} px; a drawing is ${MIN_SIDE} to ${MAX_SIDE} px a side`);
+  }
+  if (expected && (expected.width !== width || expected.height !== height)) {
+    throw new LookError('image_invalid', `${name} is ${width}x${height} px; it must be the size of mouth_closed (${expected.width}x${expected.height})`);
+  }
+  const fit = Math.min(PANEL.width / width, PANEL.height / height);
+  const w = Math.max(1, Math.round(width * fit)), h = Math.max(1, Math.round(height * fit));
+  const left = Math.round(PANEL.x + (PANEL.width - w) / 2), top = PANEL.y + PANEL.height - h;
+  try {
+    const metadata = await sharp(image, { failOn: 'truncated' }).metadata();
+    if (!metadata.hasAlpha) throw new LookError('image_invalid', `${name} has no alpha channel: a drawing needs a transparent background`);
+    const data = await sharp(image, { failOn: 'truncated' })
+      .ensureAlpha()
+      .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+      .extend({ left, top, right: CANVAS.width - left - w, bottom: CANVAS.height - top - h, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+      .raw()
+      .toBuffer();
+    return { picture: { ...CANVAS, data }, width, height };
+  } catch (error) {
+    if (error instanceof LookError) throw error;
+    throw new LookError('image_invalid', `${name} cannot be decoded: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** 0/1 per pixel: where two canvases differ. */
+function difference(a: Picture, b: Picture): Uint8Array {
+  const out = new Uint8Array(a.width * a.height);
+  for (let i = 0; i < out.length; i++) {
+    const o = i * 4;
+    const aa = a.data[o + 3]!, ba = b.data[o + 3]!;
+    if (aa < 8 && ba < 8) continue;
+    if (Math.abs(aa - ba) > CHANGED || [0, 1, 2].some((n) => Math.abs(a.data[o + n]! - b.data[o + n]!) > CHANGED)) out[i] = 1;
+  }
+  return out;
+}
+
+/**
+ * An in-between mouth: the opened drawing's changed region squashed vertically towards its top edge (the upper
+ * lip stays, the lower lip and jaw come up) by `open` (0..1), over the base drawing.
+ */
+function squash(base: Picture, opened: Picture, weight: Float32Array, region: { top: number; bottom: number; left: number; right: number }, open: number): Picture {
+  const data = Buffer.from(base.data);
+  const { width } = base;
+  const height = region.bottom - region.top;
+  for (let y = region.top; y < region.bottom; y++) {
+    const sy = region.top + (y + 0.5 - region.top) / Math.max(open, 1e-3) - 0.5;
+    if (sy > region.bottom - 1) continue;
+    const y0 = Math.max(region.top, Math.floor(sy)), y1 = Math.min(region.top + height - 1, y0 + 1), fy = Math.max(0, sy - y0);
+    for (let x = region.left; x < region.right; x++) {
+      const w = weight[y0 * width + x]! * (1 - fy) + weight[y1 * width + x]! * fy;
+      if (w <= 0) continue;
+      const o = (y * width + x) * 4, a = (y0 * width + x) * 4, b = (y1 * width + x) * 4;
+      const aa = opened.data[a + 3]! * (1 - fy), ba = opened.data[b + 3]! * fy;
+      const alpha = aa + ba;
+      const baseAlpha = data[o + 3]! * (1 - w), topAlpha = alpha * w;
+      const outAlpha = baseAlpha + topAlpha;
+      if (outAlpha <= 0) continue;
+      for (let n = 0; n < 3; n++) {
+        const top = alpha > 0 ? (opened.data[a + n]! * aa + opened.data[b + n]! * ba) / alpha : 0;
+        data[o + n] = Math.round((data[o + n]! * baseAlpha + top * topAlpha) / outAlpha);
+      }
+      data[o + 3] = Math.round(outAlpha);
+    }
+  }
+  return { width, height: base.height, data };
+}
+
+/** Bounding box of the non-zero entries of a field. */
+function bounds(field: ArrayLike<number>, width: number): { top: number; bottom: number; left: number; right: number } {
+  let left = width, top = Infinity, right = 0, bottom = 0;
+  for (let i = 0; i < field.length; i++) {
+    if (field[i]! <= 0) continue;
+    const x = i % width, y = (i - x) / width;
+    left = Math.min(left, x); top = Math.min(top, y); right = Math.max(right, x + 1); bottom = Math.max(bottom, y + 1);
+  }
+  return { top, bottom, left, right };
+}
+
+/** A card for drawn bots: a soft light-to-mist gradient on the card's rounded shape. */
+function drawnPanel(): Picture {
+  const { width, height } = CANVAS;
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const t = y / (height - 1);
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      data[o] = Math.round(236 - 34 * t); data[o + 1] = Math.round(241 - 30 * t); data[o + 2] = Math.round(247 - 22 * t);
+      data[o + 3] = Math.round(cardAlpha(x, y) * 255);
+    }
+  }
+  return { width, height, data };
+}
+
 export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook> {
-  throw new LookError('image_invalid', `drawn bots are not available yet (${images.mouthClosed.length} bytes received)`);
+  const closed = await place(images.mouthClosed, 'mouth_closed');
+  const size = { width: closed.width, height: closed.height };
+  const open = await place(images.mouthOpen, 'mouth_open', size);
+  const half = images.mouthHalf ? await place(images.mouthHalf, 'mouth_half', size) : undefined;
+  const eyes = images.eyesClosed ? await place(images.eyesClosed, 'eyes_closed', size) : undefined;
+
+  const { width, height } = CANVAS;
+  const mouthChange = difference(closed.picture, open.picture);
+  if (!mouthChange.some(Boolean)) throw new LookError('image_invalid', 'mouth_open is the same picture as mouth_closed');
+  const eyesChange = eyes ? difference(closed.picture, eyes.picture) : new Uint8Array(width * height);
+  const halfChange = half ? difference(closed.picture, half.picture) : new Uint8Array(width * height);
+  const changed = mouthChange.map((v, i) => v | eyesChange[i]! | halfChange[i]!);
+
+  // Mouth levels: closed → open (through mouth_half when given), the in-betweens squashed from the next wider drawing.
+  const mouthWeight = boxBlur(dilate(mouthChange.map((v, i) => v | halfChange[i]!), width, height, 3), width, height, 2);
+  const region = bounds(mouthWeight, width);
+  const levels: Picture[] = half
+    ? [closed.picture, squash(closed.picture, half.picture, mouthWeight, region, 0.55), half.picture, squash(closed.picture, open.picture, mouthWeight, region, 0.8), open.picture]
+    : [0, 0.45, 0.65, 0.85, 1].map((t) => (t === 0 ? closed.picture : t === 1 ? open.picture : squash(closed.picture, open.picture, mouthWeight, region, t)));
+  const eyeWeight = eyes ? boxBlur(dilate(eyesChange, width, height, 2), width, height, 1) : undefined;
+  const reach = boxBlur(dilate(changed, width, height, 3), width, height, 2);
+
+  // The head box: every changed pixel, with room for the feathering.
+  let x0 = width, y0 = height, x1 = 0, y1 = 0;
+  reach.forEach((v, i) => {
+    if (v <= 0) return;
+    const x = i % width, y = (i - x) / width;
+    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + 1); y1 = Math.max(y1, y + 1);
+  });
+  const box = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  const crop = (picture: Picture, eyesClosed: boolean): Picture => {
+    const data = Buffer.alloc(box.width * box.height * 4);
+    for (let y = 0; y < box.height; y++) {
+      for (let x = 0; x < box.width; x++) {
+        const i = (y + box.y) * width + x + box.x;
+        const o = (y * box.width + x) * 4;
+        for (let n = 0; n < 4; n++) {
+          const base = picture.data[i * 4 + n]!;
+          data[o + n] = eyesClosed && eyeWeight ? Math.round(base + (eyes!.picture.data[i * 4 + n]! - base) * eyeWeight[i]!) : base;
+        }
+        data[o + 3] = Math.round(data[o + 3]! * reach[i]!);
+      }
+    }
+    return { width: box.width, height: box.height, data };
+  };
+
+  const files = new Map<string, Buffer>();
+  const frames: Record<string, string> = {};
+  for (let level = 0; level < MOUTH_LEVELS; level++) {
+    for (const eyesClosed of [true, false]) {
+      const key = `m${level}-e${eyesClosed ? 'c' : 'o'}`;
+      frames[key] = `head-${key}.png`;
+      files.set(frames[key], await png(crop(levels[level]!, eyesClosed)));
+    }
+  }
+  const panelPng = await png(drawnPanel());
+  const bodyPng = await png(closed.picture);
+  files.set('panel.png', panelPng).set('body.png', bodyPng).set('back.png', await png({ width, height, data: Buffer.alloc(width * height * 4) }));
+  files.set('preview.png', await sharp(panelPng).composite([{ input: bodyPng }]).png().toBuffer()
+    .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()));
+
+  let mx = 0, my = 0, count = 0;
+  mouthChange.forEach((v, i) => {
+    if (!v) return;
+    mx += i % width; my += Math.floor(i / width); count++;
+  });
+  const manifest: BotManifest = {
+    look: 'drawn',
+    width,
+    height,
+    panel: { file: 'panel.png', ...PANEL },
+    back: 'back.png',
+    body: 'body.png',
+    head: { ...box, frames: Object.fromEntries(Object.entries(frames).sort()) },
+    mouthLevels: MOUTH_LEVELS,
+    mouth: { x: Math.round(mx / count), y: Math.round(my / count) },
+    anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
+    preview: 'preview.png',
+    headMotion: false,
+  };
+  files.set('manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+  return { manifest, files };
 }

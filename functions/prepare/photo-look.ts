@@ -1,7 +1,298 @@
-/** A bot's look from a photo of a person (face detection, landmarks, matting, mouth and eye warps). */
+/**
+ * A bot's look from a photo of a person: the largest face is found (face-api: detector + 68 landmarks), a
+ * head-and-shoulders portrait is framed around it, the person is cut from the backdrop with ISNet matting,
+ * and the mouth levels and closed eyes are made by a landmark-driven mesh warp of the real face.
+ *
+ * Layers (the same kind as a built-in look's, see functions/render/bots/ava/manifest.json):
+ * - panel: the photo's own backdrop (the person's place filled from around it), on the card's rounded shape;
+ * - back: empty (a photo has no separate back hair);
+ * - body: the matted person, mouth closed and eyes open;
+ * - head frames: only the pixels the warp changes (mouth, jaw, eyelids, feathered), drawn over the body.
+ * `headMotion: false`: head and body are one picture, so they sway together (no seam at the neck).
+ */
+import sharp from 'sharp';
+import type { BotManifest } from '../render/engine/sprites.ts';
+import { findFaces, loadFaces, type Face, type Point } from './faces.ts';
+import { checkHeader, decode } from './image-input.ts';
 import { LookError, type PreparedLook } from './look.ts';
+import { loadMatting, matte } from './matting.ts';
+import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png, rgbaOf } from './layers.ts';
+import { anchorPoints, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp, type Picture } from './mesh-warp.ts';
 
-/** Placeholder until the photo pipeline lands: refuses every image. */
+/** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
+const FACE_WIDTH = 176;
+const EYES_AT = { x: 260, y: 226 };
+/** A face narrower than this (detector box, px of the photo after orientation) is refused: too little detail. */
+const MIN_FACE_PX = 80;
+const MOUTH_LEVELS = 5;
+/** Photos are decoded at most this size a side; faces are searched at most DETECT_SIDE. */
+const DECODE_SIDE = 4096;
+const DETECT_SIDE = 960;
+
+/**
+ * Loads the face and matting models (once per process; buildPhotoLook does it on first use). A worker may call it
+ * at start so that its first bot does not wait for them.
+ */
+export async function loadPhotoModels(): Promise<void> {
+  await Promise.all([loadFaces(), loadMatting()]);
+}
+
 export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
-  throw new LookError('image_invalid', `photo bots are not available yet (${image.length} bytes received)`);
+  checkHeader(image);
+  const photo = await decode(image, 3, DECODE_SIDE);
+  const face = await largestFace(photo);
+  const crop = await frame(photo, face);
+  const alpha = isolate(await matte(rgbaOf(crop.rgb, 255), CANVAS.width, CANVAS.height), crop.landmarks, crop.others);
+  // Mirrored edges beside and above the photo are not the person (below it, the bust goes on).
+  for (let i = 0; i < alpha.length; i++) {
+    const x = i % CANVAS.width, y = (i - x) / CANVAS.width;
+    if (x < crop.inside.x0 || x >= crop.inside.x1 || y < crop.inside.y0) alpha[i] = 0;
+  }
+  const person = rgbaOf(crop.rgb, 0);
+  for (let i = 0; i < alpha.length; i++) person[i * 4 + 3] = Math.round(alpha[i]! * 255);
+  const backdrop = fillBackdrop(crop.rgb, alpha);
+  return assemble(backdrop, { width: CANVAS.width, height: CANVAS.height, data: person }, crop.landmarks);
+}
+
+async function largestFace(photo: { data: Buffer; width: number; height: number }): Promise<{ face: Face; others: Face[] }> {
+  const factor = Math.min(1, DETECT_SIDE / Math.max(photo.width, photo.height));
+  const small = factor < 1
+    ? await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+        .resize(Math.round(photo.width * factor), Math.round(photo.height * factor), { fit: 'fill' })
+        .raw()
+        .toBuffer({ resolveWithObject: true })
+    : { data: photo.data, info: { width: photo.width, height: photo.height } };
+  const found = await findFaces(small.data, small.info.width, small.info.height);
+  const back = (p: Point) => ({ x: p.x / (small.info.width / photo.width), y: p.y / (small.info.height / photo.height) });
+  const faces = found.map((f) => {
+    const a = back({ x: f.box.x, y: f.box.y });
+    const b = back({ x: f.box.x + f.box.width, y: f.box.y + f.box.height });
+    return { ...f, box: { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y }, landmarks: f.landmarks.map(back) };
+  });
+  if (!faces.length) throw new LookError('no_face_found', 'no face was found in the image');
+  faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+  const [face, ...others] = faces as [Face, ...Face[]];
+  if (face.box.width < MIN_FACE_PX) {
+    throw new LookError('face_too_small', `the largest face is ${Math.round(face.box.width)} px wide; at least ${MIN_FACE_PX} px are needed`);
+  }
+  return { face, others };
+}
+
+/** The portrait: the photo mapped onto the canvas (jaw FACE_WIDTH wide, eyes at EYES_AT), edges extended. */
+async function frame(photo: { data: Buffer; width: number; height: number }, found: { face: Face; others: Face[] }) {
+  const lm = found.face.landmarks;
+  const jaw = Math.hypot(lm[16]!.x - lm[0]!.x, lm[16]!.y - lm[0]!.y);
+  const scale = FACE_WIDTH / jaw;
+  const eyes = mean(lm.slice(36, 48));
+  const left = eyes.x - EYES_AT.x / scale;
+  const top = eyes.y - EYES_AT.y / scale;
+  const ix0 = Math.max(0, Math.floor(left)), iy0 = Math.max(0, Math.floor(top));
+  const ix1 = Math.min(photo.width, Math.ceil(left + CANVAS.width / scale)), iy1 = Math.min(photo.height, Math.ceil(top + CANVAS.height / scale));
+  const padL = Math.max(0, Math.round((ix0 - left) * scale)), padT = Math.max(0, Math.round((iy0 - top) * scale));
+  const cw = Math.max(1, Math.min(CANVAS.width - padL, Math.round((ix1 - ix0) * scale)));
+  const ch = Math.max(1, Math.min(CANVAS.height - padT, Math.round((iy1 - iy0) * scale)));
+  const rgb = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
+    .resize(cw, ch, { fit: 'fill', kernel: 'lanczos3' })
+    .extend({ left: padL, top: padT, right: CANVAS.width - padL - cw, bottom: CANVAS.height - padT - ch, extendWith: 'mirror' })
+    .raw()
+    .toBuffer();
+  const sx = cw / (ix1 - ix0), sy = ch / (iy1 - iy0);
+  const toCanvas = (p: Point) => ({ x: (p.x - ix0) * sx + padL, y: (p.y - iy0) * sy + padT });
+  return {
+    rgb,
+    /** Columns and rows that hold the photo itself (outside: mirrored edges; below the photo the bust may go on). */
+    inside: { x0: padL, x1: padL + cw, y0: padT },
+    landmarks: lm.map(toCanvas),
+    others: found.others.map((f) => ({ centre: toCanvas({ x: f.box.x + f.box.width / 2, y: f.box.y + f.box.height / 2 }), width: f.box.width * sx, height: f.box.height * sy })),
+  };
+}
+
+const mean = (points: Point[]): Point => ({
+  x: points.reduce((s, p) => s + p.x, 0) / points.length,
+  y: points.reduce((s, p) => s + p.y, 0) / points.length,
+});
+
+/**
+ * ISNet mattes everyone in the picture: keep the chosen person only. Each pixel belongs to the nearest face
+ * (horizontal distance in face widths below a face's top, people standing side by side; distance from the top of
+ * the head above it), with a soft edge of a few pixels where two territories meet; then only the region connected
+ * to this face (alpha > 0.5) is kept, its edge softened.
+ */
+function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Point; width: number; height: number }[]): Float32Array {
+  const { width, height } = CANVAS;
+  const nose = landmarks[30]!;
+  const xs = landmarks.map((p) => p.x), ys = landmarks.map((p) => p.y);
+  const self = {
+    centre: { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 },
+    width: Math.max(...xs) - Math.min(...xs),
+    height: Math.max(...ys) - Math.min(...ys),
+  };
+  const distance = (f: typeof self, x: number, y: number) => {
+    const dx = Math.abs(x - f.centre.x) / f.width;
+    const above = f.centre.y - f.height - y;
+    return above > 0 ? Math.hypot(dx, above / f.height) : dx;
+  };
+  if (others.length) {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (alpha[i]! <= 0) continue;
+        // The chosen face's territory is a little narrower: a neighbour's hair at the boundary goes with them.
+        const mine = distance(self, x + 0.5, y + 0.5) / 0.85;
+        const nearest = Math.min(...others.map((o) => distance(o, x + 0.5, y + 0.5)));
+        // About 6 px of soft edge where the two territories meet.
+        alpha[i] = alpha[i]! * Math.min(1, Math.max(0, 0.5 + ((nearest - mine) * self.width) / 6));
+      }
+    }
+  }
+  const keep = new Uint8Array(width * height);
+  const start = Math.round(nose.y) * width + Math.round(nose.x);
+  const stack = [start];
+  keep[start] = 1;
+  while (stack.length) {
+    const i = stack.pop()!;
+    const x = i % width, y = (i - x) / width;
+    for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1]) {
+      if (j >= 0 && !keep[j] && alpha[j]! > 0.5) {
+        keep[j] = 1;
+        stack.push(j);
+      }
+    }
+  }
+  const soft = boxBlur(dilate(keep, width, height, 3), width, height, 3);
+  return alpha.map((a, i) => a * soft[i]!);
+}
+
+/**
+ * The backdrop without the person: the person's place (matte, widened) filled by push-pull from the pixels
+ * around it, so a swaying figure uncovers backdrop, not a second outline of itself.
+ */
+function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
+  const { width, height } = CANVAS;
+  const hole = dilate(Uint8Array.from(alpha, (a) => (a > 0.04 ? 1 : 0)), width, height, 5);
+  const levels: { w: number; h: number; c: Float32Array; k: Float32Array }[] = [];
+  let c = new Float32Array(width * height * 3);
+  let k = new Float32Array(width * height);
+  for (let i = 0; i < width * height; i++) {
+    k[i] = 1 - hole[i]!;
+    for (let n = 0; n < 3; n++) c[i * 3 + n] = rgb[i * 3 + n]!;
+  }
+  let w = width, h = height;
+  levels.push({ w, h, c, k });
+  while (w > 2 && h > 2) {
+    const nw = Math.ceil(w / 2), nh = Math.ceil(h / 2);
+    const nc = new Float32Array(nw * nh * 3), nk = new Float32Array(nw * nh);
+    for (let y = 0; y < nh; y++) {
+      for (let x = 0; x < nw; x++) {
+        let sk = 0;
+        const sc = [0, 0, 0];
+        for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+          const xx = Math.min(w - 1, 2 * x + dx), yy = Math.min(h - 1, 2 * y + dy);
+          const kk = k[yy * w + xx]!;
+          sk += kk;
+          for (let n = 0; n < 3; n++) sc[n]! += c[(yy * w + xx) * 3 + n]! * kk;
+        }
+        nk[y * nw + x] = Math.min(1, sk);
+        for (let n = 0; n < 3; n++) nc[(y * nw + x) * 3 + n] = sk > 0 ? sc[n]! / sk : 0;
+      }
+    }
+    w = nw; h = nh; c = nc; k = nk;
+    levels.push({ w, h, c, k });
+  }
+  for (let l = levels.length - 2; l >= 0; l--) {
+    const fine = levels[l]!, coarse = levels[l + 1]!;
+    for (let y = 0; y < fine.h; y++) {
+      for (let x = 0; x < fine.w; x++) {
+        const i = y * fine.w + x;
+        const kk = fine.k[i]!;
+        if (kk >= 1) continue;
+        // Bilinear from the coarser level.
+        const cx = Math.min(coarse.w - 1, Math.max(0, (x + 0.5) / 2 - 0.5)), cy = Math.min(coarse.h - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
+        const x0 = Math.floor(cx), y0 = Math.floor(cy), x1 = Math.min(coarse.w - 1, x0 + 1), y1 = Math.min(coarse.h - 1, y0 + 1);
+        const fx = cx - x0, fy = cy - y0;
+        for (let n = 0; n < 3; n++) {
+          const v = (coarse.c[(y0 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y0 * coarse.w + x1) * 3 + n]! * fx) * (1 - fy) +
+            (coarse.c[(y1 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y1 * coarse.w + x1) * 3 + n]! * fx) * fy;
+          fine.c[i * 3 + n] = fine.c[i * 3 + n]! * kk + v * (1 - kk);
+        }
+        fine.k[i] = 1;
+      }
+    }
+  }
+  return Buffer.from(levels[0]!.c.map((v) => Math.max(0, Math.min(255, Math.round(v)))));
+}
+
+async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[]): Promise<PreparedLook> {
+  const { width, height } = CANVAS;
+  const faceWidth = Math.hypot(landmarks[16]!.x - landmarks[0]!.x, landmarks[16]!.y - landmarks[0]!.y);
+  const panel = rgbaOf(backdrop, 0);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) panel[(y * width + x) * 4 + 3] = Math.round(cardAlpha(x, y) * 255);
+
+  // The head box: the face from above the brows to below the lowest the chin goes.
+  const xs = landmarks.map((p) => p.x), ys = landmarks.map((p) => p.y);
+  const bx0 = Math.max(0, Math.floor(Math.min(...xs) - faceWidth * 0.25));
+  const bx1 = Math.min(width, Math.ceil(Math.max(...xs) + faceWidth * 0.25));
+  const by0 = Math.max(0, Math.floor(Math.min(...ys) - faceWidth * 0.2));
+  const by1 = Math.min(height, Math.ceil(Math.max(...ys) + faceWidth * 0.45));
+  const box = { x: bx0, y: by0, width: bx1 - bx0, height: by1 - by0 };
+  const headPerson: Picture = { width: box.width, height: box.height, data: Buffer.alloc(box.width * box.height * 4) };
+  for (let y = 0; y < box.height; y++) person.data.copy(headPerson.data, y * box.width * 4, ((y + box.y) * width + box.x) * 4, ((y + box.y) * width + box.x + box.width) * 4);
+  const local = landmarks.map((p) => ({ x: p.x - box.x, y: p.y - box.y }));
+  const geometry = { landmarks: local, faceWidth };
+  const anchors = anchorPoints(geometry, { x: 0, y: 0, width: box.width - 1, height: box.height - 1 });
+  const from = [...local, ...anchors];
+  const triangles = triangulate([...targetLandmarks(geometry, 1, false), ...anchors]);
+
+  const frames: { key: string; picture: Picture }[] = [];
+  const moved = new Uint8Array(box.width * box.height);
+  for (let level = 0; level < MOUTH_LEVELS; level++) {
+    for (const eyesClosed of [false, true]) {
+      const to = [...targetLandmarks(geometry, openness(level, MOUTH_LEVELS), eyesClosed), ...anchors];
+      const result = warp(headPerson, triangles, from, to);
+      if (level > 0) paintMouth(result.picture, to, faceWidth, result.moved);
+      if (eyesClosed) paintLashes(result.picture, to, faceWidth, result.moved);
+      for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
+      frames.push({ key: `m${level}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
+    }
+  }
+  // Each head frame carries only the changed region (feathered): elsewhere the body shows, pixel for pixel.
+  const reach = boxBlur(dilate(moved, box.width, box.height, 3), box.width, box.height, 3);
+  for (const { picture } of frames) for (let i = 0; i < reach.length; i++) picture.data[i * 4 + 3] = Math.round(picture.data[i * 4 + 3]! * reach[i]!);
+
+  const files = new Map<string, Buffer>();
+  const manifestFrames: Record<string, string> = {};
+  const [panelPng, backPng, bodyPng] = await Promise.all([
+    png({ width, height, data: panel }),
+    png({ width, height, data: Buffer.alloc(width * height * 4) }),
+    png(person),
+  ]);
+  files.set('panel.png', panelPng).set('back.png', backPng).set('body.png', bodyPng);
+  await Promise.all(frames.map(async ({ key, picture }) => {
+    manifestFrames[key] = `head-${key}.png`;
+    files.set(`head-${key}.png`, await png(picture));
+  }));
+  const restingMouth = mean(landmarks.slice(60, 68));
+  const head = frames[0]!;
+  files.set('preview.png', await sharp(panelPng)
+    .composite([{ input: bodyPng }, { input: await png(head.picture), left: box.x, top: box.y }])
+    .png()
+    .toBuffer()
+    .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()));
+  const manifest: BotManifest = {
+    look: 'photo',
+    width,
+    height,
+    panel: { file: 'panel.png', ...PANEL },
+    back: 'back.png',
+    body: 'body.png',
+    head: { ...box, frames: Object.fromEntries(Object.entries(manifestFrames).sort()) },
+    mouthLevels: MOUTH_LEVELS,
+    mouth: { x: Math.round(restingMouth.x), y: Math.round(restingMouth.y) },
+    anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
+    preview: 'preview.png',
+    headMotion: false,
+  };
+  files.set('manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+  return { manifest, files };
 }

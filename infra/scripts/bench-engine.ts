@@ -3,12 +3,15 @@
  * synthetic background, against a bare libx264 encode of the synthetic source (same binary, preset, CRF, size,
  * frame rate and length), in one process. `-- --shape 9:16@1080p` renders another shape (default 16:9@720p).
  * See bench.ts for the service's figure.
+ * `npm run bench:engine -- --photo <image>`: the same with a bot prepared from that photo (prepared first, not
+ * timed), to compare a photo bot's render with a built-in one's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { voiceToSpeak } from '#domain/voices';
+import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { inspectBackground, probeDuration } from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
@@ -21,12 +24,21 @@ async function main() {
     const shape = parseShapes(argument('shape') ?? '16:9@720p')[0]!;
     const frame = frameSizeOf(shape);
     const cached = await syntheticBackground(`.local/samples/background-testsrc2-60s-${frame.width}x${frame.height}.mp4`, frame);
-    const bot = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
+    const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
+    const photo = process.argv.indexOf('--photo');
+    let lookDirectory: string | undefined;
+    if (photo > 0) {
+      lookDirectory = mkdtempSync(join(root, 'look-'));
+      const look = await buildPhotoLook(readFileSync(process.argv[photo + 1]!));
+      for (const [name, bytes] of look.files) writeFileSync(join(lookDirectory, name), bytes);
+    }
+    const bot = lookDirectory ? { ...ava, uid: 'photo_bot', look: 'photo' } : ava;
     const workDir = mkdtempSync(join(root, 'clip-'));
     const started = Date.now();
     const cpu = cpuSeconds();
     const clip = await renderClip({
       bot,
+      lookDirectory,
       text: BENCH_TEXT,
       voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
       position: 'bottom-right',
@@ -50,6 +62,7 @@ async function main() {
     const bareCpu = (runs[0]!.cpu + runs[1]!.cpu) / 2;
     const t = clip.timings!;
     console.log(`shape:                 ${describeShape(shape)}`);
+    console.log(`bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}`);
     console.log(`bare runs:             ${runs.map((r) => r.seconds.toFixed(2)).join(' s, ')} s`);
     console.log(`clip length:           ${clipSeconds.toFixed(2)} s`);
     console.log(`renderClip (all in):   ${renderSeconds.toFixed(2)} s (speech ${t.speechMs} ms, setup ${t.setupMs} ms, ffmpeg ${t.encodeMs} ms of which drawing ${t.drawMs} ms)`);

@@ -141,7 +141,8 @@ export class BotCompositor {
   private last?: { key: string; frame: Buffer };
 
   /** The RGBA frame for a pose; the returned buffer is reused by the next call. */
-  render(pose: FramePose, zoom = 1): Buffer {
+  render(given: FramePose, zoom = 1): Buffer {
+    const pose = this.sprites.manifest.headMotion === false ? { ...given, headX: 0, headY: 0 } : given;
     // Four frames in ten repeat the one before (the mouth holds, the sway rounds to the same pixel): reused as is.
     const key = `${pose.mouth},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${zoom}`;
     if (this.last?.key === key) return this.last.frame;

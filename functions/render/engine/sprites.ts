@@ -23,6 +23,11 @@ export interface BotManifest {
   /** Bottom centre of the panel: where the figure stands. */
   anchor: { x: number; y: number };
   preview: string;
+  /**
+   * Whether the head sways on its own over the body (drawn looks: separate layers). A look cut from one picture
+   * (a photo, a caller's drawing) sets false: head and body move as one, so no seam opens at the neck. @default true
+   */
+  headMotion?: boolean;
 }
 
 /** Straight (not premultiplied) RGBA. */

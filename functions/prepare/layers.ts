@@ -1,0 +1,76 @@
+/** What both look builders share: the canvas of a look, its card, and small raster helpers. */
+import sharp from 'sharp';
+import type { Picture } from './mesh-warp.ts';
+
+/** The canvas and card of a built-in look (functions/render/bots/ava/manifest.json), so a prepared look sizes alike. */
+export const CANVAS = { width: 520, height: 600 };
+export const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 };
+
+/** Coverage of the card's rounded rectangle. */
+export function cardAlpha(x: number, y: number): number {
+  const { x: x0, y: y0, width, height, radius: r } = PANEL;
+  const x1 = x0 + width, y1 = y0 + height;
+  const px = x + 0.5, py = y + 0.5;
+  const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
+  const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
+  const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
+  return Math.min(1, Math.max(0, 0.5 - outside));
+}
+
+/** Straight RGBA to PNG bytes; fully transparent pixels are stored black (they compress to almost nothing). */
+export function png(picture: Picture): Promise<Buffer> {
+  const data = Buffer.from(picture.data);
+  for (let o = 0; o < data.length; o += 4) if (data[o + 3] === 0) data.fill(0, o, o + 3);
+  return sharp(data, { raw: { width: picture.width, height: picture.height, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
+}
+
+/** RGB to RGBA with one alpha for every pixel. */
+export function rgbaOf(rgb: Buffer, alpha: number): Buffer {
+  const out = Buffer.alloc((rgb.length / 3) * 4, alpha);
+  for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
+    out[o] = rgb[i]!; out[o + 1] = rgb[i + 1]!; out[o + 2] = rgb[i + 2]!;
+  }
+  return out;
+}
+
+/** Square dilation of a 0/1 mask into a 0/1 field. */
+export function dilate(mask: Uint8Array, width: number, height: number, radius: number): Float32Array {
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!mask[y * width + x]) continue;
+      for (let dy = -radius; dy <= radius; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -radius; dx <= radius; dx++) {
+          const xx = x + dx;
+          if (xx >= 0 && xx < width) out[yy * width + xx] = 1;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Separable box blur of a 0..1 field. */
+export function boxBlur(field: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const tmp = new Float32Array(width * height);
+  const out = new Float32Array(width * height);
+  const n = 2 * radius + 1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let s = 0;
+      for (let k = -radius; k <= radius; k++) s += field[y * width + Math.min(width - 1, Math.max(0, x + k))]!;
+      tmp[y * width + x] = s / n;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let s = 0;
+      for (let k = -radius; k <= radius; k++) s += tmp[Math.min(height - 1, Math.max(0, y + k)) * width + x]!;
+      out[y * width + x] = s / n;
+    }
+  }
+  return out;
+}
+

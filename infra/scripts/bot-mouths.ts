@@ -1,0 +1,74 @@
+/**
+ * `npm run bots:mouths [-- <photo>]`: docs/bot-mouths.png, a contact sheet of mouth levels 0..4 and closed eyes.
+ * First row: a bot prepared from a photo (default: the test portrait, test/prepare/fixtures/portrait.jpg);
+ * then a drawn bot made from two of ava's frames (mouth closed, mouth open); then the built-in bots.
+ * Each tile is the look's head box on its card, exactly the layers the render engine draws.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
+import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
+import type { BotManifest } from '../../functions/render/engine/sprites.ts';
+
+const repo = resolve(fileURLToPath(import.meta.url), '../../..');
+const TILE = 180;
+const KEYS = ['m0-eo', 'm1-eo', 'm2-eo', 'm3-eo', 'm4-eo', 'm0-ec'];
+
+/** A look's canvas with one head frame, as the compositor layers it (panel, back, body, head). */
+async function canvas(dir: string, m: BotManifest, key: string): Promise<Buffer> {
+  return sharp(join(dir, m.panel.file))
+    .composite([
+      { input: join(dir, m.back), left: 0, top: 0 },
+      { input: join(dir, m.body), left: 0, top: 0 },
+      { input: join(dir, m.head.frames[key]!), left: m.head.x, top: m.head.y },
+    ])
+    .png()
+    .toBuffer();
+}
+
+/** One row: the face region of each frame, TILE px square. */
+async function row(dir: string): Promise<Buffer[]> {
+  const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as BotManifest;
+  // The same square of canvas for every look: 300 px around the face, centred a little above the mouth.
+  const side = 300;
+  const left = Math.max(0, Math.min(m.width - side, m.mouth.x - side / 2));
+  const top = Math.max(0, Math.min(m.height - side, m.mouth.y - 70 - side / 2));
+  return Promise.all(KEYS.map(async (key) =>
+    sharp(await canvas(dir, m, key)).extract({ left: Math.round(left), top: Math.round(top), width: side, height: side }).resize(TILE, TILE).png().toBuffer()));
+}
+
+async function main(): Promise<void> {
+  const photo = process.argv[2] ?? join(repo, 'test/prepare/fixtures/portrait.jpg');
+  const work = mkdtempSync(join(tmpdir(), 'vidbot-mouths-'));
+  try {
+    const looks: string[] = [];
+    const save = (name: string, files: Map<string, Buffer>) => {
+      const dir = mkdtempSync(join(work, `${name}-`));
+      for (const [file, bytes] of files) writeFileSync(join(dir, file), bytes);
+      looks.push(dir);
+    };
+    const started = performance.now();
+    save('photo', (await buildPhotoLook(readFileSync(photo))).files);
+    console.log(`photo look prepared in ${Math.round(performance.now() - started)} ms`);
+    const ava = join(repo, 'functions/render/bots/ava');
+    const am = JSON.parse(readFileSync(join(ava, 'manifest.json'), 'utf8')) as BotManifest;
+    const drawing = async (key: string) =>
+      sharp(join(ava, am.back)).composite([{ input: join(ava, am.body) }, { input: join(ava, am.head.frames[key]!), left: am.head.x, top: am.head.y }]).png().toBuffer();
+    save('drawn', (await buildDrawnLook({ mouthClosed: await drawing('m0-eo'), mouthOpen: await drawing('m4-eo'), eyesClosed: await drawing('m0-ec') })).files);
+    for (const look of ['ava', 'leo', 'maya', 'otto']) looks.push(join(repo, 'functions/render/bots', look));
+    const rows = await Promise.all(looks.map(row));
+    const out = join(repo, 'docs/bot-mouths.png');
+    await sharp({ create: { width: TILE * KEYS.length, height: TILE * rows.length, channels: 3, background: '#101820' } })
+      .composite(rows.flatMap((tiles, r) => tiles.map((input, c) => ({ input, left: c * TILE, top: r * TILE }))))
+      .png({ compressionLevel: 9 })
+      .toFile(out);
+    console.log(`wrote ${out}: rows photo, drawn (from ava's frames), ava, leo, maya, otto; columns mouth 0..4, eyes closed`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
