@@ -387,16 +387,16 @@ async function runScenarios() {
     expect((await http('account', 'GET', '/v1/account')).status).toBe(200);
     expect((await http('videos', 'DELETE', `/v1/video/${videoIds.v1}`, videoPath(videoIds.v1))).status).toBeLessThan(300);
 
-    // Bots of the account: a drawn bot by multipart and a photo by image_url, each prepared (the placeholder
-    // builders of this branch fail them: markFailed, uploads removed, bot.failed delivered); then a ready bot with
-    // its look in the bucket, rendered into v7 (the render fetches looks/), and deleted with its look.
+    // Bots of the account: a drawn bot by multipart (prepared for real: its look written under looks/, bot.ready
+    // delivered) and a photo by an image_url that answers 404 (failed: uploads removed, bot.failed delivered); then a
+    // ready bot with its look in the bucket, rendered into v7 (the render fetches looks/), and deleted with its look.
     const botPath = (uid: string) => ({ resource: '/v1/bot/{uid}', pathParameters: { uid } });
     const form = new FormData();
     form.set('name', 'Drawn');
     form.set('webhook', `${ok.url}/bot`);
-    const png = readFileSync(join(REPO_ROOT, 'functions/render/bots/ava/head-m0-eo.png'));
-    form.set('mouth_closed', new Blob([png], { type: 'image/png' }), 'closed.png');
-    form.set('mouth_open', new Blob([png], { type: 'image/png' }), 'open.png');
+    const drawn = (file: string) => new Blob([readFileSync(join(REPO_ROOT, 'functions/render/bots/ava', file))], { type: 'image/png' });
+    form.set('mouth_closed', drawn('head-m0-eo.png'), 'closed.png');
+    form.set('mouth_open', drawn('head-m4-eo.png'), 'open.png');
     const multipart = new Response(form);
     const put = await invoke('bots', restEvent({
       method: 'PUT', path: '/v1/bot/grants-drawn', ...botPath('grants-drawn'),
@@ -408,7 +408,8 @@ async function runScenarios() {
     expect((await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } })).status).toBe(202);
     await drain('prepare', 'prepare');
     await drain('notify', 'notifier');
-    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body.status).toBe('failed');
+    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body.status).toBe('ready');
+    expect((await http('bots', 'GET', '/v1/bot/grants-url', botPath('grants-url'))).body.status).toBe('failed');
     const version = 'v_grants';
     const look = readdirSync(join(REPO_ROOT, 'functions/render/bots/leo')).filter((f) => /\.(png|json)$/.test(f));
     for (const file of look)
