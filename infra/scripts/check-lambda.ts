@@ -738,6 +738,7 @@ async function main(): Promise<number> {
   const { lambdas, runtimeMajor, others } = lambdasOfTemplate();
   console.log(`check:lambda: ${lambdas.length} functions on nodejs${runtimeMajor}.x/arm64 (not checked, the CDK's own: ${others.join(', ') || 'none'})`);
   for (const fn of lambdas) console.log(`  ${fn.name.padEnd(11)} ${invocations[fn.name].what}`);
+  for (const arch of ['x64', 'arm64'] as const) console.log(`  ${'prepare'.padEnd(11)} ${arch}: ${prepareProbe(arch).what}`);
 
   const scratch = mkdtempSync(join(tmpdir(), 'vidbot-check-lambda-'));
   const rows: Row[] = [];
