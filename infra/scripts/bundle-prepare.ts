@@ -27,7 +27,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { ISNET_MODEL } from '../../functions/prepare/matting.ts';
@@ -143,14 +143,13 @@ function wanted(path: string, arch: Arch, installed: string): boolean {
 
 function copyTree(from: string, to: string, keep: (path: string) => boolean): void {
   for (const name of readdirSync(from)) {
-    const source = join(from, name);
     if (name === '.bin' || name === '.package-lock.json') continue;
-    const rel = relative(from, source);
+    const source = join(from, name);
     if (statSync(source).isDirectory()) {
-      copyTree(source, join(to, rel), (path) => keep(`${rel}/${path}`));
-    } else if (keep(rel)) {
+      copyTree(source, join(to, name), (path) => keep(`${name}/${path}`));
+    } else if (keep(name)) {
       mkdirSync(to, { recursive: true });
-      copyFileSync(source, join(to, rel));
+      copyFileSync(source, join(to, name));
     }
   }
 }
@@ -211,7 +210,7 @@ export async function bundlePrepare(options: { arch: Arch; entry: string; out: s
 
   const modules = join(out, 'node_modules');
   const installed = installModules(arch);
-  copyTree(installed, modules, (path) => wanted(path.split(sep).join('/'), arch, installed));
+  copyTree(installed, modules, (path) => wanted(path, arch, installed));
   copyIsnet(join(modules, ...ISNET_PACKAGE.split('/')));
   for (const pkg of [`@img/sharp-linux-${arch}`, `@img/sharp-libvips-linux-${arch}`, `onnxruntime-node/bin/napi-v6/linux/${arch}`]) {
     if (!existsSync(join(modules, pkg))) throw new Error(`${pkg} is missing from the installed packages`);
