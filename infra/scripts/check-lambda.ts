@@ -18,9 +18,19 @@
  *    - node22-x64: natively.
  *    - node22-arm64-qemu: where qemu-user-static and the arm64 C libraries are installed (Debian:
  *      qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross), under
- *      `qemu-aarch64-static -L /usr/aarch64-linux-gnu`; otherwise reported as skipped, with the reason
+ *      `qemu-aarch64-static -L <sysroot>`; otherwise reported as skipped, with the reason
  *      (`--require-arm64`, as CI runs it, makes that a failure). The arm64 ffmpeg of the media layer and of the
  *      render image then encodes one second of test picture and tone to H.264/AAC MP4, checked with ffprobe.
+ *      The sysroot (.cache/check-lambda/arm64-sysroot) is /usr/aarch64-linux-gnu plus what an arm64 Lambda shows
+ *      of its CPU: qemu-user looks a path up in it first, so the guest reads an arm64 /proc/cpuinfo (Graviton2:
+ *      Neoverse N1), not the host's x86 one, on which onnxruntime's cpuinfo crashes (SIGSEGV at load); and empty
+ *      /sys/devices/system/cpu/{possible,present}, as on Lambda, where they are missing (onnxruntime issue 10038:
+ *      versions that failed on that refused to load there; 1.30 warns and goes on).
+ * 4. The prepare image's own packages at work (probe.mjs of the image, infra/scripts/prepare-probe.ts): on x64, a
+ *    whole photo look from test/prepare/fixtures/portrait.jpg; on arm64 under qemu, the models loaded and one face
+ *    detection (an ISNet inference under qemu takes more than 10 minutes). The image folder holds linux-arm64
+ *    binaries, so the x64 run uses a twin folder built by the same script with `--arch x64`, whose index.mjs and
+ *    probe.mjs must be byte for byte the synthesised image's: only the installed binaries differ.
  *
  * Node packages come from the npm registry through npm (`npm pack`), checked against the integrity pinned here and
  * cached under .cache/lambda-runtimes, so a second run downloads nothing. `npm pack` rather than a package folder
@@ -28,9 +38,10 @@
  * could hold only one of them, and we need one file (bin/node) from each, not a node_modules tree.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { functions, type FunctionName } from '../wiring.ts';
 
@@ -38,6 +49,9 @@ const root = resolve(import.meta.dirname, '..', '..');
 const workDir = join(root, '.cache', 'check-lambda');
 const runtimesDir = join(root, '.cache', 'lambda-runtimes');
 const runner = join(import.meta.dirname, 'lambda-runner.mjs');
+/** The prepare image folder built for x64 (see 4. above). */
+const prepareImageX64 = join(workDir, 'prepare-image-x64');
+const arm64Sysroot = join(workDir, 'arm64-sysroot');
 const stackName = 'VidbotStack';
 const execFileAsync = promisify(execFile);
 
@@ -69,6 +83,39 @@ interface Invocation {
   event: unknown;
   /** A short description of the result when it is the expected one; throws otherwise. */
   expect(result: Outcome): string;
+}
+
+const portrait = join(root, 'test', 'prepare', 'fixtures', 'portrait.jpg');
+/** The prepare image's probe.mjs (see 4. at the top), by runtime. */
+function prepareProbe(arch: Arch): Invocation & { module: string; timeoutMs: number } {
+  if (arch === 'x64') {
+    return {
+      module: 'probe.mjs',
+      what: 'probe.mjs: a whole photo look from portrait.jpg with the image\'s own packages',
+      event: { photo: portrait, mode: 'look' },
+      timeoutMs: 180_000,
+      expect(result) {
+        if (result.outcome !== 'returned') throw new Error(`threw ${result.error.name}: ${result.error.message}`);
+        const { look, files, bytes, modelsMs, workMs } = result.value;
+        const heads = (files as string[]).filter((f) => /^head-m[0-4]-e[oc]\.png$/.test(f)).length;
+        if (look !== 'photo' || heads !== 10 || !files.includes('manifest.json') || !files.includes('body.png'))
+          throw new Error(`not a photo look: ${JSON.stringify(result.value).slice(0, 300)}`);
+        return `photo look, ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB (models ${modelsMs} ms, look ${workMs} ms)`;
+      },
+    };
+  }
+  return {
+    module: 'probe.mjs',
+    what: 'probe.mjs: models loaded (ISNet session created) and one face detection, no ISNet inference (qemu)',
+    event: { photo: portrait, mode: 'models' },
+    timeoutMs: 900_000,
+    expect(result) {
+      if (result.outcome !== 'returned') throw new Error(`threw ${result.error.name}: ${result.error.message}`);
+      const { faces, landmarks, modelsMs, workMs } = result.value;
+      if (faces !== 1 || landmarks !== 68) throw new Error(`expected one face with 68 landmarks, got ${JSON.stringify(result.value)}`);
+      return `1 face, 68 landmarks (models ${modelsMs} ms, detection ${workMs} ms)`;
+    },
+  };
 }
 
 const caller = { tenantId: 'tnt_check', keyId: 'key_check' };
@@ -227,6 +274,7 @@ function synthesize(): void {
   const prepareImageDir = join(workDir, 'prepare-image');
   run('npx', ['tsx', 'infra/scripts/bundle-render.ts', '--out', imageDir]);
   run('npx', ['tsx', 'infra/scripts/bundle-prepare.ts', '--out', prepareImageDir]);
+  run('npx', ['tsx', 'infra/scripts/bundle-prepare.ts', '--arch', 'x64', '--out', prepareImageX64]);
   run('npx', ['cdk', 'synth', '--quiet', '--app', 'npx tsx infra/bin/app.ts', '-c', `renderImageDirectory=${imageDir}`, '-c', `prepareImageDirectory=${prepareImageDir}`, '-o', join(workDir, 'cdk.out'), stackName]);
 }
 
@@ -431,7 +479,22 @@ interface Runtime {
 
 /** The command line that runs a program of this runtime's architecture. */
 function commandLine(runtime: Runtime, program: string, args: string[]): [string, string[]] {
-  return runtime.qemu ? [QEMU, ['-L', ARM64_SYSROOT, program, ...args]] : [program, args];
+  return runtime.qemu ? [QEMU, ['-L', arm64Sysroot, program, ...args]] : [program, args];
+}
+
+/** One arm64 core of a Graviton2 (Neoverse N1), as /proc/cpuinfo shows it on an arm64 Lambda. */
+const NEOVERSE_N1_CPU = (n: number) =>
+  `processor\t: ${n}\nBogoMIPS\t: 243.75\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs\n` +
+  `CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n`;
+
+/** The qemu sysroot: ARM64_SYSROOT's entries, an arm64 /proc/cpuinfo, Lambda's CPU lists (see the top). */
+function makeArm64Sysroot(): void {
+  rmSync(arm64Sysroot, { recursive: true, force: true });
+  mkdirSync(join(arm64Sysroot, 'proc'), { recursive: true });
+  for (const name of readdirSync(ARM64_SYSROOT)) symlinkSync(join(ARM64_SYSROOT, name), join(arm64Sysroot, name));
+  writeFileSync(join(arm64Sysroot, 'proc', 'cpuinfo'), NEOVERSE_N1_CPU(0) + NEOVERSE_N1_CPU(1));
+  mkdirSync(join(arm64Sysroot, 'sys', 'devices', 'system', 'cpu'), { recursive: true });
+  for (const list of ['possible', 'present']) writeFileSync(join(arm64Sysroot, 'sys', 'devices', 'system', 'cpu', list), '');
 }
 
 function which(command: string): string | undefined {
@@ -471,6 +534,19 @@ interface Row {
   wallMs?: number;
   ok: boolean;
   detail?: string;
+}
+
+/**
+ * The prepare function with its code in the x64 twin folder (see 4. at the top): the same bundles as the
+ * synthesised image's, or the check fails.
+ */
+function prepareTwin(fn: LambdaUnderTest): LambdaUnderTest {
+  const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+  for (const file of ['index.mjs', 'probe.mjs']) {
+    if (!existsSync(join(prepareImageX64, file))) throw new Error(`${prepareImageX64} has no ${file}: run without --skip-synth`);
+    if (digest(join(fn.dir, file)) !== digest(join(prepareImageX64, file))) throw new Error(`${file} of ${prepareImageX64} differs from the synthesised prepare image's: run without --skip-synth`);
+  }
+  return { ...fn, dir: prepareImageX64, module: join(prepareImageX64, basename(fn.module)) };
 }
 
 /** What Lambda itself sets in a function's environment, plus fake credentials and the unreachable endpoint. */
@@ -527,15 +603,16 @@ function run(command: string, args: string[], options: { env?: Record<string, st
 
 const lastLines = (text: string, n = 15) => text.trim().split('\n').slice(-n).join('\n');
 
-async function checkFunction(fn: LambdaUnderTest, runtime: Runtime, runtimeMajor: number, scratch: string): Promise<Row> {
-  const row: Row = { fn: fn.name, runtime: runtime.label, imported: '', invoked: '', ok: false };
-  const invocation = invocations[fn.name];
-  const id = `${fn.name}-${runtime.label}`;
+async function checkFunction(fn: LambdaUnderTest, runtime: Runtime, runtimeMajor: number, scratch: string, probe?: Invocation & { module: string; timeoutMs: number }): Promise<Row> {
+  const row: Row = { fn: probe ? `${fn.name} ${probe.module}` : fn.name, runtime: runtime.label, imported: '', invoked: '', ok: false };
+  const invocation = probe ?? invocations[fn.name];
+  if (probe) fn = { ...fn, module: join(fn.dir, probe.module), exportName: 'probe' };
+  const id = `${fn.name}-${probe ? 'probe-' : ''}${runtime.label}`;
   const spec = join(scratch, `${id}.spec.json`);
   const resultFile = join(scratch, `${id}.result.json`);
   writeFileSync(spec, JSON.stringify({ module: fn.module, exportName: fn.exportName, event: invocation.event, functionName: `${stackName}-${fn.logicalId}`, memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds }));
   const [command, args] = commandLine(runtime, nodeBinary(runtime.arch!), [runner, spec, resultFile]);
-  const { code, output, ms } = await run(command, args, { env: lambdaEnvironment(fn, runtimeMajor), cwd: fn.dir, timeoutMs: 180_000 });
+  const { code, output, ms } = await run(command, args, { env: lambdaEnvironment(fn, runtimeMajor), cwd: fn.dir, timeoutMs: probe?.timeoutMs ?? 180_000 });
   row.wallMs = ms;
   if (!existsSync(resultFile)) {
     row.imported = 'crashed';
@@ -661,6 +738,7 @@ async function main(): Promise<number> {
   const { lambdas, runtimeMajor, others } = lambdasOfTemplate();
   console.log(`check:lambda: ${lambdas.length} functions on nodejs${runtimeMajor}.x/arm64 (not checked, the CDK's own: ${others.join(', ') || 'none'})`);
   for (const fn of lambdas) console.log(`  ${fn.name.padEnd(11)} ${invocations[fn.name].what}`);
+  for (const arch of ['x64', 'arm64'] as const) console.log(`  ${'prepare'.padEnd(11)} ${arch}: ${prepareProbe(arch).what}`);
 
   const scratch = mkdtempSync(join(tmpdir(), 'vidbot-check-lambda-'));
   const rows: Row[] = [];
@@ -673,7 +751,12 @@ async function main(): Promise<number> {
       }
       const t = performance.now();
       nodeBinary(runtime.arch!); // fetched (once) before the parallel runs
-      const tasks = lambdas.map((fn) => () => checkFunction(fn, runtime, runtimeMajor, scratch));
+      if (runtime.qemu) makeArm64Sysroot();
+      const onRuntime = lambdas.map((fn) => (fn.name === 'prepare' && runtime.arch === 'x64' ? prepareTwin(fn) : fn));
+      const tasks = onRuntime.map((fn) => () => checkFunction(fn, runtime, runtimeMajor, scratch));
+      const prepare = onRuntime.find((fn) => fn.name === 'prepare')!;
+      // The slowest check first, so the pool's other slot takes the rest.
+      tasks.unshift(() => checkFunction(prepare, runtime, runtimeMajor, scratch, prepareProbe(runtime.arch!)));
       if (runtime.label.includes('arm64')) {
         const layerFfmpeg = [...new Set(lambdas.flatMap((fn) => fn.layers))].map((dir) => () => checkFfmpeg('media layer bin/ffmpeg', join(dir, 'bin', 'ffmpeg'), runtime, scratch));
         // Only the render image carries ffmpeg (bundle-render.ts); the prepare image runs no media binary.
