@@ -322,7 +322,10 @@ describe('console', () => {
         if (!video) return false;
         video.muted = true;
         if (video.paused) video.play().catch(() => undefined);
-        const cues = video.textTracks[0]?.cues?.length ?? 0;
+        // Off by default (burned captions would show twice): loaded, not shown, to count its cues.
+        const track = video.textTracks[0];
+        if (track && track.mode === 'disabled') track.mode = 'hidden';
+        const cues = track?.cues?.length ?? 0;
         return video.readyState >= 2 && video.duration > 0 && cues > 0 ? { width: video.videoWidth, height: video.videoHeight, cues, crossOrigin: video.crossOrigin, first: video.textTracks[0].cues[0].text } : false;
       },
       undefined,
