@@ -127,7 +127,11 @@ async function loadVoices() {
 export async function loadVideos() {
   try {
     videos.value = (await call<{ videos: Video[] }>('GET', 'v1/video?limit=20')).videos;
-    if (selectedVideoId.value) selectedVideo.value = await call<Video>('GET', `v1/video/${encodeURIComponent(selectedVideoId.value)}`);
+    const id = selectedVideoId.value;
+    if (id) {
+      const video = await call<Video>('GET', `v1/video/${encodeURIComponent(id)}`);
+      if (selectedVideoId.value === id) selectedVideo.value = video; // not one closed (or deleted) meanwhile
+    }
   } catch (error) {
     report(error);
   }
@@ -170,13 +174,19 @@ export function selectVideo(videoId: string | null) {
 export const pendingDelete = signal<string | null>(null);
 
 export async function deleteVideo(videoId: string) {
+  // Closed before it is deleted: the player and the 2 s poll stop asking for it, so neither meets a 404.
+  const wasSelected = selectedVideoId.value === videoId;
+  if (wasSelected) {
+    selectedVideoId.value = null;
+    selectedVideo.value = null;
+  }
   try {
     await call('DELETE', `v1/video/${encodeURIComponent(videoId)}`);
     pendingDelete.value = null;
-    if (selectedVideoId.value === videoId) selectVideo(null);
     notice.value = { kind: 'info', text: `Video ${videoId} deleted.` };
     await Promise.all([loadVideos(), loadLibrary()]);
   } catch (error) {
+    if (wasSelected) selectVideo(videoId);
     report(error);
   }
 }

@@ -29,13 +29,13 @@ async function readObject(key: string): Promise<Buffer | undefined> {
   }
 }
 
-/** The look builders: the consumer's one seam, so the local runtime's tests can run it with a look of their own. */
-export interface LookBuilders {
+/** The look builders: the consumer's one seam. */
+interface LookBuilders {
   buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
   buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
 }
 
-export const prepareConsumer = (builders: LookBuilders) => {
+const prepareConsumer = (builders: LookBuilders) => {
   const deps: PrepareJobDeps = {
     accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
     objects,

@@ -12,8 +12,14 @@
  * encodes see the same picture; the clip adds the bot, its voice, a fade in and a fade out. A short video goes
  * through the service first, so that every function is warm (locally a cold start compiles TypeScript; on
  * Lambda the functions are bundles).
+ *
+ * `-- --photo <image>` also makes a bot of the account from that photo (PUT /v1/bot/{uid}, the real prepare
+ * function) and renders the same text with it, after a warm-up clip of its own: "rendering with a photo bot costs
+ * no more than with a built-in one". The photo bot speaks Ava's espeak-ng voice at the catalog's rate, so its clip
+ * is not exactly as long as Ava's: the comparison is per second of video (and its CPU), and the engine's time
+ * drawing the bot.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createLog } from '../local/log.ts';
@@ -53,13 +59,24 @@ interface ShapeRun {
   cpu: number;
   duration: number;
   loads: string;
+  photo?: PhotoRun;
+}
+
+/** The same text spoken by a bot made from a photo, through the same runtime. */
+interface PhotoRun {
+  seconds: number;
+  cpu: number;
+  duration: number;
+  prepareSeconds: number;
+  drawSeconds: number;
+  builtInDrawSeconds: number;
 }
 
 /** The README's targets: the 720p landscape video as before, every other shape within 1.3. */
 const targetFor = (shape: Shape) => (sameShape(shape, DEFAULT_SHAPE) ? 1.25 : 1.3);
 
 /** One shape: bare encode, the service (warm-up, then the measured video), bare encode again. */
-async function benchShape(shape: Shape, root: string, work: string, length: number): Promise<ShapeRun> {
+async function benchShape(shape: Shape, root: string, work: string, length: number, photo?: Buffer): Promise<ShapeRun> {
   const frame = frameSizeOf(shape);
   const loadStart = loadAverage();
   const background = await syntheticBackground(join(root, '.local', 'samples', `background-testsrc2-60s-${frame.width}x${frame.height}.mp4`), frame);
@@ -86,7 +103,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   });
   const receiver = await startWebhookReceiver(runtime.devTenant!.webhookSecret);
   const auth = { Authorization: `Bearer ${runtime.devTenant!.apiKey}` };
-  const create = async (text: string, captions: 'none' | 'burn' = 'none') => {
+  const create = async (text: string, captions: 'none' | 'burn' = 'none', botUid = 'bot_ava') => {
     const response = await fetch(`${runtime.url}/v1/bot`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -95,7 +112,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
         aspect_ratio: shape.aspectRatio,
         resolution: shape.resolution,
         captions,
-        clips: [{ bot_uid: 'bot_ava', text, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
+        clips: [{ bot_uid: botUid, text, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
       }),
     });
     if (response.status !== 202) throw new Error(`create answered ${response.status}: ${await response.text()}`);
@@ -105,6 +122,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
 
   let result: { seconds: number; cpu: number; t0: number; webhookAt: number; videoId: string; duration: number };
   let burned: { seconds: number; cpu: number };
+  let photoRun: PhotoRun | undefined;
   try {
     // Warm-up: every function's first invocation, the speech engine's compilation, the sprites at this size.
     await create('Warming up the service.');
@@ -127,6 +145,35 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
     await receiver.waitForDelivered(3, 600_000);
     burned = { seconds: (Date.now() - burnT0) / 1000, cpu: cpuSeconds() - burnCpu };
     if ((await video(burnedId)).status !== 'completed') throw new Error('the video with burned captions did not complete');
+
+    if (photo) {
+      // A bot from the photo, prepared by the real prepare function; then a warm-up clip (its sprites at this
+      // size, as Ava's were warmed up), then the measured one.
+      const form = new FormData();
+      form.set('name', 'Bench photo');
+      form.set('voice', voiceToSpeak(BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!.voice, undefined, { polly: false }).id);
+      form.set('webhook', receiver.url);
+      form.set('image', new Blob([photo]), 'photo');
+      const prepareT0 = Date.now();
+      const put = await fetch(`${runtime.url}/v1/bot/bench-photo`, { method: 'PUT', headers: auth, body: form });
+      if (put.status !== 202) throw new Error(`PUT /v1/bot/bench-photo answered ${put.status}: ${await put.text()}`);
+      await receiver.waitForDelivered(4, 300_000);
+      const prepared = receiver.delivered()[3]!.event;
+      if (prepared?.type !== 'bot.ready') throw new Error(`the photo bot did not become ready: ${JSON.stringify(prepared?.data.error)}`);
+      const prepareSeconds = (Date.now() - prepareT0) / 1000;
+      await create('Warming up the photo bot.', 'none', 'bench-photo');
+      await receiver.waitForDelivered(5, 300_000);
+      const photoCpu = cpuSeconds();
+      const photoT0 = Date.now();
+      const photoId = await create(BENCH_TEXT, 'none', 'bench-photo');
+      await receiver.waitForDelivered(6, 600_000);
+      const seconds = (Date.now() - photoT0) / 1000;
+      const cpu = cpuSeconds() - photoCpu;
+      const done = await video(photoId);
+      if (done.status !== 'completed') throw new Error(`photo bot video ${done.status}: ${JSON.stringify(done.error)}`);
+      const drawOf = (id: string) => Number(lines.find((l) => l.video_id === id && l.message === 'clip rendered')?.draw_ms ?? NaN) / 1000;
+      photoRun = { seconds, cpu, duration: done.clips[0].duration_seconds, prepareSeconds, drawSeconds: drawOf(photoId), builtInDrawSeconds: drawOf(videoId) };
+    }
   } finally {
     await receiver.stop();
     await runtime.stop();
@@ -148,20 +195,31 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   row(`RATIO create -> webhook / bare encode (target <= ${targetFor(shape)})`, ratio.toFixed(2));
   row('CPU: whole service for the video / bare encode', `${result.cpu.toFixed(1)} s / ${bare.cpu.toFixed(1)} s (ratio ${(result.cpu / bare.cpu).toFixed(2)})`);
   row('the same video with captions: "burn", create -> webhook (target: +10 % at most)', `${burned.seconds.toFixed(2)} s (${(((burned.seconds - result.seconds) / result.seconds) * 100).toFixed(1)} %; CPU ${burned.cpu.toFixed(1)} s, ${(((burned.cpu - result.cpu) / result.cpu) * 100).toFixed(1)} %)`);
+  if (photoRun) {
+    const p = photoRun;
+    const perSecond = p.seconds / p.duration / (result.seconds / result.duration);
+    row('photo bot: PUT -> signed bot.ready (prepare function, warm runtime)', `${p.prepareSeconds.toFixed(2)} s`);
+    row(`photo bot: the same text (${p.duration.toFixed(1)} s clip), create -> signed webhook`, `${p.seconds.toFixed(2)} s (ratio to the bare encode, scaled to its length: ${(p.seconds / (bare.seconds * (p.duration / length))).toFixed(2)})`);
+    row('PHOTO / BUILT-IN per second of video: wall time (target <= 1)', perSecond.toFixed(2));
+    row('photo / built-in per second of video: CPU of the whole service', `${(p.cpu / p.duration / (result.cpu / result.duration)).toFixed(2)} (${p.cpu.toFixed(1)} s / ${result.cpu.toFixed(1)} s)`);
+    row('drawing the bot inside the ffmpeg pass: photo / built-in', `${p.drawSeconds.toFixed(2)} s / ${p.builtInDrawSeconds.toFixed(2)} s`);
+  }
   row('load average (1/5/15 min) at the start / after the service / at the end', loads);
   printProfile(lines, result);
-  return { shape, frame, seconds: result.seconds, bare, cpu: result.cpu, duration: result.duration, loads };
+  return { shape, frame, seconds: result.seconds, bare, cpu: result.cpu, duration: result.duration, loads, ...(photoRun ? { photo: photoRun } : {}) };
 }
 
 async function main() {
   // `npm run bench -- --shapes 9:16@1080p` measures only that shape; the README's figures use the default list.
   const shapes = parseShapes(argument('shapes') ?? DEFAULT_SHAPES);
+  const photoPath = argument('photo');
+  const photo = photoPath ? readFileSync(photoPath) : undefined;
   const root = resolve(import.meta.dirname, '../..');
   const work = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
   const runs: ShapeRun[] = [];
   try {
     const length = await clipLength(work);
-    for (const shape of shapes) runs.push(await benchShape(shape, root, work, length));
+    for (const shape of shapes) runs.push(await benchShape(shape, root, work, length, photo));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -172,6 +230,17 @@ async function main() {
       `| ${r.shape.aspectRatio} ${r.shape.resolution} | ${r.frame.width}x${r.frame.height} | ${r.seconds.toFixed(2)} s | ${r.bare.seconds.toFixed(2)} s (${r.bare.before.toFixed(2)} / ${r.bare.after.toFixed(2)}) | ` +
         `**${(r.seconds / r.bare.seconds).toFixed(2)}** | ${targetFor(r.shape)} | ${r.cpu.toFixed(1)} s / ${r.bare.cpu.toFixed(1)} s (${(r.cpu / r.bare.cpu).toFixed(2)}) | ${r.loads} |`,
     );
+  const photos = runs.filter((r) => r.photo);
+  if (photos.length) {
+    console.log('\n| Shape | Built-in (Ava): create → webhook, clip | Photo bot: create → webhook, clip | Photo / built-in per second of video: wall, CPU | Drawing the bot: photo / built-in |\n|---|---|---|---|---|');
+    for (const r of photos) {
+      const p = r.photo!;
+      console.log(
+        `| ${r.shape.aspectRatio} ${r.shape.resolution} | ${r.seconds.toFixed(2)} s, ${r.duration.toFixed(1)} s | ${p.seconds.toFixed(2)} s, ${p.duration.toFixed(1)} s | ` +
+          `**${(p.seconds / p.duration / (r.seconds / r.duration)).toFixed(2)}**, ${(p.cpu / p.duration / (r.cpu / r.duration)).toFixed(2)} | ${p.drawSeconds.toFixed(2)} s / ${p.builtInDrawSeconds.toFixed(2)} s |`,
+      );
+    }
+  }
 }
 
 /** Where the video's time went, from the 'clip rendered' and 'video completed' log lines of its functions. */

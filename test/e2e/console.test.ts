@@ -141,8 +141,8 @@ describe('console', () => {
       background, volume: '0.2', entry: 'fade_in', exit: 'fade_out', keep: true, name: 'Tour',
     });
     // A clip may speak with another voice than its bot's (GET /v1/voices fills the picker, by language).
-    await expect.poll(() => clip2.getByLabel('Voice').locator('option').count(), { timeout: 10_000 }).toBeGreaterThan(200);
-    await clip2.getByLabel('Voice').selectOption('espeak:es+m3');
+    await expect.poll(() => clip2.getByLabel('Voice', { exact: true }).locator('option').count(), { timeout: 10_000 }).toBeGreaterThan(200);
+    await clip2.getByLabel('Voice', { exact: true }).selectOption('espeak:es+m3');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(shots, 'console-desktop.png') });
     const text2 = clip2.getByLabel('Text', { exact: true });
@@ -294,9 +294,9 @@ describe('console', () => {
     const voiceSelect = clip.getByLabel('Voice', { exact: true });
     const offered = await voiceSelect.locator('option').evaluateAll((options: any[]) => options.map((o) => o.value));
     expect(offered[0]).toBe(''); // the bot's own voice comes first
-    expect(offered).toContain('espeak:es');
+    expect(offered).toContain('espeak:es+f3');
     expect(await voiceSelect.locator('optgroup').evaluateAll((groups: any[]) => groups.every((g) => /spanish/i.test(g.label)))).toBe(true);
-    await voiceSelect.selectOption('espeak:es');
+    await voiceSelect.selectOption('espeak:es+f3');
     // The position is picked on a frame of the chosen shape: taller than wide.
     const frame = clip.getByRole('group', { name: /Frame preview, 9:16/ });
     const box = (await frame.boundingBox())!;
@@ -305,7 +305,7 @@ describe('console', () => {
     const curl = await page.getByLabel('curl command').innerText();
     expect(curl).toContain('"aspect_ratio": "9:16"');
     expect(curl).toContain('"captions": "burn"');
-    expect(curl).toContain('"voice": "espeak:es"');
+    expect(curl).toContain('"voice": "espeak:es+f3"');
     expect(curl).toContain('"bot_uid": "sol-nandu"');
     expect(curl).not.toContain('"resolution"'); // 720p is the default: not sent
     await page.screenshot({ path: join(shots, 'console-portrait.png') });
@@ -322,7 +322,10 @@ describe('console', () => {
         if (!video) return false;
         video.muted = true;
         if (video.paused) video.play().catch(() => undefined);
-        const cues = video.textTracks[0]?.cues?.length ?? 0;
+        // Off by default (burned captions would show twice): loaded, not shown, to count its cues.
+        const track = video.textTracks[0];
+        if (track && track.mode === 'disabled') track.mode = 'hidden';
+        const cues = track?.cues?.length ?? 0;
         return video.readyState >= 2 && video.duration > 0 && cues > 0 ? { width: video.videoWidth, height: video.videoHeight, cues, crossOrigin: video.crossOrigin, first: video.textTracks[0].cues[0].text } : false;
       },
       undefined,

@@ -31,8 +31,10 @@ export function VideoDetail({ video }: { video: Video }) {
           ) : (
             // A captions track from the object store is another origin: the browser loads it only for a media
             // element marked crossorigin, and then loads the video itself with CORS too (the bucket allows GET).
+            // The track is off until the player's captions button turns it on: a video with burned captions would
+            // otherwise show each caption twice (the record does not say whether they were burned).
             <video controls playsInline preload="metadata" src={link} poster={links?.poster ?? undefined} crossOrigin={links?.vtt ? 'anonymous' : undefined} aria-label="Video player">
-              {links?.vtt && <track kind="captions" src={links.vtt} label="Captions" default />}
+              {links?.vtt && <track kind="captions" src={links.vtt} label="Captions" />}
             </video>
           )}
           <p class="help">
