@@ -17,6 +17,7 @@ const UNIT = [
   'test/local/units.test.ts',
   'test/render/speech.test.ts',
   'test/render/layout.test.ts',
+  'test/render/look-cache.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'];
 

@@ -26,8 +26,9 @@ export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, voic
     bot: { look: bot.look, voice },
     ...(mode === 'video'
       ? {
-          // 16:9 720p renders the pixels it rendered before shapes existed: its clips keep their addresses (kept
-          // clips and recent renders stay hits); every other shape is told apart by its frame size.
+          // 16:9 720p, the shape every clip had before shapes existed, adds nothing to the material; every other
+          // shape is told apart by its frame size. (Voices changed every clip's address once: the material names the
+          // voice actually spoken, so clips made before that are rendered again when next asked for.)
           ...(sameShape(shape, DEFAULT_SHAPE) ? {} : { frame: frameSizeOf(shape) }),
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,

@@ -7,18 +7,29 @@ import { JobFailure } from '#domain/errors';
 import type { ObjectStore } from '#domain/ports';
 
 const COMPLETE = '.complete';
-const SAFE_FILE = /^[A-Za-z0-9_.-]{1,100}$/;
+const SAFE_FILE = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
+/** Looks kept in /tmp by one warm container; the least recently used beyond this are removed (about 0.6 MB each). */
+const KEPT_LOOKS = 64;
 
 /**
  * A prepared look's files (looks/<tenant>/<uid>/<version>/) in a local directory for loadSprites, downloaded once
  * per version and kept while the container is warm: a version's files never change (a replaced bot gets a new
  * version), so a directory marked complete is reused as is, and the sprite cache keyed by it stays valid.
  */
-export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = join(tmpdir(), 'looks')) {
+export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = join(tmpdir(), 'looks'), keep = KEPT_LOOKS) {
+  /** Directories of this process, least recently used first. */
+  const recent: string[] = [];
+  const touch = async (dir: string) => {
+    const at = recent.indexOf(dir);
+    if (at >= 0) recent.splice(at, 1);
+    recent.push(dir);
+    while (recent.length > keep) await rm(recent.shift()!, { recursive: true, force: true });
+  };
   return async (own: AccountBot): Promise<string> => {
     const look = own.look;
     if (own.status !== 'ready' || !look) throw new JobFailure('bot_not_ready', `its bot "${own.uid}" is ${own.status}`);
     const dir = join(root, own.tenantId, own.uid, look.version);
+    await touch(dir);
     if (existsSync(join(dir, COMPLETE))) return dir;
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });

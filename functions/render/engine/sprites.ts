@@ -64,7 +64,32 @@ function botsDirectory(): string {
   return existsSync(join(bundled, 'ava', 'manifest.json')) ? bundled : join(here, '..', 'bots');
 }
 
-const decoded = new Map<string, Rgba>();
+/**
+ * A Map that keeps at most `limit` entries, dropping the least recently used: a warm render function meets the
+ * looks of many accounts' bots, and a look's decoded layers weigh 10-20 MB, so nothing here may grow for ever.
+ */
+class Recent<V> extends Map<string, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override get(key: string): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) {
+      super.delete(key);
+      super.set(key, value);
+    }
+    return value;
+  }
+  override set(key: string, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    while (this.size > this.limit) this.delete(this.keys().next().value!);
+    return this;
+  }
+}
+
+/** Full-size layers: the built-in looks' 4 x 15 files, and room for the looks of a few accounts' bots. */
+const decoded = new Recent<Rgba>(160);
 
 function decode(path: string): Rgba {
   let image = decoded.get(path);
@@ -150,7 +175,7 @@ function resample(src: Rgba, width: number, height: number): Rgba {
   return { width, height, data: out };
 }
 
-const manifests = new Map<string, BotManifest>();
+const manifests = new Recent<BotManifest>(64);
 
 /** The directory of a built-in look (functions/render/bots/<look>). */
 function builtInLookDirectory(look: string): string {
@@ -169,7 +194,8 @@ function loadManifest(dir: string): BotManifest {
   return manifest;
 }
 
-const spriteCache = new Map<string, BotSprites>();
+/** Sprites by look and height: a clip needs one; a few dozen cover the built-in looks at every size and some more. */
+const spriteCache = new Recent<BotSprites>(32);
 
 /**
  * The look's layers scaled so the whole canvas is `height` px tall. `directory` holds a look that is not built in
