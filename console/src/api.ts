@@ -89,10 +89,12 @@ export interface Video {
   create_video: boolean;
   aspect_ratio?: string;
   resolution?: string;
+  /** "burn" when the captions are drawn into the picture (absent from answers before it was shown). */
+  captions?: 'none' | 'burn';
   created_at: string;
   completed_at: string | null;
   progress: { clips_total: number; clips_rendered: number };
-  clips: { index: number; clip_name: string; bot_uid: string; status: string; duration_seconds: number | null; render_seconds: number | null; cached: boolean; clip_uid?: string }[];
+  clips: { index: number; clip_name: string; bot_uid: string; voice?: string; status: string; duration_seconds: number | null; render_seconds: number | null; cached: boolean; clip_uid?: string }[];
   output: { kind: 'video' | 'audio'; content_type: string; duration_seconds: number; size_bytes: number; download_url: string | null; download_url_expires_at: string | null; thumbnail_url?: string | null; captions?: { vtt_url: string; srt_url: string } | null } | null;
   error: { code: string; message: string; clip_index: number | null } | null;
   webhook: { url: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null; duration_ms: number }[] };
@@ -111,6 +113,8 @@ export interface KeptClip {
   clip_uid: string;
   clip_name: string;
   bot_uid: string;
+  /** The clip's own voice, when its request named one. */
+  voice?: string;
   kind: 'video' | 'audio';
   duration_seconds: number;
   created_at: string;

@@ -8,6 +8,22 @@ const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlenco
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * How many parts a multipart body may have; busboy drops what is over, so each excess is refused (400). busboy
+ * emits partsLimit when the count *reaches* `parts` (a body of exactly that many would be refused), so `parts` is
+ * one more than the most a valid body has.
+ */
+const MAX_FIELDS = 50;
+const MAX_FILES = 5;
+const MULTIPART_LIMITS = { fields: MAX_FIELDS, files: MAX_FILES, parts: MAX_FIELDS + MAX_FILES + 1 } as const;
+
+/** A body over a limit is refused, not read with its extra parts silently left out. */
+function refuseExtraParts(parser: busboy.Busboy, fail: (error: unknown) => void) {
+  parser.on('fieldsLimit', () => fail(new BadRequestError(`Too many fields in the multipart body: at most ${MAX_FIELDS}.`)));
+  parser.on('filesLimit', () => fail(new BadRequestError(`Too many file parts in the multipart body: at most ${MAX_FILES}.`)));
+  parser.on('partsLimit', () => fail(new BadRequestError(`Too many parts in the multipart body: at most ${MAX_FIELDS + MAX_FILES}.`)));
+}
+
 function decodeUtf8(bytes: Uint8Array, what: string): string {
   try {
     return utf8.decode(bytes);
@@ -93,7 +109,7 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes, fileSize: maxBytes, fields: 50, files: 5, parts: 55 } });
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes, fileSize: maxBytes, ...MULTIPART_LIMITS } });
     } catch (error) {
       reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
       return;
@@ -120,7 +136,7 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
         }
       });
     });
-    parser.on('partsLimit', () => fail(new BadRequestError('Too many parts in the multipart body.')));
+    refuseExtraParts(parser, fail);
     parser.on('error', fail);
     parser.on('close', () => resolve());
     parser.end(body);
@@ -159,7 +175,7 @@ export async function readFieldsAndFiles(
       parser = busboy({
         headers: { 'content-type': contentType },
         defCharset: 'latin1',
-        limits: { fieldSize: options.maxBytes, fileSize: options.maxFileBytes, fields: 50, files: 5, parts: 55 },
+        limits: { fieldSize: options.maxBytes, fileSize: options.maxFileBytes, ...MULTIPART_LIMITS },
       });
     } catch (error) {
       reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
@@ -190,7 +206,7 @@ export async function readFieldsAndFiles(
         }
       });
     });
-    parser.on('partsLimit', () => fail(new BadRequestError('Too many parts in the multipart body.')));
+    refuseExtraParts(parser, fail);
     parser.on('error', fail);
     parser.on('close', () => resolve());
     parser.end(request.body);

@@ -52,6 +52,12 @@ export const limits = {
   videosInProgressRetryAfterSeconds: 30,
   /** A bot's image (a photo or a drawn layer), uploaded or fetched from image_url. */
   maxBotImageBytes: 10 * 1024 * 1024,
+  /** ... at most this many pixels and this many a side, as its header declares: refused before decoding. */
+  maxBotImagePixels: 40_000_000,
+  maxBotImageSide: 12_000,
+  /** A drawn bot's image (a PNG layer) is this many to this many px a side. */
+  minDrawnImageSide: 64,
+  maxDrawnImageSide: 4096,
   /**
    * Largest PUT /v1/bot/{uid} body. What really reaches the function on AWS: Lambda takes at most 6 MB of
    * invocation payload, and API Gateway passes a binary body base64-encoded (4 bytes for 3) inside the event with

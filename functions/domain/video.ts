@@ -1,3 +1,4 @@
+import type { CaptionMode } from './captions.ts';
 import type { ClipSpec } from './clip.ts';
 import { DEFAULT_SHAPE, type Shape } from './shape.ts';
 
@@ -87,6 +88,9 @@ export interface VideoRecord {
 }
 
 export const shapeOf = (video: Pick<VideoRecord, 'shape'>): Shape => video.shape ?? DEFAULT_SHAPE;
+
+/** The video's `captions` choice: every clip of a video that burns its captions carries `captions: "burn"`. */
+export const captionModeOf = (video: Pick<VideoRecord, 'clips'>): CaptionMode => (video.clips.some((clip) => clip.captions === 'burn') ? 'burn' : 'none');
 
 export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);
 

@@ -30,7 +30,7 @@ export interface CreateVideoDeps {
 
 /**
  * Turns validated clips into stored specs: checks every bot exists (built in, or the caller's own) and is ready,
- * and every voice exists, applies defaults, resolves clip_uid references. An unknown bot or voice is a 400 with the
+ * a kept clip's bot included, and every voice exists, applies defaults, resolves clip_uid references. An unknown bot or voice is a 400 with the
  * other problems; when the only trouble is a bot of the account still preparing (or failed), a 409 `bot_not_ready`
  * names it.
  */
@@ -63,6 +63,17 @@ async function resolveClips(
         });
         continue;
       }
+      // Its bot must still be there and ready, as for a clip described in full: a deleted or failed bot of the
+      // account would otherwise be accepted here and fail only at render.
+      const keptBot = await resolveBot(tenantId, kept.spec.botUid, deps);
+      if (!keptBot) {
+        problems.push({
+          path: `clips[${index}].clip_uid`,
+          message: `kept clip "${kept.clipUid}" is spoken by bot "${kept.spec.botUid}", which no longer exists; describe the clip in full with another bot (GET /v1/bot)`,
+        });
+        continue;
+      }
+      if (keptBot.own && keptBot.own.status !== 'ready') notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
       const { captions: _kept, ...spec } = kept.spec;
       specs.push({ ...spec, ...burn, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
       continue;

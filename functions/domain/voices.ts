@@ -142,14 +142,14 @@ export function botVoiceOf(voice: Voice): BotVoice {
 /**
  * What a clip is spoken with: the clip's own voice if it names one, else the bot's — its Polly voice where the
  * deployment uses Polly, else its espeak-ng voice with its own rate and pitch. A Polly voice where Polly is off
- * (a clip stored before the deployment turned Polly off) is spoken by its espeak-ng stand-in.
+ * (a clip stored before the deployment turned Polly off) is spoken by its espeak-ng stand-in; a clip voice no
+ * longer in the catalog, by the bot's voice.
  */
 export function voiceToSpeak(bot: BotVoice, clipVoice: string | undefined, options: VoiceOptions): SpeechVoice {
-  if (clipVoice) {
-    const voice = BY_ID.get(clipVoice);
-    if (voice?.engine === 'polly' && !options.polly) return { id: espeakStandIn(voice).id };
-    return { id: clipVoice };
-  }
+  const voice = clipVoice ? BY_ID.get(clipVoice) : undefined;
+  if (voice) return voice.engine === 'polly' && !options.polly ? { id: espeakStandIn(voice).id } : { id: voice.id };
+  // No clip voice, or one that has since left the catalog (a stored clip outliving a voice removed from it): the
+  // bot's own voice speaks. The engine would refuse an unknown id, and that clip would fail on every retry.
   if (options.polly && bot.polly) return { id: bot.polly };
   return { id: bot.espeak, ...(bot.espeakRate !== undefined && { rate: bot.espeakRate }), ...(bot.espeakPitch !== undefined && { pitch: bot.espeakPitch }) };
 }

@@ -5,6 +5,7 @@
  */
 import sharp from 'sharp';
 import type { BotManifest } from '../render/engine/sprites.ts';
+import { limits } from '#domain/limits';
 import { checkHeader } from './image-input.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
@@ -18,9 +19,7 @@ export interface DrawnImages {
 }
 
 const MOUTH_LEVELS = 5;
-/** A drawing is 64 to 4096 px a side. */
-const MIN_SIDE = 64;
-const MAX_SIDE = 4096;
+const { minDrawnImageSide: MIN_SIDE, maxDrawnImageSide: MAX_SIDE } = limits;
 /** A channel difference above this (of 255) counts as a change between two drawings. */
 const CHANGED = 10;
 
@@ -48,7 +47,7 @@ async function place(image: Buffer, name: string, expected?: { width: number; he
     return { picture: { ...CANVAS, data }, width, height };
   } catch (error) {
     if (error instanceof LookError) throw error;
-    throw new LookError('image_invalid', `${name} cannot be decoded: ${(error as Error).message.split('\n')[0]}`);
+    throw new LookError('image_invalid', `${name} cannot be decoded: it is damaged or not a complete PNG`, (error as Error).message.split('\n')[0]);
   }
 }
 

@@ -5,13 +5,10 @@
  */
 import { imageSize } from 'image-size';
 import sharp from 'sharp';
+import { limits } from '#domain/limits';
 import { LookError } from './look.ts';
 
-/** At most 10 MB a file (issue 9: photos of at most 10 MB). */
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-/** At most 40 megapixels and 12000 px a side, as declared by the header: refused before decoding. */
-const MAX_PIXELS = 40_000_000;
-const MAX_SIDE = 12_000;
+const { maxBotImageBytes: MAX_IMAGE_BYTES, maxBotImagePixels: MAX_PIXELS, maxBotImageSide: MAX_SIDE } = limits;
 
 export type ImageType = 'jpg' | 'png' | 'webp';
 
@@ -45,6 +42,7 @@ export async function decode(image: Buffer, channels: 3 | 4, maxSide: number, na
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
-    throw new LookError('image_invalid', `${name} cannot be decoded: ${(error as Error).message.split('\n')[0]}`);
+    // libvips' own words stay in the log (the detail): the caller reads ours.
+    throw new LookError('image_invalid', `${name} cannot be decoded: it is damaged or not a complete image`, (error as Error).message.split('\n')[0]);
   }
 }

@@ -13,10 +13,15 @@ export interface PreparedLook {
 /** Why an image cannot become a bot: the code is public (`bot.failed`, the bot's `error.code`). */
 export type LookErrorCode = 'image_invalid' | 'image_too_large' | 'no_face_found' | 'face_too_small';
 
+/**
+ * The builder's verdict on a caller's image. `message` is public, in our words; `detail` (a library's own text,
+ * e.g. libvips') is for the log only and never shown to the caller.
+ */
 export class LookError extends Error {
   constructor(
     readonly code: LookErrorCode,
     message: string,
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'LookError';

@@ -74,7 +74,11 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
     return await deps.buildDrawnLook({ mouthClosed: parts.mouth_closed, mouthOpen: parts.mouth_open, mouthHalf: parts.mouth_half, eyesClosed: parts.eyes_closed });
   } catch (error) {
     // The builder's verdict on the caller's image: final, and its message is written for the caller.
-    if (error instanceof LookError) throw new JobFailure(error.code, error.message);
+    // Its detail (a library's own text) is logged here and goes no further.
+    if (error instanceof LookError) {
+      if (error.detail) logger.warn('bot image refused', { bot_uid: bot.uid, version: bot.version, code: error.code, detail: error.detail });
+      throw new JobFailure(error.code, error.message);
+    }
     throw error;
   }
 }

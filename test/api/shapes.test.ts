@@ -251,6 +251,12 @@ describe('a kept clip in a video of another shape', () => {
     expect(await create(kept(DEFAULT_SHAPE, false), { aspect_ratio: '1:1' })).toHaveLength(1);
   });
 
+  it('lists its own voice among the kept clips, where its request named one', () => {
+    const voiced = kept(undefined);
+    expect(toPublicKeptClip({ ...voiced, spec: { ...voiced.spec, voice: 'espeak:es+m3' } })).toMatchObject({ voice: 'espeak:es+m3' });
+    expect(toPublicKeptClip(voiced)).not.toHaveProperty('voice');
+  });
+
   it('lists its shape among the kept clips', () => {
     expect(toPublicKeptClip(kept({ aspectRatio: '1:1', resolution: '720p' }))).toMatchObject({ kind: 'video', aspect_ratio: '1:1', resolution: '720p' });
     expect(toPublicKeptClip(kept(undefined))).toMatchObject({ aspect_ratio: '16:9', resolution: '720p' });

@@ -6,7 +6,7 @@ import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { POLLY_VOICES } from '#domain/polly-voices';
-import { botVoiceOf, findVoice, listVoices, voicesOfLanguage, type Voice } from '#domain/voices';
+import { botVoiceOf, findVoice, listVoices, voicesOfLanguage, voiceToSpeak, type BotVoice, type Voice } from '#domain/voices';
 import { describeAllVoices, pollyVoiceRows, withRows } from '../../infra/voices/polly.ts';
 import { lambdaContext, restEvent } from '../support/events.ts';
 
@@ -151,5 +151,21 @@ describe('GET /v1/voices', () => {
 
   it('refuses a deployment whose SPEECH_ENGINE is neither espeak nor polly, at cold start', async () => {
     await expect(voicesHandler('festival')).rejects.toThrow(/SPEECH_ENGINE must be espeak or polly/);
+  });
+});
+
+describe('voiceToSpeak: the voice a stored clip is spoken with', () => {
+  const bot: BotVoice = { espeak: 'espeak:en-us+f3', polly: 'polly:Joanna', espeakRate: 160, espeakPitch: 40 };
+
+  it("speaks a clip's own voice while the catalog has it", () => {
+    expect(voiceToSpeak(bot, 'espeak:es+m3', { polly: false })).toEqual({ id: 'espeak:es+m3' });
+    expect(voiceToSpeak(bot, 'polly:Lucia', { polly: true })).toEqual({ id: 'polly:Lucia' });
+  });
+
+  it("falls back to the bot's own voice when the clip's voice has left the catalog", () => {
+    // A clip stored with a voice the catalog no longer lists: the engine would refuse it on every retry.
+    expect(findVoice('espeak:gone+f3', { polly: true })).toBeUndefined();
+    expect(voiceToSpeak(bot, 'espeak:gone+f3', { polly: false })).toEqual({ id: 'espeak:en-us+f3', rate: 160, pitch: 40 });
+    expect(voiceToSpeak(bot, 'polly:Gone', { polly: true })).toEqual({ id: 'polly:Joanna' });
   });
 });

@@ -8,12 +8,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lookPrefix, parsePutBot, putAccountBot, toBot, type AccountBotDeps } from '#domain/account-bots';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { logger } from '#commons/logger';
+import { presentAccountBot } from '#commons/presenters/bot';
 import { ffmpegPath } from '#media/binaries';
 import { LookError, type PreparedLook } from '../../functions/prepare/look.ts';
 import { handlePrepareMessage, type PrepareJobDeps } from '../../functions/prepare/prepare-job.ts';
@@ -104,6 +106,26 @@ describe('the prepare job', () => {
     expect(await accountBots.get(tenantId, 'no-face')).toMatchObject({ status: 'failed', error: { code: 'no_face_found', message: 'no face was found in the photo' } });
     expect(await keys()).toEqual([]);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([expect.stringMatching(/_failed$/)]);
+  });
+
+  it("logs a builder's detail (a library's own text) and never stores or shows it", async () => {
+    const { message } = await putPhoto('damaged');
+    const detail = 'VipsJpeg: Premature end of JPEG file';
+    const build = async (): Promise<PreparedLook> => {
+      throw new LookError('image_invalid', 'image cannot be decoded: it is damaged or not a complete image', detail);
+    };
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      await handlePrepareMessage(message, 1, 3, jobDeps({ buildPhotoLook: build }));
+      expect(warn).toHaveBeenCalledWith('bot image refused', expect.objectContaining({ bot_uid: 'damaged', code: 'image_invalid', detail }));
+    } finally {
+      warn.mockRestore();
+    }
+    const stored = (await accountBots.get(tenantId, 'damaged'))!;
+    expect(stored.error).toEqual({ code: 'image_invalid', message: 'image cannot be decoded: it is damaged or not a complete image' });
+    const shown = JSON.stringify(await presentAccountBot(stored, objects, voices));
+    expect(shown).toContain('image cannot be decoded');
+    expect(shown).not.toContain('Vips');
   });
 
   it('retries a transient error (rethrown, still preparing, nothing stored) and fails as preparation_failed on the last receive', async () => {

@@ -19,6 +19,7 @@ import { loadSprites, type BotManifest } from '../../functions/render/engine/spr
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { probeFile } from '../support/media.ts';
 import { writeLook } from './look-files.ts';
+import { assertPublicMessage, internalsIn } from '../support/public-errors.ts';
 
 const AVA = join(import.meta.dirname, '../../functions/render/bots/ava');
 const avaManifest = JSON.parse(readFileSync(join(AVA, 'manifest.json'), 'utf8')) as BotManifest;
@@ -64,6 +65,14 @@ describe('buildDrawnLook: validation', () => {
     expect(await code({ ...images, mouthOpen: images.mouthClosed })).toMatch(/^image_invalid: mouth_open is the same picture/);
     expect(await code({ ...images, eyesClosed: Buffer.from('not a png') })).toMatch(/^image_invalid: eyes_closed/);
     expect(await code({ ...images, mouthHalf: images.mouthClosed.subarray(0, 2000) })).toMatch(/^image_invalid: mouth_half cannot be decoded/);
+  });
+
+  it("refuses a damaged drawing in fixed words; libvips' own text is only the error's detail, for the log", async () => {
+    const error = await buildDrawnLook({ ...images, mouthHalf: images.mouthClosed.subarray(0, 2000) }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(LookError);
+    expect((error as LookError).message).toBe('mouth_half cannot be decoded: it is damaged or not a complete PNG');
+    assertPublicMessage((error as LookError).message, 'bot.failed');
+    expect(internalsIn((error as LookError).detail ?? '')).toContain("an image library's text");
   });
 });
 

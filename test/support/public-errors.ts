@@ -1,6 +1,6 @@
 /**
  * What must never appear in a message the public sees (a video's error, a webhook's error, a delivery attempt's
- * error): file paths, ffmpeg's or Node's own text, addresses, stack traces. The suites that read videos and
+ * error): file paths, ffmpeg's, libvips' or Node's own text, addresses, stack traces. The suites that read videos and
  * webhooks (test/reliability/helpers.ts, the media tests) pass every failure message through this.
  */
 const INTERNALS: [string, RegExp][] = [
@@ -15,6 +15,7 @@ const INTERNALS: [string, RegExp][] = [
   ['an IP address', /\b\d{1,3}(\.\d{1,3}){3}\b|\[?[0-9a-f]{1,4}(:[0-9a-f]{0,4}){2,7}\]?/i],
   ['a host name', /\blocalhost\b|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(internal|local|lan|corp|amazonaws\.com)\b/i],
   ['a URL', /https?:\/\//i],
+  ['an image library\'s text', /\bvips|\blib(spng|png|jpeg|webp)\b|\b(jpeg|png|webp|gif|heif|tiff|svg|magick|jp2k|jxl|pdf)load(_buffer|_source)?\b|Input (buffer|file) (has|is|contains)|corrupt header|Premature end of/i],
 ];
 
 /** The kinds of internals found in `message` (empty when it is fit to show). */

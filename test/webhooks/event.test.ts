@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildVideoEvent } from '#commons/presenters/video';
+import { buildVideoEvent, toPublicVideo } from '#commons/presenters/video';
 import { eventIdFor } from '#domain/video';
 import { videoRecord } from './fixtures.ts';
 
@@ -17,6 +17,7 @@ describe('buildVideoEvent', () => {
         create_video: true,
         aspect_ratio: '16:9',
         resolution: '720p',
+        captions_mode: 'none',
         video_url: links.url,
         url_expires_at: links.expiresAt,
         duration_seconds: 7.3,
@@ -59,6 +60,7 @@ describe('buildVideoEvent', () => {
         create_video: true,
         aspect_ratio: '16:9',
         resolution: '720p',
+        captions_mode: 'none',
         clips: [
           { index: 0, clip_name: 'intro', bot_uid: 'bot_0', duration_seconds: 4.2, status: 'rendered' },
           { index: 1, clip_name: 'outro', bot_uid: 'bot_1', duration_seconds: null, status: 'failed' },
@@ -66,6 +68,22 @@ describe('buildVideoEvent', () => {
         error: { code: 'background_unavailable', message: 'the background video could not be downloaded', clip_index: 1 },
       },
     });
+  });
+
+  it("shows each clip's own voice where its request named one, and the video's captions choice", () => {
+    const base = videoRecord();
+    const video = videoRecord({ clips: [{ ...base.clips[0]!, voice: 'espeak:es+f3', captions: 'burn' }, { ...base.clips[1]!, captions: 'burn' }] });
+    const event = buildVideoEvent(video, links, now);
+    expect(event.data.captions_mode).toBe('burn');
+    expect(event.data.clips).toEqual([
+      { index: 0, clip_name: 'intro', bot_uid: 'bot_0', voice: 'espeak:es+f3', duration_seconds: 4.2, status: 'rendered' },
+      { index: 1, clip_name: 'outro', bot_uid: 'bot_1', duration_seconds: 3.1, status: 'rendered' },
+    ]);
+    const record = toPublicVideo(video, 'https://api.test');
+    expect(record.captions).toBe('burn');
+    expect(record.clips.map((clip) => clip.voice)).toEqual(['espeak:es+f3', undefined]);
+    expect(record.clips[1]).not.toHaveProperty('voice');
+    expect(toPublicVideo(base, 'https://api.test').captions).toBe('none');
   });
 
   it('leaves clip_index out of a failure that concerns no clip, and survives a missing error', () => {

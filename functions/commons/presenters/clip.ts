@@ -6,6 +6,7 @@ export const toPublicKeptClip = (clip: KeptClip) => ({
   clip_uid: clip.clipUid,
   clip_name: clip.clipName,
   bot_uid: clip.botUid,
+  ...(clip.spec.voice !== undefined && { voice: clip.spec.voice }),
   kind: clip.createVideo ? 'video' : 'audio',
   // A kept video clip joins only videos of its own shape.
   aspect_ratio: (clip.shape ?? DEFAULT_SHAPE).aspectRatio,

@@ -3,7 +3,7 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { eventTypeFor, shapeOf, type VideoRecord } from '#domain/video';
+import { captionModeOf, eventTypeFor, shapeOf, type VideoRecord } from '#domain/video';
 import { keptClipUid, type CreatedVideo } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
 
@@ -21,6 +21,7 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Pr
     status: video.status,
     create_video: video.createVideo,
     ...publicShape(video),
+    captions: captionModeOf(video),
     created_at: video.createdAt,
     updated_at: video.updatedAt,
     completed_at: video.completedAt ?? null,
@@ -70,6 +71,7 @@ function publicClips(video: VideoRecord) {
       index: clip.index,
       clip_name: clip.clipName,
       bot_uid: clip.botUid,
+      ...(clip.voice !== undefined && { voice: clip.voice }),
       status: result?.status ?? 'queued',
       duration_seconds: result?.durationSeconds ?? null,
       render_seconds: result?.renderMs !== undefined ? result.renderMs / 1000 : null,
@@ -99,11 +101,13 @@ export function buildVideoEvent(
         index: clip.index,
         clip_name: clip.clipName,
         bot_uid: clip.botUid,
+        ...(clip.voice !== undefined && { voice: clip.voice }),
         duration_seconds: duration ?? null,
         status: result?.status ?? 'queued',
       };
     });
-  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, ...publicShape(video), clips };
+  // `captions` here is the caption files' links (below): the video's choice is `captions_mode`.
+  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, ...publicShape(video), captions_mode: captionModeOf(video), clips };
   if (video.status === 'completed') {
     if (links.url) data[video.createVideo ? 'video_url' : 'audio_url'] = links.url;
     if (links.url && links.expiresAt) data.url_expires_at = links.expiresAt;

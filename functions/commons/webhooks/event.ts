@@ -7,29 +7,34 @@
  *   "timestamp": "2025-01-01T12:00:00.000Z",
  *   "data": {
  *     "video_id": "vid_...", "status": "completed", "create_video": true, "aspect_ratio": "16:9", "resolution": "720p",
+ *     "captions_mode": "none",
  *     "video_url": "https://...", "url_expires_at": "2025-01-08T12:00:00.000Z",
  *     "captions": { "vtt_url": "https://...", "srt_url": "https://..." },
  *     "duration_seconds": 12.4, "size_bytes": 1843200,
- *     "clips": [{ "index": 0, "clip_name": "intro", "bot_uid": "bot_1", "duration_seconds": 6.2, "status": "rendered" }]
+ *     "clips": [{ "index": 0, "clip_name": "intro", "bot_uid": "bot_1", "voice": "espeak:es+f3", "duration_seconds": 6.2, "status": "rendered" }]
  *   }
  * }
  * ```
  *
  * A voice-only video carries `audio_url` instead of `video_url`. A failed one carries no URL, duration or size,
  * and has `"error": { "code", "message", "clip_index"? }`. Fields that do not apply are left out, never null
- * (except a clip's `duration_seconds`, null when the clip was not rendered).
+ * (except a clip's `duration_seconds`, null when the clip was not rendered); a clip's `voice` is there when its
+ * request named one.
  *
  * `timestamp` is when the outcome happened (the video's completedAt), not when this attempt is sent: the
  * `webhook-timestamp` header carries that. The event id (`webhook-id`) is stable per video outcome, so a
  * receiver can drop duplicates of redelivered events.
  */
 import type { ClipStatus, VideoEventType } from '#domain/video';
+import type { CaptionMode } from '#domain/captions';
 import type { AspectRatio, Resolution } from '#domain/shape';
 
 export interface VideoEventClip {
   index: number;
   clip_name: string;
   bot_uid: string;
+  /** The clip's own voice, when its request named one (else the bot's voice spoke). */
+  voice?: string;
   duration_seconds: number | null;
   status: ClipStatus;
 }
@@ -40,6 +45,8 @@ export interface VideoEventData {
   create_video: boolean;
   aspect_ratio: AspectRatio;
   resolution: Resolution;
+  /** The request's `captions`: "burn" when they are drawn into the picture, else "none" (`captions` is the files' links). */
+  captions_mode: CaptionMode;
   /** Completed full video: presigned download URL. */
   video_url?: string;
   /** Completed voice-only video: presigned download URL. */

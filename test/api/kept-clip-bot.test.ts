@@ -1,0 +1,89 @@
+/**
+ * A kept clip (clip_uid) of an account's bot is checked like a clip described in full: its bot deleted is a 400
+ * naming the clip_uid, its bot preparing or failed is the 409 bot_not_ready.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AccountBot } from '#domain/account-bots';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { parseCreateVideo } from '#domain/create-request';
+import { Conflict, InvalidRequest } from '#domain/errors';
+import type { KeptClip, VideoRepository } from '#domain/ports';
+import type { VideoRecord } from '#domain/video';
+import { createVideo, type CreateVideoDeps } from '#domain/videos';
+
+const kept: KeptClip = {
+  tenantId: 'acct_1',
+  clipUid: 'clip_abc',
+  clipName: 'Intro',
+  contentHash: 'abc',
+  objectKey: 'kept/abc.mp4',
+  durationSeconds: 2,
+  botUid: 'my-host',
+  createVideo: true,
+  createdAt: '2026-11-23T00:00:00Z',
+  spec: { botUid: 'my-host', text: 'Hello', position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: true },
+};
+
+const ownBot = (status: AccountBot['status']): AccountBot => ({
+  tenantId: 'acct_1',
+  uid: 'my-host',
+  keyId: 'key_1',
+  name: 'My host',
+  description: '',
+  voice: 'espeak:en-us+f3',
+  defaultPosition: 'bottom-right',
+  status,
+  version: 'v1',
+  source: { kind: 'photo', uploadKey: 'uploads/x' },
+  ...(status === 'ready' && { look: { version: 'v1', files: ['manifest.json', 'preview.png'], preview: 'preview.png' } }),
+  createdAt: '2026-11-23T00:00:00Z',
+  updatedAt: '2026-11-23T00:00:00Z',
+});
+
+/** The create use case on in-memory ports: one kept clip of the account's bot `my-host`, the bot as given. */
+async function create(bot: AccountBot | undefined) {
+  const created: VideoRecord[] = [];
+  await createVideo(parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }, { clip_uid: 'clip_abc' }] }), { tenantId: 'acct_1', keyId: 'key_1' }, {
+    bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
+    accountBots: { get: async (tenantId: string, uid: string) => (tenantId === bot?.tenantId && uid === bot.uid ? bot : undefined) },
+    accounts: { get: async () => undefined },
+    voices: { polly: false },
+    videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
+    clips: { get: async (_tenant, uid) => (uid === kept.clipUid ? kept : undefined), put: async () => undefined, list: async () => ({ items: [] }) },
+    renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
+    now: () => new Date('2026-11-23T00:00:00Z'),
+    newVideoId: () => 'vid_new',
+  } satisfies CreateVideoDeps);
+  return created;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('a kept clip of an account bot', () => {
+  it('is accepted while its bot is ready', async () => {
+    const [video] = await create(ownBot('ready'));
+    expect(video!.clips[1]).toMatchObject({ botUid: 'my-host', reusedClipUid: 'clip_abc' });
+  });
+
+  it('is a 400 naming clips[i].clip_uid once its bot is deleted', async () => {
+    const error = await refusal(create(undefined));
+    expect(error).toBeInstanceOf(InvalidRequest);
+    expect((error as InvalidRequest).problems).toEqual([
+      { path: 'clips[1].clip_uid', message: 'kept clip "clip_abc" is spoken by bot "my-host", which no longer exists; describe the clip in full with another bot (GET /v1/bot)' },
+    ]);
+  });
+
+  it.each(['preparing', 'failed'] as const)('is the 409 bot_not_ready while its bot is %s', async (status) => {
+    const error = await refusal(create(ownBot(status)));
+    expect(error).toBeInstanceOf(Conflict);
+    expect(error).toMatchObject({ code: 'bot_not_ready' });
+    expect((error as Conflict).message).toContain(`clips[1].clip_uid: bot "my-host" is ${status}`);
+  });
+});
