@@ -4,7 +4,7 @@
  * eyes_closed is given); the in-between mouth levels are the wider drawing squashed towards the upper lip.
  */
 import sharp from 'sharp';
-import type { BotManifest } from '../render/engine/sprites.ts';
+import type { BotManifest } from '#domain/look';
 import { limits } from '#domain/limits';
 import { checkHeader } from './image-input.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png } from './layers.ts';

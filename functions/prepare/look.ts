@@ -2,7 +2,7 @@
  * What bot preparation produces: a look, the same kind of sprite set the built-in bots have
  * (functions/render/bots/<look>/: manifest.json and its PNG layers), as files to store.
  */
-import type { BotManifest } from '../render/engine/sprites.ts';
+import type { BotManifest } from '#domain/look';
 
 export interface PreparedLook {
   manifest: BotManifest;

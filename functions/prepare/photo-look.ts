@@ -11,7 +11,7 @@
  * `headMotion: false`: head and body are one picture, so they sway together (no seam at the neck).
  */
 import sharp from 'sharp';
-import type { BotManifest } from '../render/engine/sprites.ts';
+import type { BotManifest } from '#domain/look';
 import { findFaces, loadFaces, type Face, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
 import { LookError, type PreparedLook } from './look.ts';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CANVAS, HEAD_BOX, MOUTH_LEVELS, PANEL, CX, backSvg, bodySvg, headSvg, panelSvg, previewSvg } from './draw.ts';
 import { LOOKS } from './looks.ts';
-import type { BotManifest } from '../../functions/render/engine/sprites.ts';
+import type { BotManifest } from '#domain/look';
 
 /** The artwork the render engine ships: functions/render/bots/<look>/. */
 const botsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions', 'render', 'bots');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
 import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
-import type { BotManifest } from '../../functions/render/engine/sprites.ts';
+import type { BotManifest } from '#domain/look';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
 const TILE = 180;

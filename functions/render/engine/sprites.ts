@@ -2,33 +2,11 @@
  * Bot artwork at run time: the PNG layers of functions/render/bots/<look>/ decoded with pngjs, resampled
  * once to the size a clip needs, and cached for the life of the process (a warm Lambda renders many clips).
  */
+import type { BotManifest } from '#domain/look';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-
-export interface BotManifest {
-  look: string;
-  /** Canvas of every full-size layer (panel, back, body), px. */
-  width: number;
-  height: number;
-  panel: { file: string; x: number; y: number; width: number; height: number; radius: number };
-  back: string;
-  body: string;
-  /** Head frames are cropped to this box of the canvas; keys are `m<level>-e<o|c>`. */
-  head: { x: number; y: number; width: number; height: number; frames: Record<string, string> };
-  mouthLevels: number;
-  /** Centre of the closed mouth on the canvas. */
-  mouth: { x: number; y: number };
-  /** Bottom centre of the panel: where the figure stands. */
-  anchor: { x: number; y: number };
-  preview: string;
-  /**
-   * Whether the head sways on its own over the body (drawn looks: separate layers). A look cut from one picture
-   * (a photo, a caller's drawing) sets false: head and body move as one, so no seam opens at the neck. @default true
-   */
-  headMotion?: boolean;
-}
 
 /** Straight (not premultiplied) RGBA. */
 export interface Rgba {
