@@ -55,9 +55,9 @@ interface FunctionDeclBase {
   deadLetters?: readonly QueueName[];
   /**
    * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete }` may delete only under the
-   * given key prefixes (each ending in "/"), e.g. what the function itself writes.
+   * given key prefixes (each ending in "/"), e.g. what the function itself writes; without `access`, only delete.
    */
-  bucket?: Access | 'readWriteDelete' | { access: Access; delete: readonly string[] };
+  bucket?: Access | 'readWriteDelete' | { access?: Access; delete: readonly string[] };
   /** Extra plain environment, e.g. feature switches. */
   environment?: Record<string, string>;
   /** Needs Amazon Polly (speech synthesis). */
@@ -479,10 +479,13 @@ export const functions = {
     everyMinutes: 5,
     memoryMb: 256,
     timeoutSeconds: 60,
-    tables: { videos: 'readWrite' },
+    // accountBots: a bot whose preparation crashed on every attempt is failed.
+    tables: { videos: 'readWrite', accountBots: 'readWrite' },
     queues: { notify: 'send' },
-    // Renders that crashed on every attempt end there; the sweeper fails their videos and leaves the messages.
-    deadLetters: ['render', 'assemble'],
+    // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
+    deadLetters: ['render', 'assemble', 'prepare'],
+    // A failed bot's uploads and previous look go (as when the prepare job fails it); it reads and writes nothing.
+    bucket: { delete: ['looks/', 'uploads/'] },
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { BUILT_IN_BOTS, type Bot } from './bot.ts';
 import { httpUrlSchema, positionSchema, type BotPosition } from './clip.ts';
 import { normaliseWebhook } from './create-request.ts';
-import { Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
-import type { PrepareBotMessage } from './messages.ts';
+import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
 import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
 import { botVoiceOf, findVoice, type VoiceOptions } from './voices.ts';
 
@@ -237,11 +237,18 @@ const objectKeysOf = (bot: AccountBot): string[] => [
   ...(bot.look ? bot.look.files.map((file) => lookFileKey(bot.tenantId, bot.uid, bot.look!.version, file)) : []),
 ];
 
+/** A PUT or DELETE that lost a race with another request on the same bot: nothing of it was kept. */
+const changedMeanwhile = (uid: string) =>
+  new Conflict(`bot "${uid}" was changed by another request at the same time; read it (GET /v1/bot/${uid}) and send yours again`);
+
 /**
  * Creates or replaces a bot of the caller's account: stores the images under uploads/, records the bot as
  * `preparing` with a new version, and queues its preparation. A replaced bot keeps its previous look's files
- * until the new version settles (the job removes them). If the job cannot be queued, the previous record is
- * put back (or the new one removed) and the uploads deleted: nothing is left waiting for a job that never comes.
+ * until the new version settles (the job removes them). The record is written only if it is still the one read
+ * (none, or the same version): of two PUTs at once one wins and the other is a Conflict (409) that keeps nothing,
+ * so no record names a look another version already removed. If the job cannot be queued, the previous record is
+ * put back (or the new one removed, unless another request replaced it meanwhile) and the uploads deleted: nothing
+ * is left waiting for a job that never comes.
  */
 export async function putAccountBot(command: PutBotCommand, caller: { tenantId: string; keyId: string }, deps: AccountBotDeps): Promise<AccountBot> {
   const { tenantId } = caller;
@@ -255,6 +262,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     uploads.push(key);
     return key;
   };
+  const removeOwnUploads = () => Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
   let source: BotImageSource;
   try {
     const { images } = command;
@@ -266,7 +274,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
       source = { kind: 'drawn', uploadKeys };
     }
   } catch (error) {
-    await Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
+    await removeOwnUploads();
     throw error;
   }
   const bot: AccountBot = {
@@ -285,12 +293,17 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
   };
-  await deps.accountBots.put(bot);
+  try {
+    if (!(await deps.accountBots.put(bot, previous?.version))) throw changedMeanwhile(command.uid);
+  } catch (error) {
+    await removeOwnUploads();
+    throw error;
+  }
   try {
     await deps.prepareQueue.send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
   } catch (error) {
-    await (previous ? deps.accountBots.put(previous) : deps.accountBots.delete(tenantId, bot.uid));
-    await Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
+    await (previous ? deps.accountBots.put(previous, version) : deps.accountBots.delete(tenantId, bot.uid, version));
+    await removeOwnUploads();
     throw error;
   }
   // The previous version's uploads, if its preparation never ran: that job will find itself superseded.
@@ -298,17 +311,72 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
   return bot;
 }
 
-/** DELETE /v1/bot/{uid}: the record and every file it owns. A built-in bot is 403, anything not the caller's 404. */
+/**
+ * DELETE /v1/bot/{uid}: the record and every file it owns. A built-in bot is 403, anything not the caller's 404.
+ * The record is deleted only if it is still the one read; if a PUT replaced it meanwhile, a Conflict (409).
+ */
 export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots' | 'objects'>): Promise<AccountBot> {
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be deleted.`);
   const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
   if (!bot) throw new NotFound(`No bot "${uid}".`);
-  await deps.accountBots.delete(tenantId, uid);
+  if (!(await deps.accountBots.delete(tenantId, uid, bot.version))) throw changedMeanwhile(uid);
   // A preparation under way finds the record gone and removes what it wrote (functions/prepare/prepare-job.ts).
   await Promise.all(objectKeysOf(bot).map((key) => deps.objects.delete(key)));
   return bot;
 }
 
 /** The event id of a bot's outcome: stable per version and outcome, so a receiver can drop duplicates. */
-export const botEventIdFor = (bot: Pick<AccountBot, 'tenantId' | 'uid' | 'version'>, type: 'bot.ready' | 'bot.failed') =>
+const botEventIdFor = (bot: Pick<AccountBot, 'tenantId' | 'uid' | 'version'>, type: 'bot.ready' | 'bot.failed') =>
   `evt_bot_${bot.tenantId}_${bot.uid}_${bot.version}_${type.replace(/^bot\./, '')}`;
+
+// --- Outcomes of a preparation -----------------------------------------------------------------------------------
+
+/** What settling a version of a bot touches: the prepare job (functions/prepare) and the sweeper use it. */
+export interface BotOutcomeDeps {
+  accountBots: Pick<AccountBotStore, 'get' | 'markFailed'>;
+  objects: Pick<ObjectStore, 'delete'>;
+  notifyQueue: MessageQueue<DeliverBotMessage>;
+  now: () => Date;
+}
+
+/** The failure of a preparation that did not end with the builder's verdict (a crash, a time-out, our fault). */
+export const preparationFailed = (attempts: number): BotFailure => ({
+  code: 'preparation_failed',
+  message: `the bot could not be prepared${attempts > 1 ? ` after ${attempts} attempts` : ''}; send it again with PUT /v1/bot/{uid}`,
+});
+
+/** Every upload a version may have made (the PUT's parts); deleting one that is not there is a no-op. */
+export async function removeUploads(deps: Pick<BotOutcomeDeps, 'objects'>, message: PrepareBotMessage): Promise<void> {
+  await Promise.all(['image', ...DRAWN_PARTS].map((part) => deps.objects.delete(uploadKey(message.tenantId, message.uid, message.version, part))));
+}
+
+export async function removeLook(deps: Pick<BotOutcomeDeps, 'objects'>, bot: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook): Promise<void> {
+  await Promise.all(look.files.map((file) => deps.objects.delete(lookFileKey(bot.tenantId, bot.uid, look.version, file))));
+}
+
+/** Queues the bot's bot.ready / bot.failed event, if it has a webhook (the notifier delivers an event id once). */
+export async function announceBot(deps: Pick<BotOutcomeDeps, 'notifyQueue'>, bot: AccountBot, type: 'bot.ready' | 'bot.failed'): Promise<void> {
+  if (!bot.webhookUrl) return;
+  await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId: bot.tenantId, uid: bot.uid, version: bot.version, eventId: botEventIdFor(bot, type), attempt: 1 });
+}
+
+/**
+ * Fails the message's version once, only while it is the bot's current version and still preparing: the record
+ * says why, its uploads and any previous look go, its webhook is told. The look goes before the record stops
+ * naming it, so an attempt that dies halfway leaves a record that still says what to remove. A version that was
+ * replaced, deleted or has settled only loses its uploads (never needed again). The prepare job's failure policy
+ * and the sweeper (a message dead-lettered after crashing on every attempt) both end a preparation here.
+ * Returns whether this call failed the bot.
+ */
+export async function failBot(deps: BotOutcomeDeps, message: PrepareBotMessage, failure: BotFailure): Promise<boolean> {
+  const bot = await deps.accountBots.get(message.tenantId, message.uid);
+  if (!bot || bot.version !== message.version || bot.status !== 'preparing') {
+    await removeUploads(deps, message);
+    return false;
+  }
+  if (bot.look) await removeLook(deps, bot, bot.look);
+  if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, deps.now().toISOString()))) return false;
+  await removeUploads(deps, message);
+  await announceBot(deps, { ...bot, status: 'failed', error: failure }, 'bot.failed');
+  return true;
+}

@@ -60,5 +60,5 @@ export type DeliverBotMessage = z.infer<typeof deliverBotMessageSchema>;
 export const notifyMessageSchema = z.discriminatedUnion('kind', [deliverMessageSchema, deliverBotMessageSchema]);
 export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
 
-/** What the render and assemble dead-letter queues hold (read by the sweeper). */
-export const deadLetteredJobSchema = z.discriminatedUnion('kind', [renderClipMessageSchema, assembleMessageSchema]);
+/** What the render, assemble and prepare dead-letter queues hold (read by the sweeper). */
+export const deadLetteredJobSchema = z.discriminatedUnion('kind', [renderClipMessageSchema, assembleMessageSchema, prepareBotMessageSchema]);

@@ -193,8 +193,13 @@ export interface InboxStore {
 export interface AccountBotStore {
   get(tenantId: string, uid: string): Promise<AccountBot | undefined>;
   list(tenantId: string): Promise<AccountBot[]>;
-  put(bot: AccountBot): Promise<void>;
-  delete(tenantId: string, uid: string): Promise<void>;
+  /**
+   * Stores the record only if the stored one is still at version `replacing` (undefined: there is none), so that
+   * of two requests that read the same record only one writes; false if another got there first.
+   */
+  put(bot: AccountBot, replacing: string | undefined): Promise<boolean>;
+  /** Deletes the record only while it is at `version`; false if it was replaced or deleted meanwhile. */
+  delete(tenantId: string, uid: string, version: string): Promise<boolean>;
   /**
    * preparing → ready with its look, only while the record is still at `version` (not replaced or deleted
    * meanwhile): false otherwise, and the caller removes what it made.

@@ -5,15 +5,17 @@
  * bot.ready / bot.failed event through the notifier.
  *
  * Safe to run again for the same message: a version that was replaced or deleted meanwhile is dropped (and what it
- * wrote removed); a version already settled only queues its event again (the notifier delivers an event once).
+ * wrote removed); a version already settled removes its uploads and queues its event again (the notifier delivers
+ * an event once). A version that crashes on every attempt is failed by the sweeper from the dead-letter queue.
  */
 import {
-  botEventIdFor,
-  DRAWN_PARTS,
+  announceBot,
+  failBot,
   lookFileKey,
-  uploadKey,
+  preparationFailed,
+  removeLook,
+  removeUploads,
   type AccountBot,
-  type BotFailure,
   type DrawnPart,
   type StoredLook,
 } from '#domain/account-bots';
@@ -40,20 +42,6 @@ export interface PrepareJobDeps {
 }
 
 const MANIFEST = 'manifest.json';
-const ALL_UPLOAD_PARTS = ['image', ...DRAWN_PARTS];
-
-/** Every upload a version may have made (the PUT's parts); deleting one that is not there is a no-op. */
-async function removeUploads(deps: PrepareJobDeps, message: PrepareBotMessage): Promise<void> {
-  await Promise.all(ALL_UPLOAD_PARTS.map((part) => deps.objects.delete(uploadKey(message.tenantId, message.uid, message.version, part))));
-}
-
-const removeLook = (deps: PrepareJobDeps, bot: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook) =>
-  Promise.all(look.files.map((file) => deps.objects.delete(lookFileKey(bot.tenantId, bot.uid, look.version, file))));
-
-async function announce(deps: PrepareJobDeps, bot: AccountBot, type: 'bot.ready' | 'bot.failed') {
-  if (!bot.webhookUrl) return;
-  await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId: bot.tenantId, uid: bot.uid, version: bot.version, eventId: botEventIdFor(bot, type), attempt: 1 });
-}
 
 async function upload(deps: PrepareJobDeps, key: string): Promise<Buffer> {
   const bytes = await deps.readObject(key);
@@ -92,8 +80,11 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     return;
   }
   if (bot.status !== 'preparing') {
-    // Settled by an earlier attempt that did not live to queue its event (or did: the notifier sends it once).
-    await announce(deps, bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed');
+    // Settled by an earlier attempt that may not have lived to remove the uploads or queue its event: both again
+    // (a removed upload is a no-op; the notifier sends an event once). A replaced look went before the record
+    // stopped naming it.
+    await removeUploads(deps, message);
+    await announceBot(deps, bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed');
     return;
   }
   const started = Date.now();
@@ -109,6 +100,9 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
       await deps.objects.putBytes(key, bytes, { contentType: file.endsWith('.json') ? 'application/json' : 'image/png' });
       written.push(key);
     }
+    // The replaced look goes while the record still names it (a preparing bot is never drawn): once markReady has
+    // swapped it for the new one, a retry after a crash here would no longer know what to remove.
+    if (bot.look && bot.look.version !== version) await removeLook(deps, bot, bot.look);
     if (!(await deps.accountBots.markReady(tenantId, uid, version, stored, deps.now().toISOString()))) {
       logger.info('bot replaced or deleted during its preparation; its look removed', { bot_uid: uid, version });
       await Promise.all(written.map((key) => deps.objects.delete(key)));
@@ -121,20 +115,8 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     throw error;
   }
   logger.info('bot ready', { bot_uid: uid, version, files: stored.files.length, prepare_ms: Date.now() - started });
-  if (bot.look && bot.look.version !== version) await removeLook(deps, bot, bot.look);
   await removeUploads(deps, message);
-  await announce(deps, { ...bot, status: 'ready', look: stored }, 'bot.ready');
-}
-
-/** Fails the version once: the record says why, its uploads and any previous look go, its webhook is told. */
-async function failBot(deps: PrepareJobDeps, message: PrepareBotMessage, failure: BotFailure) {
-  const bot = await deps.accountBots.get(message.tenantId, message.uid);
-  if (!bot || bot.version !== message.version) return removeUploads(deps, message);
-  if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, deps.now().toISOString()))) return;
-  logger.warn('bot failed', { bot_uid: message.uid, version: message.version, code: failure.code, reason: failure.message });
-  if (bot.look) await removeLook(deps, bot, bot.look);
-  await removeUploads(deps, message);
-  await announce(deps, { ...bot, status: 'failed', error: failure }, 'bot.failed');
+  await announceBot(deps, { ...bot, status: 'ready', look: stored }, 'bot.ready');
 }
 
 /** The prepare queue's job under the one failure policy of queue jobs (functions/commons/jobs.ts). */
@@ -144,10 +126,11 @@ export function handlePrepareMessage(message: PrepareBotMessage, receive: number
     receive,
     maxReceives,
     logKeys: { bot_uid: message.uid, version: message.version },
-    fatal: {
-      code: 'preparation_failed',
-      message: (attempts: number) => `the bot could not be prepared${attempts > 1 ? ` after ${attempts} attempts` : ''}; send it again with PUT /v1/bot/{uid}`,
-    },
+    fatal: { code: preparationFailed(1).code, message: (attempts: number) => preparationFailed(attempts).message },
   };
-  return runJob(job, (failure) => failBot(deps, message, { code: failure.code, message: failure.message }), () => runPrepareJob(message, deps));
+  const fail = async (failure: { code: string; message: string }) => {
+    if (await failBot(deps, message, { code: failure.code, message: failure.message }))
+      logger.warn('bot failed', { bot_uid: message.uid, version: message.version, code: failure.code, reason: failure.message });
+  };
+  return runJob(job, fail, () => runPrepareJob(message, deps));
 }

@@ -1,15 +1,19 @@
-import type { DeliverMessage } from '#domain/messages';
+import type { NotifyMessage } from '#domain/messages';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsDeadLetterInbox, SqsQueue } from '#commons/aws/sqs-queue';
-import { dynamoClient, sqsClient } from '#commons/clients';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { observed } from '#commons/invocation';
 import { sweep } from './sweep.ts';
 
-const config = loadConfig({ tables: ['videos'], queues: ['notify'], deadLetters: ['render', 'assemble'] });
+const config = loadConfig({ tables: ['videos', 'accountBots'], queues: ['notify'], deadLetters: ['render', 'assemble', 'prepare'], bucket: true });
 const deps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
-  notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
+  notifyQueue: new SqsQueue<NotifyMessage>(sqsClient(), config.queues.notify),
+  accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+  objects: new S3ObjectStore(s3Client(), config.bucket),
   deadLetters: Object.values(config.deadLetters).map((url) => new SqsDeadLetterInbox(sqsClient(), url)),
   now: () => new Date(),
 };

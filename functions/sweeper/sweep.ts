@@ -1,5 +1,6 @@
+import { failBot, type BotOutcomeDeps } from '#domain/account-bots';
 import { pendingDelivery } from '#domain/pending-work';
-import { deadLetteredJobSchema, type AssembleMessage, type DeliverMessage, type RenderClipMessage } from '#domain/messages';
+import { deadLetteredJobSchema, type AssembleMessage, type NotifyMessage, type PrepareBotMessage, type RenderClipMessage } from '#domain/messages';
 import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
@@ -9,10 +10,22 @@ import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
 
 export interface SweepDeps {
   videos: VideoRepository;
-  notifyQueue: MessageQueue<DeliverMessage>;
-  /** Dead-letter queues of the render and assemble queues. */
+  /** Videos' events, and bots' bot.failed. */
+  notifyQueue: MessageQueue<NotifyMessage>;
+  /** A dead-lettered preparation fails its bot (and removes its files). */
+  accountBots: BotOutcomeDeps['accountBots'];
+  objects: BotOutcomeDeps['objects'];
+  /** Dead-letter queues of the render, assemble and prepare queues. */
   deadLetters: DeadLetterInbox[];
   now: () => Date;
+}
+
+/** A bot whose preparation crashed or timed out on every attempt: failed as the prepare job fails one (failBot). */
+async function failDeadLetteredPreparation(deps: SweepDeps, message: PrepareBotMessage): Promise<boolean> {
+  const failure = { code: 'preparation_failed', message: 'the preparation crashed or timed out on every attempt; send the bot again with PUT /v1/bot/{uid}' };
+  if (!(await failBot(deps, message, failure))) return false;
+  logger.warn('bot failed', { tenant_id: message.tenantId, bot_uid: message.uid, version: message.version, code: failure.code, reason: failure.message });
+  return true;
 }
 
 /** A dead-lettered message is looked at again after this long (it stays in the DLQ for inspection). */
@@ -21,7 +34,7 @@ const DEAD_LETTER_RECHECK_SECONDS = 3600;
 /**
  * Every accepted job must end with a webhook attempt. The sweeper:
  * - fails videos whose render or assembly message ended in a dead-letter queue (a crash or time-out on every
- *   attempt, which no handler lived to record), leaving the message there;
+ *   attempt, which no handler lived to record), leaving the message there; likewise bots whose preparation did;
  * - fails renders stuck past their deadline;
  * - re-queues the event of finished videos whose first delivery attempt was never recorded.
  */
@@ -29,11 +42,15 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
   let deadLettered = 0;
   for (const inbox of deps.deadLetters) {
     for (const message of await inbox.peek(10, DEAD_LETTER_RECHECK_SECONDS)) {
-      let parsed: RenderClipMessage | AssembleMessage;
+      let parsed: RenderClipMessage | AssembleMessage | PrepareBotMessage;
       try {
         parsed = deadLetteredJobSchema.parse(JSON.parse(message.body));
       } catch {
         logger.warn('unreadable dead-lettered message', { body: message.body.slice(0, 200) });
+        continue;
+      }
+      if (parsed.kind === 'prepare-bot') {
+        if (await failDeadLetteredPreparation(deps, parsed)) deadLettered++;
         continue;
       }
       const video = parsed.videoId ? await deps.videos.get(parsed.videoId) : undefined;

@@ -174,10 +174,10 @@ function accept(fn: LambdaFunction, finding: string, reason: string): void {
 }
 
 /**
- * A declaration's bucket access as read/write access plus the object key patterns it may delete: none,
- * everything ('readWriteDelete'), or `<prefix>*` for each prefix of `{ access, delete }`.
+ * A declaration's bucket access as read/write access (none for a delete-only `{ delete }`) plus the object key
+ * patterns it may delete: none, everything ('readWriteDelete'), or `<prefix>*` for each prefix of `{ access, delete }`.
  */
-export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access: Access; deletes: string[] } {
+export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access?: Access; deletes: string[] } {
   if (bucket === 'readWriteDelete') return { access: 'readWrite', deletes: ['*'] };
   if (typeof bucket === 'string') return { access: bucket, deletes: [] };
   if (bucket.delete.length === 0) throw new Error('bucket.delete must name at least one key prefix, got none');
@@ -232,13 +232,13 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
   if (bucketAccess) {
     const { access, deletes } = bucketAccess;
     const objects = 'Object keys are chosen per video and clip at run time, so object access is granted on <bucket>/* of the one media bucket.';
-    accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
-    if (access !== 'write') {
+    if (access) accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
+    if (access && access !== 'write') {
       accept(fn, 'Action::s3:GetObject*', 'CDK grantRead: GetObject and its variants (tagging, version, ACL reads) on the media bucket only.');
       accept(fn, 'Action::s3:GetBucket*', 'CDK grantRead: bucket metadata reads (location, for presigned URLs) on the media bucket only.');
       accept(fn, 'Action::s3:List*', 'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).');
     }
-    if (access !== 'read') {
+    if (access && access !== 'read') {
       accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
     }
     if (deletes.length > 0) {
@@ -248,9 +248,9 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
       if (pattern !== '*') accept(fn, `Resource::${nagArn(bucket)}/${pattern}`, `Deletes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`);
     }
 
-    if (access !== 'write') bucket.grantRead(fn);
+    if (access && access !== 'write') bucket.grantRead(fn);
     // grantWrite would include s3:DeleteObject*; put is what writing needs, delete is granted apart.
-    if (access !== 'read') bucket.grantPut(fn);
+    if (access && access !== 'read') bucket.grantPut(fn);
     for (const pattern of deletes) bucket.grantDelete(fn, pattern);
   }
 

@@ -20,6 +20,7 @@ Object.assign(process.env, {
   TABLE_KEYS: 'keys',
   QUEUE_RENDER_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/render',
   QUEUE_NOTIFY_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify',
+  QUEUE_PREPARE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/prepare',
   BUCKET_NAME: 'vidbot-bucket',
   AWS_REGION: 'eu-west-1',
   AWS_ACCESS_KEY_ID: 'test',
@@ -34,6 +35,7 @@ mockClient(S3Client);
 type ApiHandler = Handler<ReturnType<typeof restEvent>, APIGatewayProxyResult>;
 let createVideo: ApiHandler;
 let videos: ApiHandler;
+let bots: ApiHandler;
 let authorizer: (event: { type: 'TOKEN'; authorizationToken: string; methodArn: string }) => Promise<unknown>;
 
 const invoke = async (handler: ApiHandler, event: ReturnType<typeof restEvent>) => {
@@ -44,6 +46,7 @@ const invoke = async (handler: ApiHandler, event: ReturnType<typeof restEvent>) 
 beforeAll(async () => {
   createVideo = (await import('../../functions/api/create-video.ts')).handler as ApiHandler;
   videos = (await import('../../functions/api/videos.ts')).handler as ApiHandler;
+  bots = (await import('../../functions/api/bots.ts')).handler as ApiHandler;
   authorizer = (await import('../../functions/authorizer/handler.ts')).handler as typeof authorizer;
 });
 
@@ -301,6 +304,39 @@ describe('GET /v1/video/{id}', () => {
     documents.on(QueryCommand).resolves({ Items: [] });
     const badLimit = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video', query: { limit: '5000' } }));
     expect(badLimit.statusCode).toBe(400);
+  });
+});
+
+describe('PUT and DELETE /v1/bot/{uid}: another request changed the bot meanwhile', () => {
+  const lost = () => Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+  const botEvent = (method: 'PUT' | 'DELETE', body?: unknown) =>
+    restEvent({
+      method,
+      path: '/v1/bot/my-bot',
+      resource: '/v1/bot/{uid}',
+      pathParameters: { uid: 'my-bot' },
+      ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    });
+
+  it('answers 409 conflict and queues nothing when the conditional write loses', async () => {
+    documents.on(PutCommand, { TableName: 'accountBots' }).rejects(lost());
+    const put = await invoke(bots, botEvent('PUT', { name: 'Mine', image_url: 'https://images.example.com/me.jpg' }));
+    expect(put.statusCode, put.body).toBe(409);
+    expect(put.json.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed by another request/) });
+    // No record was read, so the write expected none.
+    expect(documents.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(uid)');
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+
+    const stored = {
+      tenantId: 'acct_test', uid: 'my-bot', keyId: 'key_test', name: 'Mine', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
+      status: 'ready', version: 'v_read', source: { kind: 'photo_url', url: 'https://images.example.com/me.jpg' }, createdAt: '2026-11-23T00:00:00Z', updatedAt: '2026-11-23T00:00:00Z',
+    };
+    documents.on(GetCommand, { TableName: 'accountBots' }).resolves({ Item: stored });
+    documents.on(DeleteCommand, { TableName: 'accountBots' }).rejects(lost());
+    const deleted = await invoke(bots, botEvent('DELETE'));
+    expect(deleted.statusCode, deleted.body).toBe(409);
+    expect(deleted.json.error).toMatchObject({ code: 'conflict' });
+    expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input).toMatchObject({ ConditionExpression: '#version = :version', ExpressionAttributeValues: { ':version': 'v_read' } });
   });
 });
 

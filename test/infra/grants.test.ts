@@ -20,7 +20,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookFileKey, type AccountBot } from '#domain/account-bots';
+import { lookFileKey, uploadKey, type AccountBot } from '#domain/account-bots';
+import type { PrepareBotMessage } from '#domain/messages';
 import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
@@ -437,11 +438,21 @@ async function runScenarios() {
       if (message.Body?.includes(videoIds.v5)) await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.render!.dlqUrl, MessageBody: message.Body }));
       await emulators.sqs.send(new DeleteMessageCommand({ QueueUrl: provisioned.render!.url, ReceiptHandle: message.ReceiptHandle }));
     }
+    // …and grants-crashed's new version crashed on every attempt (its message is in the prepare DLQ): the sweeper
+    // fails it, removes its previous look and uploads, and queues bot.failed.
+    const crashed: AccountBot = {
+      ...ready, uid: 'grants-crashed', webhookUrl: `${ok.url}/crashed`, status: 'preparing', version: 'v_crashed',
+      source: { kind: 'photo', uploadKey: uploadKey(tenant.tenantId, 'grants-crashed', 'v_crashed', 'image') }, look: { version: 'v_before', files: ['preview.png'], preview: 'preview.png' },
+    };
+    await doc.send(new PutCommand({ TableName: names.table('accountBots'), Item: crashed }));
+    const prepareMessage: PrepareBotMessage = { kind: 'prepare-bot', tenantId: tenant.tenantId, uid: 'grants-crashed', version: 'v_crashed' };
+    await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.prepare!.dlqUrl, MessageBody: JSON.stringify(prepareMessage) }));
     const past = Math.floor(Date.now() / 1000) - 60;
     await setDeadline(videoIds.v6, past);
     await doc.send(new UpdateCommand({ TableName: names.table('videos'), Key: { videoId: videoIds.v3 }, UpdateExpression: 'SET delivery.attempts = :none, deadlineAt = :d', ExpressionAttributeValues: { ':none': [], ':d': past } }));
     await invoke('sweeper', { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} });
     await drain('notify', 'notifier');
+    expect((await http('bots', 'GET', '/v1/bot/grants-crashed', botPath('grants-crashed'))).body).toMatchObject({ status: 'failed', error: { code: 'preparation_failed' } });
   } finally {
     await ok.stop();
     await failing.stop();
@@ -525,6 +536,10 @@ describe('grants', () => {
     expect(made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('idempotency')), 'the idempotency store').toBe(true);
     expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.render!.dlqUrl), 'dead letters are read').toBe(true);
     expect(made('sweeper', 'UpdateItem'), 'the sweeper ends or postpones videos').toBe(true);
+    expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.prepare!.dlqUrl), 'dead-lettered preparations are read').toBe(true);
+    expect(made('sweeper', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the sweeper fails a bot').toBe(true);
+    expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), "a failed bot's previous look is removed").toBe(true);
+    expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), "a failed bot's uploads are removed").toBe(true);
     expect(made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')), 'a PUT stores its images').toBe(true);
     expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), 'DELETE /v1/bot/{uid} removes the look').toBe(true);
     expect(made('prepare', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), 'the preparation removes the uploads').toBe(true);

@@ -138,6 +138,8 @@ describe('functions', () => {
     expect(resources[fnId('assemble')]!.Properties.Environment.Variables.ASSEMBLY_LEASE_SECONDS).toBe(String(assemblyLeaseSeconds));
     const sweeper = resources[fnId('sweeper')]!.Properties.Environment.Variables;
     expect(sweeper.QUEUE_RENDER_DLQ_URL).toEqual({ Ref: idOf(stack.node.findChild('RenderQueue').node.findChild('DeadLetterQueue')) });
+    expect(sweeper.QUEUE_PREPARE_DLQ_URL).toEqual({ Ref: idOf(stack.node.findChild('PrepareQueue').node.findChild('DeadLetterQueue')) });
+    expect(sweeper[envNames.table('accountBots')]).toEqual({ Ref: tableLogicalIds.accountBots });
   });
 
   it('attaches the media layer (arm64, nodejs22.x) to the functions that declare it', () => {
@@ -210,6 +212,8 @@ describe('least privilege', () => {
     expect(objectAccess(functions.videos.bucket).deletes).toEqual(['*']);
     expect(() => objectAccess({ access: 'readWrite', delete: ['outputs/*'] })).toThrow(/ending in "\/", got "outputs\/\*"/);
     expect(() => objectAccess({ access: 'readWrite', delete: [] })).toThrow(/at least one/);
+    // The sweeper only deletes what a failed bot owned: no read, no put.
+    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['looks/*', 'uploads/*'] });
   });
 
   it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {

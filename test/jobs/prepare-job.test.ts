@@ -9,17 +9,20 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lookPrefix, parsePutBot, putAccountBot, toBot, type AccountBotDeps } from '#domain/account-bots';
+import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot, toBot, type AccountBot, type AccountBotDeps } from '#domain/account-bots';
+import { Conflict } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { logger } from '#commons/logger';
 import { presentAccountBot } from '#commons/presenters/bot';
 import { ffmpegPath } from '#media/binaries';
 import { LookError, type PreparedLook } from '../../functions/prepare/look.ts';
 import { handlePrepareMessage, type PrepareJobDeps } from '../../functions/prepare/prepare-job.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
+import { sweep } from '../../functions/sweeper/sweep.ts';
 import { RENDERER_VERSION } from '../../functions/render/engine/types.ts';
 import { lookDirectories } from '../../functions/render/look-cache.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
@@ -178,6 +181,169 @@ describe('the prepare job', () => {
       },
     }));
     expect((await keys('looks/')).some((k) => k.includes(third.bot.version))).toBe(false);
+  });
+});
+
+const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+/** The object store, except that deleting a key under `prefix` fails as a dropped connection would. */
+const failingDeletesUnder = (prefix: string): PrepareJobDeps['objects'] => ({
+  putBytes: (key, body, options) => objects.putBytes(key, body, options),
+  delete: async (key) => {
+    if (key.startsWith(prefix)) throw reset();
+    return objects.delete(key);
+  },
+});
+
+describe('a preparation that dies halfway', () => {
+  it('failing to remove the replaced look leaves the bot preparing, and the retry removes it', async () => {
+    const first = await putPhoto('tidy');
+    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    const second = await putPhoto('tidy');
+    notifyQueue.take();
+    await expect(handlePrepareMessage(second.message, 1, 3, jobDeps({ objects: failingDeletesUnder(`${lookPrefix(tenantId, 'tidy', first.bot.version)}/`) }))).rejects.toThrow('ECONNRESET');
+    await handlePrepareMessage(second.message, 2, 3, jobDeps());
+    expect(await accountBots.get(tenantId, 'tidy')).toMatchObject({ status: 'ready', look: { version: second.bot.version } });
+    const looks = await keys('looks/');
+    expect(looks.length).toBeGreaterThan(0);
+    expect(looks.filter((k) => !k.startsWith(`${lookPrefix(tenantId, 'tidy', second.bot.version)}/`))).toEqual([]);
+    expect(await keys('uploads/')).toEqual([]);
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy_${second.bot.version}_ready`]);
+  });
+
+  it('failing to remove the uploads after the bot is ready: the retry finds it settled and removes them', async () => {
+    const first = await putPhoto('tidy-uploads');
+    await expect(handlePrepareMessage(first.message, 1, 3, jobDeps({ objects: failingDeletesUnder('uploads/') }))).rejects.toThrow('ECONNRESET');
+    expect(await accountBots.get(tenantId, 'tidy-uploads')).toMatchObject({ status: 'ready', version: first.bot.version });
+    expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/tidy-uploads/${first.bot.version}/image`]);
+    await handlePrepareMessage(first.message, 2, 3, jobDeps());
+    expect(await keys('uploads/')).toEqual([]);
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy-uploads_${first.bot.version}_ready`]);
+  });
+
+  it('failing a bot removes its previous look before the record stops naming it: a retry still finds it', async () => {
+    const first = await putPhoto('tidy-failed');
+    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    const second = await putPhoto('tidy-failed');
+    notifyQueue.take();
+    const noFace = async (): Promise<PreparedLook> => {
+      throw new LookError('no_face_found', 'no face was found in the photo');
+    };
+    const oldLook = `${lookPrefix(tenantId, 'tidy-failed', first.bot.version)}/`;
+    await expect(handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: noFace, objects: failingDeletesUnder(oldLook) }))).rejects.toThrow('ECONNRESET');
+    expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'preparing', look: { version: first.bot.version } });
+    await handlePrepareMessage(second.message, 2, 3, jobDeps({ buildPhotoLook: noFace }));
+    expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'failed', error: { code: 'no_face_found' } });
+    expect(await keys()).toEqual([]);
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy-failed_${second.bot.version}_failed`]);
+  });
+});
+
+describe('the sweeper and a dead-lettered preparation', () => {
+  const sweepDeps = (body: string) => ({
+    videos: new DynamoVideoRepository(dynamo.client, 'videos'),
+    notifyQueue,
+    accountBots,
+    objects,
+    deadLetters: [{ peek: async () => [{ body, receiveCount: 4 }] }],
+    now: () => new Date(),
+  });
+
+  it('fails the bot as preparation_failed, removes its uploads and previous look, queues bot.failed once', async () => {
+    const first = await putPhoto('crashes');
+    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    const { bot, message } = await putPhoto('crashes');
+    notifyQueue.take();
+    // Its job crashed (a time-out, the OOM killer) on every receive: nothing ran its failure policy.
+    const deps = sweepDeps(JSON.stringify(message));
+    expect((await sweep(deps)).deadLettered).toBe(1);
+    expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({ status: 'failed', version: bot.version, error: { code: 'preparation_failed' } });
+    expect(await keys()).toEqual([]);
+    expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_crashes_${bot.version}_failed`]);
+    // The message stays in the DLQ and is seen again an hour later: nothing changes.
+    expect((await sweep(deps)).deadLettered).toBe(0);
+    expect(notifyQueue.take()).toEqual([]);
+    // Sent again since: the old version's dead letter leaves the new one alone.
+    const third = await putPhoto('crashes');
+    expect((await sweep(deps)).deadLettered).toBe(0);
+    expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({ status: 'preparing', version: third.bot.version });
+    expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/crashes/${third.bot.version}/image`]);
+  });
+
+  it('leaves a bot that became ready before its job died', async () => {
+    const { bot, message } = await putPhoto('ready-then-crashed');
+    await handlePrepareMessage(message, 1, 3, jobDeps());
+    notifyQueue.take();
+    expect((await sweep(sweepDeps(JSON.stringify(message)))).deadLettered).toBe(0);
+    expect(await accountBots.get(tenantId, 'ready-then-crashed')).toMatchObject({ status: 'ready', look: { version: bot.version } });
+    expect((await keys('looks/')).length).toBeGreaterThan(0);
+    expect(notifyQueue.take()).toEqual([]);
+  });
+});
+
+describe('requests on one bot at once', () => {
+  /** The store, except that `get` holds its answer until `readers` requests have read the record. */
+  function readTogether(readers: number) {
+    let reads = 0;
+    let release!: () => void;
+    const allRead = new Promise<void>((resolve) => (release = resolve));
+    return Object.assign(Object.create(accountBots) as DynamoAccountBotStore, {
+      get: async (tenant: string, uid: string): Promise<AccountBot | undefined> => {
+        const bot = await accountBots.get(tenant, uid);
+        if (++reads === readers) release();
+        await allRead;
+        return bot;
+      },
+    });
+  }
+
+  it('of two PUTs that read the same record, one wins and the other is a 409 conflict that keeps nothing', async () => {
+    const first = await putPhoto('raced');
+    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    const racing = readTogether(2);
+    const command = () => parsePutBot('raced', { name: 'Raced' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
+    const results = await Promise.allSettled([0, 1].map(() => putAccountBot(command(), caller, { ...apiDeps(), accountBots: racing })));
+    const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toBeInstanceOf(Conflict);
+    expect(lost[0]).toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed by another request/) });
+    const winner = won[0]!;
+    expect(await accountBots.get(tenantId, 'raced')).toMatchObject({ status: 'preparing', version: winner.version, look: { version: first.bot.version } });
+    // The loser's upload is gone and it queued nothing.
+    expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/raced/${winner.version}/image`]);
+    const queued = prepareQueue.take();
+    expect(queued).toEqual([{ kind: 'prepare-bot', tenantId, uid: 'raced', version: winner.version }]);
+    await handlePrepareMessage(queued[0]!, 1, 3, jobDeps());
+    const looks = await keys('looks/');
+    expect(looks.filter((k) => !k.startsWith(`${lookPrefix(tenantId, 'raced', winner.version)}/`))).toEqual([]);
+  });
+
+  it('a PUT over a bot deleted since it read it is a 409 conflict; a first PUT over one created since, too', async () => {
+    const { bot } = await putPhoto('raced-delete');
+    const racing = readTogether(2);
+    const command = parsePutBot('raced-delete', { name: 'Raced' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
+    const [put, deleted] = await Promise.allSettled([
+      putAccountBot(command, caller, { ...apiDeps(), accountBots: racing }),
+      deleteAccountBot(tenantId, 'raced-delete', { accountBots: racing, objects }),
+    ]);
+    // Whichever wrote first, the other lost; no record names files that are gone.
+    expect([put.status, deleted.status].sort()).toEqual(['fulfilled', 'rejected']);
+    const stored = await accountBots.get(tenantId, 'raced-delete');
+    if (deleted.status === 'fulfilled') {
+      expect(stored).toBeUndefined();
+      expect(await keys()).toEqual([]);
+    } else {
+      expect((deleted as PromiseRejectedResult).reason).toBeInstanceOf(Conflict);
+      expect(stored?.version).not.toBe(bot.version);
+    }
+    prepareQueue.take();
+
+    const fresh = readTogether(2);
+    const create = () => parsePutBot('raced-new', { name: 'New' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
+    const created = await Promise.allSettled([0, 1].map(() => putAccountBot(create(), caller, { ...apiDeps(), accountBots: fresh })));
+    expect(created.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(prepareQueue.take()).toHaveLength(1);
   });
 });
 

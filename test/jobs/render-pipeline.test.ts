@@ -397,13 +397,13 @@ describe('sweeper', () => {
     const message = renderQueue.take()[0]!;
     const peeked: number[] = [];
     const inbox = { peek: async (_max: number, hide: number) => (peeked.push(hide), [{ body: JSON.stringify(message), receiveCount: 4 }]) };
-    const result = await sweep({ videos, notifyQueue, deadLetters: [inbox], now: () => clock });
+    const result = await sweep({ videos, notifyQueue, accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'), objects, deadLetters: [inbox], now: () => clock });
     expect(result.deadLettered).toBe(1);
     expect(await videos.get(created.videoId)).toMatchObject({ status: 'failed', error: { code: 'render_failed', clipIndex: 0 } });
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_${created.videoId}_failed`]);
     expect(peeked[0]).toBeGreaterThanOrEqual(600); // hidden, not deleted: it stays in the DLQ
     // Seen again later, it changes nothing.
-    expect((await sweep({ videos, notifyQueue, deadLetters: [inbox], now: () => clock })).deadLettered).toBe(0);
+    expect((await sweep({ videos, notifyQueue, accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'), objects, deadLetters: [inbox], now: () => clock })).deadLettered).toBe(0);
   });
 
   it('fails renders stuck past their deadline and re-queues events that were never queued', async () => {
@@ -415,7 +415,7 @@ describe('sweeper', () => {
     notifyQueue.take(); // as if the process died before this message was sent
 
     clock = new Date(clock.getTime() + 2 * 3600 * 1000);
-    const result = await sweep({ videos, notifyQueue, deadLetters: [], now: () => clock });
+    const result = await sweep({ videos, notifyQueue, accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'), objects, deadLetters: [], now: () => clock });
     expect(result.failed).toBeGreaterThanOrEqual(1);
     expect(await videos.get(stuck.videoId)).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
     const events = notifyQueue.take().map((m) => m.eventId);

@@ -25,12 +25,17 @@ export class DynamoAccountBotStore implements AccountBotStore {
     return bots;
   }
 
-  async put(bot: AccountBot): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: bot }));
+  put(bot: AccountBot, replacing: string | undefined): Promise<boolean> {
+    const condition =
+      replacing === undefined
+        ? { ConditionExpression: 'attribute_not_exists(uid)' }
+        : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': replacing } };
+    return this.conditional(() => this.client.send(new PutCommand({ TableName: this.tableName, Item: bot, ...condition })));
   }
 
-  async delete(tenantId: string, uid: string): Promise<void> {
-    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid } }));
+  delete(tenantId: string, uid: string, version: string): Promise<boolean> {
+    const condition = { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } };
+    return this.conditional(() => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid }, ...condition })));
   }
 
   markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string): Promise<boolean> {
@@ -41,9 +46,9 @@ export class DynamoAccountBotStore implements AccountBotStore {
     return this.settle(tenantId, uid, version, 'SET #status = :failed, #error = :error, updatedAt = :at REMOVE #look', { ':failed': 'failed', ':error': error, ':at': at });
   }
 
-  private async settle(tenantId: string, uid: string, version: string, update: string, values: Record<string, unknown>): Promise<boolean> {
-    try {
-      await this.client.send(
+  private settle(tenantId: string, uid: string, version: string, update: string, values: Record<string, unknown>): Promise<boolean> {
+    return this.conditional(() =>
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { tenantId, uid },
@@ -52,7 +57,14 @@ export class DynamoAccountBotStore implements AccountBotStore {
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#version': 'version', '#look': 'look' },
           ExpressionAttributeValues: { ...values, ':version': version, ':preparing': 'preparing' },
         }),
-      );
+      ),
+    );
+  }
+
+  /** Runs a conditional write: false if its condition did not hold. */
+  private async conditional(write: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await write();
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
