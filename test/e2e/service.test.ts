@@ -1,15 +1,12 @@
 import { imageSize } from 'image-size';
 import { runFfmpeg } from '../../functions/media/media.ts';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import type { TestRuntime } from '../local/harness.ts';
+import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
-import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { eventually, probeFile } from '../support/media.ts';
-import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * The whole service on the local runtime, through HTTP, as a caller uses it: the spec's sample request
@@ -17,25 +14,16 @@ import { startWebhookReceiver } from '../support/webhook-receiver.ts';
  * MP4 that comes out.
  */
 let app: TestRuntime;
-let files: Awaited<ReturnType<typeof startFileServer>>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let files: E2eService['files'];
+let receiver: E2eService['receiver'];
 let work: string;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'vidbot-e2e-'));
-  const background = await makeSampleBackground(join(work, 'background.mp4'), { seconds: 3 });
-  files = await startFileServer({ '/background.mp4': background });
-  app = await startTestRuntime();
-  receiver = await startWebhookReceiver(app.webhookSecret);
+  ({ app, files, receiver, work } = await startE2eService('vidbot-e2e-', { seconds: 3 }));
 }, 180_000);
-afterAll(async () => {
-  await receiver?.stop();
-  await files?.stop();
-  await app?.stop();
-});
+afterAll(() => stopE2eService({ app, files, receiver }));
 
-const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+const api = apiOf(() => app);
 
 /** The spec sample with our background and webhook, short texts to keep CI fast. */
 function sampleFields() {

@@ -4,45 +4,33 @@
  * bot can be found in the picture. The video and its poster are 1080x1920, the bot stands where each clip
  * asked, and a bad value is a 400 that names the field.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameSizeOf } from '#domain/shape';
 import { botHeightFor, layoutFor, type BotBox } from '../../functions/render/engine/layout.ts';
 import { loadSprites } from '../../functions/render/engine/sprites.ts';
-import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
-import { startFileServer } from '../../infra/scripts/support/file-server.ts';
 import { colourDistance, frameRgb } from '../render/media.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import type { TestRuntime } from '../local/harness.ts';
+import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
 import { probeFile } from '../support/media.ts';
-import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const FRAME = frameSizeOf({ aspectRatio: '9:16', resolution: '1080p' });
 const BACKGROUND = [0x20, 0xc0, 0x40];
 
 let app: TestRuntime;
-let files: Awaited<ReturnType<typeof startFileServer>>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let files: E2eService['files'];
+let receiver: E2eService['receiver'];
 let work: string;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'vidbot-e2e-shapes-'));
-  const background = await makeSampleBackground(join(work, 'green.mp4'), { seconds: 3, pattern: 'solid', color: '0x20c040' });
-  files = await startFileServer({ '/background.mp4': background });
-  app = await startTestRuntime();
-  receiver = await startWebhookReceiver(app.webhookSecret);
+  ({ app, files, receiver, work } = await startE2eService('vidbot-e2e-shapes-', { seconds: 3, pattern: 'solid', color: '0x20c040' }));
 }, 180_000);
-afterAll(async () => {
-  await receiver?.stop();
-  await files?.stop();
-  await app?.stop();
-});
+afterAll(() => stopE2eService({ app, files, receiver }));
 
-const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+const api = apiOf(() => app);
 
 /** Share of the box's pixels (a fifth in from its sides) that are not the background's green. */
 function shareNotBackground(rgb: Buffer, box: BotBox): number {
