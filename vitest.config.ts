@@ -18,6 +18,7 @@ const UNIT = [
   'test/render/speech.test.ts',
   'test/render/layout.test.ts',
   'test/render/look-cache.test.ts',
+  'test/render/compositor.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'];
 

@@ -6,49 +6,130 @@
 import type { FramePose } from './animation.ts';
 import type { BotSprites, Rgba } from './sprites.ts';
 
-/** Blends `src` (straight alpha) over `dst` at (ox, oy), clipped to dst; `mask` (0..255 per dst pixel) optionally limits src. */
-function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Array): void {
-  const x0 = Math.max(0, ox);
-  const y0 = Math.max(0, oy);
-  const x1 = Math.min(dst.width, ox + src.width);
-  const y1 = Math.min(dst.height, oy + src.height);
+/**
+ * Where a sprite has pixels to draw, row by row: runs of fully opaque pixels (drawn by a plain copy) and of
+ * partly transparent ones (blended pixel by pixel); fully transparent pixels are in neither. Flat
+ * [y, x0, x1, opaque] quadruples, found once per sprite: most of a bot's head and body is opaque, so a frame
+ * is mostly memory copies and only the anti-aliased edges are blended in JavaScript.
+ */
+const spriteRuns = new WeakMap<Buffer, Int32Array>();
+
+function runsOf(src: Rgba): Int32Array {
+  let runs = spriteRuns.get(src.data);
+  if (runs) return runs;
+  const out: number[] = [];
+  const s = src.data;
+  for (let y = 0; y < src.height; y++) {
+    let x = 0;
+    while (x < src.width) {
+      const a = s[(y * src.width + x) * 4 + 3]!;
+      if (a === 0) {
+        x++;
+        continue;
+      }
+      const opaque = a === 255;
+      const start = x;
+      while (x < src.width) {
+        const b = s[(y * src.width + x) * 4 + 3]!;
+        if (b === 0 || (b === 255) !== opaque) break;
+        x++;
+      }
+      out.push(y, start, x, opaque ? 1 : 0);
+    }
+  }
+  runs = Int32Array.from(out);
+  spriteRuns.set(src.data, runs);
+  return runs;
+}
+
+/**
+ * A coverage mask and, per row, the columns [full[2y], full[2y+1]) where it is 255 (empty when it is nowhere
+ * 255 on that row): there an opaque run of a sprite is copied without looking at the mask.
+ */
+interface Mask {
+  coverage: Uint8Array;
+  full: Int32Array;
+}
+
+export function maskOf(coverage: Uint8Array, width: number, height: number): Mask {
+  const full = new Int32Array(height * 2);
+  for (let y = 0; y < height; y++) {
+    let x0 = 0;
+    while (x0 < width && coverage[y * width + x0] !== 255) x0++;
+    let x1 = x0;
+    while (x1 < width && coverage[y * width + x1] === 255) x1++;
+    full[2 * y] = x0;
+    full[2 * y + 1] = x1;
+  }
+  return { coverage, full };
+}
+
+/** Blends pixels [x0, x1) of row `y` of `src` over `dst` at row `dy` (straight alpha), pixel by pixel. */
+function blendPixels(dst: Rgba, src: Rgba, y: number, dy: number, x0: number, x1: number, ox: number, mask?: Uint8Array): void {
   const d = dst.data;
   const s = src.data;
-  for (let y = y0; y < y1; y++) {
-    let si = ((y - oy) * src.width + (x0 - ox)) * 4;
-    let di = (y * dst.width + x0) * 4;
-    let mi = y * dst.width + x0;
-    for (let x = x0; x < x1; x++, si += 4, di += 4, mi++) {
-      let sa = s[si + 3]!;
-      if (sa === 0) continue;
-      if (mask) {
-        const m = mask[mi]!;
-        if (m === 0) continue;
-        if (m !== 255) sa = (sa * m + 127) / 255;
-      }
-      const da = d[di + 3]!;
-      if (sa >= 255 || da === 0) {
-        d[di] = s[si]!;
-        d[di + 1] = s[si + 1]!;
-        d[di + 2] = s[si + 2]!;
-        d[di + 3] = sa >= 255 ? 255 : Math.round(sa);
-        continue;
-      }
-      const a = sa / 255;
-      if (da === 255) {
-        d[di] = d[di]! + (s[si]! - d[di]!) * a;
-        d[di + 1] = d[di + 1]! + (s[si + 1]! - d[di + 1]!) * a;
-        d[di + 2] = d[di + 2]! + (s[si + 2]! - d[di + 2]!) * a;
-        continue;
-      }
-      // General straight-alpha "over".
-      const b = (da / 255) * (1 - a);
-      const oa = a + b;
-      d[di] = (s[si]! * a + d[di]! * b) / oa;
-      d[di + 1] = (s[si + 1]! * a + d[di + 1]! * b) / oa;
-      d[di + 2] = (s[si + 2]! * a + d[di + 2]! * b) / oa;
-      d[di + 3] = oa * 255;
+  let si = (y * src.width + (x0 - ox)) * 4;
+  let di = (dy * dst.width + x0) * 4;
+  let mi = dy * dst.width + x0;
+  for (let x = x0; x < x1; x++, si += 4, di += 4, mi++) {
+    let sa = s[si + 3]!;
+    if (sa === 0) continue;
+    if (mask) {
+      const m = mask[mi]!;
+      if (m === 0) continue;
+      if (m !== 255) sa = (sa * m + 127) / 255;
     }
+    const da = d[di + 3]!;
+    if (sa >= 255 || da === 0) {
+      d[di] = s[si]!;
+      d[di + 1] = s[si + 1]!;
+      d[di + 2] = s[si + 2]!;
+      d[di + 3] = sa >= 255 ? 255 : Math.round(sa);
+      continue;
+    }
+    const a = sa / 255;
+    if (da === 255) {
+      d[di] = d[di]! + (s[si]! - d[di]!) * a;
+      d[di + 1] = d[di + 1]! + (s[si + 1]! - d[di + 1]!) * a;
+      d[di + 2] = d[di + 2]! + (s[si + 2]! - d[di + 2]!) * a;
+      continue;
+    }
+    // General straight-alpha "over".
+    const b = (da / 255) * (1 - a);
+    const oa = a + b;
+    d[di] = (s[si]! * a + d[di]! * b) / oa;
+    d[di + 1] = (s[si + 1]! * a + d[di + 1]! * b) / oa;
+    d[di + 2] = (s[si + 2]! * a + d[di + 2]! * b) / oa;
+    d[di + 3] = oa * 255;
+  }
+}
+
+/**
+ * Blends `src` (straight alpha) over `dst` at (ox, oy), clipped to dst; `mask` (0..255 per dst pixel) optionally
+ * limits src. Opaque runs where the mask is full are copied; everything else is blended per pixel.
+ */
+export function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Mask): void {
+  const runs = runsOf(src);
+  const d = dst.data;
+  const s = src.data;
+  const coverage = mask?.coverage;
+  for (let r = 0; r < runs.length; r += 4) {
+    const y = runs[r]!;
+    const dy = y + oy;
+    if (dy < 0 || dy >= dst.height) continue;
+    const x0 = Math.max(0, runs[r + 1]! + ox);
+    const x1 = Math.min(dst.width, runs[r + 2]! + ox);
+    if (x0 >= x1) continue;
+    if (!runs[r + 3]) {
+      blendPixels(dst, src, y, dy, x0, x1, ox, coverage);
+      continue;
+    }
+    // Opaque: copied where the mask is full, blended (against the mask) on either side of that.
+    const f0 = mask ? Math.min(x1, Math.max(x0, mask.full[2 * dy]!)) : x0;
+    const f1 = mask ? Math.max(f0, Math.min(x1, mask.full[2 * dy + 1]!)) : x1;
+    if (f0 > x0) blendPixels(dst, src, y, dy, x0, f0, ox, coverage);
+    if (f1 > f0) s.copy(d, (dy * dst.width + f0) * 4, (y * src.width + (f0 - ox)) * 4, (y * src.width + (f1 - ox)) * 4);
+    if (x1 > f1) blendPixels(dst, src, y, dy, f1, x1, ox, coverage);
   }
 }
 
@@ -58,7 +139,7 @@ function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Arr
  * bottom: that edge lies on the frame's bottom edge ('flush'), or the lower part of the bust fades out ('fade')
  * so that a presenter higher up in the frame does not end in a hard cut.
  */
-function figureMask(sprites: BotSprites, bottom: BotBottom): Uint8Array {
+function figureMask(sprites: BotSprites, bottom: BotBottom): Mask {
   const { width, height, scale } = sprites;
   const p = sprites.manifest.panel;
   const x0 = p.x * scale, y0 = p.y * scale, x1 = (p.x + p.width) * scale, y1 = (p.y + p.height) * scale;
@@ -85,7 +166,7 @@ function figureMask(sprites: BotSprites, bottom: BotBottom): Uint8Array {
       mask[y * width + x] = Math.round(coverage * 255);
     }
   }
-  return mask;
+  return maskOf(mask, width, height);
 }
 
 /** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
@@ -102,7 +183,7 @@ export interface CompositorOptions {
 export class BotCompositor {
   readonly width: number;
   readonly height: number;
-  private readonly mask: Uint8Array;
+  private readonly mask: Mask;
   private readonly bases = new Map<string, Buffer>();
   private readonly frame: Rgba;
 
