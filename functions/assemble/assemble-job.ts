@@ -1,11 +1,11 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import { joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE, type Cue } from '#domain/captions';
-import { cuesObjectKey } from '#domain/render-cache';
+import { cuesObjectKey, posterObjectKey } from '#domain/render-cache';
 import { JobFailure } from '#domain/errors';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
@@ -13,20 +13,23 @@ import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
-import { TRANSITION_SECONDS } from '#domain/clip';
+import { posterSecondsOf } from '#domain/clip';
 
 export interface AssembleDeps {
   videos: VideoRepository;
   objects: ObjectStore;
   notifyQueue: MessageQueue<DeliverMessage>;
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
-  /** Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (media.ts extractPoster). */
+  /**
+   * Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (media.ts extractPoster): for a
+   * first clip rendered before the render stored a poster beside each clip.
+   */
   poster: (videoPath: string, atSeconds: number, posterPath: string) => Promise<string>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
 }
 
-const posterObjectKey = (tenantId: string, videoId: string) => `outputs/${tenantId}/${videoId}.jpg`;
+const videoPosterKey = (tenantId: string, videoId: string) => `outputs/${tenantId}/${videoId}.jpg`;
 const captionObjectKey = (tenantId: string, videoId: string, format: 'vtt' | 'srt') => `outputs/${tenantId}/${videoId}.${format}`;
 
 const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
@@ -52,12 +55,9 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   const objectKey = outputObjectKey(video.tenantId, videoId, kind);
   const workDir = await makeWorkDir('assemble', videoId);
   try {
-    // A one-clip video is its clip already (faststart MP4, or MP3): copied within the bucket, not joined. A video
-    // needs its first clip here all the same, for its poster.
+    // A one-clip video is its clip already (faststart MP4, or MP3): copied within the bucket, not joined.
     const single = video.clips.length === 1;
-    const parts: string[] = [];
-    const clipDurations: number[] = [];
-    for (const clip of single && mode === 'voice' ? [] : video.clips) {
+    const download = async (clip: VideoRecord['clips'][number]) => {
       const result = video.clipResults[String(clip.index)];
       if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
       const path = join(workDir, `part-${String(clip.index).padStart(3, '0')}${mode === 'video' ? '.mp4' : '.mp3'}`);
@@ -66,15 +66,19 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
         // removed some other way (by hand, or a lifecycle change). Fail clearly rather than retry in vain.
         throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
       }
-      parts.push(path);
-      clipDurations.push(result.durationSeconds ?? 0);
+      return path;
+    };
+    const parts: string[] = [];
+    const clipDurations: number[] = [];
+    for (const clip of single ? [] : video.clips) {
+      parts.push(await download(clip));
+      clipDurations.push(video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
     }
     let output: VideoOutput;
     if (single) {
       const clip = video.clips[0]!;
       const result = video.clipResults[String(clip.index)];
-      // A video's clip was downloaded above (for the poster); a voice's is only looked up.
-      const sizeBytes = parts[0] ? (await stat(parts[0])).size : result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
+      const sizeBytes = result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
       if (!result?.objectKey || sizeBytes === undefined) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
       await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
       const durationSeconds = result.durationSeconds ?? 0;
@@ -85,12 +89,19 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       const { sizeBytes } = await deps.objects.putFile(objectKey, joined.path, { contentType: joined.contentType });
       output = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
     }
-    if (mode === 'video' && parts[0]) {
-      // The poster: the first clip once its entry transition is over, when the presenter is fully in view.
+    if (mode === 'video') {
+      // The poster: the first clip's, stored beside it by its render (posterSecondsOf: the presenter in view).
       const first = video.clips[0]!;
-      const at = Math.max(0, Math.min((first.transitions.entry ? TRANSITION_SECONDS : 0) + 0.5, (clipDurations[0] ?? 1) - 0.1));
-      const posterKey = posterObjectKey(video.tenantId, videoId);
-      await deps.objects.putFile(posterKey, await deps.poster(parts[0], at, join(workDir, 'poster.jpg')), { contentType: POSTER_CONTENT_TYPE });
+      const firstKey = video.clipResults[String(first.index)]!.objectKey!;
+      const posterKey = videoPosterKey(video.tenantId, videoId);
+      if (await deps.objects.head(posterObjectKey(firstKey))) {
+        await deps.objects.copy(posterObjectKey(firstKey), posterKey, { tags: {} });
+      } else {
+        // A clip rendered before renders stored posters: taken from the clip itself.
+        const at = posterSecondsOf(first.transitions, output.clipDurations[0] ?? 1);
+        const poster = await deps.poster(parts[0] ?? (await download(first)), at, join(workDir, 'poster.jpg'));
+        await deps.objects.putFile(posterKey, poster, { contentType: POSTER_CONTENT_TYPE });
+      }
       output.posterKey = posterKey;
     }
     output.captions = await storeCaptions(deps, video, output.clipDurations, workDir);

@@ -28,6 +28,13 @@ export const TRANSITION_NAMES: readonly string[] = [...ENTRY_TRANSITIONS, ...EXI
 /** Seconds each transition adds to its clip (a clip lasts as long as its speech plus its transitions). */
 export const TRANSITION_SECONDS = 0.6;
 
+/**
+ * When a video's poster is taken, in its first clip: half a second after its entry transition, when the
+ * presenter is fully in view (never past the clip's end).
+ */
+export const posterSecondsOf = (transitions: Transitions, durationSeconds: number): number =>
+  Math.max(0, Math.min((transitions.entry ? TRANSITION_SECONDS : 0) + 0.5, durationSeconds - 0.1));
+
 export interface Transitions {
   entry?: EntryTransition;
   exit?: ExitTransition;

@@ -56,6 +56,9 @@ export const keptObjectKey = (hash: string, mode: 'video' | 'voice') => `kept/${
 /** A rendered clip's cues (captions), beside it: `renders/<hash>.cues.json`, `kept/<hash>.cues.json`. */
 export const cuesObjectKey = (clipObjectKey: string) => clipObjectKey.replace(/\.(mp4|mp3)$/, '.cues.json');
 
+/** A rendered video clip's poster (JPEG), beside it: `renders/<hash>.poster.jpg`; the first clip's is its video's. */
+export const posterObjectKey = (clipObjectKey: string) => clipObjectKey.replace(/\.mp4$/, '.poster.jpg');
+
 /** Object tags read by the bucket's lifecycle rules: temporary renders expire, kept clips stay. */
 const RETENTION_TAG = 'retention';
 export const TEMPORARY = { [RETENTION_TAG]: 'temporary' };

@@ -8,3 +8,5 @@ export const VOICE_ENCODE_ARGS = ['-ac', '1', '-ar', '44100', '-c:a', 'libmp3lam
 export const VIDEO_CONTENT_TYPE = 'video/mp4';
 export const VOICE_CONTENT_TYPE = 'audio/mpeg';
 export const POSTER_CONTENT_TYPE = 'image/jpeg';
+/** A poster: one JPEG frame (an ffmpeg output's options, after its -map). */
+export const POSTER_ENCODE_ARGS = ['-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg'] as const;

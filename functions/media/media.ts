@@ -19,6 +19,7 @@ import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
 import { ffmpegPath } from './binaries.ts';
+import { POSTER_ENCODE_ARGS } from './formats.ts';
 
 /** ffmpeg exited non-zero (or by a signal we did not send). The message is ours; stderr is for the logs. */
 export class MediaToolError extends Error {
@@ -405,7 +406,7 @@ export function concatArgs(list: string, output: string, voice: boolean): string
  */
 export async function extractPoster(videoPath: string, atSeconds: number, posterPath: string): Promise<string> {
   await runFfmpeg(
-    ['-y', '-protocol_whitelist', 'file', '-format_whitelist', 'mov', '-f', 'mov', '-ss', atSeconds.toFixed(3), '-i', videoPath, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', posterPath],
+    ['-y', '-protocol_whitelist', 'file', '-format_whitelist', 'mov', '-f', 'mov', '-ss', atSeconds.toFixed(3), '-i', videoPath, ...POSTER_ENCODE_ARGS, posterPath],
     { budgetSeconds: 30 },
   );
   return posterPath;

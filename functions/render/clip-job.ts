@@ -4,7 +4,7 @@ import { resolveBot, type AccountBot } from '#domain/account-bots';
 import { voiceToSpeak, type SpeechVoice, type VoiceOptions } from '#domain/voices';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
-import { clipContentHash, cuesObjectKey, isReusableRender, KEPT, keptObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
+import { clipContentHash, cuesObjectKey, isReusableRender, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipResult } from '#domain/video';
 import { isTerminal, shapeOf } from '#domain/video';
@@ -16,6 +16,7 @@ import { recordClipRendered } from '#commons/metrics';
 import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
 import { MediaBudgetError, MediaToolError, type BackgroundMedia } from '#media/media';
+import { POSTER_CONTENT_TYPE } from '#media/formats';
 import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
 import type { SpeechEngine } from './engine/types.ts';
@@ -148,12 +149,18 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         result.durationSeconds = output.durationSeconds;
         result.objectKey = clip.reusable ? keptKey : renderKey;
         const uploadStarted = Date.now();
-        // The clip's cues live beside it, under the same content address and retention, so a cached or kept
-        // clip keeps its captions. Written first: a clip object found in the cache always has its cues.
-        await deps.objects.putBytes(cuesObjectKey(result.objectKey), serialiseClipCues(output.cues), {
-          contentType: CUES_CONTENT_TYPE,
-          tags: clip.reusable ? KEPT : TEMPORARY,
-        });
+        // The clip's cues and poster live beside it, under the same content address and retention, so a cached
+        // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
+        // its cues (a poster is missing only beside clips rendered before posters were made here).
+        const objectKey = result.objectKey;
+        await Promise.all([
+          deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues), {
+            contentType: CUES_CONTENT_TYPE,
+            tags: clip.reusable ? KEPT : TEMPORARY,
+          }),
+          output.posterPath &&
+            deps.objects.putFile(posterObjectKey(objectKey), output.posterPath, { contentType: POSTER_CONTENT_TYPE, tags: clip.reusable ? KEPT : TEMPORARY }),
+        ]);
         await deps.objects.putFile(result.objectKey, output.path, {
           contentType: output.contentType,
           tags: clip.reusable ? KEPT : TEMPORARY,
@@ -179,6 +186,9 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
       if (result.objectKey !== keptKey) {
         // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
         await deps.objects.copy(cuesObjectKey(renderKey), cuesObjectKey(keptKey), { tags: KEPT });
+        if (mode === 'video' && (await deps.objects.head(posterObjectKey(renderKey)))) {
+          await deps.objects.copy(posterObjectKey(renderKey), posterObjectKey(keptKey), { tags: KEPT });
+        }
         await deps.objects.copy(renderKey, keptKey, { tags: KEPT });
         result.objectKey = keptKey;
       }

@@ -19,7 +19,7 @@ import { JobFailure } from '#domain/errors';
 import { handleAssembleMessage, type AssembleDeps } from '../../functions/assemble/assemble-job.ts';
 import { sweep } from '../../functions/sweeper/sweep.ts';
 import { assemblyLeaseSeconds } from '../../infra/wiring.ts';
-import type { RenderClipInput } from '../../functions/render/engine/types.ts';
+import type { RenderClipInput, RenderClipOutput } from '../../functions/render/engine/types.ts';
 import type { ConcatInput } from '../../functions/media/concat.ts';
 import { startDynamo } from '../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
@@ -35,13 +35,16 @@ let clock = new Date('2026-11-22T10:00:00Z');
 let counter = 0;
 
 /** A stand-in for the media engine (tested on its own with real ffmpeg): writes a file named after its input. */
-const renderClip = vi.fn(async (input: RenderClipInput) => {
+const renderClip = vi.fn(async (input: RenderClipInput): Promise<RenderClipOutput> => {
   const path = join(input.workDir, 'clip.mp4');
   await writeFile(path, `${input.bot.uid}:${input.text}`);
   const durationSeconds = input.text.length / 10;
   // One cue of the clip's text, over its middle, as the engine would time it; marked when burned.
   const cues = [{ startSeconds: 0.1, endSeconds: durationSeconds - 0.1, lines: [`${input.text}${input.captions === 'burn' ? ' [burned]' : ''}`] }];
-  return { path, contentType: 'video/mp4', durationSeconds, cues };
+  // The engine's poster: a frame of the same pass.
+  const posterPath = join(input.workDir, 'poster.jpg');
+  await writeFile(posterPath, `frame of ${input.bot.uid}:${input.text}`);
+  return { path, contentType: 'video/mp4', durationSeconds, cues, posterPath };
 });
 /** Stands for media.ts extractPoster on the fake clips: the poster names the file and the moment it was taken at. */
 const poster = vi.fn(async (videoPath: string, atSeconds: number, posterPath: string) => {
@@ -111,6 +114,7 @@ afterAll(() => dynamo.stop());
 beforeEach(() => {
   renderClip.mockClear();
   concat.mockClear();
+  poster.mockClear();
   fetchBackground.mockClear();
   for (const q of [renderQueue, assembleQueue, notifyQueue]) q.take();
 });
@@ -141,7 +145,11 @@ describe('a one-clip video', () => {
     const created = await submit([{ bot_uid: 'bot_otto', text: 'Just me' }]);
     await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
     const [message] = assembleQueue.take();
+    const downloads = vi.spyOn(objects, 'getToFile');
     await handleAssembleMessage(message!, 1, 3, assembleDeps);
+    // Only the clip's cues were read: the clip and its poster were copied within the bucket.
+    expect(downloads.mock.calls.map(([key]) => key)).toEqual([expect.stringMatching(/\.cues\.json$/)]);
+    downloads.mockRestore();
     expect(concat).not.toHaveBeenCalled();
     const done = await videos.get(created.videoId);
     const clipKey = done!.clipResults['0']!.objectKey!;
@@ -150,10 +158,24 @@ describe('a one-clip video', () => {
     expect(done).toMatchObject({ status: 'completed', output: { kind: 'video', objectKey: `outputs/acct_1/${created.videoId}.mp4`, contentType: 'video/mp4', durationSeconds: clipSeconds, clipDurations: [clipSeconds] } });
     expect((await objects.read(done!.output!.objectKey)).toString()).toBe((await objects.read(clipKey)).toString());
     expect(done!.output!.sizeBytes).toBe((await objects.read(clipKey)).length);
-    // Its poster, once the (absent) entry transition is over.
+    // Its poster: the one its render stored beside the clip.
     expect(done!.output!.posterKey).toBe(`outputs/acct_1/${created.videoId}.jpg`);
-    expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('poster of part-000.mp4 at 0.50');
+    expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('frame of bot_otto:Just me');
+    expect(poster).not.toHaveBeenCalled();
     expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
+  });
+
+  it('whose clip was rendered before renders stored posters gets one taken from the clip', async () => {
+    const created = await submit([{ bot_uid: 'bot_otto', text: 'An older render', transitions: 'fade_in' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    const clipKey = (await videos.get(created.videoId))!.clipResults['0']!.objectKey!;
+    await objects.delete(clipKey.replace(/\.mp4$/, '.poster.jpg'));
+    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    const done = await videos.get(created.videoId);
+    expect(done!.status).toBe('completed');
+    // Half a second after the fade-in, from the clip downloaded for it.
+    expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('poster of part-000.mp4 at 1.10');
+    notifyQueue.take();
   });
 });
 
@@ -552,6 +574,10 @@ describe('the render cache and the expiry of temporary renders', () => {
     expect(keptClip.durationSeconds).toBe(clip.text.length / 10);
     expect(objects.tags.get(keptClip.objectKey)).toEqual(KEPT);
     expect(objects.tags.get(renderKey)).toEqual(TEMPORARY);
+    // Its poster goes with it, kept as well.
+    const keptPoster = keptClip.objectKey.replace(/\.mp4$/, '.poster.jpg');
+    expect((await objects.read(keptPoster)).toString()).toBe(`frame of bot_otto:${clip.text}`);
+    expect(objects.tags.get(keptPoster)).toEqual(KEPT);
 
     // Even once the temporary render is too old to use, the kept clip serves the same content.
     objects.backdate(renderKey, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS - 3600_000));

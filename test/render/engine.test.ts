@@ -2,13 +2,14 @@
  * The media engine with real ffmpeg: placement, backdrop removal, background volume, durations, output
  * format, every transition, lip sync, voice mode and concatenation. Texts are short to keep the file fast.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { imageSize } from 'image-size';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { voiceToSpeak, type SpeechVoice } from '#domain/voices';
-import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, TRANSITION_SECONDS, type BotPosition, type Transitions } from '#domain/clip';
+import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, posterSecondsOf, TRANSITION_SECONDS, type BotPosition, type Transitions } from '#domain/clip';
 import { clipMouthLevels, clipTiming, FPS, renderClip, type RenderClipInput, type SpeechEngine, type SpeechResult } from '../../functions/render/engine/index.ts';
 import { concatClips } from '../../functions/media/concat.ts';
 import { inspectBackground, type BackgroundMedia } from '../../functions/media/media.ts';
@@ -20,7 +21,7 @@ import { loadSprites } from '../../functions/render/engine/sprites.ts';
 import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
-import { audioSamples, colourDistance, dbfs, frameRgb, grayCropFrames, pixel, rms, shareDiffering, topLevelBoxes } from './media.ts';
+import { audioSamples, colourDistance, dbfs, frameRgb, grayCropFrames, pictureRgb, pixel, rms, shareDiffering, topLevelBoxes } from './media.ts';
 import { probeFile } from '../support/media.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
@@ -129,6 +130,20 @@ describe('renderClip (video)', () => {
     withoutPanel = await render({ background: greenWithTone, backgroundVolume: 1, removeBotBackground: true, transitions: { entry: 'zoom_in', exit: 'zoom_out' } });
     fades = await render({ background: silentBackground, backgroundVolume: 1, position: 'bottom-center', transitions: { entry: 'fade_in', exit: 'fade_out' } });
   }, 60_000);
+
+  it('writes the poster in the same pass: the finished frame half a second after the entry transition', async () => {
+    expect(fades.posterPath).toBeDefined();
+    const jpeg = readFileSync(fades.posterPath!);
+    expect(imageSize(jpeg)).toMatchObject({ type: 'jpg', width: FRAME.width, height: FRAME.height });
+    const at = posterSecondsOf({ entry: 'fade_in', exit: 'fade_out' }, fades.durationSeconds);
+    expect(at).toBeCloseTo(TRANSITION_SECONDS + 0.5, 6);
+    // The same picture as the encoded clip's frame at that moment (the poster skips the video encoder's loss),
+    // and not the black of the fade-in.
+    const [poster, clipFrame, black] = await Promise.all([pictureRgb(fades.posterPath!), frameRgb(fades.path, at), frameRgb(fades.path, 0)]);
+    const meanDifference = (a: Buffer, b: Buffer) => a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length;
+    expect(meanDifference(poster, clipFrame)).toBeLessThan(4);
+    expect(meanDifference(poster, black)).toBeGreaterThan(20);
+  });
 
   it('puts the bot where asked: top-left differs from the background, the opposite corner does not', async () => {
     const frame = await frameRgb(withPanel.path, TRANSITION_SECONDS + 0.5);

@@ -12,6 +12,13 @@ export async function frameRgb(path: string, seconds: number, width = 1280, heig
   return stdout;
 }
 
+/** A picture file (a JPEG poster) as RGB24. */
+export async function pictureRgb(path: string, width = 1280, height = 720): Promise<Buffer> {
+  const { stdout } = await runFfmpeg(['-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  if (stdout.length !== width * height * 3) throw new Error(`unexpected picture size ${stdout.length}`);
+  return stdout;
+}
+
 export const pixel = (frame: Buffer, x: number, y: number, width = 1280) => {
   const i = (y * width + x) * 3;
   return [frame[i]!, frame[i + 1]!, frame[i + 2]!] as const;

@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { limits } from '#domain/limits';
-import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
+import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
 import { cuesFromWords, isBurnable, type Cue } from '#domain/captions';
 import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
@@ -14,7 +14,7 @@ import { hashString, poses } from './animation.ts';
 import { BotCompositor } from './compositor.ts';
 import { botHeightFor, isBottomPosition, layoutFor } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
-import { AUDIO_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
+import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
 import { loadSprites } from './sprites.ts';
 import { FPS, SpeechTooLongError, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
@@ -261,13 +261,19 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     audio = 'a1';
   }
 
+  // The poster: one frame of the finished picture, split off before the encoder (no second decode later).
+  const posterFrame = Math.min(timing.frames - 1, Math.round(posterSecondsOf(input.transitions, D) * FPS));
+  graph.push(`[${video}]split=2[vout][vposter]`, `[vposter]trim=start_frame=${posterFrame}:end_frame=${posterFrame + 1}[poster]`);
+
   const output = join(input.workDir, 'clip.mp4');
+  const posterPath = join(input.workDir, 'poster.jpg');
   args.push(
     '-filter_complex', graph.join(';'),
-    '-map', `[${video}]`, '-map', `[${audio}]`,
+    '-map', '[vout]', '-map', `[${audio}]`,
     ...VIDEO_ENCODE_ARGS, '-r', `${FPS}`,
     ...AUDIO_ENCODE_ARGS,
     '-t', f(D), '-movflags', '+faststart', output,
+    '-map', '[poster]', ...POSTER_ENCODE_ARGS, posterPath,
   );
 
   const setupMs = ms();
@@ -288,5 +294,5 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     onProgress: input.onProgress,
   });
   const timings: RenderTimings = { speechMs, setupMs: setupMs - speechMs, firstFrameMs, drawMs: Math.round(drawMs), encodeMs: ms() - setupMs };
-  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)), cues, captionsBurned: burned, timings };
+  return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)), cues, captionsBurned: burned, posterPath, timings };
 }

@@ -78,6 +78,8 @@ export interface RenderClipOutput {
   cues: Cue[];
   /** Whether the captions were drawn into the picture. */
   captionsBurned?: boolean;
+  /** A video clip's poster (JPEG inside workDir): its frame at posterSecondsOf, written by the same ffmpeg pass. */
+  posterPath?: string;
   /** Where the render's time went, in milliseconds (for the logs and the benchmark's profile). */
   timings?: RenderTimings;
 }
