@@ -355,8 +355,11 @@ export async function inspectBackground(path: string, workDir: string): Promise<
 
   // The report's stream lines can be forged (a metadata key may hold a line break and a "Stream" line of its
   // own), so whether the file has a picture and a sound is asked of ffmpeg's stream mapping, not read.
-  if (!(await hasStream(path, format, 'v'))) throw new MediaRejectedError(`(${format.label}) has no video picture`);
-  const hasAudio = probed.streams.some((s) => s.codec_type === 'audio') && (await hasStream(path, format, 'a'));
+  const [hasVideo, hasAudio] = await Promise.all([
+    hasStream(path, format, 'v'),
+    probed.streams.some((s) => s.codec_type === 'audio') && hasStream(path, format, 'a'),
+  ]);
+  if (!hasVideo) throw new MediaRejectedError(`(${format.label}) has no video picture`);
   const media: BackgroundMedia = { path, format, width, height, hasAudio };
   return format.remux ? remuxToMatroska(media, workDir) : media;
 }
