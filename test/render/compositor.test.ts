@@ -4,8 +4,8 @@
  * at any offset, clipped at every edge.
  */
 import { describe, expect, it } from 'vitest';
-import { blendOver, maskOf } from '../../functions/render/engine/compositor.ts';
-import type { Rgba } from '../../functions/render/engine/sprites.ts';
+import { BotCompositor, blendOver, maskOf } from '../../functions/render/engine/compositor.ts';
+import { loadSprites, type Rgba } from '../../functions/render/engine/sprites.ts';
 
 /** The reference: every pixel of src, blended one by one (the compositor's arithmetic, without its shortcuts). */
 function referenceOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Array): void {
@@ -102,5 +102,18 @@ describe('compositor blending', () => {
     expect(actual.data.equals(expected.data)).toBe(true);
     // The sprite drew something (unless placed wholly outside).
     if (ox > -40 && oy > -36) expect(actual.data.equals(base.data)).toBe(false);
+  });
+});
+
+describe('compositor frames', () => {
+  it.each([true, false])('after many body offsets (its cache reusing buffers), a pose still draws as on a fresh compositor (card %s)', (withPanel) => {
+    const sprites = loadSprites('ava', 240);
+    const compositor = new BotCompositor(sprites, { withPanel });
+    const pose = (i: number) => ({ mouth: i % 5, eyesOpen: i % 7 !== 0, bodyX: (i % 11) - 5, bodyY: i % 3, headX: (i % 5) - 2, headY: (i * 7) % 3 });
+    // 120 distinct offsets: well past the cache's size, so bases are evicted and their buffers drawn again.
+    for (let i = 0; i < 120; i++) compositor.render(pose(i));
+    for (const i of [3, 64, 119, 7]) {
+      expect(Buffer.from(compositor.render(pose(i))).equals(new BotCompositor(sprites, { withPanel }).render(pose(i)))).toBe(true);
+    }
   });
 });
