@@ -4,7 +4,9 @@
  *
  *   dist/render-image/
  *     index.mjs (+ .map)   esbuild bundle of functions/render/handler.ts, exporting `handler`
- *     espeak-ng.wasm       the speech synthesizer (its JS is in the bundle)
+ *     espeak-worker.mjs    the speech synthesizer's thread (functions/render/speech/espeak-worker.mjs and the
+ *                          espeak-ng package's JS, bundled)
+ *     espeak-ng.wasm       the speech synthesizer
  *     bots/<look>/…        the bot artwork (PNG sprites + manifest.json)
  *     fonts/…              the burned captions' font (Inter SemiBold TTF, from @expo-google-fonts/inter)
  *     bin/ffmpeg           static build for --arch (arm64 by default, the Lambda's architecture); the one media
@@ -13,7 +15,8 @@
  *
  * How the code finds its assets at run time: esbuild makes `import.meta.url` the URL of index.mjs for all
  * bundled modules, so every lookup is relative to the bundle's own directory (= LAMBDA_TASK_ROOT):
- * binaries.ts tries `<dir>/bin/ffmpeg`, sprites.ts `<dir>/bots`, speech/espeak.ts `<dir>/espeak-ng.wasm`,
+ * binaries.ts tries `<dir>/bin/ffmpeg`, sprites.ts `<dir>/bots`, speech/espeak.ts `<dir>/espeak-ng.wasm` and
+ * `<dir>/espeak-worker.mjs`,
  * engine/burned-captions.ts `<dir>/fonts`,
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
@@ -49,6 +52,8 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
 
   // @ffmpeg-installer is only loaded lazily as the last resort of binaries.ts; the image uses bin/.
   await build({ ...lambdaBundleOptions(['@ffmpeg-installer/ffmpeg']), entryPoints: [entry], outfile: join(out, 'index.mjs') });
+  // espeak-ng's thread (speech/espeak.ts starts it from next to index.mjs), with the package's JS bundled in.
+  await build({ ...lambdaBundleOptions([]), entryPoints: [join(root, 'functions', 'render', 'speech', 'espeak-worker.mjs')], outfile: join(out, 'espeak-worker.mjs') });
 
   const binaries = mediaBinaries(arch);
   for (const name of ['ffmpeg'] as const) {

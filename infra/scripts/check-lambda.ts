@@ -21,6 +21,7 @@
  *      `qemu-aarch64-static -L <sysroot>`; otherwise reported as skipped, with the reason
  *      (`--require-arm64`, as CI runs it, makes that a failure). The arm64 ffmpeg of the media layer and of the
  *      render image then encodes one second of test picture and tone to H.264/AAC MP4, checked with ffprobe.
+ *    On both, the render image's speech thread (espeak-worker.mjs with the image's wasm) says a sentence.
  *      The sysroot (.cache/check-lambda/arm64-sysroot) is /usr/aarch64-linux-gnu plus what an arm64 Lambda shows
  *      of its CPU: qemu-user looks a path up in it first, so the guest reads an arm64 /proc/cpuinfo (Graviton2:
  *      Neoverse N1), not the host's x86 one, on which onnxruntime's cpuinfo crashes (SIGSEGV at load); and empty
@@ -677,6 +678,39 @@ async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtime, scra
   return row;
 }
 
+/**
+ * The render image's speech thread under this runtime: espeak-worker.mjs (started as speech/espeak.ts starts it,
+ * from the image's folder, with the image's espeak-ng.wasm) says one sentence and hands back its WAV.
+ */
+async function checkSpeech(label: string, imageDir: string, runtime: Runtime): Promise<Row> {
+  const row: Row = { fn: label, runtime: runtime.label, imported: '', invoked: '', ok: false };
+  const script = [
+    "import { Worker } from 'node:worker_threads';",
+    `const thread = new Worker(${JSON.stringify(join(imageDir, 'espeak-worker.mjs'))}, { workerData: { wasmPath: ${JSON.stringify(join(imageDir, 'espeak-ng.wasm'))} }, execArgv: [] });`,
+    "thread.on('message', (m) => { console.log(JSON.stringify({ error: m.error, bytes: m.file?.length ?? 0, head: m.file ? Buffer.from(m.file.subarray(0, 4)).toString('latin1') : '' })); process.exit(0); });",
+    "thread.on('error', (e) => { console.log(JSON.stringify({ error: String(e) })); process.exit(1); });",
+    "thread.postMessage({ id: 1, args: ['-v', 'en-us', '-w', 'check.wav', ' Hello from the render image.'], output: 'check.wav' });",
+  ].join('\n');
+  const [command, args] = commandLine(runtime, nodeBinary(runtime.arch!), ['--input-type=module', '-e', script]);
+  const { code, output, ms } = await run(command, args, { cwd: imageDir, timeoutMs: 300_000 });
+  row.wallMs = ms;
+  row.imported = code === 0 ? 'ran' : `exit ${code}`;
+  let reply: { error?: string; bytes?: number; head?: string } = {};
+  try {
+    reply = JSON.parse(output.trim().split('\n').pop() ?? '{}');
+  } catch {
+    reply = { error: lastLines(output) };
+  }
+  if (code === 0 && !reply.error && reply.head === 'RIFF' && (reply.bytes ?? 0) > 20_000) {
+    row.invoked = `WAV ${reply.bytes} B`;
+    row.ok = true;
+  } else {
+    row.invoked = 'NO SPEECH';
+    row.detail = reply.error ?? lastLines(output);
+  }
+  return row;
+}
+
 async function probeClip(file: string): Promise<string> {
   const bytes = readFileSync(file);
   if (bytes.subarray(4, 8).toString('latin1') !== 'ftyp') throw new Error(`${file} is not an MP4 (no ftyp box)`);
@@ -755,6 +789,8 @@ async function main(): Promise<number> {
       const onRuntime = lambdas.map((fn) => (fn.name === 'prepare' && runtime.arch === 'x64' ? prepareTwin(fn) : fn));
       const tasks = onRuntime.map((fn) => () => checkFunction(fn, runtime, runtimeMajor, scratch));
       const prepare = onRuntime.find((fn) => fn.name === 'prepare')!;
+      const renderImage = onRuntime.find((fn) => fn.name === 'render' && fn.kind === 'image');
+      if (renderImage) tasks.push(() => checkSpeech('render image espeak-worker.mjs', renderImage.dir, runtime));
       // The slowest check first, so the pool's other slot takes the rest.
       tasks.unshift(() => checkFunction(prepare, runtime, runtimeMajor, scratch, prepareProbe(runtime.arch!)));
       if (runtime.label.includes('arm64')) {

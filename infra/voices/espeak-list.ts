@@ -40,10 +40,6 @@ export async function espeakVoiceList(): Promise<{ languages: EspeakListedVoice[
 
 /** A short hash of what espeak-ng says with `-v voice` (a name or a file, `+variant` or not), or undefined if it refuses the voice. */
 export async function speechHash(voice: string, text = 'one two three'): Promise<string | undefined> {
-  const run = await runEspeak(['-v', voice, '-w', 'probe.wav', text]);
-  try {
-    return createHash('sha256').update(run.readFile('probe.wav')).digest('hex').slice(0, 16);
-  } catch {
-    return undefined;
-  }
+  const run = await runEspeak(['-v', voice, '-w', 'probe.wav', text], 'probe.wav');
+  return run.file && createHash('sha256').update(run.file).digest('hex').slice(0, 16);
 }

@@ -3,11 +3,11 @@
  * The text is one argv element of the program (never a shell string); a leading space keeps text that
  * starts with "-" from being read as an option.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ESpeakNg from 'espeak-ng';
+import { Worker } from 'node:worker_threads';
 import type { TimedWord } from '#domain/captions';
 import { espeakVoiceArgument, type SpeechVoice } from '#domain/voices';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
@@ -24,17 +24,6 @@ function espeakWasmPath(): string {
   if (existsSync(bundled)) return bundled;
   return createRequire(import.meta.url).resolve('espeak-ng/dist/espeak-ng.wasm');
 }
-
-/** The bits of the WebAssembly global used here (the project's TS lib has no DOM/wasm value types). */
-interface Wasm {
-  compile(bytes: Uint8Array): Promise<object>;
-  instantiate(module: object, imports: object): Promise<unknown>;
-}
-const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
-
-let compiled: Promise<object> | undefined;
-/** Compiled once per process (18 MB of wasm); each synthesis gets a fresh instance. */
-const wasmModule = () => (compiled ??= wasm.compile(readFileSync(espeakWasmPath())));
 
 /**
  * What is spoken: the text without control characters, whitespace squeezed and trimmed; with where each of its
@@ -77,27 +66,57 @@ interface EspeakVoiceSettings {
   pitch?: number;
 }
 
+interface EspeakRun {
+  lines: string[];
+  /** The file the run wrote, when asked for and written. */
+  file?: Uint8Array;
+}
+interface EspeakReply extends EspeakRun {
+  id: number;
+  error?: string;
+}
+
 /**
- * Runs the espeak-ng program once, in a fresh instance of the compiled module: its printed lines, and its
- * in-memory file system to read what it wrote.
+ * The thread that runs espeak-ng (espeak-worker.mjs, next to this module or to the bundle's index.mjs), started on
+ * first use and kept for the life of the process; it holds the compiled module. While nothing waits for it, it
+ * does not keep the process alive.
  */
-export async function runEspeak(args: string[]): Promise<{ lines: string[]; readFile(path: string): Uint8Array }> {
-  const module = await wasmModule();
-  const exitCode = process.exitCode;
-  const lines: string[] = [];
-  const instance = await ESpeakNg({
-    arguments: args,
-    instantiateWasm: (imports, done) => {
-      void wasm.instantiate(module, imports).then((instance) => done(instance, module));
-      return {};
-    },
-    // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.
-    print: (line) => lines.push(line),
-    printErr: (line) => lines.push(line),
+let worker: Worker | undefined;
+const waiting = new Map<number, { resolve: (run: EspeakRun) => void; reject: (error: Error) => void }>();
+let nextRun = 0;
+
+function espeakThread(): Worker {
+  if (worker) return worker;
+  // No inherited command-line options: they are the host's (a loader, `--input-type` of an `-e` script), not the thread's.
+  const thread = new Worker(new URL('./espeak-worker.mjs', import.meta.url), { workerData: { wasmPath: espeakWasmPath() }, execArgv: [] });
+  const failAll = (error: Error) => {
+    for (const run of waiting.values()) run.reject(error);
+    waiting.clear();
+    if (worker === thread) worker = undefined;
+  };
+  thread.on('message', ({ id, lines, file, error }: EspeakReply) => {
+    const run = waiting.get(id);
+    waiting.delete(id);
+    if (!waiting.size) thread.unref();
+    if (error !== undefined) run?.reject(new Error(`espeak-ng failed: ${error}`));
+    else run?.resolve({ lines, file });
   });
-  // Emscripten sets the process exit code when its main() returns; that is not ours to change.
-  process.exitCode = exitCode;
-  return { lines, readFile: (path) => instance.FS.readFile(path) };
+  thread.on('error', failAll);
+  thread.on('exit', (code) => failAll(new Error(`the espeak-ng thread stopped (exit code ${code})`)));
+  thread.unref();
+  worker = thread;
+  return thread;
+}
+
+/** Runs the espeak-ng program once, in a fresh instance, on its own thread: what it printed, and `output` if it wrote it. */
+export function runEspeak(args: string[], output?: string): Promise<EspeakRun> {
+  const thread = espeakThread();
+  const id = nextRun++;
+  return new Promise<EspeakRun>((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    thread.ref();
+    thread.postMessage({ id, args, output });
+  });
 }
 
 export class EspeakSpeechEngine implements SpeechEngine {
@@ -107,19 +126,18 @@ export class EspeakSpeechEngine implements SpeechEngine {
     const settings = espeakSettings(voice);
     const spoken = speakable(text);
     const output = 'speech.wav';
-    const run = await runEspeak([
-      '-v', settings.voice,
-      ...(settings.rate !== undefined ? ['-s', String(settings.rate)] : []),
-      ...(settings.pitch !== undefined ? ['-p', String(settings.pitch)] : []),
-      '-w', output,
-      ` ${spoken.text}`,
-    ]);
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.from(run.readFile(output));
-    } catch {
-      throw new Error(`espeak-ng produced no audio: ${run.lines.slice(-3).join(' | ')}`);
-    }
+    const run = await runEspeak(
+      [
+        '-v', settings.voice,
+        ...(settings.rate !== undefined ? ['-s', String(settings.rate)] : []),
+        ...(settings.pitch !== undefined ? ['-p', String(settings.pitch)] : []),
+        '-w', output,
+        ` ${spoken.text}`,
+      ],
+      output,
+    );
+    if (!run.file) throw new Error(`espeak-ng produced no audio: ${run.lines.slice(-3).join(' | ')}`);
+    const bytes = Buffer.from(run.file.buffer, run.file.byteOffset, run.file.byteLength);
     const wavPath = join(workDir, 'speech.wav');
     writeFileSync(wavPath, bytes);
     const pcm = parseWav(bytes);

@@ -1,0 +1,39 @@
+// espeak-ng in its own thread (see espeak.ts). The WebAssembly program runs synchronously for a few hundred
+// milliseconds per clip; here it does not hold up the render's event loop, which meanwhile downloads and
+// inspects the clip's background. Plain JavaScript, so that the same file runs from the repository and, bundled
+// by infra/scripts/bundle-render.ts, next to the render image's index.mjs.
+import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import ESpeakNg from 'espeak-ng';
+
+/** Compiled once per thread (18 MB of wasm); each run gets a fresh instance. */
+const compiled = WebAssembly.compile(readFileSync(workerData.wasmPath));
+
+/** One run of the espeak-ng program: its printed lines, and the file it wrote (`output`), if asked for and written. */
+parentPort.on('message', async ({ id, args, output }) => {
+  try {
+    const module = await compiled;
+    const lines = [];
+    const instance = await ESpeakNg({
+      arguments: args,
+      instantiateWasm: (imports, done) => {
+        void WebAssembly.instantiate(module, imports).then((created) => done(created, module));
+        return {};
+      },
+      // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.
+      print: (line) => lines.push(line),
+      printErr: (line) => lines.push(line),
+    });
+    let file;
+    if (output) {
+      try {
+        file = instance.FS.readFile(output);
+      } catch {
+        file = undefined;
+      }
+    }
+    parentPort.postMessage({ id, lines, file });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
