@@ -57,7 +57,10 @@ export const keptObjectKey = (hash: string, mode: 'video' | 'voice') => `kept/${
 export const cuesObjectKey = (clipObjectKey: string) => clipObjectKey.replace(/\.(mp4|mp3)$/, '.cues.json');
 
 /** A rendered video clip's poster (JPEG), beside it: `renders/<hash>.poster.jpg`; the first clip's is its video's. */
-export const posterObjectKey = (clipObjectKey: string) => clipObjectKey.replace(/\.mp4$/, '.poster.jpg');
+export function posterObjectKey(clipObjectKey: string): string {
+  if (!clipObjectKey.endsWith('.mp4')) throw new Error(`only a video clip has a poster, not ${clipObjectKey}`);
+  return clipObjectKey.replace(/\.mp4$/, '.poster.jpg');
+}
 
 /** Object tags read by the bucket's lifecycle rules: temporary renders expire, kept clips stay. */
 const RETENTION_TAG = 'retention';

@@ -355,10 +355,15 @@ export async function inspectBackground(path: string, workDir: string): Promise<
 
   // The report's stream lines can be forged (a metadata key may hold a line break and a "Stream" line of its
   // own), so whether the file has a picture and a sound is asked of ffmpeg's stream mapping, not read.
-  const [hasVideo, hasAudio] = await Promise.all([
+  // Side by side; both settle before either result is used, so no check outlives the inspection.
+  const [videoCheck, audioCheck] = await Promise.allSettled([
     hasStream(path, format, 'v'),
     probed.streams.some((s) => s.codec_type === 'audio') && hasStream(path, format, 'a'),
   ]);
+  if (videoCheck.status === 'rejected') throw videoCheck.reason;
+  if (audioCheck.status === 'rejected') throw audioCheck.reason;
+  const hasVideo = videoCheck.value;
+  const hasAudio = audioCheck.value;
   if (!hasVideo) throw new MediaRejectedError(`(${format.label}) has no video picture`);
   const media: BackgroundMedia = { path, format, width, height, hasAudio };
   return format.remux ? remuxToMatroska(media, workDir) : media;

@@ -158,7 +158,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
             contentType: CUES_CONTENT_TYPE,
             tags: clip.reusable ? KEPT : TEMPORARY,
           }),
-          output.posterPath &&
+          mode === 'video' && output.posterPath &&
             deps.objects.putFile(posterObjectKey(objectKey), output.posterPath, { contentType: POSTER_CONTENT_TYPE, tags: clip.reusable ? KEPT : TEMPORARY }),
         ]);
         await deps.objects.putFile(result.objectKey, output.path, {

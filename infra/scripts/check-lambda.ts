@@ -680,7 +680,9 @@ async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtime, scra
 
 /**
  * The render image's speech thread under this runtime: espeak-worker.mjs (started as speech/espeak.ts starts it,
- * from the image's folder, with the image's espeak-ng.wasm) says one sentence and hands back its WAV.
+ * from the image's folder, with the image's espeak-ng.wasm) says one sentence and hands back its WAV. That the
+ * bundled index.mjs finds the file beside itself is shown by test/render/bundled-handler.test.ts, which renders a
+ * real job from a bundled folder.
  */
 async function checkSpeech(label: string, imageDir: string, runtime: Runtime): Promise<Row> {
   const row: Row = { fn: label, runtime: runtime.label, imported: '', invoked: '', ok: false };

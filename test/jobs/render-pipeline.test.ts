@@ -41,6 +41,7 @@ const renderClip = vi.fn(async (input: RenderClipInput): Promise<RenderClipOutpu
   const durationSeconds = input.text.length / 10;
   // One cue of the clip's text, over its middle, as the engine would time it; marked when burned.
   const cues = [{ startSeconds: 0.1, endSeconds: durationSeconds - 0.1, lines: [`${input.text}${input.captions === 'burn' ? ' [burned]' : ''}`] }];
+  if (input.mode === 'voice') return { path, contentType: 'audio/mpeg', durationSeconds, cues };
   // The engine's poster: a frame of the same pass.
   const posterPath = join(input.workDir, 'poster.jpg');
   await writeFile(posterPath, `frame of ${input.bot.uid}:${input.text}`);

@@ -1,5 +1,5 @@
 /** Speech engines: espeak-ng for real (short texts), Polly against aws-sdk-client-mock, and the choice of voice and engine. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
@@ -10,6 +10,7 @@ import { voiceToSpeak, type SpeechVoice } from '#domain/voices';
 import { mouthLevelsFromLoudness, mouthLevelsFromVisemes, loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
 import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '../../functions/render/speech/index.ts';
+import { runEspeak } from '../../functions/render/speech/espeak.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 /** Ava's voice where Polly is off: her espeak-ng voice, rate and pitch. */
@@ -31,6 +32,23 @@ describe('espeak-ng', () => {
     expect(result.durationSeconds).toBeGreaterThan(0.5);
     expect(result.durationSeconds).toBeCloseTo(pcm.samples.length / pcm.sampleRate, 6);
     expect(result.visemes).toBeUndefined();
+  });
+
+  it('speaks on its own thread: texts at once come back each as it sounds alone, and the thread speaks on after a run that wrote nothing', async () => {
+    const engine = new EspeakSpeechEngine();
+    const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));
+    const [first, second] = await Promise.all([
+      engine.synthesize('The first of two texts.', avaEspeak, dir('a')),
+      engine.synthesize('And the second one, which is quite a bit longer than the first.', avaEspeak, dir('b')),
+    ]);
+    const alone = await engine.synthesize('The first of two texts.', avaEspeak, dir('c'));
+    expect(readFileSync(first.wavPath).equals(readFileSync(alone.wavPath))).toBe(true);
+    expect(second.durationSeconds).toBeGreaterThan(first.durationSeconds + 1);
+    // A run that writes nothing hands back no file (what it printed says why); the thread speaks on.
+    const nothing = await runEspeak(['--voices=variant'], 'out.wav');
+    expect(nothing.file).toBeUndefined();
+    expect(nothing.lines.join(' ')).toMatch(/Pty Language/);
+    expect((await engine.synthesize('Still speaking.', avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
   });
 
   it('speaks text that looks like options or carries control characters, as text', async () => {

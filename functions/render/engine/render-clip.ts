@@ -262,7 +262,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   }
 
   // The poster: one frame of the finished picture, split off before the encoder (no second decode later).
-  const posterFrame = Math.min(timing.frames - 1, Math.round(posterSecondsOf(input.transitions, D) * FPS));
+  const posterFrame = Math.max(0, Math.min(timing.frames - 1, Math.round(posterSecondsOf(input.transitions, D) * FPS)));
   graph.push(`[${video}]split=2[vout][vposter]`, `[vposter]trim=start_frame=${posterFrame}:end_frame=${posterFrame + 1}[poster]`);
 
   const output = join(input.workDir, 'clip.mp4');

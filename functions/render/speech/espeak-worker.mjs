@@ -11,13 +11,15 @@ const compiled = WebAssembly.compile(readFileSync(workerData.wasmPath));
 
 /** One run of the espeak-ng program: its printed lines, and the file it wrote (`output`), if asked for and written. */
 parentPort.on('message', async ({ id, args, output }) => {
+  const fail = (error) => parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   try {
     const module = await compiled;
     const lines = [];
     const instance = await ESpeakNg({
       arguments: args,
       instantiateWasm: (imports, done) => {
-        void WebAssembly.instantiate(module, imports).then((created) => done(created, module));
+        // The program's main() runs inside done(): what it throws is this run's failure, not the thread's.
+        WebAssembly.instantiate(module, imports).then((created) => done(created, module)).catch(fail);
         return {};
       },
       // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.
@@ -32,8 +34,9 @@ parentPort.on('message', async ({ id, args, output }) => {
         file = undefined;
       }
     }
-    parentPort.postMessage({ id, lines, file });
+    // The WAV's buffer is handed over, not copied (the instance is dropped).
+    parentPort.postMessage({ id, lines, file }, file && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength ? [file.buffer] : []);
   } catch (error) {
-    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    fail(error);
   }
 });

@@ -79,32 +79,40 @@ interface EspeakReply extends EspeakRun {
 /**
  * The thread that runs espeak-ng (espeak-worker.mjs, next to this module or to the bundle's index.mjs), started on
  * first use and kept for the life of the process; it holds the compiled module. While nothing waits for it, it
- * does not keep the process alive.
+ * does not keep the process alive. A thread that dies (or is stopped for running too long) fails only its own
+ * runs; the next run starts a new one.
  */
-let worker: Worker | undefined;
-const waiting = new Map<number, { resolve: (run: EspeakRun) => void; reject: (error: Error) => void }>();
+interface EspeakThread {
+  worker: Worker;
+  waiting: Map<number, { resolve: (run: EspeakRun) => void; reject: (error: Error) => void }>;
+}
+let current: EspeakThread | undefined;
 let nextRun = 0;
 
-function espeakThread(): Worker {
-  if (worker) return worker;
+/** Far beyond any clip: espeak-ng speaks the longest text a clip may have in a few seconds. */
+const RUN_TIMEOUT_MS = 120_000;
+
+function espeakThread(): EspeakThread {
+  if (current) return current;
   // No inherited command-line options: they are the host's (a loader, `--input-type` of an `-e` script), not the thread's.
-  const thread = new Worker(new URL('./espeak-worker.mjs', import.meta.url), { workerData: { wasmPath: espeakWasmPath() }, execArgv: [] });
+  const worker = new Worker(new URL('./espeak-worker.mjs', import.meta.url), { workerData: { wasmPath: espeakWasmPath() }, execArgv: [] });
+  const thread: EspeakThread = { worker, waiting: new Map() };
   const failAll = (error: Error) => {
-    for (const run of waiting.values()) run.reject(error);
-    waiting.clear();
-    if (worker === thread) worker = undefined;
+    if (current === thread) current = undefined;
+    for (const run of thread.waiting.values()) run.reject(error);
+    thread.waiting.clear();
   };
-  thread.on('message', ({ id, lines, file, error }: EspeakReply) => {
-    const run = waiting.get(id);
-    waiting.delete(id);
-    if (!waiting.size) thread.unref();
+  worker.on('message', ({ id, lines, file, error }: EspeakReply) => {
+    const run = thread.waiting.get(id);
+    thread.waiting.delete(id);
+    if (!thread.waiting.size) worker.unref();
     if (error !== undefined) run?.reject(new Error(`espeak-ng failed: ${error}`));
     else run?.resolve({ lines, file });
   });
-  thread.on('error', failAll);
-  thread.on('exit', (code) => failAll(new Error(`the espeak-ng thread stopped (exit code ${code})`)));
-  thread.unref();
-  worker = thread;
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`the espeak-ng thread stopped (exit code ${code})`)));
+  worker.unref();
+  current = thread;
   return thread;
 }
 
@@ -113,9 +121,18 @@ export function runEspeak(args: string[], output?: string): Promise<EspeakRun> {
   const thread = espeakThread();
   const id = nextRun++;
   return new Promise<EspeakRun>((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    thread.ref();
-    thread.postMessage({ id, args, output });
+    const timer = setTimeout(() => {
+      // A run that never ends holds its thread: the thread is stopped, failing what it held; the next run starts anew.
+      if (current === thread) current = undefined;
+      void thread.worker.terminate();
+    }, RUN_TIMEOUT_MS);
+    timer.unref();
+    thread.waiting.set(id, {
+      resolve: (run) => (clearTimeout(timer), resolve(run)),
+      reject: (error) => (clearTimeout(timer), reject(error)),
+    });
+    thread.worker.ref();
+    thread.worker.postMessage({ id, args, output });
   });
 }
 
