@@ -55,12 +55,12 @@ export async function matte(rgba: Buffer, width: number, height: number): Promis
   const ort = require('onnxruntime-node') as typeof import('onnxruntime-node');
   const stride = RESOLUTION * RESOLUTION;
   const input = new Float32Array(3 * stride);
+  const inRows = bilinearTaps(height, RESOLUTION);
+  const inCols = bilinearTaps(width, RESOLUTION);
   for (let y = 0; y < RESOLUTION; y++) {
-    const sy = Math.min(height - 1, Math.max(0, ((y + 0.5) * height) / RESOLUTION - 0.5));
-    const y0 = Math.floor(sy), y1 = Math.min(height - 1, y0 + 1), fy = sy - y0;
+    const y0 = inRows.first[y]!, y1 = inRows.second[y]!, fy = inRows.weight[y]!;
     for (let x = 0; x < RESOLUTION; x++) {
-      const sx = Math.min(width - 1, Math.max(0, ((x + 0.5) * width) / RESOLUTION - 0.5));
-      const x0 = Math.floor(sx), x1 = Math.min(width - 1, x0 + 1), fx = sx - x0;
+      const x0 = inCols.first[x]!, x1 = inCols.second[x]!, fx = inCols.weight[x]!;
       for (let c = 0; c < 3; c++) {
         const v =
           (rgba[(y0 * width + x0) * 4 + c]! * (1 - fx) + rgba[(y0 * width + x1) * 4 + c]! * fx) * (1 - fy) +
@@ -73,12 +73,12 @@ export async function matte(rgba: Buffer, width: number, height: number): Promis
   const result = await model.run({ input: new ort.Tensor('float32', input, [1, 3, RESOLUTION, RESOLUTION]) });
   const output = result.output!.data as Float32Array;
   const alpha = new Float32Array(width * height);
+  const outRows = bilinearTaps(RESOLUTION, height);
+  const outCols = bilinearTaps(RESOLUTION, width);
   for (let y = 0; y < height; y++) {
-    const sy = Math.min(RESOLUTION - 1, Math.max(0, ((y + 0.5) * RESOLUTION) / height - 0.5));
-    const y0 = Math.floor(sy), y1 = Math.min(RESOLUTION - 1, y0 + 1), fy = sy - y0;
+    const y0 = outRows.first[y]!, y1 = outRows.second[y]!, fy = outRows.weight[y]!;
     for (let x = 0; x < width; x++) {
-      const sx = Math.min(RESOLUTION - 1, Math.max(0, ((x + 0.5) * RESOLUTION) / width - 0.5));
-      const x0 = Math.floor(sx), x1 = Math.min(RESOLUTION - 1, x0 + 1), fx = sx - x0;
+      const x0 = outCols.first[x]!, x1 = outCols.second[x]!, fx = outCols.weight[x]!;
       const v =
         (output[y0 * RESOLUTION + x0]! * (1 - fx) + output[y0 * RESOLUTION + x1]! * fx) * (1 - fy) +
         (output[y1 * RESOLUTION + x0]! * (1 - fx) + output[y1 * RESOLUTION + x1]! * fx) * fy;
@@ -86,4 +86,21 @@ export async function matte(rgba: Buffer, width: number, height: number): Promis
     }
   }
   return alpha;
+}
+
+/**
+ * Bilinear resampling from `from` pixels to `to` along one axis, pixel centres aligned: for each output pixel the
+ * two source pixels it lies between and the weight of the second.
+ */
+function bilinearTaps(from: number, to: number): { first: Int32Array; second: Int32Array; weight: Float64Array } {
+  const first = new Int32Array(to);
+  const second = new Int32Array(to);
+  const weight = new Float64Array(to);
+  for (let i = 0; i < to; i++) {
+    const at = Math.min(from - 1, Math.max(0, ((i + 0.5) * from) / to - 0.5));
+    first[i] = Math.floor(at);
+    second[i] = Math.min(from - 1, first[i]! + 1);
+    weight[i] = at - first[i]!;
+  }
+  return { first, second, weight };
 }

@@ -27,7 +27,7 @@ import { botHeightFor, layoutFor } from '../../functions/render/engine/layout.ts
 import { loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
 import { loadSprites } from '../../functions/render/engine/sprites.ts';
 import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
-import { audioSamples, frameRgb, grayCropFrames } from '../render/media.ts';
+import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../render/media.ts';
 import { keyTarget } from '../reliability/helpers.ts';
 import { eventually } from '../support/media.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -236,13 +236,7 @@ describe('a bot from a photo', () => {
     const i = ((place.y + Math.round(60 * sprites.scale)) * FRAME.width + place.x + Math.round(60 * sprites.scale)) * 3;
     expect(Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!)).toBeGreaterThan(60);
 
-    const mouth = sprites.manifest.mouth;
-    const rect = {
-      x: Math.round(place.x + (mouth.x - 28) * sprites.scale),
-      y: Math.round(place.y + (mouth.y - 10) * sprites.scale),
-      w: Math.round(56 * sprites.scale),
-      h: Math.round(50 * sprites.scale),
-    };
+    const rect = mouthBox(place, sprites);
     // The measure of test/render/engine.test.ts, with one change: a frame's mouth openness is the box's mean
     // darkness, not its count of pixels under a fixed luminance of 160. That threshold was set for the drawn
     // bots' light skin; on a photo the lips and the shading around them are under 160 with the mouth closed, so

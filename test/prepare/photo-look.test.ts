@@ -21,7 +21,7 @@ import { loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync
 import { loadSprites } from '../../functions/render/engine/sprites.ts';
 import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { audioSamples, frameRgb, grayCropFrames } from '../render/media.ts';
+import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../render/media.ts';
 import { writeLook } from './look-files.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, 'fixtures', 'portrait.jpg'));
@@ -197,13 +197,7 @@ describe('a photo bot through renderClip', () => {
 
     // The existing lip-sync measure (test/render/engine.test.ts): dark pixels in a box at the mouth per frame
     // against the voice's loudness per frame.
-    const mouth = sprites.manifest.mouth;
-    const rect = {
-      x: Math.round(place.x + (mouth.x - 28) * sprites.scale),
-      y: Math.round(place.y + (mouth.y - 10) * sprites.scale),
-      w: Math.round(56 * sprites.scale),
-      h: Math.round(50 * sprites.scale),
-    };
+    const rect = mouthBox(place, sprites);
     for (const [name, clip] of [['with backdrop', withBackdrop], ['without backdrop', bare]] as const) {
       const frames = await grayCropFrames(clip.path, rect);
       const openness = frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0));

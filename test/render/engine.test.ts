@@ -21,7 +21,7 @@ import { loadSprites } from '../../functions/render/engine/sprites.ts';
 import { readWav } from '../../functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
-import { audioSamples, colourDistance, dbfs, frameRgb, grayCropFrames, pictureRgb, pixel, rms, shareDiffering, topLevelBoxes } from './media.ts';
+import { audioSamples, colourDistance, dbfs, frameRgb, grayCropFrames, mouthBox, pictureRgb, pixel, rms, shareDiffering, topLevelBoxes } from './media.ts';
 import { probeFile } from '../support/media.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
@@ -279,13 +279,7 @@ describe('renderClip (video)', () => {
 async function measureLipSync(text: string, voice?: string) {
   const clip = await render({ text, voice: voiceToSpeak(ava.voice, voice, { polly: false }), position: 'center', removeBotBackground: true, background: greenWithTone, backgroundVolume: 0 });
   const { x, y, sprites } = botRect('center');
-  const mouth = sprites.manifest.mouth;
-  const rect = {
-    x: Math.round(x + (mouth.x - 28) * sprites.scale),
-    y: Math.round(y + (mouth.y - 10) * sprites.scale),
-    w: Math.round(56 * sprites.scale),
-    h: Math.round(50 * sprites.scale),
-  };
+  const rect = mouthBox({ x, y }, sprites);
   const frames = await grayCropFrames(clip.path, rect);
   // Mouth openness per frame: pixels in the mouth box darker than skin (lips and the open mouth).
   const openness = frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0));

@@ -19,6 +19,20 @@ export async function pictureRgb(path: string, width = 1280, height = 720): Prom
   return stdout;
 }
 
+/**
+ * The lip-sync measures' box around a bot's mouth in the frame: 56x50 artwork px about the look's mouth point
+ * (manifest `mouth`), at the bot's scale, for a bot placed at (x, y).
+ */
+export function mouthBox(place: { x: number; y: number }, sprites: { scale: number; manifest: { mouth: { x: number; y: number } } }) {
+  const { mouth } = sprites.manifest;
+  return {
+    x: Math.round(place.x + (mouth.x - 28) * sprites.scale),
+    y: Math.round(place.y + (mouth.y - 10) * sprites.scale),
+    w: Math.round(56 * sprites.scale),
+    h: Math.round(50 * sprites.scale),
+  };
+}
+
 export const pixel = (frame: Buffer, x: number, y: number, width = 1280) => {
   const i = (y * width + x) * 3;
   return [frame[i]!, frame[i + 1]!, frame[i + 2]!] as const;
