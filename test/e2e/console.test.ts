@@ -106,13 +106,19 @@ async function dropFile(page: Page, label: string, path: string, name: string, t
 /** The status badge of one bot's card in the gallery. */
 const botBadge = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) }).getByRole('status');
 
+/** A desktop-sized page, with the errors its console and scripts report collected. */
+async function desktopPage() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  return { context, page, consoleErrors };
+}
+
 describe('console', () => {
   it('makes the interface sample from sign-in to a played, verified and deleted video', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    const { context, page, consoleErrors } = await desktopPage();
 
     await signIn(page);
     // The key is kept for the tab only, and never shown or put in a URL.
@@ -235,11 +241,7 @@ describe('console', () => {
   }, 120_000);
 
   it('makes a drawn bot from two PNGs, then a 9:16 video with burned captions in a Spanish voice with it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    const { context, page, consoleErrors } = await desktopPage();
     await signIn(page);
 
     // The form: drawn layers, the mouth closed dropped on its zone and the mouth open chosen with the file input.
