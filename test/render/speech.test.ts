@@ -51,6 +51,16 @@ describe('espeak-ng', () => {
     expect((await engine.synthesize('Still speaking.', avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
   });
 
+  it('speaks the same text and voice the same, byte for byte, a second later (the breath noise of f3 voices is seeded)', async () => {
+    const engine = new EspeakSpeechEngine();
+    const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));
+    const before = await engine.synthesize('Breath in the voice.', avaEspeak, dir('before'));
+    // espeak-ng seeds its noise from time(): past a whole second, a running clock would give another seed.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const after = await engine.synthesize('Breath in the voice.', avaEspeak, dir('after'));
+    expect(readFileSync(after.wavPath).equals(readFileSync(before.wavPath))).toBe(true);
+  });
+
   it('speaks text that looks like options or carries control characters, as text', async () => {
     const result = await new EspeakSpeechEngine().synthesize('-v xx --help\u0007 minus five', avaEspeak, workDir);
     expect(result.durationSeconds).toBeGreaterThan(0.5);
