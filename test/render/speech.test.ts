@@ -51,6 +51,16 @@ describe('espeak-ng', () => {
     expect((await engine.synthesize('Still speaking.', avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
   });
 
+  it('stops a run that goes on past its time limit, failing it and what the thread held; the next run starts a new thread', async () => {
+    const long = ` ${'A sentence that takes its time to be spoken. '.repeat(40)}`;
+    const slow = runEspeak(['-v', 'en-us', '-w', 'out.wav', long], 'out.wav', 20);
+    const alongside = runEspeak(['-v', 'en-gb', '-w', 'out.wav', long], 'out.wav');
+    await expect(slow).rejects.toThrow(/the espeak-ng thread stopped/);
+    await expect(alongside).rejects.toThrow(/the espeak-ng thread stopped/);
+    const after = await runEspeak(['-v', 'en-us', '-w', 'out.wav', ' After.'], 'out.wav');
+    expect(after.file?.byteLength).toBeGreaterThan(1000);
+  });
+
   it('speaks the same text and voice the same, byte for byte, a second later (the breath noise of f3 voices is seeded)', async () => {
     const engine = new EspeakSpeechEngine();
     const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));

@@ -116,8 +116,11 @@ function espeakThread(): EspeakThread {
   return thread;
 }
 
-/** Runs the espeak-ng program once, in a fresh instance, on its own thread: what it printed, and `output` if it wrote it. */
-export function runEspeak(args: string[], output?: string): Promise<EspeakRun> {
+/**
+ * Runs the espeak-ng program once, in a fresh instance, on its own thread: what it printed, and `output` if it wrote it.
+ * A run still going after `timeoutMs` stops the thread.
+ */
+export function runEspeak(args: string[], output?: string, timeoutMs = RUN_TIMEOUT_MS): Promise<EspeakRun> {
   const thread = espeakThread();
   const id = nextRun++;
   return new Promise<EspeakRun>((resolve, reject) => {
@@ -125,7 +128,7 @@ export function runEspeak(args: string[], output?: string): Promise<EspeakRun> {
       // A run that never ends holds its thread: the thread is stopped, failing what it held; the next run starts anew.
       if (current === thread) current = undefined;
       void thread.worker.terminate();
-    }, RUN_TIMEOUT_MS);
+    }, timeoutMs);
     timer.unref();
     thread.waiting.set(id, {
       resolve: (run) => (clearTimeout(timer), resolve(run)),
