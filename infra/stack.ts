@@ -14,6 +14,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { TEMPORARY, TEMPORARY_EXPIRY_DAYS } from '#domain/render-cache';
+import { RETIRED_LOOK_EXPIRY_DAYS } from '#domain/account-bots';
 import { BotSeed } from './constructs/bot-seed.ts';
 import { OperationsDashboard } from './constructs/operations-dashboard.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
@@ -136,6 +137,8 @@ export class VidbotStack extends Stack {
         // expiry to stop reusing one before it goes (functions/domain/render-cache.ts).
         { id: 'ExpireTemporary', tagFilters: TEMPORARY, expiration: Duration.days(TEMPORARY_EXPIRY_DAYS) },
         { id: 'ExpireUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+        // A replaced bot's look, kept for clips of videos accepted before the replacement (functions/domain/account-bots.ts).
+        { id: 'ExpireRetiredLooks', prefix: 'retired-looks/', expiration: Duration.days(RETIRED_LOOK_EXPIRY_DAYS) },
         { id: 'ExpireTmp', prefix: 'tmp/', expiration: Duration.days(1) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],

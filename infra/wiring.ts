@@ -325,8 +325,8 @@ export const functions = {
     voices: true,
     tables: { bots: 'read', accountBots: 'readWrite' },
     queues: { prepare: 'send' },
-    // It stores a PUT's images under uploads/ and deletes a bot's uploads and look (looks/).
-    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
+    // It stores a PUT's images under uploads/ and deletes a bot's uploads and looks (looks/, retired-looks/).
+    bucket: { access: 'readWrite', delete: ['looks/', 'retired-looks/', 'uploads/'] },
   },
   /** The voice catalog: data in the code, no table. */
   voices: {
@@ -470,7 +470,8 @@ export const functions = {
     timeoutSeconds: 120,
     tables: { accountBots: 'readWrite' },
     queues: { notify: 'send' },
-    // It writes looks and removes what it used or made: the uploads, a failed or replaced look.
+    // It writes looks and removes what it used or made: the uploads, a failed look; it moves a replaced look to
+    // retired-looks/ (copy, then delete).
     bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
   },
   sweeper: {
@@ -484,8 +485,9 @@ export const functions = {
     queues: { notify: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
     deadLetters: ['render', 'assemble', 'prepare'],
-    // A failed bot's uploads and previous look go (as when the prepare job fails it); it reads and writes nothing.
-    bucket: { delete: ['looks/', 'uploads/'] },
+    // A failed bot's uploads go and its previous look is retired (moved to retired-looks/), as when the prepare job
+    // fails it.
+    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;

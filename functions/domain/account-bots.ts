@@ -33,6 +33,26 @@ export interface StoredLook {
   preview: string;
 }
 
+/**
+ * A look the bot no longer draws, moved to `retired-looks/<tenant>/<uid>/<version>/` when a replacement settled.
+ * Clips of videos accepted before the replacement still render with it (their look is pinned on the clip); the
+ * bucket's `ExpireRetiredLooks` rule removes it after RETIRED_LOOK_EXPIRY_DAYS, long after every such video ended
+ * (a video ends by its deadline, an hour). Deleting the bot removes it at once.
+ */
+export interface RetiredLook extends StoredLook {
+  /** When the replacement that retires it was accepted (the look moves when the replacement settles, soon after). */
+  retiredAt: string;
+}
+
+/**
+ * What a clip naming a bot of the account keeps of it when its video is accepted: the look and the voice it
+ * renders with, whatever happens to the bot afterwards (a replacement does not change a video already accepted).
+ */
+export interface PinnedBot {
+  voice: string;
+  look: StoredLook;
+}
+
 export interface BotFailure {
   code: string;
   message: string;
@@ -55,9 +75,11 @@ export interface AccountBot {
   source: BotImageSource;
   /**
    * The look being drawn: the current version's once ready. While a replacement is prepared it still names
-   * the previous version's files, so that the job can remove them when the new one settles.
+   * the previous version's files, so that the job can retire them when the new one settles.
    */
   look?: StoredLook;
+  /** Looks of earlier versions still in the bucket (under retired-looks/), newest last. */
+  retiredLooks?: RetiredLook[];
   error?: BotFailure;
   createdAt: string;
   updatedAt: string;
@@ -81,6 +103,12 @@ const DEFAULT_BOT_POSITION: BotPosition = 'bottom-right';
 export const uploadKey = (tenantId: string, uid: string, version: string, part: string) => `uploads/${tenantId}/${uid}/${version}/${part}`;
 export const lookPrefix = (tenantId: string, uid: string, version: string) => `looks/${tenantId}/${uid}/${version}`;
 export const lookFileKey = (tenantId: string, uid: string, version: string, file: string) => `${lookPrefix(tenantId, uid, version)}/${file}`;
+/** Where a replaced look's files go (the bucket's lifecycle rule expires them). */
+export const retiredLookFileKey = (tenantId: string, uid: string, version: string, file: string) => `retired-${lookFileKey(tenantId, uid, version, file)}`;
+/** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes retired looks: far beyond a video's deadline. */
+export const RETIRED_LOOK_EXPIRY_DAYS = 1;
+/** A retired look stays listed on its bot this long, surely past its expiry (which S3 runs once a day). */
+const RETIRED_LOOK_LISTED_MS = (RETIRED_LOOK_EXPIRY_DAYS + 2) * 24 * 3600 * 1000;
 
 const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
 
@@ -90,17 +118,22 @@ const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === ui
  * named by its prefix in the bucket, version included, so a render of a replaced bot is never reused (the
  * clip's content hash covers bot.look).
  */
-export function toBot(own: AccountBot): Bot {
+export function toBot(own: AccountBot, pinned?: PinnedBot): Bot {
   // Any voice of the catalog (a Polly one too: where Polly is off it is spoken by its espeak-ng stand-in).
-  const voice = findVoice(own.voice, { polly: true }) ?? findVoice(DEFAULT_BOT_VOICE, { polly: false })!;
+  const voice = findVoice(pinned?.voice ?? own.voice, { polly: true }) ?? findVoice(DEFAULT_BOT_VOICE, { polly: false })!;
   return {
     uid: own.uid,
     name: own.name,
     description: own.description,
     voice: botVoiceOf(voice),
     defaultPosition: own.defaultPosition,
-    look: lookPrefix(own.tenantId, own.uid, own.look?.version ?? own.version),
+    look: lookPrefix(own.tenantId, own.uid, pinned?.look.version ?? own.look?.version ?? own.version),
   };
+}
+
+/** A ready bot's look and voice, to pin on a clip when its video is accepted. */
+export function pinOf(own: AccountBot): PinnedBot | undefined {
+  return own.status === 'ready' && own.look ? { voice: own.voice, look: own.look } : undefined;
 }
 
 /** The bot a clip of this account names: built-in first, then the account's own; undefined if neither. */
@@ -235,7 +268,22 @@ const uploadKeysOf = (source: BotImageSource): string[] =>
 const objectKeysOf = (bot: AccountBot): string[] => [
   ...uploadKeysOf(bot.source),
   ...(bot.look ? bot.look.files.map((file) => lookFileKey(bot.tenantId, bot.uid, bot.look!.version, file)) : []),
+  // A retired look is under retired-looks/, or still under looks/ if its replacement has not settled yet.
+  ...(bot.retiredLooks ?? []).flatMap((look) =>
+    look.files.flatMap((file) => [retiredLookFileKey(bot.tenantId, bot.uid, look.version, file), lookFileKey(bot.tenantId, bot.uid, look.version, file)]),
+  ),
 ];
+
+/**
+ * The looks a replacement of `previous` leaves in the bucket: its retired ones not yet expired, and its current one
+ * (which the replacement's preparation retires when it settles). Listed on the new record so that DELETE finds them.
+ */
+function retiredLooksAfter(previous: AccountBot | undefined, now: string): RetiredLook[] {
+  if (!previous) return [];
+  const listed = (previous.retiredLooks ?? []).filter((look) => Date.parse(now) - Date.parse(look.retiredAt) < RETIRED_LOOK_LISTED_MS);
+  if (previous.look && !listed.some((look) => look.version === previous.look!.version)) listed.push({ ...previous.look, retiredAt: now });
+  return listed;
+}
 
 /** A PUT or DELETE that lost a race with another request on the same bot: nothing of it was kept. */
 const changedMeanwhile = (uid: string) =>
@@ -244,7 +292,8 @@ const changedMeanwhile = (uid: string) =>
 /**
  * Creates or replaces a bot of the caller's account: stores the images under uploads/, records the bot as
  * `preparing` with a new version, and queues its preparation. A replaced bot keeps its previous look's files
- * until the new version settles (the job removes them). The record is written only if it is still the one read
+ * until the new version settles (the job retires them; the record lists them among its retired looks from now on).
+ * The record is written only if it is still the one read
  * (none, or the same version): of two PUTs at once one wins and the other is a Conflict (409) that keeps nothing,
  * so no record names a look another version already removed. If the job cannot be queued, the previous record is
  * put back (or the new one removed, unless another request replaced it meanwhile) and the uploads deleted: nothing
@@ -277,6 +326,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     await removeOwnUploads();
     throw error;
   }
+  const retiredLooks = retiredLooksAfter(previous, now);
   const bot: AccountBot = {
     tenantId,
     uid: command.uid,
@@ -290,6 +340,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     version,
     source,
     ...(previous?.look ? { look: previous.look } : {}),
+    ...(retiredLooks.length ? { retiredLooks } : {}),
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
   };
@@ -334,7 +385,7 @@ const botEventIdFor = (bot: Pick<AccountBot, 'tenantId' | 'uid' | 'version'>, ty
 /** What settling a version of a bot touches: the prepare job (functions/prepare) and the sweeper use it. */
 export interface BotOutcomeDeps {
   accountBots: Pick<AccountBotStore, 'get' | 'markFailed'>;
-  objects: Pick<ObjectStore, 'delete'>;
+  objects: Pick<ObjectStore, 'head' | 'copy' | 'delete'>;
   notifyQueue: MessageQueue<DeliverBotMessage>;
   now: () => Date;
 }
@@ -350,8 +401,20 @@ export async function removeUploads(deps: Pick<BotOutcomeDeps, 'objects'>, messa
   await Promise.all(['image', ...DRAWN_PARTS].map((part) => deps.objects.delete(uploadKey(message.tenantId, message.uid, message.version, part))));
 }
 
-export async function removeLook(deps: Pick<BotOutcomeDeps, 'objects'>, bot: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook): Promise<void> {
-  await Promise.all(look.files.map((file) => deps.objects.delete(lookFileKey(bot.tenantId, bot.uid, look.version, file))));
+/**
+ * Moves a look the bot no longer draws to retired-looks/, where clips pinned to it still find it until the
+ * bucket's lifecycle rule expires it. Each file is copied before it is deleted, so a render reading the look
+ * meanwhile finds every file in one place or the other; a retry after a crash skips what already moved.
+ */
+export async function retireLook(deps: Pick<BotOutcomeDeps, 'objects'>, bot: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook): Promise<void> {
+  await Promise.all(
+    look.files.map(async (file) => {
+      const from = lookFileKey(bot.tenantId, bot.uid, look.version, file);
+      if (!(await deps.objects.head(from))) return;
+      await deps.objects.copy(from, retiredLookFileKey(bot.tenantId, bot.uid, look.version, file), { tags: {} });
+      await deps.objects.delete(from);
+    }),
+  );
 }
 
 /** Queues the bot's bot.ready / bot.failed event, if it has a webhook (the notifier delivers an event id once). */
@@ -362,9 +425,9 @@ export async function announceBot(deps: Pick<BotOutcomeDeps, 'notifyQueue'>, bot
 
 /**
  * Fails the message's version once, only while it is the bot's current version and still preparing: the record
- * says why, its uploads and any previous look go, its webhook is told. The look goes before the record stops
- * naming it, so an attempt that dies halfway leaves a record that still says what to remove. A version that was
- * replaced, deleted or has settled only loses its uploads (never needed again). The prepare job's failure policy
+ * says why, its uploads go and any previous look is retired (clips pinned to it still render), its webhook is told.
+ * The look is retired before the record stops naming it, so an attempt that dies halfway leaves a record that still
+ * says what to retire. A version that was replaced, deleted or has settled only loses its uploads (never needed again). The prepare job's failure policy
  * and the sweeper (a message dead-lettered after crashing on every attempt) both end a preparation here.
  * Returns whether this call failed the bot.
  */
@@ -374,7 +437,7 @@ export async function failBot(deps: BotOutcomeDeps, message: PrepareBotMessage, 
     await removeUploads(deps, message);
     return false;
   }
-  if (bot.look) await removeLook(deps, bot, bot.look);
+  if (bot.look) await retireLook(deps, bot, bot.look);
   if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, deps.now().toISOString()))) return false;
   await removeUploads(deps, message);
   await announceBot(deps, { ...bot, status: 'failed', error: failure }, 'bot.failed');

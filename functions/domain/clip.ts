@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PinnedBot } from './account-bots.ts';
 import { limits } from './limits.ts';
 
 /**
@@ -163,4 +164,9 @@ export interface ClipSpec {
   reusedClipUid?: string;
   /** The video's `captions: "burn"`: its captions are drawn into this clip's picture. Absent: not drawn. */
   captions?: 'burn';
+  /**
+   * For a bot of the account: its look and voice when the video was accepted, which the clip renders with even if
+   * the bot is replaced before it renders. Absent for a built-in bot (and on clips accepted before pinning).
+   */
+  pinnedBot?: PinnedBot;
 }

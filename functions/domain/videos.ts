@@ -1,4 +1,4 @@
-import { resolveBot } from './account-bots.ts';
+import { pinOf, resolveBot, type ResolvedBot } from './account-bots.ts';
 import { BUILT_IN_BOTS } from './bot.ts';
 import type { CaptionMode } from './captions.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
@@ -26,6 +26,12 @@ export interface CreateVideoDeps {
   newVideoId: () => string;
   /** Which voices the deployment speaks: a clip's `voice` must be one of them. */
   voices: VoiceOptions;
+}
+
+/** A bot of the account is pinned on its clip: its look and voice as they are now (see ClipSpec.pinnedBot). */
+function pinned(resolved: ResolvedBot): Pick<ClipSpec, 'pinnedBot'> {
+  const pin = resolved.own && pinOf(resolved.own);
+  return pin ? { pinnedBot: pin } : {};
 }
 
 /**
@@ -74,8 +80,9 @@ async function resolveClips(
         continue;
       }
       if (keptBot.own && keptBot.own.status !== 'ready') notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
-      const { captions: _kept, ...spec } = kept.spec;
-      specs.push({ ...spec, ...burn, index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
+      // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
+      const { captions: _kept, pinnedBot: _pinned, ...spec } = kept.spec;
+      specs.push({ ...spec, ...burn, ...pinned(keptBot), index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
       continue;
     }
     const found = await resolveBot(tenantId, input.bot_uid, deps);
@@ -102,6 +109,7 @@ async function resolveClips(
       transitions: input.transitions,
       reusable: input.reusable_clip,
       ...burn,
+      ...pinned(found),
     });
   }
   if (problems.length) throw new InvalidRequest(problems);

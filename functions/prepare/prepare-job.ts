@@ -1,7 +1,8 @@
 /**
  * The prepare queue's job: one version of an account's bot becomes a look (functions/prepare/look.ts) stored
  * under looks/<tenant>/<uid>/<version>/, and the bot `ready`; or the bot `failed` with the builder's code. Either
- * way its uploads are removed, so is the look of the version it replaces, and its webhook (if any) gets a signed
+ * way its uploads are removed, the look of the version it replaces is retired (moved to retired-looks/, where clips
+ * of videos accepted before the replacement still find it), and its webhook (if any) gets a signed
  * bot.ready / bot.failed event through the notifier.
  *
  * Safe to run again for the same message: a version that was replaced or deleted meanwhile is dropped (and what it
@@ -13,8 +14,8 @@ import {
   failBot,
   lookFileKey,
   preparationFailed,
-  removeLook,
   removeUploads,
+  retireLook,
   type AccountBot,
   type DrawnPart,
   type StoredLook,
@@ -29,7 +30,7 @@ import { LookError, type PreparedLook } from './look.ts';
 
 export interface PrepareJobDeps {
   accountBots: AccountBotStore;
-  objects: Pick<ObjectStore, 'putBytes' | 'delete'>;
+  objects: Pick<ObjectStore, 'putBytes' | 'head' | 'copy' | 'delete'>;
   /** The bytes of an object (an upload); undefined if it is gone. */
   readObject: (key: string) => Promise<Buffer | undefined>;
   notifyQueue: MessageQueue<DeliverBotMessage>;
@@ -81,8 +82,8 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
   }
   if (bot.status !== 'preparing') {
     // Settled by an earlier attempt that may not have lived to remove the uploads or queue its event: both again
-    // (a removed upload is a no-op; the notifier sends an event once). A replaced look went before the record
-    // stopped naming it.
+    // (a removed upload is a no-op; the notifier sends an event once). A replaced look was retired before the
+    // record stopped naming it.
     await removeUploads(deps, message);
     await announceBot(deps, bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed');
     return;
@@ -100,9 +101,9 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
       await deps.objects.putBytes(key, bytes, { contentType: file.endsWith('.json') ? 'application/json' : 'image/png' });
       written.push(key);
     }
-    // The replaced look goes while the record still names it (a preparing bot is never drawn): once markReady has
-    // swapped it for the new one, a retry after a crash here would no longer know what to remove.
-    if (bot.look && bot.look.version !== version) await removeLook(deps, bot, bot.look);
+    // The replaced look is retired while the record still names it: once markReady has swapped it for the new one,
+    // a retry after a crash here would no longer know what to move. Clips pinned to it find it under retired-looks/.
+    if (bot.look && bot.look.version !== version) await retireLook(deps, bot, bot.look);
     if (!(await deps.accountBots.markReady(tenantId, uid, version, stored, deps.now().toISOString()))) {
       logger.info('bot replaced or deleted during its preparation; its look removed', { bot_uid: uid, version });
       await Promise.all(written.map((key) => deps.objects.delete(key)));

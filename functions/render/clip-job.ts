@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resolveBot, type AccountBot } from '#domain/account-bots';
+import { pinOf, resolveBot, toBot, type AccountBot, type StoredLook } from '#domain/account-bots';
 import { voiceToSpeak, type SpeechVoice, type VoiceOptions } from '#domain/voices';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
@@ -29,8 +29,8 @@ export interface ClipJobDeps {
   bots: BotCatalog;
   /** The video's account's own bots: a clip may name one (another account's is never found). */
   accountBots: Pick<AccountBotStore, 'get'>;
-  /** A ready account bot's look in a local directory (downloaded from the bucket, cached per version). */
-  lookDirectory: (own: AccountBot) => Promise<string>;
+  /** An account bot's look in a local directory (downloaded from the bucket, cached per version). */
+  lookDirectory: (own: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook) => Promise<string>;
   clips: ClipLibrary;
   objects: ObjectStore;
   assembleQueue: MessageQueue<AssembleMessage>;
@@ -68,10 +68,12 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
     const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
     if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
-    // Replaced after the video was accepted: its new look is not ready (or failed); the old one is going.
-    if (resolved.own && resolved.own.status !== 'ready')
-      throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${resolved.own.status}`);
-    const { bot, own } = resolved;
+    const { own } = resolved;
+    // A bot of the account renders as it was when the video was accepted, whatever it is now (replaced, preparing,
+    // failed): its pinned look, under looks/ or retired-looks/. A clip accepted before pinning takes the bot as it is.
+    const pin = own && (clip.pinnedBot ?? pinOf(own));
+    if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
+    const bot = own ? toBot(own, pin) : resolved.bot;
     const mode = video.createVideo ? 'video' : 'voice';
     const shape = shapeOf(video);
     const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
@@ -110,7 +112,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
             : undefined;
         // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
         background?.catch(() => undefined);
-        const lookDirectory = own ? await deps.lookDirectory(own) : undefined;
+        const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
         const output = await deps.renderClip({
           bot,
           lookDirectory,
@@ -193,7 +195,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         result.objectKey = keptKey;
       }
       const clipUid = clip.reusedClipUid ?? keptClipUid(hash);
-      const { index: _i, clipName, reusedClipUid: _r, ...spec } = clip;
+      // Kept without its pin: a request naming the kept clip pins its bot as it is then.
+      const { index: _i, clipName, reusedClipUid: _r, pinnedBot: _p, ...spec } = clip;
       await deps.clips.put({
         tenantId: video.tenantId,
         clipUid,

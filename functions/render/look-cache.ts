@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lookFileKey, type AccountBot } from '#domain/account-bots';
+import { lookFileKey, retiredLookFileKey, type AccountBot, type StoredLook } from '#domain/account-bots';
 import { JobFailure } from '#domain/errors';
 import type { ObjectStore } from '#domain/ports';
 
@@ -12,9 +12,10 @@ const SAFE_FILE = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
 const KEPT_LOOKS = 64;
 
 /**
- * A prepared look's files (looks/<tenant>/<uid>/<version>/) in a local directory for loadSprites, downloaded once
- * per version and kept while the container is warm: a version's files never change (a replaced bot gets a new
- * version), so a directory marked complete is reused as is, and the sprite cache keyed by it stays valid.
+ * A prepared look's files (looks/<tenant>/<uid>/<version>/, or retired-looks/… once the bot was replaced) in a
+ * local directory for loadSprites, downloaded once per version and kept while the container is warm: a version's
+ * files never change (a replaced bot gets a new version), so a directory marked complete is reused as is, and the
+ * sprite cache keyed by it stays valid.
  */
 export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = join(tmpdir(), 'looks'), keep = KEPT_LOOKS) {
   /** Directories of this process, least recently used first. */
@@ -25,9 +26,7 @@ export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = 
     recent.push(dir);
     while (recent.length > keep) await rm(recent.shift()!, { recursive: true, force: true });
   };
-  return async (own: AccountBot): Promise<string> => {
-    const look = own.look;
-    if (own.status !== 'ready' || !look) throw new JobFailure('bot_not_ready', `its bot "${own.uid}" is ${own.status}`);
+  return async (own: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook): Promise<string> => {
     const dir = join(root, own.tenantId, own.uid, look.version);
     await touch(dir);
     if (existsSync(join(dir, COMPLETE))) return dir;
@@ -35,9 +34,12 @@ export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = 
     await mkdir(dir, { recursive: true });
     for (const file of look.files) {
       if (!SAFE_FILE.test(file) || file === COMPLETE) throw new Error(`look ${own.uid}/${look.version} names an unsafe file "${file}"`);
-      // Gone: the bot was replaced or deleted since the record was read.
-      if (!(await objects.getToFile(lookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file))))
-        throw new JobFailure('bot_not_found', `its bot "${own.uid}" was replaced or deleted while the clip was rendering`);
+      // A retired look's files are copied before they are deleted: a file is always found in one place or the other.
+      const found =
+        (await objects.getToFile(lookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file))) ||
+        (await objects.getToFile(retiredLookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file)));
+      // Gone from both: the bot was deleted (or its look retired longer ago than any video waits).
+      if (!found) throw new JobFailure('bot_not_found', `its bot "${own.uid}" was deleted, or replaced too long ago, and the look the video was accepted with is gone`);
     }
     await writeFile(join(dir, COMPLETE), '');
     return dir;

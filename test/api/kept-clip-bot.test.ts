@@ -67,9 +67,18 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('a kept clip of an account bot', () => {
-  it('is accepted while its bot is ready', async () => {
-    const [video] = await create(ownBot('ready'));
-    expect(video!.clips[1]).toMatchObject({ botUid: 'my-host', reusedClipUid: 'clip_abc' });
+  it('is accepted while its bot is ready, pinned to the bot as it is now (not as it was when kept)', async () => {
+    const stale = { voice: 'espeak:de+m3', look: { version: 'v0', files: ['manifest.json'], preview: 'preview.png' } };
+    kept.spec.pinnedBot = stale;
+    try {
+      const [video] = await create(ownBot('ready'));
+      expect(video!.clips[1]).toMatchObject({ botUid: 'my-host', reusedClipUid: 'clip_abc' });
+      expect(video!.clips[1]!.pinnedBot).toEqual({ voice: 'espeak:en-us+f3', look: ownBot('ready').look });
+      // A built-in bot has nothing to pin.
+      expect(video!.clips[0]!.pinnedBot).toBeUndefined();
+    } finally {
+      delete kept.spec.pinnedBot;
+    }
   });
 
   it('is a 400 naming clips[i].clip_uid once its bot is deleted', async () => {

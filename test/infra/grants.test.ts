@@ -392,19 +392,23 @@ async function runScenarios() {
     // delivered) and a photo by an image_url that answers 404 (failed: uploads removed, bot.failed delivered); then a
     // ready bot with its look in the bucket, rendered into v7 (the render fetches looks/), and deleted with its look.
     const botPath = (uid: string) => ({ resource: '/v1/bot/{uid}', pathParameters: { uid } });
-    const form = new FormData();
-    form.set('name', 'Drawn');
-    form.set('webhook', `${ok.url}/bot`);
     const drawn = (file: string) => new Blob([readFileSync(join(REPO_ROOT, 'functions/render/bots/ava', file))], { type: 'image/png' });
-    form.set('mouth_closed', drawn('head-m0-eo.png'), 'closed.png');
-    form.set('mouth_open', drawn('head-m4-eo.png'), 'open.png');
-    const multipart = new Response(form);
-    const put = await invoke('bots', restEvent({
-      method: 'PUT', path: '/v1/bot/grants-drawn', ...botPath('grants-drawn'),
-      headers: { 'Content-Type': multipart.headers.get('content-type')! },
-      body: Buffer.from(await multipart.arrayBuffer()),
-      caller: caller(),
-    }));
+    /** PUT /v1/bot/{uid} of a drawn bot, by multipart. */
+    const putDrawn = async (uid: string) => {
+      const form = new FormData();
+      form.set('name', 'Drawn');
+      form.set('webhook', `${ok.url}/bot`);
+      form.set('mouth_closed', drawn('head-m0-eo.png'), 'closed.png');
+      form.set('mouth_open', drawn('head-m4-eo.png'), 'open.png');
+      const multipart = new Response(form);
+      return invoke('bots', restEvent({
+        method: 'PUT', path: `/v1/bot/${uid}`, ...botPath(uid),
+        headers: { 'Content-Type': multipart.headers.get('content-type')! },
+        body: Buffer.from(await multipart.arrayBuffer()),
+        caller: caller(),
+      }));
+    };
+    const put = await putDrawn('grants-drawn');
     expect(put.statusCode, put.body).toBe(202);
     expect((await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } })).status).toBe(202);
     await drain('prepare', 'prepare');
@@ -427,6 +431,17 @@ async function runScenarios() {
     await drain('assemble', 'assemble');
     await drain('notify', 'notifier');
     expect((await http('videos', 'GET', `/v1/video/${videoIds.v7}`, videoPath(videoIds.v7))).body.status).toBe('completed');
+    // Replaced while v8, accepted before, waits: the new look settles and moves the old one to retired-looks/ (copy,
+    // delete), where v8's render finds it; deleting the bot then removes its looks, the retired one too.
+    videoIds.v8 = await create({ webhook: `${ok.url}/v8`, clips: [{ bot_uid: 'grants-ready', text: 'My pinned look.' }] });
+    expect((await putDrawn('grants-ready')).statusCode).toBe(202);
+    await drain('prepare', 'prepare');
+    // A render container other than v7's: the look is not in its /tmp yet.
+    await rm(join(dataDir, 'tmp', 'looks'), { recursive: true, force: true });
+    await drain('render', 'render');
+    await drain('assemble', 'assemble');
+    await drain('notify', 'notifier');
+    expect((await http('videos', 'GET', `/v1/video/${videoIds.v8}`, videoPath(videoIds.v8))).body.status).toBe('completed');
     expect((await http('bots', 'DELETE', '/v1/bot/grants-ready', botPath('grants-ready'))).status).toBe(200);
 
     // Sweeper: v5's render crashed on every attempt (its message is in the render DLQ), v6 is past its deadline,
@@ -445,6 +460,7 @@ async function runScenarios() {
       source: { kind: 'photo', uploadKey: uploadKey(tenant.tenantId, 'grants-crashed', 'v_crashed', 'image') }, look: { version: 'v_before', files: ['preview.png'], preview: 'preview.png' },
     };
     await doc.send(new PutCommand({ TableName: names.table('accountBots'), Item: crashed }));
+    await emulators.s3.send(new PutObjectCommand({ Bucket: names.bucket, Key: lookFileKey(tenant.tenantId, 'grants-crashed', 'v_before', 'preview.png'), Body: readFileSync(join(REPO_ROOT, 'functions/render/bots/ava/preview.png')) }));
     const prepareMessage: PrepareBotMessage = { kind: 'prepare-bot', tenantId: tenant.tenantId, uid: 'grants-crashed', version: 'v_crashed' };
     await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.prepare!.dlqUrl, MessageBody: JSON.stringify(prepareMessage) }));
     const past = Math.floor(Date.now() / 1000) - 60;
@@ -538,10 +554,14 @@ describe('grants', () => {
     expect(made('sweeper', 'UpdateItem'), 'the sweeper ends or postpones videos').toBe(true);
     expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.prepare!.dlqUrl), 'dead-lettered preparations are read').toBe(true);
     expect(made('sweeper', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the sweeper fails a bot').toBe(true);
-    expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), "a failed bot's previous look is removed").toBe(true);
+    expect(made('sweeper', 'CopyObject', (c) => c.input.Key.startsWith('retired-looks/')), "a failed bot's previous look is retired: copied…").toBe(true);
+    expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), '…and removed from looks/').toBe(true);
     expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), "a failed bot's uploads are removed").toBe(true);
     expect(made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')), 'a PUT stores its images').toBe(true);
     expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), 'DELETE /v1/bot/{uid} removes the look').toBe(true);
+    expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('retired-looks/')), '…and the looks it retired').toBe(true);
+    expect(made('prepare', 'CopyObject', (c) => c.input.Key.startsWith('retired-looks/')), 'a replacement retires the old look').toBe(true);
+    expect(made('render', 'GetObject', (c) => c.input.Key.startsWith('retired-looks/')), 'a clip accepted before a replacement renders with the retired look').toBe(true);
     expect(made('prepare', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), 'the preparation removes the uploads').toBe(true);
     expect(made('prepare', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the preparation settles the bot').toBe(true);
     expect(made('notifier', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a bot event reads its bot').toBe(true);

@@ -212,8 +212,10 @@ describe('least privilege', () => {
     expect(objectAccess(functions.videos.bucket).deletes).toEqual(['*']);
     expect(() => objectAccess({ access: 'readWrite', delete: ['outputs/*'] })).toThrow(/ending in "\/", got "outputs\/\*"/);
     expect(() => objectAccess({ access: 'readWrite', delete: [] })).toThrow(/at least one/);
-    // The sweeper only deletes what a failed bot owned: no read, no put.
-    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['looks/*', 'uploads/*'] });
+    // The sweeper deletes only what a failed bot owned (its uploads, and its previous look once copied to retired-looks/).
+    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: 'readWrite', deletes: ['looks/*', 'uploads/*'] });
+    // DELETE /v1/bot/{uid} removes a bot's uploads, look and retired looks; nothing else.
+    expect(objectAccess(functions.bots.bucket).deletes).toEqual(['looks/*', 'retired-looks/*', 'uploads/*']);
   });
 
   it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {
@@ -579,6 +581,7 @@ describe('storage', () => {
       expect.arrayContaining([
         expect.objectContaining({ TagFilters: [{ Key: 'retention', Value: 'temporary' }], ExpirationInDays: 7, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 1 }),
+        expect.objectContaining({ Id: 'ExpireRetiredLooks', Prefix: 'retired-looks/', ExpirationInDays: 1, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: 'tmp/', ExpirationInDays: 1 }),
         expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
       ]),

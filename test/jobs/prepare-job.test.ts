@@ -136,7 +136,7 @@ describe('the prepare job', () => {
     const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     let writes = 0;
     // The third file's write fails: the two before it must not stay.
-    const failingObjects = { ...objects, delete: (k: string) => objects.delete(k), putBytes: async (k: string, b: Uint8Array | string, o: { contentType: string }) => {
+    const failingObjects = { ...objects, delete: (k: string) => objects.delete(k), head: (k: string) => objects.head(k), copy: objects.copy.bind(objects), putBytes: async (k: string, b: Uint8Array | string, o: { contentType: string }) => {
       if (++writes === 3) throw reset();
       return objects.putBytes(k, b, o);
     } };
@@ -159,7 +159,7 @@ describe('the prepare job', () => {
     expect(notifyQueue.take()).toEqual([]); // no webhook was given
   });
 
-  it('replacing re-prepares under a new version and removes the old look; a version replaced mid-way leaves nothing', async () => {
+  it('replacing re-prepares under a new version and retires the old look to retired-looks/; a version replaced mid-way leaves nothing', async () => {
     const first = await putPhoto('replaced');
     await handlePrepareMessage(first.message, 1, 3, jobDeps());
     const second = await putPhoto('replaced');
@@ -171,6 +171,12 @@ describe('the prepare job', () => {
     await handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: async () => builtInLookAsPrepared('maya') }));
     expect(await accountBots.get(tenantId, 'replaced')).toMatchObject({ status: 'ready', look: { version: second.bot.version } });
     expect((await keys('looks/')).every((k) => k.startsWith(lookPrefix(tenantId, 'replaced', second.bot.version)))).toBe(true);
+    // The first look, byte for byte, under retired-looks/ (clips accepted before the replacement render with it),
+    // and listed on the record so that deleting the bot removes it.
+    const leo = builtInLookAsPrepared('leo');
+    expect(await keys('retired-looks/')).toEqual([...leo.files.keys()].map((f) => `retired-${lookPrefix(tenantId, 'replaced', first.bot.version)}/${f}`).sort());
+    expect(await objects.read(`retired-${lookPrefix(tenantId, 'replaced', first.bot.version)}/body.png`)).toEqual(leo.files.get('body.png'));
+    expect((await accountBots.get(tenantId, 'replaced'))!.retiredLooks).toEqual([expect.objectContaining({ version: first.bot.version, preview: 'preview.png' })]);
 
     // Replaced while its look was being built: its files go again.
     const third = await putPhoto('replaced');
@@ -188,6 +194,8 @@ const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRE
 /** The object store, except that deleting a key under `prefix` fails as a dropped connection would. */
 const failingDeletesUnder = (prefix: string): PrepareJobDeps['objects'] => ({
   putBytes: (key, body, options) => objects.putBytes(key, body, options),
+  head: (key) => objects.head(key),
+  copy: (from, to, options) => objects.copy(from, to, options),
   delete: async (key) => {
     if (key.startsWith(prefix)) throw reset();
     return objects.delete(key);
@@ -195,7 +203,7 @@ const failingDeletesUnder = (prefix: string): PrepareJobDeps['objects'] => ({
 });
 
 describe('a preparation that dies halfway', () => {
-  it('failing to remove the replaced look leaves the bot preparing, and the retry removes it', async () => {
+  it('failing to retire the replaced look leaves the bot preparing, and the retry retires it', async () => {
     const first = await putPhoto('tidy');
     await handlePrepareMessage(first.message, 1, 3, jobDeps());
     const second = await putPhoto('tidy');
@@ -206,6 +214,7 @@ describe('a preparation that dies halfway', () => {
     const looks = await keys('looks/');
     expect(looks.length).toBeGreaterThan(0);
     expect(looks.filter((k) => !k.startsWith(`${lookPrefix(tenantId, 'tidy', second.bot.version)}/`))).toEqual([]);
+    expect((await keys('retired-looks/')).length).toBe(builtInLookAsPrepared('leo').files.size);
     expect(await keys('uploads/')).toEqual([]);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy_${second.bot.version}_ready`]);
   });
@@ -220,7 +229,7 @@ describe('a preparation that dies halfway', () => {
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy-uploads_${first.bot.version}_ready`]);
   });
 
-  it('failing a bot removes its previous look before the record stops naming it: a retry still finds it', async () => {
+  it('failing a bot retires its previous look before the record stops naming it: a retry still finds it', async () => {
     const first = await putPhoto('tidy-failed');
     await handlePrepareMessage(first.message, 1, 3, jobDeps());
     const second = await putPhoto('tidy-failed');
@@ -233,6 +242,10 @@ describe('a preparation that dies halfway', () => {
     expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'preparing', look: { version: first.bot.version } });
     await handlePrepareMessage(second.message, 2, 3, jobDeps({ buildPhotoLook: noFace }));
     expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'failed', error: { code: 'no_face_found' } });
+    expect((await keys()).every((k) => k.startsWith(`retired-${oldLook}`))).toBe(true);
+    expect((await keys()).length).toBe(builtInLookAsPrepared('leo').files.size);
+    // Deleting the failed bot removes the look it retired.
+    await deleteAccountBot(tenantId, 'tidy-failed', { accountBots, objects });
     expect(await keys()).toEqual([]);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy-failed_${second.bot.version}_failed`]);
   });
@@ -248,7 +261,7 @@ describe('the sweeper and a dead-lettered preparation', () => {
     now: () => new Date(),
   });
 
-  it('fails the bot as preparation_failed, removes its uploads and previous look, queues bot.failed once', async () => {
+  it('fails the bot as preparation_failed, removes its uploads, retires its previous look, queues bot.failed once', async () => {
     const first = await putPhoto('crashes');
     await handlePrepareMessage(first.message, 1, 3, jobDeps());
     const { bot, message } = await putPhoto('crashes');
@@ -257,7 +270,8 @@ describe('the sweeper and a dead-lettered preparation', () => {
     const deps = sweepDeps(JSON.stringify(message));
     expect((await sweep(deps)).deadLettered).toBe(1);
     expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({ status: 'failed', version: bot.version, error: { code: 'preparation_failed' } });
-    expect(await keys()).toEqual([]);
+    expect((await keys()).every((k) => k.startsWith(`retired-${lookPrefix(tenantId, 'crashes', first.bot.version)}/`))).toBe(true);
+    expect((await keys()).length).toBe(builtInLookAsPrepared('leo').files.size);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_crashes_${bot.version}_failed`]);
     // The message stays in the DLQ and is seen again an hour later: nothing changes.
     expect((await sweep(deps)).deadLettered).toBe(0);
@@ -353,7 +367,7 @@ describe('rendering a prepared bot', () => {
     await handlePrepareMessage(message, 1, 3, jobDeps());
     const own = (await accountBots.get(tenantId, 'on-screen'))!;
     const root = await mkdtemp(join(tmpdir(), 'prepared-render-'));
-    const lookDirectory = await lookDirectories(objects, join(root, 'looks'))(own);
+    const lookDirectory = await lookDirectories(objects, join(root, 'looks'))(own, own.look!);
     expect(lookDirectory).toBe(join(root, 'looks', tenantId, 'on-screen', bot.version));
     const output = await renderClip({
       bot: toBot(own),

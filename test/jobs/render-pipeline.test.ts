@@ -1,5 +1,6 @@
 import { MediaToolError, type BackgroundMedia } from '../../functions/media/media.ts';
 import { SpeechTooLongError } from '../../functions/render/engine/types.ts';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,11 @@ import type { RenderClipInput, RenderClipOutput } from '../../functions/render/e
 import type { ConcatInput } from '../../functions/media/concat.ts';
 import { startDynamo } from '../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
+import { builtInLookAsPrepared } from '../support/looks.ts';
+import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot } from '#domain/account-bots';
+import { Conflict } from '#domain/errors';
+import type { PrepareBotMessage, DeliverBotMessage } from '#domain/messages';
+import { handlePrepareMessage } from '../../functions/prepare/prepare-job.ts';
 
 let dynamo: Awaited<ReturnType<typeof startDynamo>>;
 let videos: DynamoVideoRepository;
@@ -349,6 +355,61 @@ describe('captions', () => {
     const done = (await videos.get(created.videoId))!;
     expect(done.status).toBe('completed');
     expect((await objects.read(done.output!.captions!.vttKey)).toString()).toBe('WEBVTT\n\n');
+  });
+});
+
+describe('a bot of the account replaced while its videos wait', () => {
+  const prepareQueue = new RecordingQueue<PrepareBotMessage>();
+  const botEvents = new RecordingQueue<DeliverBotMessage>();
+  let versions = 0;
+  /** PUT /v1/bot/pinned from a photo with `voice`, prepared (unless `prepare` is false) into the built-in `look`. */
+  async function putBot(voice: string, look: string, prepare = true) {
+    const command = parsePutBot('pinned', { name: 'Pinned', voice }, { image: { bytes: builtInLookAsPrepared('ava').files.get('preview.png')!, contentType: 'image/png' } }, { polly: false });
+    const deps = { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects, prepareQueue, now: () => clock, newVersion: () => `v_pin${++versions}` };
+    const bot = await putAccountBot(command, caller, deps);
+    const message = prepareQueue.take()[0]!;
+    const prepareNow = () =>
+      handlePrepareMessage(message, 1, 3, {
+        accountBots: deps.accountBots, objects, notifyQueue: botEvents, now: () => clock,
+        readObject: async (key) => (objects.has(key) ? objects.read(key) : undefined),
+        buildPhotoLook: async () => builtInLookAsPrepared(look), buildDrawnLook: async () => builtInLookAsPrepared(look), fetchImage: async () => Buffer.alloc(0),
+      });
+    if (prepare) await prepareNow();
+    return { version: bot.version, prepareNow };
+  }
+  /** What the engine was handed for the last clip it rendered: the look's prefix, its body sprite's bytes, the voice. */
+  const lastRender = () => {
+    const input = renderClip.mock.calls.at(-1)![0];
+    return { look: input.bot.look, body: readFileSync(join(input.lookDirectory!, 'body.png')), voice: input.voice.id };
+  };
+
+  it('renders each clip with the look and voice its video was accepted with: while the new look prepares, and after it retired the old one', async () => {
+    const first = await putBot('espeak:en-gb+m3', 'leo');
+    const [during, after] = [await submit([{ bot_uid: 'pinned', text: 'Rendered while replaced' }]), await submit([{ bot_uid: 'pinned', text: 'Rendered after' }])];
+    const [duringMessage, afterMessage] = renderQueue.take();
+    const second = await putBot('espeak:es+f3', 'maya', false);
+    // While the replacement prepares, new videos of the bot are refused; the accepted one renders with its look.
+    await expect(submit([{ bot_uid: 'pinned', text: 'Too soon' }])).rejects.toBeInstanceOf(Conflict);
+    await handleRenderMessage(duringMessage!, 1, 3, clipDeps);
+    expect((await videos.get(during.videoId))!.clipResults['0']).toMatchObject({ status: 'rendered' });
+    const leo = builtInLookAsPrepared('leo').files.get('body.png')!;
+    expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', first.version), body: leo, voice: 'espeak:en-gb+m3' });
+    // The replacement settles: the first look moves to retired-looks/, where the other accepted video finds it.
+    await second.prepareNow();
+    expect(objects.has(`${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`)).toBe(false);
+    await handleRenderMessage(afterMessage!, 1, 3, clipDeps);
+    expect((await videos.get(after.videoId))!.clipResults['0']).toMatchObject({ status: 'rendered' });
+    expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', first.version), body: leo, voice: 'espeak:en-gb+m3' });
+    // A video accepted now renders with the new look and voice.
+    await submit([{ bot_uid: 'pinned', text: 'Rendered new' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', second.version), body: builtInLookAsPrepared('maya').files.get('body.png')!, voice: 'espeak:es+f3' });
+    // Deleted: its looks go, retired ones too, and a video still waiting fails as bot_not_found.
+    const waiting = await submit([{ bot_uid: 'pinned', text: 'Never rendered' }]);
+    await deleteAccountBot(caller.tenantId, 'pinned', { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects });
+    expect(objects.has(`retired-${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`)).toBe(false);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(await videos.get(waiting.videoId)).toMatchObject({ status: 'failed', error: { code: 'bot_not_found' } });
   });
 });
 
