@@ -5,7 +5,7 @@ import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import { joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE, type Cue } from '#domain/captions';
-import { cuesObjectKey, posterObjectKey } from '#domain/render-cache';
+import { cuesObjectKey, posterObjectKey, retentionBeside } from '#domain/render-cache';
 import { JobFailure } from '#domain/errors';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
@@ -97,10 +97,14 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       if (await deps.objects.head(posterObjectKey(firstKey))) {
         await deps.objects.copy(posterObjectKey(firstKey), posterKey, { tags: {} });
       } else {
-        // A clip rendered before renders stored posters: taken from the clip itself.
+        // A clip rendered before renders stored posters: taken from the clip itself, and stored beside it (with the
+        // clip's retention), so that the next video starting with this clip copies it.
         const at = posterSecondsOf(first.transitions, output.clipDurations[0] ?? 1);
         const poster = await deps.poster(parts[0] ?? (await download(first)), at, join(workDir, 'poster.jpg'));
-        await deps.objects.putFile(posterKey, poster, { contentType: POSTER_CONTENT_TYPE });
+        await Promise.all([
+          deps.objects.putFile(posterKey, poster, { contentType: POSTER_CONTENT_TYPE }),
+          deps.objects.putFile(posterObjectKey(firstKey), poster, { contentType: POSTER_CONTENT_TYPE, tags: retentionBeside(firstKey) }),
+        ]);
       }
       output.posterKey = posterKey;
     }

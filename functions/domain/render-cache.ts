@@ -67,6 +67,9 @@ const RETENTION_TAG = 'retention';
 export const TEMPORARY = { [RETENTION_TAG]: 'temporary' };
 export const KEPT = { [RETENTION_TAG]: 'kept' };
 
+/** The retention of what lies beside a rendered clip (its cues, its poster): the clip's own. */
+export const retentionBeside = (clipObjectKey: string) => (clipObjectKey.startsWith('kept/') ? KEPT : TEMPORARY);
+
 /** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes objects tagged TEMPORARY. */
 export const TEMPORARY_EXPIRY_DAYS = 7;
 /**

@@ -182,6 +182,18 @@ describe('a one-clip video', () => {
     expect(done!.status).toBe('completed');
     // Half a second after the fade-in, from the clip downloaded for it.
     expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('poster of part-000.mp4 at 1.10');
+    // …and stored beside the clip, with its retention: the next video starting with it copies it, taking nothing.
+    const beside = clipKey.replace(/\.mp4$/, '.poster.jpg');
+    expect((await objects.read(beside)).toString()).toBe('poster of part-000.mp4 at 1.10');
+    expect(objects.tags.get(beside)).toEqual(TEMPORARY);
+    notifyQueue.take();
+    poster.mockClear();
+    const again = await submit([{ bot_uid: 'bot_otto', text: 'An older render', transitions: 'fade_in' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    const second = await videos.get(again.videoId);
+    expect((await objects.read(second!.output!.posterKey!)).toString()).toBe('poster of part-000.mp4 at 1.10');
+    expect(poster).not.toHaveBeenCalled();
     notifyQueue.take();
   });
 });
