@@ -485,9 +485,8 @@ export const functions = {
     queues: { notify: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
     deadLetters: ['render', 'assemble', 'prepare'],
-    // A failed bot's uploads go and its previous look is retired (moved to retired-looks/), as when the prepare job
-    // fails it.
-    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
+    // A failed bot's uploads go (its previous look stays where it is); it reads and writes nothing.
+    bucket: { delete: ['uploads/'] },
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;

@@ -40,8 +40,8 @@ export interface StoredLook {
  * (a video ends by its deadline, an hour). Deleting the bot removes it at once.
  */
 export interface RetiredLook extends StoredLook {
-  /** When the replacement that retires it was accepted (the look moves when the replacement settles, soon after). */
-  retiredAt: string;
+  /** When the PUT that replaced it was accepted (the look moves when that replacement settles, soon after). */
+  replacedAt: string;
 }
 
 /**
@@ -107,8 +107,12 @@ export const lookFileKey = (tenantId: string, uid: string, version: string, file
 export const retiredLookFileKey = (tenantId: string, uid: string, version: string, file: string) => `retired-${lookFileKey(tenantId, uid, version, file)}`;
 /** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes retired looks: far beyond a video's deadline. */
 export const RETIRED_LOOK_EXPIRY_DAYS = 1;
-/** A retired look stays listed on its bot this long, surely past its expiry (which S3 runs once a day). */
-const RETIRED_LOOK_LISTED_MS = (RETIRED_LOOK_EXPIRY_DAYS + 2) * 24 * 3600 * 1000;
+/**
+ * Retired looks listed on a bot, newest kept: a listed look is removed by DELETE wherever it is. One dropped from the
+ * list after this many replacements has long expired under retired-looks/ (or, if the sweeper failed its replacement,
+ * stays under looks/: see failBot).
+ */
+const RETIRED_LOOKS_LISTED = 50;
 
 const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
 
@@ -130,6 +134,13 @@ export function toBot(own: AccountBot, pinned?: PinnedBot): Bot {
     look: lookPrefix(own.tenantId, own.uid, pinned?.look.version ?? own.look?.version ?? own.version),
   };
 }
+
+/**
+ * Whether a look pinned on a clip is still one of this bot's: its current look or one it replaced. A bot deleted and
+ * made again under the same uid is another bot: a clip pinned to the deleted one's look must not draw it.
+ */
+export const ownsLook = (own: AccountBot, pinned: PinnedBot): boolean =>
+  own.look?.version === pinned.look.version || (own.retiredLooks ?? []).some((look) => look.version === pinned.look.version);
 
 /** A ready bot's look and voice, to pin on a clip when its video is accepted. */
 export function pinOf(own: AccountBot): PinnedBot | undefined {
@@ -267,22 +278,33 @@ const uploadKeysOf = (source: BotImageSource): string[] =>
 /** Every object a bot record owns: its uploads and its look's files. */
 const objectKeysOf = (bot: AccountBot): string[] => [
   ...uploadKeysOf(bot.source),
-  ...(bot.look ? bot.look.files.map((file) => lookFileKey(bot.tenantId, bot.uid, bot.look!.version, file)) : []),
-  // A retired look is under retired-looks/, or still under looks/ if its replacement has not settled yet.
-  ...(bot.retiredLooks ?? []).flatMap((look) =>
-    look.files.flatMap((file) => [retiredLookFileKey(bot.tenantId, bot.uid, look.version, file), lookFileKey(bot.tenantId, bot.uid, look.version, file)]),
-  ),
+  // Each look under looks/ or retired-looks/ (or half in each, while it moves): the current one, and those it replaced.
+  ...lookKeysOf(bot, bot.look ? [bot.look, ...(bot.retiredLooks ?? [])] : (bot.retiredLooks ?? [])),
 ];
 
+/** Both places each file of these looks of the bot may be: looks/ and retired-looks/. */
+const lookKeysOf = (bot: Pick<AccountBot, 'tenantId' | 'uid'>, looks: StoredLook[]): string[] =>
+  looks.flatMap((look) => look.files.flatMap((file) => [lookFileKey(bot.tenantId, bot.uid, look.version, file), retiredLookFileKey(bot.tenantId, bot.uid, look.version, file)]));
+
 /**
- * The looks a replacement of `previous` leaves in the bucket: its retired ones not yet expired, and its current one
- * (which the replacement's preparation retires when it settles). Listed on the new record so that DELETE finds them.
+ * After a settle found the record gone (a DELETE came between reading it and writing it): what the DELETE may have
+ * missed, because the settle moved it meanwhile, goes now. A record replaced by a PUT still lists the look.
+ */
+export async function removeLookIfBotDeleted(deps: Pick<BotOutcomeDeps, 'accountBots' | 'objects'>, bot: AccountBot): Promise<void> {
+  if (!bot.look || (await deps.accountBots.get(bot.tenantId, bot.uid))) return;
+  await Promise.all(lookKeysOf(bot, [bot.look]).map((key) => deps.objects.delete(key)));
+}
+
+/**
+ * The looks a replacement of `previous` leaves in the bucket: the ones it had replaced, and its current one (which the
+ * replacement's preparation retires when it settles). Listed on the new record so that DELETE finds them, and so that
+ * a clip pinned to one of them knows it is still this bot's. Only the newest RETIRED_LOOKS_LISTED are kept listed.
  */
 function retiredLooksAfter(previous: AccountBot | undefined, now: string): RetiredLook[] {
   if (!previous) return [];
-  const listed = (previous.retiredLooks ?? []).filter((look) => Date.parse(now) - Date.parse(look.retiredAt) < RETIRED_LOOK_LISTED_MS);
-  if (previous.look && !listed.some((look) => look.version === previous.look!.version)) listed.push({ ...previous.look, retiredAt: now });
-  return listed;
+  const listed = [...(previous.retiredLooks ?? [])];
+  if (previous.look && !listed.some((look) => look.version === previous.look!.version)) listed.push({ ...previous.look, replacedAt: now });
+  return listed.slice(-RETIRED_LOOKS_LISTED);
 }
 
 /** A PUT or DELETE that lost a race with another request on the same bot: nothing of it was kept. */
@@ -345,7 +367,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     updatedAt: now,
   };
   try {
-    if (!(await deps.accountBots.put(bot, previous?.version))) throw changedMeanwhile(command.uid);
+    if (!(await deps.accountBots.put(bot, previous))) throw changedMeanwhile(command.uid);
   } catch (error) {
     await removeOwnUploads();
     throw error;
@@ -353,7 +375,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
   try {
     await deps.prepareQueue.send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
   } catch (error) {
-    await (previous ? deps.accountBots.put(previous, version) : deps.accountBots.delete(tenantId, bot.uid, version));
+    await (previous ? deps.accountBots.put(previous, bot) : deps.accountBots.delete(tenantId, bot.uid, bot));
     await removeOwnUploads();
     throw error;
   }
@@ -370,7 +392,7 @@ export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be deleted.`);
   const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
   if (!bot) throw new NotFound(`No bot "${uid}".`);
-  if (!(await deps.accountBots.delete(tenantId, uid, bot.version))) throw changedMeanwhile(uid);
+  if (!(await deps.accountBots.delete(tenantId, uid, bot))) throw changedMeanwhile(uid);
   // A preparation under way finds the record gone and removes what it wrote (functions/prepare/prepare-job.ts).
   await Promise.all(objectKeysOf(bot).map((key) => deps.objects.delete(key)));
   return bot;
@@ -425,20 +447,29 @@ export async function announceBot(deps: Pick<BotOutcomeDeps, 'notifyQueue'>, bot
 
 /**
  * Fails the message's version once, only while it is the bot's current version and still preparing: the record
- * says why, its uploads go and any previous look is retired (clips pinned to it still render), its webhook is told.
- * The look is retired before the record stops naming it, so an attempt that dies halfway leaves a record that still
- * says what to retire. A version that was replaced, deleted or has settled only loses its uploads (never needed again). The prepare job's failure policy
- * and the sweeper (a message dead-lettered after crashing on every attempt) both end a preparation here.
- * Returns whether this call failed the bot.
+ * says why, its uploads go, its webhook is told. Its previous look (listed among the retired looks since the PUT)
+ * stays where clips pinned to it find it: the prepare job retires it (moves it to retired-looks/, before the record
+ * stops naming it, so an attempt that dies halfway still knows what to move); the sweeper, which may only delete
+ * uploads, leaves it under looks/, where it stays until the bot is deleted. A version that was replaced, deleted or has
+ * settled only loses its uploads (never needed again). The prepare job's failure policy and the sweeper (a message
+ * dead-lettered after crashing on every attempt) both end a preparation here. Returns whether this call failed the bot.
  */
-export async function failBot(deps: BotOutcomeDeps, message: PrepareBotMessage, failure: BotFailure): Promise<boolean> {
+export async function failBot(
+  deps: BotOutcomeDeps,
+  message: PrepareBotMessage,
+  failure: BotFailure,
+  previousLook: 'retire' | 'leave' = 'retire',
+): Promise<boolean> {
   const bot = await deps.accountBots.get(message.tenantId, message.uid);
   if (!bot || bot.version !== message.version || bot.status !== 'preparing') {
     await removeUploads(deps, message);
     return false;
   }
-  if (bot.look) await retireLook(deps, bot, bot.look);
-  if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, deps.now().toISOString()))) return false;
+  if (bot.look && previousLook === 'retire') await retireLook(deps, bot, bot.look);
+  if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, deps.now().toISOString()))) {
+    if (previousLook === 'retire') await removeLookIfBotDeleted(deps, bot);
+    return false;
+  }
   await removeUploads(deps, message);
   await announceBot(deps, { ...bot, status: 'failed', error: failure }, 'bot.failed');
   return true;

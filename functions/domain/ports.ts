@@ -189,17 +189,21 @@ export interface InboxStore {
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>>;
 }
 
+/** What identifies the state of a bot record a request read: a PUT changes its version, a settle its updatedAt. */
+export type RecordRead = Pick<AccountBot, 'version' | 'updatedAt'>;
+
 /** The bots of each account (PUT /v1/bot/{uid}), keyed by account and uid. */
 export interface AccountBotStore {
   get(tenantId: string, uid: string): Promise<AccountBot | undefined>;
   list(tenantId: string): Promise<AccountBot[]>;
   /**
-   * Stores the record only if the stored one is still at version `replacing` (undefined: there is none), so that
-   * of two requests that read the same record only one writes; false if another got there first.
+   * Stores the record only if the stored one is still the one read, `replacing` (its version and last update;
+   * undefined: there is none), so that of two requests that read the same record only one writes, and none writes
+   * over a preparation that settled since it read; false if another got there first.
    */
-  put(bot: AccountBot, replacing: string | undefined): Promise<boolean>;
-  /** Deletes the record only while it is at `version`; false if it was replaced or deleted meanwhile. */
-  delete(tenantId: string, uid: string, version: string): Promise<boolean>;
+  put(bot: AccountBot, replacing: RecordRead | undefined): Promise<boolean>;
+  /** Deletes the record only while it is still the one read; false if it was replaced, settled or deleted meanwhile. */
+  delete(tenantId: string, uid: string, read: RecordRead): Promise<boolean>;
   /**
    * preparing → ready with its look, only while the record is still at `version` (not replaced or deleted
    * meanwhile): false otherwise, and the caller removes what it made.

@@ -14,6 +14,7 @@ import {
   failBot,
   lookFileKey,
   preparationFailed,
+  removeLookIfBotDeleted,
   removeUploads,
   retireLook,
   type AccountBot,
@@ -107,6 +108,8 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     if (!(await deps.accountBots.markReady(tenantId, uid, version, stored, deps.now().toISOString()))) {
       logger.info('bot replaced or deleted during its preparation; its look removed', { bot_uid: uid, version });
       await Promise.all(written.map((key) => deps.objects.delete(key)));
+      // Deleted: the look it retired meanwhile may have been copied after the DELETE removed what it listed.
+      await removeLookIfBotDeleted(deps, bot);
       await removeUploads(deps, message);
       return;
     }

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pinOf, resolveBot, toBot, type AccountBot, type StoredLook } from '#domain/account-bots';
+import { ownsLook, pinOf, resolveBot, toBot, type AccountBot, type StoredLook } from '#domain/account-bots';
 import { voiceToSpeak, type SpeechVoice, type VoiceOptions } from '#domain/voices';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
@@ -73,6 +73,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     // failed): its pinned look, under looks/ or retired-looks/. A clip accepted before pinning takes the bot as it is.
     const pin = own && (clip.pinnedBot ?? pinOf(own));
     if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
+    // Deleted and made again under the same uid: another bot, whose record does not list the pinned look.
+    if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
     const bot = own ? toBot(own, pin) : resolved.bot;
     const mode = video.createVideo ? 'video' : 'voice';
     const shape = shapeOf(video);

@@ -12,7 +12,7 @@ export interface SweepDeps {
   videos: VideoRepository;
   /** Videos' events, and bots' bot.failed. */
   notifyQueue: MessageQueue<NotifyMessage>;
-  /** A dead-lettered preparation fails its bot (and removes its files). */
+  /** A dead-lettered preparation fails its bot (and removes its uploads). */
   accountBots: BotOutcomeDeps['accountBots'];
   objects: BotOutcomeDeps['objects'];
   /** Dead-letter queues of the render, assemble and prepare queues. */
@@ -23,7 +23,8 @@ export interface SweepDeps {
 /** A bot whose preparation crashed or timed out on every attempt: failed as the prepare job fails one (failBot). */
 async function failDeadLetteredPreparation(deps: SweepDeps, message: PrepareBotMessage): Promise<boolean> {
   const failure = { code: 'preparation_failed', message: 'the preparation crashed or timed out on every attempt; send the bot again with PUT /v1/bot/{uid}' };
-  if (!(await failBot(deps, message, failure))) return false;
+  // Its role deletes only uploads: the previous look stays where it is (clips pinned to it still render).
+  if (!(await failBot(deps, message, failure, 'leave'))) return false;
   logger.warn('bot failed', { tenant_id: message.tenantId, bot_uid: message.uid, version: message.version, code: failure.code, reason: failure.message });
   return true;
 }

@@ -454,13 +454,12 @@ async function runScenarios() {
       await emulators.sqs.send(new DeleteMessageCommand({ QueueUrl: provisioned.render!.url, ReceiptHandle: message.ReceiptHandle }));
     }
     // …and grants-crashed's new version crashed on every attempt (its message is in the prepare DLQ): the sweeper
-    // fails it, removes its previous look and uploads, and queues bot.failed.
+    // fails it, removes its uploads (its previous look stays), and queues bot.failed.
     const crashed: AccountBot = {
       ...ready, uid: 'grants-crashed', webhookUrl: `${ok.url}/crashed`, status: 'preparing', version: 'v_crashed',
       source: { kind: 'photo', uploadKey: uploadKey(tenant.tenantId, 'grants-crashed', 'v_crashed', 'image') }, look: { version: 'v_before', files: ['preview.png'], preview: 'preview.png' },
     };
     await doc.send(new PutCommand({ TableName: names.table('accountBots'), Item: crashed }));
-    await emulators.s3.send(new PutObjectCommand({ Bucket: names.bucket, Key: lookFileKey(tenant.tenantId, 'grants-crashed', 'v_before', 'preview.png'), Body: readFileSync(join(REPO_ROOT, 'functions/render/bots/ava/preview.png')) }));
     const prepareMessage: PrepareBotMessage = { kind: 'prepare-bot', tenantId: tenant.tenantId, uid: 'grants-crashed', version: 'v_crashed' };
     await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.prepare!.dlqUrl, MessageBody: JSON.stringify(prepareMessage) }));
     const past = Math.floor(Date.now() / 1000) - 60;
@@ -554,8 +553,6 @@ describe('grants', () => {
     expect(made('sweeper', 'UpdateItem'), 'the sweeper ends or postpones videos').toBe(true);
     expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.prepare!.dlqUrl), 'dead-lettered preparations are read').toBe(true);
     expect(made('sweeper', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the sweeper fails a bot').toBe(true);
-    expect(made('sweeper', 'CopyObject', (c) => c.input.Key.startsWith('retired-looks/')), "a failed bot's previous look is retired: copied…").toBe(true);
-    expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), '…and removed from looks/').toBe(true);
     expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), "a failed bot's uploads are removed").toBe(true);
     expect(made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')), 'a PUT stores its images').toBe(true);
     expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), 'DELETE /v1/bot/{uid} removes the look').toBe(true);

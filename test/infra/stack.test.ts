@@ -212,8 +212,8 @@ describe('least privilege', () => {
     expect(objectAccess(functions.videos.bucket).deletes).toEqual(['*']);
     expect(() => objectAccess({ access: 'readWrite', delete: ['outputs/*'] })).toThrow(/ending in "\/", got "outputs\/\*"/);
     expect(() => objectAccess({ access: 'readWrite', delete: [] })).toThrow(/at least one/);
-    // The sweeper deletes only what a failed bot owned (its uploads, and its previous look once copied to retired-looks/).
-    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: 'readWrite', deletes: ['looks/*', 'uploads/*'] });
+    // The sweeper only deletes a failed bot's uploads: no read, no put.
+    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['uploads/*'] });
     // DELETE /v1/bot/{uid} removes a bot's uploads, look and retired looks; nothing else.
     expect(objectAccess(functions.bots.bucket).deletes).toEqual(['looks/*', 'retired-looks/*', 'uploads/*']);
   });

@@ -261,7 +261,7 @@ describe('the sweeper and a dead-lettered preparation', () => {
     now: () => new Date(),
   });
 
-  it('fails the bot as preparation_failed, removes its uploads, retires its previous look, queues bot.failed once', async () => {
+  it('fails the bot as preparation_failed, removes its uploads, leaves its previous look, queues bot.failed once', async () => {
     const first = await putPhoto('crashes');
     await handlePrepareMessage(first.message, 1, 3, jobDeps());
     const { bot, message } = await putPhoto('crashes');
@@ -270,8 +270,10 @@ describe('the sweeper and a dead-lettered preparation', () => {
     const deps = sweepDeps(JSON.stringify(message));
     expect((await sweep(deps)).deadLettered).toBe(1);
     expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({ status: 'failed', version: bot.version, error: { code: 'preparation_failed' } });
-    expect((await keys()).every((k) => k.startsWith(`retired-${lookPrefix(tenantId, 'crashes', first.bot.version)}/`))).toBe(true);
+    // The sweeper may only delete uploads: the previous look stays under looks/, listed on the bot for DELETE.
+    expect((await keys()).every((k) => k.startsWith(`${lookPrefix(tenantId, 'crashes', first.bot.version)}/`))).toBe(true);
     expect((await keys()).length).toBe(builtInLookAsPrepared('leo').files.size);
+    expect((await accountBots.get(tenantId, 'crashes'))!.retiredLooks?.map((look) => look.version)).toEqual([first.bot.version]);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_crashes_${bot.version}_failed`]);
     // The message stays in the DLQ and is seen again an hour later: nothing changes.
     expect((await sweep(deps)).deadLettered).toBe(0);
@@ -281,6 +283,9 @@ describe('the sweeper and a dead-lettered preparation', () => {
     expect((await sweep(deps)).deadLettered).toBe(0);
     expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({ status: 'preparing', version: third.bot.version });
     expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/crashes/${third.bot.version}/image`]);
+    // Deleted: the look the sweeper left goes with it.
+    await deleteAccountBot(tenantId, 'crashes', { accountBots, objects });
+    expect(await keys()).toEqual([]);
   });
 
   it('leaves a bot that became ready before its job died', async () => {
@@ -358,6 +363,46 @@ describe('requests on one bot at once', () => {
     const created = await Promise.allSettled([0, 1].map(() => putAccountBot(create(), caller, { ...apiDeps(), accountBots: fresh })));
     expect(created.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(prepareQueue.take()).toHaveLength(1);
+  });
+});
+
+describe('a DELETE during a preparation', () => {
+  it('that read the bot before its preparation settled is a 409 conflict, not a delete that misses the new look', async () => {
+    const { message } = await putPhoto('settled-meanwhile');
+    const stale = (await accountBots.get(tenantId, 'settled-meanwhile'))!;
+    await handlePrepareMessage(message, 1, 3, jobDeps());
+    const readBeforeSettle = Object.assign(Object.create(accountBots) as DynamoAccountBotStore, { get: async () => stale });
+    await expect(deleteAccountBot(tenantId, 'settled-meanwhile', { accountBots: readBeforeSettle, objects })).rejects.toBeInstanceOf(Conflict);
+    expect(await accountBots.get(tenantId, 'settled-meanwhile')).toMatchObject({ status: 'ready' });
+    // Read again, it deletes the bot and every file.
+    await deleteAccountBot(tenantId, 'settled-meanwhile', { accountBots, objects });
+    expect(await keys()).toEqual([]);
+  });
+
+  it('landing while the replaced look is being retired leaves no retired copy behind', async () => {
+    const first = await putPhoto('deleted-mid-move');
+    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    const second = await putPhoto('deleted-mid-move');
+    // The DELETE lands between the move's check and its first copy: the copy makes a file the DELETE did not see.
+    let deleted = false;
+    const deleteOnFirstCopy: PrepareJobDeps['objects'] = {
+      putBytes: (key, body, options) => objects.putBytes(key, body, options),
+      head: (key) => objects.head(key),
+      delete: (key) => objects.delete(key),
+      copy: async (from, to, options) => {
+        if (!deleted) {
+          deleted = true;
+          await deleteAccountBot(tenantId, 'deleted-mid-move', { accountBots, objects });
+          // What the DELETE removed is gone; the copy goes on with the file this run already checked.
+          await objects.putBytes(from, 'checked before the delete', { contentType: 'image/png' });
+        }
+        return objects.copy(from, to, options);
+      },
+    };
+    await handlePrepareMessage(second.message, 1, 3, jobDeps({ objects: deleteOnFirstCopy }));
+    expect(deleted).toBe(true);
+    expect(await accountBots.get(tenantId, 'deleted-mid-move')).toBeUndefined();
+    expect(await keys()).toEqual([]);
   });
 });
 

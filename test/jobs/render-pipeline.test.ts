@@ -409,7 +409,11 @@ describe('a bot of the account replaced while its videos wait', () => {
     // The replacement settles: the first look moves to retired-looks/, where the other accepted video finds it.
     await second.prepareNow();
     expect(objects.has(`${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`)).toBe(false);
-    await handleRenderMessage(afterMessage!, 1, 3, clipDeps);
+    // Rendered by another container (nothing of the look in its /tmp): it reads the look from retired-looks/.
+    const read = vi.spyOn(objects, 'getToFile');
+    await handleRenderMessage(afterMessage!, 1, 3, { ...clipDeps, lookDirectory: lookDirectories(objects, await mkdtemp(join(tmpdir(), 'looks-'))) });
+    expect(read.mock.calls.map(([key]) => key)).toContain(`retired-${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`);
+    read.mockRestore();
     expect((await videos.get(after.videoId))!.clipResults['0']).toMatchObject({ status: 'rendered' });
     expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', first.version), body: leo, voice: 'espeak:en-gb+m3' });
     // A video accepted now renders with the new look and voice.
@@ -421,6 +425,21 @@ describe('a bot of the account replaced while its videos wait', () => {
     await deleteAccountBot(caller.tenantId, 'pinned', { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects });
     expect(objects.has(`retired-${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`)).toBe(false);
     await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(await videos.get(waiting.videoId)).toMatchObject({ status: 'failed', error: { code: 'bot_not_found' } });
+  });
+
+  it('a video of a bot deleted and made again under the same uid fails as bot_not_found: it never draws the deleted look', async () => {
+    const deleted = await putBot('espeak:en-gb+m3', 'leo');
+    // Its look is in this container's /tmp from an earlier render.
+    await submit([{ bot_uid: 'pinned', text: 'Warm the look' }]);
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(lastRender().look).toBe(lookPrefix(caller.tenantId, 'pinned', deleted.version));
+    const waiting = await submit([{ bot_uid: 'pinned', text: 'Waiting for the deleted bot' }]);
+    await deleteAccountBot(caller.tenantId, 'pinned', { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects });
+    await putBot('espeak:es+f3', 'maya');
+    renderClip.mockClear();
+    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    expect(renderClip).not.toHaveBeenCalled();
     expect(await videos.get(waiting.videoId)).toMatchObject({ status: 'failed', error: { code: 'bot_not_found' } });
   });
 });

@@ -1,7 +1,14 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountBot, BotFailure, StoredLook } from '#domain/account-bots';
-import type { AccountBotStore } from '#domain/ports';
+import type { AccountBotStore, RecordRead } from '#domain/ports';
 import { isConditionFailure } from './conditions.ts';
+
+/** A write's condition: the record is still the one read (a PUT changes the version; a settle, updatedAt). */
+const unchangedSince = (read: RecordRead) => ({
+  ConditionExpression: '#version = :version AND #updatedAt = :updatedAt',
+  ExpressionAttributeNames: { '#version': 'version', '#updatedAt': 'updatedAt' },
+  ExpressionAttributeValues: { ':version': read.version, ':updatedAt': read.updatedAt },
+});
 
 /** The accountBots table: partition key tenantId, sort key uid. Reads are strongly consistent (a PUT then a GET). */
 export class DynamoAccountBotStore implements AccountBotStore {
@@ -25,17 +32,13 @@ export class DynamoAccountBotStore implements AccountBotStore {
     return bots;
   }
 
-  put(bot: AccountBot, replacing: string | undefined): Promise<boolean> {
-    const condition =
-      replacing === undefined
-        ? { ConditionExpression: 'attribute_not_exists(uid)' }
-        : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': replacing } };
+  put(bot: AccountBot, replacing: RecordRead | undefined): Promise<boolean> {
+    const condition = replacing === undefined ? { ConditionExpression: 'attribute_not_exists(uid)' } : unchangedSince(replacing);
     return this.conditional(() => this.client.send(new PutCommand({ TableName: this.tableName, Item: bot, ...condition })));
   }
 
-  delete(tenantId: string, uid: string, version: string): Promise<boolean> {
-    const condition = { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } };
-    return this.conditional(() => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid }, ...condition })));
+  delete(tenantId: string, uid: string, read: RecordRead): Promise<boolean> {
+    return this.conditional(() => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid }, ...unchangedSince(read) })));
   }
 
   markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string): Promise<boolean> {
