@@ -336,7 +336,11 @@ describe('PUT and DELETE /v1/bot/{uid}: another request changed the bot meanwhil
     const deleted = await invoke(bots, botEvent('DELETE'));
     expect(deleted.statusCode, deleted.body).toBe(409);
     expect(deleted.json.error).toMatchObject({ code: 'conflict' });
-    expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input).toMatchObject({ ConditionExpression: '#version = :version', ExpressionAttributeValues: { ':version': 'v_read' } });
+    // The record as read: its version, and its last update (a preparation that settled since changes it).
+    expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input).toMatchObject({
+      ConditionExpression: '#version = :version AND #updatedAt = :updatedAt',
+      ExpressionAttributeValues: { ':version': 'v_read', ':updatedAt': '2026-11-23T00:00:00Z' },
+    });
   });
 });
 
