@@ -317,6 +317,7 @@ export const functions = {
       { method: 'GET', path: '/v1/bot/{uid}' },
       { method: 'PUT', path: '/v1/bot/{uid}' },
       { method: 'DELETE', path: '/v1/bot/{uid}' },
+      { method: 'POST', path: '/v1/bot/{uid}/redeliver' },
     ],
     // A PUT holds its images (up to limits.maxBotBodyBytes) in memory while it stores them.
     memoryMb: 512,
@@ -324,7 +325,8 @@ export const functions = {
     // The voices a PUT may name depend on the deployment's speech engine.
     voices: true,
     tables: { bots: 'read', accountBots: 'readWrite' },
-    queues: { prepare: 'send' },
+    // A PUT queues the preparation; POST /v1/bot/{uid}/redeliver queues the bot's event.
+    queues: { prepare: 'send', notify: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads and looks (looks/, retired-looks/).
     bucket: { access: 'readWrite', delete: ['looks/', 'retired-looks/', 'uploads/'] },
   },
@@ -446,7 +448,7 @@ export const functions = {
     // A bot's event shows the voice it speaks with in this deployment.
     voices: true,
     // accountBots: a bot's event is built from its record.
-    tables: { videos: 'readWrite', accountBots: 'read', keys: 'read', idempotency: 'readWrite' },
+    tables: { videos: 'readWrite', accountBots: 'readWrite', keys: 'read', idempotency: 'readWrite' },
     // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
     queues: { notify: 'consume' },
     bucket: 'read',

@@ -75,6 +75,9 @@ export interface Bot {
   built_in?: boolean;
   status?: BotStatus;
   error?: { code: string; message: string } | null;
+  /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
+  webhook?: string;
+  webhook_delivery?: { event_id: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null }[] };
 }
 
 export const voiceIdOf = (bot: Pick<Bot, 'voice'>) => (typeof bot.voice === 'string' ? bot.voice : `${bot.voice.engine}:${bot.voice.name}`);

@@ -159,7 +159,10 @@ export async function loadLibrary() {
   }
 }
 
-export const anyBotPreparing = computed(() => bots.value.some((b) => botStatus(b) === 'preparing'));
+/** A bot being prepared, or whose webhook event is on its way: the bots list changes soon. */
+export const anyBotPreparing = computed(() =>
+  bots.value.some((b) => botStatus(b) === 'preparing' || b.webhook_delivery?.state === 'pending' || b.webhook_delivery?.state === 'delivering'),
+);
 
 export const anyInProgress = computed(() => videos.value.some((v) => !isFinished(v)) || (selectedVideo.value !== null && !isFinished(selectedVideo.value)));
 
@@ -327,6 +330,24 @@ export async function deleteBot(uid: string) {
     pendingBotDelete.value = null;
     notice.value = { kind: 'info', text: `Bot ${uid} deleted.` };
     await loadBots();
+  } catch (error) {
+    report(error);
+  }
+}
+
+const attemptsOf = (uid: string) => bots.value.find((b) => b.uid === uid)?.webhook_delivery?.attempts.length ?? 0;
+
+/** Sends a bot's event again, then reads the bot until the new attempt shows (for up to about 15 s). */
+export async function redeliverBotEvent(uid: string) {
+  try {
+    const before = attemptsOf(uid);
+    await call('POST', `v1/bot/${encodeURIComponent(uid)}/redeliver`);
+    notice.value = { kind: 'info', text: `The webhook event of bot ${uid} is being sent again.` };
+    for (let tries = 0; tries < 10; tries++) {
+      await loadBots();
+      if (attemptsOf(uid) > before) break;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
   } catch (error) {
     report(error);
   }

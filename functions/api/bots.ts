@@ -1,7 +1,7 @@
 import { newId } from '#domain/api-keys';
-import { DRAWN_PARTS, deleteAccountBot, parsePutBot, putAccountBot } from '#domain/account-bots';
+import { DRAWN_PARTS, deleteAccountBot, parsePutBot, putAccountBot, redeliverBotEvent } from '#domain/account-bots';
 import { limits } from '#domain/limits';
-import type { PrepareBotMessage } from '#domain/messages';
+import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { InvalidRequest } from '#domain/errors';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
@@ -16,12 +16,13 @@ import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { presentAccountBot } from '#commons/presenters/bot';
 import { getBot, listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots', 'accountBots'], queues: ['prepare'], bucket: true });
+const config = loadConfig({ tables: ['bots', 'accountBots'], queues: ['prepare', 'notify'], bucket: true });
 const deps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
   objects: new S3ObjectStore(s3Client(), config.bucket),
   prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),
+  notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
   now: () => new Date(),
   newVersion: () => newId('v'),
   // Polly voices are offered only where the deployment speaks with Polly (on AWS with SPEECH_ENGINE=polly).
@@ -62,5 +63,10 @@ export const handler = httpHandler({
     const bot = await deleteAccountBot(request.caller!.tenantId, request.pathParams.uid ?? '', deps);
     logger.info('bot deleted', { bot_uid: bot.uid });
     return json(200, { uid: bot.uid, deleted: true });
+  },
+  'POST /v1/bot/{uid}/redeliver': async (request) => {
+    const { bot, eventId } = await redeliverBotEvent(deps, request.caller!.tenantId, request.pathParams.uid ?? '');
+    logger.info('bot event redelivery requested', { bot_uid: bot.uid, event_id: eventId });
+    return json(202, { uid: bot.uid, event_id: eventId, status: 'redelivery_queued' });
   },
 });

@@ -162,6 +162,14 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      '/v1/bot/{uid}/redeliver': {
+        post: {
+          operationId: 'redeliverBotWebhook',
+          summary: "Send a settled bot's event (bot.ready or bot.failed) to its webhook again, as a new chain of attempts",
+          parameters: uidParam,
+          responses: { ...ok('Redelivery queued', '202'), ...errors(401, 403, 404, 409) },
+        },
+      },
       '/v1/voices': {
         get: {
           operationId: 'listVoices',

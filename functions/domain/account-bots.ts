@@ -11,6 +11,7 @@ import { Conflict, Forbidden, InvalidRequest, NotFound, type FieldProblem } from
 import { limits } from './limits.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
 import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
+import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { botVoiceOf, findVoice, type VoiceOptions } from './voices.ts';
 
 export type AccountBotStatus = 'preparing' | 'ready' | 'failed';
@@ -53,6 +54,17 @@ export interface PinnedBot {
   look: StoredLook;
 }
 
+/**
+ * The delivery of a settled bot's event (bot.ready or bot.failed) to its webhook, as a video's: its attempts, and
+ * the queue message whose chain of retries carries it. Set when the bot settles, if it has a webhook.
+ */
+export interface BotDelivery {
+  eventId: string;
+  state: DeliveryState;
+  attempts: DeliveryAttempt[];
+  chainId?: string;
+}
+
 export interface BotFailure {
   code: string;
   message: string;
@@ -81,6 +93,8 @@ export interface AccountBot {
   /** Looks of earlier versions still in the bucket (under retired-looks/), newest last. */
   retiredLooks?: RetiredLook[];
   error?: BotFailure;
+  /** Its event's delivery, once settled with a webhook (a PUT starts a record without it). */
+  delivery?: BotDelivery;
   createdAt: string;
   updatedAt: string;
 }
@@ -398,6 +412,33 @@ export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick
   return bot;
 }
 
+/** A settled bot's first attempt is made within seconds; an event still unattempted after this was lost on the way. */
+const LOST_EVENT_AFTER_MS = 5 * 60 * 1000;
+
+/**
+ * POST /v1/bot/{uid}/redeliver: queues the bot's event (bot.ready or bot.failed) again, as a new chain of attempts.
+ * Only a settled bot of the account with a webhook has one; one chain at a time, as for videos. An event never
+ * attempted LOST_EVENT_AFTER_MS after the bot settled (lost between the settle and the queue) may be sent again too.
+ */
+export async function redeliverBotEvent(
+  deps: { accountBots: Pick<AccountBotStore, 'get'>; notifyQueue: MessageQueue<DeliverBotMessage>; now: () => Date },
+  tenantId: string,
+  uid: string,
+): Promise<{ bot: AccountBot; eventId: string }> {
+  if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it sends no events.`);
+  const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
+  if (!bot) throw new NotFound(`No bot "${uid}".`);
+  if (bot.status === 'preparing') throw new Conflict(`Bot "${uid}" is still preparing; its event is sent when it is ready or has failed.`);
+  if (!bot.webhookUrl || !bot.delivery)
+    throw new Conflict(`Bot "${uid}" has no webhook${bot.webhookUrl ? ' event recorded' : ''}; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
+  const { delivery } = bot;
+  const lost = delivery.state === 'pending' && delivery.attempts.length === 0 && deps.now().getTime() - Date.parse(bot.updatedAt) >= LOST_EVENT_AFTER_MS;
+  if (!lost && (delivery.state === 'pending' || delivery.state === 'delivering'))
+    throw new Conflict(`The event of bot "${uid}" is still being delivered (${delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);
+  await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId, uid, version: bot.version, eventId: delivery.eventId, attempt: delivery.attempts.length + 1, redelivery: true });
+  return { bot, eventId: delivery.eventId };
+}
+
 /** The event id of a bot's outcome: stable per version and outcome, so a receiver can drop duplicates. */
 const botEventIdFor = (bot: Pick<AccountBot, 'tenantId' | 'uid' | 'version'>, type: 'bot.ready' | 'bot.failed') =>
   `evt_bot_${bot.tenantId}_${bot.uid}_${bot.version}_${type.replace(/^bot\./, '')}`;
@@ -439,6 +480,10 @@ export async function retireLook(deps: Pick<BotOutcomeDeps, 'objects'>, bot: Pic
   );
 }
 
+/** The record of a settling bot's event delivery: none without a webhook. */
+export const settledDelivery = (bot: AccountBot, type: 'bot.ready' | 'bot.failed'): BotDelivery | undefined =>
+  bot.webhookUrl ? { eventId: botEventIdFor(bot, type), state: 'pending', attempts: [] } : undefined;
+
 /** Queues the bot's bot.ready / bot.failed event, if it has a webhook (the notifier delivers an event id once). */
 export async function announceBot(deps: Pick<BotOutcomeDeps, 'notifyQueue'>, bot: AccountBot, type: 'bot.ready' | 'bot.failed'): Promise<void> {
   if (!bot.webhookUrl) return;
@@ -466,7 +511,8 @@ export async function failBot(
     return false;
   }
   if (bot.look && previousLook === 'retire') await retireLook(deps, bot, bot.look);
-  if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, deps.now().toISOString()))) {
+  const failedAt = deps.now().toISOString();
+  if (!(await deps.accountBots.markFailed(message.tenantId, message.uid, message.version, failure, failedAt, settledDelivery(bot, 'bot.failed')))) {
     if (previousLook === 'retire') await removeLookIfBotDeleted(deps, bot);
     return false;
   }

@@ -53,6 +53,8 @@ const deliverBotMessageSchema = z.object({
   version: botVersion,
   eventId: z.string().min(1).max(200),
   attempt: z.number().int().min(1),
+  /** Asked for with POST /v1/bot/{uid}/redeliver: sent even if an earlier attempt succeeded. */
+  redelivery: z.boolean().optional(),
 });
 export type DeliverBotMessage = z.infer<typeof deliverBotMessageSchema>;
 

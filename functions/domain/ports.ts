@@ -3,7 +3,7 @@
  * functions/commons/aws holds the AWS SDK adapters (used on AWS and, against emulators, locally) and tests
  * pass in-memory ones.
  */
-import type { AccountBot, BotFailure, StoredLook } from './account-bots.ts';
+import type { AccountBot, BotDelivery, BotFailure, StoredLook } from './account-bots.ts';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import type { InboxEvent } from './inbox.ts';
@@ -208,7 +208,12 @@ export interface AccountBotStore {
    * preparing → ready with its look, only while the record is still at `version` (not replaced or deleted
    * meanwhile): false otherwise, and the caller removes what it made.
    */
-  markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string): Promise<boolean>;
-  /** preparing → failed, only while at `version`; the look is cleared (the job removed its files). */
-  markFailed(tenantId: string, uid: string, version: string, error: BotFailure, at: string): Promise<boolean>;
+  markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string, delivery: BotDelivery | undefined): Promise<boolean>;
+  /**
+   * preparing → failed, only while at `version`; the look is cleared (the job retired it). `delivery`: the event's
+   * record of attempts, when the bot has a webhook.
+   */
+  markFailed(tenantId: string, uid: string, version: string, error: BotFailure, at: string, delivery: BotDelivery | undefined): Promise<boolean>;
+  /** Appends an attempt to deliver the bot's event, while the record is still at `version` (else nothing). */
+  recordDeliveryAttempt(tenantId: string, uid: string, version: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void>;
 }

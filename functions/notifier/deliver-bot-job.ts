@@ -6,12 +6,13 @@ import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { presentAccountBot } from '#commons/presenters/bot';
-import { deliverWebhook, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
+import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
+import type { DeliveryState } from '#domain/video';
 import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
 import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
 
 export interface DeliverBotDeps {
-  accountBots: Pick<AccountBotStore, 'get'>;
+  accountBots: Pick<AccountBotStore, 'get' | 'recordDeliveryAttempt'>;
   keys: Pick<KeyStore, 'findById'>;
   objects: Pick<ObjectStore, 'presignGet'>;
   mode: Mode;
@@ -23,14 +24,26 @@ export interface DeliverBotDeps {
 
 /**
  * One attempt to deliver a bot's bot.ready / bot.failed event, on the video events' schedule and signing (the
- * notifier's queue retries it the same way). Unlike a video's, the attempts are logged but not recorded on the
- * bot: a bot has no redeliver operation to show them to. An event of a version that was replaced or deleted
- * meanwhile is dropped: the bot it describes is gone.
+ * notifier's queue retries it the same way), recorded on the bot as a video's is on the video (GET /v1/bot/{uid}
+ * shows them; POST /v1/bot/{uid}/redeliver sends the event again). One chain of attempts per event, as for videos.
+ * An event of a version that was replaced or deleted meanwhile is dropped: the bot it describes is gone.
  */
 export async function deliverBotEvent(message: DeliverBotMessage, receipt: Receipt, deps: DeliverBotDeps): Promise<DeliveryOutcome> {
+  const { messageId, receiveCount } = receipt;
   const bot = await deps.accountBots.get(message.tenantId, message.uid);
   if (!bot || bot.version !== message.version || bot.status === 'preparing' || !bot.webhookUrl) {
     logger.info('event of a replaced or deleted bot dropped', { bot_uid: message.uid, version: message.version });
+    return { done: true };
+  }
+  const delivery = bot.delivery;
+  if (delivery?.state === 'delivered' && !message.redelivery) {
+    logger.info('event already delivered', { bot_uid: bot.uid, event_id: message.eventId });
+    return { done: true };
+  }
+  // A first-attempt message whose event another message already carries (a redelivered preparation queued it again):
+  // one chain of retries is enough. A caller's redelivery starts a chain of its own.
+  if (!message.redelivery && message.attempt === 1 && delivery?.chainId && delivery.chainId !== messageId) {
+    logger.info('duplicate delivery chain dropped', { bot_uid: bot.uid, event_id: message.eventId, chain: delivery.chainId });
     return { done: true };
   }
   const key = await deps.keys.findById(bot.keyId);
@@ -45,12 +58,18 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
     mode: deps.mode,
     now,
   });
-  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receipt.receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
+  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
+  const attemptNumber = (delivery?.attempts.length ?? 0) + 1;
+  // Once delivered, a failing redelivery does not make the event undelivered.
+  const state: DeliveryState = result.ok || delivery?.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
+  await deps.accountBots.recordDeliveryAttempt(bot.tenantId, bot.uid, bot.version, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
   recordWebhookAttempt(result.ok);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {
     bot_uid: bot.uid,
     event_id: message.eventId,
-    receive: receipt.receiveCount,
+    attempt: attemptNumber,
+    receive: receiveCount,
+    state,
     status_code: result.statusCode,
     error: result.error,
     detail: result.detail,

@@ -63,7 +63,7 @@ const deliverOnce = makeIdempotent(
 
 async function deliverRecord({ message, record, receive }: { message: NotifyMessage; record: SQSRecord; receive: number }): Promise<void> {
   // A redelivery asked for by the caller is a new delivery; the record's own attempts key the retries.
-  const idempotencyKey = `${message.eventId}:${message.kind === 'deliver' && message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
+  const idempotencyKey = `${message.eventId}:${message.redelivery ? `redeliver:${record.messageId}` : 'first'}`;
   try {
     await deliverOnce({ idempotencyKey, message, receipt: { messageId: record.messageId, receiveCount: receive } });
   } catch (error) {

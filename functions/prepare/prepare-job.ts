@@ -15,6 +15,7 @@ import {
   lookFileKey,
   preparationFailed,
   removeLookIfBotDeleted,
+  settledDelivery,
   removeUploads,
   retireLook,
   type AccountBot,
@@ -105,7 +106,7 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     // The replaced look is retired while the record still names it: once markReady has swapped it for the new one,
     // a retry after a crash here would no longer know what to move. Clips pinned to it find it under retired-looks/.
     if (bot.look && bot.look.version !== version) await retireLook(deps, bot, bot.look);
-    if (!(await deps.accountBots.markReady(tenantId, uid, version, stored, deps.now().toISOString()))) {
+    if (!(await deps.accountBots.markReady(tenantId, uid, version, stored, deps.now().toISOString(), settledDelivery(bot, 'bot.ready')))) {
       logger.info('bot replaced or deleted during its preparation; its look removed', { bot_uid: uid, version });
       await Promise.all(written.map((key) => deps.objects.delete(key)));
       // Deleted: the look it retired meanwhile may have been copied after the DELETE removed what it listed.

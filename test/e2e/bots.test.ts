@@ -262,6 +262,18 @@ describe('a drawn bot from two PNGs', () => {
     expect(ready.verified).toBe(true);
     expect(ready.event).toMatchObject({ type: 'bot.ready', data: { uid: 'my-drawing', status: 'ready' } });
     expect((await fetch(ready.event!.data.preview_image_url as string)).status).toBe(200);
+    // The delivery is recorded on the bot; on request the event comes again, signed, with the same webhook-id.
+    const delivered = await eventually(async () => ((await getBot('my-drawing')).webhook_delivery?.state === 'delivered' ? getBot('my-drawing') : undefined), 10_000, 'delivery recorded', 100);
+    expect(delivered.webhook_delivery).toMatchObject({ event_id: ready.headers['webhook-id'], attempts: [expect.objectContaining({ attempt: 1, error: null })] });
+    const redeliver = await fetch(`${app.baseUrl}/v1/bot/my-drawing/redeliver`, { method: 'POST', headers: app.authHeaders });
+    expect(redeliver.status).toBe(202);
+    expect(await redeliver.json()).toEqual({ uid: 'my-drawing', event_id: ready.headers['webhook-id'], status: 'redelivery_queued' });
+    const again = await eventually(
+      async () => receiver.delivered().filter((r) => r.event?.type === 'bot.ready' && r.event.data.uid === 'my-drawing')[1],
+      30_000, 'the redelivered bot.ready', 100,
+    );
+    expect(again.verified).toBe(true);
+    expect(again.headers['webhook-id']).toBe(ready.headers['webhook-id']);
     const done = await renderWith({ bot_uid: 'my-drawing', text: 'Hello from my own drawing.', remove_bot_background: true });
     expect(done.event).toMatchObject({ type: 'video.completed', data: { clips: [{ bot_uid: 'my-drawing', status: 'rendered' }] } });
   }, 120_000);

@@ -279,6 +279,11 @@ describe('console', () => {
     await card.getByRole('img', { name: 'Sol Ñandú, preview' }).waitFor();
     await page.waitForFunction(() => [...document.querySelectorAll('.bot-card img')].every((img: any) => img.complete && img.naturalWidth > 0));
     expect(await card.getByRole('button', { name: 'Delete bot Sol Ñandú' }).count()).toBe(1);
+    // Its bot.ready went to the inbox; the card says so, and sends it again on request.
+    await expect.poll(() => card.innerText(), { timeout: 15_000, interval: 500 }).toMatch(/Webhook event\s*delivered, 1 attempt \(last: HTTP 2\d\d\)/);
+    await card.getByRole('button', { name: 'Send the webhook event of Sol Ñandú again' }).click();
+    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 10_000 }).toContain('The webhook event of bot sol-nandu is being sent again');
+    await expect.poll(() => card.innerText(), { timeout: 15_000, interval: 500 }).toMatch(/delivered, 2 attempts/);
     const ava = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Ava', exact: true }) });
     expect(await ava.innerText()).toContain('built-in');
     expect(await ava.getByRole('button').count()).toBe(0);

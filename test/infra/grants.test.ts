@@ -413,7 +413,12 @@ async function runScenarios() {
     expect((await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } })).status).toBe(202);
     await drain('prepare', 'prepare');
     await drain('notify', 'notifier');
-    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body.status).toBe('ready');
+    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body).toMatchObject({ status: 'ready', webhook_delivery: { state: 'delivered' } });
+    // Its event sent again on request (POST /v1/bot/{uid}/redeliver), and recorded on the bot by the notifier.
+    const redeliver = await http('bots', 'POST', '/v1/bot/grants-drawn/redeliver', { resource: '/v1/bot/{uid}/redeliver', pathParameters: { uid: 'grants-drawn' } });
+    expect(redeliver.status).toBe(202);
+    await drain('notify', 'notifier');
+    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body.webhook_delivery.attempts).toHaveLength(2);
     expect((await http('bots', 'GET', '/v1/bot/grants-url', botPath('grants-url'))).body.status).toBe('failed');
     const version = 'v_grants';
     const look = readdirSync(join(REPO_ROOT, 'functions/render/bots/leo')).filter((f) => /\.(png|json)$/.test(f));
@@ -562,6 +567,8 @@ describe('grants', () => {
     expect(made('prepare', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), 'the preparation removes the uploads').toBe(true);
     expect(made('prepare', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the preparation settles the bot').toBe(true);
     expect(made('notifier', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a bot event reads its bot').toBe(true);
+    expect(made('notifier', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), "a bot event's attempt is recorded on the bot").toBe(true);
+    expect(made('bots', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url), "a bot's event is redelivered on request").toBe(true);
     expect(made('render', 'GetObject', (c) => c.input.Key.startsWith('looks/')), 'a render fetches a prepared look').toBe(true);
     expect(made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a clip may name an account bot').toBe(true);
   });

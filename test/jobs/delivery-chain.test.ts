@@ -1,4 +1,9 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { redeliverBotEvent, settledDelivery, type AccountBot } from '#domain/account-bots';
+import { Conflict, Forbidden, NotFound } from '#domain/errors';
+import type { DeliverBotMessage } from '#domain/messages';
+import { deliverBotEvent } from '../../functions/notifier/deliver-bot-job.ts';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import type { DeliverWebhookOptions, DeliveryResult } from '#commons/webhooks/deliver';
 import { issueApiKey } from '#domain/api-keys';
@@ -6,7 +11,7 @@ import type { KeyStore } from '#domain/ports';
 import type { VideoRecord } from '#domain/video';
 import { deliverVideoEvent, type DeliverDeps } from '../../functions/notifier/deliver-job.ts';
 import { startDynamo } from '../support/dynamo.ts';
-import { FolderObjectStore } from '../support/fakes.ts';
+import { FolderObjectStore, RecordingQueue } from '../support/fakes.ts';
 
 let dynamo: Awaited<ReturnType<typeof startDynamo>>;
 let deps: DeliverDeps;
@@ -65,4 +70,67 @@ it('keeps one chain of attempts per event: a re-queued duplicate is dropped, a c
   await deliverVideoEvent({ ...message, attempt: 3, redelivery: true }, { messageId: 'msg-redeliver', receiveCount: 1 }, deps);
   expect(deliver).toHaveBeenCalledTimes(3);
   expect((await deps.videos.get('vid_chain'))?.delivery.chainId).toBe('msg-redeliver');
+});
+
+describe("a bot's event", () => {
+  it('is recorded on the bot as a video\'s: one chain per event, a redelivery its own chain, and POST …/redeliver only once it has ended', async () => {
+    const bots = new DynamoAccountBotStore(dynamo.client, 'accountBots');
+    const now = '2026-11-23T10:00:00.000Z';
+    const bot: AccountBot = {
+      tenantId: 'acct_1', uid: 'my-host', keyId: issued.record.keyId, name: 'Host', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
+      webhookUrl: 'https://hooks.test/bots', status: 'preparing', version: 'v_1', source: { kind: 'photo_url', url: 'https://images.test/me.jpg' }, createdAt: now, updatedAt: now,
+    };
+    await bots.put(bot, undefined);
+    const look = { version: 'v_1', files: ['preview.png'], preview: 'preview.png' };
+    expect(await bots.markReady('acct_1', 'my-host', 'v_1', look, now, settledDelivery(bot, 'bot.ready'))).toBe(true);
+    const eventId = `evt_bot_acct_1_my-host_v_1_ready`;
+    expect((await bots.get('acct_1', 'my-host'))!.delivery).toEqual({ eventId, state: 'pending', attempts: [] });
+
+    const notifyQueue = new RecordingQueue<DeliverBotMessage>();
+    const clock = () => new Date(Date.parse(now) + 60_000);
+    const botDeps = { accountBots: bots, keys: deps.keys, objects: deps.objects, mode: 'local' as const, voices: { polly: false }, now: () => new Date(), deliver };
+    const message = { kind: 'deliver-bot' as const, tenantId: 'acct_1', uid: 'my-host', version: 'v_1', eventId, attempt: 1 };
+    deliver.mockReset();
+    deliver.mockResolvedValueOnce({ ok: false, statusCode: 503, error: 'HTTP 503', durationMs: 2, retryable: true });
+    expect(await deliverBotEvent(message, { messageId: 'msg-bot', receiveCount: 1 }, botDeps)).toMatchObject({ done: false });
+    // Still being delivered: a redelivery now would double the attempts.
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'my-host')).rejects.toBeInstanceOf(Conflict);
+    // The same event queued again by a redelivered preparation: dropped without a POST.
+    expect(await deliverBotEvent(message, { messageId: 'msg-bot-again', receiveCount: 1 }, botDeps)).toEqual({ done: true });
+    expect(deliver).toHaveBeenCalledTimes(1);
+    deliver.mockResolvedValueOnce({ ok: true, statusCode: 204, durationMs: 2, retryable: false });
+    expect(await deliverBotEvent(message, { messageId: 'msg-bot', receiveCount: 2 }, botDeps)).toEqual({ done: true });
+    const delivered = (await bots.get('acct_1', 'my-host'))!;
+    expect(delivered.delivery).toMatchObject({ state: 'delivered', chainId: 'msg-bot' });
+    expect(delivered.delivery!.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 503], [2, 204]]);
+
+    // POST /v1/bot/{uid}/redeliver: queued as a new chain, sent although delivered, recorded after the others.
+    expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'my-host')).toMatchObject({ eventId });
+    const [redelivery] = notifyQueue.take();
+    expect(redelivery).toEqual({ ...message, attempt: 3, redelivery: true });
+    deliver.mockResolvedValueOnce({ ok: true, statusCode: 200, durationMs: 2, retryable: false });
+    await deliverBotEvent(redelivery!, { messageId: 'msg-bot-redeliver', receiveCount: 1 }, botDeps);
+    expect(deliver).toHaveBeenCalledTimes(3);
+    expect((await bots.get('acct_1', 'my-host'))!.delivery).toMatchObject({ state: 'delivered', chainId: 'msg-bot-redeliver', attempts: [{}, {}, { attempt: 3, statusCode: 200 }] });
+
+    // Built in, someone else's, or without a webhook: nothing to redeliver.
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'bot_ava')).rejects.toBeInstanceOf(Forbidden);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_2', 'my-host')).rejects.toBeInstanceOf(NotFound);
+    const quiet: AccountBot = { ...bot, uid: 'no-hook', webhookUrl: undefined };
+    await bots.put(quiet, undefined);
+    await bots.markReady('acct_1', 'no-hook', 'v_1', look, now, settledDelivery(quiet, 'bot.ready'));
+    expect((await bots.get('acct_1', 'no-hook'))!.delivery).toBeUndefined();
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'no-hook')).rejects.toBeInstanceOf(Conflict);
+    expect(notifyQueue.take()).toEqual([]);
+
+    // An event lost between the settle and the queue: still pending with no attempt. Refused for five minutes after the
+    // settle (its first attempt may be on its way), then sent.
+    const lost: AccountBot = { ...bot, uid: 'lost-event' };
+    await bots.put(lost, undefined);
+    await bots.markReady('acct_1', 'lost-event', 'v_1', look, now, settledDelivery(lost, 'bot.ready'));
+    const at = (minutes: number) => () => new Date(Date.parse(now) + minutes * 60_000);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(4) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(Conflict);
+    expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(5) }, 'acct_1', 'lost-event')).toMatchObject({ eventId: 'evt_bot_acct_1_lost-event_v_1_ready' });
+    expect(notifyQueue.take()).toEqual([{ ...message, uid: 'lost-event', eventId: 'evt_bot_acct_1_lost-event_v_1_ready', attempt: 1, redelivery: true }]);
+  });
 });

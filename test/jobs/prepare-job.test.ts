@@ -88,6 +88,8 @@ describe('the prepare job', () => {
     await handlePrepareMessage(message, 1, 3, jobDeps());
     const stored = await accountBots.get(tenantId, 'ready-bot');
     expect(stored).toMatchObject({ status: 'ready', version: bot.version, look: { version: bot.version, preview: 'preview.png' } });
+    // Its event's delivery is recorded on it from the settle on (GET /v1/bot/{uid} shows it).
+    expect(stored!.delivery).toEqual({ eventId: `evt_bot_${tenantId}_ready-bot_${bot.version}_ready`, state: 'pending', attempts: [] });
     const leo = builtInLookAsPrepared('leo');
     expect(await keys('looks/')).toEqual([...leo.files.keys()].map((f) => `${lookPrefix(tenantId, 'ready-bot', bot.version)}/${f}`).sort());
     expect(await objects.read(`${lookPrefix(tenantId, 'ready-bot', bot.version)}/body.png`)).toEqual(leo.files.get('body.png'));

@@ -1,10 +1,17 @@
 import { botStatus, isBuiltIn, voiceIdOf, type Bot } from '../api.ts';
 import { humanize } from '../options.ts';
-import { bots, deleteBot, pendingBotDelete, voices } from '../state.ts';
+import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
 import { BotMaker } from './BotMaker.tsx';
 
 const STATUS_BADGE = { preparing: 'busy', ready: 'ok', failed: 'bad' } as const;
+
+/** The last attempt's answer, when there was one: " (last: HTTP 200)" or " (last: timeout)". */
+function lastAttemptNote(attempts: NonNullable<Bot['webhook_delivery']>['attempts']): string {
+  const last = attempts.at(-1);
+  if (!last) return '';
+  return ` (last: ${last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'no answer')})`;
+}
 
 function BotCard({ bot }: { bot: Bot }) {
   const status = botStatus(bot);
@@ -38,7 +45,21 @@ function BotCard({ bot }: { bot: Bot }) {
         <dd>
           <code>{bot.uid}</code>
         </dd>
+        {bot.webhook_delivery && (
+          <>
+            <dt>Webhook event</dt>
+            <dd>
+              {bot.webhook_delivery.state}, {bot.webhook_delivery.attempts.length} {bot.webhook_delivery.attempts.length === 1 ? 'attempt' : 'attempts'}
+              {lastAttemptNote(bot.webhook_delivery.attempts)}
+            </dd>
+          </>
+        )}
       </dl>
+      {bot.webhook_delivery && (
+        <button type="button" onClick={() => redeliverBotEvent(bot.uid)} disabled={bot.webhook_delivery.state === 'delivering'} aria-label={`Send the webhook event of ${bot.name} again`}>
+          Send event again
+        </button>
+      )}
       {!builtIn &&
         (pendingBotDelete.value === bot.uid ? (
           <span class="confirm" role="group" aria-label={`Confirm deleting ${bot.name}`}>

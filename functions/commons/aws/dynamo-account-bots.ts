@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AccountBot, BotFailure, StoredLook } from '#domain/account-bots';
+import type { AccountBot, BotDelivery, BotFailure, StoredLook } from '#domain/account-bots';
+import type { DeliveryAttempt, DeliveryState } from '#domain/video';
 import type { AccountBotStore, RecordRead } from '#domain/ports';
 import { isConditionFailure } from './conditions.ts';
 
@@ -41,24 +42,50 @@ export class DynamoAccountBotStore implements AccountBotStore {
     return this.conditional(() => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid }, ...unchangedSince(read) })));
   }
 
-  markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string): Promise<boolean> {
-    return this.settle(tenantId, uid, version, 'SET #status = :ready, #look = :look, updatedAt = :at REMOVE #error', { ':ready': 'ready', ':look': look, ':at': at });
+  markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string, delivery: BotDelivery | undefined): Promise<boolean> {
+    return this.settle(tenantId, uid, version, { set: '#status = :ready, #look = :look, updatedAt = :at', remove: ['#error'] }, { ':ready': 'ready', ':look': look, ':at': at }, delivery);
   }
 
-  markFailed(tenantId: string, uid: string, version: string, error: BotFailure, at: string): Promise<boolean> {
-    return this.settle(tenantId, uid, version, 'SET #status = :failed, #error = :error, updatedAt = :at REMOVE #look', { ':failed': 'failed', ':error': error, ':at': at });
+  markFailed(tenantId: string, uid: string, version: string, error: BotFailure, at: string, delivery: BotDelivery | undefined): Promise<boolean> {
+    return this.settle(tenantId, uid, version, { set: '#status = :failed, #error = :error, updatedAt = :at', remove: ['#look'] }, { ':failed': 'failed', ':error': error, ':at': at }, delivery);
   }
 
-  private settle(tenantId: string, uid: string, version: string, update: string, values: Record<string, unknown>): Promise<boolean> {
+  async recordDeliveryAttempt(tenantId: string, uid: string, version: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void> {
+    await this.conditional(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { tenantId, uid },
+          UpdateExpression: 'SET #delivery.attempts = list_append(#delivery.attempts, :a), #delivery.#state = :s, #delivery.chainId = :c',
+          // Replaced or deleted meanwhile (or settled before events were recorded): nothing to record.
+          ConditionExpression: '#version = :version AND attribute_exists(#delivery)',
+          ExpressionAttributeNames: { '#delivery': 'delivery', '#state': 'state', '#version': 'version' },
+          ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':c': chainId, ':version': version },
+        }),
+      ),
+    );
+  }
+
+  /** preparing → settled, only while at `version`; with the event's delivery record, or none without a webhook. */
+  private settle(
+    tenantId: string,
+    uid: string,
+    version: string,
+    update: { set: string; remove: string[] },
+    values: Record<string, unknown>,
+    delivery: BotDelivery | undefined,
+  ): Promise<boolean> {
+    const set = delivery ? `${update.set}, #delivery = :delivery` : update.set;
+    const remove = delivery ? update.remove : [...update.remove, '#delivery'];
     return this.conditional(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { tenantId, uid },
-          UpdateExpression: update,
+          UpdateExpression: `SET ${set} REMOVE ${remove.join(', ')}`,
           ConditionExpression: '#version = :version AND #status = :preparing',
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#version': 'version', '#look': 'look' },
-          ExpressionAttributeValues: { ...values, ':version': version, ':preparing': 'preparing' },
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#version': 'version', '#look': 'look', '#delivery': 'delivery' },
+          ExpressionAttributeValues: { ...values, ...(delivery ? { ':delivery': delivery } : {}), ':version': version, ':preparing': 'preparing' },
         }),
       ),
     );

@@ -39,6 +39,16 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
     status: own.status,
     ...(own.error ? { error: own.error } : {}),
     ...(own.webhookUrl ? { webhook: own.webhookUrl } : {}),
+    // Its event's delivery, once settled with a webhook: the same form as a video's `webhook`.
+    ...(own.delivery
+      ? {
+          webhook_delivery: {
+            event_id: own.delivery.eventId,
+            state: own.delivery.state,
+            attempts: own.delivery.attempts.map((a) => ({ attempt: a.attempt, at: a.at, status_code: a.statusCode ?? null, error: a.error ?? null, duration_ms: a.durationMs })),
+          },
+        }
+      : {}),
     version: own.version,
     created_at: own.createdAt,
     updated_at: own.updatedAt,
