@@ -447,7 +447,7 @@ export const functions = {
     timeoutSeconds: 30,
     // A bot's event shows the voice it speaks with in this deployment.
     voices: true,
-    // accountBots: a bot's event is built from its record.
+    // accountBots: a bot's event is built from its record, and its attempts are recorded on it.
     tables: { videos: 'readWrite', accountBots: 'readWrite', keys: 'read', idempotency: 'readWrite' },
     // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
     queues: { notify: 'consume' },

@@ -78,6 +78,8 @@ export interface Bot {
   /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
   webhook?: string;
   webhook_delivery?: { event_id: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null }[] };
+  /** A bot of the account: when it last changed (settled, for a ready or failed one). */
+  updated_at?: string;
 }
 
 export const voiceIdOf = (bot: Pick<Bot, 'voice'>) => (typeof bot.voice === 'string' ? bot.voice : `${bot.voice.engine}:${bot.voice.name}`);

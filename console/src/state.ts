@@ -159,9 +159,14 @@ export async function loadLibrary() {
   }
 }
 
-/** A bot being prepared, or whose webhook event is on its way: the bots list changes soon. */
+/**
+ * A bot being prepared, or one that settled within the last minute and whose event's first attempt is not recorded
+ * yet: the bots list changes soon. (A delivery that keeps failing is retried for a day: not worth polling for.)
+ */
 export const anyBotPreparing = computed(() =>
-  bots.value.some((b) => botStatus(b) === 'preparing' || b.webhook_delivery?.state === 'pending' || b.webhook_delivery?.state === 'delivering'),
+  bots.value.some(
+    (b) => botStatus(b) === 'preparing' || (b.webhook_delivery?.state === 'pending' && Date.now() - Date.parse(b.updated_at ?? '') < 60_000),
+  ),
 );
 
 export const anyInProgress = computed(() => videos.value.some((v) => !isFinished(v)) || (selectedVideo.value !== null && !isFinished(selectedVideo.value)));
@@ -337,8 +342,13 @@ export async function deleteBot(uid: string) {
 
 const attemptsOf = (uid: string) => bots.value.find((b) => b.uid === uid)?.webhook_delivery?.attempts.length ?? 0;
 
+/** Bots whose event is being sent again from this page: their button waits. */
+export const redeliveringBots = signal<ReadonlySet<string>>(new Set());
+
 /** Sends a bot's event again, then reads the bot until the new attempt shows (for up to about 15 s). */
 export async function redeliverBotEvent(uid: string) {
+  if (redeliveringBots.value.has(uid)) return;
+  redeliveringBots.value = new Set([...redeliveringBots.value, uid]);
   try {
     const before = attemptsOf(uid);
     await call('POST', `v1/bot/${encodeURIComponent(uid)}/redeliver`);
@@ -350,6 +360,8 @@ export async function redeliverBotEvent(uid: string) {
     }
   } catch (error) {
     report(error);
+  } finally {
+    redeliveringBots.value = new Set([...redeliveringBots.value].filter((other) => other !== uid));
   }
 }
 

@@ -429,9 +429,9 @@ export async function redeliverBotEvent(
   const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
   if (!bot) throw new NotFound(`No bot "${uid}".`);
   if (bot.status === 'preparing') throw new Conflict(`Bot "${uid}" is still preparing; its event is sent when it is ready or has failed.`);
-  if (!bot.webhookUrl || !bot.delivery)
-    throw new Conflict(`Bot "${uid}" has no webhook${bot.webhookUrl ? ' event recorded' : ''}; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
-  const { delivery } = bot;
+  if (!bot.webhookUrl) throw new Conflict(`Bot "${uid}" has no webhook; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
+  // A bot settled before events were recorded has no record: its event as a fresh one.
+  const delivery = bot.delivery ?? settledDelivery(bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed')!;
   const lost = delivery.state === 'pending' && delivery.attempts.length === 0 && deps.now().getTime() - Date.parse(bot.updatedAt) >= LOST_EVENT_AFTER_MS;
   if (!lost && (delivery.state === 'pending' || delivery.state === 'delivering'))
     throw new Conflict(`The event of bot "${uid}" is still being delivered (${delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);

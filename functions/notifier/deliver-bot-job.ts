@@ -49,7 +49,8 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
   const key = await deps.keys.findById(bot.keyId);
   const now = deps.now();
   const type = bot.status === 'ready' ? 'bot.ready' : 'bot.failed';
-  const data = await presentAccountBot(bot, deps.objects, deps.voices);
+  // The bot as GET /v1/bot/{uid} shows it, less the record of this very delivery (the same event every attempt).
+  const { webhook_delivery: _delivery, ...data } = await presentAccountBot(bot, deps.objects, deps.voices);
   const result = await (deps.deliver ?? deliverWebhook)({
     url: bot.webhookUrl,
     event: { type, timestamp: bot.updatedAt, data: { ...data, status: bot.status } },

@@ -93,6 +93,9 @@ describe("a bot's event", () => {
     deliver.mockReset();
     deliver.mockResolvedValueOnce({ ok: false, statusCode: 503, error: 'HTTP 503', durationMs: 2, retryable: true });
     expect(await deliverBotEvent(message, { messageId: 'msg-bot', receiveCount: 1 }, botDeps)).toMatchObject({ done: false });
+    // The event is the bot as GET shows it, less the record of its own delivery (the same body every attempt).
+    expect(deliver.mock.calls[0]![0].event).toMatchObject({ type: 'bot.ready', data: { uid: 'my-host', status: 'ready' } });
+    expect(deliver.mock.calls[0]![0].event.data).not.toHaveProperty('webhook_delivery');
     // Still being delivered: a redelivery now would double the attempts.
     await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'my-host')).rejects.toBeInstanceOf(Conflict);
     // The same event queued again by a redelivered preparation: dropped without a POST.
@@ -132,5 +135,23 @@ describe("a bot's event", () => {
     await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(4) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(Conflict);
     expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(5) }, 'acct_1', 'lost-event')).toMatchObject({ eventId: 'evt_bot_acct_1_lost-event_v_1_ready' });
     expect(notifyQueue.take()).toEqual([{ ...message, uid: 'lost-event', eventId: 'evt_bot_acct_1_lost-event_v_1_ready', attempt: 1, redelivery: true }]);
+
+    // A failed bot's event has its own id; a bot settled before events were recorded is sent as a fresh one.
+    const failing: AccountBot = { ...bot, uid: 'failing' };
+    await bots.put(failing, undefined);
+    await bots.markFailed('acct_1', 'failing', 'v_1', { code: 'no_face_found', message: 'no face' }, now, settledDelivery(failing, 'bot.failed'));
+    expect((await bots.get('acct_1', 'failing'))!.delivery).toEqual({ eventId: 'evt_bot_acct_1_failing_v_1_failed', state: 'pending', attempts: [] });
+    const older: AccountBot = { ...bot, uid: 'older', status: 'ready', look };
+    await bots.put(older, undefined);
+    await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(10) }, 'acct_1', 'older');
+    expect(notifyQueue.take()).toEqual([{ ...message, uid: 'older', eventId: 'evt_bot_acct_1_older_v_1_ready', attempt: 1, redelivery: true }]);
+
+    // An attempt of a version replaced meanwhile is not recorded on the new one.
+    const replaced = (await bots.get('acct_1', 'my-host'))!;
+    const next: AccountBot = { ...replaced, version: 'v_2', status: 'preparing', updatedAt: '2026-11-23T11:00:00.000Z' };
+    delete next.delivery;
+    expect(await bots.put(next, replaced)).toBe(true);
+    await bots.recordDeliveryAttempt('acct_1', 'my-host', 'v_1', { attempt: 4, at: now, statusCode: 200, durationMs: 1 }, 'delivered', 'msg-late');
+    expect((await bots.get('acct_1', 'my-host'))!.delivery).toBeUndefined();
   });
 });

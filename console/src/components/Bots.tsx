@@ -1,6 +1,6 @@
 import { botStatus, isBuiltIn, voiceIdOf, type Bot } from '../api.ts';
 import { humanize } from '../options.ts';
-import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, voices } from '../state.ts';
+import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
 import { BotMaker } from './BotMaker.tsx';
 
@@ -56,7 +56,7 @@ function BotCard({ bot }: { bot: Bot }) {
         )}
       </dl>
       {bot.webhook_delivery && (
-        <button type="button" onClick={() => redeliverBotEvent(bot.uid)} disabled={bot.webhook_delivery.state === 'delivering'} aria-label={`Send the webhook event of ${bot.name} again`}>
+        <button type="button" onClick={() => redeliverBotEvent(bot.uid)} disabled={bot.webhook_delivery.state === 'delivering' || redeliveringBots.value.has(bot.uid)} aria-label={`Send the webhook event of ${bot.name} again`}>
           Send event again
         </button>
       )}
