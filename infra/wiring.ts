@@ -152,8 +152,12 @@ export const tables = {
   accounts: { partitionKey: 'tenantId' },
   /** The seeded bot catalog. */
   bots: { partitionKey: 'uid' },
-  /** Bots of each account (PUT /v1/bot/{uid}): one account's are never another's. */
-  accountBots: { partitionKey: 'tenantId', sortKey: 'uid' },
+  /**
+   * Bots of each account (PUT /v1/bot/{uid}): one account's are never another's. `unsentEvents` is sparse (only a
+   * settled bot whose event's first attempt is not recorded yet carries `eventPending`), by when it is due, for the
+   * sweeper.
+   */
+  accountBots: { partitionKey: 'tenantId', sortKey: 'uid', indexes: { unsentEvents: { partitionKey: 'eventPending', sortKey: 'notifyBy', sortKeyType: 'N' } } },
   /**
    * Videos. `byTenant` lists a caller's videos newest first; `unfinished` is sparse (only videos not yet
    * completed or failed carry `pendingShard`), ordered by deadline, for the sweeper.

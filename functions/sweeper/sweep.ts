@@ -1,19 +1,20 @@
 import { failBot, type BotOutcomeDeps } from '#domain/account-bots';
 import { pendingDelivery } from '#domain/pending-work';
 import { deadLetteredJobSchema, type AssembleMessage, type NotifyMessage, type PrepareBotMessage, type RenderClipMessage } from '#domain/messages';
-import type { DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
+import type { AccountBotStore, DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
 import { logger } from '#commons/logger';
 import { recordVideoFailed } from '#commons/metrics';
 import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
+import { BOT_NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-account-bots';
 
 export interface SweepDeps {
   videos: VideoRepository;
   /** Videos' events, and bots' bot.failed. */
   notifyQueue: MessageQueue<NotifyMessage>;
-  /** A dead-lettered preparation fails its bot (and removes its uploads). */
-  accountBots: BotOutcomeDeps['accountBots'];
+  /** A dead-lettered preparation fails its bot (and removes its uploads); a settled bot's lost event is sent again. */
+  accountBots: BotOutcomeDeps['accountBots'] & Pick<AccountBotStore, 'listUnsentEvents' | 'postponeUnsentEvent'>;
   objects: BotOutcomeDeps['objects'];
   /** Dead-letter queues of the render, assemble and prepare queues. */
   deadLetters: DeadLetterInbox[];
@@ -37,7 +38,7 @@ const DEAD_LETTER_RECHECK_SECONDS = 3600;
  * - fails videos whose render or assembly message ended in a dead-letter queue (a crash or time-out on every
  *   attempt, which no handler lived to record), leaving the message there; likewise bots whose preparation did;
  * - fails renders stuck past their deadline;
- * - re-queues the event of finished videos whose first delivery attempt was never recorded.
+ * - re-queues the event of finished videos whose first delivery attempt was never recorded, and of settled bots.
  */
 export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: number; requeued: number; deadLettered: number }> {
   let deadLettered = 0;
@@ -89,6 +90,16 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       await deps.videos.postponeDeadline(video.videoId, nowSeconds + NOTIFY_GRACE_SECONDS);
       requeued++;
     }
+  }
+  // Settled bots whose event's first attempt was never recorded (a crash between the settle and the queue).
+  for (const bot of await deps.accountBots.listUnsentEvents(nowSeconds, batch)) {
+    if (bot.delivery && bot.delivery.attempts.length === 0 && bot.status !== 'preparing') {
+      const { tenantId, uid, version } = bot;
+      await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId, uid, version, eventId: bot.delivery.eventId, attempt: 1 });
+      logger.warn('bot event re-queued', { tenant_id: tenantId, bot_uid: uid, version, event_id: bot.delivery.eventId });
+      requeued++;
+    }
+    await deps.accountBots.postponeUnsentEvent(bot.tenantId, bot.uid, bot.version, nowSeconds + BOT_NOTIFY_GRACE_SECONDS);
   }
   if (failed || requeued || deadLettered) logger.info('sweep', { failed, requeued, dead_lettered: deadLettered });
   return { failed, requeued, deadLettered };

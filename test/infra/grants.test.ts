@@ -558,6 +558,7 @@ describe('grants', () => {
     expect(made('sweeper', 'UpdateItem'), 'the sweeper ends or postpones videos').toBe(true);
     expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.prepare!.dlqUrl), 'dead-lettered preparations are read').toBe(true);
     expect(made('sweeper', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the sweeper fails a bot').toBe(true);
+    expect(made('sweeper', 'Query', (c) => c.input.IndexName === 'unsentEvents'), "the sweeper looks for bots' lost events").toBe(true);
     expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), "a failed bot's uploads are removed").toBe(true);
     expect(made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')), 'a PUT stores its images').toBe(true);
     expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), 'DELETE /v1/bot/{uid} removes the look').toBe(true);

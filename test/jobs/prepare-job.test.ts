@@ -290,6 +290,30 @@ describe('the sweeper and a dead-lettered preparation', () => {
     expect(await keys()).toEqual([]);
   });
 
+  it("re-queues a settled bot's event whose first attempt was never recorded, once it is due, and not again while it waits", async () => {
+    const { bot, message } = await putPhoto('event-lost');
+    await handlePrepareMessage(message, 1, 3, jobDeps());
+    const settledAt = Date.parse((await accountBots.get(tenantId, 'event-lost'))!.updatedAt);
+    // The event's message was lost (a crash after the settle): nothing ever attempts it.
+    expect(notifyQueue.take()).toHaveLength(1);
+    const at = (seconds: number) => ({ ...sweepDeps('{}'), deadLetters: [], now: () => new Date(settledAt + seconds * 1000) });
+    // What the sweep queued for this bot (other tests' bots share the table).
+    const queuedForIt = () => notifyQueue.take().filter((m) => m.kind === 'deliver-bot' && m.uid === 'event-lost');
+    await sweep(at(60)); // not due yet: its first attempt may be on its way
+    expect(queuedForIt()).toEqual([]);
+    const eventId = `evt_bot_${tenantId}_event-lost_${bot.version}_ready`;
+    expect((await sweep(at(301))).requeued).toBeGreaterThanOrEqual(1);
+    expect(queuedForIt()).toEqual([{ kind: 'deliver-bot', tenantId, uid: 'event-lost', version: bot.version, eventId, attempt: 1 }]);
+    // Postponed: the next sweep leaves it to that message; once an attempt is recorded it is off the list for good.
+    await sweep(at(302));
+    expect(queuedForIt()).toEqual([]);
+    await accountBots.recordDeliveryAttempt(tenantId, 'event-lost', bot.version, { attempt: 1, at: new Date().toISOString(), statusCode: 204, durationMs: 3 }, 'delivered', 'msg-1');
+    await sweep(at(3600));
+    expect(queuedForIt()).toEqual([]);
+    // GET shows the record without the sweeper's index attributes.
+    expect(Object.keys((await accountBots.get(tenantId, 'event-lost'))!)).not.toContain('eventPending');
+  });
+
   it('leaves a bot that became ready before its job died', async () => {
     const { bot, message } = await putPhoto('ready-then-crashed');
     await handlePrepareMessage(message, 1, 3, jobDeps());

@@ -1,8 +1,22 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountBot, BotDelivery, BotFailure, StoredLook } from '#domain/account-bots';
 import type { DeliveryAttempt, DeliveryState } from '#domain/video';
 import type { AccountBotStore, RecordRead } from '#domain/ports';
 import { isConditionFailure } from './conditions.ts';
+
+/**
+ * A settled bot whose event's first attempt is not recorded yet carries `eventPending` and `notifyBy` (epoch
+ * seconds), which put it in the sparse `unsentEvents` index: the sweeper re-queues an event still there when due.
+ */
+const EVENT_PENDING = 'pending';
+/** How long after a bot settles its event's first attempt must be recorded before the sweeper queues it again. */
+export const BOT_NOTIFY_GRACE_SECONDS = 300;
+
+/** The record without the index attributes: what the domain knows of a bot. */
+function strip(item: Record<string, unknown>): AccountBot {
+  const { eventPending: _pending, notifyBy: _notifyBy, ...bot } = item;
+  return bot as unknown as AccountBot;
+}
 
 /** A write's condition: the record is still the one read (a PUT changes the version; a settle, updatedAt). */
 const unchangedSince = (read: RecordRead) => ({
@@ -20,7 +34,7 @@ export class DynamoAccountBotStore implements AccountBotStore {
 
   async get(tenantId: string, uid: string): Promise<AccountBot | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { tenantId, uid }, ConsistentRead: true }));
-    return Item as AccountBot | undefined;
+    return Item ? strip(Item) : undefined;
   }
 
   async list(tenantId: string): Promise<AccountBot[]> {
@@ -29,7 +43,7 @@ export class DynamoAccountBotStore implements AccountBotStore {
       { client: this.client },
       { TableName: this.tableName, KeyConditionExpression: 'tenantId = :t', ExpressionAttributeValues: { ':t': tenantId }, ConsistentRead: true },
     );
-    for await (const page of pages) bots.push(...((page.Items ?? []) as AccountBot[]));
+    for await (const page of pages) bots.push(...(page.Items ?? []).map(strip));
     return bots;
   }
 
@@ -56,7 +70,7 @@ export class DynamoAccountBotStore implements AccountBotStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { tenantId, uid },
-          UpdateExpression: 'SET #delivery.attempts = list_append(#delivery.attempts, :a), #delivery.#state = :s, #delivery.chainId = :c',
+          UpdateExpression: 'SET #delivery.attempts = list_append(#delivery.attempts, :a), #delivery.#state = :s, #delivery.chainId = :c REMOVE eventPending, notifyBy',
           // Replaced or deleted meanwhile (or settled before events were recorded): nothing to record.
           ConditionExpression: '#version = :version AND attribute_exists(#delivery)',
           ExpressionAttributeNames: { '#delivery': 'delivery', '#state': 'state', '#version': 'version' },
@@ -66,7 +80,38 @@ export class DynamoAccountBotStore implements AccountBotStore {
     );
   }
 
-  /** preparing → settled, only while at `version`; with the event's delivery record, or none without a webhook. */
+  async listUnsentEvents(nowEpochSeconds: number, limit: number): Promise<AccountBot[]> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'unsentEvents',
+        KeyConditionExpression: 'eventPending = :p AND notifyBy < :now',
+        ExpressionAttributeValues: { ':p': EVENT_PENDING, ':now': nowEpochSeconds },
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map(strip);
+  }
+
+  async postponeUnsentEvent(tenantId: string, uid: string, version: string, notifyBy: number): Promise<void> {
+    await this.conditional(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { tenantId, uid },
+          UpdateExpression: 'SET notifyBy = :n',
+          ConditionExpression: '#version = :version AND attribute_exists(eventPending)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':n': notifyBy, ':version': version },
+        }),
+      ),
+    );
+  }
+
+  /**
+   * preparing → settled, only while at `version`; with the event's delivery record (and listed among the unsent
+   * events until its first attempt is recorded), or none without a webhook.
+   */
   private settle(
     tenantId: string,
     uid: string,
@@ -75,8 +120,9 @@ export class DynamoAccountBotStore implements AccountBotStore {
     values: Record<string, unknown>,
     delivery: BotDelivery | undefined,
   ): Promise<boolean> {
-    const set = delivery ? `${update.set}, #delivery = :delivery` : update.set;
+    const set = delivery ? `${update.set}, #delivery = :delivery, eventPending = :pending, notifyBy = :notifyBy` : update.set;
     const remove = delivery ? update.remove : [...update.remove, '#delivery'];
+    const notifyBy = Math.floor(Date.parse(values[':at'] as string) / 1000) + BOT_NOTIFY_GRACE_SECONDS;
     return this.conditional(() =>
       this.client.send(
         new UpdateCommand({
@@ -85,7 +131,12 @@ export class DynamoAccountBotStore implements AccountBotStore {
           UpdateExpression: `SET ${set} REMOVE ${remove.join(', ')}`,
           ConditionExpression: '#version = :version AND #status = :preparing',
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#version': 'version', '#look': 'look', '#delivery': 'delivery' },
-          ExpressionAttributeValues: { ...values, ...(delivery ? { ':delivery': delivery } : {}), ':version': version, ':preparing': 'preparing' },
+          ExpressionAttributeValues: {
+            ...values,
+            ...(delivery ? { ':delivery': delivery, ':pending': EVENT_PENDING, ':notifyBy': notifyBy } : {}),
+            ':version': version,
+            ':preparing': 'preparing',
+          },
         }),
       ),
     );
