@@ -412,8 +412,11 @@ export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick
   return bot;
 }
 
-/** A settled bot's first attempt is made within seconds; an event still unattempted after this was lost on the way. */
-const LOST_EVENT_AFTER_MS = 5 * 60 * 1000;
+/**
+ * A settled bot's first attempt is made within seconds; an event still unattempted after this was lost on the way.
+ * Later than the sweeper's own re-queue (five minutes after the settle), so the two do not both start a chain.
+ */
+const LOST_EVENT_AFTER_MS = 10 * 60 * 1000;
 
 /**
  * POST /v1/bot/{uid}/redeliver: queues the bot's event (bot.ready or bot.failed) again, as a new chain of attempts.

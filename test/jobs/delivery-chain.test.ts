@@ -126,14 +126,14 @@ describe("a bot's event", () => {
     await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'no-hook')).rejects.toBeInstanceOf(Conflict);
     expect(notifyQueue.take()).toEqual([]);
 
-    // An event lost between the settle and the queue: still pending with no attempt. Refused for five minutes after the
-    // settle (its first attempt may be on its way), then sent.
+    // An event lost between the settle and the queue: still pending with no attempt. Refused for ten minutes after the
+    // settle (its first attempt may be on its way, or the sweeper's re-queue), then sent.
     const lost: AccountBot = { ...bot, uid: 'lost-event' };
     await bots.put(lost, undefined);
     await bots.markReady('acct_1', 'lost-event', 'v_1', look, now, settledDelivery(lost, 'bot.ready'));
     const at = (minutes: number) => () => new Date(Date.parse(now) + minutes * 60_000);
-    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(4) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(Conflict);
-    expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(5) }, 'acct_1', 'lost-event')).toMatchObject({ eventId: 'evt_bot_acct_1_lost-event_v_1_ready' });
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(9) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(Conflict);
+    expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(10) }, 'acct_1', 'lost-event')).toMatchObject({ eventId: 'evt_bot_acct_1_lost-event_v_1_ready' });
     expect(notifyQueue.take()).toEqual([{ ...message, uid: 'lost-event', eventId: 'evt_bot_acct_1_lost-event_v_1_ready', attempt: 1, redelivery: true }]);
 
     // A failed bot's event has its own id; a bot settled before events were recorded is sent as a fresh one.

@@ -293,7 +293,11 @@ describe('the sweeper and a dead-lettered preparation', () => {
   it("re-queues a settled bot's event whose first attempt was never recorded, once it is due, and not again while it waits", async () => {
     const { bot, message } = await putPhoto('event-lost');
     await handlePrepareMessage(message, 1, 3, jobDeps());
-    const settledAt = Date.parse((await accountBots.get(tenantId, 'event-lost'))!.updatedAt);
+    const settled = (await accountBots.get(tenantId, 'event-lost'))!;
+    const settledAt = Date.parse(settled.updatedAt);
+    // GET and the list show the record without the sweeper's index attributes.
+    expect(settled).not.toHaveProperty('eventPending');
+    expect((await accountBots.list(tenantId)).find((b) => b.uid === 'event-lost')).not.toHaveProperty('notifyBy');
     // The event's message was lost (a crash after the settle): nothing ever attempts it.
     expect(notifyQueue.take()).toHaveLength(1);
     const at = (seconds: number) => ({ ...sweepDeps('{}'), deadLetters: [], now: () => new Date(settledAt + seconds * 1000) });
@@ -310,8 +314,19 @@ describe('the sweeper and a dead-lettered preparation', () => {
     await accountBots.recordDeliveryAttempt(tenantId, 'event-lost', bot.version, { attempt: 1, at: new Date().toISOString(), statusCode: 204, durationMs: 3 }, 'delivered', 'msg-1');
     await sweep(at(3600));
     expect(queuedForIt()).toEqual([]);
-    // GET shows the record without the sweeper's index attributes.
-    expect(Object.keys((await accountBots.get(tenantId, 'event-lost'))!)).not.toContain('eventPending');
+  });
+
+  it('keeps an unsent event in the index when a PUT whose job could not be queued puts the bot back', async () => {
+    const { bot, message } = await putPhoto('event-restored');
+    await handlePrepareMessage(message, 1, 3, jobDeps());
+    notifyQueue.take(); // lost
+    const settledAt = Date.parse((await accountBots.get(tenantId, 'event-restored'))!.updatedAt);
+    const refusing = { ...apiDeps(), prepareQueue: { send: async () => { throw new Error('SQS is down'); }, sendBatch: async () => undefined } };
+    const command = parsePutBot('event-restored', { name: 'Again' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
+    await expect(putAccountBot(command, caller, refusing)).rejects.toThrow('SQS is down');
+    expect(await accountBots.get(tenantId, 'event-restored')).toMatchObject({ version: bot.version, status: 'ready' });
+    await sweep({ ...sweepDeps('{}'), deadLetters: [], now: () => new Date(settledAt + 301_000) });
+    expect(notifyQueue.take().filter((m) => m.kind === 'deliver-bot' && m.uid === 'event-restored')).toHaveLength(1);
   });
 
   it('leaves a bot that became ready before its job died', async () => {

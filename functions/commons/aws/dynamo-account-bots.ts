@@ -12,6 +12,12 @@ const EVENT_PENDING = 'pending';
 /** How long after a bot settles its event's first attempt must be recorded before the sweeper queues it again. */
 export const BOT_NOTIFY_GRACE_SECONDS = 300;
 
+/** The index attributes a record carries: a settled bot whose event has no attempt recorded is in the sweeper's index. */
+function withIndex(bot: AccountBot): AccountBot & { eventPending?: string; notifyBy?: number } {
+  const unsent = bot.status !== 'preparing' && bot.delivery && bot.delivery.attempts.length === 0;
+  return unsent ? { ...bot, eventPending: EVENT_PENDING, notifyBy: Math.floor(Date.parse(bot.updatedAt) / 1000) + BOT_NOTIFY_GRACE_SECONDS } : bot;
+}
+
 /** The record without the index attributes: what the domain knows of a bot. */
 function strip(item: Record<string, unknown>): AccountBot {
   const { eventPending: _pending, notifyBy: _notifyBy, ...bot } = item;
@@ -49,7 +55,8 @@ export class DynamoAccountBotStore implements AccountBotStore {
 
   put(bot: AccountBot, replacing: RecordRead | undefined): Promise<boolean> {
     const condition = replacing === undefined ? { ConditionExpression: 'attribute_not_exists(uid)' } : unchangedSince(replacing);
-    return this.conditional(() => this.client.send(new PutCommand({ TableName: this.tableName, Item: bot, ...condition })));
+    // A record put back (a PUT whose job could not be queued restores the one it replaced) keeps its place in the index.
+    return this.conditional(() => this.client.send(new PutCommand({ TableName: this.tableName, Item: withIndex(bot), ...condition })));
   }
 
   delete(tenantId: string, uid: string, read: RecordRead): Promise<boolean> {
