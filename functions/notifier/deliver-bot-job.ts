@@ -7,8 +7,7 @@ import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { presentAccountBot } from '#commons/presenters/bot';
 import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
-import type { DeliveryState } from '#domain/video';
-import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
+import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
 
 export interface DeliverBotDeps {
@@ -36,14 +35,12 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
     return { done: true };
   }
   const delivery = bot.delivery;
-  if (delivery?.state === 'delivered' && !message.redelivery) {
+  if (alreadyDelivered(message, delivery)) {
     logger.info('event already delivered', { bot_uid: bot.uid, event_id: message.eventId });
     return { done: true };
   }
-  // A first-attempt message whose event another message already carries (a redelivered preparation queued it again):
-  // one chain of retries is enough. A caller's redelivery starts a chain of its own.
-  if (!message.redelivery && message.attempt === 1 && delivery?.chainId && delivery.chainId !== messageId) {
-    logger.info('duplicate delivery chain dropped', { bot_uid: bot.uid, event_id: message.eventId, chain: delivery.chainId });
+  if (carriedByAnotherChain(message, delivery, messageId)) {
+    logger.info('duplicate delivery chain dropped', { bot_uid: bot.uid, event_id: message.eventId, chain: delivery?.chainId });
     return { done: true };
   }
   const key = await deps.keys.findById(bot.keyId);
@@ -59,10 +56,7 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
     mode: deps.mode,
     now,
   });
-  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
-  const attemptNumber = (delivery?.attempts.length ?? 0) + 1;
-  // Once delivered, a failing redelivery does not make the event undelivered.
-  const state: DeliveryState = result.ok || delivery?.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
+  const { attemptNumber, retryIn, state } = afterAttempt(result, delivery, receiveCount);
   await deps.accountBots.recordDeliveryAttempt(bot.tenantId, bot.uid, bot.version, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
   recordWebhookAttempt(result.ok);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {

@@ -2,13 +2,13 @@ import { activeWebhookSecrets } from '#domain/api-keys';
 import { captionLinks, downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
-import { isTerminal, type DeliveryState } from '#domain/video';
+import { isTerminal } from '#domain/video';
 import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
 import { buildVideoEvent } from '#commons/presenters/video';
-import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
+import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 
 export interface DeliverDeps {
   videos: VideoRepository;
@@ -41,16 +41,12 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
     return { done: true };
   }
   if (!isTerminal(video.status)) throw new Error(`video ${video.videoId} is ${video.status}; events are only sent for finished videos`);
-  if (video.delivery.state === 'delivered' && !message.redelivery) {
+  if (alreadyDelivered(message, video.delivery)) {
     logger.info('event already delivered', { video_id: video.videoId, event_id: message.eventId });
     return { done: true };
   }
-  // A first-attempt message whose event another message is already carrying (the sweeper re-queued an event
-  // that was only late): one chain of retries is enough. A redelivery starts a chain of its own; a message that
-  // continues an earlier chain (attempt > 1, the local runtime's restart recovery) takes the chain over.
-  const chain = video.delivery.chainId;
-  if (!message.redelivery && message.attempt === 1 && chain && chain !== messageId) {
-    logger.info('duplicate delivery chain dropped', { video_id: video.videoId, event_id: message.eventId, chain });
+  if (carriedByAnotherChain(message, video.delivery, messageId)) {
+    logger.info('duplicate delivery chain dropped', { video_id: video.videoId, event_id: message.eventId, chain: video.delivery.chainId });
     return { done: true };
   }
 
@@ -68,11 +64,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
     now,
   });
 
-  const attemptNumber = video.delivery.attempts.length + 1;
-  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
-  // Once delivered, a failing redelivery does not make the event undelivered.
-  const state: DeliveryState =
-    result.ok || video.delivery.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
+  const { attemptNumber, retryIn, state } = afterAttempt(result, video.delivery, receiveCount);
   await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
   recordWebhookAttempt(result.ok);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {

@@ -12,10 +12,13 @@ const EVENT_PENDING = 'pending';
 /** How long after a bot settles its event's first attempt must be recorded before the sweeper queues it again. */
 export const BOT_NOTIFY_GRACE_SECONDS = 300;
 
+/** When the sweeper looks at a bot's event that settled at `at` (ISO time) and still has no attempt. */
+const notifyByAfter = (at: string) => Math.floor(Date.parse(at) / 1000) + BOT_NOTIFY_GRACE_SECONDS;
+
 /** The index attributes a record carries: a settled bot whose event has no attempt recorded is in the sweeper's index. */
 function withIndex(bot: AccountBot): AccountBot & { eventPending?: string; notifyBy?: number } {
   const unsent = bot.status !== 'preparing' && bot.delivery && bot.delivery.attempts.length === 0;
-  return unsent ? { ...bot, eventPending: EVENT_PENDING, notifyBy: Math.floor(Date.parse(bot.updatedAt) / 1000) + BOT_NOTIFY_GRACE_SECONDS } : bot;
+  return unsent ? { ...bot, eventPending: EVENT_PENDING, notifyBy: notifyByAfter(bot.updatedAt) } : bot;
 }
 
 /** The record without the index attributes: what the domain knows of a bot. */
@@ -129,7 +132,7 @@ export class DynamoAccountBotStore implements AccountBotStore {
   ): Promise<boolean> {
     const set = delivery ? `${update.set}, #delivery = :delivery, eventPending = :pending, notifyBy = :notifyBy` : update.set;
     const remove = delivery ? update.remove : [...update.remove, '#delivery'];
-    const notifyBy = Math.floor(Date.parse(values[':at'] as string) / 1000) + BOT_NOTIFY_GRACE_SECONDS;
+    const notifyBy = notifyByAfter(values[':at'] as string);
     return this.conditional(() =>
       this.client.send(
         new UpdateCommand({

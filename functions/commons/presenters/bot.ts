@@ -3,6 +3,7 @@ import { lookFileKey, toBot, type AccountBot } from '#domain/account-bots';
 import { botPreviewKey, type Bot } from '#domain/bot';
 import type { ObjectStore } from '#domain/ports';
 import { voiceToSpeak, type VoiceOptions } from '#domain/voices';
+import { presentAttempts } from './video.ts';
 
 /** Preview links are presigned; a week keeps them usable in a cached listing. */
 const PREVIEW_LINK_SECONDS = 7 * 24 * 3600;
@@ -45,7 +46,7 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
           webhook_delivery: {
             event_id: own.delivery.eventId,
             state: own.delivery.state,
-            attempts: own.delivery.attempts.map((a) => ({ attempt: a.attempt, at: a.at, status_code: a.statusCode ?? null, error: a.error ?? null, duration_ms: a.durationMs })),
+            attempts: presentAttempts(own.delivery.attempts),
           },
         }
       : {}),

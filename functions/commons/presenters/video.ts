@@ -3,7 +3,7 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { captionModeOf, eventTypeFor, shapeOf, type VideoRecord } from '#domain/video';
+import { captionModeOf, eventTypeFor, shapeOf, type DeliveryAttempt, type VideoRecord } from '#domain/video';
 import { keptClipUid, type CreatedVideo } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
 
@@ -47,16 +47,14 @@ export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: Pr
     webhook: {
       url: video.webhookUrl,
       state: video.delivery.state,
-      attempts: video.delivery.attempts.map((a) => ({
-        attempt: a.attempt,
-        at: a.at,
-        status_code: a.statusCode ?? null,
-        error: a.error ?? null,
-        duration_ms: a.durationMs,
-      })),
+      attempts: presentAttempts(video.delivery.attempts),
     },
   };
 }
+
+/** A webhook's delivery attempts as callers see them (a video's `webhook`, a bot's `webhook_delivery`). */
+export const presentAttempts = (attempts: DeliveryAttempt[]) =>
+  attempts.map((a) => ({ attempt: a.attempt, at: a.at, status_code: a.statusCode ?? null, error: a.error ?? null, duration_ms: a.durationMs }));
 
 /** The video's aspect ratio and resolution (a voice-only video has them too: its clips may be kept and reused). */
 function publicShape(video: VideoRecord) {
