@@ -20,7 +20,7 @@ const UNIT = [
   'test/render/look-cache.test.ts',
   'test/render/compositor.test.ts',
 ];
-const E2E = ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'];
+const E2E = ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/attacks/**/*.test.ts'];
 
 export default defineConfig({
   test: {
