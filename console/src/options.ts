@@ -1,56 +1,54 @@
 /**
- * What the API accepts, in one place: each field's values here, its control in components/Composer.tsx or
- * ClipEditor.tsx, and its field in request.ts, which sends only what differs from the API's defaults.
+ * What the API accepts, as the console offers it: the values come from the domain (functions/domain), the
+ * labels are the console's own. Each field's control is in components/Composer.tsx or ClipEditor.tsx, and its
+ * field in request.ts, which sends only what differs from the API's defaults.
  */
+import { BOT_POSITIONS, BOT_UID_PATTERN, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
+import { limits } from '#domain/limits';
+import { ASPECT_RATIOS, type AspectRatio, DEFAULT_SHAPE, frameSizeOf, RESOLUTIONS as RESOLUTION_IDS, type Resolution } from '#domain/shape';
 
-export const LIMITS = { textPerClip: 2000, textPerVideo: 10000, clips: 10, clipName: 100 } as const;
+export { ENTRY_TRANSITIONS, EXIT_TRANSITIONS };
 
-/** The frame shapes the API renders (`aspect_ratio`); the first is its default. */
-export const FRAME_SHAPES = [
-  { id: '16:9', label: '16:9 landscape', width: 16, height: 9 },
-  { id: '9:16', label: '9:16 portrait', width: 9, height: 16 },
-  { id: '1:1', label: '1:1 square', width: 1, height: 1 },
-] as const;
+export const LIMITS = {
+  textPerClip: limits.maxTextChars,
+  textPerVideo: limits.maxTotalTextChars,
+  clips: limits.maxClips,
+  clipName: limits.maxClipNameChars,
+} as const;
+
+const SHAPE_LABELS: Record<AspectRatio, string> = { '16:9': 'landscape', '9:16': 'portrait', '1:1': 'square' };
+
+/** The frame shapes the API renders (`aspect_ratio`), its default first. */
+export const FRAME_SHAPES = ASPECT_RATIOS.map((id) => {
+  const [width, height] = id.split(':').map(Number) as [number, number];
+  return { id, label: `${id} ${SHAPE_LABELS[id]}`, width, height };
+});
 export type FrameShape = (typeof FRAME_SHAPES)[number];
-export const frameShape = (id: string): FrameShape => FRAME_SHAPES.find((s) => s.id === id) ?? FRAME_SHAPES[0];
+export const frameShape = (id: string): FrameShape => FRAME_SHAPES.find((s) => s.id === id) ?? FRAME_SHAPES[0]!;
 
-/** `resolution`: the frame's short side in pixels; the first is the API's default. */
-export const RESOLUTIONS = [
-  { id: '720p', label: '720p', short: 720 },
-  { id: '1080p', label: '1080p', short: 1080 },
-] as const;
+/** `resolution`: the frame's short side, its default first. */
+export const RESOLUTIONS = RESOLUTION_IDS.map((id) => ({ id, label: id }));
 
 /** The frame in pixels, as the API renders it: 16:9 720p is 1280x720, 9:16 1080p is 1080x1920. */
 export function frameSize(shapeId: string, resolutionId: string): { width: number; height: number } {
-  const shape = frameShape(shapeId);
-  const short = (RESOLUTIONS.find((r) => r.id === resolutionId) ?? RESOLUTIONS[0]).short;
-  const long = Math.round((short * Math.max(shape.width, shape.height)) / Math.min(shape.width, shape.height));
-  return shape.width >= shape.height ? { width: long, height: short } : { width: short, height: long };
+  const aspectRatio = frameShape(shapeId).id;
+  const resolution = (RESOLUTION_IDS as readonly string[]).includes(resolutionId) ? (resolutionId as Resolution) : DEFAULT_SHAPE.resolution;
+  return frameSizeOf({ aspectRatio, resolution });
 }
 
+const CAPTION_LABELS: Record<CaptionMode, string> = { none: 'Files only (VTT and SRT)', burn: 'Burned into the picture' };
 /** `captions`: caption files (VTT, SRT) come with every video; "burn" also draws them on the picture. */
-export const CAPTIONS = [
-  { id: 'none', label: 'Files only (VTT and SRT)' },
-  { id: 'burn', label: 'Burned into the picture' },
-] as const;
+export const CAPTIONS = CAPTION_MODES.map((id) => ({ id, label: CAPTION_LABELS[id] }));
 
-export const VIDEO_DEFAULTS = { aspectRatio: FRAME_SHAPES[0].id, resolution: RESOLUTIONS[0].id, captions: CAPTIONS[0].id } as const;
+export const VIDEO_DEFAULTS = { aspectRatio: DEFAULT_SHAPE.aspectRatio, resolution: DEFAULT_SHAPE.resolution, captions: CAPTION_MODES[0] } as const;
 
-/** A bot's uid (PUT /v1/bot/{uid}): 3 to 64 of a-z, 0-9, "_" and "-". */
-export const BOT_UID = /^[a-z0-9_-]{3,64}$/;
+export const BOT_UID = BOT_UID_PATTERN;
 /** The API's ceiling for one uploaded image (through API Gateway on AWS the whole request is capped lower). */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+export const MAX_IMAGE_BYTES = limits.maxBotImageBytes;
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
-export const POSITIONS = [
-  'top-left', 'top-center', 'top-right',
-  'center-left', 'center', 'center-right',
-  'bottom-left', 'bottom-center', 'bottom-right',
-] as const;
+export const POSITIONS = BOT_POSITIONS;
 
-export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
-export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
-
-export const DEFAULT_BACKGROUND_VOLUME = 0.2;
+export const DEFAULT_BACKGROUND_VOLUME = CLIP_DEFAULTS.background_volume;
 
 export const humanize = (name: string) => name.replace(/[_-]/g, ' ');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BOT_POSITIONS, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
+import { clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bots';
-import { CAPTION_MODES } from '#domain/captions';
+import { BOT_POSITIONS, BOT_UID_PATTERN, CAPTION_MODES } from '#domain/choices';
 import { limits } from '#domain/limits';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS } from '#domain/shape';
 import { VIDEO_STATUSES } from '#domain/video';
@@ -116,7 +116,7 @@ export function openApiDocument(serverUrl: string) {
     requestBody: createBody,
     responses: { ...ok('Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
   };
-  const uidParam = [{ name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9_-]{3,64}$' } }];
+  const uidParam = [{ name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: BOT_UID_PATTERN.source } }];
   const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
   const pageParams = [
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: limits.maxPageSize, default: limits.defaultPageSize } },

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { BUILT_IN_BOTS, type Bot } from './bot.ts';
-import { httpUrlSchema, positionSchema, type BotPosition } from './clip.ts';
+import { httpUrlSchema, positionSchema } from './clip.ts';
+import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
 import { normaliseWebhook } from './create-request.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
@@ -106,8 +107,6 @@ export interface ResolvedBot {
   own?: AccountBot;
 }
 
-/** Where a caller's bots are stored, keyed by account and uid: another account's bot is never found. */
-const BOT_UID = /^[a-z0-9_-]{3,64}$/;
 /** Built-in bots are named `bot_…`; an account's bot may not be, so a future built-in can never collide with one. */
 const BUILT_IN_PREFIX = 'bot_';
 /** The voice of a bot that names none. */
@@ -169,7 +168,7 @@ export async function resolveBot(
 ): Promise<ResolvedBot | undefined> {
   const builtIn = await deps.bots.get(uid);
   if (builtIn) return { bot: builtIn };
-  if (!BOT_UID.test(uid)) return undefined;
+  if (!BOT_UID_PATTERN.test(uid)) return undefined;
   const own = await deps.accountBots.get(tenantId, uid);
   return own ? { bot: toBot(own), own } : undefined;
 }
@@ -218,7 +217,7 @@ function sniffImage(bytes: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
  */
 function checkOwnUid(uid: string): void {
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be changed or deleted.`);
-  if (!BOT_UID.test(uid)) throw new InvalidRequest([{ path: 'uid', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
+  if (!BOT_UID_PATTERN.test(uid)) throw new InvalidRequest([{ path: 'uid', message: BOT_UID_RULE }]);
   if (uid.startsWith(BUILT_IN_PREFIX)) throw new InvalidRequest([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
 }
 
@@ -404,7 +403,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
  */
 export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots' | 'objects'>): Promise<AccountBot> {
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be deleted.`);
-  const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
+  const bot = BOT_UID_PATTERN.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
   if (!bot) throw new NotFound(`No bot "${uid}".`);
   if (!(await deps.accountBots.delete(tenantId, uid, bot))) throw changedMeanwhile(uid);
   // A preparation under way finds the record gone and removes what it wrote (functions/prepare/prepare-job.ts).
@@ -429,7 +428,7 @@ export async function redeliverBotEvent(
   uid: string,
 ): Promise<{ bot: AccountBot; eventId: string }> {
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it sends no events.`);
-  const bot = BOT_UID.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
+  const bot = BOT_UID_PATTERN.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
   if (!bot) throw new NotFound(`No bot "${uid}".`);
   if (bot.status === 'preparing') throw new Conflict(`Bot "${uid}" is still preparing; its event is sent when it is ready or has failed.`);
   if (!bot.webhookUrl) throw new Conflict(`Bot "${uid}" has no webhook; give one with PUT /v1/bot/${uid} to be told when it is ready.`);

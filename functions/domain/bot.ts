@@ -1,4 +1,4 @@
-import type { BotPosition } from './clip.ts';
+import type { BotPosition } from './choices.ts';
 import type { BotVoice } from './voices.ts';
 
 /** A presenter the viewer sees speaking. `look` names its artwork in functions/render/bots. */

@@ -8,10 +8,6 @@
  */
 import { z } from 'zod';
 
-/** `captions` on a create request: burned into the picture, or not (the caption files exist either way). */
-export const CAPTION_MODES = ['none', 'burn'] as const;
-export type CaptionMode = (typeof CAPTION_MODES)[number];
-
 export const CAPTION_LIMITS = { maxLines: 2, maxLineChars: 42 } as const;
 
 /** A word the voice says: where it is in the clip's text (UTF-16 offsets, end exclusive) and when, in seconds. */

@@ -1,28 +1,8 @@
 import { z } from 'zod';
 import type { PinnedBot } from './account-bots.ts';
+import { BOT_POSITIONS, type BotPosition, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
 import { limits } from './limits.ts';
 
-/**
- * Where the bot stands in the frame (of any shape): the four corners (the interface's "two words joined by a
- * hyphen"), the four edge centres and the centre. Underscore spellings and any letter case are accepted
- * and normalised to these.
- */
-export const BOT_POSITIONS = [
-  'top-left',
-  'top-center',
-  'top-right',
-  'center-left',
-  'center',
-  'center-right',
-  'bottom-left',
-  'bottom-center',
-  'bottom-right',
-] as const;
-export type BotPosition = (typeof BOT_POSITIONS)[number];
-
-/** Entry transitions play at the start of a clip, exit transitions at its end. */
-export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
-export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
 export const TRANSITION_NAMES: readonly string[] = [...ENTRY_TRANSITIONS, ...EXIT_TRANSITIONS];
@@ -40,14 +20,6 @@ export interface Transitions {
   entry?: EntryTransition;
   exit?: ExitTransition;
 }
-
-/** Defaults of the optional clip fields (also written in the README and the OpenAPI document). */
-export const CLIP_DEFAULTS = {
-  remove_bot_background: false,
-  background_volume: 0.2,
-  transitions: '',
-  reusable_clip: false,
-} as const;
 
 const normaliseWord = (value: string) => value.trim().toLowerCase().replace(/_/g, '-');
 

@@ -1,9 +1,22 @@
 import JSON5 from 'json5';
+import { z } from 'zod';
 import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
-import { CAPTION_MODES, type CaptionMode } from './captions.ts';
+import { CAPTION_MODES, type CaptionMode } from './choices.ts';
 import { InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
-import { ASPECT_RATIOS, aspectRatioSchema, DEFAULT_SHAPE, RESOLUTIONS, resolutionSchema, type Shape } from './shape.ts';
+import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
+
+/** `16:9`, `9:16`, `1:1` (spaces around the colon are forgiven). */
+export const aspectRatioSchema = z
+  .string()
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.enum(ASPECT_RATIOS, { error: () => `must be one of ${ASPECT_RATIOS.join(', ')}` }));
+
+/** `720p`, `1080p`, in any letter case. */
+export const resolutionSchema = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(RESOLUTIONS, { error: () => `must be one of ${RESOLUTIONS.join(', ')}` }));
 
 /**
  * `www.website.com/hook` (the interface sample's webhook) is read as https://www.website.com/hook: a webhook

@@ -3,6 +3,7 @@
  * parses what it receives with it (functions/commons/queue-consumer.ts) and never trusts a cast.
  */
 import { z } from 'zod';
+import { BOT_UID_PATTERN } from './choices.ts';
 
 const videoId = z.string().regex(/^vid_[A-Za-z0-9_-]{1,64}$/);
 
@@ -33,7 +34,7 @@ export const deliverMessageSchema = z.object({
 export type DeliverMessage = z.infer<typeof deliverMessageSchema>;
 
 const tenantId = z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/);
-const botUid = z.string().regex(/^[a-z0-9_-]{3,64}$/);
+const botUid = z.string().regex(BOT_UID_PATTERN);
 const botVersion = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 /** Prepare queue: make the look of one version of an account's bot (PUT /v1/bot/{uid}). */

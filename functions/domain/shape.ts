@@ -2,8 +2,6 @@
  * A video's shape: its aspect ratio and resolution, chosen once per video (every clip of a video has its
  * frame size, so the clips join by stream copy). The resolution names the frame's shorter side.
  */
-import { z } from 'zod';
-
 export const ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 export const RESOLUTIONS = ['720p', '1080p'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
@@ -40,15 +38,3 @@ export function describeShape(shape: Shape): string {
   const { width, height } = frameSizeOf(shape);
   return `${shape.aspectRatio} ${shape.resolution} (${width}x${height})`;
 }
-
-/** `16:9`, `9:16`, `1:1` (spaces around the colon are forgiven). */
-export const aspectRatioSchema = z
-  .string()
-  .transform((v) => v.replace(/\s+/g, ''))
-  .pipe(z.enum(ASPECT_RATIOS, { error: () => `must be one of ${ASPECT_RATIOS.join(', ')}` }));
-
-/** `720p`, `1080p`, in any letter case. */
-export const resolutionSchema = z
-  .string()
-  .transform((v) => v.trim().toLowerCase())
-  .pipe(z.enum(RESOLUTIONS, { error: () => `must be one of ${RESOLUTIONS.join(', ')}` }));

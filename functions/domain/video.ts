@@ -1,4 +1,4 @@
-import type { CaptionMode } from './captions.ts';
+import type { CaptionMode } from './choices.ts';
 import type { ClipSpec } from './clip.ts';
 import { DEFAULT_SHAPE, type Shape } from './shape.ts';
 

@@ -1,8 +1,8 @@
 import { pinOf, resolveBot, type ResolvedBot } from './account-bots.ts';
 import { BUILT_IN_BOTS } from './bot.ts';
-import type { CaptionMode } from './captions.ts';
+import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
-import { CLIP_DEFAULTS } from './clip.ts';
+import { CLIP_DEFAULTS } from './choices.ts';
 import type { CreateVideoCommand } from './create-request.ts';
 import { Conflict, InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';

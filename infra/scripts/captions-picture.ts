@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import type { BotPosition } from '#domain/clip';
+import type { BotPosition } from '#domain/choices';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { inspectBackground, runFfmpeg } from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';

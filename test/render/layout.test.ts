@@ -1,6 +1,6 @@
 /** The frame of each shape and where the bot stands in it: pure arithmetic, no artwork, no ffmpeg. */
 import { describe, expect, it } from 'vitest';
-import { BOT_POSITIONS } from '#domain/clip';
+import { BOT_POSITIONS } from '#domain/choices';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, describeShape, frameSizeOf, RESOLUTIONS, sameShape, type Shape } from '#domain/shape';
 import { botHeightFor, layoutFor, safeMarginOf } from '../../functions/render/engine/layout.ts';
 

@@ -26,7 +26,7 @@
  * receiver can drop duplicates of redelivered events.
  */
 import type { ClipStatus, VideoEventType } from '#domain/video';
-import type { CaptionMode } from '#domain/captions';
+import type { CaptionMode } from '#domain/choices';
 import type { AspectRatio, Resolution } from '#domain/shape';
 
 export interface VideoEventClip {

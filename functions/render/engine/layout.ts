@@ -5,7 +5,7 @@
  * side in every shape, and each position keeps its meaning: `top-left` is the top-left corner of a vertical
  * frame too, a safe margin in from both edges.
  */
-import type { BotPosition } from '#domain/clip';
+import type { BotPosition } from '#domain/choices';
 import type { FrameSize } from '#domain/shape';
 
 /** The short side the design's pixel lengths below are given for. */

@@ -3,9 +3,11 @@
  * (functions/render/handler.ts) fetches the background, calls the engine, uploads the result.
  */
 import type { Bot } from '#domain/bot';
-import type { CaptionMode, Cue, TimedWord } from '#domain/captions';
+import type { Cue, TimedWord } from '#domain/captions';
+import type { CaptionMode } from '#domain/choices';
 import type { SpeechVoice } from '#domain/voices';
-import type { BotPosition, Transitions } from '#domain/clip';
+import type { Transitions } from '#domain/clip';
+import type { BotPosition } from '#domain/choices';
 import type { FrameSize } from '#domain/shape';
 import type { BackgroundMedia } from '#media/media';
 

@@ -1,0 +1,43 @@
+/**
+ * What a caller chooses among, as plain values with no validation library: the validators (zod), the OpenAPI
+ * document, the message schemas and the console's bundle all read these, so a word added here is accepted,
+ * documented and offered everywhere at once.
+ */
+
+/**
+ * Where the bot stands in the frame (of any shape): the four corners (the interface's "two words joined by a
+ * hyphen"), the four edge centres and the centre. Underscore spellings and any letter case are accepted
+ * and normalised to these.
+ */
+export const BOT_POSITIONS = [
+  'top-left',
+  'top-center',
+  'top-right',
+  'center-left',
+  'center',
+  'center-right',
+  'bottom-left',
+  'bottom-center',
+  'bottom-right',
+] as const;
+export type BotPosition = (typeof BOT_POSITIONS)[number];
+
+/** Entry transitions play at the start of a clip, exit transitions at its end. */
+export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
+export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
+
+/** Defaults of the optional clip fields (also written in the docs and the OpenAPI document). */
+export const CLIP_DEFAULTS = {
+  remove_bot_background: false,
+  background_volume: 0.2,
+  transitions: '',
+  reusable_clip: false,
+} as const;
+
+/** `captions`: the caption files come with every video; 'burn' also draws them into the picture. */
+export const CAPTION_MODES = ['none', 'burn'] as const;
+export type CaptionMode = (typeof CAPTION_MODES)[number];
+
+/** A bot of an account's uid (PUT /v1/bot/{uid}): 3 to 64 of a-z, 0-9, "_" and "-". */
+export const BOT_UID_PATTERN = /^[a-z0-9_-]{3,64}$/;
+export const BOT_UID_RULE = 'must be 3-64 characters of a-z, 0-9, _ and -';
