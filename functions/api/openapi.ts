@@ -1,42 +1,14 @@
-import { z } from 'zod';
-import { clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from '#domain/clip';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bots';
-import { BOT_POSITIONS, BOT_UID_PATTERN, CAPTION_MODES } from '#domain/choices';
+import { BOT_POSITIONS, BOT_UID_PATTERN } from '#domain/choices';
+import { createRequestSchema } from '#domain/create-request';
+import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
-import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS } from '#domain/shape';
 import { VIDEO_STATUSES } from '#domain/video';
-import { defaultsForDocs } from '#domain/videos';
 
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas that validate requests (zod 4 emits JSON Schema
- * 2020-12, which OpenAPI 3.1 uses as is).
+ * 2020-12, which OpenAPI 3.1 uses as is): the create request is domain/create-request.ts's createRequestSchema.
  */
-const createRequestSchema = z
-  .object({
-    webhook: z.string().describe('Address notified when the video is ready. A scheme-less address is read as https://.'),
-    process_done_webhook: z.string().optional().describe('Alias of webhook (the public client\'s name).'),
-    create_video: z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).default(true).describe('true: a video; false: the voice only (MP3).'),
-    aspect_ratio: z
-      .enum(ASPECT_RATIOS)
-      .default(DEFAULT_SHAPE.aspectRatio)
-      .describe('The video\'s shape: 16:9 (landscape), 9:16 (vertical) or 1:1 (square). Every clip is rendered in it; a kept clip (clip_uid) must have been made in it.'),
-    resolution: z
-      .enum(RESOLUTIONS)
-      .default(DEFAULT_SHAPE.resolution)
-      .describe('The frame\'s shorter side: 720p (1280x720, 720x1280, 720x720) or 1080p (1920x1080, 1080x1920, 1080x1080).'),
-    captions: z
-      .enum(CAPTION_MODES)
-      .default('none')
-      .describe('burn: the captions are also drawn into the picture (Latin, Greek and Cyrillic text). Either way the finished video links its captions as WebVTT and SRT (output.captions).'),
-    clips: z
-      .union([z.string(), z.array(z.union([clipInputSchema, clipReferenceSchema]))])
-      .describe(
-        `The clips, 1 to ${limits.maxClips}: a JSON array, or (in a form) a string holding it — strict JSON or with single-quoted strings. ` +
-          `Positions: ${BOT_POSITIONS.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. Defaults: ${JSON.stringify(defaultsForDocs)}.`,
-      ),
-  })
-  .describe('Create a video');
-
 const file = (description: string) => ({ type: 'string', contentMediaType: 'application/octet-stream', description });
 
 /** PUT /v1/bot/{uid}: a multipart form (files) or JSON (image_url only). */
@@ -60,8 +32,6 @@ const putBotRequest = {
     ...Object.fromEntries(DRAWN_PARTS.map((part) => [part, file('A drawn layer: PNG with alpha.')])),
   },
 };
-
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
 
 const errorSchema = {
   type: 'object',
@@ -129,7 +99,7 @@ export function openApiDocument(serverUrl: string) {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { CreateVideoRequest: jsonSchema(createRequestSchema), PutBotRequest: putBotRequest, Error: errorSchema },
+      schemas: { CreateVideoRequest: jsonSchemaOf(createRequestSchema), PutBotRequest: putBotRequest, Error: errorSchema },
     },
     paths: {
       '/v1/bot': { post: { ...create, operationId: 'createVideo' }, get: { operationId: 'listBots', summary: 'List all bots', responses: { ...ok('The bots'), ...errors(401) } } },

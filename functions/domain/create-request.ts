@@ -1,8 +1,9 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
-import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, type ClipInput, type ClipReference } from './clip.ts';
-import { CAPTION_MODES, type CaptionMode } from './choices.ts';
+import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
+import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES, type ClipInput, type ClipReference } from './clip.ts';
 import { InvalidRequest, type FieldProblem } from './errors.ts';
+import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
 
@@ -88,76 +89,143 @@ export interface CreateVideoCommand {
   clips: (ClipInput | ClipReference)[];
 }
 
+/**
+ * An optional field as forms and JSON clients send it: an empty string is the same as leaving it out. `doc` is
+ * what OpenAPI shows, since a lenient parse (trimming, any letter case) has no JSON Schema of its own.
+ */
+const optionalField = <T extends z.ZodType>(schema: T, doc: Record<string, unknown>) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema).meta(doc);
+
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+
+/** A problem found while reading the clips, with the path our messages give it (`clips[0].text`). */
+type ClipProblemIssue = { fieldPath: string };
+
+/** `clips`: the JSON array (or a string holding it) read and each clip validated, or its problems named. */
+function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipReference)[] {
+  const problem = (fieldPath: string, message: string) => ctx.addIssue({ code: 'custom', message, params: { fieldPath } satisfies ClipProblemIssue });
+  if (value === undefined || value === '') {
+    problem('clips', 'is required: give at least one clip');
+    return [];
+  }
+  let raw: unknown[];
+  try {
+    raw = parseClipsField(value);
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    for (const p of error.problems) problem(p.path, p.message);
+    return [];
+  }
+  if (raw.length === 0) problem('clips', 'must contain at least one clip');
+  if (raw.length > limits.maxClips) problem('clips', `must contain at most ${limits.maxClips} clips`);
+  const clips: (ClipInput | ClipReference)[] = [];
+  raw.slice(0, limits.maxClips).forEach((clip, index) => {
+    const isReference = !!clip && typeof clip === 'object' && 'clip_uid' in clip;
+    const result = (isReference ? clipReferenceSchema : clipInputSchema).safeParse(clip);
+    if (result.success) clips.push(result.data);
+    else
+      for (const issue of result.error.issues) {
+        const at = issuePath(`clips[${index}]`, issue.path);
+        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, 'is not a clip field');
+        else problem(at, issue.message);
+      }
+  });
+  const totalText = clips.reduce((n, c) => n + ('text' in c ? c.text.length : 0), 0);
+  if (totalText > limits.maxTotalTextChars)
+    problem('clips', `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
+  return clips;
+}
+
+const clipsDoc = jsonSchemaOf(z.array(z.union([clipInputSchema, clipReferenceSchema])));
+
+/**
+ * The create request: the one schema that validates it (parseCreateVideo) and that the OpenAPI document is
+ * generated from (functions/api/openapi.ts). Lenient as the interface's sample needs: form strings for booleans,
+ * a scheme-less webhook, `clips` as a string of JSON or JSON5, any letter case for words.
+ */
+export const createRequestSchema = z
+  .object({
+    webhook: z
+      .preprocess(
+        (value) => (value === '' ? undefined : value),
+        z
+          .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string URL') })
+          .transform((value, ctx) => {
+            // One problem per webhook: the first the URL rule finds.
+            const url = httpUrlSchema.safeParse(normaliseWebhook(value));
+            if (url.success) return url.data;
+            ctx.addIssue({ code: 'custom', message: url.error.issues[0]?.message ?? 'is not a valid URL' });
+            return z.NEVER;
+          }),
+      )
+      .meta({ type: 'string', description: 'Address notified when the video is ready. A scheme-less address is read as https://.' }),
+    process_done_webhook: z.unknown().optional().meta({ type: 'string', description: "Alias of webhook (the public client's name)." }),
+    create_video: optionalField(z.union(booleanLike.options, { error: 'must be true, false, 1 or 0' }).default(true), { ...jsonSchemaOf(booleanLike), docDefault: true, description: 'true: a video; false: the voice only (MP3).' }),
+    aspect_ratio: optionalField(
+      z.string({ error: oneOf(ASPECT_RATIOS) }).pipe(aspectRatioSchema).default(DEFAULT_SHAPE.aspectRatio),
+      {
+        type: 'string',
+        enum: [...ASPECT_RATIOS],
+        docDefault: DEFAULT_SHAPE.aspectRatio,
+        description:
+          "The video's shape: 16:9 (landscape), 9:16 (vertical) or 1:1 (square). Every clip is rendered in it; a kept clip (clip_uid) must have been made in it.",
+      },
+    ),
+    resolution: optionalField(z.string({ error: oneOf(RESOLUTIONS) }).pipe(resolutionSchema).default(DEFAULT_SHAPE.resolution), {
+      type: 'string',
+      enum: [...RESOLUTIONS],
+      docDefault: DEFAULT_SHAPE.resolution,
+      description: "The frame's shorter side: 720p (1280x720, 720x1280, 720x720) or 1080p (1920x1080, 1080x1920, 1080x1080).",
+    }),
+    captions: optionalField(
+      z
+        .string({ error: oneOf(CAPTION_MODES) })
+        .transform((v) => v.trim().toLowerCase())
+        .pipe(z.enum(CAPTION_MODES, { error: oneOf(CAPTION_MODES) }))
+        .default('none'),
+      {
+        type: 'string',
+        enum: [...CAPTION_MODES],
+        docDefault: 'none',
+        description:
+          'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
+      },
+    ),
+    clips: z.unknown().transform(readClips).meta({
+      anyOf: [{ type: 'string', description: 'The same array as a string: strict JSON, or with single-quoted strings (JSON5).' }, clipsDoc],
+      description:
+        `The clips, 1 to ${limits.maxClips}. Positions: ${BOT_POSITIONS.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. ` +
+        `Defaults: ${JSON.stringify({ ...CLIP_DEFAULTS, bot_position: "the bot's default_position" })}.`,
+    }),
+  })
+  .meta({ description: 'Create a video', required: ['webhook', 'clips'] });
+
+const fieldPathOf = (issue: z.core.$ZodIssue): string =>
+  (issue as { params?: ClipProblemIssue }).params?.fieldPath ?? issuePath(String(issue.path[0] ?? ''), issue.path.slice(1));
+
+/** The public client's name for the webhook is read as the webhook, and must not contradict it. */
+function webhookAlias(fields: Record<string, unknown>): { webhook: unknown; problems: FieldProblem[] } {
+  const { webhook, process_done_webhook: alias } = fields;
+  const problems: FieldProblem[] =
+    webhook !== undefined && alias !== undefined && webhook !== alias ? [{ path: 'webhook', message: 'webhook and process_done_webhook are both given and differ' }] : [];
+  return { webhook: webhook ?? alias, problems };
+}
+
 const issuePath = (prefix: string, path: PropertyKey[]) =>
   path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), prefix);
 
 /** Validates the create fields (already decoded from JSON or a form) into a command, or throws InvalidRequest. */
 export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
-  const problems: FieldProblem[] = [];
-  const webhookField = fields.webhook ?? fields.process_done_webhook;
-  if (fields.webhook !== undefined && fields.process_done_webhook !== undefined && fields.webhook !== fields.process_done_webhook)
-    problems.push({ path: 'webhook', message: 'webhook and process_done_webhook are both given and differ' });
-
-  let webhookUrl = '';
-  if (webhookField === undefined || webhookField === '') problems.push({ path: 'webhook', message: 'is required' });
-  else if (typeof webhookField !== 'string') problems.push({ path: 'webhook', message: 'must be a string URL' });
-  else {
-    const result = httpUrlSchema.safeParse(normaliseWebhook(webhookField));
-    if (result.success) webhookUrl = result.data;
-    else problems.push({ path: 'webhook', message: result.error.issues[0]?.message ?? 'is not a valid URL' });
-  }
-
-  let createVideo = true;
-  if (fields.create_video !== undefined && fields.create_video !== '') {
-    const result = booleanLike.safeParse(fields.create_video);
-    if (result.success) createVideo = result.data;
-    else problems.push({ path: 'create_video', message: 'must be true, false, 1 or 0' });
-  }
-
-  const shape: Shape = { ...DEFAULT_SHAPE };
-  if (fields.aspect_ratio !== undefined && fields.aspect_ratio !== '') {
-    const result = typeof fields.aspect_ratio === 'string' ? aspectRatioSchema.safeParse(fields.aspect_ratio) : undefined;
-    if (result?.success) shape.aspectRatio = result.data;
-    else problems.push({ path: 'aspect_ratio', message: `must be one of ${ASPECT_RATIOS.join(', ')}` });
-  }
-  if (fields.resolution !== undefined && fields.resolution !== '') {
-    const result = typeof fields.resolution === 'string' ? resolutionSchema.safeParse(fields.resolution) : undefined;
-    if (result?.success) shape.resolution = result.data;
-    else problems.push({ path: 'resolution', message: `must be one of ${RESOLUTIONS.join(', ')}` });
-  }
-  let captions: CaptionMode = 'none';
-  if (fields.captions !== undefined && fields.captions !== '') {
-    const value = typeof fields.captions === 'string' ? fields.captions.trim().toLowerCase() : fields.captions;
-    if ((CAPTION_MODES as readonly unknown[]).includes(value)) captions = value as CaptionMode;
-    else problems.push({ path: 'captions', message: `must be one of ${CAPTION_MODES.join(', ')}` });
-  }
-
-  const clips: (ClipInput | ClipReference)[] = [];
-  if (fields.clips === undefined || fields.clips === '') problems.push({ path: 'clips', message: 'is required: give at least one clip' });
-  else {
-    try {
-      const raw = parseClipsField(fields.clips);
-      if (raw.length === 0) problems.push({ path: 'clips', message: 'must contain at least one clip' });
-      if (raw.length > limits.maxClips) problems.push({ path: 'clips', message: `must contain at most ${limits.maxClips} clips` });
-      raw.slice(0, limits.maxClips).forEach((clip, index) => {
-        const isReference = !!clip && typeof clip === 'object' && 'clip_uid' in clip;
-        const result = (isReference ? clipReferenceSchema : clipInputSchema).safeParse(clip);
-        if (result.success) clips.push(result.data);
-        else
-          for (const issue of result.error.issues) {
-            const at = issuePath(`clips[${index}]`, issue.path);
-            if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problems.push({ path: `${at}.${key}`, message: 'is not a clip field' });
-            else problems.push({ path: at, message: issue.message });
-          }
-      });
-      const totalText = clips.reduce((n, c) => n + ('text' in c ? c.text.length : 0), 0);
-      if (totalText > limits.maxTotalTextChars)
-        problems.push({ path: 'clips', message: `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed` });
-    } catch (error) {
-      if (!(error instanceof InvalidRequest)) throw error;
-      problems.push(...error.problems);
-    }
-  }
-  if (problems.length) throw new InvalidRequest(problems);
-  return { webhookUrl, createVideo, shape, captions, clips };
+  const { webhook, problems } = webhookAlias(fields);
+  const result = createRequestSchema.safeParse({ ...fields, webhook });
+  if (!result.success) problems.push(...result.error.issues.map((issue) => ({ path: fieldPathOf(issue), message: issue.message })));
+  if (problems.length || !result.success) throw new InvalidRequest(problems);
+  const { data } = result;
+  return {
+    webhookUrl: data.webhook,
+    createVideo: data.create_video,
+    shape: { aspectRatio: data.aspect_ratio, resolution: data.resolution },
+    captions: data.captions,
+    clips: data.clips,
+  };
 }

@@ -1,8 +1,6 @@
 import { pinOf, resolveBot, type ResolvedBot } from './account-bots.ts';
-import { BUILT_IN_BOTS } from './bot.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
-import { CLIP_DEFAULTS } from './choices.ts';
 import type { CreateVideoCommand } from './create-request.ts';
 import { Conflict, InvalidRequest, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
@@ -170,4 +168,3 @@ export async function createVideo(
 /** A kept clip's uid is derived from its content address: the same clip kept twice is one clip. */
 export const keptClipUid = (contentHash: string) => `clip_${contentHash.slice(0, 24)}`;
 
-export const defaultsForDocs = { ...CLIP_DEFAULTS, bot_position: `the bot's default_position (${BUILT_IN_BOTS.map((b) => `${b.uid}: ${b.defaultPosition}`).join(', ')})` };

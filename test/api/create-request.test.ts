@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
+import { openApiDocument } from '../../functions/api/openapi.ts';
+import { createRequestSchema, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
+import { jsonSchemaOf } from '#domain/json-schema';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { SPEC_SAMPLE_FIELDS } from '../support/events.ts';
@@ -162,4 +164,28 @@ describe('normaliseWebhook', () => {
     ['http://127.0.0.1:4000/hook', 'http://127.0.0.1:4000/hook'],
     ['//cdn.example.com/x', 'https://cdn.example.com/x'],
   ])('%s → %s', (input, output) => expect(normaliseWebhook(input)).toBe(output));
+});
+
+describe('the create request in the OpenAPI document', () => {
+  const documented = openApiDocument('https://example.com').components.schemas.CreateVideoRequest as {
+    required: string[];
+    properties: Record<string, { enum?: string[]; default?: unknown }>;
+  };
+
+  it('is generated from the schema that validates it', () => {
+    expect(documented).toEqual(jsonSchemaOf(createRequestSchema));
+  });
+
+  it('documents only what the validator accepts, and its defaults are the validator\'s', () => {
+    const base = { webhook: 'https://e.com/h', clips: [clip()] };
+    for (const field of ['aspect_ratio', 'resolution', 'captions', 'create_video'] as const) {
+      for (const value of documented.properties[field]!.enum ?? []) expect(() => parseCreateVideo({ ...base, [field]: value }), `${field}=${value}`).not.toThrow();
+    }
+    const defaults = parseCreateVideo(base);
+    expect(documented.properties.aspect_ratio!.default).toBe(defaults.shape.aspectRatio);
+    expect(documented.properties.resolution!.default).toBe(defaults.shape.resolution);
+    expect(documented.properties.captions!.default).toBe(defaults.captions);
+    expect(documented.properties.create_video!.default).toBe(defaults.createVideo);
+    for (const field of documented.required) expect(problemsOf({ ...base, [field]: undefined }).map((p) => p.path)).toContain(field);
+  });
 });
