@@ -1,27 +1,23 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, LayerVersion, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { TEMPORARY, TEMPORARY_EXPIRY_DAYS } from '#domain/render-cache';
-import { RETIRED_LOOK_EXPIRY_DAYS } from '#domain/account-bots';
+import { AlarmTopic } from './constructs/alarm-topic.ts';
 import { BotSeed } from './constructs/bot-seed.ts';
+import { MediaStorage } from './constructs/media-storage.ts';
 import { OperationsDashboard } from './constructs/operations-dashboard.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
 import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
-import { apiMethods, assemblyLeaseSeconds, functions, layers, mediaCors, queues, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
+import { apiMethods, assemblyLeaseSeconds, functions, layers, queues, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
 
 export interface VidbotStackProps extends StackProps {
   /**
@@ -77,6 +73,16 @@ function forEachKey<K extends string, V>(keys: readonly K[], make: (key: K) => V
 }
 
 /**
+ * A crashed assembler's message must come back only once its lease has run out, or it would find the assembly
+ * still claimed, stand down and be deleted, and the video would wait for the sweeper.
+ */
+function checkAssemblyLease() {
+  if (assemblyLeaseSeconds >= queues.assemble.visibilityTimeoutSeconds) {
+    throw new Error(`the assembly lease (${assemblyLeaseSeconds}s) must be shorter than the assemble queue's visibility timeout (${queues.assemble.visibilityTimeoutSeconds}s)`);
+  }
+}
+
+/**
  * The whole vidbot service, generated from infra/wiring.ts: every table, queue, layer and function the wiring
  * declares, each function triggered as declared (routes, queue, schedule, authorizer) and given exactly the
  * environment and permissions it names.
@@ -84,163 +90,108 @@ function forEachKey<K extends string, V>(keys: readonly K[], make: (key: K) => V
 export class VidbotStack extends Stack {
   readonly api: VidbotApi;
   readonly functions: Record<FunctionName, LambdaFunction>;
+  readonly mediaStorage: MediaStorage;
   readonly alarms: ServiceAlarms;
   readonly dashboard: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props: VidbotStackProps = {}) {
     super(scope, id, props);
     const projectRoot = props.projectRoot ?? process.cwd();
-    // Build outputs are checked first, so a missing one fails in a second rather than after bundling.
+    this.checkBuildOutputs(projectRoot, props);
+    checkAssemblyLease();
+
+    const tableResources = forEachKey(Object.keys(tables) as TableName[], (name) => this.table(name, tables[name]));
+    this.mediaStorage = new MediaStorage(this, 'MediaStorage');
+    const alarmTopic = new AlarmTopic(this, 'AlarmTopic', { email: props.alarmEmail }).topic;
+    const workQueues = forEachKey(Object.keys(queues) as QueueName[], (name) => new WorkQueue(this, `${pascal(name)}Queue`, { decl: queues[name], alarmTopic }));
+    const resources: VidbotResources = {
+      tables: tableResources,
+      queues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].queue),
+      deadLetterQueues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].deadLetterQueue),
+      bucket: this.mediaStorage.bucket,
+      layers: forEachKey(Object.keys(layers) as LayerName[], (name) => this.layer(name, projectRoot, props.layerDirectories?.[name] ?? layers[name].directory)),
+    };
+
+    this.functions = forEachKey(Object.keys(functions) as FunctionName[], (name) => this.function(name, resources, projectRoot, props));
+    for (const name of Object.keys(functions) as FunctionName[]) this.trigger(name, workQueues);
+    this.api = new VidbotApi(this, 'Api', {
+      authorizer: this.authorizer(),
+      routes: apiMethods(functions).map((method): ApiRoute => ({ ...method, handler: this.functions[method.function as FunctionName] })),
+    });
+
+    // Observability: the rate alarms (each queue has its own) and the dashboard.
+    this.alarms = new ServiceAlarms(this, 'Alarms', { alarmTopic, apiStage: this.api.api.deploymentStage });
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      functions: this.functions,
+      queues: workQueues,
+      apiStage: this.api.api.deploymentStage,
+      serviceAlarms: this.alarms,
+    });
+    new BotSeed(this, 'BotSeed', { bots: BUILT_IN_BOTS, table: tableResources.bots, bucket: this.mediaStorage.bucket, projectRoot, artworkDirectory: props.botArtworkDirectory });
+    this.outputs(tableResources, workQueues, alarmTopic);
+  }
+
+  /** Build outputs are checked first, so a missing one fails in a second rather than after bundling. */
+  private checkBuildOutputs(projectRoot: string, props: VidbotStackProps) {
     for (const [name, decl] of Object.entries(functions) as [FunctionName, FunctionDecl][]) {
       const directory = decl.image ? this.imageDirectory(name, props) : undefined;
       if (directory && !existsSync(resolve(projectRoot, directory, 'Dockerfile'))) {
         throw new Error(`${directory}/Dockerfile not found: run \`npm run bundle:${name}\` to produce the ${name} image directory before synth`);
       }
     }
+  }
 
-    // A crashed assembler's message must come back only once its lease has run out, or it would find the
-    // assembly still claimed, stand down and be deleted, and the video would wait for the sweeper.
-    if (assemblyLeaseSeconds >= queues.assemble.visibilityTimeoutSeconds) {
-      throw new Error(`the assembly lease (${assemblyLeaseSeconds}s) must be shorter than the assemble queue's visibility timeout (${queues.assemble.visibilityTimeoutSeconds}s)`);
-    }
+  private function(name: FunctionName, resources: VidbotResources, projectRoot: string, props: VidbotStackProps): LambdaFunction {
+    const decl: FunctionDecl = functions[name];
+    return new VidbotFunction(this, pascal(name), {
+      decl,
+      resources,
+      projectRoot,
+      entry: props.entries?.[name],
+      imageDirectory: decl.image ? this.imageDirectory(name, props) : undefined,
+      logLevel: props.logLevel,
+    }).function;
+  }
 
-    // --- Data -------------------------------------------------------------------------------------------
-    const tableResources = forEachKey(Object.keys(tables) as TableName[], (name) => this.table(name, tables[name]));
-
-    const accessLogs = new Bucket(this, 'AccessLogsBucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [{ id: 'ExpireLogs', expiration: Duration.days(90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(accessLogs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'This is the server access log bucket of the media bucket; logging it into itself would loop.',
-    });
-
-    const bucket = new Bucket(this, 'MediaBucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // No versioning: every object is either regenerated by a render or removed on purpose (DELETE
-      // /v1/video must really delete, and lifecycle expiry must really free space); old versions would keep
-      // deleted videos and double storage for no recovery we need.
-      versioned: false,
-      serverAccessLogsBucket: accessLogs,
-      serverAccessLogsPrefix: 'media/',
-      cors: [{ allowedMethods: mediaCors.allowedMethods.map((method) => HttpMethods[method]), allowedOrigins: [...mediaCors.allowedOrigins], maxAge: mediaCors.maxAgeSeconds }],
-      lifecycleRules: [
-        // Renders not kept (renders/) are tagged retention=temporary by the render job, which reads the same
-        // expiry to stop reusing one before it goes (functions/domain/render-cache.ts).
-        { id: 'ExpireTemporary', tagFilters: TEMPORARY, expiration: Duration.days(TEMPORARY_EXPIRY_DAYS) },
-        { id: 'ExpireUploads', prefix: 'uploads/', expiration: Duration.days(1) },
-        // A replaced bot's look, kept for clips of videos accepted before the replacement (functions/domain/account-bots.ts).
-        { id: 'ExpireRetiredLooks', prefix: 'retired-looks/', expiration: Duration.days(RETIRED_LOOK_EXPIRY_DAYS) },
-        { id: 'ExpireTmp', prefix: 'tmp/', expiration: Duration.days(1) },
-        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    // --- Alarms and queues ------------------------------------------------------------------------------
-    const alarmKey = new Key(this, 'AlarmTopicKey', {
-      description: 'Encrypts the vidbot alarm topic',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    // CloudWatch publishes alarms to the encrypted topic, so it needs the key (the AWS-managed SNS key would not allow it).
-    alarmKey.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    const alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'vidbot alarms', masterKey: alarmKey, enforceSSL: true });
-    if (props.alarmEmail) alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
-
-    const workQueues = forEachKey(Object.keys(queues) as QueueName[], (name) => new WorkQueue(this, `${pascal(name)}Queue`, { decl: queues[name], alarmTopic }));
-
-    // --- Layers -----------------------------------------------------------------------------------------
-    const layerResources = forEachKey(Object.keys(layers) as LayerName[], (name) =>
-      this.layer(name, projectRoot, props.layerDirectories?.[name] ?? layers[name].directory),
-    );
-
-    const resources: VidbotResources = {
-      tables: tableResources,
-      queues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].queue),
-      deadLetterQueues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].deadLetterQueue),
-      bucket,
-      layers: layerResources,
-    };
-
-    // --- Functions and their triggers -------------------------------------------------------------------
-    const built = {} as Record<FunctionName, LambdaFunction>;
-    let authorizer: LambdaFunction | undefined;
-    for (const [name, decl] of Object.entries(functions) as [FunctionName, FunctionDecl][]) {
-      const fn = new VidbotFunction(this, pascal(name), {
-        decl,
-        resources,
-        projectRoot,
-        entry: props.entries?.[name],
-        imageDirectory: decl.image ? this.imageDirectory(name, props) : undefined,
-        logLevel: props.logLevel,
-      }).function;
-      built[name] = fn;
-
-      switch (decl.trigger) {
-        case 'authorizer':
-          if (authorizer) throw new Error(`only one authorizer function is supported, found a second: ${name}`);
-          authorizer = fn;
-          break;
-        case 'http':
-          break; // routes are added with the API below
-        case 'queue': {
-          // Lambda rejects an SQS mapping whose queue would re-deliver a message while it is still being handled.
-          const queueDecl = queues[decl.queue];
-          if (queueDecl.visibilityTimeoutSeconds < decl.timeoutSeconds) {
-            throw new Error(`queue ${decl.queue} has visibility timeout ${queueDecl.visibilityTimeoutSeconds}s, below the ${decl.timeoutSeconds}s timeout of its consumer ${name}`);
-          }
-          fn.addEventSource(
-            new SqsEventSource(workQueues[decl.queue].queue, {
-              batchSize: decl.batchSize,
-              maxConcurrency: 'maxConcurrency' in decl ? decl.maxConcurrency : undefined,
-              reportBatchItemFailures: true,
-            }),
-          );
-          break;
-        }
-        case 'schedule':
-          new Rule(this, `${pascal(name)}Schedule`, {
-            description: `Runs the vidbot ${name} every ${decl.everyMinutes} minutes`,
-            schedule: Schedule.rate(Duration.minutes(decl.everyMinutes)),
-            targets: [new LambdaTarget(fn, { retryAttempts: 2 })],
-          });
-          break;
+  /** What starts the function, as the wiring declares: its queue, its schedule (routes come with the API). */
+  private trigger(name: FunctionName, workQueues: Record<QueueName, WorkQueue>) {
+    const decl: FunctionDecl = functions[name];
+    const fn = this.functions[name];
+    if (decl.trigger === 'queue') {
+      // Lambda rejects an SQS mapping whose queue would re-deliver a message while it is still being handled.
+      const queueDecl = queues[decl.queue];
+      if (queueDecl.visibilityTimeoutSeconds < decl.timeoutSeconds) {
+        throw new Error(`queue ${decl.queue} has visibility timeout ${queueDecl.visibilityTimeoutSeconds}s, below the ${decl.timeoutSeconds}s timeout of its consumer ${name}`);
       }
+      fn.addEventSource(
+        new SqsEventSource(workQueues[decl.queue].queue, {
+          batchSize: decl.batchSize,
+          maxConcurrency: 'maxConcurrency' in decl ? decl.maxConcurrency : undefined,
+          reportBatchItemFailures: true,
+        }),
+      );
+    } else if (decl.trigger === 'schedule') {
+      new Rule(this, `${pascal(name)}Schedule`, {
+        description: `Runs the vidbot ${name} every ${decl.everyMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(decl.everyMinutes)),
+        targets: [new LambdaTarget(fn, { retryAttempts: 2 })],
+      });
     }
-    this.functions = built;
-    if (!authorizer) throw new Error('the wiring declares no authorizer function');
+  }
 
-    // --- API --------------------------------------------------------------------------------------------
-    this.api = new VidbotApi(this, 'Api', {
-      authorizer,
-      routes: apiMethods(functions).map((method): ApiRoute => ({ ...method, handler: built[method.function as FunctionName] })),
-    });
+  /** The one function the wiring declares as the API's authorizer. */
+  private authorizer(): LambdaFunction {
+    const names = (Object.keys(functions) as FunctionName[]).filter((name) => functions[name].trigger === 'authorizer');
+    if (names.length === 0) throw new Error('the wiring declares no authorizer function');
+    if (names.length > 1) throw new Error(`only one authorizer function is supported, found a second: ${names[1]}`);
+    return this.functions[names[0]!];
+  }
 
-    // --- Observability: the rate alarms (each queue has its own) and the dashboard -----------------------
-    this.alarms = new ServiceAlarms(this, 'Alarms', { alarmTopic, apiStage: this.api.api.deploymentStage });
-    this.dashboard = new OperationsDashboard(this, 'Operations', {
-      functions: built,
-      queues: workQueues,
-      apiStage: this.api.api.deploymentStage,
-      serviceAlarms: this.alarms,
-    });
-
-    // --- Seed -------------------------------------------------------------------------------------------
-    new BotSeed(this, 'BotSeed', { bots: BUILT_IN_BOTS, table: tableResources.bots, bucket, projectRoot, artworkDirectory: props.botArtworkDirectory });
-
-    // --- Outputs (read by `npm run keys` and the README's curl examples) --------------------------------
+  /** What `npm run keys` and the docs' curl examples read. */
+  private outputs(tableResources: Record<TableName, Table>, workQueues: Record<QueueName, WorkQueue>, alarmTopic: Topic) {
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (paths start with /v1)' });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of every key (npm run keys adds their API Gateway keys)' });
-    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    new CfnOutput(this, 'BucketName', { value: this.mediaStorage.bucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard of the service' });
     for (const [name, table] of Object.entries(tableResources)) new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName });

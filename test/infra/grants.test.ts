@@ -236,7 +236,7 @@ function templateArns(): Arns {
       ] as const;
     }),
   );
-  const bucketId = logicalId(stack.node.findChild('MediaBucket'));
+  const bucketId = logicalId(stack.mediaStorage.bucket);
   const known = (map: Map<string, string>, physical: string) => (map.has(physical) ? arnOfResource(resources, map.get(physical)!) : `arn:not-in-the-stack:${physical}`);
   const bucketArn = (bucket: string) => (bucket === names.bucket ? arnOfResource(resources, bucketId) : `arn:not-in-the-stack:${bucket}`);
   return {

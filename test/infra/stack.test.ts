@@ -194,7 +194,7 @@ describe('least privilege', () => {
   });
 
   it('allows S3 delete only where the wiring names it, on the key prefixes it names, and put only where it writes', () => {
-    const bucketArn = { 'Fn::GetAtt': [idOf(stack.node.findChild('MediaBucket') as any), 'Arn'] };
+    const bucketArn = { 'Fn::GetAtt': [idOf(stack.mediaStorage.bucket as any), 'Arn'] };
     for (const name of functionNames) {
       const statements = statementsOf(name);
       const actions = statements.flatMap(actionsOf);
@@ -568,11 +568,11 @@ describe('storage', () => {
   });
 
   it('keeps media private, encrypted, TLS-only, logged, and expires temporary objects', () => {
-    const mediaId = idOf(stack.node.findChild('MediaBucket') as any);
+    const mediaId = idOf(stack.mediaStorage.bucket as any);
     expect(resources[mediaId]!.Properties).toMatchObject({
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      LoggingConfiguration: { DestinationBucketName: { Ref: idOf(stack.node.findChild('AccessLogsBucket') as any) } },
+      LoggingConfiguration: { DestinationBucketName: { Ref: idOf(stack.mediaStorage.accessLogs as any) } },
       // Pages may read presigned links (the console's captions track), nothing else: no credentials, no writes.
       CorsConfiguration: { CorsRules: [{ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'], MaxAge: 3600 }] },
     });
