@@ -10,6 +10,7 @@ import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
 import { normaliseWebhook } from './create-request.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
+import { CALLER_RESENDS_AFTER_SECONDS } from './lost-events.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
 import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
@@ -411,16 +412,11 @@ export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick
   return bot;
 }
 
-/**
- * A settled bot's first attempt is made within seconds; an event still unattempted after this was lost on the way.
- * Later than the sweeper's own re-queue (five minutes after the settle), so the two do not both start a chain.
- */
-const LOST_EVENT_AFTER_MS = 10 * 60 * 1000;
 
 /**
  * POST /v1/bot/{uid}/redeliver: queues the bot's event (bot.ready or bot.failed) again, as a new chain of attempts.
  * Only a settled bot of the account with a webhook has one; one chain at a time, as for videos. An event never
- * attempted LOST_EVENT_AFTER_MS after the bot settled (lost between the settle and the queue) may be sent again too.
+ * attempted CALLER_RESENDS_AFTER_SECONDS after the bot settled (lost between the settle and the queue) may be sent again too.
  */
 export async function redeliverBotEvent(
   deps: { accountBots: Pick<AccountBotStore, 'get'>; notifyQueue: MessageQueue<DeliverBotMessage>; now: () => Date },
@@ -434,7 +430,7 @@ export async function redeliverBotEvent(
   if (!bot.webhookUrl) throw new Conflict(`Bot "${uid}" has no webhook; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
   // A bot settled before events were recorded has no record: its event as a fresh one.
   const delivery = bot.delivery ?? settledDelivery(bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed')!;
-  const lost = delivery.state === 'pending' && delivery.attempts.length === 0 && deps.now().getTime() - Date.parse(bot.updatedAt) >= LOST_EVENT_AFTER_MS;
+  const lost = delivery.state === 'pending' && delivery.attempts.length === 0 && deps.now().getTime() - Date.parse(bot.updatedAt) >= CALLER_RESENDS_AFTER_SECONDS * 1000;
   if (!lost && (delivery.state === 'pending' || delivery.state === 'delivering'))
     throw new Conflict(`The event of bot "${uid}" is still being delivered (${delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);
   await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId, uid, version: bot.version, eventId: delivery.eventId, attempt: delivery.attempts.length + 1, redelivery: true });

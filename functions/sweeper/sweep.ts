@@ -6,8 +6,7 @@ import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
 import { logger } from '#commons/logger';
 import { recordVideoFailed } from '#commons/metrics';
-import { NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-videos';
-import { BOT_NOTIFY_GRACE_SECONDS } from '#commons/aws/dynamo-account-bots';
+import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 
 export interface SweepDeps {
   videos: VideoRepository;
@@ -87,7 +86,7 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       // Finished, but no attempt was ever recorded (its first message was lost): the event goes out again.
       const deliver = pendingDelivery(video);
       if (deliver) await deps.notifyQueue.send(deliver);
-      await deps.videos.postponeDeadline(video.videoId, nowSeconds + NOTIFY_GRACE_SECONDS);
+      await deps.videos.postponeDeadline(video.videoId, nowSeconds + SWEEPER_RESENDS_AFTER_SECONDS);
       requeued++;
     }
   }
@@ -99,7 +98,7 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       logger.warn('bot event re-queued', { tenant_id: tenantId, bot_uid: uid, version, event_id: bot.delivery.eventId });
       requeued++;
     }
-    await deps.accountBots.postponeUnsentEvent(bot.tenantId, bot.uid, bot.version, nowSeconds + BOT_NOTIFY_GRACE_SECONDS);
+    await deps.accountBots.postponeUnsentEvent(bot.tenantId, bot.uid, bot.version, nowSeconds + SWEEPER_RESENDS_AFTER_SECONDS);
   }
   if (failed || requeued || deadLettered) logger.info('sweep', { failed, requeued, dead_lettered: deadLettered });
   return { failed, requeued, deadLettered };

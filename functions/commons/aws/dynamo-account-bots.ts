@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountBot, BotDelivery, BotFailure, StoredLook } from '#domain/account-bots';
+import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 import type { DeliveryAttempt, DeliveryState } from '#domain/video';
 import type { AccountBotStore, RecordRead } from '#domain/ports';
 import { isConditionFailure } from './conditions.ts';
@@ -9,11 +10,9 @@ import { isConditionFailure } from './conditions.ts';
  * seconds), which put it in the sparse `unsentEvents` index: the sweeper re-queues an event still there when due.
  */
 const EVENT_PENDING = 'pending';
-/** How long after a bot settles its event's first attempt must be recorded before the sweeper queues it again. */
-export const BOT_NOTIFY_GRACE_SECONDS = 300;
 
 /** When the sweeper looks at a bot's event that settled at `at` (ISO time) and still has no attempt. */
-const notifyByAfter = (at: string) => Math.floor(Date.parse(at) / 1000) + BOT_NOTIFY_GRACE_SECONDS;
+const notifyByAfter = (at: string) => Math.floor(Date.parse(at) / 1000) + SWEEPER_RESENDS_AFTER_SECONDS;
 
 /** The index attributes a record carries: a settled bot whose event has no attempt recorded is in the sweeper's index. */
 function withIndex(bot: AccountBot): AccountBot & { eventPending?: string; notifyBy?: number } {

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Page, VideoRepository } from '#domain/ports';
+import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
 import { VIDEO_STATUSES } from '#domain/video';
 import { Conflict } from '#domain/errors';
@@ -12,8 +13,6 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
  * videos whose event was never queued (a crash between the two writes).
  */
 const PENDING = 'pending';
-/** How long after finishing a video's first delivery attempt must be recorded before the sweeper re-queues it. */
-export const NOTIFY_GRACE_SECONDS = 300;
 
 
 /** Videos in DynamoDB. Every state change is a conditional update, so redelivered messages cannot apply one twice. */
@@ -274,7 +273,7 @@ export class DynamoVideoRepository implements VideoRepository {
   }
 
   private notifyBy() {
-    return Math.floor(this.now().getTime() / 1000) + NOTIFY_GRACE_SECONDS;
+    return Math.floor(this.now().getTime() / 1000) + SWEEPER_RESENDS_AFTER_SECONDS;
   }
 
   private async conditional(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
