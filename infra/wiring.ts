@@ -175,6 +175,8 @@ export const tables = {
   idempotency: { partitionKey: 'id', ttlAttribute: 'expiration' },
   /** The webhook inbox: verified deliveries per account, newest last in `receivedKey`, expiring after 7 days. */
   inbox: { partitionKey: 'tenantId', sortKey: 'receivedKey', ttlAttribute: 'expiresAt' },
+  /** Templates of each account (PUT /v1/templates/{uid}): a create request with placeholders, saved once. */
+  templates: { partitionKey: 'tenantId', sortKey: 'uid' },
 } as const satisfies Record<TableName, TableDecl>;
 export type { TableName, QueueName };
 
@@ -304,12 +306,14 @@ export const functions = {
       { method: 'POST', path: '/v1/bot' },
       { method: 'POST', path: '/v1/bot/' },
       { method: 'POST', path: '/v1/create_video' },
+      // A video from a template: the same create, its fields filled from the template.
+      { method: 'POST', path: '/v1/templates/{uid}/videos' },
     ],
     memoryMb: 512,
     timeoutSeconds: 15,
     voices: true,
     // accounts: each account's limit of videos in progress.
-    tables: { accounts: 'read', bots: 'read', accountBots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite' },
+    tables: { accounts: 'read', bots: 'read', accountBots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite', templates: 'read' },
     queues: { render: 'send' },
     bucket: 'read',
   },
@@ -333,6 +337,22 @@ export const functions = {
     queues: { prepare: 'send', notify: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads and looks (looks/, retired-looks/).
     bucket: { access: 'readWrite', delete: ['looks/', 'retired-looks/', 'uploads/'] },
+  },
+  /** Templates: saved, listed, read and deleted here; videos are made from them by createVideo. */
+  templates: {
+    entry: 'functions/api/templates.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/templates' },
+      { method: 'GET', path: '/v1/templates/{uid}' },
+      { method: 'PUT', path: '/v1/templates/{uid}' },
+      { method: 'DELETE', path: '/v1/templates/{uid}' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    // A template is checked when saved: its bots (built in and the account's), voices and kept clips.
+    voices: true,
+    tables: { templates: 'readWrite', bots: 'read', accountBots: 'read', clips: 'read' },
   },
   /** The voice catalog: data in the code, no table. */
   voices: {

@@ -9,9 +9,11 @@ import { InvalidRequest, TooManyVideosInProgress, type FieldProblem } from '#dom
 import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
+import { fieldsFromTemplate, ownTemplate } from '#domain/templates';
 import { createVideo } from '#domain/videos';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoTemplateStore } from '#commons/aws/dynamo-templates';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -25,7 +27,7 @@ import { toCreatedVideo } from '#commons/presenters/video';
 import { recordVideoCreated } from '#commons/metrics';
 import { listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency'], queues: ['render'], bucket: true });
+const config = loadConfig({ tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'templates'], queues: ['render'], bucket: true });
 const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
 const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
 const deps = {
@@ -40,6 +42,7 @@ const deps = {
   voices: config.voices,
 };
 const objects = new S3ObjectStore(s3Client(), config.bucket);
+const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);
 
 interface CreateInput {
   tenantId: string;
@@ -108,17 +111,14 @@ const createOnce = makeIdempotent(async (input: CreateInput) => create(input), {
   config: idempotency,
 });
 
-async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
-  const fields = await readFields(request, limits.maxBodyBytes);
+/** Creates the video of these fields, once per Idempotency-Key when the caller sends one (`bodyHash` names the request). */
+async function createOnceFor(request: HttpRequest, fields: Record<string, unknown>, bodyHash: string): Promise<HttpResult> {
   const caller = request.caller!;
   const base = { tenantId: caller.tenantId, keyId: caller.keyId, fields, baseUrl: request.baseUrl };
   const idempotencyKey = request.headers['idempotency-key']?.trim();
   if (idempotencyKey === undefined) return create(base);
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
     throw new BadRequestError('Idempotency-Key must be 1-255 visible ASCII characters.', [{ path: 'Idempotency-Key', message: 'invalid' }]);
-  // The fields, not the raw bytes: a multipart body carries a random boundary, so a retried `curl -F` is byte-
-  // for-byte different while asking for the same video.
-  const bodyHash = createHash('sha256').update(canonicalJson(fields)).digest('hex');
   try {
     return await createOnce({ ...base, idempotencyKey, bodyHash });
   } catch (error) {
@@ -129,9 +129,43 @@ async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
   }
 }
 
+const hashOf = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex');
+
+async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
+  const fields = await readFields(request, limits.maxBodyBytes);
+  // The fields, not the raw bytes: a multipart body carries a random boundary, so a retried `curl -F` is byte-
+  // for-byte different while asking for the same video.
+  return createOnceFor(request, fields, hashOf(fields));
+}
+
+const TEMPLATE_VIDEO_FIELDS = new Set(['webhook', 'process_done_webhook', 'variables']);
+
+/** POST /v1/templates/{uid}/videos: the template's fields filled with the caller's values, then created as any video. */
+async function createFromTemplateOperation(request: HttpRequest): Promise<HttpResult> {
+  const body = await readFields(request, limits.maxBodyBytes);
+  const unknown = Object.keys(body).filter((key) => !TEMPLATE_VIDEO_FIELDS.has(key));
+  if (unknown.length) throw new InvalidRequest(unknown.map((path) => ({ path, message: 'is not a field of a video from a template (webhook, variables)' })));
+  const uid = request.pathParams.uid ?? '';
+  const template = await ownTemplate(templates, request.caller!.tenantId, uid);
+  const { variables, ...webhook } = body;
+  const fields = { ...fieldsFromTemplate(template, parseJsonField(variables, 'variables')), ...webhook };
+  return createOnceFor(request, fields, hashOf({ template: uid, ...body }));
+}
+
+/** A form sends an object field as its JSON text. */
+function parseJsonField(value: unknown, path: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new InvalidRequest([{ path, message: 'must be a JSON object of variable names to text values' }]);
+  }
+}
+
 const routes = httpHandler({
   'POST /v1/bot': createVideoOperation,
   'POST /v1/create_video': createVideoOperation,
+  'POST /v1/templates/{uid}/videos': createFromTemplateOperation,
   // API Gateway delivers POST /v1/bot/ to the same resource; the interface makes it "list all bots".
   'POST /v1/bot/': (request) => listBots(request.caller!.tenantId, { bots, accountBots, objects, voices: config.voices }),
 });

@@ -33,6 +33,31 @@ const putBotRequest = {
   },
 };
 
+/** PUT /v1/templates/{uid}: the create request's fields but the webhook, and a name. */
+function templateRequest() {
+  const { properties, required: _required, description: _description, ...create } = jsonSchemaOf(createRequestSchema) as { properties: Record<string, unknown>; required: string[]; description: string };
+  const { webhook: _webhook, process_done_webhook: _alias, ...fields } = properties;
+  return {
+    ...create,
+    description: 'A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions) may hold {{name}} or {{name|default}}.',
+    required: ['name', 'clips'],
+    properties: { name: { type: 'string', maxLength: limits.maxTemplateNameChars }, ...fields },
+  };
+}
+
+const templateVideoRequest = {
+  type: 'object',
+  required: ['webhook'],
+  properties: {
+    webhook: { type: 'string', description: 'Address notified when the video is ready, as in a create request.' },
+    variables: {
+      type: 'object',
+      additionalProperties: { type: 'string', maxLength: limits.maxVariableChars },
+      description: 'A value for each variable of the template; those with a default may be left out.',
+    },
+  },
+};
+
 const errorSchema = {
   type: 'object',
   required: ['error'],
@@ -99,7 +124,7 @@ export function openApiDocument(serverUrl: string) {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { CreateVideoRequest: jsonSchemaOf(createRequestSchema), PutBotRequest: putBotRequest, Error: errorSchema },
+      schemas: { CreateVideoRequest: jsonSchemaOf(createRequestSchema), TemplateRequest: templateRequest(), PutBotRequest: putBotRequest, Error: errorSchema },
     },
     paths: {
       '/v1/bot': { post: { ...create, operationId: 'createVideo' }, get: { operationId: 'listBots', summary: 'List all bots', responses: { ...ok('The bots'), ...errors(401) } } },
@@ -138,6 +163,27 @@ export function openApiDocument(serverUrl: string) {
           summary: "Send a settled bot's event (bot.ready or bot.failed) to its webhook again, as a new chain of attempts",
           parameters: uidParam,
           responses: { ...ok('Redelivery queued', '202'), ...errors(401, 403, 404, 409) },
+        },
+      },
+      '/v1/templates': { get: { operationId: 'listTemplates', parameters: pageParams, responses: { ...ok('Your templates'), ...errors(400, 401) } } },
+      '/v1/templates/{uid}': {
+        get: { operationId: 'getTemplate', parameters: uidParam, responses: { ...ok('The template and its variables'), ...errors(401, 404) } },
+        put: {
+          operationId: 'putTemplate',
+          summary: 'Create or replace a template: a create request (no webhook) whose clips\' text fields may hold {{name}} or {{name|default}}',
+          parameters: uidParam,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TemplateRequest' } } } },
+          responses: { ...ok('The template, with the variables its placeholders name'), ...errors(400, 401, 413, 415) },
+        },
+        delete: { operationId: 'deleteTemplate', parameters: uidParam, responses: { ...ok('Deleted: {"uid": …, "deleted": true}'), ...errors(401, 404) } },
+      },
+      '/v1/templates/{uid}/videos': {
+        post: {
+          operationId: 'createVideoFromTemplate',
+          summary: 'Create a video from a template with the values of its variables: answered as POST /v1/bot',
+          parameters: [...uidParam, create.parameters[0]!],
+          requestBody: { required: true, content: { 'application/json': { schema: templateVideoRequest } } },
+          responses: create.responses,
         },
       },
       '/v1/voices': {

@@ -68,4 +68,9 @@ export const limits = {
   botImageTimeoutMs: 30_000,
   maxBotNameChars: 100,
   maxBotDescriptionChars: 500,
+  /** A template's name, and how many variables its placeholders may name. */
+  maxTemplateNameChars: 100,
+  maxTemplateVariables: 50,
+  /** One variable's value (a template video's, a batch row's cell). */
+  maxVariableChars: 500,
 } as const;

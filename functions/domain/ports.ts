@@ -8,6 +8,7 @@ import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import type { InboxEvent } from './inbox.ts';
 import type { Shape } from './shape.ts';
+import type { TemplateRecord } from './templates.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
 
 export interface Page<T> {
@@ -223,4 +224,13 @@ export interface AccountBotStore {
   listUnsentEvents(nowEpochSeconds: number, limit: number): Promise<AccountBot[]>;
   /** Gives an unsent event until `notifyBy` before the sweeper looks at it again (while the record is at `version`). */
   postponeUnsentEvent(tenantId: string, uid: string, version: string, notifyBy: number): Promise<void>;
+}
+
+/** Templates of each account, keyed by account and uid: another account's template is never found. */
+export interface TemplateStore {
+  get(tenantId: string, uid: string): Promise<TemplateRecord | undefined>;
+  put(template: TemplateRecord): Promise<void>;
+  /** False when there was none. */
+  delete(tenantId: string, uid: string): Promise<boolean>;
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<TemplateRecord>>;
 }

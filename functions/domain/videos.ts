@@ -116,6 +116,18 @@ async function resolveClips(
   return specs;
 }
 
+/**
+ * The bots, voices and kept clips a request names exist for the account, without creating anything: how a
+ * template is checked when it is saved (a bot still preparing is fine there; it must be ready when videos are made).
+ */
+export async function checkClips(command: CreateVideoCommand, tenantId: string, deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>): Promise<void> {
+  try {
+    await resolveClips(command.clips, tenantId, command, deps);
+  } catch (error) {
+    if (!(error instanceof Conflict)) throw error;
+  }
+}
+
 export interface CreatedVideo {
   videoId: string;
   status: 'queued';

@@ -201,6 +201,11 @@ const invocations: Record<FunctionName, Invocation> = {
     event: apiEvent('GET', '/v1/video/{id}', '/v1/video/not-a-video-id', { caller: true, pathParameters: { id: 'not-a-video-id' } }),
     expect: expectHttp(404, 'not_found'),
   },
+  templates: {
+    what: 'GET /v1/templates/{uid} with a uid that cannot exist: 404 without a read',
+    event: apiEvent('GET', '/v1/templates/{uid}', '/v1/templates/NOT%20A%20UID', { caller: true, pathParameters: { uid: 'NOT A UID' } }),
+    expect: expectHttp(404, 'not_found'),
+  },
   voices: {
     what: 'GET /v1/voices: the catalog of the deployment (SPEECH_ENGINE=polly on AWS: Polly\'s voices too)',
     event: apiEvent('GET', '/v1/voices', '/v1/voices', { caller: true }),

@@ -339,6 +339,20 @@ async function runScenarios() {
     expect((await delivery({ ...signedHeaders, 'webhook-signature': 'v1,AAAA' })).statusCode).toBe(401);
     expect((await http('inbox', 'GET', '/v1/inbox')).body.events).toHaveLength(1);
 
+    // Templates: saved (its bots checked), read, listed, a video made from it, deleted.
+    const templatePath = { resource: '/v1/templates/{uid}', pathParameters: { uid: 'grants' } };
+    const template = { name: 'Grants', create_video: false, clips: [{ bot_uid: 'bot_ava', text: 'Hi {{name}}.' }] };
+    expect((await http('templates', 'PUT', '/v1/templates/grants', { ...templatePath, body: template })).status).toBe(200);
+    expect((await http('templates', 'GET', '/v1/templates/grants', templatePath)).status).toBe(200);
+    expect((await http('templates', 'GET', '/v1/templates')).body.templates).toHaveLength(1);
+    const fromTemplate = await http('createVideo', 'POST', '/v1/templates/grants/videos', {
+      resource: '/v1/templates/{uid}/videos',
+      pathParameters: { uid: 'grants' },
+      body: { webhook: `${ok.url}/template`, variables: { name: 'Ada' } },
+    });
+    expect(fromTemplate.status, JSON.stringify(fromTemplate.body)).toBe(202);
+    expect((await http('templates', 'DELETE', '/v1/templates/grants', templatePath)).status).toBe(200);
+
     // v1: a video with a temporary render and a kept clip, created with an Idempotency-Key and retried.
     const create = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
       const res = await http('createVideo', 'POST', '/v1/bot', { body, headers });
