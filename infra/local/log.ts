@@ -1,3 +1,6 @@
+import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
 /** The runtime's own structured log: one JSON line per event, like the functions' Powertools logger. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -16,4 +19,18 @@ export function createLog(level: LogLevel = 'info', write: (line: string) => voi
     write(JSON.stringify({ level: at.toUpperCase(), timestamp: new Date().toISOString(), service: 'vidbot-local', message, ...fields }));
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+/**
+ * Where the functions' own output goes when a person is reading the terminal (`npm start`, `npm run demo`): their
+ * JSON logs and EMF metric documents are appended to `file` (0600), and printed too only with `verbose`, so the
+ * terminal shows progress, the key and links rather than metric JSON.
+ */
+export function functionOutputToFile(file: string, verbose = false): (line: string, from: { function: string; stream: 'stdout' | 'stderr' }) => void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const fd = openSync(file, 'a', 0o600);
+  return (line, from) => {
+    writeSync(fd, `${line}\n`);
+    if (verbose) (from.stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`);
+  };
 }

@@ -3,7 +3,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { LogLevel } from './log.ts';
+import { functionOutputToFile, type LogLevel } from './log.ts';
 import { REPO_ROOT, startLocalRuntime, type LocalRuntimeOptions } from './runtime.ts';
 
 const number = (name: string): number | undefined => {
@@ -26,7 +26,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalRunti
     scheduleSeconds: number('VIDBOT_SCHEDULE_SECONDS'),
     concurrency: number('VIDBOT_CONCURRENCY'),
     authorizerType: env.VIDBOT_AUTHORIZER_TYPE === 'TOKEN' || env.VIDBOT_AUTHORIZER_TYPE === 'REQUEST' ? env.VIDBOT_AUTHORIZER_TYPE : undefined,
-    logLevel: (env.VIDBOT_LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    // The terminal shows the banner and what needs attention; VIDBOT_LOG_LEVEL=info shows the runtime's steps too.
+    logLevel: (env.VIDBOT_LOG_LEVEL as LogLevel | undefined) ?? 'warn',
   };
 }
 
@@ -37,7 +38,9 @@ async function main() {
     await rm(dir, { recursive: true, force: true });
     console.log(`removed ${dir}`);
   }
-  const runtime = await startLocalRuntime(options);
+  const functionLog = resolve(options.dataDir ?? resolve(REPO_ROOT, '.local'), 'logs', 'functions.log');
+  const verbose = process.argv.includes('--verbose');
+  const runtime = await startLocalRuntime({ ...options, functionOutput: functionOutputToFile(functionLog, verbose) });
   const tenant = runtime.devTenant!;
   const banner = [
     '',
@@ -49,6 +52,7 @@ async function main() {
     `  Webhook secret ${tenant.webhookSecret}`,
     `  Data dir       ${runtime.dataDir}  (DynamoDB + S3 persist; SQS is in memory)`,
     `  Emulators      DynamoDB ${runtime.endpoints.dynamodb}  S3 ${runtime.endpoints.s3}  SQS ${runtime.endpoints.sqs}`,
+    `  Function logs  ${functionLog}${verbose ? '  (also printed here: --verbose)' : '  (npm start -- --verbose prints them here too)'}`,
     '',
     '  List the bots:',
     `    curl -s -X POST ${runtime.url}/v1/bot/ -H "Authorization: Bearer ${tenant.apiKey}"`,

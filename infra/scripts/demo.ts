@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startLocalRuntime } from '../local/runtime.ts';
-import { createLog } from '../local/log.ts';
+import { createLog, functionOutputToFile } from '../local/log.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
 import { startFileServer } from './support/file-server.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
@@ -29,7 +29,9 @@ async function main() {
   const files = await startFileServer({ '/background.mp4': background });
 
   step('starting the local runtime (DynamoDB, S3 and SQS emulators, the functions, the gateway) ...');
-  const runtime = await startLocalRuntime({ port: 0, dataDir, logLevel: 'warn', functionLogLevel: 'WARN', log: createLog('warn') });
+  // The functions' logs and metrics go to a file; `npm run demo -- --verbose` prints them too.
+  const functionOutput = functionOutputToFile(join(dataDir, 'logs', 'functions.log'), process.argv.includes('--verbose'));
+  const runtime = await startLocalRuntime({ port: 0, dataDir, logLevel: 'warn', functionLogLevel: 'WARN', log: createLog('warn'), functionOutput });
   const tenant = runtime.devTenant!;
   const receiver = await startWebhookReceiver(tenant.webhookSecret);
   try {
