@@ -99,7 +99,7 @@ export interface Video {
   created_at: string;
   completed_at: string | null;
   progress: { clips_total: number; clips_rendered: number };
-  clips: { index: number; clip_name: string; bot_uid: string; voice?: string; status: string; duration_seconds: number | null; render_seconds: number | null; cached: boolean; clip_uid?: string }[];
+  clips: { index: number; clip_name: string; bot_uid: string; text: string; voice?: string; status: string; duration_seconds: number | null; render_seconds: number | null; cached: boolean; clip_uid?: string }[];
   output: { kind: 'video' | 'audio'; content_type: string; duration_seconds: number; size_bytes: number; download_url: string | null; download_url_expires_at: string | null; thumbnail_url?: string | null; captions?: { vtt_url: string; srt_url: string } | null } | null;
   error: { code: string; message: string; clip_index: number | null } | null;
   webhook: { url: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null; duration_ms: number }[] };

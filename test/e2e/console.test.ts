@@ -365,6 +365,13 @@ describe('console', () => {
   }, 240_000);
 
   it('fits a 375 px phone: no sideways scrolling, every form control named', async () => {
+    // A finished video with a long first clip, so that the list and the detail have all they show.
+    const api = (path: string, init: RequestInit = {}) => fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+    const { inbox_url } = (await (await api('/v1/inbox')).json()) as { inbox_url: string };
+    const text = 'A phone shows this video with its poster, its name and the first words of what the presenter says, and no sideways scrolling.';
+    const created = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: inbox_url, clips: [{ bot_uid: 'bot_maya', text, clip_name: 'Phone check' }] }) });
+    const { video_id } = (await created.json()) as { video_id: string };
+    await expect.poll(async () => ((await (await api(`/v1/video/${video_id}`)).json()) as { status: string }).status, { timeout: 60_000, interval: 500 }).toBe('completed');
     const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     await page.goto(`${app.baseUrl}/`);
@@ -375,6 +382,18 @@ describe('console', () => {
     for (const tab of ['Create', 'Videos', 'Webhook inbox', 'Bots', 'Account']) {
       await page.getByRole('button', { name: tab, exact: true }).click();
       await page.waitForTimeout(300);
+      if (tab === 'Videos') {
+        // A video's detail (player, clip and attempt tables, long links) fits too, not only the list.
+        const row = page.locator('.video-row').first();
+        await expect.poll(() => row.locator('.name').textContent(), { timeout: 10_000 }).toBe('Phone check');
+        expect(await row.locator('.words').textContent()).toMatch(/^A phone shows this video .*…$/);
+        await expect.poll(() => row.locator('img.thumb').evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+        await row.click();
+        await page.waitForSelector('#video-title');
+        const detail = await page.locator('.detail').boundingBox();
+        expect(detail!.x + detail!.width, 'the video detail at 375 px').toBeLessThanOrEqual(375);
+        await page.screenshot({ path: join(shots, 'console-videos-phone.png'), fullPage: true });
+      }
       await page.screenshot({ path: join(work, `phone-${tab.replace(/ /g, '-').toLowerCase()}.png`), fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${tab} at 375 px`).toBeLessThanOrEqual(375);
       // Every input, select, textarea and button has an accessible name.
@@ -390,5 +409,5 @@ describe('console', () => {
       if (tab === 'Create') await page.screenshot({ path: join(shots, 'console-phone.png') });
     }
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,7 +1,30 @@
-import { isFinished } from '../api.ts';
+import { isFinished, type Video } from '../api.ts';
 import { selectedVideo, selectedVideoId, selectVideo, videos } from '../state.ts';
 import { Progress, StatusBadge } from './Status.tsx';
 import { VideoDetail } from './VideoDetail.tsx';
+
+const FIRST_WORDS_CHARS = 80;
+const firstWords = (text: string) => (text.length > FIRST_WORDS_CHARS ? `${text.slice(0, FIRST_WORDS_CHARS).trimEnd()}…` : text);
+
+/** A video as a list shows it: its poster, its first clip's name and words, its status. */
+function VideoRow({ video }: { video: Video }) {
+  const first = video.clips[0];
+  const thumbnail = video.output?.thumbnail_url;
+  return (
+    <button type="button" class={`video-row${selectedVideoId.value === video.video_id ? ' selected' : ''}`} aria-pressed={selectedVideoId.value === video.video_id} onClick={() => selectVideo(video.video_id)}>
+      {thumbnail ? <img class="thumb" src={thumbnail} alt="" loading="lazy" /> : <span class="thumb" aria-hidden="true">{video.create_video ? '▶' : '♪'}</span>}
+      <span class="name">{first?.clip_name ?? video.video_id}</span>
+      {first?.text && <span class="words">{firstWords(first.text)}</span>}
+      <span class="row-top">
+        <code>{video.video_id}</code>
+        <StatusBadge status={video.status} />
+      </span>
+      <span class="row-bottom">
+        {isFinished(video) ? <span class="help">{new Date(video.created_at).toLocaleString()} · {video.create_video ? 'video' : 'voice only'}</span> : <Progress video={video} />}
+      </span>
+    </button>
+  );
+}
 
 export function Videos() {
   const list = videos.value;
@@ -14,15 +37,7 @@ export function Videos() {
           <ul class="video-list">
             {list.map((video) => (
               <li>
-                <button type="button" class={`video-row${selectedVideoId.value === video.video_id ? ' selected' : ''}`} aria-pressed={selectedVideoId.value === video.video_id} onClick={() => selectVideo(video.video_id)}>
-                  <span class="row-top">
-                    <code>{video.video_id}</code>
-                    <StatusBadge status={video.status} />
-                  </span>
-                  <span class="row-bottom">
-                    {isFinished(video) ? <span class="help">{new Date(video.created_at).toLocaleString()} · {video.create_video ? 'video' : 'voice only'}</span> : <Progress video={video} />}
-                  </span>
-                </button>
+                <VideoRow video={video} />
               </li>
             ))}
           </ul>

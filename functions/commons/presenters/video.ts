@@ -69,6 +69,7 @@ function publicClips(video: VideoRecord) {
       index: clip.index,
       clip_name: clip.clipName,
       bot_uid: clip.botUid,
+      text: clip.text,
       ...(clip.voice !== undefined && { voice: clip.voice }),
       status: result?.status ?? 'queued',
       duration_seconds: result?.durationSeconds ?? null,
