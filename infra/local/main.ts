@@ -48,7 +48,7 @@ async function main() {
     `  API key        ${tenant.apiKey}`,
     `  Webhook secret ${tenant.webhookSecret}`,
     `  Data dir       ${runtime.dataDir}  (DynamoDB + S3 persist; SQS is in memory)`,
-    `  Emulators      DynamoDB ${runtime.endpoints.dynamodb}  S3 ${runtime.endpoints.s3}  SQS ${runtime.endpoints.sqs}`,
+    `  Emulators      DynamoDB ${runtime.endpoints.dynamodb}  S3 ${runtime.endpoints.s3}  SQS ${runtime.endpoints.sqs}  (signed with the data dir's credentials only)`,
     '',
     '  List the bots:',
     `    curl -s -X POST ${runtime.url}/v1/bot/ -H "Authorization: Bearer ${tenant.apiKey}"`,
