@@ -14,17 +14,16 @@ const FILE_MODE = 0o600;
 const SECRET_FILE = 'local-secret';
 const PORTS_FILE = 'ports.json';
 
-/** Creates the data dir (0700), or makes an existing one and everything under it private again. */
+/**
+ * Creates the data dir (0700), or makes an existing one private again: the dir, its files and its subdirs. What
+ * the emulators write deeper (LevelDB, s3rver's files) keeps their umask's modes, closed by the dirs above.
+ */
 export async function prepareDataDir(dataDir: string) {
   await mkdir(dataDir, { recursive: true, mode: DIR_MODE });
-  await makePrivate(dataDir);
-}
-
-async function makePrivate(dir: string) {
-  await chmod(dir, DIR_MODE);
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) await makePrivate(path);
+  await chmod(dataDir, DIR_MODE);
+  for (const entry of await readdir(dataDir, { withFileTypes: true })) {
+    const path = join(dataDir, entry.name);
+    if (entry.isDirectory()) await chmod(path, DIR_MODE);
     else if (entry.isFile()) await chmod(path, FILE_MODE);
   }
 }

@@ -57,6 +57,7 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
   const { service, log } = options;
   const verifier = new SigV4Verifier(options.credentials, options.region, service);
   const agent = new Agent({ keepAlive: true });
+  let closing = false;
 
   const deny = (res: ServerResponse, status: number, code: string, message: string) => {
     const [statusCode, headers, body] = refusal(service, status, code, message);
@@ -73,7 +74,7 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
     const verdict = await verifier.verify(received);
     if (!verdict.ok) {
       log.debug('emulator request refused', { service, reason: verdict.reason });
-      return deny(res, 403, service === 's3' ? 'AccessDenied' : 'InvalidSignatureException', 'Request not signed with this runtime\u2019s credentials.');
+      return deny(res, 403, service === 's3' ? 'AccessDenied' : 'InvalidSignatureException', 'Request not signed with the runtime credentials.');
     }
     const crossOriginRead = verdict.presigned && (req.method === 'GET' || req.method === 'HEAD');
     if (req.headers.origin !== undefined && !crossOriginRead) return deny(res, 403, 'AccessDenied', 'Cross-origin requests are not allowed.');
@@ -87,7 +88,8 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
       answer.pipe(res);
     });
     upstream.on('error', (error) => {
-      log.warn('emulator unreachable', { service, error: error.message });
+      // Closing cuts the requests still open (the pollers' long polls): not worth a warning.
+      if (!closing) log.warn('emulator unreachable', { service, error: error.message });
       if (!res.headersSent) deny(res, 502, 'InternalError', 'Emulator unreachable.');
       else res.destroy();
     });
@@ -110,6 +112,7 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
     port: bound,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         agent.destroy();
         server.close(() => resolve());
         server.closeAllConnections();
