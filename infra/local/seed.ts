@@ -40,11 +40,18 @@ export interface DevTenant {
  * `dev-tenant.json`: the ids in clear, the key and webhook secret sealed with the data dir's key (the keys table
  * holds only the key's hash; the webhook secret must stay usable to sign, so it is encrypted, not hashed).
  */
-async function readSavedTenant(dataDir: string, file: string): Promise<Partial<DevTenant>> {
+async function readSavedTenant(dataDir: string, file: string, log: Log): Promise<Partial<DevTenant>> {
   if (!existsSync(file)) return {};
   const saved = JSON.parse(await readFile(file, 'utf8')) as Partial<DevTenant> & { sealed?: string };
   const { sealed, ...ids } = saved;
-  return sealed ? { ...ids, ...(JSON.parse(await unseal(dataDir, sealed)) as Partial<DevTenant>) } : saved;
+  if (!sealed) return saved;
+  try {
+    return { ...ids, ...(JSON.parse(await unseal(dataDir, sealed)) as Partial<DevTenant>) };
+  } catch {
+    // The data dir's secret was replaced: the account stays, the key and webhook secret are issued again.
+    log.warn('dev tenant key and webhook secret cannot be unsealed (local-secret replaced?); issuing new ones', { file });
+    return { tenantId: ids.tenantId };
+  }
 }
 
 async function saveTenant(dataDir: string, file: string, tenant: DevTenant) {
@@ -69,7 +76,7 @@ export async function seedDevTenant(options: {
   const accounts = new DynamoAccountStore(options.doc, options.accountsTable);
   const keys = new DynamoKeyStore(options.doc, options.keysTable);
   const stateFile = join(dataDir, 'dev-tenant.json');
-  const saved = await readSavedTenant(dataDir, stateFile);
+  const saved = await readSavedTenant(dataDir, stateFile, log);
   const now = new Date();
 
   let tenantId = saved.tenantId;

@@ -169,6 +169,25 @@ describe('the data dir', () => {
     }
   });
 
+  it('starts again after its secret was replaced, with the same account and a new dev key', async () => {
+    const first = await startTestRuntime({ keepDataDir: true, consumers: false });
+    const { dataDir, tenantId, apiKey } = first;
+    try {
+      await first.stop();
+      await rm(join(dataDir, 'local-secret'));
+      const second = await startTestRuntime({ dataDir, consumers: false });
+      try {
+        expect(second.tenantId).toBe(tenantId);
+        expect(second.apiKey).not.toBe(apiKey);
+        expect((await fetch(`${second.baseUrl}/v1/account`, { headers: second.authHeaders })).status).toBe(200);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the emulator ports (and so the download links) across a restart', async () => {
     const first = await startTestRuntime({ keepDataDir: true, consumers: false });
     const { dataDir } = first;
