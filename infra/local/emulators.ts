@@ -1,18 +1,18 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, ScanCommand, type AttributeValue, type GlobalSecondaryIndex } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { mediaCors, type QueueDecl, type ResourceNames, type TableDecl } from '../wiring.ts';
-import type { Log } from './log.ts';
+import { emulatorCredentials, privateDir, rememberedPorts, rememberPorts, type LocalCredentials } from './data-dir.ts';
+import { startFront, type Front, type FrontOptions } from './emulator-front.ts';
+import { createLog, type Log } from './log.ts';
 
 const require = createRequire(import.meta.url);
 
-/** s3rver only accepts signatures made with its built-in dummy key pair; dynalite and fauxqs accept anything. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_ACCOUNT = '000000000000';
 
@@ -24,22 +24,27 @@ export interface Endpoints {
 
 export interface Emulators {
   endpoints: Endpoints;
+  /** The ports of the verifying fronts: the only TCP ports the emulators are reached on. */
+  ports: Required<EmulatorPorts>;
+  /** The credentials every client of these emulators must sign with (the data dir's own). */
+  credentials: LocalCredentials;
   dynamo: DynamoDBClient;
   s3: S3Client;
   sqs: SQSClient;
   stop(): Promise<void>;
 }
 
+/** A port per emulator; 0 picks a free one, a missing one reuses the data dir's remembered port (else a free one). */
 export interface EmulatorPorts {
   dynamodb?: number;
   s3?: number;
   sqs?: number;
 }
 
-const listen = (server: Server, port: number) =>
-  new Promise<number>((resolve, reject) => {
+const listenOnSocket = (server: Server, path: string) =>
+  new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(path, () => resolve());
   });
 
 const close = (server: { close(cb: (err?: Error) => void): unknown }) =>
@@ -49,10 +54,10 @@ const close = (server: { close(cb: (err?: Error) => void): unknown }) =>
  * fauxqs keys queues by their full URL and by default names them `http://sqs.<region>.localhost:<port>/...`,
  * a host Node cannot resolve; the SDK then sends requests to that host (it prefers the QueueUrl's origin). With
  * an empty `host`, fauxqs builds the URL from the request's Host header instead, so queue URLs are
- * `http://127.0.0.1:<port>/000000000000/<name>` — the same origin as AWS_ENDPOINT_URL_SQS. Its store is not
- * exported, so we load the class from the package's own file.
+ * `http://127.0.0.1:<port>/000000000000/<name>` — the same origin as AWS_ENDPOINT_URL_SQS (the front passes the
+ * Host header on). Its store is not exported, so we load the class from the package's own file.
  */
-async function startSqs(port: number) {
+async function startSqs(socketPath: string) {
   const fauxqs = await import('fauxqs');
   const { SqsStore } = (await import(new URL('./sqs/sqsStore.js', import.meta.resolve('fauxqs')).href)) as {
     SqsStore: new () => { host: string };
@@ -60,56 +65,103 @@ async function startSqs(port: number) {
   const sqsStore = new SqsStore();
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { sqsStore } as never });
-  await app.listen({ port, host: '127.0.0.1' });
-  const address = app.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${address.port}`, stop: () => app.close() };
+  await app.listen({ path: socketPath });
+  return { stop: () => app.close() };
 }
 
-/** The media bucket's CORS rule (the wiring's, as on AWS) in the XML s3rver reads. */
+/** The media bucket's CORS rule (the wiring's, as on AWS) in the XML s3rver reads; the front lets only presigned reads use it. */
 const mediaCorsXml = () =>
   `<CORSConfiguration><CORSRule>${mediaCors.allowedOrigins.map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('')}` +
   `${mediaCors.allowedMethods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}<MaxAgeSeconds>${mediaCors.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
 
-/** Starts DynamoDB (dynalite on LevelDB), S3 (s3rver on disk) and SQS (fauxqs, in memory) on 127.0.0.1. */
-export async function startEmulators(dataDir: string, ports: EmulatorPorts, bucket: string): Promise<Emulators> {
+/**
+ * A front on the asked port, else the remembered one, else a free one. A remembered port another program took
+ * meanwhile is given up (with a warning: links naming it die); an asked one that is taken fails the start.
+ */
+async function openFront(options: FrontOptions, asked: number | undefined, remembered: number | undefined, log: Log): Promise<Front> {
+  if (asked !== undefined || remembered === undefined) return startFront(options, asked ?? 0);
+  try {
+    return await startFront(options, remembered);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    log.warn('remembered emulator port is taken; using another (links that name the old one stop working)', { service: options.service, port: remembered });
+    return startFront(options, 0);
+  }
+}
+
+/**
+ * Starts DynamoDB (dynalite on LevelDB), S3 (s3rver on disk) and SQS (fauxqs, in memory), each on a unix socket in
+ * a private temporary directory, and behind each a front on 127.0.0.1 that admits only requests signed with the
+ * data dir's credentials (./emulator-front.ts). The fronts' ports are remembered in the data dir.
+ */
+export async function startEmulators(dataDir: string, ports: EmulatorPorts, bucket: string, log: Log = createLog('silent')): Promise<Emulators> {
   const dynamoDir = join(dataDir, 'dynamodb');
   const s3Dir = join(dataDir, 's3');
-  await mkdir(dynamoDir, { recursive: true });
-  await mkdir(s3Dir, { recursive: true });
-
-  const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
-  const dynamoServer = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const dynamoPort = await listen(dynamoServer, ports.dynamodb ?? 0);
-
-  const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
-  const s3rver = new S3rver({ address: '127.0.0.1', port: ports.s3 ?? 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucket, configs: [mediaCorsXml()] }] });
-  const s3Address = await s3rver.run();
-
-  const sqsServer = await startSqs(ports.sqs ?? 0);
-
-  const endpoints: Endpoints = {
-    dynamodb: `http://127.0.0.1:${dynamoPort}`,
-    s3: `http://127.0.0.1:${s3Address.port}`,
-    sqs: sqsServer.url,
+  await privateDir(dynamoDir);
+  await privateDir(s3Dir);
+  const credentials = await emulatorCredentials(dataDir);
+  const remembered = await rememberedPorts(dataDir);
+  // Unix socket paths are limited to ~100 bytes, so not in the data dir; mkdtemp makes the directory 0700.
+  const socketDir = await mkdtemp(join(tmpdir(), 'vidbot-emulators-'));
+  const stops: Array<() => Promise<unknown>> = [() => rm(socketDir, { recursive: true, force: true })];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
-  const common = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const };
-  const dynamo = new DynamoDBClient({ ...common, endpoint: endpoints.dynamodb });
-  const s3 = new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true });
-  const sqs = new SQSClient({ ...common, endpoint: endpoints.sqs });
-  return {
-    endpoints,
-    dynamo,
-    s3,
-    sqs,
-    async stop() {
-      dynamo.destroy();
-      s3.destroy();
-      sqs.destroy();
-      await sqsServer.stop();
-      await s3rver.close();
-      await close(dynamoServer);
-    },
-  };
+  try {
+    const socket = (name: string) => join(socketDir, `${name}.sock`);
+    const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
+    const dynamoServer = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+    await listenOnSocket(dynamoServer, socket('dynamodb'));
+    stops.push(() => close(dynamoServer));
+
+    const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { configureBuckets(): Promise<void>; listen(options: object): Promise<Server>; httpServer?: Server; close(): Promise<void> };
+    // s3rver knows one dummy key and serves response-header overrides (a link's download name) only to a known one;
+    // it checks no v4 signature itself, the front does.
+    const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
+    DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
+    const s3rver = new S3rver({ directory: s3Dir, silent: true, configureBuckets: [{ name: bucket, configs: [mediaCorsXml()] }] });
+    await s3rver.configureBuckets();
+    s3rver.httpServer = await s3rver.listen({ path: socket('s3') });
+    stops.push(() => s3rver.close());
+
+    const sqsServer = await startSqs(socket('sqs'));
+    stops.push(() => sqsServer.stop());
+
+    const fronts = {} as Record<keyof Endpoints, Front>;
+    for (const service of ['dynamodb', 's3', 'sqs'] as const) {
+      fronts[service] = await openFront({ service, credentials, region: LOCAL_REGION, socketPath: socket(service), log }, ports[service], remembered[service], log);
+      stops.push(() => fronts[service].close());
+    }
+    const bound = { dynamodb: fronts.dynamodb.port, s3: fronts.s3.port, sqs: fronts.sqs.port };
+    await rememberPorts(dataDir, bound);
+
+    const endpoints: Endpoints = {
+      dynamodb: `http://127.0.0.1:${bound.dynamodb}`,
+      s3: `http://127.0.0.1:${bound.s3}`,
+      sqs: `http://127.0.0.1:${bound.sqs}`,
+    };
+    const common = { region: LOCAL_REGION, credentials, requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const };
+    const dynamo = new DynamoDBClient({ ...common, endpoint: endpoints.dynamodb });
+    const s3 = new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true });
+    const sqs = new SQSClient({ ...common, endpoint: endpoints.sqs });
+    return {
+      endpoints,
+      ports: bound,
+      credentials,
+      dynamo,
+      s3,
+      sqs,
+      async stop() {
+        dynamo.destroy();
+        s3.destroy();
+        sqs.destroy();
+        await stopAll();
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }
 
 /**

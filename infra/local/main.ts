@@ -51,7 +51,7 @@ async function main() {
     `  API key        ${tenant.apiKey}`,
     `  Webhook secret ${tenant.webhookSecret}`,
     `  Data dir       ${runtime.dataDir}  (DynamoDB + S3 persist; SQS is in memory)`,
-    `  Emulators      DynamoDB ${runtime.endpoints.dynamodb}  S3 ${runtime.endpoints.s3}  SQS ${runtime.endpoints.sqs}`,
+    `  Emulators      DynamoDB ${runtime.endpoints.dynamodb}  S3 ${runtime.endpoints.s3}  SQS ${runtime.endpoints.sqs}  (signed with the data dir's credentials only)`,
     `  Function logs  ${functionLog}${verbose ? '  (also printed here: --verbose)' : '  (npm start -- --verbose prints them here too)'}`,
     '',
     '  List the bots:',

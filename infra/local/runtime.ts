@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -6,7 +6,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames } from '#commons/env-names';
 import * as wiring from '../wiring.ts';
 import type { FunctionDecl, QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
-import { ensureQueues, ensureTables, LOCAL_ACCOUNT, LOCAL_CREDENTIALS, LOCAL_REGION, startEmulators, type EmulatorPorts, type Endpoints, type ProvisionedQueue } from './emulators.ts';
+import { prepareDataDir, writePrivateFile, type LocalCredentials } from './data-dir.ts';
+import { ensureQueues, ensureTables, LOCAL_ACCOUNT, LOCAL_REGION, startEmulators, type EmulatorPorts, type Endpoints, type ProvisionedQueue } from './emulators.ts';
 import { FunctionHost, type FunctionOutput } from './function-host.ts';
 import { createGateway } from './gateway.ts';
 import { createLog, type Log, type LogLevel } from './log.ts';
@@ -24,7 +25,7 @@ export interface LocalRuntimeOptions {
   dataDir?: string;
   /** Gateway port; 0 picks a free one. @default 3000 */
   port?: number;
-  /** Emulator ports; 0 (the default) picks free ones. */
+  /** Emulator ports; 0 picks a free one. @default the data dir's remembered ports, else free ones */
   emulatorPorts?: EmulatorPorts;
   /** Replaces the wiring's functions (tests run fixture handlers). Tables and queues always come from the wiring. */
   functions?: Record<string, FunctionDecl>;
@@ -89,6 +90,10 @@ export interface LocalRuntime {
   port: number;
   dataDir: string;
   endpoints: Endpoints;
+  /** What the emulators accept: clients outside the runtime (tests, scripts) sign with these. */
+  credentials: LocalCredentials;
+  /** Every TCP port this runtime listens on: the gateway's and the emulators'. */
+  ownPorts: number[];
   names: ResourceNames;
   queues: Record<string, ProvisionedQueue>;
   /** Undefined when seeding is off. */
@@ -127,9 +132,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   };
 
   try {
-    await mkdir(dataDir, { recursive: true });
+    await prepareDataDir(dataDir);
     log.info('starting vidbot local runtime', { dataDir });
-    const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket);
+    const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket, log);
     stops.push(() => emulators.stop());
     log.info('emulators started', {
       ...emulators.endpoints,
@@ -179,8 +184,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       TZ: 'UTC',
       AWS_REGION: LOCAL_REGION,
       AWS_DEFAULT_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: emulators.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: emulators.credentials.secretAccessKey,
       AWS_ENDPOINT_URL_DYNAMODB: emulators.endpoints.dynamodb,
       AWS_ENDPOINT_URL_S3: emulators.endpoints.s3,
       AWS_ENDPOINT_URL_SQS: emulators.endpoints.sqs,
@@ -278,7 +283,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const url = `http://127.0.0.1:${port}`;
     // Tools that act on the running service (npm run keys) find its emulators here; removed on stop.
     const infoFile = resolve(dataDir, 'runtime.json');
-    await writeFile(
+    await writePrivateFile(
       infoFile,
       `${JSON.stringify({ url, pid: process.pid, endpoints: emulators.endpoints, tables: Object.fromEntries(Object.keys(tables).map((t) => [t, names.table(t as never)])), bucket: names.bucket }, null, 2)}\n`,
     );
@@ -290,6 +295,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       port,
       dataDir,
       endpoints: emulators.endpoints,
+      credentials: emulators.credentials,
+      ownPorts: [port, ...Object.values(emulators.ports)],
       names,
       queues,
       devTenant,

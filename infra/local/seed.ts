@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -7,6 +7,7 @@ import { generateApiKey, generateUsagePlanKey, generateWebhookSecret, hashApiKey
 import { BUILT_IN_BOTS, botPreviewKey } from '#domain/bot';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { seal, unseal, writePrivateFile } from './data-dir.ts';
 import type { Log } from './log.ts';
 
 /** Puts the bot catalog and each bot's preview image, through the functions' own adapters. Overwrites: idempotent. */
@@ -36,6 +37,29 @@ export interface DevTenant {
 }
 
 /**
+ * `dev-tenant.json`: the ids in clear, the key and webhook secret sealed with the data dir's key (the keys table
+ * holds only the key's hash; the webhook secret must stay usable to sign, so it is encrypted, not hashed).
+ */
+async function readSavedTenant(dataDir: string, file: string, log: Log): Promise<Partial<DevTenant>> {
+  if (!existsSync(file)) return {};
+  const saved = JSON.parse(await readFile(file, 'utf8')) as Partial<DevTenant> & { sealed?: string };
+  const { sealed, ...ids } = saved;
+  if (!sealed) return saved;
+  try {
+    return { ...ids, ...(JSON.parse(await unseal(dataDir, sealed)) as Partial<DevTenant>) };
+  } catch {
+    // The data dir's secret was replaced: the account stays, the key and webhook secret are issued again.
+    log.warn('dev tenant key and webhook secret cannot be unsealed (local-secret replaced?); issuing new ones', { file });
+    return { tenantId: ids.tenantId };
+  }
+}
+
+async function saveTenant(dataDir: string, file: string, tenant: DevTenant) {
+  const sealed = await seal(dataDir, JSON.stringify({ apiKey: tenant.apiKey, webhookSecret: tenant.webhookSecret }));
+  await writePrivateFile(file, `${JSON.stringify({ tenantId: tenant.tenantId, keyId: tenant.keyId, sealed }, null, 2)}\n`);
+}
+
+/**
  * The dev tenant: an account and one API key. The key and webhook secret come from DEV_API_KEY /
  * DEV_WEBHOOK_SECRET, else from the previous start (persisted in the data dir), else are generated.
  */
@@ -52,7 +76,7 @@ export async function seedDevTenant(options: {
   const accounts = new DynamoAccountStore(options.doc, options.accountsTable);
   const keys = new DynamoKeyStore(options.doc, options.keysTable);
   const stateFile = join(dataDir, 'dev-tenant.json');
-  const saved: Partial<DevTenant> = existsSync(stateFile) ? JSON.parse(await readFile(stateFile, 'utf8')) : {};
+  const saved = await readSavedTenant(dataDir, stateFile, log);
   const now = new Date();
 
   let tenantId = saved.tenantId;
@@ -89,6 +113,6 @@ export async function seedDevTenant(options: {
     if (!existing.usageIdentifierKey) await keys.ensureUsageIdentifierKey(keyId, generateUsagePlanKey());
   }
   const tenant = { tenantId, keyId, apiKey, webhookSecret };
-  await writeFile(stateFile, `${JSON.stringify(tenant, null, 2)}\n`, { mode: 0o600 });
+  await saveTenant(dataDir, stateFile, tenant);
   return tenant;
 }

@@ -109,7 +109,7 @@ async function main() {
     // Created videos stay queued (no consumers), so one account would soon hold thousands in progress: beyond
     // its limit, and each create would count them all. Creates are spread over many accounts instead, each
     // staying under the default limit, as many callers would; their keys are warmed in the authorizer's cache.
-    const target = localTarget(dataDir);
+    const target = await localTarget(dataDir);
     const creators: string[] = [];
     for (let i = 0; i < CREATE_ACCOUNTS; i++) creators.push(`Bearer ${(await createKey(target, { name: `bench ${i}` })).apiKey}`);
     for (const authorization of creators) await fetch(`${runtime.url}/v1/account`, { headers: { Authorization: authorization } });

@@ -28,6 +28,7 @@ import { generateUsagePlanKey, issueApiKey, newAccount, rotateWebhookSecret } fr
 import { parseVideosInProgressLimit } from '#domain/fair-use';
 import type { ApiKeyRecord } from '#domain/ports';
 import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
+import { emulatorCredentials } from '../local/data-dir.ts';
 
 export interface KeyTarget {
   client: DynamoDBDocumentClient;
@@ -71,11 +72,11 @@ interface RuntimeInfo {
   url: string;
 }
 
-export function localTarget(dataDir: string): KeyTarget {
+export async function localTarget(dataDir: string): Promise<KeyTarget> {
   const file = join(dataDir, 'runtime.json');
   if (!existsSync(file)) throw new Error(`no local runtime is running (no ${file}); start it with npm start, or pass --stack for a deployed stack`);
   const info = JSON.parse(readFileSync(file, 'utf8')) as RuntimeInfo;
-  const raw = new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const raw = new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: 'us-east-1', credentials: await emulatorCredentials(dataDir) });
   return { client: DynamoDBDocumentClient.from(raw), keysTable: info.tables.keys!, accountsTable: info.tables.accounts!, where: `local runtime at ${info.url}` };
 }
 
@@ -172,7 +173,7 @@ async function main() {
     },
   });
   const command = positionals[0];
-  const target = values.stack ? await stackTarget(values.stack, values.region) : localTarget(values['data-dir']!);
+  const target = values.stack ? await stackTarget(values.stack, values.region) : await localTarget(values['data-dir']!);
   switch (command) {
     case 'create': {
       if (!values.name) throw new Error('create needs --name');

@@ -106,7 +106,7 @@ async function download(id: string, file: string) {
 
 /** Copies a ready bot's look (manifest and sprites) out of the bucket, to find its mouth in the frames. */
 async function fetchLook(uid: string, version: string) {
-  const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
+  const s3 = new S3Client({ region: 'us-east-1', credentials: app.runtime.credentials, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
   const prefix = lookPrefix(app.tenantId, uid, version);
   const listed = await s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket, Prefix: `${prefix}/` }));
   const dir = join(work, `look-${uid}`);
@@ -315,7 +315,7 @@ describe('bad images: each fails the bot with its code and a signed bot.failed, 
 });
 
 async function fetchLookCount(uid: string, version: string) {
-  const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
+  const s3 = new S3Client({ region: 'us-east-1', credentials: app.runtime.credentials, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
   const listed = await s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket, Prefix: `${lookPrefix(app.tenantId, uid, version)}/` }));
   s3.destroy();
   return listed.KeyCount ?? 0;

@@ -387,7 +387,7 @@ describe('console', () => {
         const row = page.locator('.video-row').first();
         await expect.poll(() => row.locator('.name').textContent(), { timeout: 10_000 }).toBe('Phone check');
         expect(await row.locator('.words').textContent()).toMatch(/^A phone shows this video .*…$/);
-        await expect.poll(() => row.locator('img.thumb').evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+        await expect.poll(() => row.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
         await row.click();
         await page.waitForSelector('#video-title');
         const detail = await page.locator('.detail').boundingBox();

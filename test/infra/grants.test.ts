@@ -27,7 +27,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { envNames } from '#commons/env-names';
 import { signWebhook } from '#commons/webhooks/signature';
-import { ensureQueues, ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, startEmulators, type Emulators, type ProvisionedQueue } from '../../infra/local/emulators.ts';
+import { ensureQueues, ensureTables, LOCAL_REGION, startEmulators, type Emulators, type ProvisionedQueue } from '../../infra/local/emulators.ts';
 import { wildcardMatch } from '../../infra/local/iam-policy.ts';
 import { createLog } from '../../infra/local/log.ts';
 import { toSqsRecord } from '../../infra/local/poller.ts';
@@ -516,8 +516,8 @@ beforeAll(async () => {
   Object.assign(process.env, {
     TMPDIR: workTmp,
     AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ACCESS_KEY_ID: emulators.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: emulators.credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: emulators.endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: emulators.endpoints.s3,
     AWS_ENDPOINT_URL_SQS: emulators.endpoints.sqs,

@@ -115,7 +115,7 @@ describe('local S3 through a function', () => {
   it('stores streamed uploads byte for byte (no aws-chunked framing in s3rver)', async () => {
     const upload = await fetch(`${app.baseUrl}/v1/fixture/upload`, { method: 'POST', headers: auth('good') });
     expect(upload.status).toBe(204);
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: app.runtime.endpoints.s3, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: app.runtime.endpoints.s3, forcePathStyle: true, credentials: app.runtime.credentials });
     const object = await s3.send(new GetObjectCommand({ Bucket: app.runtime.names.bucket, Key: 'fixture/upload.bin' }));
     const bytes = Buffer.from(await object.Body!.transformToByteArray());
     expect(bytes.equals(Buffer.alloc(100_000, 7))).toBe(true);

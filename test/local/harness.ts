@@ -1,6 +1,7 @@
 /**
  * Test harness: the whole local runtime (emulators, functions in workers, gateway, pollers) on random ports in a
- * temporary data dir. For end-to-end tests against the real handlers or against fixtures:
+ * temporary data dir; clients of its emulators sign with `app.runtime.credentials`. For end-to-end tests against
+ * the real handlers or against fixtures:
  *
  *   const app = await startTestRuntime();
  *   const res = await fetch(`${app.baseUrl}/v1/bot/`, { method: 'POST', headers: app.authHeaders });
@@ -43,8 +44,8 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
   const dataDir = runtimeOptions.dataDir ?? (await mkdtemp(join(tmpdir(), 'vidbot-test-')));
   const verbose = !!process.env.VIDBOT_TEST_LOGS;
   const runtime = await startLocalRuntime({
+    // Emulator ports: free ones, remembered in the fresh data dir (a restart on it reuses them).
     port: 0,
-    emulatorPorts: { dynamodb: 0, s3: 0, sqs: 0 },
     pollWaitSeconds: 1,
     logLevel: verbose ? 'debug' : 'error',
     functionLogLevel: verbose ? 'DEBUG' : 'ERROR',

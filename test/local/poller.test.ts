@@ -49,7 +49,7 @@ beforeAll(async () => {
   out = join(dir, 'deliveries.jsonl');
   // render: visibility 960 s declared → 1 s here; maxReceiveCount 3 from the wiring.
   app = await startTestRuntime({ functions: queueFunctions(out, 2), seed: false, visibilityScale: 0.001, scheduleSeconds: 1 });
-  sqs = new SQSClient({ region: 'us-east-1', endpoint: app.runtime.endpoints.sqs, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+  sqs = new SQSClient({ region: 'us-east-1', endpoint: app.runtime.endpoints.sqs, credentials: app.runtime.credentials });
 }, 60_000);
 afterAll(async () => {
   sqs?.destroy();

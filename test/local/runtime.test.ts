@@ -11,9 +11,8 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { gatewayFunctions } from './fixtures/functions.ts';
 import { startTestRuntime, type TestRuntime } from './harness.ts';
 
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const clients = (app: TestRuntime) => {
-  const { endpoints } = app.runtime;
+  const { endpoints, credentials } = app.runtime;
   return {
     doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials, endpoint: endpoints.dynamodb })),
     s3: new S3Client({ region: 'us-east-1', credentials, endpoint: endpoints.s3, forcePathStyle: true }),

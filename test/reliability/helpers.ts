@@ -16,7 +16,8 @@ import { assertPublicMessage } from '../support/public-errors.ts';
 
 export { eventually };
 
-const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
+/** A client of the runtime's emulators: they accept only its own credentials. */
+const local = (app: TestRuntime) => ({ region: 'us-east-1', credentials: app.runtime.credentials });
 
 /** The public video as GET /v1/video/{id} returns it (the fields the suites look at). */
 export interface PublicVideo {
@@ -82,7 +83,7 @@ export const isTerminal = (v: PublicVideo) => v.status === 'completed' || v.stat
 
 /** Messages in a queue or its DLQ: visible plus in flight plus delayed. */
 export async function queueDepth(app: TestRuntime, queue: string, which: 'queue' | 'dlq'): Promise<number> {
-  const sqs = new SQSClient({ ...LOCAL, endpoint: app.runtime.endpoints.sqs });
+  const sqs = new SQSClient({ ...local(app), endpoint: app.runtime.endpoints.sqs });
   try {
     const provisioned = app.runtime.queues[queue]!;
     const { Attributes = {} } = await sqs.send(
@@ -103,7 +104,7 @@ export async function queueDepth(app: TestRuntime, queue: string, which: 'queue'
 
 /** The runtime's keys and accounts tables, for createKey/revokeKey of infra/scripts/keys.ts. */
 export function keyTarget(app: TestRuntime): KeyTarget {
-  const raw = new DynamoDBClient({ ...LOCAL, endpoint: app.runtime.endpoints.dynamodb });
+  const raw = new DynamoDBClient({ ...local(app), endpoint: app.runtime.endpoints.dynamodb });
   return {
     client: DynamoDBDocumentClient.from(raw),
     keysTable: app.runtime.names.table('keys'),

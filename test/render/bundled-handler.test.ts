@@ -13,7 +13,7 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleRender } from '../../infra/scripts/bundle-render.ts';
 import { environmentFor, functions, type FunctionDecl } from '../../infra/wiring.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../infra/local/emulators.ts';
+import { LOCAL_REGION } from '../../infra/local/emulators.ts';
 import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
 import { eventually } from '../support/media.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -45,7 +45,7 @@ it('the bundled render handler renders a real job from its own folder, and the v
   expect(create.status).toBe(202);
   const { video_id } = (await create.json()) as { video_id: string };
 
-  const sqs = new SQSClient({ endpoint: app.runtime.endpoints.sqs, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const sqs = new SQSClient({ endpoint: app.runtime.endpoints.sqs, region: LOCAL_REGION, credentials: app.runtime.credentials });
   const queue = app.runtime.queues.render!;
   const { Messages } = await sqs.send(
     new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 1, WaitTimeSeconds: 5, MessageSystemAttributeNames: ['All'] }),
@@ -74,8 +74,8 @@ it('the bundled render handler renders a real job from its own folder, and the v
     HOME: out,
     ...environmentFor(functions.render, app.runtime.names, 'local'),
     AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ACCESS_KEY_ID: app.runtime.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: app.runtime.credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: app.runtime.endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: app.runtime.endpoints.s3,
     AWS_ENDPOINT_URL_SQS: app.runtime.endpoints.sqs,
