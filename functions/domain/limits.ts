@@ -1,4 +1,4 @@
-/** Every limit the API enforces, in one place: the validator, the OpenAPI document and the README read these. */
+/** Every limit the API enforces, in one place: the validator, the OpenAPI document and the docs read these. */
 export const limits = {
   /** Largest request body accepted, in bytes (413 above it). */
   maxBodyBytes: 256 * 1024,

@@ -13,7 +13,7 @@ import type { SpeechVoice } from './voices.ts';
  * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
  * account-bots.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
- * (documented in the README).
+ * (documented in docs/api.md).
  */
 export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, voice: SpeechVoice, mode: 'video' | 'voice', rendererVersion: string, shape: Shape): string {
   const material = {

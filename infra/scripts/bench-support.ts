@@ -66,7 +66,7 @@ export async function bareEncode(seconds: number, output: string, frame: FrameSi
 /** The machine's load averages (1, 5, 15 min), to print beside wall-clock figures. */
 export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/** `16:9@720p,9:16@1080p`: the shapes a benchmark measures (the README's figures: the default list). */
+/** `16:9@720p,9:16@1080p`: the shapes a benchmark measures (docs/performance.md's figures: the default list). */
 export function parseShapes(list: string): Shape[] {
   return list.split(',').map((item) => {
     const [aspect = '', resolution = ''] = item.trim().split('@');

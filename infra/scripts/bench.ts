@@ -72,7 +72,7 @@ interface PhotoRun {
   builtInDrawSeconds: number;
 }
 
-/** The README's targets: the 720p landscape video as before, every other shape within 1.3. */
+/** The targets of docs/performance.md: the 720p landscape video as before, every other shape within 1.3. */
 const targetFor = (shape: Shape) => (sameShape(shape, DEFAULT_SHAPE) ? 1.25 : 1.3);
 
 /** One shape: bare encode, the service (warm-up, then the measured video), bare encode again. */
@@ -210,7 +210,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
 }
 
 async function main() {
-  // `npm run bench -- --shapes 9:16@1080p` measures only that shape; the README's figures use the default list.
+  // `npm run bench -- --shapes 9:16@1080p` measures only that shape; docs/performance.md's figures use the default list.
   const shapes = parseShapes(argument('shapes') ?? DEFAULT_SHAPES);
   const photoPath = argument('photo');
   const photo = photoPath ? readFileSync(photoPath) : undefined;

@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/captions-picture.ts [out.png]`: the README's picture of burned captions — two clips
+ * `npx tsx infra/scripts/captions-picture.ts [out.png]`: the docs' picture of burned captions — two clips
  * rendered by the engine with `captions: "burn"` over the sample background (ava at bottom-right: captions beside
  * her; maya at center: under her card), one frame of each in the middle of a two-line cue, side by side at half
  * size. Default output: docs/captions.png.

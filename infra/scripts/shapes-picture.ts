@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/shapes-picture.ts [-- <png>]`: the README's picture of the three shapes. The same bot
+ * `npx tsx infra/scripts/shapes-picture.ts [-- <png>]`: the docs' picture of the three shapes. The same bot
  * (bot_ava, bottom-right, on its card) over the same landscape picture, rendered by the engine at 16:9, 9:16
  * and 1:1 (720p), one frame of each side by side at the same height. Default path docs/shapes.png.
  */

@@ -1,7 +1,7 @@
 /**
  * One delivery attempt of a webhook event: sign, POST through the address guard, classify the outcome.
  *
- * Policy (documented for callers in the README):
+ * Policy (documented for callers in docs/webhooks.md):
  * - 2xx is delivered. The response body is read up to 64 KB and ignored.
  * - Every other outcome is retried on the schedule of retry.ts: network errors, the 10 s timeout, 3xx that is
  *   not followed, 4xx and 5xx alike, as most webhook providers and Standard Webhooks recommend: a receiver that
