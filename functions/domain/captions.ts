@@ -168,12 +168,34 @@ function timestamp(seconds: number, separator: '.' | ','): string {
   return `${pad(Math.floor(ms / 3600000))}:${pad(Math.floor(ms / 60000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 }
 
+/** An invisible break (ZERO WIDTH SPACE): the text looks the same, and no reader takes it for syntax. */
+const ZWSP = '\u200b';
+
 /**
  * A cue's line as WebVTT payload: `<` and `&` start markup and `-->` may not appear, so they are escaped (a
- * player shows the text as written). Lines never hold a line break (cuesFromWords joins words with spaces).
- * SubRip has no escapes: its lines are the text as is.
+ * player shows the text as written); players that turn WebVTT into ASS (ffmpeg, libass) would take `\N` for a
+ * line break, so a backslash is followed by an invisible break. Lines never hold a line break (cuesFromWords
+ * joins words with spaces).
  */
-const vttText = (line: string) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const vttText = (line: string) =>
+  line
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\\/g, `\\${ZWSP}`);
+/**
+ * A cue's line as SubRip text, which has no escapes of its own: readers take `-->` anywhere for a timing line (a
+ * caller's "00:00:00,000 --> 00:09:59,000" would start a cue of its own) and `<b>`, `<font>` for HTML tags, and
+ * players that turn SubRip into ASS (ffmpeg, mpv, libass) take `{…}` for an override block and `\N` for a line
+ * break. An invisible break inside `-->`, after `<` and after `\`, and ASS's own escape for braces (`\{`, `\}`)
+ * keep each as text.
+ */
+const srtText = (line: string) =>
+  line
+    .replace(/-->/g, `--${ZWSP}>`)
+    .replace(/</g, `<${ZWSP}`)
+    .replace(/\\/g, `\\${ZWSP}`)
+    .replace(/[{}]/g, (brace) => `\\${brace}`);
 
 /** The WebVTT file (W3C WebVTT: signature, blank line, then cues with `-->` timings, separated by blank lines). */
 export function toWebVtt(cues: Cue[]): string {
@@ -184,7 +206,7 @@ export function toWebVtt(cues: Cue[]): string {
 /** The SubRip file: numbered cues from 1, `hh:mm:ss,ttt --> hh:mm:ss,ttt`, text, a blank line; CRLF, as players expect. */
 export function toSrt(cues: Cue[]): string {
   return cues
-    .map((cue, i) => [String(i + 1), `${timestamp(cue.startSeconds, ',')} --> ${timestamp(cue.endSeconds, ',')}`, ...cue.lines, '', ''].join('\r\n'))
+    .map((cue, i) => [String(i + 1), `${timestamp(cue.startSeconds, ',')} --> ${timestamp(cue.endSeconds, ',')}`, ...cue.lines.map(srtText), '', ''].join('\r\n'))
     .join('');
 }
 

@@ -133,7 +133,7 @@ describe('WebVTT and SRT', () => {
     expect(toWebVtt(cues)).toBe(
       'WEBVTT\n\n1\n00:00:00.600 --> 00:00:02.040\nHello &lt;there&gt; &amp; you --&gt;\nsecond line\n\n2\n01:01:01.500 --> 01:01:02.250\nan hour in\n\n',
     );
-    expect(toSrt(cues)).toBe('1\r\n00:00:00,600 --> 00:00:02,040\r\nHello <there> & you -->\r\nsecond line\r\n\r\n2\r\n01:01:01,500 --> 01:01:02,250\r\nan hour in\r\n\r\n');
+    expect(toSrt(cues)).toBe('1\r\n00:00:00,600 --> 00:00:02,040\r\nHello <\u200bthere> & you --\u200b>\r\nsecond line\r\n\r\n2\r\n01:01:01,500 --> 01:01:02,250\r\nan hour in\r\n\r\n');
     expect(toWebVtt([])).toBe('WEBVTT\n\n');
   });
 
