@@ -23,8 +23,8 @@ export class ApiError extends Error {
 }
 
 export class BadRequestError extends ApiError {
-  constructor(message: string, details?: ErrorDetail[]) {
-    super(400, 'invalid_request', message, details);
+  constructor(message: string, details?: ErrorDetail[], code = 'invalid_request') {
+    super(400, code, message, details);
   }
 }
 

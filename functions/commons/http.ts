@@ -122,7 +122,7 @@ async function serve(operations: Record<string, Operation>, options: { public?: 
 
 /** The domain's errors as API errors: the one mapping of what went wrong to a status. */
 function fromDomain(error: unknown): ApiError | undefined {
-  if (error instanceof InvalidRequest) return new BadRequestError(error.message, error.problems);
+  if (error instanceof InvalidRequest) return new BadRequestError(error.message, error.problems, error.code);
   if (error instanceof NotFound) return new NotFoundError(error.message);
   if (error instanceof Forbidden) return new ForbiddenError(error.message);
   if (error instanceof Conflict) return new ConflictError(error.message, error.code);

@@ -15,6 +15,8 @@ export class InvalidRequest extends Error {
   constructor(
     readonly problems: FieldProblem[],
     message = 'The request is not valid.',
+    /** The error code callers read: `invalid_request`, or a narrower one (`invalid_cursor`). */
+    readonly code = 'invalid_request',
   ) {
     super(message);
     this.name = 'InvalidRequest';

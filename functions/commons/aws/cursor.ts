@@ -4,18 +4,31 @@ import { InvalidRequest } from '#domain/errors';
 export const encodeCursor = (key: Record<string, unknown> | undefined) =>
   key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : undefined;
 
-/** `expect` pins key attributes (the caller's tenant): a cursor from another listing is refused. */
-export function decodeCursor(cursor: string | undefined, expect: Record<string, string> = {}): Record<string, unknown> | undefined {
+/** Longer than any key this service writes: a cursor is a few ids and a time. */
+const MAX_CURSOR_CHARS = 1024;
+const MAX_VALUE_CHARS = 256;
+
+/**
+ * A cursor back into the ExclusiveStartKey it was made from, or a 400 `invalid_cursor`: it must hold exactly the
+ * listing's key attributes (`keys`: the table's and the index's), each a short string or number, and `pinned`
+ * ones (the caller's tenant) as given, so a crafted or another listing's cursor never reaches DynamoDB.
+ */
+export function decodeCursor(cursor: string | undefined, pinned: Record<string, string>, keys: readonly string[]): Record<string, unknown> | undefined {
   if (!cursor) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const valid =
-      value && typeof value === 'object' && !Array.isArray(value) &&
-      Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number') &&
-      Object.entries(expect).every(([k, v]) => value[k] === v);
-    if (valid) return value;
+    value = cursor.length <= MAX_CURSOR_CHARS ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
   } catch {
-    // fall through
+    value = undefined;
   }
-  throw new InvalidRequest([{ path: 'cursor', message: 'invalid' }], 'The cursor is not valid; pass the next_cursor of a previous page.');
+  const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const valid =
+    record !== undefined &&
+    Object.keys(record).length === keys.length &&
+    keys.every((k) => Object.hasOwn(record, k) && isKeyValue(record[k])) &&
+    Object.entries(pinned).every(([k, v]) => record[k] === v);
+  if (!valid) throw new InvalidRequest([{ path: 'cursor', message: 'invalid' }], 'The cursor is not valid; pass the next_cursor of a previous page.', 'invalid_cursor');
+  return record;
 }
+
+const isKeyValue = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= MAX_VALUE_CHARS) || (typeof v === 'number' && Number.isFinite(v));

@@ -29,7 +29,7 @@ export class DynamoInbox implements InboxStore {
         ExpressionAttributeValues: { ':t': tenantId },
         ScanIndexForward: false,
         Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', 'receivedKey']),
       }),
     );
     return { items: (result.Items ?? []) as InboxEvent[], nextCursor: encodeCursor(result.LastEvaluatedKey) };

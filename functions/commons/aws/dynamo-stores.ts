@@ -166,7 +166,7 @@ export class DynamoClipLibrary implements ClipLibrary {
         KeyConditionExpression: 'tenantId = :t',
         ExpressionAttributeValues: { ':t': tenantId },
         Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', 'clipUid']),
       }),
     );
     return { items: (result.Items ?? []) as KeptClip[], nextCursor: encodeCursor(result.LastEvaluatedKey) };

@@ -31,7 +31,7 @@ export class DynamoTemplateStore implements TemplateStore {
         KeyConditionExpression: 'tenantId = :t',
         ExpressionAttributeValues: { ':t': tenantId },
         Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', 'uid']),
       }),
     );
     return { items: (result.Items ?? []) as TemplateRecord[], nextCursor: encodeCursor(result.LastEvaluatedKey) };

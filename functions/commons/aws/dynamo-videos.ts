@@ -52,7 +52,7 @@ export class DynamoVideoRepository implements VideoRepository {
         ExpressionAttributeValues: { ':t': tenantId },
         ScanIndexForward: false,
         Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }),
+        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['videoId', 'tenantId', 'createdAt']),
       }),
     );
     return { items: (result.Items ?? []).map(strip), nextCursor: encodeCursor(result.LastEvaluatedKey) };
