@@ -343,7 +343,8 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
   const uploads: string[] = [];
   const upload = async (part: string, image: ImagePart) => {
     const key = uploadKey(tenantId, command.uid, version, part);
-    await deps.objects.putBytes(key, image.bytes, { contentType: image.contentType ?? 'application/octet-stream' });
+    // Never the caller's Content-Type: an upload served as text/html from the bucket would be a page of theirs.
+    await deps.objects.putBytes(key, image.bytes, { contentType: 'application/octet-stream' });
     uploads.push(key);
     return key;
   };
