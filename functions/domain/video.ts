@@ -7,7 +7,8 @@ export const VIDEO_STATUSES = ['queued', 'rendering', 'assembling', 'completed',
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 const TERMINAL_STATUSES: readonly VideoStatus[] = ['completed', 'failed'];
 
-export type ClipStatus = 'queued' | 'rendering' | 'rendered' | 'failed';
+/** `cancelled`: the clip of a failed video that was not rendered and did not cause the failure (it never will be). */
+export type ClipStatus = 'queued' | 'rendering' | 'rendered' | 'failed' | 'cancelled';
 
 /** What the render of one clip produced. */
 export interface ClipResult {
@@ -102,4 +103,14 @@ export const eventTypeFor = (status: 'completed' | 'failed'): VideoEventType => 
 /** `evt_<videoId>_<completed|failed>`: the same for every delivery of one outcome, so receivers can drop duplicates. */
 export function eventIdFor(videoId: string, type: VideoEventType | 'completed' | 'failed'): string {
   return `evt_${videoId}_${type.replace(/^video\./, '')}`;
+}
+
+/**
+ * A clip's status as callers see it. A failed video's clips end too: the one that failed it is `failed`, the
+ * others not rendered are `cancelled` (a render still running finds the video failed and stands down).
+ */
+export function clipStatusOf(video: Pick<VideoRecord, 'status' | 'clipResults' | 'error'>, index: number): ClipStatus {
+  const status = video.clipResults[String(index)]?.status ?? 'queued';
+  if (video.status !== 'failed' || status === 'rendered' || status === 'failed') return status;
+  return video.error?.clipIndex === index ? 'failed' : 'cancelled';
 }

@@ -3,7 +3,7 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { captionModeOf, eventTypeFor, shapeOf, type DeliveryAttempt, type VideoRecord } from '#domain/video';
+import { captionModeOf, clipStatusOf, eventTypeFor, shapeOf, type DeliveryAttempt, type VideoRecord } from '#domain/video';
 import { keptClipUid, type CreatedVideo } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
 
@@ -71,7 +71,7 @@ function publicClips(video: VideoRecord) {
       bot_uid: clip.botUid,
       text: clip.text,
       ...(clip.voice !== undefined && { voice: clip.voice }),
-      status: result?.status ?? 'queued',
+      status: clipStatusOf(video, clip.index),
       duration_seconds: result?.durationSeconds ?? null,
       render_seconds: result?.renderMs !== undefined ? result.renderMs / 1000 : null,
       cached: result?.cached ?? false,
@@ -102,7 +102,7 @@ export function buildVideoEvent(
         bot_uid: clip.botUid,
         ...(clip.voice !== undefined && { voice: clip.voice }),
         duration_seconds: duration ?? null,
-        status: result?.status ?? 'queued',
+        status: clipStatusOf(video, clip.index),
       };
     });
   // `captions` here is the caption files' links (below): the video's choice is `captions_mode`.
