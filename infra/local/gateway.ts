@@ -32,6 +32,8 @@ export interface GatewayOptions {
 
 /** API Gateway gives up on an integration after 29 s. */
 const INTEGRATION_TIMEOUT_MS = 29_000;
+/** What a route without a key (the inbox's address, the console, health) may send: a signed event is far smaller. */
+const PUBLIC_ROUTE_MAX_BODY_BYTES = 256 * 1024;
 
 interface Reply {
   status: number;
@@ -62,6 +64,7 @@ const errors = {
   // As on AWS: the gateway response's own Retry-After (the wiring's), not the bucket's exact wait.
   throttled: () => declared('THROTTLED'),
   internal: (status: number) => ({ ...declared('DEFAULT_5XX'), status }),
+  bodyTimeout: () => gatewayError(408, 'request_timeout', 'The request body arrived too slowly.'),
 };
 
 function mediaTypeMatches(contentType: string | undefined, patterns: string[]) {
@@ -125,19 +128,34 @@ const requestTime = (date: Date) => {
   return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 };
 
-/** Reads the body; past the limit it keeps draining (so the client sees the 413) but stops storing. */
-function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
+/** A body that trickles in slower than this is cut off (a slow client must not hold the gateway's memory). */
+const BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * Reads the body, only once the request is routed and authorised. Past the limit (declared or sent) it stops at
+ * once: nothing more is read or stored, and the connection is closed after the 413.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean; timedOut?: boolean }> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) return resolve({ body: Buffer.alloc(0), tooLarge: true });
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = Number(req.headers['content-length'] ?? 0) > limit;
+    const timer = setTimeout(() => finish({ body: Buffer.alloc(0), tooLarge: false, timedOut: true }), BODY_TIMEOUT_MS);
+    const finish = (result: { body: Buffer; tooLarge: boolean; timedOut?: boolean }) => {
+      clearTimeout(timer);
+      req.removeAllListeners('data');
+      resolve(result);
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
+      if (size > limit) finish({ body: Buffer.alloc(0), tooLarge: true });
+      else chunks.push(chunk);
     });
-    req.on('end', () => resolve({ body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge }));
-    req.on('error', reject);
+    req.on('end', () => finish({ body: Buffer.concat(chunks), tooLarge: false }));
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -194,8 +212,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   async function handle(req: IncomingMessage, requestId: string): Promise<{ reply: Reply; function?: string; resource?: string }> {
-    const { body, tooLarge } = await readBody(req, options.maxBodyBytes);
-    if (tooLarge) return { reply: errors.tooLarge() };
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -275,6 +291,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       requestContext.authorizer = authorizer;
     }
 
+    // Only now is the body read: a request that is not routed or not authorised costs no reading at all, and a
+    // public route (no key) may send no more than a create request may.
+    const { body, tooLarge, timedOut } = await readBody(req, target.auth ? options.maxBodyBytes : Math.min(options.maxBodyBytes, PUBLIC_ROUTE_MAX_BODY_BYTES));
+    if (timedOut) return { reply: errors.bodyTimeout(), function: target.function, resource: resource.path };
+    if (tooLarge) return { reply: errors.tooLarge(), function: target.function, resource: resource.path };
     const binary = body.length > 0 && mediaTypeMatches(req.headers['content-type'], options.binaryMediaTypes);
     const event = {
       ...requestParts,
@@ -304,11 +325,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         return { reply: errors.internal(500), function: undefined, resource: undefined };
       })
       .then(({ reply, function: fn, resource }) => {
-        send(res, reply, requestId);
+        // A request answered before its body was read (refused, not routed, too large) closes its connection:
+        // what the client still sends is never read.
+        send(res, reply, requestId, !req.complete);
         options.log.info('request', {
           requestId,
           method: req.method,
-          path: req.url,
+          // The path alone: a query string may carry a credential (?api_key=…) and is never logged.
+          path: (req.url ?? '/').split('?')[0],
           resource,
           function: fn,
           status: reply.status,
@@ -354,10 +378,13 @@ function toReply(result: unknown, log: Log): Reply {
   return { status: r.statusCode, headers, body: r.isBase64Encoded ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8') };
 }
 
-function send(res: ServerResponse, reply: Reply, requestId: string) {
+function send(res: ServerResponse, reply: Reply, requestId: string, close: boolean) {
   res.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   res.setHeader('x-amzn-RequestId', requestId);
   res.setHeader('Content-Length', reply.body.length);
-  res.end(reply.body);
+  if (close) {
+    res.setHeader('Connection', 'close');
+    res.end(reply.body, () => res.socket?.destroy());
+  } else res.end(reply.body);
 }
