@@ -15,6 +15,7 @@ const UNIT = [
   'test/jobs/queue-consumer.test.ts',
   'test/jobs/workdirs.test.ts',
   'test/local/units.test.ts',
+  'test/local/fair-buffer.test.ts',
   'test/local/sigv4.test.ts',
   'test/render/speech.test.ts',
   'test/render/layout.test.ts',

@@ -109,7 +109,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       output.posterKey = posterKey;
     }
     output.captions = await storeCaptions(deps, video, output.clipDurations, workDir);
-    await finish(deps, videoId, output, started);
+    await finish(deps, video, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -138,12 +138,13 @@ async function storeCaptions(deps: AssembleDeps, video: VideoRecord, clipDuratio
 }
 
 /** Completes the video with its stored output and queues its event, or discards the output if the video ended. */
-async function finish(deps: AssembleDeps, videoId: string, output: VideoOutput, started: number): Promise<void> {
+async function finish(deps: AssembleDeps, video: Pick<VideoRecord, 'videoId' | 'tenantId'>, output: VideoOutput, started: number): Promise<void> {
+  const { videoId, tenantId } = video;
   const eventId = eventIdFor(videoId, 'video.completed');
   if (await deps.videos.complete(videoId, output, eventId)) {
     logger.info('video completed', { video_id: videoId, duration_s: output.durationSeconds, size_bytes: output.sizeBytes, assemble_ms: Date.now() - started });
     recordVideoCompleted();
-    await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
+    await deps.notifyQueue.send({ kind: 'deliver', tenantId, videoId, eventId, attempt: 1 });
   } else {
     for (const key of outputObjectKeys(output)) await discardOutput(deps, videoId, key);
   }
@@ -166,6 +167,7 @@ export function handleAssembleMessage(message: AssembleMessage, receive: number,
   const job = {
     name: 'assembly',
     videoId: message.videoId,
+    tenantId: message.tenantId,
     receive,
     maxReceives,
     fatal: { code: 'assembly_failed', message: () => 'the rendered clips could not be joined into one video; create the video again' },

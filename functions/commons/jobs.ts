@@ -23,6 +23,7 @@ export interface QueueJob {
   /** For logs: `render`, `assembly`. */
   name: string;
   videoId: string;
+  tenantId: string;
   /** The clip the job works on, if one: failures name it. */
   clipIndex?: number;
   /** ApproximateReceiveCount of the message (1 on the first attempt). */
@@ -40,7 +41,7 @@ async function fail(deps: VideoOutcomeDeps, job: QueueJob, failure: { code: stri
   const clipIndex = failure.clipIndex ?? job.clipIndex;
   const error: VideoError = { code: failure.code, message: clipIndex === undefined ? failure.message : `clip ${clipIndex}: ${failure.message}` };
   if (clipIndex !== undefined) error.clipIndex = clipIndex;
-  if (!(await failVideo(deps, job.videoId, error))) return;
+  if (!(await failVideo(deps, job, error))) return;
   logger.warn('video failed', { video_id: job.videoId, job: job.name, code: error.code, clip_index: clipIndex, reason: error.message });
   recordVideoFailed(error.code);
 }

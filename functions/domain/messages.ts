@@ -1,15 +1,21 @@
 /**
- * Messages on the queues. They carry ids only; the video record holds the truth. Each has a schema: a consumer
+ * Messages on the queues. They carry ids only (the account's among them); the video record holds the truth. Each has a schema: a consumer
  * parses what it receives with it (functions/commons/queue-consumer.ts) and never trusts a cast.
  */
 import { z } from 'zod';
 import { BOT_UID_PATTERN } from './choices.ts';
 
 const videoId = z.string().regex(/^vid_[A-Za-z0-9_-]{1,64}$/);
+/**
+ * The account the work is for, on every message: the queues' fairness is by account (on AWS the SQS message
+ * group of a fair queue; locally the poller's), so one account's backlog does not hold up another's work.
+ */
+const tenantId = z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/);
 
 /** Render queue: render one clip of a video (one message per clip, so clips render in parallel). */
 export const renderClipMessageSchema = z.object({
   kind: z.literal('render-clip'),
+  tenantId,
   videoId,
   clipIndex: z.number().int().min(0).max(99),
 });
@@ -18,6 +24,7 @@ export type RenderClipMessage = z.infer<typeof renderClipMessageSchema>;
 /** Assemble queue: every clip is rendered; join them into the final video or voice track. */
 export const assembleMessageSchema = z.object({
   kind: z.literal('assemble'),
+  tenantId,
   videoId,
 });
 export type AssembleMessage = z.infer<typeof assembleMessageSchema>;
@@ -25,6 +32,7 @@ export type AssembleMessage = z.infer<typeof assembleMessageSchema>;
 /** Notify queue: deliver the video's event to its webhook. `attempt` counts from 1. */
 export const deliverMessageSchema = z.object({
   kind: z.literal('deliver'),
+  tenantId,
   videoId,
   eventId: z.string().min(1).max(200),
   attempt: z.number().int().min(1),
@@ -33,7 +41,6 @@ export const deliverMessageSchema = z.object({
 });
 export type DeliverMessage = z.infer<typeof deliverMessageSchema>;
 
-const tenantId = z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/);
 const botUid = z.string().regex(BOT_UID_PATTERN);
 const botVersion = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 

@@ -33,8 +33,9 @@ export interface VideoRepository {
    */
   countByStatus(tenantId: string, upTo: number): Promise<{ counts: Record<VideoStatus, number>; complete: boolean }>;
   /**
-   * The tenant's videos created at or after `createdSince` (ISO time) that are not finished (queued, rendering,
-   * assembling), counting at most `upTo`. Eventually consistent: a video created a moment ago may be missing.
+   * The tenant's videos created at or after `createdSince` (ISO time) that are still work: not finished (queued,
+   * rendering, assembling), or finished with their event still being delivered. Counts at most `upTo`.
+   * Eventually consistent: a video created a moment ago may be missing.
    */
   countInProgress(tenantId: string, createdSince: string, upTo: number): Promise<number>;
   delete(videoId: string): Promise<void>;

@@ -46,6 +46,6 @@ export async function redeliverEvent(
   if (!isTerminal(video.status) || !eventId) throw new Conflict(`Video ${video.videoId} is still ${video.status}; its event is sent when it finishes.`);
   if (video.delivery.state === 'pending' || video.delivery.state === 'delivering')
     throw new Conflict(`The event of video ${video.videoId} is still being delivered (${video.delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);
-  await deps.notifyQueue.send({ kind: 'deliver', videoId: video.videoId, eventId, attempt: video.delivery.attempts.length + 1, redelivery: true });
+  await deps.notifyQueue.send({ kind: 'deliver', tenantId: video.tenantId, videoId: video.videoId, eventId, attempt: video.delivery.attempts.length + 1, redelivery: true });
   return { video, eventId };
 }

@@ -11,9 +11,10 @@ export interface VideoOutcomeDeps {
  * Fails the video once and queues its failure event; a no-op if it already ended. Used by the queue jobs'
  * failure policy (functions/commons/jobs.ts) and by the sweeper. Returns whether this call made the transition.
  */
-export async function failVideo(deps: VideoOutcomeDeps, videoId: string, error: VideoError): Promise<boolean> {
+export async function failVideo(deps: VideoOutcomeDeps, video: { videoId: string; tenantId: string }, error: VideoError): Promise<boolean> {
+  const { videoId, tenantId } = video;
   const eventId = eventIdFor(videoId, 'video.failed');
   if (!(await deps.videos.fail(videoId, error, eventId))) return false;
-  await deps.notifyQueue.send({ kind: 'deliver', videoId, eventId, attempt: 1 });
+  await deps.notifyQueue.send({ kind: 'deliver', tenantId, videoId, eventId, attempt: 1 });
   return true;
 }

@@ -167,7 +167,7 @@ export async function createVideo(
   };
   await deps.videos.create(video);
   try {
-    await deps.renderQueue.sendBatch(clips.map((c) => ({ kind: 'render-clip', videoId: video.videoId, clipIndex: c.index })));
+    await deps.renderQueue.sendBatch(clips.map((c) => ({ kind: 'render-clip', tenantId: video.tenantId, videoId: video.videoId, clipIndex: c.index })));
   } catch (error) {
     // The caller gets an error and no id: leave no video behind that would later fail and call its webhook.
     // (Render messages already sent find no video and are dropped.)

@@ -222,7 +222,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   // Every clip is rendered. This also runs again on a redelivered message, on purpose: if the first send was
   // lost, this one assembles. A duplicate is harmless: assembly is claimed with a lease, so a message that
   // finds it held stands down (see VideoRepository.claimAssembly).
-  await deps.assembleQueue.send({ kind: 'assemble', videoId });
+  await deps.assembleQueue.send({ kind: 'assemble', tenantId: message.tenantId, videoId });
 }
 
 /** The render queue's job: runClipJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */
@@ -230,6 +230,7 @@ export function handleRenderMessage(message: RenderClipMessage, receive: number,
   const job = {
     name: 'render',
     videoId: message.videoId,
+    tenantId: message.tenantId,
     clipIndex: message.clipIndex,
     receive,
     maxReceives,

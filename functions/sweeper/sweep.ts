@@ -63,7 +63,7 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
         message: `${what} crashed or timed out on every attempt`,
         ...(clipIndex === undefined ? {} : { clipIndex }),
       };
-      if (await failVideo(deps, video.videoId, error)) {
+      if (await failVideo(deps, video, error)) {
         logger.warn('video failed', { video_id: video.videoId, code: error.code, clip_index: clipIndex, reason: error.message });
         recordVideoFailed(error.code);
       }
@@ -77,7 +77,7 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
   for (const video of await deps.videos.listOverdue(nowSeconds, batch)) {
     if (!isTerminal(video.status)) {
       const error = { code: 'deadline_exceeded', message: `the render did not finish in time (still ${video.status})` };
-      if (await failVideo(deps, video.videoId, error)) {
+      if (await failVideo(deps, video, error)) {
         logger.warn('video failed', { video_id: video.videoId, code: error.code, reason: error.message });
         recordVideoFailed(error.code);
       }

@@ -229,6 +229,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         host: hosts.get(name)!,
         concurrency: hosts.get(name)!.concurrency,
         waitTimeSeconds: options.pollWaitSeconds ?? 5,
+        visibilityTimeoutSeconds: queue.visibilityTimeoutSeconds,
         log,
       });
       poller.start();

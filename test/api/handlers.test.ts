@@ -81,8 +81,8 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(stored.clips[1]).toMatchObject({ botUid: 'bot_leo', position: 'top-left', clipName: 'Tour', reusable: true });
     const entries = sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries!;
     expect(entries.map((e) => JSON.parse(e.MessageBody!))).toEqual([
-      { kind: 'render-clip', videoId: response.json.video_id, clipIndex: 0 },
-      { kind: 'render-clip', videoId: response.json.video_id, clipIndex: 1 },
+      { kind: 'render-clip', tenantId: 'acct_test', videoId: response.json.video_id, clipIndex: 0 },
+      { kind: 'render-clip', tenantId: 'acct_test', videoId: response.json.video_id, clipIndex: 1 },
     ]);
   });
 

@@ -18,7 +18,7 @@ let deps: DeliverDeps;
 const deliver = vi.fn<(options: DeliverWebhookOptions) => Promise<DeliveryResult>>();
 const issued = issueApiKey({ tenantId: 'acct_1', name: 'acme', now: new Date() });
 const eventId = 'evt_vid_chain_failed';
-const message = { kind: 'deliver' as const, videoId: 'vid_chain', eventId, attempt: 1 };
+const message = { kind: 'deliver' as const, tenantId: 'acct_1', videoId: 'vid_chain', eventId, attempt: 1 };
 
 beforeAll(async () => {
   dynamo = await startDynamo();

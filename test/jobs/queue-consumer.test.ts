@@ -28,18 +28,18 @@ describe('queueConsumer', () => {
     const handler = queueConsumer(renderClipMessageSchema, async ({ message, receive }) => void handled.push({ ...message, receive }));
     const event: SQSEvent = {
       Records: [
-        record('ok-1', JSON.stringify({ kind: 'render-clip', videoId: 'vid_abc', clipIndex: 0 }), 2),
+        record('ok-1', JSON.stringify({ kind: 'render-clip', tenantId: 'acct_t', videoId: 'vid_abc', clipIndex: 0 }), 2),
         record('not-json', '{"kind": "render-clip", '),
-        record('wrong-kind', JSON.stringify({ kind: 'assemble', videoId: 'vid_abc' })),
-        record('bad-index', JSON.stringify({ kind: 'render-clip', videoId: 'vid_abc', clipIndex: -1 })),
-        record('bad-id', JSON.stringify({ kind: 'render-clip', videoId: '../../etc', clipIndex: 0 })),
-        record('ok-2', JSON.stringify({ kind: 'render-clip', videoId: 'vid_def', clipIndex: 3 })),
+        record('wrong-kind', JSON.stringify({ kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_abc' })),
+        record('bad-index', JSON.stringify({ kind: 'render-clip', tenantId: 'acct_t', videoId: 'vid_abc', clipIndex: -1 })),
+        record('bad-id', JSON.stringify({ kind: 'render-clip', tenantId: 'acct_t', videoId: '../../etc', clipIndex: 0 })),
+        record('ok-2', JSON.stringify({ kind: 'render-clip', tenantId: 'acct_t', videoId: 'vid_def', clipIndex: 3 })),
       ],
     };
     const result = await handler(event, context);
     expect(handled).toEqual([
-      { kind: 'render-clip', videoId: 'vid_abc', clipIndex: 0, receive: 2 },
-      { kind: 'render-clip', videoId: 'vid_def', clipIndex: 3, receive: 1 },
+      { kind: 'render-clip', tenantId: 'acct_t', videoId: 'vid_abc', clipIndex: 0, receive: 2 },
+      { kind: 'render-clip', tenantId: 'acct_t', videoId: 'vid_def', clipIndex: 3, receive: 1 },
     ]);
     expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['bad-id', 'bad-index', 'not-json', 'wrong-kind']);
   });
@@ -47,7 +47,7 @@ describe('queueConsumer', () => {
   it('runs the before-batch step once per invocation', async () => {
     const before = vi.fn();
     const handler = queueConsumer(assembleMessageSchema, async () => undefined, { beforeBatch: before });
-    await handler({ Records: [record('a', JSON.stringify({ kind: 'assemble', videoId: 'vid_x' }))] }, context);
+    await handler({ Records: [record('a', JSON.stringify({ kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_x' }))] }, context);
     expect(before).toHaveBeenCalledTimes(1);
     expect(before).toHaveBeenCalledWith(context);
   });
@@ -55,9 +55,9 @@ describe('queueConsumer', () => {
 
 describe('message schemas', () => {
   it('accept what the producers send and refuse anything else', () => {
-    expect(deliverMessageSchema.safeParse({ kind: 'deliver', videoId: 'vid_a', eventId: 'evt_vid_a_completed', attempt: 1, redelivery: true }).success).toBe(true);
-    expect(deliverMessageSchema.safeParse({ kind: 'deliver', videoId: 'vid_a', eventId: 'evt', attempt: 0 }).success).toBe(false);
-    expect(deadLetteredJobSchema.safeParse({ kind: 'assemble', videoId: 'vid_a' }).success).toBe(true);
-    expect(deadLetteredJobSchema.safeParse({ kind: 'deliver', videoId: 'vid_a' }).success).toBe(false);
+    expect(deliverMessageSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt_vid_a_completed', attempt: 1, redelivery: true }).success).toBe(true);
+    expect(deliverMessageSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt', attempt: 0 }).success).toBe(false);
+    expect(deadLetteredJobSchema.safeParse({ kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_a' }).success).toBe(true);
+    expect(deadLetteredJobSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a' }).success).toBe(false);
   });
 });

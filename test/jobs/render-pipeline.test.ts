@@ -169,7 +169,7 @@ describe('a one-clip video', () => {
     expect(done!.output!.posterKey).toBe(`outputs/acct_1/${created.videoId}.jpg`);
     expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('frame of bot_otto:Just me');
     expect(poster).not.toHaveBeenCalled();
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
   });
 
   it('whose clip was rendered before renders stored posters gets one taken from the clip', async () => {
@@ -226,7 +226,7 @@ describe('rendering a multi-clip video', () => {
     expect(done?.status).toBe('completed');
     expect(done?.output).toMatchObject({ kind: 'video', objectKey: `outputs/acct_1/${created.videoId}.mp4`, clipDurations: [1, 1.1] });
     expect((await objects.read(done!.output!.objectKey)).toString()).toBe('bot_ava:First clip|bot_leo:Second clip');
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
   });
 
   it('never renders an identical clip twice: the second video takes it from the render cache', async () => {
@@ -474,7 +474,7 @@ describe('failures', () => {
     const video = await videos.get(created.videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'background_unavailable', clipIndex: 1 } });
     expect(video?.error?.message).toMatch(/^clip 1: .*404/);
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId: created.videoId, eventId: `evt_${created.videoId}_failed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_failed`, attempt: 1 }]);
     // The other clip's message finds the video ended and does nothing.
     await handleRenderMessage(first!, 1, 3, clipDeps);
     // The first clip stood down; the broken one rendered nothing (its speech may have started while the download failed).
@@ -557,7 +557,7 @@ describe('assembly is claimed once, with a lease', () => {
     await first;
     expect(concat).toHaveBeenCalledTimes(1);
     expect((await videos.get(videoId))?.status).toBe('completed');
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', videoId, eventId: `evt_${videoId}_completed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId, eventId: `evt_${videoId}_completed`, attempt: 1 }]);
   });
 
   it('the message of an assembler that crashed claims again once the lease has run out, and not before', async () => {
@@ -582,7 +582,7 @@ describe('assembly is claimed once, with a lease', () => {
     const { videoId, message } = await renderedVideo('Failed by the sweeper meanwhile');
     concat.mockImplementationOnce(async (input) => {
       // The sweeper gives up on the video while the clips are being joined.
-      await failVideo({ videos, notifyQueue }, videoId, { code: 'deadline_exceeded', message: 'too slow' });
+      await failVideo({ videos, notifyQueue }, { videoId, tenantId: message.tenantId }, { code: 'deadline_exceeded', message: 'too slow' });
       const path = join(input.workDir, 'joined');
       await writeFile(path, 'joined');
       return { path, contentType: 'video/mp4', durationSeconds: 1, sizeBytes: 6 };

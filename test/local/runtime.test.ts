@@ -88,7 +88,7 @@ describe('local runtime: seeding and persistence across restarts', () => {
       const object = await s3b.send(new GetObjectCommand({ Bucket: second.runtime.names.bucket, Key: 'videos/vid_persist/output.mp4' }));
       expect(await object.Body!.transformToString()).toBe('not really a video');
       const requeued = await sqs.send(new ReceiveMessageCommand({ QueueUrl: second.runtime.queues.render!.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      expect((requeued.Messages ?? []).map((m) => JSON.parse(m.Body!))).toEqual([{ kind: 'render-clip', videoId: 'vid_persist', clipIndex: 1 }]);
+      expect((requeued.Messages ?? []).map((m) => JSON.parse(m.Body!))).toEqual([{ kind: 'render-clip', tenantId: first.tenantId, videoId: 'vid_persist', clipIndex: 1 }]);
     } finally {
       await second.stop();
     }

@@ -51,7 +51,7 @@ it('the bundled render handler renders a real job from its own folder, and the v
     new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 1, WaitTimeSeconds: 5, MessageSystemAttributeNames: ['All'] }),
   );
   const message = Messages![0]!;
-  expect(JSON.parse(message.Body!)).toEqual({ kind: 'render-clip', videoId: video_id, clipIndex: 0 });
+  expect(JSON.parse(message.Body!)).toEqual({ kind: 'render-clip', tenantId: app.tenantId, videoId: video_id, clipIndex: 0 });
   const event = {
     Records: [
       {

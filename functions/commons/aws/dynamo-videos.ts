@@ -91,9 +91,19 @@ export class DynamoVideoRepository implements VideoRepository {
         TableName: this.tableName,
         IndexName: 'byTenant',
         KeyConditionExpression: 'tenantId = :t AND createdAt >= :since',
-        FilterExpression: '#s IN (:queued, :rendering, :assembling)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':t': tenantId, ':since': createdSince, ':queued': 'queued', ':rendering': 'rendering', ':assembling': 'assembling' },
+        // Work, not only renders: a finished video whose event is still on its way (a slow or hanging webhook)
+        // holds its account's room until it is delivered or given up.
+        FilterExpression: '#s IN (:queued, :rendering, :assembling) OR delivery.#ds IN (:pending, :delivering)',
+        ExpressionAttributeNames: { '#s': 'status', '#ds': 'state' },
+        ExpressionAttributeValues: {
+          ':t': tenantId,
+          ':since': createdSince,
+          ':queued': 'queued',
+          ':rendering': 'rendering',
+          ':assembling': 'assembling',
+          ':pending': 'pending',
+          ':delivering': 'delivering',
+        },
         Select: 'COUNT',
       },
     );

@@ -1,7 +1,12 @@
 import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DeadLetterInbox, MessageQueue } from '#domain/ports';
 
-export class SqsQueue<T> implements MessageQueue<T> {
+/**
+ * A work queue on SQS. Each message's group is its account (`MessageGroupId`): on a standard queue that makes it a
+ * fair queue, where SQS delivers other accounts' messages first while one account holds a large share of the
+ * messages in flight, so one account's backlog does not delay another's work.
+ */
+export class SqsQueue<T extends { tenantId: string }> implements MessageQueue<T> {
   constructor(
     private readonly client: SQSClient,
     private readonly queueUrl: string,
@@ -12,6 +17,7 @@ export class SqsQueue<T> implements MessageQueue<T> {
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(message),
+        MessageGroupId: message.tenantId,
         DelaySeconds: options.delaySeconds ? Math.min(900, Math.max(0, Math.round(options.delaySeconds))) : undefined,
       }),
     );
@@ -23,7 +29,7 @@ export class SqsQueue<T> implements MessageQueue<T> {
       const result = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
-          Entries: chunk.map((message, i) => ({ Id: String(start + i), MessageBody: JSON.stringify(message) })),
+          Entries: chunk.map((message, i) => ({ Id: String(start + i), MessageBody: JSON.stringify(message), MessageGroupId: message.tenantId })),
         }),
       );
       if (result.Failed?.length) throw new Error(`could not enqueue ${result.Failed.length} message(s): ${result.Failed.map((f) => f.Code).join(', ')}`);
