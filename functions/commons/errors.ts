@@ -84,6 +84,19 @@ export class TooManyVideosInProgressError extends ApiError {
   }
 }
 
+/** The account's limit of bots preparing at once is reached. */
+export class TooManyBotsInProgressError extends ApiError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      429,
+      'too_many_bots_in_progress',
+      `Your account already has ${limit} bots preparing, the most it may have at once. Retry once one of them is ready or failed (GET /v1/bot).`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
 /** A delivery to the webhook inbox that does not verify (no bearer scheme applies: no WWW-Authenticate). */
 export class WebhookSignatureError extends ApiError {
   constructor(message: string) {

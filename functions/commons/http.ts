@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { Conflict, Forbidden, InvalidRequest, NotFound, SignatureRejected, TooManyVideosInProgress } from '#domain/errors';
-import { ApiError, BadRequestError, ConflictError, ForbiddenError, MethodNotAllowedError, NotFoundError, TooManyVideosInProgressError, UnauthorizedError, WebhookSignatureError } from './errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound, SignatureRejected, TooManyBotsInProgress, TooManyVideosInProgress } from '#domain/errors';
+import { ApiError, BadRequestError, ConflictError, ForbiddenError, MethodNotAllowedError, NotFoundError, TooManyBotsInProgressError, TooManyVideosInProgressError, UnauthorizedError, WebhookSignatureError } from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
@@ -127,6 +127,7 @@ function fromDomain(error: unknown): ApiError | undefined {
   if (error instanceof Forbidden) return new ForbiddenError(error.message);
   if (error instanceof Conflict) return new ConflictError(error.message, error.code);
   if (error instanceof TooManyVideosInProgress) return new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
+  if (error instanceof TooManyBotsInProgress) return new TooManyBotsInProgressError(error.limit, error.retryAfterSeconds);
   if (error instanceof SignatureRejected) return new WebhookSignatureError(error.message);
   return undefined;
 }

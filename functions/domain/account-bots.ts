@@ -8,7 +8,7 @@ import { BUILT_IN_BOTS, type Bot } from './bot.ts';
 import { httpUrlSchema, positionSchema } from './clip.ts';
 import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
 import { normaliseWebhook } from './create-request.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyBotsInProgress, type FieldProblem } from './errors.ts';
 import { limits } from './limits.ts';
 import { CALLER_RESENDS_AFTER_SECONDS } from './lost-events.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
@@ -326,6 +326,15 @@ const changedMeanwhile = (uid: string) =>
   new Conflict(`bot "${uid}" was changed by another request at the same time; read it (GET /v1/bot/${uid}) and send yours again`);
 
 /**
+ * Refuses a preparation while the account has its limit of other bots preparing (replacing a bot that is itself
+ * preparing takes its place). Checked before anything is stored: a refused PUT leaves nothing.
+ */
+async function ensureRoomForAnotherPreparation(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots'>) {
+  const preparing = (await deps.accountBots.list(tenantId)).filter((bot) => bot.status === 'preparing' && bot.uid !== uid).length;
+  if (preparing >= limits.maxBotsPreparing) throw new TooManyBotsInProgress(limits.maxBotsPreparing, limits.botsPreparingRetryAfterSeconds);
+}
+
+/**
  * Creates or replaces a bot of the caller's account: stores the images under uploads/, records the bot as
  * `preparing` with a new version, and queues its preparation. A replaced bot keeps its previous look's files
  * until the new version settles (the job retires them; the record lists them among its retired looks from now on).
@@ -338,6 +347,7 @@ const changedMeanwhile = (uid: string) =>
 export async function putAccountBot(command: PutBotCommand, caller: { tenantId: string; keyId: string }, deps: AccountBotDeps): Promise<AccountBot> {
   const { tenantId } = caller;
   const previous = await deps.accountBots.get(tenantId, command.uid);
+  await ensureRoomForAnotherPreparation(tenantId, command.uid, deps);
   const version = deps.newVersion();
   const now = deps.now().toISOString();
   const uploads: string[] = [];

@@ -53,6 +53,17 @@ export class TooManyVideosInProgress extends Error {
   }
 }
 
+/** A bot's preparation refused because the account already has as many bots preparing as it may. */
+export class TooManyBotsInProgress extends Error {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`the account already has ${limit} bots preparing`);
+    this.name = 'TooManyBotsInProgress';
+  }
+}
+
 /**
  * A queue job failed in a way no retry can fix (a bad background, a missing bot, a render over its budget):
  * the video fails at once with this code and message. The message is public: written by us, never a tool's

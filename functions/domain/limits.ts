@@ -67,6 +67,13 @@ export const limits = {
   /** Time to download a bot's image_url. */
   botImageTimeoutMs: 30_000,
   maxBotNameChars: 100,
+  /**
+   * Bots one account may have preparing at once: a preparation decodes a caller's image and runs two models, so an
+   * account's uploads must not fill the prepare function for everyone else.
+   */
+  maxBotsPreparing: 3,
+  /** Retry-After of a PUT refused for too many bots preparing: about what a preparation takes. */
+  botsPreparingRetryAfterSeconds: 15,
   maxBotDescriptionChars: 500,
   /** A template's name, and how many variables its placeholders may name. */
   maxTemplateNameChars: 100,

@@ -14,6 +14,7 @@ function recordingDeps() {
   const deps = {
     accountBots: {
       get: async (tenantId: string, uid: string) => records.get(`${tenantId}/${uid}`),
+      list: async () => [...records.values()],
       put: async (bot: AccountBot) => (records.set(`${bot.tenantId}/${bot.uid}`, bot), true),
     },
     objects: {
