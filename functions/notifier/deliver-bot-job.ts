@@ -56,7 +56,7 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
     mode: deps.mode,
     now,
   });
-  const { attemptNumber, retryIn, state } = afterAttempt(result, delivery, receiveCount);
+  const { attemptNumber, retryIn, state } = afterAttempt(result, delivery, message, receiveCount);
   await deps.accountBots.recordDeliveryAttempt(bot.tenantId, bot.uid, bot.version, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
   recordWebhookAttempt(result.ok);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {

@@ -64,7 +64,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
     now,
   });
 
-  const { attemptNumber, retryIn, state } = afterAttempt(result, video.delivery, receiveCount);
+  const { attemptNumber, retryIn, state } = afterAttempt(result, video.delivery, message, receiveCount);
   await deps.videos.recordDeliveryAttempt(video.videoId, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
   recordWebhookAttempt(result.ok);
   logger[result.ok ? 'info' : 'warn']('webhook attempt', {

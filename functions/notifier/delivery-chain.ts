@@ -31,11 +31,18 @@ export const carriedByAnotherChain = (message: ChainMessage, delivery: RecordedD
   !message.redelivery && message.attempt === 1 && !!delivery?.chainId && delivery.chainId !== messageId;
 
 /**
+ * Where this attempt stands in its chain's schedule: a caller's redelivery starts a schedule of its own; any other
+ * message continues its chain from `attempt` (a chain's first message says 1; the local runtime's restart
+ * recovery says where the chain had got to, so its backoff and its number of attempts go on rather than restart).
+ */
+export const positionInSchedule = (message: ChainMessage, receiveCount: number) => (message.redelivery ? receiveCount : message.attempt + receiveCount - 1);
+
+/**
  * What one attempt leaves: its number, when to try again (undefined: no retry, it succeeded or cannot succeed), and
  * the event's state. Once delivered, a failing redelivery does not make the event undelivered.
  */
-export function afterAttempt(result: DeliveryResult, delivery: RecordedDelivery | undefined, receiveCount: number) {
-  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(receiveCount, Math.random, MAX_DELIVERY_ATTEMPTS);
+export function afterAttempt(result: DeliveryResult, delivery: RecordedDelivery | undefined, message: ChainMessage, receiveCount: number) {
+  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(positionInSchedule(message, receiveCount), Math.random, MAX_DELIVERY_ATTEMPTS);
   const state: DeliveryState = result.ok || delivery?.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
   return { attemptNumber: (delivery?.attempts.length ?? 0) + 1, retryIn, state };
 }

@@ -5,7 +5,21 @@ import type { AssembleMessage, DeliverMessage, PrepareBotMessage, RenderClipMess
 import { pendingWork } from '#domain/pending-work';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
+import { DELIVERY_SCHEDULE_SECONDS } from '#commons/webhooks/retry';
 import type { Log } from './log.ts';
+
+/**
+ * How long a recovered event waits before its next attempt: what the schedule still owed since the last attempt
+ * (a restart neither hurries the backoff nor starts it again). SQS delays a message by at most 15 minutes, so a
+ * longer wait is cut to that.
+ */
+export function recoveredDeliveryDelay(attempts: { at: string }[], nowMs: number): number {
+  const last = attempts.at(-1);
+  if (!last) return 0;
+  const dueMs = Date.parse(last.at) + (DELIVERY_SCHEDULE_SECONDS[Math.min(attempts.length, DELIVERY_SCHEDULE_SECONDS.length - 1)] ?? 0) * 1000;
+  return Math.max(0, Math.min(MAX_SQS_DELAY_SECONDS, Math.ceil((dueMs - nowMs) / 1000)));
+}
+const MAX_SQS_DELAY_SECONDS = 900;
 
 /**
  * The local SQS emulator keeps messages in memory, so a restart loses whatever was queued. The video records
@@ -39,7 +53,7 @@ export async function requeueUnfinishedWork(options: {
       counts.assemble++;
     }
     if (notify && work.deliver) {
-      await notify.send(work.deliver);
+      await notify.send(work.deliver, { delaySeconds: recoveredDeliveryDelay(video.delivery.attempts, Date.now()) });
       counts.notify++;
     }
   }
