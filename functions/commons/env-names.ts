@@ -29,6 +29,8 @@ export const envNames = {
   consumedQueue: 'CONSUMED_QUEUE',
   /** How long a claim on a video's assembly holds (assemble only; see infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: 'ASSEMBLY_LEASE_SECONDS',
+  /** Local runtime only: the file listing the loopback ports its functions may reach (commons/net/loopback-allow.ts). */
+  loopbackAllowFile: 'VIDBOT_LOOPBACK_ALLOW_FILE',
   /** Multiplies every media run's time budget (default 1); tests shrink it to see the watchdog act. */
   renderBudgetScale: 'RENDER_BUDGET_SCALE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',

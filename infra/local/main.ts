@@ -4,6 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { functionOutputToFile, type LogLevel } from './log.ts';
+import { parseLoopbackPorts } from './loopback.ts';
 import { REPO_ROOT, startLocalRuntime, type LocalRuntimeOptions } from './runtime.ts';
 
 const number = (name: string): number | undefined => {
@@ -27,6 +28,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalRunti
     concurrency: number('VIDBOT_CONCURRENCY'),
     authorizerType: env.VIDBOT_AUTHORIZER_TYPE === 'TOKEN' || env.VIDBOT_AUTHORIZER_TYPE === 'REQUEST' ? env.VIDBOT_AUTHORIZER_TYPE : undefined,
     // The terminal shows the banner and what needs attention; VIDBOT_LOG_LEVEL=info shows the runtime's steps too.
+    allowLoopbackPorts: parseLoopbackPorts(env.VIDBOT_LOOPBACK_ALLOW),
     logLevel: (env.VIDBOT_LOG_LEVEL as LogLevel | undefined) ?? 'warn',
   };
 }

@@ -1,3 +1,4 @@
+import { allowFile } from './loopback.ts';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +72,11 @@ export interface LocalRuntimeOptions {
    * the address guard exactly as on AWS (tests of the guard through the API). @default 'local'
    */
   mode?: 'local' | 'cloud';
+  /**
+   * Loopback ports the functions may reach besides the gateway (a developer's webhook receiver: `npm start` reads
+   * VIDBOT_LOOPBACK_ALLOW). Servers of the same process allow themselves with allowLoopbackPort. @default []
+   */
+  allowLoopbackPorts?: number[];
   /** Extra environment for every function (test knobs such as VIDBOT_DELIVERY_DELAY_SCALE). */
   functionEnvironment?: Record<string, string>;
   /** POWERTOOLS_LOG_LEVEL for the functions. @default process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO' */
@@ -136,6 +142,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     log.info('starting vidbot local runtime', { dataDir });
     const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket, log);
     stops.push(() => emulators.stop());
+    // The loopback ports the functions may reach: the ones given, then the gateway's once it listens.
+    const loopback = allowFile(resolve(dataDir, 'loopback-allow.json'), options.allowLoopbackPorts ?? []);
+    stops.push(() => loopback.forget());
     log.info('emulators started', {
       ...emulators.endpoints,
       note: 'DynamoDB (dynalite/LevelDB) and S3 (s3rver) persist in the data dir; SQS (fauxqs) is in memory: queued messages are lost on restart, and unfinished videos are re-enqueued from the videos table',
@@ -190,6 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       AWS_ENDPOINT_URL_S3: emulators.endpoints.s3,
       AWS_ENDPOINT_URL_SQS: emulators.endpoints.sqs,
       [envNames.s3ForcePathStyle]: 'true',
+      [envNames.loopbackAllowFile]: resolve(dataDir, 'loopback-allow.json'),
       // The SDK's default flexible checksums send streamed uploads as aws-chunked with a trailer, which s3rver
       // stores verbatim (chunk framing inside the object). Checksums only where an API requires them.
       AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
@@ -279,6 +289,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       log,
     });
     const port = await gateway.listen(options.port ?? 3000);
+    loopback.allow(port);
     // Stop the gateway first: registered last, stopped first.
     stops.push(() => gateway.close());
     const url = `http://127.0.0.1:${port}`;

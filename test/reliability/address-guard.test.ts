@@ -1,3 +1,4 @@
+import { allowLoopbackPort } from '../../infra/local/loopback.ts';
 /**
  * The address guard through the API, at its three points:
  * - create: a background or webhook that names a refused address literally (the metadata service, a private
@@ -43,6 +44,7 @@ async function serveBackground(host: string, redirectTo?: string) {
     createReadStream(backgroundPath).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  allowLoopbackPort((server.address() as AddressInfo).port);
   return {
     port: (server.address() as AddressInfo).port,
     requests: () => requests,

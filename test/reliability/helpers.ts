@@ -1,3 +1,4 @@
+import { allowLoopbackPort } from '../../infra/local/loopback.ts';
 /**
  * Shared by the reliability suites: a small client for the local runtime's API, queue depths, a key target for
  * infra/scripts/keys.ts, and a webhook receiver that can be started on a chosen port (to bring a "down"
@@ -180,6 +181,7 @@ export async function startReceiver(secret: string, options: { port?: number; re
     server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
+  allowLoopbackPort(port);
   const ok = (h: Hit) => typeof h.answer === 'number' && h.answer >= 200 && h.answer < 300;
   return {
     port,

@@ -1,8 +1,9 @@
 /**
  * The SSRF guard: decides whether vidbot may connect to a URL given by a caller (a background video, a
  * webhook). A Lambda can reach the instance metadata service, the VPC and AWS-internal endpoints, so only
- * public unicast addresses are allowed; the local runtime additionally allows loopback, where its emulators
- * and a developer's webhook receiver live.
+ * public unicast addresses are allowed; the local runtime additionally allows loopback to the ports it allows
+ * (its gateway, and the file servers and webhook receivers a test, the demo or a developer names), never to its
+ * own data stores: a refused port is refused before any connection, so its answer tells nothing of what listens.
  *
  * Every check works on addresses, not on spellings: the URL is parsed by the WHATWG parser (which turns
  * `http://2852039166/`, `http://0xA9FEA9FE/` and `http://0251.0376.0251.0376/` into `169.254.169.254`), names
@@ -14,6 +15,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { AddressNotAllowedError, InvalidUrlError, NetworkError } from './errors.ts';
+import { loopbackPortAllowed } from './loopback-allow.ts';
 
 /** 'cloud' on AWS; 'local' in the local runtime, where loopback is also allowed. */
 export type GuardMode = 'cloud' | 'local';
@@ -127,7 +129,12 @@ const V6_LISTS = buildLists(V6_RULES, 'ipv6');
 const GLOBAL_UNICAST_V6 = new BlockList();
 GLOBAL_UNICAST_V6.addSubnet('2000::', 3, 'ipv6');
 
-const isAllowedCategory = (category: AddressCategory, mode: GuardMode) => mode === 'local' && category === 'loopback';
+/** Loopback is allowed in local mode only, and there only to the ports the runtime allows (never its data stores). */
+const isAllowedCategory = (category: AddressCategory, mode: GuardMode, port: number | undefined) =>
+  mode === 'local' && category === 'loopback' && (port === undefined || loopbackPortAllowed(port));
+
+/** The port a URL connects to. */
+export const portOf = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /** Parses a valid IPv6 address (as accepted by net.isIP) into its eight 16-bit groups. */
 function ipv6Groups(address: string): number[] {
@@ -171,9 +178,9 @@ function categoryOf(address: string): AddressCategory | undefined {
 }
 
 /** Judges one IP address (v4 or v6, no brackets). Throws InvalidUrlError if it is not an IP address. */
-export function checkAddress(address: string, mode: GuardMode): AddressVerdict {
+export function checkAddress(address: string, mode: GuardMode, port?: number): AddressVerdict {
   const category = categoryOf(address);
-  if (category === undefined || isAllowedCategory(category, mode)) return { allowed: true };
+  if (category === undefined || isAllowedCategory(category, mode, port)) return { allowed: true };
   return { allowed: false, reason: category };
 }
 
@@ -217,12 +224,12 @@ export interface GuardOptions {
 export function refusalWithoutResolving(url: URL, mode: GuardMode): string | undefined {
   const hostname = bareHostname(url);
   if (isIP(hostname)) {
-    const verdict = checkAddress(hostname, mode);
+    const verdict = checkAddress(hostname, mode, portOf(url));
     return verdict.allowed ? undefined : verdict.reason;
   }
   const name = hostname.replace(/\.+$/, '');
   if (METADATA_NAMES.has(name)) return 'metadata';
-  if ((name === 'localhost' || name.endsWith('.localhost')) && mode !== 'local') return 'loopback';
+  if ((name === 'localhost' || name.endsWith('.localhost')) && (mode !== 'local' || !loopbackPortAllowed(portOf(url)))) return 'loopback';
   return undefined;
 }
 
@@ -249,7 +256,7 @@ export async function checkUrl(input: string | URL, options: GuardOptions): Prom
   }
   if (addresses.length === 0) throw new NetworkError(`${hostname} resolves to no address`);
   for (const { address } of addresses) {
-    const verdict = checkAddress(address, options.mode);
+    const verdict = checkAddress(address, options.mode, portOf(url));
     if (!verdict.allowed) refuse(verdict.reason, address);
   }
   return { url, hostname, addresses };

@@ -185,7 +185,7 @@ function send(target: CheckedTarget, options: SendOptions, signal: AbortSignal):
       socket.once('connect', () => {
         const peer = socket.remoteAddress;
         if (!peer) return;
-        const verdict = checkAddress(peer, options.mode);
+        const verdict = checkAddress(peer, options.mode, socket.remotePort);
         if (!verdict.allowed) req.destroy(new AddressNotAllowedError(url.hostname, verdict.reason, peer));
       });
     });

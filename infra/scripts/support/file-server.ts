@@ -1,3 +1,4 @@
+import { allowLoopbackPort } from '../../local/loopback.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,8 @@ export async function startFileServer(files: Record<string, string>) {
     createReadStream(path).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A test's or the demo's own server: the local runtime's functions may reach it.
+  allowLoopbackPort((server.address() as AddressInfo).port);
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,

@@ -1,3 +1,4 @@
+import { allowLoopbackPort } from '../../local/loopback.ts';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -43,6 +44,8 @@ export async function startWebhookReceiver(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A test's or the demo's own server: the local runtime's functions may reach it.
+  allowLoopbackPort((server.address() as AddressInfo).port);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hooks/vidbot`,
