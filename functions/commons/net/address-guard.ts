@@ -134,7 +134,7 @@ const isAllowedCategory = (category: AddressCategory, mode: GuardMode, port: num
   mode === 'local' && category === 'loopback' && (port === undefined || loopbackPortAllowed(port));
 
 /** The port a URL connects to. */
-export const portOf = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+const portOf = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /** Parses a valid IPv6 address (as accepted by net.isIP) into its eight 16-bit groups. */
 function ipv6Groups(address: string): number[] {
