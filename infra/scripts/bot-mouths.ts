@@ -1,6 +1,6 @@
 /**
  * `npm run bots:mouths [-- <photo>]`: docs/bot-mouths.png, a contact sheet of mouth levels 0..4 and closed eyes.
- * First row: a bot prepared from a photo (default: the test portrait, test/prepare/fixtures/portrait.jpg);
+ * First row: a bot prepared from a photo (default: the test portrait, test/fixtures/prepare/portrait.jpg);
  * then a drawn bot made from two of ava's frames (mouth closed, mouth open); then the built-in bots.
  * Each tile is the look's head box on its card, exactly the layers the render engine draws.
  */
@@ -41,7 +41,7 @@ async function row(dir: string): Promise<Buffer[]> {
 }
 
 async function main(): Promise<void> {
-  const photo = process.argv[2] ?? join(repo, 'test/prepare/fixtures/portrait.jpg');
+  const photo = process.argv[2] ?? join(repo, 'test/fixtures/prepare/portrait.jpg');
   const work = mkdtempSync(join(tmpdir(), 'vidbot-mouths-'));
   try {
     const looks: string[] = [];

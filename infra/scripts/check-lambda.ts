@@ -28,7 +28,7 @@
  *      /sys/devices/system/cpu/{possible,present}, as on Lambda, where they are missing (onnxruntime issue 10038:
  *      versions that failed on that refused to load there; 1.30 warns and goes on).
  * 4. The prepare image's own packages at work (probe.mjs of the image, infra/scripts/prepare-probe.ts): on x64, a
- *    whole photo look from test/prepare/fixtures/portrait.jpg; on arm64 under qemu, the models loaded and one face
+ *    whole photo look from test/fixtures/prepare/portrait.jpg; on arm64 under qemu, the models loaded and one face
  *    detection (an ISNet inference under qemu takes more than 10 minutes). The image folder holds linux-arm64
  *    binaries, so the x64 run uses a twin folder built by the same script with `--arch x64`, whose index.mjs and
  *    probe.mjs must be byte for byte the synthesised image's: only the installed binaries differ.
@@ -686,7 +686,7 @@ async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtime, scra
 /**
  * The render image's speech thread under this runtime: espeak-worker.mjs (started as speech/espeak.ts starts it,
  * from the image's folder, with the image's espeak-ng.wasm) says one sentence and hands back its WAV. That the
- * bundled index.mjs finds the file beside itself is shown by test/render/bundled-handler.test.ts, which renders a
+ * bundled index.mjs finds the file beside itself is shown by test/integration/render/bundled-handler.test.ts, which renders a
  * real job from a bundled folder.
  */
 async function checkSpeech(label: string, imageDir: string, runtime: Runtime): Promise<Row> {

@@ -1,7 +1,7 @@
 /**
  * `npm run voices:build`: writes functions/domain/espeak-languages.ts, the espeak-ng half of the voice catalog,
  * from what the npm espeak-ng WebAssembly build itself lists (`--voices`). The file is committed; a test
- * (test/render/voice-catalog.test.ts) builds it again from the WASM and fails if they differ, so the catalog
+ * (test/integration/render/voice-catalog.test.ts) builds it again from the WASM and fails if they differ, so the catalog
  * cannot drift from the synthesizer the render function ships.
  */
 import { writeFileSync } from 'node:fs';

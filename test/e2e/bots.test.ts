@@ -3,7 +3,7 @@
  * photo, the caller's PNGs for a drawn bot) — issue 9's "Done when", end to end:
  * - PUT, GET, the listing (owner only), DELETE (JSON), the rules on uids and voices, a clip naming a bot that is
  *   not ready, and the prepare job's signed bot.ready / bot.failed events;
- * - a photo (test/prepare/fixtures/portrait.jpg) becomes ready within 30 s (measured), speaks a Spanish clip with
+ * - a photo (test/fixtures/prepare/portrait.jpg) becomes ready within 30 s (measured), speaks a Spanish clip with
  *   and without its backdrop, and its mouth in the service's video follows the voice (Pearson r ≥ 0.6 of the
  *   mouth box's darkness against the voice's loudness per frame, on the downloaded video);
  * - a drawn bot from two PNGs (two of ava's head frames) becomes ready and renders;
@@ -20,20 +20,20 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { lookPrefix } from '#domain/account-bots';
-import { createKey } from '../../infra/scripts/keys.ts';
-import { startFileServer } from '../../infra/scripts/support/file-server.ts';
-import { FPS } from '../../functions/render/engine/index.ts';
-import { botHeightFor, layoutFor } from '../../functions/render/engine/layout.ts';
-import { loudnessPerFrame, pearson } from '../../functions/render/engine/lipsync.ts';
-import { loadSprites } from '../../functions/render/engine/sprites.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
-import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../render/media.ts';
-import { keyTarget } from '../reliability/helpers.ts';
+import { createKey } from '#infra/scripts/keys.ts';
+import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { FPS } from '#functions/render/engine/index.ts';
+import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
+import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { loadSprites } from '#functions/render/engine/sprites.ts';
+import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
+import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../support/render-media.ts';
+import { keyTarget } from '../support/reliability.ts';
 import { eventually } from '../support/media.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const ava = resolve(import.meta.dirname, '..', '..', 'functions', 'render', 'bots', 'ava');
-const PORTRAIT = readFileSync(resolve(import.meta.dirname, '..', 'prepare', 'fixtures', 'portrait.jpg'));
+const PORTRAIT = readFileSync(resolve(import.meta.dirname, '../fixtures/prepare', 'portrait.jpg'));
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
 const SPANISH = 'Hola a todos, y bienvenidos de nuevo al programa. ¡Hoy vemos algo realmente asombroso!';
 const png = (file: string) => new Blob([readFileSync(join(ava, file))], { type: 'image/png' });
@@ -237,7 +237,7 @@ describe('a bot from a photo', () => {
     expect(Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!)).toBeGreaterThan(60);
 
     const rect = mouthBox(place, sprites);
-    // The measure of test/render/engine.test.ts, with one change: a frame's mouth openness is the box's mean
+    // The measure of test/integration/render/engine.test.ts, with one change: a frame's mouth openness is the box's mean
     // darkness, not its count of pixels under a fixed luminance of 160. That threshold was set for the drawn
     // bots' light skin; on a photo the lips and the shading around them are under 160 with the mouth closed, so
     // the count saturates (r 0.53-0.55 in Spanish here, 0.66 in English; logged below, not asserted).

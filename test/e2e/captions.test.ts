@@ -7,10 +7,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestRuntime } from '../local/harness.ts';
+import type { TestRuntime } from '../support/harness.ts';
 import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
-import { frameRgb } from '../render/media.ts';
+import { frameRgb } from '../support/render-media.ts';
 
 let app: TestRuntime;
 let files: E2eService['files'];

@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import sparticuz from '@sparticuz/chromium';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSampleBackground } from '../../infra/scripts/make-sample-background.ts';
-import { startFileServer } from '../../infra/scripts/support/file-server.ts';
-import { REPO_ROOT } from '../../infra/local/runtime.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { makeSampleBackground } from '#infra/scripts/make-sample-background.ts';
+import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { REPO_ROOT } from '#infra/local/runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 // Globals of the page, for the functions page.evaluate runs there (the project's types are Node's, not the DOM's).
 declare const document: any;

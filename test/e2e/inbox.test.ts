@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '#domain/api-keys';
 import { signWebhook } from '#commons/webhooks/signature';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 let app: TestRuntime;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 const exec = promisify(execFile);
 let app: TestRuntime;

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_NAME } from '#commons/metric-names';
-import { startFileServer } from '../../infra/scripts/support/file-server.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 import { eventually } from '../support/media.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 

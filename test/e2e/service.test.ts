@@ -1,9 +1,9 @@
 import { imageSize } from 'image-size';
-import { runFfmpeg } from '../../functions/media/media.ts';
+import { runFfmpeg } from '#functions/media/media.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestRuntime } from '../local/harness.ts';
+import type { TestRuntime } from '../support/harness.ts';
 import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
 import { eventually, probeFile } from '../support/media.ts';

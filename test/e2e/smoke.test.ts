@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { baseUrlOf, looksLikeMp3, runSmoke } from '../../infra/scripts/smoke.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { baseUrlOf, looksLikeMp3, runSmoke } from '#infra/scripts/smoke.ts';
+import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 const exec = promisify(execFile);
 let app: TestRuntime;

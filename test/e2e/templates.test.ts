@@ -4,9 +4,9 @@
  * naming the field, keep it from another account, delete it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../../infra/scripts/keys.ts';
-import type { TestRuntime } from '../local/harness.ts';
-import { keyTarget } from '../reliability/helpers.ts';
+import { createKey } from '#infra/scripts/keys.ts';
+import type { TestRuntime } from '../support/harness.ts';
+import { keyTarget } from '../support/reliability.ts';
 import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 
 let app: TestRuntime;

@@ -3,8 +3,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
-import { ensureTables } from '../../infra/local/emulators.ts';
-import { tables } from '../../infra/wiring.ts';
+import { ensureTables } from '#infra/local/emulators.ts';
+import { tables } from '#infra/wiring.ts';
 
 /** dynalite in memory with every table of the wiring, for tests of the real DynamoDB adapters. */
 // dynalite ships no types; this is the one function it exports.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { runFfmpeg } from '../../functions/media/media.ts';
+import { runFfmpeg } from '#functions/media/media.ts';
 
 const ff = (args: string[]) => runFfmpeg(['-y', ...args], { budgetSeconds: 120 });
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PreparedLook } from '../../functions/prepare/look.ts';
+import type { PreparedLook } from '#functions/prepare/look.ts';
 
 /**
  * A built-in look (functions/render/bots/<look>/) as the look builders produce one: a genuine sprite set the

@@ -1,7 +1,7 @@
 /**
  * What must never appear in a message the public sees (a video's error, a webhook's error, a delivery attempt's
  * error): file paths, ffmpeg's, libvips' or Node's own text, addresses, stack traces. The suites that read videos and
- * webhooks (test/reliability/helpers.ts, the media tests) pass every failure message through this.
+ * webhooks (test/support/reliability.ts, the media tests) pass every failure message through this.
  */
 const INTERNALS: [string, RegExp][] = [
   ['a file path', /(^|[\s'"(=])\/(tmp|var|work|opt|home|usr|root|proc|etc|dev|mnt)\b/],

@@ -5,9 +5,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeSampleBackground, type SampleBackgroundOptions } from '../../infra/scripts/make-sample-background.ts';
-import { startFileServer } from '../../infra/scripts/support/file-server.ts';
-import { startTestRuntime, type TestRuntime } from '../local/harness.ts';
+import { makeSampleBackground, type SampleBackgroundOptions } from '#infra/scripts/make-sample-background.ts';
+import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { startTestRuntime, type TestRuntime } from './harness.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
 export interface E2eService {

@@ -2,7 +2,7 @@
  * The scripts' webhook receiver (infra/scripts/support), for tests: it also fails on stop() when an event's error
  * message carried internals (paths, ffmpeg's text, addresses; see ./public-errors.ts).
  */
-import { startWebhookReceiver as startReceiver } from '../../infra/scripts/support/webhook-receiver.ts';
+import { startWebhookReceiver as startReceiver } from '#infra/scripts/support/webhook-receiver.ts';
 import { internalsIn } from './public-errors.ts';
 
 

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '#functions/api/openapi.ts';
+import { createRequestSchema, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
+import { jsonSchemaOf } from '#domain/json-schema';
+import { InvalidRequest } from '#domain/errors';
+import { limits } from '#domain/limits';
+import { SPEC_SAMPLE_FIELDS } from '../../support/events.ts';
+
+const problemsOf = (fields: Record<string, unknown>) => {
+  try {
+    parseCreateVideo(fields);
+  } catch (error) {
+    if (error instanceof InvalidRequest) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the request to be refused');
+};
+
+const clip = (overrides: Record<string, unknown> = {}) => ({ bot_uid: 'bot_ava', text: 'Hello there', ...overrides });
+
+describe('parseCreateVideo', () => {
+  it('reads the spec sample: scheme-less webhook, single-quoted clips, string booleans', () => {
+    const command = parseCreateVideo(SPEC_SAMPLE_FIELDS);
+    expect(command.webhookUrl).toBe('https://www.website.com/webhook');
+    expect(command.createVideo).toBe(true);
+    expect(command.clips).toHaveLength(2);
+    expect(command.clips[0]).toMatchObject({
+      bot_uid: 'bot_ava',
+      bot_position: 'bottom-right',
+      remove_bot_background: true,
+      background: 'https://www.website.com/background.mp4',
+      background_volume: 0.5,
+      transitions: { entry: 'fade_in', exit: 'fade_out' },
+      reusable_clip: false,
+      clip_name: 'Intro',
+    });
+    expect(command.clips[1]).toMatchObject({ bot_uid: 'bot_leo', bot_position: 'top-left', reusable_clip: true });
+  });
+
+  it('accepts process_done_webhook as the webhook and clips as an array in JSON', () => {
+    const command = parseCreateVideo({ process_done_webhook: 'https://example.com/hook', create_video: false, clips: [clip()] });
+    expect(command).toMatchObject({ webhookUrl: 'https://example.com/hook', createVideo: false });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['1', true],
+    ['0', false],
+    [true, true],
+    [0, false],
+  ])('create_video %j means %s', (value, expected) => {
+    expect(parseCreateVideo({ webhook: 'https://e.com', create_video: value, clips: [clip()] }).createVideo).toBe(expected);
+  });
+
+  it('defaults create_video to true and optional clip fields to documented values', () => {
+    const command = parseCreateVideo({ webhook: 'https://e.com', clips: JSON.stringify([clip()]) });
+    expect(command.createVideo).toBe(true);
+    expect(command.clips[0]).toEqual({
+      bot_uid: 'bot_ava',
+      text: 'Hello there',
+      remove_bot_background: false,
+      background_volume: 0.2,
+      transitions: {},
+      reusable_clip: false,
+    });
+  });
+
+  it('normalises position and transition spellings', () => {
+    const command = parseCreateVideo({ webhook: 'https://e.com', clips: [clip({ bot_position: 'Top_Right', transitions: 'fade-in  slide-out-left' })] });
+    expect(command.clips[0]).toMatchObject({ bot_position: 'top-right', transitions: { entry: 'fade_in', exit: 'slide_out_left' } });
+  });
+
+  it('names every bad field with its path', () => {
+    const problems = problemsOf({
+      clips: JSON.stringify([clip({ bot_position: 'middle', transitions: 'fade_in spin', background_volume: 1.5, background: 'ftp://x/y.mp4', colour: 'red' })]),
+    });
+    const paths = problems.map((p) => p.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['webhook', 'clips[0].bot_position', 'clips[0].transitions', 'clips[0].background_volume', 'clips[0].background', 'clips[0].colour']),
+    );
+    expect(problems.find((p) => p.path === 'clips[0].transitions')?.message).toContain('spin');
+  });
+
+  it('refuses two entry transitions, empty text, too many clips and too much text', () => {
+    expect(problemsOf({ webhook: 'https://e.com', clips: [clip({ transitions: 'fade_in zoom_in' })] })[0]?.message).toMatch(/more than one entry/);
+    expect(problemsOf({ webhook: 'https://e.com', clips: [clip({ text: '   ' })] })[0]?.path).toBe('clips[0].text');
+    const many = Array.from({ length: limits.maxClips + 1 }, () => clip());
+    expect(problemsOf({ webhook: 'https://e.com', clips: many }).map((p) => p.message)).toContain(`must contain at most ${limits.maxClips} clips`);
+    const long = Array.from({ length: 6 }, () => clip({ text: 'x'.repeat(limits.maxTextChars) }));
+    expect(problemsOf({ webhook: 'https://e.com', clips: long }).some((p) => /totals/.test(p.message))).toBe(true);
+    expect(problemsOf({ webhook: 'https://e.com', clips: [clip({ text: 'x'.repeat(limits.maxTextChars + 1) })] })[0]?.path).toBe('clips[0].text');
+  });
+
+  describe('text must hold something to say', () => {
+    const refusedText = (text: string, index = 0) => {
+      const clips = [clip(), clip(), clip()];
+      clips[index] = clip({ text });
+      return problemsOf({ webhook: 'https://e.com', clips });
+    };
+
+    it.each([
+      ['zero-width space', '\u200B'],
+      ['zero-width joiners and a BOM', '\u200D\u200D\uFEFF\u200B'],
+      ['zero-width characters between spaces', ' \u200B \u200C '],
+      ['control characters', '\u0000\u0007\u001B\u007F'],
+      ['punctuation', '...!?;:—«»'],
+      ['symbols and emoji alone', '★ ♪ 🙂 👍🏽'],
+      ['combining marks alone', '\u0301\u0308'],
+    ])('refuses %s with a 400 naming the clip', (_what, text) => {
+      const problems = refusedText(text, 1);
+      expect(problems).toEqual([{ path: 'clips[1].text', message: expect.stringMatching(/letter or digit/) }]);
+    });
+
+    it('keeps saying "must not be empty" (once) for blank text', () => {
+      expect(refusedText('   ')).toEqual([{ path: 'clips[0].text', message: expect.stringMatching(/must not be empty/) }]);
+    });
+
+    it.each([
+      ['Arabic', 'مرحبا بالعالم'],
+      ['Chinese', '你好，世界'],
+      ['an emoji and a word', '🎉 Congratulations!'],
+      ['digits only', '2024'],
+      ['a word inside zero-width characters', '\u200BHi\u200D'],
+      ['Devanagari', 'नमस्ते'],
+    ])('accepts %s', (_what, text) => {
+      const command = parseCreateVideo({ webhook: 'https://e.com', clips: [clip({ text })] });
+      expect(command.clips[0]).toMatchObject({ text });
+    });
+  });
+
+  it('refuses webhooks that are not http(s) and clips that are not an array', () => {
+    expect(problemsOf({ webhook: 'ftp://e.com/x', clips: [clip()] })[0]?.path).toBe('webhook');
+    expect(problemsOf({ webhook: 'https://user:pw@e.com/x', clips: [clip()] })[0]?.message).toMatch(/credentials/);
+    expect(problemsOf({ webhook: 'https://e.com', clips: '42' })[0]?.path).toBe('clips');
+    expect(problemsOf({ webhook: 'https://e.com', clips: '[{bot_uid: ' })[0]?.message).toMatch(/not a JSON array/);
+    expect(problemsOf({ webhook: 'https://e.com' })[0]?.path).toBe('clips');
+  });
+
+  it('refuses absurdly nested clips with a 400, not a stack overflow, in every encoding', () => {
+    for (const depth of [50, 5_000, 50_000]) {
+      const nested = '['.repeat(depth) + ']'.repeat(depth);
+      expect(problemsOf({ webhook: 'https://e.com', clips: nested })[0]?.path).toMatch(/^clips/);
+      expect(problemsOf({ webhook: 'https://e.com', clips: `[{'bot_uid': 'a', 'text': ${nested}}]` })[0]?.path).toMatch(/^clips/);
+    }
+  });
+
+  it('reads create_video like every other boolean (any case of true/false)', () => {
+    expect(parseCreateVideo({ webhook: 'https://e.com', create_video: 'FALSE', clips: [clip()] }).createVideo).toBe(false);
+  });
+
+  it('refuses prototype keys inside clips', () => {
+    expect(() => parseClipsField('[{"__proto__": {"x": 1}, "bot_uid": "a", "text": "b"}]')).toThrow(InvalidRequest);
+  });
+
+  it('reads a clip reference', () => {
+    expect(parseCreateVideo({ webhook: 'https://e.com', clips: [{ clip_uid: 'clip_abc' }] }).clips[0]).toEqual({ clip_uid: 'clip_abc' });
+  });
+});
+
+describe('normaliseWebhook', () => {
+  it.each([
+    ['www.website.com/webhook', 'https://www.website.com/webhook'],
+    ['http://127.0.0.1:4000/hook', 'http://127.0.0.1:4000/hook'],
+    ['//cdn.example.com/x', 'https://cdn.example.com/x'],
+  ])('%s → %s', (input, output) => expect(normaliseWebhook(input)).toBe(output));
+});
+
+describe('the create request in the OpenAPI document', () => {
+  const documented = openApiDocument('https://example.com').components.schemas.CreateVideoRequest as {
+    required: string[];
+    properties: Record<string, { enum?: string[]; default?: unknown }>;
+  };
+
+  it('is generated from the schema that validates it', () => {
+    expect(documented).toEqual(jsonSchemaOf(createRequestSchema));
+  });
+
+  it('documents only what the validator accepts, and its defaults are the validator\'s', () => {
+    const base = { webhook: 'https://e.com/h', clips: [clip()] };
+    for (const field of ['aspect_ratio', 'resolution', 'captions', 'create_video'] as const) {
+      for (const value of documented.properties[field]!.enum ?? []) expect(() => parseCreateVideo({ ...base, [field]: value }), `${field}=${value}`).not.toThrow();
+    }
+    const defaults = parseCreateVideo(base);
+    expect(documented.properties.aspect_ratio!.default).toBe(defaults.shape.aspectRatio);
+    expect(documented.properties.resolution!.default).toBe(defaults.shape.resolution);
+    expect(documented.properties.captions!.default).toBe(defaults.captions);
+    expect(documented.properties.create_video!.default).toBe(defaults.createVideo);
+    for (const field of documented.required) expect(problemsOf({ ...base, [field]: undefined }).map((p) => p.path)).toContain(field);
+  });
+});

@@ -1,0 +1,180 @@
+/** Speech engines: espeak-ng for real (short texts), Polly against aws-sdk-client-mock, and the choice of voice and engine. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { voiceToSpeak, type SpeechVoice } from '#domain/voices';
+import { mouthLevelsFromLoudness, mouthLevelsFromVisemes, loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { readWav } from '#functions/render/engine/wav.ts';
+import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
+import { runEspeak } from '#functions/render/speech/espeak.ts';
+
+const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
+/** Ava's voice where Polly is off: her espeak-ng voice, rate and pitch. */
+const avaEspeak: SpeechVoice = voiceToSpeak(ava.voice, undefined, { polly: false });
+const workDir = mkdtempSync(join(tmpdir(), 'vidbot-speech-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** What the SDK returns as AudioStream, reduced to the two methods the adapter uses. */
+const stream = (bytes: Buffer) => ({
+  transformToByteArray: async () => new Uint8Array(bytes),
+  transformToString: async () => bytes.toString('utf8'),
+});
+
+describe('espeak-ng', () => {
+  it('speaks the text into a 16-bit WAV whose duration it reports', async () => {
+    const result = await new EspeakSpeechEngine().synthesize('Good morning, world.', avaEspeak, workDir);
+    const pcm = readWav(result.wavPath);
+    expect(result.sampleRate).toBe(pcm.sampleRate);
+    expect(result.durationSeconds).toBeGreaterThan(0.5);
+    expect(result.durationSeconds).toBeCloseTo(pcm.samples.length / pcm.sampleRate, 6);
+    expect(result.visemes).toBeUndefined();
+  });
+
+  it('speaks on its own thread: texts at once come back each as it sounds alone, and the thread speaks on after a run that wrote nothing', async () => {
+    const engine = new EspeakSpeechEngine();
+    const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));
+    const [first, second] = await Promise.all([
+      engine.synthesize('The first of two texts.', avaEspeak, dir('a')),
+      engine.synthesize('And the second one, which is quite a bit longer than the first.', avaEspeak, dir('b')),
+    ]);
+    const alone = await engine.synthesize('The first of two texts.', avaEspeak, dir('c'));
+    expect(readFileSync(first.wavPath).equals(readFileSync(alone.wavPath))).toBe(true);
+    expect(second.durationSeconds).toBeGreaterThan(first.durationSeconds + 1);
+    // A run that writes nothing hands back no file (what it printed says why); the thread speaks on.
+    const nothing = await runEspeak(['--voices=variant'], 'out.wav');
+    expect(nothing.file).toBeUndefined();
+    expect(nothing.lines.join(' ')).toMatch(/Pty Language/);
+    expect((await engine.synthesize('Still speaking.', avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it('stops a run that goes on past its time limit, failing it and what the thread held; the next run starts a new thread', async () => {
+    const long = ` ${'A sentence that takes its time to be spoken. '.repeat(40)}`;
+    const slow = runEspeak(['-v', 'en-us', '-w', 'out.wav', long], 'out.wav', 20);
+    const alongside = runEspeak(['-v', 'en-gb', '-w', 'out.wav', long], 'out.wav');
+    await expect(slow).rejects.toThrow(/the espeak-ng thread stopped/);
+    await expect(alongside).rejects.toThrow(/the espeak-ng thread stopped/);
+    const after = await runEspeak(['-v', 'en-us', '-w', 'out.wav', ' After.'], 'out.wav');
+    expect(after.file?.byteLength).toBeGreaterThan(1000);
+  });
+
+  it('speaks the same text and voice the same, byte for byte, a second later (the breath noise of f3 voices is seeded)', async () => {
+    const engine = new EspeakSpeechEngine();
+    const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));
+    const before = await engine.synthesize('Breath in the voice.', avaEspeak, dir('before'));
+    // espeak-ng seeds its noise from time(): past a whole second, a running clock would give another seed.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const after = await engine.synthesize('Breath in the voice.', avaEspeak, dir('after'));
+    expect(readFileSync(after.wavPath).equals(readFileSync(before.wavPath))).toBe(true);
+  });
+
+  it('speaks text that looks like options or carries control characters, as text', async () => {
+    const result = await new EspeakSpeechEngine().synthesize('-v xx --help\u0007 minus five', avaEspeak, workDir);
+    expect(result.durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it('drives the mouth from the loudness: Pearson r(mouth level, RMS) ≥ 0.6 on a real utterance', async () => {
+    const result = await new EspeakSpeechEngine().synthesize('The quick brown fox jumps over the lazy dog, twice!', avaEspeak, workDir);
+    const pcm = readWav(result.wavPath);
+    const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, 30);
+    const levels = mouthLevelsFromLoudness(loudness);
+    const r = pearson(levels, loudness);
+    console.log(`lip sync (engine levels vs espeak RMS per frame): Pearson r = ${r.toFixed(3)} over ${levels.length} frames`);
+    expect(r).toBeGreaterThanOrEqual(0.6);
+    expect(new Set(levels).size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('Amazon Polly', () => {
+  const polly = mockClient(PollyClient);
+  beforeEach(() => polly.reset());
+
+  it('asks for neural 16 kHz PCM and viseme and word marks, and returns them', async () => {
+    const pcm = Buffer.alloc(16000 * 2); // one second of silence
+    for (let i = 0; i < 16000; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
+    const marks = ['{"time":0,"type":"viseme","value":"sil"}', '{"time":120,"type":"viseme","value":"a"}', '{"time":400,"type":"viseme","value":"p"}'].join('\n');
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(marks)) as never });
+
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize('Hello', voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
+
+    const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
+    expect(calls).toHaveLength(2);
+    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'pcm', SampleRate: '16000', VoiceId: 'Joanna', Text: 'Hello' }));
+    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'json', SpeechMarkTypes: ['viseme', 'word'], VoiceId: 'Joanna' }));
+    expect(result.sampleRate).toBe(16000);
+    expect(result.durationSeconds).toBeCloseTo(1, 6);
+    expect(result.visemes).toEqual([{ timeMs: 0, value: 'sil' }, { timeMs: 120, value: 'a' }, { timeMs: 400, value: 'p' }]);
+    expect(readWav(result.wavPath).samples.length).toBe(16000);
+
+    // The visemes shape the mouth: wide open on "a", closed on "p" and silence.
+    const levels = mouthLevelsFromVisemes(result.visemes!, loudnessPerFrame(readWav(result.wavPath).samples, 16000, 30), 30);
+    expect(levels[1]).toBe(0);
+    expect(Math.max(...levels.slice(4, 11))).toBeGreaterThanOrEqual(3);
+    expect(levels[14]).toBe(0);
+    expect(result.words).toEqual([]);
+  });
+
+  it("maps word marks' UTF-8 byte offsets back into the clip's own text, whitespace and control characters included", async () => {
+    const text = '  Déjà vu,\n\n\tnaïve café\u0007— 東京!  ';
+    const spoken = 'Déjà vu, naïve café — 東京!'; // what Polly is sent
+    const said = ['Déjà', 'vu', 'naïve', 'café', '東京'];
+    // Polly's marks: byte offsets into the UTF-8 of the text it was sent.
+    let from = 0;
+    const wordMarks = said.map((word, i) => {
+      const at = spoken.indexOf(word, from);
+      from = at + word.length;
+      const start = Buffer.byteLength(spoken.slice(0, at));
+      return JSON.stringify({ time: 100 + i * 300, type: 'word', start, end: start + Buffer.byteLength(word), value: word });
+    });
+    const pcm = Buffer.alloc(16000 * 2 * 2);
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(['{"time":0,"type":"viseme","value":"sil"}', ...wordMarks].join('\n'))) as never });
+
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
+
+    expect(polly.commandCalls(SynthesizeSpeechCommand)[0]!.args[0].input.Text).toBe(spoken);
+    expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(said);
+    // Each word lasts until the next starts; the last, until the audio ends.
+    expect(result.words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([[0.1, 0.4], [0.4, 0.7], [0.7, 1], [1, 1.3], [1.3, 2]]);
+  });
+
+  it('passes the clip voice\'s Polly id, with the neural engine where the voice has it and the standard one where not', async () => {
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(Buffer.alloc(3200)) as never });
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from('{"time":0,"type":"viseme","value":"sil"}')) as never });
+    const engine = new PollySpeechEngine(new PollyClient({ region: 'us-east-1' }));
+    await engine.synthesize('Hola a todos.', voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true }), workDir);
+    await engine.synthesize('Привет.', voiceToSpeak(ava.voice, 'polly:Tatyana', { polly: true }), workDir);
+    const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
+    expect(calls.filter((c) => c.VoiceId === 'Lucia').map((c) => c.Engine)).toEqual(['neural', 'neural']);
+    expect(calls.filter((c) => c.VoiceId === 'Tatyana').map((c) => c.Engine)).toEqual(['standard', 'standard']);
+    await expect(engine.synthesize('Hi.', { id: 'espeak:en-us+f3' }, workDir)).rejects.toThrow(/not a Polly voice/);
+  });
+});
+
+describe('the voice a clip is spoken with, and its engine', () => {
+  it('speaks a built-in bot\'s neural Polly voice where the deployment uses Polly, its espeak-ng voice elsewhere', () => {
+    expect(voiceToSpeak(ava.voice, undefined, { polly: true })).toEqual({ id: 'polly:Joanna' });
+    expect(voiceToSpeak(ava.voice, undefined, { polly: false })).toEqual({ id: 'espeak:en-us+f3', rate: 160, pitch: 55 });
+    // The bots keep their own delivery with espeak-ng: two of them share a voice but not rate and pitch.
+    const deliveries = BUILT_IN_BOTS.map((b) => JSON.stringify(voiceToSpeak(b.voice, undefined, { polly: false })));
+    expect(new Set(deliveries).size).toBe(BUILT_IN_BOTS.length);
+  });
+
+  it('speaks the clip\'s own voice instead, as it is listed, and a Polly voice where Polly is off by a stand-in of its language and gender', () => {
+    expect(voiceToSpeak(ava.voice, 'espeak:es+m3', { polly: true })).toEqual({ id: 'espeak:es+m3' });
+    expect(voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true })).toEqual({ id: 'polly:Lucia' });
+    expect(voiceToSpeak(ava.voice, 'polly:Lucia', { polly: false })).toEqual({ id: 'espeak:es+f3' });
+    expect(voiceToSpeak(ava.voice, 'polly:Takumi', { polly: false })).toEqual({ id: 'espeak:ja+m3' });
+  });
+
+  it('picks the engine the voice id names', () => {
+    const client = new PollyClient({ region: 'us-east-1' });
+    expect(speechEngineFor({ id: 'polly:Joanna' }, { pollyClient: client }).name).toBe('polly');
+    expect(speechEngineFor({ id: 'espeak:en-us+f3', rate: 160 }, { pollyClient: client }).name).toBe('espeak');
+    expect(() => speechEngineFor({ id: 'other:voice' })).toThrow(/no speech engine/);
+  });
+});
