@@ -4,7 +4,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { Code, LayerVersion, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Code, type Function as LambdaFunction, LayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -14,10 +14,23 @@ import { BotSeed } from './constructs/bot-seed.ts';
 import { MediaStorage } from './constructs/media-storage.ts';
 import { OperationsDashboard } from './constructs/operations-dashboard.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
-import { VidbotApi, type ApiRoute } from './constructs/vidbot-api.ts';
+import { type ApiRoute, VidbotApi } from './constructs/vidbot-api.ts';
 import { VIDBOT_ARCHITECTURE, VIDBOT_RUNTIME, VidbotFunction, type VidbotResources } from './constructs/vidbot-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
-import { apiMethods, assemblyLeaseSeconds, functions, layers, queues, tables, type FunctionDecl, type FunctionName, type LayerName, type QueueName, type TableDecl, type TableName } from './wiring.ts';
+import {
+  apiMethods,
+  assemblyLeaseSeconds,
+  type FunctionDecl,
+  type FunctionName,
+  functions,
+  type LayerName,
+  layers,
+  type QueueName,
+  queues,
+  type TableDecl,
+  type TableName,
+  tables,
+} from './wiring.ts';
 
 export interface VidbotStackProps extends StackProps {
   /**
@@ -78,7 +91,9 @@ function forEachKey<K extends string, V>(keys: readonly K[], make: (key: K) => V
  */
 function checkAssemblyLease() {
   if (assemblyLeaseSeconds >= queues.assemble.visibilityTimeoutSeconds) {
-    throw new Error(`the assembly lease (${assemblyLeaseSeconds}s) must be shorter than the assemble queue's visibility timeout (${queues.assemble.visibilityTimeoutSeconds}s)`);
+    throw new Error(
+      `the assembly lease (${assemblyLeaseSeconds}s) must be shorter than the assemble queue's visibility timeout (${queues.assemble.visibilityTimeoutSeconds}s)`,
+    );
   }
 }
 
@@ -103,13 +118,18 @@ export class VidbotStack extends Stack {
     const tableResources = forEachKey(Object.keys(tables) as TableName[], (name) => this.table(name, tables[name]));
     this.mediaStorage = new MediaStorage(this, 'MediaStorage');
     const alarmTopic = new AlarmTopic(this, 'AlarmTopic', { email: props.alarmEmail }).topic;
-    const workQueues = forEachKey(Object.keys(queues) as QueueName[], (name) => new WorkQueue(this, `${pascal(name)}Queue`, { decl: queues[name], alarmTopic }));
+    const workQueues = forEachKey(
+      Object.keys(queues) as QueueName[],
+      (name) => new WorkQueue(this, `${pascal(name)}Queue`, { decl: queues[name], alarmTopic }),
+    );
     const resources: VidbotResources = {
       tables: tableResources,
       queues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].queue),
       deadLetterQueues: forEachKey(Object.keys(queues) as QueueName[], (name) => workQueues[name].deadLetterQueue),
       bucket: this.mediaStorage.bucket,
-      layers: forEachKey(Object.keys(layers) as LayerName[], (name) => this.layer(name, projectRoot, props.layerDirectories?.[name] ?? layers[name].directory)),
+      layers: forEachKey(Object.keys(layers) as LayerName[], (name) =>
+        this.layer(name, projectRoot, props.layerDirectories?.[name] ?? layers[name].directory),
+      ),
     };
 
     this.functions = forEachKey(Object.keys(functions) as FunctionName[], (name) => this.function(name, resources, projectRoot, props));
@@ -127,7 +147,13 @@ export class VidbotStack extends Stack {
       apiStage: this.api.api.deploymentStage,
       serviceAlarms: this.alarms,
     });
-    new BotSeed(this, 'BotSeed', { bots: BUILT_IN_BOTS, table: tableResources.bots, bucket: this.mediaStorage.bucket, projectRoot, artworkDirectory: props.botArtworkDirectory });
+    new BotSeed(this, 'BotSeed', {
+      bots: BUILT_IN_BOTS,
+      table: tableResources.bots,
+      bucket: this.mediaStorage.bucket,
+      projectRoot,
+      artworkDirectory: props.botArtworkDirectory,
+    });
     this.outputs(tableResources, workQueues, alarmTopic);
   }
 
@@ -161,7 +187,9 @@ export class VidbotStack extends Stack {
       // Lambda rejects an SQS mapping whose queue would re-deliver a message while it is still being handled.
       const queueDecl = queues[decl.queue];
       if (queueDecl.visibilityTimeoutSeconds < decl.timeoutSeconds) {
-        throw new Error(`queue ${decl.queue} has visibility timeout ${queueDecl.visibilityTimeoutSeconds}s, below the ${decl.timeoutSeconds}s timeout of its consumer ${name}`);
+        throw new Error(
+          `queue ${decl.queue} has visibility timeout ${queueDecl.visibilityTimeoutSeconds}s, below the ${decl.timeoutSeconds}s timeout of its consumer ${name}`,
+        );
       }
       fn.addEventSource(
         new SqsEventSource(workQueues[decl.queue].queue, {
@@ -190,7 +218,10 @@ export class VidbotStack extends Stack {
   /** What `npm run keys` and the docs' curl examples read. */
   private outputs(tableResources: Record<TableName, Table>, workQueues: Record<QueueName, WorkQueue>, alarmTopic: Topic) {
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (paths start with /v1)' });
-    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of every key (npm run keys adds their API Gateway keys)' });
+    new CfnOutput(this, 'UsagePlanId', {
+      value: this.api.usagePlan.usagePlanId,
+      description: 'Usage plan of every key (npm run keys adds their API Gateway keys)',
+    });
     new CfnOutput(this, 'BucketName', { value: this.mediaStorage.bucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard of the service' });
@@ -240,6 +271,8 @@ export class VidbotStack extends Stack {
   private imageDirectory(name: FunctionName, props: VidbotStackProps): string {
     if (name === 'render') return props.renderImageDirectory ?? 'dist/render-image';
     if (name === 'prepare') return props.prepareImageDirectory ?? 'dist/prepare-image';
-    throw new Error(`function ${name} declares an image, but only the render and prepare images have a build (npm run bundle:render, bundle:prepare)`);
+    throw new Error(
+      `function ${name} declares an image, but only the render and prepare images have a build (npm run bundle:render, bundle:prepare)`,
+    );
   }
 }

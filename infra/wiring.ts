@@ -1,5 +1,5 @@
-import { envNames, type QueueName, type TableName } from "#commons/env-names";
-import { KEY_REQUIRED, WWW_AUTHENTICATE } from "#commons/gateway-messages";
+import { envNames, type QueueName, type TableName } from '#commons/env-names';
+import { KEY_REQUIRED, WWW_AUTHENTICATE } from '#commons/gateway-messages';
 
 /**
  * The one declaration of how vidbot is wired: which function serves which route, which queue feeds which
@@ -118,15 +118,29 @@ export const api = {
     /** No or empty Authorization header, or the authorizer threw "Unauthorized". */
     UNAUTHORIZED: { status: 401, code: 'unauthorized', message: KEY_REQUIRED, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } },
     /** The authorizer returned a Deny policy (unknown or revoked key). */
-    ACCESS_DENIED: { status: 403, code: 'unauthorized', message: 'The API key is not valid for this request.', headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } },
+    ACCESS_DENIED: {
+      status: 403,
+      code: 'unauthorized',
+      message: 'The API key is not valid for this request.',
+      headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
+    },
     /** No resource or method matches: API Gateway's default is a confusing 403 "Missing Authentication Token". */
     MISSING_AUTHENTICATION_TOKEN: { status: 404, code: 'not_found', message: 'No such route.' },
     /** Over the stage's throttle or the key's usage plan. */
-    THROTTLED: { status: 429, code: 'rate_limited', message: 'Too many requests with this API key; retry after the number of seconds in Retry-After.', headers: { 'Retry-After': '1' } },
+    THROTTLED: {
+      status: 429,
+      code: 'rate_limited',
+      message: 'Too many requests with this API key; retry after the number of seconds in Retry-After.',
+      headers: { 'Retry-After': '1' },
+    },
     /** The plan sets no quota today; should one be added, its refusal keeps our shape. */
     QUOTA_EXCEEDED: { status: 429, code: 'quota_exceeded', message: 'This API key has used its request quota for the period.' },
     /** The authorizer named no usage-plan key, or one that is not in the plan (a key issued before usage plans). */
-    INVALID_API_KEY: { status: 403, code: 'unauthorized', message: 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.' },
+    INVALID_API_KEY: {
+      status: 403,
+      code: 'unauthorized',
+      message: 'This API key is not enabled for requests yet; ask the vidbot operator to enable it.',
+    },
     REQUEST_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request is larger than API Gateway accepts.' },
     /** The rest keep API Gateway's status code and get our body. */
     DEFAULT_4XX: { code: 'bad_request', message: 'The request could not be processed.' },
@@ -157,7 +171,11 @@ export const tables = {
    * settled bot whose event's first attempt is not recorded yet carries `eventPending`), by when it is due, for the
    * sweeper.
    */
-  accountBots: { partitionKey: 'tenantId', sortKey: 'uid', indexes: { unsentEvents: { partitionKey: 'eventPending', sortKey: 'notifyBy', sortKeyType: 'N' } } },
+  accountBots: {
+    partitionKey: 'tenantId',
+    sortKey: 'uid',
+    indexes: { unsentEvents: { partitionKey: 'eventPending', sortKey: 'notifyBy', sortKeyType: 'N' } },
+  },
   /**
    * Videos. `byTenant` lists a caller's videos newest first; `unfinished` is sparse (only videos not yet
    * completed or failed carry `pendingShard`), ordered by deadline, for the sweeper.
@@ -178,7 +196,7 @@ export const tables = {
   /** Templates of each account (PUT /v1/templates/{uid}): a create request with placeholders, saved once. */
   templates: { partitionKey: 'tenantId', sortKey: 'uid' },
 } as const satisfies Record<TableName, TableDecl>;
-export type { TableName, QueueName };
+export type { QueueName, TableName };
 
 export const queues = {
   /**
@@ -517,7 +535,6 @@ export const functions = {
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;
 
-
 /**
  * API Gateway has no path part ending in "/": a route declared with a trailing slash is served by the resource
  * without it (and the handler sees the raw path, slash included).
@@ -549,7 +566,9 @@ export function apiMethods(fns: Record<string, FunctionDecl> = functions): ApiMe
       const existing = methods.get(key);
       if (!existing) methods.set(key, { resourcePath, method: route.method, function: name, auth, paths: [route.path] });
       else if (existing.function !== name || existing.auth !== auth)
-        throw new Error(`routes ${route.method} ${existing.paths[0]} and ${route.method} ${route.path} are one api gateway method but differ in function or auth`);
+        throw new Error(
+          `routes ${route.method} ${existing.paths[0]} and ${route.method} ${route.path} are one api gateway method but differ in function or auth`,
+        );
       else existing.paths.push(route.path);
     }
   }

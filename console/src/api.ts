@@ -53,8 +53,14 @@ export async function api<T>(key: string, method: string, path: string, body?: u
   if (!response.ok) {
     const error = parsed?.error;
     // API Gateway refuses a body over its limit itself, before vidbot sees it, without the API's error shape.
-    if (response.status === 413 && !error) throw new ApiFailure(413, 'request_too_large', 'The request is too large for the API: send a smaller file, or give its URL instead.');
-    throw new ApiFailure(response.status, error?.code ?? 'http_error', error?.message ?? `The API answered ${response.status}.`, Array.isArray(error?.details) ? error.details : []);
+    if (response.status === 413 && !error)
+      throw new ApiFailure(413, 'request_too_large', 'The request is too large for the API: send a smaller file, or give its URL instead.');
+    throw new ApiFailure(
+      response.status,
+      error?.code ?? 'http_error',
+      error?.message ?? `The API answered ${response.status}.`,
+      Array.isArray(error?.details) ? error.details : [],
+    );
   }
   return parsed as T;
 }
@@ -77,7 +83,11 @@ export interface Bot {
   error?: { code: string; message: string } | null;
   /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
   webhook?: string;
-  webhook_delivery?: { event_id: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null }[] };
+  webhook_delivery?: {
+    event_id: string;
+    state: string;
+    attempts: { attempt: number; at: string; status_code: number | null; error: string | null }[];
+  };
   /** A bot of the account: when it last changed (settled, for a ready or failed one). */
   updated_at?: string;
 }
@@ -99,10 +109,34 @@ export interface Video {
   created_at: string;
   completed_at: string | null;
   progress: { clips_total: number; clips_rendered: number };
-  clips: { index: number; clip_name: string; bot_uid: string; text: string; voice?: string; status: string; duration_seconds: number | null; render_seconds: number | null; cached: boolean; clip_uid?: string }[];
-  output: { kind: 'video' | 'audio'; content_type: string; duration_seconds: number; size_bytes: number; download_url: string | null; download_url_expires_at: string | null; thumbnail_url?: string | null; captions?: { vtt_url: string; srt_url: string } | null } | null;
+  clips: {
+    index: number;
+    clip_name: string;
+    bot_uid: string;
+    text: string;
+    voice?: string;
+    status: string;
+    duration_seconds: number | null;
+    render_seconds: number | null;
+    cached: boolean;
+    clip_uid?: string;
+  }[];
+  output: {
+    kind: 'video' | 'audio';
+    content_type: string;
+    duration_seconds: number;
+    size_bytes: number;
+    download_url: string | null;
+    download_url_expires_at: string | null;
+    thumbnail_url?: string | null;
+    captions?: { vtt_url: string; srt_url: string } | null;
+  } | null;
   error: { code: string; message: string; clip_index: number | null } | null;
-  webhook: { url: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null; duration_ms: number }[] };
+  webhook: {
+    url: string;
+    state: string;
+    attempts: { attempt: number; at: string; status_code: number | null; error: string | null; duration_ms: number }[];
+  };
 }
 
 export interface InboxEvent {

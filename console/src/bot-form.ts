@@ -37,7 +37,19 @@ export interface BotDraft {
   webhook: string;
 }
 
-export const emptyBotDraft = (): BotDraft => ({ source: 'photo', image: null, imageUrl: '', layers: {}, name: '', uid: '', uidEdited: false, description: '', voice: '', defaultPosition: '', webhook: '' });
+export const emptyBotDraft = (): BotDraft => ({
+  source: 'photo',
+  image: null,
+  imageUrl: '',
+  layers: {},
+  name: '',
+  uid: '',
+  uidEdited: false,
+  description: '',
+  voice: '',
+  defaultPosition: '',
+  webhook: '',
+});
 
 /** "Dr. Émile Zola" → "dr-emile-zola": lower case, accents dropped, anything else a single "-", at most 64. */
 export function suggestUid(name: string): string {
@@ -56,7 +68,8 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function fileProblems(field: string, file: File, types: readonly string[], kinds: string): Problem[] {
   if (!types.includes(file.type)) return [{ path: field, message: `${file.name} is not ${kinds}.` }];
-  if (file.size > MAX_IMAGE_BYTES) return [{ path: field, message: `${file.name} is ${megabytes(file.size)}; at most ${megabytes(MAX_IMAGE_BYTES)}.` }];
+  if (file.size > MAX_IMAGE_BYTES)
+    return [{ path: field, message: `${file.name} is ${megabytes(file.size)}; at most ${megabytes(MAX_IMAGE_BYTES)}.` }];
   return [];
 }
 

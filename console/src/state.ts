@@ -3,10 +3,10 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { api, ApiFailure, botStatus, isFinished, type Account, type Bot, type InboxEvent, type KeptClip, type Problem, type Video } from './api.ts';
-import { botDraftProblems, botFormData, emptyBotDraft, type BotDraft } from './bot-form.ts';
+import { type Account, ApiFailure, api, type Bot, botStatus, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
+import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
 import { DEFAULT_BACKGROUND_VOLUME, VIDEO_DEFAULTS } from './options.ts';
-import { requestBody, type ClipDraft, type ComposerDraft } from './request.ts';
+import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
 import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
@@ -62,7 +62,7 @@ export const mediaLinksOf = (video: Video): MediaLinks | null => {
   return mediaLinks.get(video.video_id)!;
 };
 
-const call = <T,>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
+const call = <T>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
 
 function report(error: unknown) {
   if (error instanceof ApiFailure && error.status === 401) {
@@ -83,7 +83,8 @@ export async function signIn(key: string) {
     apiKey.value = key.trim();
     await loadAll();
   } catch (error) {
-    signInError.value = error instanceof ApiFailure && (error.status === 401 || error.status === 403) ? 'That API key was not accepted.' : (error as Error).message;
+    signInError.value =
+      error instanceof ApiFailure && (error.status === 401 || error.status === 403) ? 'That API key was not accepted.' : (error as Error).message;
   }
 }
 
@@ -169,7 +170,9 @@ export const anyBotPreparing = computed(() =>
   ),
 );
 
-export const anyInProgress = computed(() => videos.value.some((v) => !isFinished(v)) || (selectedVideo.value !== null && !isFinished(selectedVideo.value)));
+export const anyInProgress = computed(
+  () => videos.value.some((v) => !isFinished(v)) || (selectedVideo.value !== null && !isFinished(selectedVideo.value)),
+);
 
 export function selectVideo(videoId: string | null) {
   selectedVideoId.value = videoId;

@@ -2,9 +2,9 @@ import { DynamoAccountStore } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { dynamoClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { NotFound } from '#domain/errors';
 import { httpHandler, json } from '#commons/http';
 import { toPublicAccount } from '#commons/presenters/account';
+import { NotFound } from '#domain/errors';
 
 const config = loadConfig({ tables: ['accounts', 'videos'] });
 /** Counting reads the account's video index: bounded, so the answer stays fast for any account. */

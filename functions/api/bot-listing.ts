@@ -1,8 +1,8 @@
-import { resolveBot } from '#domain/account-bots';
-import type { AccountBotStore, BotCatalog, ObjectStore } from '#domain/ports';
-import { NotFound } from '#domain/errors';
-import { json, type HttpResult } from '#commons/http';
+import { type HttpResult, json } from '#commons/http';
 import { presentAccountBot, presentBot } from '#commons/presenters/bot';
+import { resolveBot } from '#domain/account-bots';
+import { NotFound } from '#domain/errors';
+import type { AccountBotStore, BotCatalog, ObjectStore } from '#domain/ports';
 import type { VoiceOptions } from '#domain/voices';
 
 export interface BotListingDeps {
@@ -27,5 +27,8 @@ export async function listBots(tenantId: string, deps: BotListingDeps): Promise<
 export async function getBot(tenantId: string, uid: string, deps: BotListingDeps): Promise<HttpResult> {
   const found = await resolveBot(tenantId, uid, deps);
   if (!found) throw new NotFound(`No bot "${uid}".`);
-  return json(200, found.own ? await presentAccountBot(found.own, deps.objects, deps.voices) : await presentBot(found.bot, deps.objects, deps.voices));
+  return json(
+    200,
+    found.own ? await presentAccountBot(found.own, deps.objects, deps.voices) : await presentBot(found.bot, deps.objects, deps.voices),
+  );
 }

@@ -1,19 +1,19 @@
-import { newId } from '#domain/api-keys';
-import { DRAWN_PARTS, deleteAccountBot, parsePutBot, putAccountBot, redeliverBotEvent } from '#domain/account-bots';
-import { limits } from '#domain/limits';
-import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
-import { InvalidRequest } from '#domain/errors';
-import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
-import { loadConfig } from '#commons/config';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog } from '#commons/aws/dynamo-stores';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFieldsAndFiles } from '#commons/body';
-import { httpHandler, json, type HttpRequest } from '#commons/http';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { type HttpRequest, httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
 import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { presentAccountBot } from '#commons/presenters/bot';
+import { DRAWN_PARTS, deleteAccountBot, parsePutBot, putAccountBot, redeliverBotEvent } from '#domain/account-bots';
+import { newId } from '#domain/api-keys';
+import { InvalidRequest } from '#domain/errors';
+import { limits } from '#domain/limits';
+import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { getBot, listBots } from './bot-listing.ts';
 
 const config = loadConfig({ tables: ['bots', 'accountBots'], queues: ['prepare', 'notify'], bucket: true });

@@ -23,7 +23,12 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 export const handler = observed(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-  if (event.httpMethod !== 'GET') return { statusCode: 405, headers: { Allow: 'GET', 'Content-Type': 'application/json' }, body: JSON.stringify({ error: { code: 'method_not_allowed', message: 'Method not allowed here; use GET.' } }) };
+  if (event.httpMethod !== 'GET')
+    return {
+      statusCode: 405,
+      headers: { Allow: 'GET', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ error: { code: 'method_not_allowed', message: 'Method not allowed here; use GET.' } }),
+    };
   return {
     statusCode: 200,
     headers: {

@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
+import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { newId } from '#domain/api-keys';
-import { parseCreateVideo, type CreateVideoCommand } from '#domain/create-request';
-import { InvalidRequest, TooManyVideosInProgress, type FieldProblem } from '#domain/errors';
-import { refusalWithoutResolving } from '#commons/net/address-guard';
-import { limits } from '#domain/limits';
-import type { RenderClipMessage } from '#domain/messages';
-import { fieldsFromTemplate, ownTemplate } from '#domain/templates';
-import { createVideo } from '#domain/videos';
-import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoTemplateStore } from '#commons/aws/dynamo-templates';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -21,13 +12,25 @@ import { readFields } from '#commons/body';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
-import { httpHandler, json, type HttpRequest, type HttpResult } from '#commons/http';
+import { type HttpRequest, type HttpResult, httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
-import { toCreatedVideo } from '#commons/presenters/video';
 import { recordVideoCreated } from '#commons/metrics';
+import { refusalWithoutResolving } from '#commons/net/address-guard';
+import { toCreatedVideo } from '#commons/presenters/video';
+import { newId } from '#domain/api-keys';
+import { type CreateVideoCommand, parseCreateVideo } from '#domain/create-request';
+import { type FieldProblem, InvalidRequest, TooManyVideosInProgress } from '#domain/errors';
+import { limits } from '#domain/limits';
+import type { RenderClipMessage } from '#domain/messages';
+import { fieldsFromTemplate, ownTemplate } from '#domain/templates';
+import { createVideo } from '#domain/videos';
 import { listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'templates'], queues: ['render'], bucket: true });
+const config = loadConfig({
+  tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'templates'],
+  queues: ['render'],
+  bucket: true,
+});
 const bots = new DynamoBotCatalog(dynamoClient(), config.tables.bots);
 const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
 const deps = {
@@ -76,14 +79,13 @@ function refuseUnreachable(command: CreateVideoCommand) {
     if (reason) problems.push({ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` });
   };
   check('webhook', command.webhookUrl);
-  command.clips.forEach((clip, index) => check(`clips[${index}].background`, 'background' in clip ? clip.background : undefined));
+  for (const [index, clip] of command.clips.entries()) check(`clips[${index}].background`, 'background' in clip ? clip.background : undefined);
   if (problems.length) throw new InvalidRequest(problems);
 }
 
 async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): Promise<HttpResult> {
-  let command;
   try {
-    command = parseCreateVideo(input.fields);
+    const command = parseCreateVideo(input.fields);
     refuseUnreachable(command);
     const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
     logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
@@ -144,7 +146,8 @@ const TEMPLATE_VIDEO_FIELDS = new Set(['webhook', 'process_done_webhook', 'varia
 async function createFromTemplateOperation(request: HttpRequest): Promise<HttpResult> {
   const body = await readFields(request, limits.maxBodyBytes);
   const unknown = Object.keys(body).filter((key) => !TEMPLATE_VIDEO_FIELDS.has(key));
-  if (unknown.length) throw new InvalidRequest(unknown.map((path) => ({ path, message: 'is not a field of a video from a template (webhook, variables)' })));
+  if (unknown.length)
+    throw new InvalidRequest(unknown.map((path) => ({ path, message: 'is not a field of a video from a template (webhook, variables)' })));
   const uid = request.pathParams.uid ?? '';
   const template = await ownTemplate(templates, request.caller!.tenantId, uid);
   const { variables, ...webhook } = body;

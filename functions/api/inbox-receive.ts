@@ -2,7 +2,7 @@
  * POST /v1/inbox/{account}: the account's webhook inbox. Public (a webhook sender has no bearer key): the
  * Standard Webhooks signature, checked against the account's own secrets, is the authentication.
  */
-import { INBOX_MAX_BODY_BYTES, receiveDelivery } from '#domain/inbox';
+
 import { DynamoInbox } from '#commons/aws/dynamo-inbox';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { dynamoClient } from '#commons/clients';
@@ -12,6 +12,7 @@ import { httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
 import { toReceipt } from '#commons/presenters/inbox';
 import { verifyWebhook } from '#commons/webhooks/signature';
+import { INBOX_MAX_BODY_BYTES, receiveDelivery } from '#domain/inbox';
 
 const config = loadConfig({ tables: ['keys', 'inbox'] });
 const keys = new DynamoKeyStore(dynamoClient(), config.tables.keys);

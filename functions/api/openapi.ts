@@ -18,7 +18,10 @@ const putBotFields = {
   voice: { type: 'string', description: `A voice id from GET /v1/voices. Default: ${DEFAULT_BOT_VOICE}.` },
   default_position: { type: 'string', enum: [...BOT_POSITIONS] },
   webhook: { type: 'string', description: 'Receives a signed bot.ready or bot.failed event when the preparation settles.' },
-  image_url: { type: 'string', description: `A photo (JPEG, PNG or WebP, at most ${limits.maxBotImageBytes / 1024 / 1024} MB), fetched through the address guard.` },
+  image_url: {
+    type: 'string',
+    description: `A photo (JPEG, PNG or WebP, at most ${limits.maxBotImageBytes / 1024 / 1024} MB), fetched through the address guard.`,
+  },
 };
 const putBotRequest = {
   type: 'object',
@@ -35,11 +38,17 @@ const putBotRequest = {
 
 /** PUT /v1/templates/{uid}: the create request's fields but the webhook, and a name. */
 function templateRequest() {
-  const { properties, required: _required, description: _description, ...create } = jsonSchemaOf(createRequestSchema) as { properties: Record<string, unknown>; required: string[]; description: string };
+  const {
+    properties,
+    required: _required,
+    description: _description,
+    ...create
+  } = jsonSchemaOf(createRequestSchema) as { properties: Record<string, unknown>; required: string[]; description: string };
   const { webhook: _webhook, process_done_webhook: _alias, ...fields } = properties;
   return {
     ...create,
-    description: 'A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions) may hold {{name}} or {{name|default}}.',
+    description:
+      'A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions) may hold {{name}} or {{name|default}}.',
     required: ['name', 'clips'],
     properties: { name: { type: 'string', maxLength: limits.maxTemplateNameChars }, ...fields },
   };
@@ -119,16 +128,34 @@ export function openApiDocument(serverUrl: string) {
   ];
   return {
     openapi: '3.1.0',
-    info: { title: 'vidbot', version: '1.0.0', description: 'Bots that speak your text, rendered into videos. Statuses: ' + VIDEO_STATUSES.join(', ') },
+    info: {
+      title: 'vidbot',
+      version: '1.0.0',
+      description: `Bots that speak your text, rendered into videos. Statuses: ${VIDEO_STATUSES.join(', ')}`,
+    },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { CreateVideoRequest: jsonSchemaOf(createRequestSchema), TemplateRequest: templateRequest(), PutBotRequest: putBotRequest, Error: errorSchema },
+      schemas: {
+        CreateVideoRequest: jsonSchemaOf(createRequestSchema),
+        TemplateRequest: templateRequest(),
+        PutBotRequest: putBotRequest,
+        Error: errorSchema,
+      },
     },
     paths: {
-      '/v1/bot': { post: { ...create, operationId: 'createVideo' }, get: { operationId: 'listBots', summary: 'List all bots', responses: { ...ok('The bots'), ...errors(401) } } },
-      '/v1/bot/': { post: { operationId: 'listBotsPost', summary: 'List all bots (the interface\'s form: POST with a trailing slash)', responses: { ...ok('The bots'), ...errors(401) } } },
+      '/v1/bot': {
+        post: { ...create, operationId: 'createVideo' },
+        get: { operationId: 'listBots', summary: 'List all bots', responses: { ...ok('The bots'), ...errors(401) } },
+      },
+      '/v1/bot/': {
+        post: {
+          operationId: 'listBotsPost',
+          summary: "List all bots (the interface's form: POST with a trailing slash)",
+          responses: { ...ok('The bots'), ...errors(401) },
+        },
+      },
       '/v1/create_video': { post: { ...create, operationId: 'createVideoAlias' } },
       '/v1/bot/{uid}': {
         get: { operationId: 'getBot', parameters: uidParam, responses: { ...ok('The bot: built in, or one of your own'), ...errors(401, 404) } },
@@ -151,7 +178,11 @@ export function openApiDocument(serverUrl: string) {
           responses: {
             '200': {
               description: 'Deleted: the bot and its files are gone',
-              content: { 'application/json': { schema: { type: 'object', required: ['uid', 'deleted'], properties: { uid: { type: 'string' }, deleted: { const: true } } } } },
+              content: {
+                'application/json': {
+                  schema: { type: 'object', required: ['uid', 'deleted'], properties: { uid: { type: 'string' }, deleted: { const: true } } },
+                },
+              },
             },
             ...errors(401, 403, 404),
           },
@@ -170,12 +201,16 @@ export function openApiDocument(serverUrl: string) {
         get: { operationId: 'getTemplate', parameters: uidParam, responses: { ...ok('The template and its variables'), ...errors(401, 404) } },
         put: {
           operationId: 'putTemplate',
-          summary: 'Create or replace a template: a create request (no webhook) whose clips\' text fields may hold {{name}} or {{name|default}}',
+          summary: "Create or replace a template: a create request (no webhook) whose clips' text fields may hold {{name}} or {{name|default}}",
           parameters: uidParam,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TemplateRequest' } } } },
           responses: { ...ok('The template, with the variables its placeholders name'), ...errors(400, 401, 413, 415) },
         },
-        delete: { operationId: 'deleteTemplate', parameters: uidParam, responses: { ...ok('Deleted: {"uid": …, "deleted": true}'), ...errors(401, 404) } },
+        delete: {
+          operationId: 'deleteTemplate',
+          parameters: uidParam,
+          responses: { ...ok('Deleted: {"uid": …, "deleted": true}'), ...errors(401, 404) },
+        },
       },
       '/v1/templates/{uid}/videos': {
         post: {
@@ -189,8 +224,16 @@ export function openApiDocument(serverUrl: string) {
       '/v1/voices': {
         get: {
           operationId: 'listVoices',
-          summary: 'Every voice this deployment speaks (espeak-ng\'s; Amazon Polly\'s too on AWS); a clip names one with `voice`',
-          parameters: [{ name: 'language', in: 'query', required: false, description: 'A BCP 47 tag: `es` lists es, es-419, es-US…; `es-MX` only es-MX.', schema: { type: 'string' } }],
+          summary: "Every voice this deployment speaks (espeak-ng's; Amazon Polly's too on AWS); a clip names one with `voice`",
+          parameters: [
+            {
+              name: 'language',
+              in: 'query',
+              required: false,
+              description: 'A BCP 47 tag: `es` lists es, es-419, es-US…; `es-MX` only es-MX.',
+              schema: { type: 'string' },
+            },
+          ],
           responses: {
             '200': {
               description: 'The voices',
@@ -223,26 +266,55 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
-      '/v1/video': { get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } } },
+      '/v1/video': {
+        get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } },
+      },
       '/v1/video/{id}': {
-        get: { operationId: 'getVideo', parameters: idParam, responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) } },
+        get: {
+          operationId: 'getVideo',
+          parameters: idParam,
+          responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) },
+        },
         delete: { operationId: 'deleteVideo', parameters: idParam, responses: { ...deleted, ...errors(401, 404, 409) } },
       },
       '/v1/video/{id}/download': {
-        get: { operationId: 'downloadVideo', parameters: idParam, responses: { '302': { description: 'Redirect to a fresh download link' }, ...errors(401, 404, 409) } },
+        get: {
+          operationId: 'downloadVideo',
+          parameters: idParam,
+          responses: { '302': { description: 'Redirect to a fresh download link' }, ...errors(401, 404, 409) },
+        },
       },
-      '/v1/video/{id}/redeliver': { post: { operationId: 'redeliverWebhook', parameters: idParam, responses: { ...ok('Redelivery queued', '202'), ...errors(401, 404, 409) } } },
-      '/v1/clips': { get: { operationId: 'listKeptClips', parameters: pageParams, responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) } } },
-      '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok('The key\'s account'), ...errors(401) } } },
+      '/v1/video/{id}/redeliver': {
+        post: { operationId: 'redeliverWebhook', parameters: idParam, responses: { ...ok('Redelivery queued', '202'), ...errors(401, 404, 409) } },
+      },
+      '/v1/clips': {
+        get: { operationId: 'listKeptClips', parameters: pageParams, responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) } },
+      },
+      '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok("The key's account"), ...errors(401) } } },
       '/v1/openapi.json': { get: { operationId: 'openApi', responses: ok('This document') } },
       '/health': { get: { operationId: 'health', security: [], responses: ok('Ready') } },
-      '/': { get: { operationId: 'console', security: [], summary: 'The console (an HTML page; it asks for your key)', responses: { '200': { description: 'The page', content: { 'text/html': {} } } } } },
-      '/v1/inbox': { get: { operationId: 'listInboxEvents', summary: "Your webhook inbox's verified events, newest first, and its inbox_url", parameters: pageParams, responses: { ...ok('The events'), ...errors(400, 401) } } },
+      '/': {
+        get: {
+          operationId: 'console',
+          security: [],
+          summary: 'The console (an HTML page; it asks for your key)',
+          responses: { '200': { description: 'The page', content: { 'text/html': {} } } },
+        },
+      },
+      '/v1/inbox': {
+        get: {
+          operationId: 'listInboxEvents',
+          summary: "Your webhook inbox's verified events, newest first, and its inbox_url",
+          parameters: pageParams,
+          responses: { ...ok('The events'), ...errors(400, 401) },
+        },
+      },
       '/v1/inbox/{account}': {
         post: {
           operationId: 'receiveInboxEvent',
           security: [],
-          summary: 'A webhook delivery into the account\'s inbox: kept 7 days if its Standard Webhooks signature verifies with one of the account\'s secrets, else 401 invalid_signature and nothing is stored',
+          summary:
+            "A webhook delivery into the account's inbox: kept 7 days if its Standard Webhooks signature verifies with one of the account's secrets, else 401 invalid_signature and nothing is stored",
           parameters: [{ name: 'account', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { ...ok('Kept'), ...errors(400, 401) },
         },

@@ -1,5 +1,5 @@
-import { limits } from '#domain/limits';
 import { BadRequestError } from '#commons/errors';
+import { limits } from '#domain/limits';
 
 /** The `limit` of a list operation: 1 to limits.maxPageSize, default limits.defaultPageSize. */
 export function pageSize(query: Record<string, string>): number {

@@ -35,7 +35,8 @@ export const handler = httpHandler({
     const page = await templates.list(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
     return json(200, { templates: page.items.map((t) => toPublicTemplate(t, request.baseUrl)), next_cursor: page.nextCursor ?? null });
   },
-  'GET /v1/templates/{uid}': async (request) => json(200, toPublicTemplate(await ownTemplate(templates, request.caller!.tenantId, request.pathParams.uid ?? ''), request.baseUrl)),
+  'GET /v1/templates/{uid}': async (request) =>
+    json(200, toPublicTemplate(await ownTemplate(templates, request.caller!.tenantId, request.pathParams.uid ?? ''), request.baseUrl)),
   'DELETE /v1/templates/{uid}': async (request) => {
     const uid = request.pathParams.uid ?? '';
     await deleteTemplate(templates, request.caller!.tenantId, uid);

@@ -1,8 +1,3 @@
-import { captionLinks, downloadLink, posterLink } from '#domain/links';
-import type { DeliverMessage } from '#domain/messages';
-import type { ObjectStore } from '#domain/ports';
-import type { VideoRecord } from '#domain/video';
-import { deleteVideo, freshDownload, ownVideo, redeliverEvent } from '#domain/video-actions';
 import { DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -13,6 +8,11 @@ import { httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
 import { toPublicKeptClip } from '#commons/presenters/clip';
 import { toPublicVideo } from '#commons/presenters/video';
+import { captionLinks, downloadLink, posterLink } from '#domain/links';
+import type { DeliverMessage } from '#domain/messages';
+import type { ObjectStore } from '#domain/ports';
+import type { VideoRecord } from '#domain/video';
+import { deleteVideo, freshDownload, ownVideo, redeliverEvent } from '#domain/video-actions';
 import { pageSize } from './paging.ts';
 
 const config = loadConfig({ tables: ['videos', 'clips'], queues: ['notify'], bucket: true });
@@ -33,7 +33,8 @@ export const handler = httpHandler({
     const page = await videos.listByTenant(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
     return json(200, { videos: await Promise.all(page.items.map((v) => publicVideo(v, request.baseUrl))), next_cursor: page.nextCursor ?? null });
   },
-  'GET /v1/video/{id}': async (request) => json(200, await publicVideo(await ownVideo(videos, request.caller!.tenantId, request.pathParams.id ?? ''), request.baseUrl)),
+  'GET /v1/video/{id}': async (request) =>
+    json(200, await publicVideo(await ownVideo(videos, request.caller!.tenantId, request.pathParams.id ?? ''), request.baseUrl)),
   'DELETE /v1/video/{id}': async (request) => {
     const video = await deleteVideo({ videos, objects }, request.caller!.tenantId, request.pathParams.id ?? '');
     logger.info('video deleted', { video_id: video.videoId });

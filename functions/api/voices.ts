@@ -1,8 +1,8 @@
 import { loadConfig } from '#commons/config';
-import { httpHandler, json, type HttpResult } from '#commons/http';
+import { type HttpResult, httpHandler, json } from '#commons/http';
 import { presentVoice } from '#commons/presenters/voice';
 import { InvalidRequest } from '#domain/errors';
-import { canonicalLanguage, listVoices, voicesOfLanguage, type VoiceOptions } from '#domain/voices';
+import { canonicalLanguage, listVoices, type VoiceOptions, voicesOfLanguage } from '#domain/voices';
 
 const config = loadConfig({});
 

@@ -1,19 +1,19 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AssembleMessage, DeliverMessage } from '#domain/messages';
-import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
-import type { VideoOutput, VideoRecord } from '#domain/video';
-import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
-import { joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE, type Cue } from '#domain/captions';
-import { cuesObjectKey, posterObjectKey, retentionBeside } from '#domain/render-cache';
-import { JobFailure } from '#domain/errors';
+import { runQueueJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
-import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
+import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE } from '#domain/captions';
+import { posterSecondsOf } from '#domain/clip';
+import { JobFailure } from '#domain/errors';
+import type { AssembleMessage, DeliverMessage } from '#domain/messages';
+import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
+import { cuesObjectKey, posterObjectKey, retentionBeside } from '#domain/render-cache';
+import type { VideoOutput, VideoRecord } from '#domain/video';
+import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
-import { posterSecondsOf } from '#domain/clip';
 
 export interface AssembleDeps {
   videos: VideoRepository;
@@ -79,7 +79,8 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       const clip = video.clips[0]!;
       const result = video.clipResults[String(clip.index)];
       const sizeBytes = result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
-      if (!result?.objectKey || sizeBytes === undefined) throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+      if (!result?.objectKey || sizeBytes === undefined)
+        throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
       await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
       const durationSeconds = result.durationSeconds ?? 0;
       const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
@@ -142,7 +143,12 @@ async function finish(deps: AssembleDeps, video: Pick<VideoRecord, 'videoId' | '
   const { videoId, tenantId } = video;
   const eventId = eventIdFor(videoId, 'video.completed');
   if (await deps.videos.complete(videoId, output, eventId)) {
-    logger.info('video completed', { video_id: videoId, duration_s: output.durationSeconds, size_bytes: output.sizeBytes, assemble_ms: Date.now() - started });
+    logger.info('video completed', {
+      video_id: videoId,
+      duration_s: output.durationSeconds,
+      size_bytes: output.sizeBytes,
+      assemble_ms: Date.now() - started,
+    });
     recordVideoCompleted();
     await deps.notifyQueue.send({ kind: 'deliver', tenantId, videoId, eventId, attempt: 1 });
   } else {

@@ -1,4 +1,3 @@
-import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -6,9 +5,10 @@ import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
+import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
 import { concatClips } from '#media/concat';
 import { extractPoster } from '#media/media';
-import { handleAssembleMessage, type AssembleDeps } from './assemble-job.ts';
+import { type AssembleDeps, handleAssembleMessage } from './assemble-job.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true, consumer: true, assemblyLease: true });
 const deps: AssembleDeps = {

@@ -1,10 +1,10 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { hashApiKey, looksLikeApiKey } from '#domain/api-keys';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { dynamoClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { runInvocation } from '#commons/invocation';
 import { logger } from '#commons/logger';
+import { hashApiKey, looksLikeApiKey } from '#domain/api-keys';
 
 const config = loadConfig({ tables: ['keys'] });
 const keys = new DynamoKeyStore(dynamoClient(), config.tables.keys);
@@ -30,7 +30,10 @@ function authorizationOf(event: APIGatewayTokenAuthorizerEvent | APIGatewayReque
   return (name && headers[name]) || '';
 }
 
-export function handler(event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
+export function handler(
+  event: APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent,
+  context?: Context,
+): Promise<APIGatewayAuthorizerResult> {
   return runInvocation(context, () => authorize(event));
 }
 
@@ -50,7 +53,10 @@ async function authorize(event: APIGatewayTokenAuthorizerEvent | APIGatewayReque
   if (!key.usageIdentifierKey) logger.warn('key has no usage-plan key; run npm run keys -- sync-usage-plan', { key_id: key.keyId });
   return {
     principalId: key.keyId,
-    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }] },
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }],
+    },
     context: { tenantId: key.tenantId, keyId: key.keyId },
     ...(key.usageIdentifierKey ? { usageIdentifierKey: key.usageIdentifierKey } : {}),
   };

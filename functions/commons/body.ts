@@ -5,7 +5,6 @@ import type { HttpRequest } from './http.ts';
 
 const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -62,7 +61,11 @@ export async function readFields(request: HttpRequest, maxBytes: number): Promis
     throw new UnsupportedMediaTypeError(contentType, ACCEPTED_BODY_TYPES);
   }
   const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new UnsupportedMediaTypeError(contentType, ACCEPTED_BODY_TYPES.map((t) => `${t} (UTF-8)`));
+  if (charset && charset !== 'utf-8' && charset !== 'utf8')
+    throw new UnsupportedMediaTypeError(
+      contentType,
+      ACCEPTED_BODY_TYPES.map((t) => `${t} (UTF-8)`),
+    );
   // Every field we accept is text, so the whole body must be UTF-8 (busboy would silently replace bad bytes).
   const text = decodeUtf8(request.body, 'The body');
   if (mediaType === 'application/json') {
@@ -114,7 +117,8 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
       reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const fail = (error: unknown) => reject(error instanceof BadRequestError ? error : new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
+    const fail = (error: unknown) =>
+      reject(error instanceof BadRequestError ? error : new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
     parser.on('field', (name, value, info) => {
       try {
         if (info.valueTruncated) throw new PayloadTooLargeError(maxBytes);
@@ -161,12 +165,14 @@ export async function readFieldsAndFiles(
 ): Promise<{ fields: Record<string, unknown>; files: Record<string, FilePart> }> {
   if (request.body.length > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes, options.tooLargeHint);
   const contentType = request.headers['content-type'];
-  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data') return { fields: await readFields(request, options.maxBytes), files: {} };
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data')
+    return { fields: await readFields(request, options.maxBytes), files: {} };
   const fields: Record<string, unknown> = Object.create(null);
   const files: Record<string, FilePart> = Object.create(null);
   const taken = (name: string) => {
     checkKey(name);
-    if (name in fields || name in files) throw new BadRequestError(`Field "${name}" is given more than once.`, [{ path: name, message: 'duplicate field' }]);
+    if (name in fields || name in files)
+      throw new BadRequestError(`Field "${name}" is given more than once.`, [{ path: name, message: 'duplicate field' }]);
   };
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -181,7 +187,12 @@ export async function readFieldsAndFiles(
       reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const fail = (error: unknown) => reject(error instanceof BadRequestError || error instanceof PayloadTooLargeError ? error : new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
+    const fail = (error: unknown) =>
+      reject(
+        error instanceof BadRequestError || error instanceof PayloadTooLargeError
+          ? error
+          : new BadRequestError(`Malformed multipart body: ${(error as Error).message}`),
+      );
     parser.on('field', (name, value, info) => {
       try {
         if (info.valueTruncated) throw new PayloadTooLargeError(options.maxBytes);

@@ -66,7 +66,11 @@ export class PayloadTooLargeError extends ApiError {
 
 export class UnsupportedMediaTypeError extends ApiError {
   constructor(received: string | undefined, accepted: string[]) {
-    super(415, 'unsupported_media_type', `Content-Type ${received ? `"${received}"` : '(none)'} is not accepted; send one of ${accepted.join(', ')}.`);
+    super(
+      415,
+      'unsupported_media_type',
+      `Content-Type ${received ? `"${received}"` : '(none)'} is not accepted; send one of ${accepted.join(', ')}.`,
+    );
   }
 }
 

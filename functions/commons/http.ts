@@ -1,6 +1,17 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { Conflict, Forbidden, InvalidRequest, NotFound, SignatureRejected, TooManyBotsInProgress, TooManyVideosInProgress } from '#domain/errors';
-import { ApiError, BadRequestError, ConflictError, ForbiddenError, MethodNotAllowedError, NotFoundError, TooManyBotsInProgressError, TooManyVideosInProgressError, UnauthorizedError, WebhookSignatureError } from './errors.ts';
+import {
+  ApiError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  TooManyBotsInProgressError,
+  TooManyVideosInProgressError,
+  UnauthorizedError,
+  WebhookSignatureError,
+} from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
@@ -89,10 +100,16 @@ function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string>)
  * /v1/bot/ to the /v1/bot resource, and the two are different operations).
  */
 export function httpHandler(operations: Record<string, Operation>, options: { public?: string[] } = {}) {
-  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => runInvocation(context, () => serve(operations, options, event, context));
+  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
+    runInvocation(context, () => serve(operations, options, event, context));
 }
 
-async function serve(operations: Record<string, Operation>, options: { public?: string[] }, event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+async function serve(
+  operations: Record<string, Operation>,
+  options: { public?: string[] },
+  event: APIGatewayProxyEvent,
+  context: Context,
+): Promise<APIGatewayProxyResult> {
   const request = toHttpRequest(event, context);
   logger.appendKeys({ request_id: request.requestId, tenant_id: request.caller?.tenantId });
   const started = Date.now();
@@ -108,7 +125,9 @@ async function serve(operations: Record<string, Operation>, options: { public?: 
       const allowed = Object.keys(operations)
         .filter((k) => k.split(' ')[1]?.replace(/\/$/, '') === resource)
         .map((k) => k.split(' ')[0]!);
-      throw allowed.length ? new MethodNotAllowedError([...new Set(allowed)]) : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
+      throw allowed.length
+        ? new MethodNotAllowedError([...new Set(allowed)])
+        : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
     }
     if (!request.caller && !(options.public ?? []).includes(key)) throw new UnauthorizedError();
     result = await operation(request);

@@ -12,8 +12,8 @@
  * video and its webhook get only the public message.
  */
 import { JobFailure } from '#domain/errors';
-import { failVideo, type VideoOutcomeDeps } from '#domain/video-outcomes';
 import type { VideoError } from '#domain/video';
+import { failVideo, type VideoOutcomeDeps } from '#domain/video-outcomes';
 import { MediaToolError } from '#media/media';
 import { logger } from './logger.ts';
 import { recordVideoFailed } from './metrics.ts';

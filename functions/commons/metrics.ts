@@ -7,7 +7,7 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSRecord } from 'aws-lambda';
 import { logger } from './logger.ts';
-import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
+import { dimensionNames, METRICS_NAMESPACE, metricNames, SERVICE_NAME } from './metric-names.ts';
 
 // Its own warnings (an invalid dimension, say) become structured log lines.
 const options = { namespace: METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME, logger };

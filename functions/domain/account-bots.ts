@@ -4,11 +4,11 @@
  * an asynchronous job (functions/prepare); this module only knows what it needs and where the files go.
  */
 import { z } from 'zod';
-import { BUILT_IN_BOTS, type Bot } from './bot.ts';
-import { httpUrlSchema, positionSchema } from './clip.ts';
+import { type Bot, BUILT_IN_BOTS } from './bot.ts';
 import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
+import { httpUrlSchema, positionSchema } from './clip.ts';
 import { normaliseWebhook } from './create-request.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyBotsInProgress, type FieldProblem } from './errors.ts';
+import { Conflict, type FieldProblem, Forbidden, InvalidRequest, NotFound, TooManyBotsInProgress } from './errors.ts';
 import { limits } from './limits.ts';
 import { CALLER_RESENDS_AFTER_SECONDS } from './lost-events.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
@@ -118,7 +118,8 @@ export const uploadKey = (tenantId: string, uid: string, version: string, part: 
 export const lookPrefix = (tenantId: string, uid: string, version: string) => `looks/${tenantId}/${uid}/${version}`;
 export const lookFileKey = (tenantId: string, uid: string, version: string, file: string) => `${lookPrefix(tenantId, uid, version)}/${file}`;
 /** Where a replaced look's files go (the bucket's lifecycle rule expires them). */
-export const retiredLookFileKey = (tenantId: string, uid: string, version: string, file: string) => `retired-${lookFileKey(tenantId, uid, version, file)}`;
+export const retiredLookFileKey = (tenantId: string, uid: string, version: string, file: string) =>
+  `retired-${lookFileKey(tenantId, uid, version, file)}`;
 /** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes retired looks: far beyond a video's deadline. */
 export const RETIRED_LOOK_EXPIRY_DAYS = 1;
 /**
@@ -182,7 +183,10 @@ export interface ImagePart {
   contentType?: string;
 }
 
-export type BotImages = { kind: 'photo'; image: ImagePart } | { kind: 'photo_url'; url: string } | { kind: 'drawn'; parts: Partial<Record<DrawnPart, ImagePart>> };
+export type BotImages =
+  | { kind: 'photo'; image: ImagePart }
+  | { kind: 'photo_url'; url: string }
+  | { kind: 'drawn'; parts: Partial<Record<DrawnPart, ImagePart>> };
 
 export interface PutBotCommand {
   uid: string;
@@ -219,7 +223,8 @@ function sniffImage(bytes: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
 function checkOwnUid(uid: string): void {
   if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be changed or deleted.`);
   if (!BOT_UID_PATTERN.test(uid)) throw new InvalidRequest([{ path: 'uid', message: BOT_UID_RULE }]);
-  if (uid.startsWith(BUILT_IN_PREFIX)) throw new InvalidRequest([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
+  if (uid.startsWith(BUILT_IN_PREFIX))
+    throw new InvalidRequest([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
 }
 
 /**
@@ -230,9 +235,12 @@ function checkOwnUid(uid: string): void {
 export function parsePutBot(uid: string, fields: Record<string, unknown>, files: Record<string, ImagePart>, voices: VoiceOptions): PutBotCommand {
   checkOwnUid(uid);
   const problems: FieldProblem[] = [];
-  for (const name of [...Object.keys(fields), ...Object.keys(files)]) if (!KNOWN_FIELDS.has(name)) problems.push({ path: name, message: 'is not a bot field' });
-  for (const name of Object.keys(files)) if (!['image', ...DRAWN_PARTS].includes(name)) problems.push({ path: name, message: 'is not an image field' });
-  for (const name of ['image', ...DRAWN_PARTS]) if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
+  for (const name of [...Object.keys(fields), ...Object.keys(files)])
+    if (!KNOWN_FIELDS.has(name)) problems.push({ path: name, message: 'is not a bot field' });
+  for (const name of Object.keys(files))
+    if (!['image', ...DRAWN_PARTS].includes(name)) problems.push({ path: name, message: 'is not an image field' });
+  for (const name of ['image', ...DRAWN_PARTS])
+    if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
   const parsed = textFields.safeParse(fields);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.') || '(body)', message: issue.message });
@@ -248,9 +256,14 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
   }
 
   const drawnGiven = DRAWN_PARTS.filter((part) => files[part]);
-  const sources = [files.image ? 'image' : undefined, text.image_url ? 'image_url' : undefined, drawnGiven.length ? 'mouth_closed/mouth_open' : undefined].filter(Boolean);
+  const sources = [
+    files.image ? 'image' : undefined,
+    text.image_url ? 'image_url' : undefined,
+    drawnGiven.length ? 'mouth_closed/mouth_open' : undefined,
+  ].filter(Boolean);
   let images: BotImages | undefined;
-  if (sources.length === 0) problems.push({ path: 'image', message: 'is required: send image (a photo), image_url, or mouth_closed and mouth_open (drawn PNGs)' });
+  if (sources.length === 0)
+    problems.push({ path: 'image', message: 'is required: send image (a photo), image_url, or mouth_closed and mouth_open (drawn PNGs)' });
   else if (sources.length > 1) problems.push({ path: 'image', message: `give one image source, not ${sources.join(' and ')}` });
   else if (files.image) {
     if (!sniffImage(files.image.bytes)) problems.push({ path: 'image', message: 'must be a JPEG, PNG or WebP image' });
@@ -260,12 +273,14 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     if (result.success) images = { kind: 'photo_url', url: result.data };
     else problems.push({ path: 'image_url', message: result.error.issues[0]?.message ?? 'is not a valid URL' });
   } else {
-    for (const part of ['mouth_closed', 'mouth_open'] as const) if (!files[part]) problems.push({ path: part, message: 'is required for a drawn bot' });
+    for (const part of ['mouth_closed', 'mouth_open'] as const)
+      if (!files[part]) problems.push({ path: part, message: 'is required for a drawn bot' });
     for (const part of drawnGiven) if (sniffImage(files[part]!.bytes) !== 'png') problems.push({ path: part, message: 'must be a PNG (with alpha)' });
     images = { kind: 'drawn', parts: Object.fromEntries(drawnGiven.map((part) => [part, files[part]!])) };
   }
   for (const [name, part] of Object.entries(files))
-    if (part.bytes.length > limits.maxBotImageBytes) problems.push({ path: name, message: `is larger than ${limits.maxBotImageBytes / 1024 / 1024} MB` });
+    if (part.bytes.length > limits.maxBotImageBytes)
+      problems.push({ path: name, message: `is larger than ${limits.maxBotImageBytes / 1024 / 1024} MB` });
   if (problems.length || !images) throw new InvalidRequest(problems);
   return {
     uid,
@@ -298,7 +313,12 @@ const objectKeysOf = (bot: AccountBot): string[] => [
 
 /** Both places each file of these looks of the bot may be: looks/ and retired-looks/. */
 const lookKeysOf = (bot: Pick<AccountBot, 'tenantId' | 'uid'>, looks: StoredLook[]): string[] =>
-  looks.flatMap((look) => look.files.flatMap((file) => [lookFileKey(bot.tenantId, bot.uid, look.version, file), retiredLookFileKey(bot.tenantId, bot.uid, look.version, file)]));
+  looks.flatMap((look) =>
+    look.files.flatMap((file) => [
+      lookFileKey(bot.tenantId, bot.uid, look.version, file),
+      retiredLookFileKey(bot.tenantId, bot.uid, look.version, file),
+    ]),
+  );
 
 /**
  * After a settle found the record gone (a DELETE came between reading it and writing it): what the DELETE may have
@@ -423,7 +443,6 @@ export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick
   return bot;
 }
 
-
 /**
  * POST /v1/bot/{uid}/redeliver: queues the bot's event (bot.ready or bot.failed) again, as a new chain of attempts.
  * Only a settled bot of the account with a webhook has one; one chain at a time, as for videos. An event never
@@ -441,10 +460,23 @@ export async function redeliverBotEvent(
   if (!bot.webhookUrl) throw new Conflict(`Bot "${uid}" has no webhook; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
   // A bot settled before events were recorded has no record: its event as a fresh one.
   const delivery = bot.delivery ?? settledDelivery(bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed')!;
-  const lost = delivery.state === 'pending' && delivery.attempts.length === 0 && deps.now().getTime() - Date.parse(bot.updatedAt) >= CALLER_RESENDS_AFTER_SECONDS * 1000;
+  const lost =
+    delivery.state === 'pending' &&
+    delivery.attempts.length === 0 &&
+    deps.now().getTime() - Date.parse(bot.updatedAt) >= CALLER_RESENDS_AFTER_SECONDS * 1000;
   if (!lost && (delivery.state === 'pending' || delivery.state === 'delivering'))
-    throw new Conflict(`The event of bot "${uid}" is still being delivered (${delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);
-  await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId, uid, version: bot.version, eventId: delivery.eventId, attempt: delivery.attempts.length + 1, redelivery: true });
+    throw new Conflict(
+      `The event of bot "${uid}" is still being delivered (${delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`,
+    );
+  await deps.notifyQueue.send({
+    kind: 'deliver-bot',
+    tenantId,
+    uid,
+    version: bot.version,
+    eventId: delivery.eventId,
+    attempt: delivery.attempts.length + 1,
+    redelivery: true,
+  });
   return { bot, eventId: delivery.eventId };
 }
 
@@ -496,7 +528,14 @@ export const settledDelivery = (bot: AccountBot, type: 'bot.ready' | 'bot.failed
 /** Queues the bot's bot.ready / bot.failed event, if it has a webhook (the notifier delivers an event id once). */
 export async function announceBot(deps: Pick<BotOutcomeDeps, 'notifyQueue'>, bot: AccountBot, type: 'bot.ready' | 'bot.failed'): Promise<void> {
   if (!bot.webhookUrl) return;
-  await deps.notifyQueue.send({ kind: 'deliver-bot', tenantId: bot.tenantId, uid: bot.uid, version: bot.version, eventId: botEventIdFor(bot, type), attempt: 1 });
+  await deps.notifyQueue.send({
+    kind: 'deliver-bot',
+    tenantId: bot.tenantId,
+    uid: bot.uid,
+    version: bot.version,
+    eventId: botEventIdFor(bot, type),
+    attempt: 1,
+  });
 }
 
 /**

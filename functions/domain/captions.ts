@@ -67,9 +67,8 @@ function tokensOf(text: string, words: TimedWord[]): Token[] {
     // A token may itself hold spaces (words the engine merged); each part is placed on its own.
     const parts = shown.split(' ').flatMap((part, j) => pieces(part).map((p, k) => ({ p, spaced: j > 0 || (k === 0 ? spaced : false) })));
     const span = (word.endSeconds - word.startSeconds) / parts.length;
-    parts.forEach(({ p, spaced: s }, j) =>
-      tokens.push({ text: p, spaced: s, startSeconds: word.startSeconds + j * span, endSeconds: word.startSeconds + (j + 1) * span }),
-    );
+    for (const [j, { p, spaced: s }] of parts.entries())
+      tokens.push({ text: p, spaced: s, startSeconds: word.startSeconds + j * span, endSeconds: word.startSeconds + (j + 1) * span });
   });
   return tokens;
 }
@@ -156,7 +155,13 @@ export const SRT_CONTENT_TYPE = 'application/x-subrip; charset=utf-8';
 /** A clip's cues as stored beside its render (see render-cache cuesObjectKey). */
 export const CUES_CONTENT_TYPE = 'application/json';
 const clipCuesSchema = z.object({
-  cues: z.array(z.object({ startSeconds: z.number().nonnegative(), endSeconds: z.number().nonnegative(), lines: z.array(z.string()).max(CAPTION_LIMITS.maxLines) })),
+  cues: z.array(
+    z.object({
+      startSeconds: z.number().nonnegative(),
+      endSeconds: z.number().nonnegative(),
+      lines: z.array(z.string()).max(CAPTION_LIMITS.maxLines),
+    }),
+  ),
 });
 export const serialiseClipCues = (cues: Cue[]) => JSON.stringify({ cues });
 export const parseClipCues = (json: string): Cue[] => clipCuesSchema.parse(JSON.parse(json)).cues;
@@ -177,12 +182,7 @@ const ZWSP = '\u200b';
  * line break, so a backslash is followed by an invisible break. Lines never hold a line break (cuesFromWords
  * joins words with spaces).
  */
-const vttText = (line: string) =>
-  line
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\\/g, `\\${ZWSP}`);
+const vttText = (line: string) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\\/g, `\\${ZWSP}`);
 /**
  * A cue's line as SubRip text, which has no escapes of its own: readers take `-->` anywhere for a timing line (a
  * caller's "00:00:00,000 --> 00:09:59,000" would start a cue of its own) and `<b>`, `<font>` for HTML tags, and
@@ -199,14 +199,18 @@ const srtText = (line: string) =>
 
 /** The WebVTT file (W3C WebVTT: signature, blank line, then cues with `-->` timings, separated by blank lines). */
 export function toWebVtt(cues: Cue[]): string {
-  const blocks = cues.map((cue, i) => `${i + 1}\n${timestamp(cue.startSeconds, '.')} --> ${timestamp(cue.endSeconds, '.')}\n${cue.lines.map(vttText).join('\n')}`);
+  const blocks = cues.map(
+    (cue, i) => `${i + 1}\n${timestamp(cue.startSeconds, '.')} --> ${timestamp(cue.endSeconds, '.')}\n${cue.lines.map(vttText).join('\n')}`,
+  );
   return `WEBVTT\n\n${blocks.map((b) => `${b}\n\n`).join('')}`;
 }
 
 /** The SubRip file: numbered cues from 1, `hh:mm:ss,ttt --> hh:mm:ss,ttt`, text, a blank line; CRLF, as players expect. */
 export function toSrt(cues: Cue[]): string {
   return cues
-    .map((cue, i) => [String(i + 1), `${timestamp(cue.startSeconds, ',')} --> ${timestamp(cue.endSeconds, ',')}`, ...cue.lines.map(srtText), '', ''].join('\r\n'))
+    .map((cue, i) =>
+      [String(i + 1), `${timestamp(cue.startSeconds, ',')} --> ${timestamp(cue.endSeconds, ',')}`, ...cue.lines.map(srtText), '', ''].join('\r\n'),
+    )
     .join('');
 }
 
@@ -215,4 +219,5 @@ export function toSrt(cues: Cue[]): string {
  * combining marks. The bundled ffmpeg's libass has no HarfBuzz (FriBidi only) and the font has no Arabic,
  * Hebrew or CJK glyphs, so text in other scripts is not burned in (its caption files are made all the same).
  */
-export const isBurnable = (text: string) => /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]*$/u.test(text);
+export const isBurnable = (text: string) =>
+  /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]*$/u.test(text);

@@ -36,26 +36,22 @@ export const positionSchema = z
   .pipe(z.enum(BOT_POSITIONS, { error: () => `must be one of ${BOT_POSITIONS.join(', ')}` }));
 
 /** "fade_in fade_out" (or "fade-in fade-out", or an array of names in a JSON body) to {entry, exit}. */
-const transitionsSchema = z
-  .union([z.string().max(200), z.array(z.string().max(50)).max(2)])
-  .transform((value, ctx): Transitions => {
-    const names = (Array.isArray(value) ? value : value.split(/\s+/))
-      .map((n) => n.trim().toLowerCase().replace(/-/g, '_'))
-      .filter(Boolean);
-    const result: Transitions = {};
-    for (const name of names) {
-      if ((ENTRY_TRANSITIONS as readonly string[]).includes(name)) {
-        if (result.entry) ctx.addIssue({ code: 'custom', message: `more than one entry transition ("${result.entry}" and "${name}")` });
-        result.entry = name as EntryTransition;
-      } else if ((EXIT_TRANSITIONS as readonly string[]).includes(name)) {
-        if (result.exit) ctx.addIssue({ code: 'custom', message: `more than one exit transition ("${result.exit}" and "${name}")` });
-        result.exit = name as ExitTransition;
-      } else {
-        ctx.addIssue({ code: 'custom', message: `unknown transition "${name}"; allowed: ${TRANSITION_NAMES.join(', ')}` });
-      }
+const transitionsSchema = z.union([z.string().max(200), z.array(z.string().max(50)).max(2)]).transform((value, ctx): Transitions => {
+  const names = (Array.isArray(value) ? value : value.split(/\s+/)).map((n) => n.trim().toLowerCase().replace(/-/g, '_')).filter(Boolean);
+  const result: Transitions = {};
+  for (const name of names) {
+    if ((ENTRY_TRANSITIONS as readonly string[]).includes(name)) {
+      if (result.entry) ctx.addIssue({ code: 'custom', message: `more than one entry transition ("${result.entry}" and "${name}")` });
+      result.entry = name as EntryTransition;
+    } else if ((EXIT_TRANSITIONS as readonly string[]).includes(name)) {
+      if (result.exit) ctx.addIssue({ code: 'custom', message: `more than one exit transition ("${result.exit}" and "${name}")` });
+      result.exit = name as ExitTransition;
+    } else {
+      ctx.addIssue({ code: 'custom', message: `unknown transition "${name}"; allowed: ${TRANSITION_NAMES.join(', ')}` });
     }
-    return result;
-  });
+  }
+  return result;
+});
 
 export const httpUrlSchema = z
   .string()
@@ -73,7 +69,14 @@ export const httpUrlSchema = z
   });
 
 const volumeSchema = z
-  .union([z.number(), z.string().trim().regex(/^\d*\.?\d+$/, 'must be a number').transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^\d*\.?\d+$/, 'must be a number')
+      .transform(Number),
+  ])
   .pipe(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'));
 
 /**
@@ -99,11 +102,19 @@ export const clipInputSchema = z.strictObject({
     .max(100)
     .optional()
     .describe('A voice id from GET /v1/voices (e.g. "espeak:es+f3", "polly:Lucia" where the deployment uses Polly). Default: the bot\'s voice.'),
-  bot_position: positionSchema.optional().describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
+  bot_position: positionSchema
+    .optional()
+    .describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
   background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
-  background_volume: volumeSchema.default(CLIP_DEFAULTS.background_volume).describe('Gain of the background video\'s own audio under the voice, 0 (silent) to 1 (as recorded).'),
-  transitions: transitionsSchema.default({}).describe(`Space-separated: at most one entry (${ENTRY_TRANSITIONS.join(', ')}) and one exit (${EXIT_TRANSITIONS.join(', ')}); hyphens accepted.`),
+  background_volume: volumeSchema
+    .default(CLIP_DEFAULTS.background_volume)
+    .describe("Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded)."),
+  transitions: transitionsSchema
+    .default({})
+    .describe(
+      `Space-separated: at most one entry (${ENTRY_TRANSITIONS.join(', ')}) and one exit (${EXIT_TRANSITIONS.join(', ')}); hyphens accepted.`,
+    ),
   reusable_clip: booleanLike.default(CLIP_DEFAULTS.reusable_clip),
   clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
 });

@@ -1,8 +1,8 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
-import { booleanLike, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES, type ClipInput, type ClipReference } from './clip.ts';
-import { InvalidRequest, type FieldProblem } from './errors.ts';
+import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES } from './clip.ts';
+import { type FieldProblem, InvalidRequest } from './errors.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
@@ -41,7 +41,7 @@ function assertPlainData(root: unknown, rootPath: string) {
     const { value, path, depth } = stack.pop()!;
     if (!value || typeof value !== 'object') continue;
     if (depth >= MAX_DEPTH) throw new InvalidRequest([{ path, message: 'is nested too deeply' }]);
-    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 }));
+    if (Array.isArray(value)) for (const [i, v] of value.entries()) stack.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 });
     else
       for (const key of Object.keys(value)) {
         if (RESERVED_KEYS.has(key)) throw new InvalidRequest([{ path: `${path}.${key}`, message: 'reserved name' }]);
@@ -77,7 +77,6 @@ export function parseClipsField(value: unknown): unknown[] {
   assertPlainData(parsed, 'clips');
   return parsed;
 }
-
 
 export interface CreateVideoCommand {
   webhookUrl: string;
@@ -148,21 +147,26 @@ export const createRequestSchema = z
     webhook: z
       .preprocess(
         (value) => (value === '' ? undefined : value),
-        z
-          .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string URL') })
-          .transform((value, ctx) => {
-            // One problem per webhook: the first the URL rule finds.
-            const url = httpUrlSchema.safeParse(normaliseWebhook(value));
-            if (url.success) return url.data;
-            ctx.addIssue({ code: 'custom', message: url.error.issues[0]?.message ?? 'is not a valid URL' });
-            return z.NEVER;
-          }),
+        z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string URL') }).transform((value, ctx) => {
+          // One problem per webhook: the first the URL rule finds.
+          const url = httpUrlSchema.safeParse(normaliseWebhook(value));
+          if (url.success) return url.data;
+          ctx.addIssue({ code: 'custom', message: url.error.issues[0]?.message ?? 'is not a valid URL' });
+          return z.NEVER;
+        }),
       )
       .meta({ type: 'string', description: 'Address notified when the video is ready. A scheme-less address is read as https://.' }),
     process_done_webhook: z.unknown().optional().meta({ type: 'string', description: "Alias of webhook (the public client's name)." }),
-    create_video: optionalField(z.union(booleanLike.options, { error: 'must be true, false, 1 or 0' }).default(true), { ...jsonSchemaOf(booleanLike), docDefault: true, description: 'true: a video; false: the voice only (MP3).' }),
+    create_video: optionalField(z.union(booleanLike.options, { error: 'must be true, false, 1 or 0' }).default(true), {
+      ...jsonSchemaOf(booleanLike),
+      docDefault: true,
+      description: 'true: a video; false: the voice only (MP3).',
+    }),
     aspect_ratio: optionalField(
-      z.string({ error: oneOf(ASPECT_RATIOS) }).pipe(aspectRatioSchema).default(DEFAULT_SHAPE.aspectRatio),
+      z
+        .string({ error: oneOf(ASPECT_RATIOS) })
+        .pipe(aspectRatioSchema)
+        .default(DEFAULT_SHAPE.aspectRatio),
       {
         type: 'string',
         enum: [...ASPECT_RATIOS],
@@ -171,12 +175,18 @@ export const createRequestSchema = z
           "The video's shape: 16:9 (landscape), 9:16 (vertical) or 1:1 (square). Every clip is rendered in it; a kept clip (clip_uid) must have been made in it.",
       },
     ),
-    resolution: optionalField(z.string({ error: oneOf(RESOLUTIONS) }).pipe(resolutionSchema).default(DEFAULT_SHAPE.resolution), {
-      type: 'string',
-      enum: [...RESOLUTIONS],
-      docDefault: DEFAULT_SHAPE.resolution,
-      description: "The frame's shorter side: 720p (1280x720, 720x1280, 720x720) or 1080p (1920x1080, 1080x1920, 1080x1080).",
-    }),
+    resolution: optionalField(
+      z
+        .string({ error: oneOf(RESOLUTIONS) })
+        .pipe(resolutionSchema)
+        .default(DEFAULT_SHAPE.resolution),
+      {
+        type: 'string',
+        enum: [...RESOLUTIONS],
+        docDefault: DEFAULT_SHAPE.resolution,
+        description: "The frame's shorter side: 720p (1280x720, 720x1280, 720x720) or 1080p (1920x1080, 1080x1920, 1080x1080).",
+      },
+    ),
     captions: optionalField(
       z
         .string({ error: oneOf(CAPTION_MODES) })
@@ -191,12 +201,15 @@ export const createRequestSchema = z
           'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
       },
     ),
-    clips: z.unknown().transform(readClips).meta({
-      anyOf: [{ type: 'string', description: 'The same array as a string: strict JSON, or with single-quoted strings (JSON5).' }, clipsDoc],
-      description:
-        `The clips, 1 to ${limits.maxClips}. Positions: ${BOT_POSITIONS.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. ` +
-        `Defaults: ${JSON.stringify({ ...CLIP_DEFAULTS, bot_position: "the bot's default_position" })}.`,
-    }),
+    clips: z
+      .unknown()
+      .transform(readClips)
+      .meta({
+        anyOf: [{ type: 'string', description: 'The same array as a string: strict JSON, or with single-quoted strings (JSON5).' }, clipsDoc],
+        description:
+          `The clips, 1 to ${limits.maxClips}. Positions: ${BOT_POSITIONS.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. ` +
+          `Defaults: ${JSON.stringify({ ...CLIP_DEFAULTS, bot_position: "the bot's default_position" })}.`,
+      }),
   })
   .meta({ description: 'Create a video', required: ['webhook', 'clips'] });
 
@@ -207,7 +220,9 @@ const fieldPathOf = (issue: z.core.$ZodIssue): string =>
 function webhookAlias(fields: Record<string, unknown>): { webhook: unknown; problems: FieldProblem[] } {
   const { webhook, process_done_webhook: alias } = fields;
   const problems: FieldProblem[] =
-    webhook !== undefined && alias !== undefined && webhook !== alias ? [{ path: 'webhook', message: 'webhook and process_done_webhook are both given and differ' }] : [];
+    webhook !== undefined && alias !== undefined && webhook !== alias
+      ? [{ path: 'webhook', message: 'webhook and process_done_webhook are both given and differ' }]
+      : [];
   return { webhook: webhook ?? alias, problems };
 }
 

@@ -85,7 +85,7 @@ export class JobFailure extends Error {
  * does not exist, which must look the same): refused, nothing stored.
  */
 export class SignatureRejected extends Error {
-  constructor(message = 'The webhook signature could not be verified with this account\'s webhook secrets.') {
+  constructor(message = "The webhook signature could not be verified with this account's webhook secrets.") {
     super(message);
     this.name = 'SignatureRejected';
   }

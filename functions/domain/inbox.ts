@@ -102,7 +102,12 @@ export async function receiveDelivery(
 const unexpired = (event: Pick<InboxEvent, 'expiresAt'>, now: Date) => event.expiresAt > now.getTime() / 1000;
 
 /** The account's events, newest first, without expired ones. */
-export async function listInbox(inbox: InboxStore, tenantId: string, options: { limit: number; cursor?: string }, now: Date): Promise<Page<InboxEvent>> {
+export async function listInbox(
+  inbox: InboxStore,
+  tenantId: string,
+  options: { limit: number; cursor?: string },
+  now: Date,
+): Promise<Page<InboxEvent>> {
   const page = await inbox.list(tenantId, options);
   return { items: page.items.filter((event) => unexpired(event, now)), nextCursor: page.nextCursor };
 }

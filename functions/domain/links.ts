@@ -23,7 +23,11 @@ export async function posterLink(objects: ObjectStore, video: VideoRecord, secon
 }
 
 /** Fresh links to a completed video's caption files, or undefined if it has none. */
-export async function captionLinks(objects: ObjectStore, video: VideoRecord, seconds = DOWNLOAD_LINK_SECONDS): Promise<{ vtt: PresignedLink; srt: PresignedLink } | undefined> {
+export async function captionLinks(
+  objects: ObjectStore,
+  video: VideoRecord,
+  seconds = DOWNLOAD_LINK_SECONDS,
+): Promise<{ vtt: PresignedLink; srt: PresignedLink } | undefined> {
   const captions = video.status === 'completed' ? video.output?.captions : undefined;
   if (!captions) return undefined;
   const [vtt, srt] = await Promise.all([

@@ -32,11 +32,18 @@ export function pendingWork(video: VideoRecord, nowSeconds: number): PendingWork
   if (video.status === 'assembling' || (video.status === 'rendering' && video.renderedCount >= video.clipCount)) {
     const leaseLeft = video.status === 'assembling' ? (video.assemblyLeaseUntil ?? 0) - nowSeconds + 1 : 0;
     // SQS delays a message by at most 15 minutes.
-    return { render: [], assemble: { message: { kind: 'assemble', tenantId: video.tenantId, videoId: video.videoId }, delaySeconds: Math.max(0, Math.min(leaseLeft, 900)) } };
+    return {
+      render: [],
+      assemble: {
+        message: { kind: 'assemble', tenantId: video.tenantId, videoId: video.videoId },
+        delaySeconds: Math.max(0, Math.min(leaseLeft, 900)),
+      },
+    };
   }
   const render: RenderClipMessage[] = [];
   for (let clipIndex = 0; clipIndex < video.clipCount; clipIndex++) {
-    if (video.clipResults?.[String(clipIndex)]?.status !== 'rendered') render.push({ kind: 'render-clip', tenantId: video.tenantId, videoId: video.videoId, clipIndex });
+    if (video.clipResults?.[String(clipIndex)]?.status !== 'rendered')
+      render.push({ kind: 'render-clip', tenantId: video.tenantId, videoId: video.videoId, clipIndex });
   }
   return { render };
 }

@@ -41,8 +41,8 @@ export function parsePlaceholders(value: string): { parts: TemplatePart[] } | { 
 export const hasPlaceholder = (parts: TemplatePart[]) => parts.some((p) => 'variable' in p);
 
 /**
- * The text with each placeholder replaced by `valueOf(name, default)`, in one pass: a value that itself holds
+ * The text with each placeholder replaced by `fill(name, default)`, in one pass: a value that itself holds
  * `{{…}}` stays that text, it is never read as a placeholder.
  */
-export const fillPlaceholders = (parts: TemplatePart[], valueOf: (name: string, fallback: string | undefined) => string): string =>
-  parts.map((p) => ('variable' in p ? valueOf(p.variable, p.default) : p.text)).join('');
+export const fillPlaceholders = (parts: TemplatePart[], fill: (name: string, fallback: string | undefined) => string): string =>
+  parts.map((p) => ('variable' in p ? fill(p.variable, p.default) : p.text)).join('');

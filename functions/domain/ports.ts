@@ -220,7 +220,14 @@ export interface AccountBotStore {
    * Appends an attempt to deliver the bot's event, while the record is still at `version` (else nothing); the bot
    * leaves the sweeper's list of unsent events.
    */
-  recordDeliveryAttempt(tenantId: string, uid: string, version: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void>;
+  recordDeliveryAttempt(
+    tenantId: string,
+    uid: string,
+    version: string,
+    attempt: DeliveryAttempt,
+    state: DeliveryState,
+    chainId: string,
+  ): Promise<void>;
   /** Settled bots whose event has no attempt recorded by `nowEpochSeconds` (its message was lost): for the sweeper. */
   listUnsentEvents(nowEpochSeconds: number, limit: number): Promise<AccountBot[]>;
   /** Gives an unsent event until `notifyBy` before the sweeper looks at it again (while the record is at `version`). */

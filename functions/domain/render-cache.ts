@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
-import { DEFAULT_SHAPE, frameSizeOf, sameShape, type Shape } from './shape.ts';
+import { DEFAULT_SHAPE, frameSizeOf, type Shape, sameShape } from './shape.ts';
 import type { SpeechVoice } from './voices.ts';
 
 /**
@@ -15,7 +15,15 @@ import type { SpeechVoice } from './voices.ts';
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
  * (documented in docs/api.md).
  */
-export function clipContentHash(tenantId: string, clip: ClipSpec, bot: Bot, voice: SpeechVoice, mode: 'video' | 'voice', rendererVersion: string, shape: Shape): string {
+export function clipContentHash(
+  tenantId: string,
+  clip: ClipSpec,
+  bot: Bot,
+  voice: SpeechVoice,
+  mode: 'video' | 'voice',
+  rendererVersion: string,
+  shape: Shape,
+): string {
   const material = {
     tenantId,
     rendererVersion,

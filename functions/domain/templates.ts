@@ -5,11 +5,11 @@
  * later for each video.
  */
 import { BOT_UID_PATTERN, BOT_UID_RULE } from './choices.ts';
-import { parseClipsField, parseCreateVideo, type CreateVideoCommand } from './create-request.ts';
-import { InvalidRequest, NotFound, type FieldProblem } from './errors.ts';
+import { type CreateVideoCommand, parseClipsField, parseCreateVideo } from './create-request.ts';
+import { type FieldProblem, InvalidRequest, NotFound } from './errors.ts';
 import { limits } from './limits.ts';
-import type { TemplateStore } from './ports.ts';
 import { fillPlaceholders, hasPlaceholder, parsePlaceholders, type TemplatePart } from './placeholders.ts';
+import type { TemplateStore } from './ports.ts';
 
 /** The clip fields that may hold placeholders: text fields; booleans and numbers take none. */
 const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'transitions'] as const;
@@ -94,9 +94,17 @@ function variablesOf(clips: ParsedClips, problems: FieldProblem[]): TemplateVari
       for (const part of parts) {
         if (!('variable' in part)) continue;
         const known = found.get(part.variable);
-        if (!known) found.set(part.variable, { name: part.variable, required: part.default === undefined, ...(part.default !== undefined && { default: part.default }) });
+        if (!known)
+          found.set(part.variable, {
+            name: part.variable,
+            required: part.default === undefined,
+            ...(part.default !== undefined && { default: part.default }),
+          });
         else if (part.default !== undefined && known.default !== undefined && known.default !== part.default)
-          problems.push({ path: `clips[${index}].${key}`, message: `gives {{${part.variable}}} a default other than its earlier one ("${known.default}")` });
+          problems.push({
+            path: `clips[${index}].${key}`,
+            message: `gives {{${part.variable}}} a default other than its earlier one ("${known.default}")`,
+          });
         else if (part.default !== undefined && known.default === undefined) Object.assign(known, { default: part.default, required: false });
       }
     }
@@ -105,14 +113,15 @@ function variablesOf(clips: ParsedClips, problems: FieldProblem[]): TemplateVari
 }
 
 /** An optional field filled with nothing is left out, as an empty form field is: the bot's own voice and place. */
-const withoutEmpty = (field: PlaceholderField, value: string): string | undefined => (value.trim() === '' && OPTIONAL_FIELDS.includes(field) ? undefined : value);
+const withoutEmpty = (field: PlaceholderField, value: string): string | undefined =>
+  value.trim() === '' && OPTIONAL_FIELDS.includes(field) ? undefined : value;
 
-/** The clips with every placeholder filled by `valueOf`; a field that is one placeholder alone may be left out (undefined). */
-function filledClips(clips: ParsedClips, valueOf: (field: PlaceholderField, parts: TemplatePart[]) => string | undefined): Record<string, unknown>[] {
+/** The clips with every placeholder filled by `fill`; a field that is one placeholder alone may be left out (undefined). */
+function filledClips(clips: ParsedClips, fill: (field: PlaceholderField, parts: TemplatePart[]) => string | undefined): Record<string, unknown>[] {
   return clips.map(({ clip, fields }) => {
     const filled: Record<string, unknown> = { ...clip };
     for (const [key, parts] of Object.entries(fields) as [PlaceholderField, TemplatePart[]][]) {
-      const value = valueOf(key, parts);
+      const value = fill(key, parts);
       if (value === undefined) delete filled[key];
       else filled[key] = value;
     }
@@ -146,16 +155,21 @@ export function parseTemplate(uid: string, body: Record<string, unknown>): SaveT
   }
   const name = typeof body.name === 'string' ? body.name.trim() : '';
   if (!name) problems.push({ path: 'name', message: 'is required' });
-  else if (name.length > limits.maxTemplateNameChars) problems.push({ path: 'name', message: `must be at most ${limits.maxTemplateNameChars} characters` });
+  else if (name.length > limits.maxTemplateNameChars)
+    problems.push({ path: 'name', message: `must be at most ${limits.maxTemplateNameChars} characters` });
   const clips = body.clips === undefined || body.clips === '' ? [] : readClips(body.clips, problems);
   const variables = variablesOf(clips, problems);
-  if (variables.length > limits.maxTemplateVariables) problems.push({ path: 'clips', message: `names ${variables.length} variables; at most ${limits.maxTemplateVariables} are allowed` });
+  if (variables.length > limits.maxTemplateVariables)
+    problems.push({ path: 'clips', message: `names ${variables.length} variables; at most ${limits.maxTemplateVariables} are allowed` });
   if (problems.length) throw new InvalidRequest(problems);
 
   const { name: _name, ...fields } = body;
   const sampleClips = filledClips(clips, (field, parts) => {
     if (parts.length === 1 && 'variable' in parts[0]! && parts[0].default === undefined) return SAMPLE_FOR_WHOLE_FIELD[field];
-    return withoutEmpty(field, fillPlaceholders(parts, (_, fallback) => fallback ?? SAMPLE_WORD));
+    return withoutEmpty(
+      field,
+      fillPlaceholders(parts, (_, fallback) => fallback ?? SAMPLE_WORD),
+    );
   });
   const sample = parseCreateVideo({ ...fields, webhook: SAMPLE_WEBHOOK, clips: body.clips === undefined ? undefined : sampleClips });
   return { uid, name, request: { ...fields, clips: clips.map((c) => c.clip) }, variables, sample };
@@ -177,21 +191,29 @@ function valueText(value: unknown): string | undefined {
 export function fieldsFromTemplate(template: TemplateRecord, values: unknown, pathPrefix = 'variables'): Record<string, unknown> {
   const problems: FieldProblem[] = [];
   const given = values === undefined ? {} : values;
-  if (!given || typeof given !== 'object' || Array.isArray(given)) throw new InvalidRequest([{ path: pathPrefix, message: 'must be an object of variable names to text values' }]);
+  if (!given || typeof given !== 'object' || Array.isArray(given))
+    throw new InvalidRequest([{ path: pathPrefix, message: 'must be an object of variable names to text values' }]);
   const names = new Set(template.variables.map((v) => v.name));
   const text = new Map<string, string>();
   for (const [key, value] of Object.entries(given)) {
     const path = `${pathPrefix}.${key}`;
     if (!names.has(key)) problems.push({ path, message: `is not a variable of this template (its variables: ${[...names].join(', ') || 'none'})` });
     else if (valueText(value) === undefined) problems.push({ path, message: 'must be text' });
-    else if (valueText(value)!.length > limits.maxVariableChars) problems.push({ path, message: `must be at most ${limits.maxVariableChars} characters` });
+    else if (valueText(value)!.length > limits.maxVariableChars)
+      problems.push({ path, message: `must be at most ${limits.maxVariableChars} characters` });
     else text.set(key, valueText(value)!);
   }
-  for (const variable of template.variables) if (variable.required && !text.has(variable.name)) problems.push({ path: `${pathPrefix}.${variable.name}`, message: 'is required' });
+  for (const variable of template.variables)
+    if (variable.required && !text.has(variable.name)) problems.push({ path: `${pathPrefix}.${variable.name}`, message: 'is required' });
   if (problems.length) throw new InvalidRequest(problems);
 
   const clips = readClips(template.request.clips, problems);
-  const filled = filledClips(clips, (field, parts) => withoutEmpty(field, fillPlaceholders(parts, (name, fallback) => text.get(name) ?? fallback ?? '')));
+  const filled = filledClips(clips, (field, parts) =>
+    withoutEmpty(
+      field,
+      fillPlaceholders(parts, (name, fallback) => text.get(name) ?? fallback ?? ''),
+    ),
+  );
   return { ...template.request, clips: filled };
 }
 
@@ -224,5 +246,6 @@ export async function ownTemplate(templates: Pick<TemplateStore, 'get'>, tenantI
 }
 
 export async function deleteTemplate(templates: TemplateStore, tenantId: string, uid: string): Promise<void> {
-  if (!BOT_UID_PATTERN.test(uid) || !(await templates.delete(tenantId, uid))) throw new NotFound(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
+  if (!BOT_UID_PATTERN.test(uid) || !(await templates.delete(tenantId, uid)))
+    throw new NotFound(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
 }

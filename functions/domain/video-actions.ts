@@ -25,7 +25,12 @@ export async function deleteVideo(deps: { videos: VideoRepository; objects: Obje
 }
 
 /** A fresh link to a completed video's file. */
-export async function freshDownload(deps: { videos: VideoRepository; objects: ObjectStore }, tenantId: string, videoId: string, seconds: number): Promise<PresignedLink> {
+export async function freshDownload(
+  deps: { videos: VideoRepository; objects: ObjectStore },
+  tenantId: string,
+  videoId: string,
+  seconds: number,
+): Promise<PresignedLink> {
   const video = await ownVideo(deps.videos, tenantId, videoId);
   const link = await downloadLink(deps.objects, video, seconds);
   if (!link) throw new Conflict(`Video ${video.videoId} is ${video.status}; it can be downloaded once it has completed.`);
@@ -43,9 +48,19 @@ export async function redeliverEvent(
 ): Promise<{ video: VideoRecord; eventId: string }> {
   const video = await ownVideo(deps.videos, tenantId, videoId);
   const eventId = video.delivery.eventId;
-  if (!isTerminal(video.status) || !eventId) throw new Conflict(`Video ${video.videoId} is still ${video.status}; its event is sent when it finishes.`);
+  if (!isTerminal(video.status) || !eventId)
+    throw new Conflict(`Video ${video.videoId} is still ${video.status}; its event is sent when it finishes.`);
   if (video.delivery.state === 'pending' || video.delivery.state === 'delivering')
-    throw new Conflict(`The event of video ${video.videoId} is still being delivered (${video.delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`);
-  await deps.notifyQueue.send({ kind: 'deliver', tenantId: video.tenantId, videoId: video.videoId, eventId, attempt: video.delivery.attempts.length + 1, redelivery: true });
+    throw new Conflict(
+      `The event of video ${video.videoId} is still being delivered (${video.delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`,
+    );
+  await deps.notifyQueue.send({
+    kind: 'deliver',
+    tenantId: video.tenantId,
+    videoId: video.videoId,
+    eventId,
+    attempt: video.delivery.attempts.length + 1,
+    redelivery: true,
+  });
   return { video, eventId };
 }

@@ -91,7 +91,8 @@ export interface VideoRecord {
 export const shapeOf = (video: Pick<VideoRecord, 'shape'>): Shape => video.shape ?? DEFAULT_SHAPE;
 
 /** The video's `captions` choice: every clip of a video that burns its captions carries `captions: "burn"`. */
-export const captionModeOf = (video: Pick<VideoRecord, 'clips'>): CaptionMode => (video.clips.some((clip) => clip.captions === 'burn') ? 'burn' : 'none');
+export const captionModeOf = (video: Pick<VideoRecord, 'clips'>): CaptionMode =>
+  video.clips.some((clip) => clip.captions === 'burn') ? 'burn' : 'none';
 
 export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);
 

@@ -1,13 +1,13 @@
-import { pinOf, resolveBot, type ResolvedBot } from './account-bots.ts';
+import { pinOf, type ResolvedBot, resolveBot } from './account-bots.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
-import { Conflict, InvalidRequest, type FieldProblem } from './errors.ts';
+import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
+import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
-import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
-import { DEFAULT_SHAPE, describeShape, sameShape, type Shape } from './shape.ts';
+import { DEFAULT_SHAPE, describeShape, type Shape, sameShape } from './shape.ts';
 import type { VideoRecord } from './video.ts';
 import { findVoice, type VoiceOptions } from './voices.ts';
 
@@ -80,7 +80,15 @@ async function resolveClips(
       if (keptBot.own && keptBot.own.status !== 'ready') notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
       // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
       const { captions: _kept, pinnedBot: _pinned, ...spec } = kept.spec;
-      specs.push({ ...spec, ...burn, ...pinned(keptBot), index, clipName: input.clip_name ?? kept.clipName, reusedClipUid: kept.clipUid, reusable: true });
+      specs.push({
+        ...spec,
+        ...burn,
+        ...pinned(keptBot),
+        index,
+        clipName: input.clip_name ?? kept.clipName,
+        reusedClipUid: kept.clipUid,
+        reusable: true,
+      });
       continue;
     }
     const found = await resolveBot(tenantId, input.bot_uid, deps);
@@ -112,7 +120,10 @@ async function resolveClips(
   }
   if (problems.length) throw new InvalidRequest(problems);
   if (notReady.length)
-    throw new Conflict(`A bot of this video is not ready (${notReady.join('; ')}); wait for its bot.ready event or GET /v1/bot/{uid} until its status is ready.`, 'bot_not_ready');
+    throw new Conflict(
+      `A bot of this video is not ready (${notReady.join('; ')}); wait for its bot.ready event or GET /v1/bot/{uid} until its status is ready.`,
+      'bot_not_ready',
+    );
   return specs;
 }
 
@@ -120,7 +131,11 @@ async function resolveClips(
  * The bots, voices and kept clips a request names exist for the account, without creating anything: how a
  * template is checked when it is saved (a bot still preparing is fine there; it must be ready when videos are made).
  */
-export async function checkClips(command: CreateVideoCommand, tenantId: string, deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>): Promise<void> {
+export async function checkClips(
+  command: CreateVideoCommand,
+  tenantId: string,
+  deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>,
+): Promise<void> {
   try {
     await resolveClips(command.clips, tenantId, command, deps);
   } catch (error) {
@@ -167,7 +182,9 @@ export async function createVideo(
   };
   await deps.videos.create(video);
   try {
-    await deps.renderQueue.sendBatch(clips.map((c) => ({ kind: 'render-clip', tenantId: video.tenantId, videoId: video.videoId, clipIndex: c.index })));
+    await deps.renderQueue.sendBatch(
+      clips.map((c) => ({ kind: 'render-clip', tenantId: video.tenantId, videoId: video.videoId, clipIndex: c.index })),
+    );
   } catch (error) {
     // The caller gets an error and no id: leave no video behind that would later fail and call its webhook.
     // (Render messages already sent find no video and are dropped.)
@@ -179,4 +196,3 @@ export async function createVideo(
 
 /** A kept clip's uid is derived from its content address: the same clip kept twice is one clip. */
 export const keptClipUid = (contentHash: string) => `clip_${contentHash.slice(0, 24)}`;
-

@@ -35,12 +35,25 @@ const ESPEAK_VARIANTS = [
 ] as const;
 
 const ESPEAK_VOICES: readonly Voice[] = ESPEAK_LANGUAGES.flatMap((l) =>
-  ESPEAK_VARIANTS.map(({ variant, gender }) => ({ id: `espeak:${l.voice}+${variant}`, engine: 'espeak' as const, language: l.language, languageName: l.languageName, gender })),
+  ESPEAK_VARIANTS.map(({ variant, gender }) => ({
+    id: `espeak:${l.voice}+${variant}`,
+    engine: 'espeak' as const,
+    language: l.language,
+    languageName: l.languageName,
+    gender,
+  })),
 );
 
-const POLLY_CATALOG: readonly Voice[] = POLLY_VOICES.map((v) => ({ id: `polly:${v.voiceId}`, engine: 'polly' as const, language: v.language, languageName: v.languageName, gender: v.gender }));
+const POLLY_CATALOG: readonly Voice[] = POLLY_VOICES.map((v) => ({
+  id: `polly:${v.voiceId}`,
+  engine: 'polly' as const,
+  language: v.language,
+  languageName: v.languageName,
+  gender: v.gender,
+}));
 
-const byLanguageName = (a: Voice, b: Voice) => a.languageName.localeCompare(b.languageName, 'en') || a.engine.localeCompare(b.engine) || a.id.localeCompare(b.id);
+const byLanguageName = (a: Voice, b: Voice) =>
+  a.languageName.localeCompare(b.languageName, 'en') || a.engine.localeCompare(b.engine) || a.id.localeCompare(b.id);
 const ALL = [...ESPEAK_VOICES, ...POLLY_CATALOG].sort(byLanguageName);
 const BY_ID = new Map(ALL.map((v) => [v.id, v] as const));
 
@@ -151,5 +164,9 @@ export function voiceToSpeak(bot: BotVoice, clipVoice: string | undefined, optio
   // No clip voice, or one that has since left the catalog (a stored clip outliving a voice removed from it): the
   // bot's own voice speaks. The engine would refuse an unknown id, and that clip would fail on every retry.
   if (options.polly && bot.polly) return { id: bot.polly };
-  return { id: bot.espeak, ...(bot.espeakRate !== undefined && { rate: bot.espeakRate }), ...(bot.espeakPitch !== undefined && { pitch: bot.espeakPitch }) };
+  return {
+    id: bot.espeak,
+    ...(bot.espeakRate !== undefined && { rate: bot.espeakRate }),
+    ...(bot.espeakPitch !== undefined && { pitch: bot.espeakPitch }),
+  };
 }

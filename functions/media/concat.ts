@@ -2,8 +2,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { limits } from '#domain/limits';
-import { budgetFor, concatArgs, probeDuration, runFfmpeg } from './media.ts';
 import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from './formats.ts';
+import { budgetFor, concatArgs, probeDuration, runFfmpeg } from './media.ts';
 
 /** A line of the concat demuxer's list: single quotes escaped as the demuxer expects. */
 const listLine = (path: string) => `file '${path.replace(/'/g, `'\\''`)}'`;

@@ -63,7 +63,8 @@ const BASE_ARGS = ['-hide_banner', '-nostats', '-max_alloc', String(MAX_ALLOC_BY
 const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
 
 /** A run's time budget for `mediaSeconds` of output. */
-export const budgetFor = (mediaSeconds: number) => Math.round(limits.renderBudgetBaseSeconds + limits.renderBudgetPerSecond * Math.max(0, mediaSeconds));
+export const budgetFor = (mediaSeconds: number) =>
+  Math.round(limits.renderBudgetBaseSeconds + limits.renderBudgetPerSecond * Math.max(0, mediaSeconds));
 
 export interface RunOptions {
   /** Wall-clock budget in seconds; the run is killed past it. */
@@ -295,9 +296,12 @@ export interface BackgroundMedia {
 export function backgroundInputArgs(media: BackgroundMedia): string[] {
   return [
     ...SAFE_INPUT,
-    '-format_whitelist', media.format.demuxer,
-    '-f', media.format.demuxer,
-    '-max_pixels', String(limits.maxBackgroundPixels),
+    '-format_whitelist',
+    media.format.demuxer,
+    '-f',
+    media.format.demuxer,
+    '-max_pixels',
+    String(limits.maxBackgroundPixels),
     ...(media.format.still ? [] : ['-stream_loop', '-1']),
   ];
 }
@@ -336,7 +340,19 @@ export async function inspectBackground(path: string, workDir: string): Promise<
   if (declared) checkPictureSize(declared.width, declared.height);
 
   const { stderr } = await runFfmpeg(
-    [...SAFE_INPUT, '-format_whitelist', FORMAT_WHITELIST, '-max_pixels', String(limits.maxBackgroundPixels), '-probesize', '5000000', '-analyzeduration', '5000000', '-i', path],
+    [
+      ...SAFE_INPUT,
+      '-format_whitelist',
+      FORMAT_WHITELIST,
+      '-max_pixels',
+      String(limits.maxBackgroundPixels),
+      '-probesize',
+      '5000000',
+      '-analyzeduration',
+      '5000000',
+      '-i',
+      path,
+    ],
     { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false },
   );
   const probed = parseInputReport(stderr);
@@ -348,10 +364,12 @@ export async function inspectBackground(path: string, workDir: string): Promise<
   if (!video.length) throw new MediaRejectedError(`(${format.label}) has no video picture`);
   const width = Math.max(...video.map((s) => s.width ?? 0));
   const height = Math.max(...video.map((s) => s.height ?? 0));
-  if (!width || !height) throw new MediaRejectedError(`(${format.label}) has no picture size that can be read: it may be damaged, or larger than we accept`);
+  if (!width || !height)
+    throw new MediaRejectedError(`(${format.label}) has no picture size that can be read: it may be damaged, or larger than we accept`);
   checkPictureSize(width, height);
   const fps = Math.max(...video.map((s) => s.fps ?? 0));
-  if (!format.still && fps > limits.maxBackgroundFps) throw new MediaRejectedError(`has ${fps} frames per second; at most ${limits.maxBackgroundFps} are accepted`);
+  if (!format.still && fps > limits.maxBackgroundFps)
+    throw new MediaRejectedError(`has ${fps} frames per second; at most ${limits.maxBackgroundFps} are accepted`);
 
   // The report's stream lines can be forged (a metadata key may hold a line break and a "Stream" line of its
   // own), so whether the file has a picture and a sound is asked of ffmpeg's stream mapping, not read.
@@ -372,7 +390,24 @@ export async function inspectBackground(path: string, workDir: string): Promise<
 /** Whether the file really has a stream of `kind`: mapping it works (`-t 0`: nothing is decoded). */
 async function hasStream(path: string, format: BackgroundFormat, kind: 'v' | 'a'): Promise<boolean> {
   const { exitCode } = await runFfmpeg(
-    [...SAFE_INPUT, '-format_whitelist', format.demuxer, '-f', format.demuxer, '-max_pixels', String(limits.maxBackgroundPixels), '-i', path, '-map', `0:${kind}:0`, '-t', '0', '-f', 'null', '-'],
+    [
+      ...SAFE_INPUT,
+      '-format_whitelist',
+      format.demuxer,
+      '-f',
+      format.demuxer,
+      '-max_pixels',
+      String(limits.maxBackgroundPixels),
+      '-i',
+      path,
+      '-map',
+      `0:${kind}:0`,
+      '-t',
+      '0',
+      '-f',
+      'null',
+      '-',
+    ],
     { budgetSeconds: 20, anyExit: true, stallSeconds: false },
   );
   return exitCode === 0;
@@ -384,7 +419,27 @@ async function remuxToMatroska(media: BackgroundMedia, workDir: string): Promise
   const path = `${workDir}/background-remuxed.mkv`;
   try {
     await runFfmpeg(
-      [...SAFE_INPUT, '-format_whitelist', media.format.demuxer, '-fflags', '+genpts', '-f', media.format.demuxer, '-i', media.path, '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-f', 'matroska', '-y', path],
+      [
+        ...SAFE_INPUT,
+        '-format_whitelist',
+        media.format.demuxer,
+        '-fflags',
+        '+genpts',
+        '-f',
+        media.format.demuxer,
+        '-i',
+        media.path,
+        '-map',
+        '0:v:0',
+        '-map',
+        '0:a:0?',
+        '-c',
+        'copy',
+        '-f',
+        'matroska',
+        '-y',
+        path,
+      ],
       { budgetSeconds: 60 },
     );
   } catch (error) {
@@ -400,9 +455,21 @@ async function remuxToMatroska(media: BackgroundMedia, workDir: string): Promise
 /** Joins clips we rendered (concat demuxer, stream copy); the parts may only be MP4 or MP3, and local. */
 export function concatArgs(list: string, output: string, voice: boolean): string[] {
   return [
-    '-y', '-protocol_whitelist', 'file', '-format_whitelist', `concat,${voice ? 'mp3' : 'mov'}`,
-    '-f', 'concat', '-safe', '0', '-i', list,
-    '-map', '0', '-c', 'copy',
+    '-y',
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    `concat,${voice ? 'mp3' : 'mov'}`,
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-map',
+    '0',
+    '-c',
+    'copy',
     ...(voice ? [] : ['-movflags', '+faststart']),
     output,
   ];
@@ -414,7 +481,21 @@ export function concatArgs(list: string, output: string, voice: boolean): string
  */
 export async function extractPoster(videoPath: string, atSeconds: number, posterPath: string): Promise<string> {
   await runFfmpeg(
-    ['-y', '-protocol_whitelist', 'file', '-format_whitelist', 'mov', '-f', 'mov', '-ss', atSeconds.toFixed(3), '-i', videoPath, ...POSTER_ENCODE_ARGS, posterPath],
+    [
+      '-y',
+      '-protocol_whitelist',
+      'file',
+      '-format_whitelist',
+      'mov',
+      '-f',
+      'mov',
+      '-ss',
+      atSeconds.toFixed(3),
+      '-i',
+      videoPath,
+      ...POSTER_ENCODE_ARGS,
+      posterPath,
+    ],
     { budgetSeconds: 30 },
   );
   return posterPath;

@@ -1,14 +1,14 @@
-import { activeWebhookSecrets } from '#domain/api-keys';
-import type { VoiceOptions } from '#domain/voices';
-import type { AccountBotStore, KeyStore, ObjectStore } from '#domain/ports';
-import type { DeliverBotMessage } from '#domain/messages';
 import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { presentAccountBot } from '#commons/presenters/bot';
-import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
-import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
+import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
+import { activeWebhookSecrets } from '#domain/api-keys';
+import type { DeliverBotMessage } from '#domain/messages';
+import type { AccountBotStore, KeyStore, ObjectStore } from '#domain/ports';
+import type { VoiceOptions } from '#domain/voices';
 import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
+import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 
 export interface DeliverBotDeps {
   accountBots: Pick<AccountBotStore, 'get' | 'recordDeliveryAttempt'>;

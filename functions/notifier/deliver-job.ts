@@ -1,13 +1,13 @@
+import type { Mode } from '#commons/config';
+import { logger } from '#commons/logger';
+import { recordWebhookAttempt } from '#commons/metrics';
+import { buildVideoEvent } from '#commons/presenters/video';
+import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
 import { activeWebhookSecrets } from '#domain/api-keys';
 import { captionLinks, downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
-import type { Mode } from '#commons/config';
-import { logger } from '#commons/logger';
-import { recordWebhookAttempt } from '#commons/metrics';
-import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions, type DeliveryResult } from '#commons/webhooks/deliver';
-import { buildVideoEvent } from '#commons/presenters/video';
 import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 
 export interface DeliverDeps {
@@ -57,7 +57,11 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
   const captions = await captionLinks(deps.objects, video);
   const result = await (deps.deliver ?? deliverWebhook)({
     url: video.webhookUrl,
-    event: buildVideoEvent(video, { ...download, posterUrl: poster?.url, captions: captions && { vtt_url: captions.vtt.url, srt_url: captions.srt.url } }, now),
+    event: buildVideoEvent(
+      video,
+      { ...download, posterUrl: poster?.url, captions: captions && { vtt_url: captions.vtt.url, srt_url: captions.srt.url } },
+      now,
+    ),
     eventId: message.eventId,
     secrets: key ? activeWebhookSecrets(key, now) : [],
     mode: deps.mode,

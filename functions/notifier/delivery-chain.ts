@@ -3,9 +3,10 @@
  * an attempt leaves. The two jobs (deliver-job.ts, deliver-bot-job.ts) differ only in what they send and where they
  * record it.
  */
-import type { DeliveryAttempt, DeliveryState } from '#domain/video';
+
 import type { DeliveryResult } from '#commons/webhooks/deliver';
 import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
+import type { DeliveryAttempt, DeliveryState } from '#domain/video';
 
 interface ChainMessage {
   attempt: number;
@@ -19,7 +20,8 @@ interface RecordedDelivery {
 }
 
 /** Delivered already, and this message is no caller's redelivery: nothing to send. */
-export const alreadyDelivered = (message: ChainMessage, delivery: RecordedDelivery | undefined) => delivery?.state === 'delivered' && !message.redelivery;
+export const alreadyDelivered = (message: ChainMessage, delivery: RecordedDelivery | undefined) =>
+  delivery?.state === 'delivered' && !message.redelivery;
 
 /**
  * A first-attempt message whose event another message is already carrying (the sweeper re-queued an event that was
@@ -35,14 +37,16 @@ export const carriedByAnotherChain = (message: ChainMessage, delivery: RecordedD
  * message continues its chain from `attempt` (a chain's first message says 1; the local runtime's restart
  * recovery says where the chain had got to, so its backoff and its number of attempts go on rather than restart).
  */
-export const positionInSchedule = (message: ChainMessage, receiveCount: number) => (message.redelivery ? receiveCount : message.attempt + receiveCount - 1);
+export const positionInSchedule = (message: ChainMessage, receiveCount: number) =>
+  message.redelivery ? receiveCount : message.attempt + receiveCount - 1;
 
 /**
  * What one attempt leaves: its number, when to try again (undefined: no retry, it succeeded or cannot succeed), and
  * the event's state. Once delivered, a failing redelivery does not make the event undelivered.
  */
 export function afterAttempt(result: DeliveryResult, delivery: RecordedDelivery | undefined, message: ChainMessage, receiveCount: number) {
-  const retryIn = result.ok || !result.retryable ? undefined : nextDelaySeconds(positionInSchedule(message, receiveCount), Math.random, MAX_DELIVERY_ATTEMPTS);
+  const retryIn =
+    result.ok || !result.retryable ? undefined : nextDelaySeconds(positionInSchedule(message, receiveCount), Math.random, MAX_DELIVERY_ATTEMPTS);
   const state: DeliveryState = result.ok || delivery?.state === 'delivered' ? 'delivered' : retryIn === undefined ? 'failed' : 'delivering';
   return { attemptNumber: (delivery?.attempts.length ?? 0) + 1, retryIn, state };
 }

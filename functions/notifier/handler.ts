@@ -1,8 +1,7 @@
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { notifyMessageSchema, type NotifyMessage } from '#domain/messages';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
@@ -10,8 +9,9 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { queueConsumer } from '#commons/queue-consumer';
+import { type NotifyMessage, notifyMessageSchema } from '#domain/messages';
 import { deliverBotEvent } from './deliver-bot-job.ts';
-import { deliverVideoEvent, type DeliverDeps, type Receipt } from './deliver-job.ts';
+import { type DeliverDeps, deliverVideoEvent, type Receipt } from './deliver-job.ts';
 
 const config = loadConfig({ tables: ['videos', 'accountBots', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
 /**
@@ -71,7 +71,9 @@ async function deliverRecord({ message, record, receive }: { message: NotifyMess
     // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,
     // so SQS (not a sleeping Lambda) schedules the retry and its redrive policy dead-letters the last one.
     const seconds = Math.max(0, Math.round(error.retryInSeconds * delayScale));
-    await sqsClient().send(new ChangeMessageVisibilityCommand({ QueueUrl: config.queues.notify, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
+    await sqsClient().send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: config.queues.notify, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }),
+    );
     throw new Error(`${error.message}; next attempt in ${seconds} s`);
   }
 }

@@ -4,8 +4,8 @@
  * eyes_closed is given); the in-between mouth levels are the wider drawing squashed towards the upper lip.
  */
 import sharp from 'sharp';
-import type { BotManifest } from '#domain/look';
 import { limits } from '#domain/limits';
+import type { BotManifest } from '#domain/look';
 import { checkHeader } from './image-input.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
@@ -24,17 +24,26 @@ const { minDrawnImageSide: MIN_SIDE, maxDrawnImageSide: MAX_SIDE } = limits;
 const CHANGED = 10;
 
 /** Checks one drawing (PNG, alpha, sane size) and places it on the look's canvas, bottom-centred in the card. */
-async function place(image: Buffer, name: string, expected?: { width: number; height: number }): Promise<{ picture: Picture; width: number; height: number }> {
+async function place(
+  image: Buffer,
+  name: string,
+  expected?: { width: number; height: number },
+): Promise<{ picture: Picture; width: number; height: number }> {
   const { width, height } = checkHeader(image, name, ['png']);
   if (width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) {
     throw new LookError('image_invalid', `${name} is ${width}x${height} px; a drawing is ${MIN_SIDE} to ${MAX_SIDE} px a side`);
   }
   if (expected && (expected.width !== width || expected.height !== height)) {
-    throw new LookError('image_invalid', `${name} is ${width}x${height} px; it must be the size of mouth_closed (${expected.width}x${expected.height})`);
+    throw new LookError(
+      'image_invalid',
+      `${name} is ${width}x${height} px; it must be the size of mouth_closed (${expected.width}x${expected.height})`,
+    );
   }
   const fit = Math.min(PANEL.width / width, PANEL.height / height);
-  const w = Math.max(1, Math.round(width * fit)), h = Math.max(1, Math.round(height * fit));
-  const left = Math.round(PANEL.x + (PANEL.width - w) / 2), top = PANEL.y + PANEL.height - h;
+  const w = Math.max(1, Math.round(width * fit)),
+    h = Math.max(1, Math.round(height * fit));
+  const left = Math.round(PANEL.x + (PANEL.width - w) / 2),
+    top = PANEL.y + PANEL.height - h;
   try {
     const metadata = await sharp(image, { failOn: 'truncated' }).metadata();
     if (!metadata.hasAlpha) throw new LookError('image_invalid', `${name} has no alpha channel: a drawing needs a transparent background`);
@@ -56,7 +65,8 @@ function difference(a: Picture, b: Picture): Uint8Array {
   const out = new Uint8Array(a.width * a.height);
   for (let i = 0; i < out.length; i++) {
     const o = i * 4;
-    const aa = a.data[o + 3]!, ba = b.data[o + 3]!;
+    const aa = a.data[o + 3]!,
+      ba = b.data[o + 3]!;
     if (aa < 8 && ba < 8) continue;
     if (Math.abs(aa - ba) > CHANGED || [0, 1, 2].some((n) => Math.abs(a.data[o + n]! - b.data[o + n]!) > CHANGED)) out[i] = 1;
   }
@@ -67,21 +77,33 @@ function difference(a: Picture, b: Picture): Uint8Array {
  * An in-between mouth: the opened drawing's changed region squashed vertically towards its top edge (the upper
  * lip stays, the lower lip and jaw come up) by `open` (0..1), over the base drawing.
  */
-function squash(base: Picture, opened: Picture, weight: Float32Array, region: { top: number; bottom: number; left: number; right: number }, open: number): Picture {
+function squash(
+  base: Picture,
+  opened: Picture,
+  weight: Float32Array,
+  region: { top: number; bottom: number; left: number; right: number },
+  open: number,
+): Picture {
   const data = Buffer.from(base.data);
   const { width } = base;
   const height = region.bottom - region.top;
   for (let y = region.top; y < region.bottom; y++) {
     const sy = region.top + (y + 0.5 - region.top) / Math.max(open, 1e-3) - 0.5;
     if (sy > region.bottom - 1) continue;
-    const y0 = Math.max(region.top, Math.floor(sy)), y1 = Math.min(region.top + height - 1, y0 + 1), fy = Math.max(0, sy - y0);
+    const y0 = Math.max(region.top, Math.floor(sy)),
+      y1 = Math.min(region.top + height - 1, y0 + 1),
+      fy = Math.max(0, sy - y0);
     for (let x = region.left; x < region.right; x++) {
       const w = weight[y0 * width + x]! * (1 - fy) + weight[y1 * width + x]! * fy;
       if (w <= 0) continue;
-      const o = (y * width + x) * 4, a = (y0 * width + x) * 4, b = (y1 * width + x) * 4;
-      const aa = opened.data[a + 3]! * (1 - fy), ba = opened.data[b + 3]! * fy;
+      const o = (y * width + x) * 4,
+        a = (y0 * width + x) * 4,
+        b = (y1 * width + x) * 4;
+      const aa = opened.data[a + 3]! * (1 - fy),
+        ba = opened.data[b + 3]! * fy;
       const alpha = aa + ba;
-      const baseAlpha = data[o + 3]! * (1 - w), topAlpha = alpha * w;
+      const baseAlpha = data[o + 3]! * (1 - w),
+        topAlpha = alpha * w;
       const outAlpha = baseAlpha + topAlpha;
       if (outAlpha <= 0) continue;
       for (let n = 0; n < 3; n++) {
@@ -96,11 +118,18 @@ function squash(base: Picture, opened: Picture, weight: Float32Array, region: { 
 
 /** Bounding box of the non-zero entries of a field. */
 function bounds(field: ArrayLike<number>, width: number): { top: number; bottom: number; left: number; right: number } {
-  let left = width, top = Infinity, right = 0, bottom = 0;
+  let left = width,
+    top = Infinity,
+    right = 0,
+    bottom = 0;
   for (let i = 0; i < field.length; i++) {
     if (field[i]! <= 0) continue;
-    const x = i % width, y = (i - x) / width;
-    left = Math.min(left, x); top = Math.min(top, y); right = Math.max(right, x + 1); bottom = Math.max(bottom, y + 1);
+    const x = i % width,
+      y = (i - x) / width;
+    left = Math.min(left, x);
+    top = Math.min(top, y);
+    right = Math.max(right, x + 1);
+    bottom = Math.max(bottom, y + 1);
   }
   return { top, bottom, left, right };
 }
@@ -113,7 +142,9 @@ function drawnPanel(): Picture {
     const t = y / (height - 1);
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      data[o] = Math.round(236 - 34 * t); data[o + 1] = Math.round(241 - 30 * t); data[o + 2] = Math.round(247 - 22 * t);
+      data[o] = Math.round(236 - 34 * t);
+      data[o + 1] = Math.round(241 - 30 * t);
+      data[o + 2] = Math.round(247 - 22 * t);
       data[o + 3] = Math.round(cardAlpha(x, y) * 255);
     }
   }
@@ -135,20 +166,45 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   const changed = mouthChange.map((v, i) => v | eyesChange[i]! | halfChange[i]!);
 
   // Mouth levels: closed → open (through mouth_half when given), the in-betweens squashed from the next wider drawing.
-  const mouthWeight = boxBlur(dilate(mouthChange.map((v, i) => v | halfChange[i]!), width, height, 3), width, height, 2);
+  const mouthWeight = boxBlur(
+    dilate(
+      mouthChange.map((v, i) => v | halfChange[i]!),
+      width,
+      height,
+      3,
+    ),
+    width,
+    height,
+    2,
+  );
   const region = bounds(mouthWeight, width);
   const levels: Picture[] = half
-    ? [closed.picture, squash(closed.picture, half.picture, mouthWeight, region, 0.55), half.picture, squash(closed.picture, open.picture, mouthWeight, region, 0.8), open.picture]
-    : [0, 0.45, 0.65, 0.85, 1].map((t) => (t === 0 ? closed.picture : t === 1 ? open.picture : squash(closed.picture, open.picture, mouthWeight, region, t)));
+    ? [
+        closed.picture,
+        squash(closed.picture, half.picture, mouthWeight, region, 0.55),
+        half.picture,
+        squash(closed.picture, open.picture, mouthWeight, region, 0.8),
+        open.picture,
+      ]
+    : [0, 0.45, 0.65, 0.85, 1].map((t) =>
+        t === 0 ? closed.picture : t === 1 ? open.picture : squash(closed.picture, open.picture, mouthWeight, region, t),
+      );
   const eyeWeight = eyes ? boxBlur(dilate(eyesChange, width, height, 2), width, height, 1) : undefined;
   const reach = boxBlur(dilate(changed, width, height, 3), width, height, 2);
 
   // The head box: every changed pixel, with room for the feathering.
-  let x0 = width, y0 = height, x1 = 0, y1 = 0;
+  let x0 = width,
+    y0 = height,
+    x1 = 0,
+    y1 = 0;
   reach.forEach((v, i) => {
     if (v <= 0) return;
-    const x = i % width, y = (i - x) / width;
-    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + 1); y1 = Math.max(y1, y + 1);
+    const x = i % width,
+      y = (i - x) / width;
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x + 1);
+    y1 = Math.max(y1, y + 1);
   });
   const box = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
   const crop = (picture: Picture, eyesClosed: boolean): Picture => {
@@ -178,14 +234,27 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   }
   const panelPng = await png(drawnPanel());
   const bodyPng = await png(closed.picture);
-  files.set('panel.png', panelPng).set('body.png', bodyPng).set('back.png', await png({ width, height, data: Buffer.alloc(width * height * 4) }));
-  files.set('preview.png', await sharp(panelPng).composite([{ input: bodyPng }]).png().toBuffer()
-    .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()));
+  files
+    .set('panel.png', panelPng)
+    .set('body.png', bodyPng)
+    .set('back.png', await png({ width, height, data: Buffer.alloc(width * height * 4) }));
+  files.set(
+    'preview.png',
+    await sharp(panelPng)
+      .composite([{ input: bodyPng }])
+      .png()
+      .toBuffer()
+      .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()),
+  );
 
-  let mx = 0, my = 0, count = 0;
+  let mx = 0,
+    my = 0,
+    count = 0;
   mouthChange.forEach((v, i) => {
     if (!v) return;
-    mx += i % width; my += Math.floor(i / width); count++;
+    mx += i % width;
+    my += Math.floor(i / width);
+    count++;
   });
   const manifest: BotManifest = {
     look: 'drawn',

@@ -1,6 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { prepareBotMessageSchema, type DeliverBotMessage } from '#domain/messages';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -9,6 +8,7 @@ import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
 import { queueConsumer } from '#commons/queue-consumer';
 import { makeWorkDir, removeLeftoverWorkDirs } from '#commons/workdirs';
+import { type DeliverBotMessage, prepareBotMessageSchema } from '#domain/messages';
 import { buildDrawnLook, type DrawnImages } from './drawn-look.ts';
 import { fetchBotImage } from './image-url.ts';
 import type { PreparedLook } from './look.ts';
@@ -46,16 +46,16 @@ const prepareConsumer = (builders: LookBuilders) => {
     now: () => new Date(),
   };
   return queueConsumer(
-  prepareBotMessageSchema,
-  async ({ message, receive }) => {
-    logger.appendKeys({ tenant_id: message.tenantId, bot_uid: message.uid, receive });
-    try {
-      await handlePrepareMessage(message, receive, config.maxReceiveCount, deps);
-    } finally {
-      logger.removeKeys(['tenant_id', 'bot_uid', 'receive']);
-    }
-  },
-  { beforeBatch: () => removeLeftoverWorkDirs('prepare') },
+    prepareBotMessageSchema,
+    async ({ message, receive }) => {
+      logger.appendKeys({ tenant_id: message.tenantId, bot_uid: message.uid, receive });
+      try {
+        await handlePrepareMessage(message, receive, config.maxReceiveCount, deps);
+      } finally {
+        logger.removeKeys(['tenant_id', 'bot_uid', 'receive']);
+      }
+    },
+    { beforeBatch: () => removeLeftoverWorkDirs('prepare') },
   );
 };
 

@@ -13,7 +13,11 @@ const { maxBotImageBytes: MAX_IMAGE_BYTES, maxBotImagePixels: MAX_PIXELS, maxBot
 export type ImageType = 'jpg' | 'png' | 'webp';
 
 /** The header's type and size, or the error that refuses the file. */
-export function checkHeader(image: Buffer, name = 'image', accepted: readonly ImageType[] = ['jpg', 'png', 'webp']): { type: ImageType; width: number; height: number } {
+export function checkHeader(
+  image: Buffer,
+  name = 'image',
+  accepted: readonly ImageType[] = ['jpg', 'png', 'webp'],
+): { type: ImageType; width: number; height: number } {
   if (image.length > MAX_IMAGE_BYTES) throw new LookError('image_too_large', `${name} is ${image.length} bytes, more than ${MAX_IMAGE_BYTES}`);
   let size: ReturnType<typeof imageSize>;
   try {
@@ -25,7 +29,10 @@ export function checkHeader(image: Buffer, name = 'image', accepted: readonly Im
   if (!accepted.includes(type)) throw new LookError('image_invalid', `${name} is ${size.type ?? 'an unknown type'}, not ${accepted.join(' or ')}`);
   const { width, height } = size;
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
-    throw new LookError('image_too_large', `${name} declares ${width}x${height} px; at most ${MAX_SIDE} px a side and ${MAX_PIXELS / 1e6} megapixels`);
+    throw new LookError(
+      'image_too_large',
+      `${name} declares ${width}x${height} px; at most ${MAX_SIDE} px a side and ${MAX_PIXELS / 1e6} megapixels`,
+    );
   }
   if (width < 1 || height < 1) throw new LookError('image_invalid', `${name} declares an empty picture`);
   if (type === 'jpg') checkJpegScans(image, name);
@@ -73,7 +80,12 @@ export function checkJpegScans(image: Buffer, name = 'image'): number {
 }
 
 /** Decodes strictly (orientation applied) to raw pixels with the given channels, at most `maxSide` px a side. */
-export async function decode(image: Buffer, channels: 3 | 4, maxSide: number, name = 'image'): Promise<{ data: Buffer; width: number; height: number }> {
+export async function decode(
+  image: Buffer,
+  channels: 3 | 4,
+  maxSide: number,
+  name = 'image',
+): Promise<{ data: Buffer; width: number; height: number }> {
   try {
     let pipeline = sharp(image, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).rotate();
     pipeline = channels === 3 ? pipeline.flatten({ background: '#ffffff' }) : pipeline.ensureAlpha();

@@ -1,9 +1,9 @@
-import { JobFailure } from '#domain/errors';
-import { limits } from '#domain/limits';
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
+import { JobFailure } from '#domain/errors';
+import { limits } from '#domain/limits';
 
 /**
  * Downloads a bot's image_url through the address guard (the backgrounds' guarded fetch: no link-local or
@@ -23,9 +23,14 @@ export async function fetchBotImage(url: string, mode: Mode): Promise<Buffer> {
     }
     if (error instanceof FetchError) {
       if (error.code === 'too_large') throw new JobFailure('image_too_large', `the image is larger than ${limits.maxBotImageBytes / 1024 / 1024} MB`);
-      if (error.code === 'address_not_allowed') throw new JobFailure('image_unavailable', 'the image URL leads to an address we do not fetch from (private, loopback or link-local)');
-      if (error.code === 'timeout') throw new JobFailure('image_unavailable', `the image did not download within ${limits.botImageTimeoutMs / 1000} s`);
-      throw new JobFailure('image_unavailable', 'the image URL could not be fetched (no such host, a failed connection, too many redirects or not an http(s) URL)');
+      if (error.code === 'address_not_allowed')
+        throw new JobFailure('image_unavailable', 'the image URL leads to an address we do not fetch from (private, loopback or link-local)');
+      if (error.code === 'timeout')
+        throw new JobFailure('image_unavailable', `the image did not download within ${limits.botImageTimeoutMs / 1000} s`);
+      throw new JobFailure(
+        'image_unavailable',
+        'the image URL could not be fetched (no such host, a failed connection, too many redirects or not an http(s) URL)',
+      );
     }
     throw error;
   }

@@ -9,8 +9,10 @@ export const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 };
 /** Coverage of the card's rounded rectangle. */
 export function cardAlpha(x: number, y: number): number {
   const { x: x0, y: y0, width, height, radius: r } = PANEL;
-  const x1 = x0 + width, y1 = y0 + height;
-  const px = x + 0.5, py = y + 0.5;
+  const x1 = x0 + width,
+    y1 = y0 + height;
+  const px = x + 0.5,
+    py = y + 0.5;
   const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
   const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
   const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
@@ -21,14 +23,18 @@ export function cardAlpha(x: number, y: number): number {
 export function png(picture: Picture): Promise<Buffer> {
   const data = Buffer.from(picture.data);
   for (let o = 0; o < data.length; o += 4) if (data[o + 3] === 0) data.fill(0, o, o + 3);
-  return sharp(data, { raw: { width: picture.width, height: picture.height, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
+  return sharp(data, { raw: { width: picture.width, height: picture.height, channels: 4 } })
+    .png({ compressionLevel: 6 })
+    .toBuffer();
 }
 
 /** RGB to RGBA with one alpha for every pixel. */
 export function rgbaOf(rgb: Buffer, alpha: number): Buffer {
   const out = Buffer.alloc((rgb.length / 3) * 4, alpha);
   for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
-    out[o] = rgb[i]!; out[o + 1] = rgb[i + 1]!; out[o + 2] = rgb[i + 2]!;
+    out[o] = rgb[i]!;
+    out[o + 1] = rgb[i + 1]!;
+    out[o + 2] = rgb[i + 2]!;
   }
   return out;
 }
@@ -73,4 +79,3 @@ export function boxBlur(field: Float32Array, width: number, height: number, radi
   }
   return out;
 }
-

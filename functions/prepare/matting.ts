@@ -58,9 +58,13 @@ export async function matte(rgba: Buffer, width: number, height: number): Promis
   const inRows = bilinearTaps(height, RESOLUTION);
   const inCols = bilinearTaps(width, RESOLUTION);
   for (let y = 0; y < RESOLUTION; y++) {
-    const y0 = inRows.first[y]!, y1 = inRows.second[y]!, fy = inRows.weight[y]!;
+    const y0 = inRows.first[y]!,
+      y1 = inRows.second[y]!,
+      fy = inRows.weight[y]!;
     for (let x = 0; x < RESOLUTION; x++) {
-      const x0 = inCols.first[x]!, x1 = inCols.second[x]!, fx = inCols.weight[x]!;
+      const x0 = inCols.first[x]!,
+        x1 = inCols.second[x]!,
+        fx = inCols.weight[x]!;
       for (let c = 0; c < 3; c++) {
         const v =
           (rgba[(y0 * width + x0) * 4 + c]! * (1 - fx) + rgba[(y0 * width + x1) * 4 + c]! * fx) * (1 - fy) +
@@ -76,9 +80,13 @@ export async function matte(rgba: Buffer, width: number, height: number): Promis
   const outRows = bilinearTaps(RESOLUTION, height);
   const outCols = bilinearTaps(RESOLUTION, width);
   for (let y = 0; y < height; y++) {
-    const y0 = outRows.first[y]!, y1 = outRows.second[y]!, fy = outRows.weight[y]!;
+    const y0 = outRows.first[y]!,
+      y1 = outRows.second[y]!,
+      fy = outRows.weight[y]!;
     for (let x = 0; x < width; x++) {
-      const x0 = outCols.first[x]!, x1 = outCols.second[x]!, fx = outCols.weight[x]!;
+      const x0 = outCols.first[x]!,
+        x1 = outCols.second[x]!,
+        fx = outCols.weight[x]!;
       const v =
         (output[y0 * RESOLUTION + x0]! * (1 - fx) + output[y0 * RESOLUTION + x1]! * fx) * (1 - fy) +
         (output[y1 * RESOLUTION + x0]! * (1 - fx) + output[y1 * RESOLUTION + x1]! * fx) * fy;

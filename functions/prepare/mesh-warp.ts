@@ -44,8 +44,14 @@ export function targetLandmarks(face: FaceGeometry, open: number, eyesClosed: bo
   for (const i of CORNERS) p[i]!.x += (mid - p[i]!.x) * 0.06 * open;
   if (eyesClosed) {
     // Upper lid (37, 38 / 43, 44) down onto the lower lid (41, 40 / 47, 46), stopping a hair short of it (no folded triangle).
-    for (const [upper, lower] of [[37, 41], [38, 40], [43, 47], [44, 46]] as const) {
-      const u = p[upper]!, l = p[lower]!;
+    for (const [upper, lower] of [
+      [37, 41],
+      [38, 40],
+      [43, 47],
+      [44, 46],
+    ] as const) {
+      const u = p[upper]!,
+        l = p[lower]!;
       u.x += (l.x - u.x) * 0.97;
       u.y += (l.y - u.y) * 0.97;
     }
@@ -75,7 +81,11 @@ export function anchorPoints(face: FaceGeometry, box: { x: number; y: number; wi
 
 /** Triangles (index triples) over the given layout of points. */
 export function triangulate(points: Point[]): Uint32Array {
-  return Delaunator.from(points, (p) => p.x, (p) => p.y).triangles;
+  return Delaunator.from(
+    points,
+    (p) => p.x,
+    (p) => p.y,
+  ).triangles;
 }
 
 /**
@@ -89,19 +99,24 @@ export function warp(src: Picture, triangles: Uint32Array, from: Point[], to: Po
   const s = src.data;
   for (let t = 0; t < triangles.length; t += 3) {
     const [i, j, k] = [triangles[t]!, triangles[t + 1]!, triangles[t + 2]!];
-    const a = to[i]!, b = to[j]!, c = to[k]!;
+    const a = to[i]!,
+      b = to[j]!,
+      c = to[k]!;
     const same = [i, j, k].every((n) => Math.abs(from[n]!.x - to[n]!.x) < 1e-3 && Math.abs(from[n]!.y - to[n]!.y) < 1e-3);
     if (same) continue;
     const det = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
     if (Math.abs(det) < 1e-6) continue;
-    const fa = from[i]!, fb = from[j]!, fc = from[k]!;
+    const fa = from[i]!,
+      fb = from[j]!,
+      fc = from[k]!;
     const x0 = Math.max(0, Math.floor(Math.min(a.x, b.x, c.x)));
     const x1 = Math.min(width - 1, Math.ceil(Math.max(a.x, b.x, c.x)));
     const y0 = Math.max(0, Math.floor(Math.min(a.y, b.y, c.y)));
     const y1 = Math.min(height - 1, Math.ceil(Math.max(a.y, b.y, c.y)));
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
-        const px = x + 0.5, py = y + 0.5;
+        const px = x + 0.5,
+          py = y + 0.5;
         const l1 = ((b.y - c.y) * (px - c.x) + (c.x - b.x) * (py - c.y)) / det;
         const l2 = ((c.y - a.y) * (px - c.x) + (a.x - c.x) * (py - c.y)) / det;
         const l3 = 1 - l1 - l2;
@@ -118,23 +133,39 @@ export function warp(src: Picture, triangles: Uint32Array, from: Point[], to: Po
 
 /** Bilinear sample with premultiplied alpha (no dark fringes where the matte is partial). */
 function sampleInto(s: Buffer, width: number, height: number, sx: number, sy: number, out: Buffer, o: number): void {
-  const cx = Math.min(width - 1, Math.max(0, sx)), cy = Math.min(height - 1, Math.max(0, sy));
-  const x0 = Math.floor(cx), y0 = Math.floor(cy);
-  const x1 = Math.min(width - 1, x0 + 1), y1 = Math.min(height - 1, y0 + 1);
-  const fx = cx - x0, fy = cy - y0;
+  const cx = Math.min(width - 1, Math.max(0, sx)),
+    cy = Math.min(height - 1, Math.max(0, sy));
+  const x0 = Math.floor(cx),
+    y0 = Math.floor(cy);
+  const x1 = Math.min(width - 1, x0 + 1),
+    y1 = Math.min(height - 1, y0 + 1);
+  const fx = cx - x0,
+    fy = cy - y0;
   const w = [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy];
   const idx = [(y0 * width + x0) * 4, (y0 * width + x1) * 4, (y1 * width + x0) * 4, (y1 * width + x1) * 4];
-  let r = 0, g = 0, b = 0, a = 0;
+  let r = 0,
+    g = 0,
+    b = 0,
+    a = 0;
   for (let n = 0; n < 4; n++) {
     const i = idx[n]!;
     const wa = w[n]! * s[i + 3]!;
-    r += s[i]! * wa; g += s[i + 1]! * wa; b += s[i + 2]! * wa; a += wa;
+    r += s[i]! * wa;
+    g += s[i + 1]! * wa;
+    b += s[i + 2]! * wa;
+    a += wa;
   }
   if (a <= 0) {
-    out[o] = s[idx[0]!]!; out[o + 1] = s[idx[0]! + 1]!; out[o + 2] = s[idx[0]! + 2]!; out[o + 3] = 0;
+    out[o] = s[idx[0]!]!;
+    out[o + 1] = s[idx[0]! + 1]!;
+    out[o + 2] = s[idx[0]! + 2]!;
+    out[o + 3] = 0;
     return;
   }
-  out[o] = Math.round(r / a); out[o + 1] = Math.round(g / a); out[o + 2] = Math.round(b / a); out[o + 3] = Math.round(a);
+  out[o] = Math.round(r / a);
+  out[o + 1] = Math.round(g / a);
+  out[o + 2] = Math.round(b / a);
+  out[o + 3] = Math.round(a);
 }
 
 /** Coverage 0..1 of a pixel centre by a closed polygon, anti-aliased over about a pixel. */
@@ -142,9 +173,11 @@ function polygonCoverage(poly: Point[], px: number, py: number, soft = 1): numbe
   let inside = false;
   let nearest = Infinity;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const a = poly[i]!, b = poly[j]!;
-    if ((a.y > py) !== (b.y > py) && px < ((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x) inside = !inside;
-    const dx = b.x - a.x, dy = b.y - a.y;
+    const a = poly[i]!,
+      b = poly[j]!;
+    if (a.y > py !== b.y > py && px < ((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+    const dx = b.x - a.x,
+      dy = b.y - a.y;
     const t = Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / (dx * dx + dy * dy || 1)));
     nearest = Math.min(nearest, Math.hypot(px - (a.x + t * dx), py - (a.y + t * dy)));
   }
@@ -157,10 +190,16 @@ function smoothLoop(points: Point[], steps = 6): Point[] {
   const out: Point[] = [];
   const n = points.length;
   for (let i = 0; i < n; i++) {
-    const p0 = points[(i - 1 + n) % n]!, p1 = points[i]!, p2 = points[(i + 1) % n]!, p3 = points[(i + 2) % n]!;
+    const p0 = points[(i - 1 + n) % n]!,
+      p1 = points[i]!,
+      p2 = points[(i + 1) % n]!,
+      p3 = points[(i + 2) % n]!;
     for (let s = 0; s < steps; s++) {
-      const t = s / steps, t2 = t * t, t3 = t2 * t;
-      const f = (a: number, b: number, c: number, d: number) => 0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3);
+      const t = s / steps,
+        t2 = t * t,
+        t3 = t2 * t;
+      const f = (a: number, b: number, c: number, d: number) =>
+        0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3);
       out.push({ x: f(p0.x, p1.x, p2.x, p3.x), y: f(p0.y, p1.y, p2.y, p3.y) });
     }
   }
@@ -180,7 +219,8 @@ export function paintMouth(picture: Picture, to: Point[], faceWidth: number, mov
   const upper = smoothLoop([60, 61, 62, 63, 64, 65, 66, 67].map((i) => to[i]!)).slice(0, 4 * 6 + 1);
   const upperAt = (x: number) => {
     for (let i = 0; i + 1 < upper.length; i++) {
-      const a = upper[i]!, b = upper[i + 1]!;
+      const a = upper[i]!,
+        b = upper[i + 1]!;
       if ((x >= a.x && x <= b.x) || (x >= b.x && x <= a.x)) return a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x || 1);
     }
     return top;
@@ -188,7 +228,8 @@ export function paintMouth(picture: Picture, to: Point[], faceWidth: number, mov
   const teeth = Math.min(gap * 0.28, faceWidth * 0.04);
   const x0 = Math.max(0, Math.floor(Math.min(...poly.map((p) => p.x))) - 1);
   const x1 = Math.min(picture.width - 1, Math.ceil(Math.max(...poly.map((p) => p.x))) + 1);
-  const cx = (x0 + x1) / 2, half = (x1 - x0) / 2 || 1;
+  const cx = (x0 + x1) / 2,
+    half = (x1 - x0) / 2 || 1;
   const d = picture.data;
   for (let y = Math.max(0, Math.floor(top) - 1); y <= Math.min(picture.height - 1, Math.ceil(bottom) + 1); y++) {
     for (let x = x0; x <= x1; x++) {
@@ -216,15 +257,21 @@ export function paintMouth(picture: Picture, to: Point[], faceWidth: number, mov
 /** A closed eye's lash line: the upper lid's warped contour (36, 37, 38, 39 / 42, 43, 44, 45) darkened. */
 export function paintLashes(picture: Picture, to: Point[], faceWidth: number, moved: Uint8Array): void {
   const width = Math.max(1, faceWidth * 0.012);
-  for (const chain of [[36, 37, 38, 39], [42, 43, 44, 45]]) {
+  for (const chain of [
+    [36, 37, 38, 39],
+    [42, 43, 44, 45],
+  ]) {
     const pts = chain.map((i) => to[i]!);
-    const xs = pts.map((p) => p.x), ys = pts.map((p) => p.y);
+    const xs = pts.map((p) => p.x),
+      ys = pts.map((p) => p.y);
     for (let y = Math.max(0, Math.floor(Math.min(...ys) - 3)); y <= Math.min(picture.height - 1, Math.ceil(Math.max(...ys) + 3)); y++) {
       for (let x = Math.max(0, Math.floor(Math.min(...xs) - 2)); x <= Math.min(picture.width - 1, Math.ceil(Math.max(...xs) + 2)); x++) {
         let dist = Infinity;
         for (let i = 0; i + 1 < pts.length; i++) {
-          const a = pts[i]!, b = pts[i + 1]!;
-          const dx = b.x - a.x, dy = b.y - a.y;
+          const a = pts[i]!,
+            b = pts[i + 1]!;
+          const dx = b.x - a.x,
+            dy = b.y - a.y;
           const t = Math.max(0, Math.min(1, ((x + 0.5 - a.x) * dx + (y + 0.5 - a.y) * dy) / (dx * dx + dy * dy || 1)));
           dist = Math.min(dist, Math.hypot(x + 0.5 - (a.x + t * dx), y + 0.5 - (a.y + t * dy)));
         }

@@ -12,12 +12,12 @@
  */
 import sharp from 'sharp';
 import type { BotManifest } from '#domain/look';
-import { findFaces, loadFaces, type Face, type Point } from './faces.ts';
+import { type Face, findFaces, loadFaces, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
+import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png, rgbaOf } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { loadMatting, matte } from './matting.ts';
-import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png, rgbaOf } from './layers.ts';
-import { anchorPoints, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp, type Picture } from './mesh-warp.ts';
+import { anchorPoints, openness, type Picture, paintLashes, paintMouth, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
 
 /** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
 const FACE_WIDTH = 176;
@@ -45,7 +45,8 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
   const alpha = isolate(await matte(rgbaOf(crop.rgb, 255), CANVAS.width, CANVAS.height), crop.landmarks, crop.others);
   // Mirrored edges beside and above the photo are not the person (below it, the bust goes on).
   for (let i = 0; i < alpha.length; i++) {
-    const x = i % CANVAS.width, y = (i - x) / CANVAS.width;
+    const x = i % CANVAS.width,
+      y = (i - x) / CANVAS.width;
     if (x < crop.inside.x0 || x >= crop.inside.x1 || y < crop.inside.y0) alpha[i] = 0;
   }
   const person = rgbaOf(crop.rgb, 0);
@@ -56,12 +57,13 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
 
 async function largestFace(photo: { data: Buffer; width: number; height: number }): Promise<{ face: Face; others: Face[] }> {
   const factor = Math.min(1, DETECT_SIDE / Math.max(photo.width, photo.height));
-  const small = factor < 1
-    ? await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
-        .resize(Math.round(photo.width * factor), Math.round(photo.height * factor), { fit: 'fill' })
-        .raw()
-        .toBuffer({ resolveWithObject: true })
-    : { data: photo.data, info: { width: photo.width, height: photo.height } };
+  const small =
+    factor < 1
+      ? await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+          .resize(Math.round(photo.width * factor), Math.round(photo.height * factor), { fit: 'fill' })
+          .raw()
+          .toBuffer({ resolveWithObject: true })
+      : { data: photo.data, info: { width: photo.width, height: photo.height } };
   const found = await findFaces(small.data, small.info.width, small.info.height);
   const back = (p: Point) => ({ x: p.x / (small.info.width / photo.width), y: p.y / (small.info.height / photo.height) });
   const faces = found.map((f) => {
@@ -86,9 +88,12 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
   const eyes = mean(lm.slice(36, 48));
   const left = eyes.x - EYES_AT.x / scale;
   const top = eyes.y - EYES_AT.y / scale;
-  const ix0 = Math.max(0, Math.floor(left)), iy0 = Math.max(0, Math.floor(top));
-  const ix1 = Math.min(photo.width, Math.ceil(left + CANVAS.width / scale)), iy1 = Math.min(photo.height, Math.ceil(top + CANVAS.height / scale));
-  const padL = Math.max(0, Math.round((ix0 - left) * scale)), padT = Math.max(0, Math.round((iy0 - top) * scale));
+  const ix0 = Math.max(0, Math.floor(left)),
+    iy0 = Math.max(0, Math.floor(top));
+  const ix1 = Math.min(photo.width, Math.ceil(left + CANVAS.width / scale)),
+    iy1 = Math.min(photo.height, Math.ceil(top + CANVAS.height / scale));
+  const padL = Math.max(0, Math.round((ix0 - left) * scale)),
+    padT = Math.max(0, Math.round((iy0 - top) * scale));
   const cw = Math.max(1, Math.min(CANVAS.width - padL, Math.round((ix1 - ix0) * scale)));
   const ch = Math.max(1, Math.min(CANVAS.height - padT, Math.round((iy1 - iy0) * scale)));
   const rgb = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
@@ -97,14 +102,19 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
     .extend({ left: padL, top: padT, right: CANVAS.width - padL - cw, bottom: CANVAS.height - padT - ch, extendWith: 'mirror' })
     .raw()
     .toBuffer();
-  const sx = cw / (ix1 - ix0), sy = ch / (iy1 - iy0);
+  const sx = cw / (ix1 - ix0),
+    sy = ch / (iy1 - iy0);
   const toCanvas = (p: Point) => ({ x: (p.x - ix0) * sx + padL, y: (p.y - iy0) * sy + padT });
   return {
     rgb,
     /** Columns and rows that hold the photo itself (outside: mirrored edges; below the photo the bust may go on). */
     inside: { x0: padL, x1: padL + cw, y0: padT },
     landmarks: lm.map(toCanvas),
-    others: found.others.map((f) => ({ centre: toCanvas({ x: f.box.x + f.box.width / 2, y: f.box.y + f.box.height / 2 }), width: f.box.width * sx, height: f.box.height * sy })),
+    others: found.others.map((f) => ({
+      centre: toCanvas({ x: f.box.x + f.box.width / 2, y: f.box.y + f.box.height / 2 }),
+      width: f.box.width * sx,
+      height: f.box.height * sy,
+    })),
   };
 }
 
@@ -122,7 +132,8 @@ const mean = (points: Point[]): Point => ({
 function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Point; width: number; height: number }[]): Float32Array {
   const { width, height } = CANVAS;
   const nose = landmarks[30]!;
-  const xs = landmarks.map((p) => p.x), ys = landmarks.map((p) => p.y);
+  const xs = landmarks.map((p) => p.x),
+    ys = landmarks.map((p) => p.y);
   const self = {
     centre: { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 },
     width: Math.max(...xs) - Math.min(...xs),
@@ -152,7 +163,8 @@ function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Poin
   keep[start] = 1;
   while (stack.length) {
     const i = stack.pop()!;
-    const x = i % width, y = (i - x) / width;
+    const x = i % width,
+      y = (i - x) / width;
     for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1]) {
       if (j >= 0 && !keep[j] && alpha[j]! > 0.5) {
         keep[j] = 1;
@@ -170,7 +182,12 @@ function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Poin
  */
 function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
   const { width, height } = CANVAS;
-  const hole = dilate(Uint8Array.from(alpha, (a) => (a > 0.04 ? 1 : 0)), width, height, 5);
+  const hole = dilate(
+    Uint8Array.from(alpha, (a) => (a > 0.04 ? 1 : 0)),
+    width,
+    height,
+    5,
+  );
   const levels: { w: number; h: number; c: Float32Array; k: Float32Array }[] = [];
   let c = new Float32Array(width * height * 3);
   let k = new Float32Array(width * height);
@@ -178,17 +195,26 @@ function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
     k[i] = 1 - hole[i]!;
     for (let n = 0; n < 3; n++) c[i * 3 + n] = rgb[i * 3 + n]!;
   }
-  let w = width, h = height;
+  let w = width,
+    h = height;
   levels.push({ w, h, c, k });
   while (w > 2 && h > 2) {
-    const nw = Math.ceil(w / 2), nh = Math.ceil(h / 2);
-    const nc = new Float32Array(nw * nh * 3), nk = new Float32Array(nw * nh);
+    const nw = Math.ceil(w / 2),
+      nh = Math.ceil(h / 2);
+    const nc = new Float32Array(nw * nh * 3),
+      nk = new Float32Array(nw * nh);
     for (let y = 0; y < nh; y++) {
       for (let x = 0; x < nw; x++) {
         let sk = 0;
         const sc = [0, 0, 0];
-        for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
-          const xx = Math.min(w - 1, 2 * x + dx), yy = Math.min(h - 1, 2 * y + dy);
+        for (const [dx, dy] of [
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ] as const) {
+          const xx = Math.min(w - 1, 2 * x + dx),
+            yy = Math.min(h - 1, 2 * y + dy);
           const kk = k[yy * w + xx]!;
           sk += kk;
           for (let n = 0; n < 3; n++) sc[n]! += c[(yy * w + xx) * 3 + n]! * kk;
@@ -197,22 +223,32 @@ function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
         for (let n = 0; n < 3; n++) nc[(y * nw + x) * 3 + n] = sk > 0 ? sc[n]! / sk : 0;
       }
     }
-    w = nw; h = nh; c = nc; k = nk;
+    w = nw;
+    h = nh;
+    c = nc;
+    k = nk;
     levels.push({ w, h, c, k });
   }
   for (let l = levels.length - 2; l >= 0; l--) {
-    const fine = levels[l]!, coarse = levels[l + 1]!;
+    const fine = levels[l]!,
+      coarse = levels[l + 1]!;
     for (let y = 0; y < fine.h; y++) {
       for (let x = 0; x < fine.w; x++) {
         const i = y * fine.w + x;
         const kk = fine.k[i]!;
         if (kk >= 1) continue;
         // Bilinear from the coarser level.
-        const cx = Math.min(coarse.w - 1, Math.max(0, (x + 0.5) / 2 - 0.5)), cy = Math.min(coarse.h - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
-        const x0 = Math.floor(cx), y0 = Math.floor(cy), x1 = Math.min(coarse.w - 1, x0 + 1), y1 = Math.min(coarse.h - 1, y0 + 1);
-        const fx = cx - x0, fy = cy - y0;
+        const cx = Math.min(coarse.w - 1, Math.max(0, (x + 0.5) / 2 - 0.5)),
+          cy = Math.min(coarse.h - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
+        const x0 = Math.floor(cx),
+          y0 = Math.floor(cy),
+          x1 = Math.min(coarse.w - 1, x0 + 1),
+          y1 = Math.min(coarse.h - 1, y0 + 1);
+        const fx = cx - x0,
+          fy = cy - y0;
         for (let n = 0; n < 3; n++) {
-          const v = (coarse.c[(y0 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y0 * coarse.w + x1) * 3 + n]! * fx) * (1 - fy) +
+          const v =
+            (coarse.c[(y0 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y0 * coarse.w + x1) * 3 + n]! * fx) * (1 - fy) +
             (coarse.c[(y1 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y1 * coarse.w + x1) * 3 + n]! * fx) * fy;
           fine.c[i * 3 + n] = fine.c[i * 3 + n]! * kk + v * (1 - kk);
         }
@@ -230,14 +266,16 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[]): 
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) panel[(y * width + x) * 4 + 3] = Math.round(cardAlpha(x, y) * 255);
 
   // The head box: the face from above the brows to below the lowest the chin goes.
-  const xs = landmarks.map((p) => p.x), ys = landmarks.map((p) => p.y);
+  const xs = landmarks.map((p) => p.x),
+    ys = landmarks.map((p) => p.y);
   const bx0 = Math.max(0, Math.floor(Math.min(...xs) - faceWidth * 0.25));
   const bx1 = Math.min(width, Math.ceil(Math.max(...xs) + faceWidth * 0.25));
   const by0 = Math.max(0, Math.floor(Math.min(...ys) - faceWidth * 0.2));
   const by1 = Math.min(height, Math.ceil(Math.max(...ys) + faceWidth * 0.45));
   const box = { x: bx0, y: by0, width: bx1 - bx0, height: by1 - by0 };
   const headPerson: Picture = { width: box.width, height: box.height, data: Buffer.alloc(box.width * box.height * 4) };
-  for (let y = 0; y < box.height; y++) person.data.copy(headPerson.data, y * box.width * 4, ((y + box.y) * width + box.x) * 4, ((y + box.y) * width + box.x + box.width) * 4);
+  for (let y = 0; y < box.height; y++)
+    person.data.copy(headPerson.data, y * box.width * 4, ((y + box.y) * width + box.x) * 4, ((y + box.y) * width + box.x + box.width) * 4);
   const local = landmarks.map((p) => ({ x: p.x - box.x, y: p.y - box.y }));
   const geometry = { landmarks: local, faceWidth };
   const anchors = anchorPoints(geometry, { x: 0, y: 0, width: box.width - 1, height: box.height - 1 });
@@ -268,17 +306,22 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[]): 
     png(person),
   ]);
   files.set('panel.png', panelPng).set('back.png', backPng).set('body.png', bodyPng);
-  await Promise.all(frames.map(async ({ key, picture }) => {
-    manifestFrames[key] = `head-${key}.png`;
-    files.set(`head-${key}.png`, await png(picture));
-  }));
+  await Promise.all(
+    frames.map(async ({ key, picture }) => {
+      manifestFrames[key] = `head-${key}.png`;
+      files.set(`head-${key}.png`, await png(picture));
+    }),
+  );
   const restingMouth = mean(landmarks.slice(60, 68));
   const head = frames[0]!;
-  files.set('preview.png', await sharp(panelPng)
-    .composite([{ input: bodyPng }, { input: await png(head.picture), left: box.x, top: box.y }])
-    .png()
-    .toBuffer()
-    .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()));
+  files.set(
+    'preview.png',
+    await sharp(panelPng)
+      .composite([{ input: bodyPng }, { input: await png(head.picture), left: box.x, top: box.y }])
+      .png()
+      .toBuffer()
+      .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()),
+  );
   const manifest: BotManifest = {
     look: 'photo',
     width,

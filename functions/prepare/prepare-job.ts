@@ -9,24 +9,25 @@
  * wrote removed); a version already settled removes its uploads and queues its event again (the notifier delivers
  * an event once). A version that crashes on every attempt is failed by the sweeper from the dead-letter queue.
  */
+
+import { runJob } from '#commons/jobs';
+import { logger } from '#commons/logger';
 import {
+  type AccountBot,
   announceBot,
+  type DrawnPart,
   failBot,
   lookFileKey,
   preparationFailed,
   removeLookIfBotDeleted,
-  settledDelivery,
   removeUploads,
   retireLook,
-  type AccountBot,
-  type DrawnPart,
   type StoredLook,
+  settledDelivery,
 } from '#domain/account-bots';
 import { JobFailure } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';
-import { runJob } from '#commons/jobs';
-import { logger } from '#commons/logger';
 import type { DrawnImages } from './drawn-look.ts';
 import { LookError, type PreparedLook } from './look.ts';
 
@@ -62,7 +63,12 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
     const parts = {} as Partial<Record<DrawnPart, Buffer>>;
     for (const [part, key] of Object.entries(source.uploadKeys) as [DrawnPart, string][]) parts[part] = await upload(deps, key);
     if (!parts.mouth_closed || !parts.mouth_open) throw new JobFailure('image_invalid', 'a drawn bot needs mouth_closed and mouth_open');
-    return await deps.buildDrawnLook({ mouthClosed: parts.mouth_closed, mouthOpen: parts.mouth_open, mouthHalf: parts.mouth_half, eyesClosed: parts.eyes_closed });
+    return await deps.buildDrawnLook({
+      mouthClosed: parts.mouth_closed,
+      mouthOpen: parts.mouth_open,
+      mouthHalf: parts.mouth_half,
+      eyesClosed: parts.eyes_closed,
+    });
   } catch (error) {
     // The builder's verdict on the caller's image: final, and its message is written for the caller.
     // Its detail (a library's own text) is logged here and goes no further.

@@ -1,10 +1,10 @@
-import { limits } from '#domain/limits';
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
-import { inspectBackground, MediaBudgetError, MediaRejectedError, type BackgroundMedia } from '#media/media';
+import { limits } from '#domain/limits';
+import { type BackgroundMedia, inspectBackground, MediaBudgetError, MediaRejectedError } from '#media/media';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private
@@ -15,8 +15,14 @@ import { inspectBackground, MediaBudgetError, MediaRejectedError, type Backgroun
  */
 const FETCH_FAILURES: Record<FetchError['code'], { code: string; message: string }> = {
   too_large: { code: 'background_too_large', message: `the background is larger than ${limits.maxBackgroundBytes / 1024 / 1024} MiB` },
-  timeout: { code: 'background_timeout', message: `the background did not download within ${limits.backgroundTimeoutMs / 1000} s; use a faster host` },
-  address_not_allowed: { code: 'background_not_allowed', message: 'the background URL leads to an address we do not fetch from (private, loopback or link-local)' },
+  timeout: {
+    code: 'background_timeout',
+    message: `the background did not download within ${limits.backgroundTimeoutMs / 1000} s; use a faster host`,
+  },
+  address_not_allowed: {
+    code: 'background_not_allowed',
+    message: 'the background URL leads to an address we do not fetch from (private, loopback or link-local)',
+  },
   invalid_url: { code: 'background_unavailable', message: 'the background URL (or a redirect it gave) is not a valid http(s) URL' },
   too_many_redirects: { code: 'background_unavailable', message: 'the background URL redirected too many times' },
   network_error: { code: 'background_unavailable', message: 'the background URL could not be reached (no such host, or the connection failed)' },
@@ -43,7 +49,11 @@ export async function fetchBackground(url: string, path: string, workDir: string
   } catch (error) {
     if (error instanceof MediaRejectedError) throw new JobFailure('background_invalid', `the background ${error.reason}`);
     // Probing or remuxing it went over its watchdog: the file, not our service, is at fault.
-    if (error instanceof MediaBudgetError) throw new JobFailure('background_invalid', `the background could not be read within ${error.limitSeconds} s; it may be damaged or too demanding to decode`);
+    if (error instanceof MediaBudgetError)
+      throw new JobFailure(
+        'background_invalid',
+        `the background could not be read within ${error.limitSeconds} s; it may be damaged or too demanding to decode`,
+      );
     throw error;
   }
 }

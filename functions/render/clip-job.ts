@@ -1,25 +1,33 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ownsLook, pinOf, resolveBot, toBot, type AccountBot, type StoredLook } from '#domain/account-bots';
-import { voiceToSpeak, type SpeechVoice, type VoiceOptions } from '#domain/voices';
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
-import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
-import { clipContentHash, cuesObjectKey, isReusableRender, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, TEMPORARY } from '#domain/render-cache';
-import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
-import type { ClipResult } from '#domain/video';
-import { isTerminal, shapeOf } from '#domain/video';
-import { frameSizeOf } from '#domain/shape';
-import { JobFailure } from '#domain/errors';
-import { keptClipUid } from '#domain/videos';
+import { runQueueJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordClipRendered } from '#commons/metrics';
-import { runQueueJob } from '#commons/jobs';
 import { makeWorkDir } from '#commons/workdirs';
-import { MediaBudgetError, MediaToolError, type BackgroundMedia } from '#media/media';
+import { type AccountBot, ownsLook, pinOf, resolveBot, type StoredLook, toBot } from '#domain/account-bots';
+import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
+import { JobFailure } from '#domain/errors';
+import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
+import {
+  clipContentHash,
+  cuesObjectKey,
+  isReusableRender,
+  KEPT,
+  keptObjectKey,
+  posterObjectKey,
+  renderObjectKey,
+  TEMPORARY,
+} from '#domain/render-cache';
+import { frameSizeOf } from '#domain/shape';
+import type { ClipResult } from '#domain/video';
+import { isTerminal, shapeOf } from '#domain/video';
+import { keptClipUid } from '#domain/videos';
+import { type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
-import type { RenderClipInput, RenderClipOutput } from './engine/types.ts';
+import { type BackgroundMedia, MediaBudgetError, MediaToolError } from '#media/media';
+import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
-import type { SpeechEngine } from './engine/types.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
 const DURATION_METADATA = 'duration-seconds';
@@ -101,7 +109,8 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
       result.durationSeconds = Number(found.head.metadata[DURATION_METADATA] ?? 0);
       logger.info('clip found in render cache', { video_id: videoId, clip_index: clipIndex, content_hash: hash, object_key: found.key });
     } else {
-      if (rendered) logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
+      if (rendered)
+        logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
       const started = Date.now();
       const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
       let background: Promise<BackgroundMedia> | undefined;
@@ -115,39 +124,52 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
         background?.catch(() => undefined);
         const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
-        const output = await deps.renderClip({
-          bot,
-          lookDirectory,
-          text: clip.text,
-          voice,
-          position: clip.position,
-          removeBotBackground: clip.removeBotBackground,
-          background,
-          backgroundVolume: clip.backgroundVolume,
-          transitions: clip.transitions,
-          frame: frameSizeOf(shape),
-          captions: clip.captions,
-          mode,
-          workDir,
-          speech: deps.speechFor(voice),
-          budgetScale: deps.renderBudgetScale,
-          deadline: deps.renderDeadline?.(),
-        }).catch((error: unknown) => {
-          if (error instanceof SpeechTooLongError)
-            throw new JobFailure('text_too_long', `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`);
-          // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
-          if (background && !(error instanceof JobFailure) && error instanceof MediaToolError && !error.signal)
-            throw new JobFailure('background_invalid', 'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)');
-          // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
-          if (!(error instanceof MediaBudgetError)) throw error;
-          logger.warn('render stopped by its watchdog', { video_id: videoId, clip_index: clipIndex, reason: error.reason, limit_s: error.limitSeconds });
-          throw new JobFailure(
-            'render_timeout',
-            error.reason === 'budget'
-              ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
-              : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
-          );
-        });
+        const output = await deps
+          .renderClip({
+            bot,
+            lookDirectory,
+            text: clip.text,
+            voice,
+            position: clip.position,
+            removeBotBackground: clip.removeBotBackground,
+            background,
+            backgroundVolume: clip.backgroundVolume,
+            transitions: clip.transitions,
+            frame: frameSizeOf(shape),
+            captions: clip.captions,
+            mode,
+            workDir,
+            speech: deps.speechFor(voice),
+            budgetScale: deps.renderBudgetScale,
+            deadline: deps.renderDeadline?.(),
+          })
+          .catch((error: unknown) => {
+            if (error instanceof SpeechTooLongError)
+              throw new JobFailure(
+                'text_too_long',
+                `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`,
+              );
+            // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
+            if (background && !(error instanceof JobFailure) && error instanceof MediaToolError && !error.signal)
+              throw new JobFailure(
+                'background_invalid',
+                'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)',
+              );
+            // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
+            if (!(error instanceof MediaBudgetError)) throw error;
+            logger.warn('render stopped by its watchdog', {
+              video_id: videoId,
+              clip_index: clipIndex,
+              reason: error.reason,
+              limit_s: error.limitSeconds,
+            });
+            throw new JobFailure(
+              'render_timeout',
+              error.reason === 'budget'
+                ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
+                : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
+            );
+          });
         // Whatever the engine did with it, a background that failed fails the clip.
         await background;
         result.durationSeconds = output.durationSeconds;
@@ -162,8 +184,12 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
             contentType: CUES_CONTENT_TYPE,
             tags: clip.reusable ? KEPT : TEMPORARY,
           }),
-          mode === 'video' && output.posterPath &&
-            deps.objects.putFile(posterObjectKey(objectKey), output.posterPath, { contentType: POSTER_CONTENT_TYPE, tags: clip.reusable ? KEPT : TEMPORARY }),
+          mode === 'video' &&
+            output.posterPath &&
+            deps.objects.putFile(posterObjectKey(objectKey), output.posterPath, {
+              contentType: POSTER_CONTENT_TYPE,
+              tags: clip.reusable ? KEPT : TEMPORARY,
+            }),
         ]);
         await deps.objects.putFile(result.objectKey, output.path, {
           contentType: output.contentType,
@@ -174,8 +200,14 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
         const t = output.timings;
         // Where the render's time went (npm run bench reads these into its profile).
         logger.info('clip rendered', {
-          video_id: videoId, clip_index: clipIndex, duration_s: output.durationSeconds, render_ms: result.renderMs,
-          background_ms: backgroundMs, upload_ms: Date.now() - uploadStarted, cues: output.cues.length, ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
+          video_id: videoId,
+          clip_index: clipIndex,
+          duration_s: output.durationSeconds,
+          render_ms: result.renderMs,
+          background_ms: backgroundMs,
+          upload_ms: Date.now() - uploadStarted,
+          cues: output.cues.length,
+          ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
           ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
         });
         recordClipRendered(result.renderMs, output.durationSeconds);

@@ -1,5 +1,4 @@
 import type { Context } from 'aws-lambda';
-import { renderClipMessageSchema, type AssembleMessage, type DeliverMessage } from '#domain/messages';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
@@ -10,10 +9,11 @@ import { loadConfig } from '#commons/config';
 import { logger } from '#commons/logger';
 import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
+import { type AssembleMessage, type DeliverMessage, renderClipMessageSchema } from '#domain/messages';
 import { fetchBackground } from './background.ts';
-import { lookDirectories } from './look-cache.ts';
-import { handleRenderMessage, type ClipJobDeps } from './clip-job.ts';
+import { type ClipJobDeps, handleRenderMessage } from './clip-job.ts';
 import { renderClip } from './engine/index.ts';
+import { lookDirectories } from './look-cache.ts';
 import { speechEngineFor } from './speech/index.ts';
 
 /** The invocation under way (batch size 1): its time left bounds the render. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lookFileKey, retiredLookFileKey, type AccountBot, type StoredLook } from '#domain/account-bots';
+import { type AccountBot, lookFileKey, retiredLookFileKey, type StoredLook } from '#domain/account-bots';
 import { JobFailure } from '#domain/errors';
 import type { ObjectStore } from '#domain/ports';
 
@@ -39,7 +39,11 @@ export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = 
         (await objects.getToFile(lookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file))) ||
         (await objects.getToFile(retiredLookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file)));
       // Gone from both: the bot was deleted (or its look retired longer ago than any video waits).
-      if (!found) throw new JobFailure('bot_not_found', `its bot "${own.uid}" was deleted, or replaced too long ago, and the look the video was accepted with is gone`);
+      if (!found)
+        throw new JobFailure(
+          'bot_not_found',
+          `its bot "${own.uid}" was deleted, or replaced too long ago, and the look the video was accepted with is gone`,
+        );
     }
     await writeFile(join(dir, COMPLETE), '');
     return dir;

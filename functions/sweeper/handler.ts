@@ -1,4 +1,3 @@
-import type { NotifyMessage } from '#domain/messages';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -6,6 +5,7 @@ import { SqsDeadLetterInbox, SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { observed } from '#commons/invocation';
+import type { NotifyMessage } from '#domain/messages';
 import { sweep } from './sweep.ts';
 
 const config = loadConfig({ tables: ['videos', 'accountBots'], queues: ['notify'], deadLetters: ['render', 'assemble', 'prepare'], bucket: true });

@@ -1,12 +1,12 @@
-import { failBot, type BotOutcomeDeps } from '#domain/account-bots';
+import { logger } from '#commons/logger';
+import { recordVideoFailed } from '#commons/metrics';
+import { type BotOutcomeDeps, failBot } from '#domain/account-bots';
+import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
+import { type AssembleMessage, deadLetteredJobSchema, type NotifyMessage, type PrepareBotMessage, type RenderClipMessage } from '#domain/messages';
 import { pendingDelivery } from '#domain/pending-work';
-import { deadLetteredJobSchema, type AssembleMessage, type NotifyMessage, type PrepareBotMessage, type RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
-import { logger } from '#commons/logger';
-import { recordVideoFailed } from '#commons/metrics';
-import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 
 export interface SweepDeps {
   videos: VideoRepository;
@@ -22,10 +22,19 @@ export interface SweepDeps {
 
 /** A bot whose preparation crashed or timed out on every attempt: failed as the prepare job fails one (failBot). */
 async function failDeadLetteredPreparation(deps: SweepDeps, message: PrepareBotMessage): Promise<boolean> {
-  const failure = { code: 'preparation_failed', message: 'the preparation crashed or timed out on every attempt; send the bot again with PUT /v1/bot/{uid}' };
+  const failure = {
+    code: 'preparation_failed',
+    message: 'the preparation crashed or timed out on every attempt; send the bot again with PUT /v1/bot/{uid}',
+  };
   // Its role deletes only uploads: the previous look stays where it is (clips pinned to it still render).
   if (!(await failBot(deps, message, failure, 'leave'))) return false;
-  logger.warn('bot failed', { tenant_id: message.tenantId, bot_uid: message.uid, version: message.version, code: failure.code, reason: failure.message });
+  logger.warn('bot failed', {
+    tenant_id: message.tenantId,
+    bot_uid: message.uid,
+    version: message.version,
+    code: failure.code,
+    reason: failure.message,
+  });
   return true;
 }
 

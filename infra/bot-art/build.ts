@@ -3,13 +3,14 @@
  * functions/render/bots/<look>/: panel.png, back.png, body.png, head-m<level>-e<o|c>.png, preview.png and
  * manifest.json. The PNGs are committed, so the render Lambda never needs an SVG rasteriser.
  */
-import { Resvg } from '@resvg/resvg-js';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CANVAS, HEAD_BOX, MOUTH_LEVELS, PANEL, CX, backSvg, bodySvg, headSvg, panelSvg, previewSvg } from './draw.ts';
-import { LOOKS } from './looks.ts';
+import { Resvg } from '@resvg/resvg-js';
 import type { BotManifest } from '#domain/look';
+import { backSvg, bodySvg, CANVAS, CX, HEAD_BOX, headSvg, MOUTH_LEVELS, PANEL, panelSvg, previewSvg } from './draw.ts';
+import { LOOKS } from './looks.ts';
 
 /** The artwork the render engine ships: functions/render/bots/<look>/. */
 const botsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions', 'render', 'bots');

@@ -80,9 +80,7 @@ function backHair(look: Look): string {
     }
     for (const side of [-1, 1]) {
       for (let j = 0; j < 5; j++) {
-        curls.push(
-          curl(look, CX + side * (hw + 44 - (j % 2) * 10), 250 + j * 34, 34 - j * 2),
-        );
+        curls.push(curl(look, CX + side * (hw + 44 - (j % 2) * 10), 250 + j * 34, 34 - j * 2));
       }
     }
     return `<ellipse cx="${CX}" cy="250" rx="${hw + 70}" ry="175" fill="${look.hair}"/>${curls.join('')}`;
@@ -116,7 +114,10 @@ function outfit(look: Look): string {
         <path d="M${CX - 52} 420 Q${CX} 474 ${CX + 52} 420" fill="none" stroke="#f5d061" stroke-width="2.5"/>
         <circle cx="${CX}" cy="${447 + 4}" r="6" fill="#f5d061"/>`;
     case 'tweed': {
-      const weave = Array.from({ length: 22 }, (_, i) => `<path d="M${CX - 240} ${430 + i * 8} L${CX + 240} ${420 + i * 8}" stroke="#000000" stroke-opacity="0.06" stroke-width="2"/>`).join('');
+      const weave = Array.from(
+        { length: 22 },
+        (_, i) => `<path d="M${CX - 240} ${430 + i * 8} L${CX + 240} ${420 + i * 8}" stroke="#000000" stroke-opacity="0.06" stroke-width="2"/>`,
+      ).join('');
       return `${torso}<g clip-path="url(#torso)">${weave}</g>
         <path d="M${CX - 46} 414 L${CX} 540 L${CX + 46} 414 Z" fill="${look.shirt}"/>
         <path d="M${CX - 46} 412 L${CX - 12} 446 L${CX - 4} 418 Z" fill="#ffffff" stroke="#9fb3c8" stroke-width="1.5"/>
@@ -241,7 +242,8 @@ function moustache(look: Look): string {
 
 function glasses(look: Look): string {
   if (!look.glasses) return '';
-  const lens = (x: number) => `<rect x="${x - 25}" y="${EYE_Y - 18}" width="50" height="36" rx="14" fill="#ffffff" fill-opacity="0.1" stroke="${look.glasses}" stroke-width="4"/>`;
+  const lens = (x: number) =>
+    `<rect x="${x - 25}" y="${EYE_Y - 18}" width="50" height="36" rx="14" fill="#ffffff" fill-opacity="0.1" stroke="${look.glasses}" stroke-width="4"/>`;
   return `${lens(CX - EYE_DX)}${lens(CX + EYE_DX)}
     <path d="M${CX - 9} ${EYE_Y - 4} Q${CX} ${EYE_Y - 10} ${CX + 9} ${EYE_Y - 4}" fill="none" stroke="${look.glasses}" stroke-width="4"/>
     <path d="M${CX - EYE_DX - 25} ${EYE_Y - 6} L${CX - look.faceHalfWidth} ${EYE_Y - 10}" stroke="${look.glasses}" stroke-width="4"/>
@@ -286,7 +288,10 @@ export function headSvg(look: Look, mouthLevel: number, eyesOpen: boolean): stri
 /** Everything stacked, for the preview image. */
 export function previewSvg(look: Look, size: number): string {
   const strip = (s: string) => s.replace(/^<svg[^>]*>/, '').replace(/<\/svg>$/, '');
-  const head = headSvg(look, 1, true).replace(/^<svg[^>]*>/, `<svg x="${HEAD_BOX.x}" y="${HEAD_BOX.y}" width="${HEAD_BOX.width}" height="${HEAD_BOX.height}" viewBox="${HEAD_BOX.x} ${HEAD_BOX.y} ${HEAD_BOX.width} ${HEAD_BOX.height}">`);
+  const head = headSvg(look, 1, true).replace(
+    /^<svg[^>]*>/,
+    `<svg x="${HEAD_BOX.x}" y="${HEAD_BOX.y}" width="${HEAD_BOX.width}" height="${HEAD_BOX.height}" viewBox="${HEAD_BOX.x} ${HEAD_BOX.y} ${HEAD_BOX.width} ${HEAD_BOX.height}">`,
+  );
   const scale = size / CANVAS.height;
   const offsetX = (size - CANVAS.width * scale) / 2;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">

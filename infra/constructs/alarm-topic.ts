@@ -19,7 +19,11 @@ export class AlarmTopic extends Construct {
 
   constructor(scope: Construct, id: string, props: AlarmTopicProps = {}) {
     super(scope, id);
-    const key = new Key(this, 'Key', { description: 'Encrypts the vidbot alarm topic', enableKeyRotation: true, removalPolicy: RemovalPolicy.DESTROY });
+    const key = new Key(this, 'Key', {
+      description: 'Encrypts the vidbot alarm topic',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     // CloudWatch publishes alarms to the encrypted topic, so it needs the key (the AWS-managed SNS key would not allow it).
     key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     this.topic = new Topic(this, 'Topic', { displayName: 'vidbot alarms', masterKey: key, enforceSSL: true });

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { Annotations, Stack, Validations } from 'aws-cdk-lib';
-import type { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import { botPreviewKey, type Bot } from '#domain/bot';
+import { type Bot, botPreviewKey } from '#domain/bot';
 
 export interface BotSeedProps {
   /** The bots to seed (BUILT_IN_BOTS). */
@@ -115,7 +115,10 @@ export class BotSeed extends Construct {
       const why = "CDK's BucketDeployment handler (uploads the bot previews at deploy)";
       const findings: [string, string][] = [
         ['AwsSolutions-L1', `${why}; its runtime is chosen by aws-cdk-lib.`],
-        ['AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', `${why}; the managed policy only lets it write its logs.`],
+        [
+          'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          `${why}; the managed policy only lets it write its logs.`,
+        ],
         ['AwsSolutions-IAM5[Action::s3:GetObject*]', `${why}: CDK grantRead on the asset and media buckets.`],
         ['AwsSolutions-IAM5[Action::s3:GetBucket*]', `${why}: CDK grantRead on the asset and media buckets.`],
         ['AwsSolutions-IAM5[Action::s3:List*]', `${why}: CDK grantRead on the asset and media buckets.`],
@@ -128,7 +131,11 @@ export class BotSeed extends Construct {
       const statements: { Resource?: unknown }[] = policy ? (Stack.of(this).resolve(policy.policyDocument).Statement ?? []) : [];
       for (const resource of statements.flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))) {
         const flat = nagResourceName(resource);
-        if (flat.includes('*')) findings.push([`AwsSolutions-IAM5[Resource::${flat}]`, `${why} reads the staged zip from the CDK asset bucket and writes under bots/ of the media bucket.`]);
+        if (flat.includes('*'))
+          findings.push([
+            `AwsSolutions-IAM5[Resource::${flat}]`,
+            `${why} reads the staged zip from the CDK asset bucket and writes under bots/ of the media bucket.`,
+          ]);
       }
       for (const [id, reason] of findings) Validations.of(handler).acknowledge({ id, reason });
     }

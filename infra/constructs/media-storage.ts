@@ -39,7 +39,13 @@ export class MediaStorage extends Construct {
       versioned: false,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'media/',
-      cors: [{ allowedMethods: mediaCors.allowedMethods.map((method) => HttpMethods[method]), allowedOrigins: [...mediaCors.allowedOrigins], maxAge: mediaCors.maxAgeSeconds }],
+      cors: [
+        {
+          allowedMethods: mediaCors.allowedMethods.map((method) => HttpMethods[method]),
+          allowedOrigins: [...mediaCors.allowedOrigins],
+          maxAge: mediaCors.maxAgeSeconds,
+        },
+      ],
       lifecycleRules: [
         // Renders not kept (renders/) are tagged retention=temporary by the render job, which reads the same
         // expiry to stop reusing one before it goes (functions/domain/render-cache.ts).

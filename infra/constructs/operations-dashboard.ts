@@ -1,6 +1,15 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import { AlarmStatusWidget, AlarmWidget, Dashboard, GraphWidget, TextWidget, type Alarm, type IMetric, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  type Alarm,
+  AlarmStatusWidget,
+  AlarmWidget,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  type IWidget,
+  TextWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { ServiceAlarms } from './service-alarms.ts';
@@ -46,11 +55,23 @@ export class OperationsDashboard extends Construct {
       ...queues.flatMap(([, q]) => [q.oldestMessageAlarm, q.deadLetterAlarm]),
     ];
     const graph = (title: string, left: IMetric[], options: { width?: number; leftLabel?: string; right?: IMetric[] } = {}) =>
-      new GraphWidget({ title, left, right: options.right, width: options.width ?? 8, height: HEIGHT, period: PERIOD, leftYAxis: { label: options.leftLabel, min: 0 } });
+      new GraphWidget({
+        title,
+        left,
+        right: options.right,
+        width: options.width ?? 8,
+        height: HEIGHT,
+        period: PERIOD,
+        leftYAxis: { label: options.leftLabel, min: 0 },
+      });
 
     const rows: IWidget[][] = [
       [
-        new TextWidget({ markdown: '# vidbot\nVideos, renders, webhooks, queues, API and functions. Thresholds: infra/wiring.ts (queues, observability).', width: 24, height: 2 }),
+        new TextWidget({
+          markdown: '# vidbot\nVideos, renders, webhooks, queues, API and functions. Thresholds: infra/wiring.ts (queues, observability).',
+          width: 24,
+          height: 2,
+        }),
       ],
       [new AlarmStatusWidget({ title: 'Alarms', alarms: allAlarms, width: 24, height: 4 })],
       [
@@ -60,14 +81,23 @@ export class OperationsDashboard extends Construct {
           serviceMetric('videosFailed', { label: 'failed' }),
         ]),
         graph('Videos failed by error code', [videosFailedByCode(PERIOD)]),
-        new AlarmWidget({ title: 'Render failure rate (%): service faults per video created', alarm: alarms.renderFailureRate, width: 8, height: HEIGHT }),
+        new AlarmWidget({
+          title: 'Render failure rate (%): service faults per video created',
+          alarm: alarms.renderFailureRate,
+          width: 8,
+          height: HEIGHT,
+        }),
       ],
       [
-        graph('Clip render seconds', [
-          serviceMetric('clipRenderSeconds', { statistic: 'Average', label: 'average' }),
-          serviceMetric('clipRenderSeconds', { statistic: 'p90', label: 'p90' }),
-          serviceMetric('clipRenderSeconds', { statistic: 'Maximum', label: 'maximum' }),
-        ], { leftLabel: 'seconds' }),
+        graph(
+          'Clip render seconds',
+          [
+            serviceMetric('clipRenderSeconds', { statistic: 'Average', label: 'average' }),
+            serviceMetric('clipRenderSeconds', { statistic: 'p90', label: 'p90' }),
+            serviceMetric('clipRenderSeconds', { statistic: 'Maximum', label: 'maximum' }),
+          ],
+          { leftLabel: 'seconds' },
+        ),
         graph('Render speed (seconds of video per second)', [
           serviceMetric('renderSpeed', { statistic: 'Average', label: 'average' }),
           serviceMetric('renderSpeed', { statistic: 'Minimum', label: 'slowest' }),
@@ -75,17 +105,36 @@ export class OperationsDashboard extends Construct {
         graph('Clips rendered', [serviceMetric('clipRenderSeconds', { statistic: 'SampleCount', label: 'rendered (not from the cache)' })]),
       ],
       [
-        graph('Webhook attempts and failures', [serviceMetric('webhookAttempts', { label: 'attempts' }), serviceMetric('webhookFailures', { label: 'failures' })]),
+        graph('Webhook attempts and failures', [
+          serviceMetric('webhookAttempts', { label: 'attempts' }),
+          serviceMetric('webhookFailures', { label: 'failures' }),
+        ]),
         new AlarmWidget({ title: 'Webhook failure rate (%)', alarm: alarms.webhookFailureRate, width: 8, height: HEIGHT }),
-        graph('Queue wait at receive (QueueMessageAge, max)', queues.map(([name]) => queueMessageAge(name)), { leftLabel: 'seconds' }),
+        graph(
+          'Queue wait at receive (QueueMessageAge, max)',
+          queues.map(([name]) => queueMessageAge(name)),
+          { leftLabel: 'seconds' },
+        ),
       ],
       [
-        graph('Oldest message age', queues.map(([name, q]) => q.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: name })), { leftLabel: 'seconds' }),
-        graph('Queue depth (visible, in flight)', queues.flatMap(([name, q]) => [
-          q.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: `${name} visible` }),
-          q.queue.metricApproximateNumberOfMessagesNotVisible({ period: PERIOD, statistic: 'Maximum', label: `${name} in flight` }),
-        ])),
-        graph('Dead-letter queue depth', queues.map(([name, q]) => q.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: `${name} DLQ` }))),
+        graph(
+          'Oldest message age',
+          queues.map(([name, q]) => q.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: name })),
+          { leftLabel: 'seconds' },
+        ),
+        graph(
+          'Queue depth (visible, in flight)',
+          queues.flatMap(([name, q]) => [
+            q.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: `${name} visible` }),
+            q.queue.metricApproximateNumberOfMessagesNotVisible({ period: PERIOD, statistic: 'Maximum', label: `${name} in flight` }),
+          ]),
+        ),
+        graph(
+          'Dead-letter queue depth',
+          queues.map(([name, q]) =>
+            q.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: `${name} DLQ` }),
+          ),
+        ),
       ],
       [
         graph('API requests, 4xx and 5xx', [
@@ -93,17 +142,29 @@ export class OperationsDashboard extends Construct {
           stage.metricClientError({ period: PERIOD, statistic: 'Sum', label: '4xx' }),
           stage.metricServerError({ period: PERIOD, statistic: 'Sum', label: '5xx' }),
         ]),
-        graph('API latency', [
-          stage.metricLatency({ period: PERIOD, statistic: 'p50', label: 'p50' }),
-          stage.metricLatency({ period: PERIOD, statistic: 'p90', label: 'p90' }),
-          stage.metricLatency({ period: PERIOD, statistic: 'p99', label: 'p99' }),
-          stage.metricIntegrationLatency({ period: PERIOD, statistic: 'p90', label: 'integration p90' }),
-        ], { leftLabel: 'ms' }),
+        graph(
+          'API latency',
+          [
+            stage.metricLatency({ period: PERIOD, statistic: 'p50', label: 'p50' }),
+            stage.metricLatency({ period: PERIOD, statistic: 'p90', label: 'p90' }),
+            stage.metricLatency({ period: PERIOD, statistic: 'p99', label: 'p99' }),
+            stage.metricIntegrationLatency({ period: PERIOD, statistic: 'p90', label: 'integration p90' }),
+          ],
+          { leftLabel: 'ms' },
+        ),
         new AlarmWidget({ title: 'API 5xx rate (%)', alarm: alarms.api5xxRate, width: 8, height: HEIGHT }),
       ],
       [
-        graph('Function errors', functions.map(([name, fn]) => fn.metricErrors({ period: PERIOD, statistic: 'Sum', label: name })), { width: 12 }),
-        graph('Function duration (p90)', functions.map(([name, fn]) => fn.metricDuration({ period: PERIOD, statistic: 'p90', label: name })), { width: 12, leftLabel: 'ms' }),
+        graph(
+          'Function errors',
+          functions.map(([name, fn]) => fn.metricErrors({ period: PERIOD, statistic: 'Sum', label: name })),
+          { width: 12 },
+        ),
+        graph(
+          'Function duration (p90)',
+          functions.map(([name, fn]) => fn.metricDuration({ period: PERIOD, statistic: 'p90', label: name })),
+          { width: 12, leftLabel: 'ms' },
+        ),
       ],
     ];
 

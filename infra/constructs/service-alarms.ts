@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { SERVICE_FAULT_CODES } from '#commons/metric-names';
@@ -69,7 +69,7 @@ const minutes = (decl: RateAlarmDecl) => Duration.minutes(decl.periodMinutes);
 /** 100 x failures / total, or 0 below the minimum total: the expression every rate alarm plots and judges. */
 function rateExpression(failures: readonly IMetric[], total: IMetric, decl: RateAlarmDecl, label: string): MathExpression {
   const usingMetrics: Record<string, IMetric> = { total };
-  failures.forEach((metric, i) => (usingMetrics[`f${i}`] = metric));
+  for (const [i, metric] of failures.entries()) usingMetrics[`f${i}`] = metric;
   const sum = failures.map((_, i) => `FILL(f${i}, 0)`).join(' + ');
   return new MathExpression({
     expression: `IF(total >= ${decl.minimum}, 100 * (${sum}) / total, 0)`,

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_NAME } from '#commons/metric-names';
+import { dimensionNames, METRICS_NAMESPACE, metricNames, SERVICE_NAME } from '#commons/metric-names';
 
 /**
  * The functions' own metrics (EMF, written by functions/commons/metrics.ts) as CloudWatch metrics for the

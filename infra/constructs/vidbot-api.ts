@@ -5,20 +5,20 @@ import {
   AuthorizationType,
   EndpointType,
   IdentitySource,
+  type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RequestAuthorizer,
   ResponseType,
   RestApi,
-  type IResource,
   type ThrottleSettings,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { api as wiringApi, type ApiMethod, type GatewayResponseDecl } from '../wiring.ts';
+import { type ApiMethod, type GatewayResponseDecl, api as wiringApi } from '../wiring.ts';
 
 export interface ApiRoute extends ApiMethod {
   /** The function serving the method. */
@@ -72,7 +72,6 @@ const GATEWAY_RESPONSE_IDS = {
 
 /** The handlers' error body shape (functions/commons/http.ts), for responses API Gateway makes itself. */
 const errorBody = (code: string, message: string) => JSON.stringify({ error: { code, message } });
-
 
 /**
  * The public REST API: one Lambda proxy integration per route of the wiring, every route behind the bearer-key
@@ -142,15 +141,18 @@ export class VidbotApi extends Construct {
 
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
-      reason: 'Requests are validated in the handlers, which accept JSON, urlencoded and multipart bodies (and the lenient clips syntax of existing callers) and answer with precise per-field errors; an API Gateway model cannot express that.',
+      reason:
+        'Requests are validated in the handlers, which accept JSON, urlencoded and multipart bodies (and the lenient clips syntax of existing callers) and answer with precise per-field errors; an API Gateway model cannot express that.',
     });
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG3',
-      reason: 'No WAF web ACL by default: callers are authenticated by API key, the stage is throttled, and a web ACL costs money per month; attach one per deployment if needed.',
+      reason:
+        'No WAF web ACL by default: callers are authenticated by API key, the stage is throttled, and a web ACL costs money per month; attach one per deployment if needed.',
     });
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-COG4',
-      reason: 'Callers are machines with bearer API keys (Authorization: Bearer <key>), checked by the Lambda request authorizer against the keys table; there are no Cognito users.',
+      reason:
+        'Callers are machines with bearer API keys (Authorization: Bearer <key>), checked by the Lambda request authorizer against the keys table; there are no Cognito users.',
     });
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

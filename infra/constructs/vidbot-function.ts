@@ -1,10 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, DockerImageCode, DockerImageFunction, Runtime, Tracing, type Function as LambdaFunction, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  DockerImageCode,
+  DockerImageFunction,
+  type ILayerVersion,
+  type Function as LambdaFunction,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -12,7 +20,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { envNames } from '#commons/env-names';
 import { SERVICE_NAME } from '#commons/metric-names';
-import { environmentFor, type Access, type FunctionDecl, type LayerName, type QueueName, type TableName } from '../wiring.ts';
+import { type Access, environmentFor, type FunctionDecl, type LayerName, type QueueName, type TableName } from '../wiring.ts';
 
 /** The shared resources a function may be given access to, by their wiring names. */
 export interface VidbotResources {
@@ -103,7 +111,9 @@ export class VidbotFunction extends Construct {
       if (!props.imageDirectory) throw new Error(`function declares image "${decl.image}" but no image directory was given`);
       const directory = resolve(projectRoot, props.imageDirectory);
       if (!existsSync(join(directory, 'Dockerfile'))) {
-        throw new Error(`${props.imageDirectory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`);
+        throw new Error(
+          `${props.imageDirectory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`,
+        );
       }
       // Only staged at synth; the image is built (for arm64) and pushed by `cdk deploy`.
       this.function = new DockerImageFunction(this, 'Function', {
@@ -140,12 +150,14 @@ export class VidbotFunction extends Construct {
     if (this.function.runtime === VIDBOT_RUNTIME) {
       Validations.of(this.function).acknowledge({
         id: 'AwsSolutions-L1',
-        reason: 'Pinned to nodejs22.x on purpose: the media layer, the render image and the esbuild target are built and tested for it; moving to a newer runtime is a change made for all functions together.',
+        reason:
+          'Pinned to nodejs22.x on purpose: the media layer, the render image and the esbuild target are built and tested for it; moving to a newer runtime is a change made for all functions together.',
       });
     }
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason: 'The AWS-managed basic execution policy only allows writing CloudWatch logs (the function writes to its own log group, created with retention).',
+      reason:
+        'The AWS-managed basic execution policy only allows writing CloudWatch logs (the function writes to its own log group, created with retention).',
     });
     connect(this.function, decl, props.resources);
     // The only grants on "*": actions that have no resource type to name.
@@ -182,7 +194,8 @@ export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { acc
   if (typeof bucket === 'string') return { access: bucket, deletes: [] };
   if (bucket.delete.length === 0) throw new Error('bucket.delete must name at least one key prefix, got none');
   for (const prefix of bucket.delete) {
-    if (!/^[a-z0-9][a-z0-9_.-]*\/$/i.test(prefix)) throw new Error(`bucket.delete prefixes must be plain key prefixes ending in "/", got "${prefix}"`);
+    if (!/^[a-z0-9][a-z0-9_.-]*\/$/i.test(prefix))
+      throw new Error(`bucket.delete prefixes must be plain key prefixes ending in "/", got "${prefix}"`);
   }
   return { access: bucket.access, deletes: bucket.delete.map((prefix) => `${prefix}*`) };
 }
@@ -210,7 +223,11 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
     if (access === 'read') table.grantReadData(fn);
     else if (access === 'write') table.grantWriteData(fn);
     else table.grantReadWriteData(fn);
-    accept(fn, `Resource::${nagArn(table)}/index/*`, `Queries the ${name} table's own secondary indexes (CDK grants them as <table>/index/* alongside the table); no other table is reachable.`);
+    accept(
+      fn,
+      `Resource::${nagArn(table)}/index/*`,
+      `Queries the ${name} table's own secondary indexes (CDK grants them as <table>/index/* alongside the table); no other table is reachable.`,
+    );
   }
   for (const [name, access] of Object.entries(decl.queues ?? {}) as [QueueName, 'send' | 'consume'][]) {
     // 'consume' is the function's own trigger: its event source mapping grants what consuming needs.
@@ -236,16 +253,29 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
     if (access && access !== 'write') {
       accept(fn, 'Action::s3:GetObject*', 'CDK grantRead: GetObject and its variants (tagging, version, ACL reads) on the media bucket only.');
       accept(fn, 'Action::s3:GetBucket*', 'CDK grantRead: bucket metadata reads (location, for presigned URLs) on the media bucket only.');
-      accept(fn, 'Action::s3:List*', 'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).');
+      accept(
+        fn,
+        'Action::s3:List*',
+        'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).',
+      );
     }
     if (access && access !== 'read') {
       accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
     }
     if (deletes.length > 0) {
-      accept(fn, 'Action::s3:DeleteObject*', "CDK grantDelete: deleting the objects it owns (a deleted video's output, a discarded output); media bucket only, under the prefixes the wiring names.");
+      accept(
+        fn,
+        'Action::s3:DeleteObject*',
+        "CDK grantDelete: deleting the objects it owns (a deleted video's output, a discarded output); media bucket only, under the prefixes the wiring names.",
+      );
     }
     for (const pattern of deletes) {
-      if (pattern !== '*') accept(fn, `Resource::${nagArn(bucket)}/${pattern}`, `Deletes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`);
+      if (pattern !== '*')
+        accept(
+          fn,
+          `Resource::${nagArn(bucket)}/${pattern}`,
+          `Deletes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`,
+        );
     }
 
     if (access && access !== 'write') bucket.grantRead(fn);

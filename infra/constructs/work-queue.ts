@@ -56,7 +56,8 @@ export class WorkQueue extends Construct {
     this.deadLetterAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
 
     const oldest = props.decl.oldestMessageAlarmSeconds;
-    if (!(Number.isInteger(oldest) && oldest > 0)) throw new Error(`oldestMessageAlarmSeconds must be a positive whole number of seconds, got ${oldest}`);
+    if (!(Number.isInteger(oldest) && oldest > 0))
+      throw new Error(`oldestMessageAlarmSeconds must be a positive whole number of seconds, got ${oldest}`);
     this.oldestMessageAlarm = new Alarm(this, 'OldestMessageAlarm', {
       alarmDescription: `The oldest message of the ${id} queue has waited over ${oldest} s: its work is falling behind.`,
       metric: this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),

@@ -96,4 +96,5 @@ export async function rememberedPorts(dataDir: string): Promise<RememberedPorts>
   return { dynamodb: port(saved.dynamodb), s3: port(saved.s3), sqs: port(saved.sqs) };
 }
 
-export const rememberPorts = (dataDir: string, ports: Required<RememberedPorts>) => writePrivateFile(join(dataDir, PORTS_FILE), `${JSON.stringify(ports, null, 2)}\n`);
+export const rememberPorts = (dataDir: string, ports: Required<RememberedPorts>) =>
+  writePrivateFile(join(dataDir, PORTS_FILE), `${JSON.stringify(ports, null, 2)}\n`);

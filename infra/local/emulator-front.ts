@@ -11,7 +11,7 @@ import { Agent, createServer, request as forward, type IncomingMessage, type Out
 import type { AddressInfo } from 'node:net';
 import type { LocalCredentials } from './data-dir.ts';
 import type { Log } from './log.ts';
-import { SigV4Verifier, type ReceivedRequest } from './sigv4.ts';
+import { type ReceivedRequest, SigV4Verifier } from './sigv4.ts';
 
 /** DynamoDB's largest request (a 25-item batch of 400 KB items) is under this; SQS's is 1 MiB. */
 const MAX_CHECKED_BODY_BYTES = 16 * 1024 * 1024;
@@ -32,7 +32,11 @@ export interface Front {
 
 const refusal = (service: FrontOptions['service'], status: number, code: string, message: string): [number, OutgoingHttpHeaders, string] =>
   service === 's3'
-    ? [status, { 'content-type': 'application/xml' }, `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`]
+    ? [
+        status,
+        { 'content-type': 'application/xml' },
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+      ]
     : [status, { 'content-type': 'application/x-amz-json-1.0' }, JSON.stringify({ __type: `com.amazon.coral.service#${code}`, message })];
 
 const readBody = (req: IncomingMessage) =>

@@ -1,14 +1,23 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, ScanCommand, type AttributeValue, type GlobalSecondaryIndex } from '@aws-sdk/client-dynamodb';
-import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  type AttributeValue,
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  type GlobalSecondaryIndex,
+  PutItemCommand,
+  ScanCommand,
+} from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mediaCors, type QueueDecl, type ResourceNames, type TableDecl } from '../wiring.ts';
-import { emulatorCredentials, privateDir, rememberedPorts, rememberPorts, type LocalCredentials } from './data-dir.ts';
-import { startFront, type Front, type FrontOptions } from './emulator-front.ts';
+import { emulatorCredentials, type LocalCredentials, privateDir, rememberedPorts, rememberPorts } from './data-dir.ts';
+import { type Front, type FrontOptions, startFront } from './emulator-front.ts';
 import { createLog, type Log } from './log.ts';
 
 const require = createRequire(import.meta.url);
@@ -47,8 +56,7 @@ const listenOnSocket = (server: Server, path: string) =>
     server.listen(path, () => resolve());
   });
 
-const close = (server: { close(cb: (err?: Error) => void): unknown }) =>
-  new Promise<void>((resolve) => server.close(() => resolve()));
+const close = (server: { close(cb: (err?: Error) => void): unknown }) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 /**
  * fauxqs keys queues by their full URL and by default names them `http://sqs.<region>.localhost:<port>/...`,
@@ -84,7 +92,10 @@ async function openFront(options: FrontOptions, asked: number | undefined, remem
     return await startFront(options, remembered);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    log.warn('remembered emulator port is taken; using another (links that name the old one stop working)', { service: options.service, port: remembered });
+    log.warn('remembered emulator port is taken; using another (links that name the old one stop working)', {
+      service: options.service,
+      port: remembered,
+    });
     return startFront(options, 0);
   }
 }
@@ -114,7 +125,9 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
     await listenOnSocket(dynamoServer, socket('dynamodb'));
     stops.push(() => close(dynamoServer));
 
-    const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { configureBuckets(): Promise<void>; listen(options: object): Promise<Server>; httpServer?: Server; close(): Promise<void> };
+    const S3rver = require('s3rver') as new (
+      options: Record<string, unknown>,
+    ) => { configureBuckets(): Promise<void>; listen(options: object): Promise<Server>; httpServer?: Server; close(): Promise<void> };
     // s3rver knows one dummy key and serves response-header overrides (a link's download name) only to a known one;
     // it checks no v4 signature itself, the front does.
     const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
@@ -129,7 +142,12 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
 
     const fronts = {} as Record<keyof Endpoints, Front>;
     for (const service of ['dynamodb', 's3', 'sqs'] as const) {
-      fronts[service] = await openFront({ service, credentials, region: LOCAL_REGION, socketPath: socket(service), log }, ports[service], remembered[service], log);
+      fronts[service] = await openFront(
+        { service, credentials, region: LOCAL_REGION, socketPath: socket(service), log },
+        ports[service],
+        remembered[service],
+        log,
+      );
       stops.push(() => fronts[service].close());
     }
     const bound = { dynamodb: fronts.dynamodb.port, s3: fronts.s3.port, sqs: fronts.sqs.port };
@@ -140,7 +158,12 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
       s3: `http://127.0.0.1:${bound.s3}`,
       sqs: `http://127.0.0.1:${bound.sqs}`,
     };
-    const common = { region: LOCAL_REGION, credentials, requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const };
+    const common = {
+      region: LOCAL_REGION,
+      credentials,
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
+    };
     const dynamo = new DynamoDBClient({ ...common, endpoint: endpoints.dynamodb });
     const s3 = new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true });
     const sqs = new SQSClient({ ...common, endpoint: endpoints.sqs });

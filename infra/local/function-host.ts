@@ -163,22 +163,36 @@ export class FunctionHost {
       sandbox.pending = undefined;
     };
     sandbox.onDeath = die;
-    worker.on('message', (message: { type: string; id?: string; json?: string; initMs?: number; error?: { errorType: string; errorMessage: string; stack?: string } }) => {
-      if (message.type === 'ready') {
-        this.options.log.debug('cold start', { function: this.name, initMs: message.initMs });
-        markReady();
-      } else if (message.type === 'init-error') {
-        const e = message.error!;
-        this.options.log.error('function failed to initialise', { function: this.name, errorType: e.errorType, errorMessage: e.errorMessage, stack: e.stack });
-        die(new InvocationError('init', e.errorType, e.errorMessage, e.stack));
-        void worker.terminate();
-      } else if (sandbox.pending && message.id === sandbox.pending.id) {
-        const pending = sandbox.pending;
-        sandbox.pending = undefined;
-        if (message.type === 'result') pending.settle({ json: message.json });
-        else pending.settle({ error: new InvocationError('handled', message.error!.errorType, message.error!.errorMessage, message.error!.stack) });
-      }
-    });
+    worker.on(
+      'message',
+      (message: {
+        type: string;
+        id?: string;
+        json?: string;
+        initMs?: number;
+        error?: { errorType: string; errorMessage: string; stack?: string };
+      }) => {
+        if (message.type === 'ready') {
+          this.options.log.debug('cold start', { function: this.name, initMs: message.initMs });
+          markReady();
+        } else if (message.type === 'init-error') {
+          const e = message.error!;
+          this.options.log.error('function failed to initialise', {
+            function: this.name,
+            errorType: e.errorType,
+            errorMessage: e.errorMessage,
+            stack: e.stack,
+          });
+          die(new InvocationError('init', e.errorType, e.errorMessage, e.stack));
+          void worker.terminate();
+        } else if (sandbox.pending && message.id === sandbox.pending.id) {
+          const pending = sandbox.pending;
+          sandbox.pending = undefined;
+          if (message.type === 'result') pending.settle({ json: message.json });
+          else pending.settle({ error: new InvocationError('handled', message.error!.errorType, message.error!.errorMessage, message.error!.stack) });
+        }
+      },
+    );
     worker.on('error', (error) => {
       this.options.log.error('execution environment crashed', { function: this.name, error: error.message, stack: error.stack });
       die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment crashed: ${error.message}`));

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
-import { InvocationError, type FunctionHost } from './function-host.ts';
-import { evaluatePolicy, type AuthorizerResult } from './iam-policy.ts';
-import type { Log } from './log.ts';
 import { api, apiResourcePath, type GatewayResponseDecl } from '../wiring.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
+import { type FunctionHost, InvocationError } from './function-host.ts';
+import { type AuthorizerResult, evaluatePolicy } from './iam-policy.ts';
+import type { Log } from './log.ts';
 import { matchResource, type Resource } from './routing.ts';
-import { UsagePlanBuckets, type Throttle } from './usage-plan.ts';
+import { type Throttle, UsagePlanBuckets } from './usage-plan.ts';
 
 export interface GatewayOptions {
   resources: Resource[];
@@ -188,14 +188,17 @@ export function createGateway(options: GatewayOptions): Gateway {
         return { reply: errors.internal(500) };
       }
       const event =
-        options.authorizerType === 'TOKEN' ? { type: 'TOKEN', authorizationToken: identity, methodArn } : { type: 'REQUEST', methodArn, ...requestEvent };
+        options.authorizerType === 'TOKEN'
+          ? { type: 'TOKEN', authorizationToken: identity, methodArn }
+          : { type: 'REQUEST', methodArn, ...requestEvent };
       try {
         const value = (await options.authorizer.invoke(event)) as AuthorizerResult;
         evaluatePolicy(value, methodArn); // validates the shape before it is cached
         result = { result: value, expires: Date.now() + options.authorizerCacheTtlSeconds * 1000 };
         if (options.authorizerCacheTtlSeconds > 0) cache.set(identity, result);
       } catch (error) {
-        if (error instanceof InvocationError && error.kind === 'handled' && error.errorMessage === 'Unauthorized') return { reply: errors.unauthorized() };
+        if (error instanceof InvocationError && error.kind === 'handled' && error.errorMessage === 'Unauthorized')
+          return { reply: errors.unauthorized() };
         options.log.error('authorizer failed', { error: (error as Error).message });
         return { reply: errors.internal(500) };
       }
@@ -293,7 +296,10 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     // Only now is the body read: a request that is not routed or not authorised costs no reading at all, and a
     // public route (no key) may send no more than a create request may.
-    const { body, tooLarge, timedOut } = await readBody(req, target.auth ? options.maxBodyBytes : Math.min(options.maxBodyBytes, PUBLIC_ROUTE_MAX_BODY_BYTES));
+    const { body, tooLarge, timedOut } = await readBody(
+      req,
+      target.auth ? options.maxBodyBytes : Math.min(options.maxBodyBytes, PUBLIC_ROUTE_MAX_BODY_BYTES),
+    );
     if (timedOut) return { reply: errors.bodyTimeout(), function: target.function, resource: resource.path };
     if (tooLarge) return { reply: errors.tooLarge(), function: target.function, resource: resource.path };
     const binary = body.length > 0 && mediaTypeMatches(req.headers['content-type'], options.binaryMediaTypes);
@@ -362,7 +368,13 @@ export function createGateway(options: GatewayOptions): Gateway {
 
 /** A Lambda proxy result as API Gateway maps it; anything malformed is a 502. */
 function toReply(result: unknown, log: Log): Reply {
-  const r = result as { statusCode?: unknown; headers?: Record<string, unknown>; multiValueHeaders?: Record<string, unknown[]>; body?: unknown; isBase64Encoded?: boolean };
+  const r = result as {
+    statusCode?: unknown;
+    headers?: Record<string, unknown>;
+    multiValueHeaders?: Record<string, unknown[]>;
+    body?: unknown;
+    isBase64Encoded?: boolean;
+  };
   if (!r || typeof r !== 'object' || typeof r.statusCode !== 'number' || (r.body !== undefined && r.body !== null && typeof r.body !== 'string')) {
     log.error('malformed Lambda proxy response', { result: JSON.stringify(result)?.slice(0, 500) });
     return errors.internal(502);

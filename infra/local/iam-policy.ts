@@ -14,7 +14,12 @@ interface PolicyStatement {
 
 /** IAM wildcard match: `*` any run of characters, `?` any one character, case-sensitive. */
 export function wildcardMatch(pattern: string, value: string): boolean {
-  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return regex.test(value);
 }
 

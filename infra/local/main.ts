@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { functionOutputToFile, type LogLevel } from './log.ts';
 import { parseLoopbackPorts } from './loopback.ts';
-import { REPO_ROOT, startLocalRuntime, type LocalRuntimeOptions } from './runtime.ts';
+import { type LocalRuntimeOptions, REPO_ROOT, startLocalRuntime } from './runtime.ts';
 
 const number = (name: string): number | undefined => {
   const value = process.env[name];

@@ -1,11 +1,11 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AccountBot } from '#domain/account-bots';
-import type { AssembleMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
-import { pendingWork } from '#domain/pending-work';
+import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { DELIVERY_SCHEDULE_SECONDS } from '#commons/webhooks/retry';
+import type { AccountBot } from '#domain/account-bots';
+import type { AssembleMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
+import { pendingWork } from '#domain/pending-work';
 import type { Log } from './log.ts';
 
 /**
@@ -67,6 +67,7 @@ export async function requeueUnfinishedWork(options: {
       }
     }
   }
-  if (counts.render + counts.assemble + counts.notify + counts.prepare > 0) log.info('re-enqueued unfinished work lost with the in-memory queues', counts);
+  if (counts.render + counts.assemble + counts.notify + counts.prepare > 0)
+    log.info('re-enqueued unfinished work lost with the in-memory queues', counts);
   return counts;
 }

@@ -1,21 +1,30 @@
-import { allowFile } from './loopback.ts';
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames } from '#commons/env-names';
-import * as wiring from '../wiring.ts';
 import type { FunctionDecl, QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
-import { prepareDataDir, writePrivateFile, type LocalCredentials } from './data-dir.ts';
-import { ensureQueues, ensureTables, LOCAL_ACCOUNT, LOCAL_REGION, startEmulators, type EmulatorPorts, type Endpoints, type ProvisionedQueue } from './emulators.ts';
+import * as wiring from '../wiring.ts';
+import { type LocalCredentials, prepareDataDir, writePrivateFile } from './data-dir.ts';
+import {
+  type EmulatorPorts,
+  type Endpoints,
+  ensureQueues,
+  ensureTables,
+  LOCAL_ACCOUNT,
+  LOCAL_REGION,
+  type ProvisionedQueue,
+  startEmulators,
+} from './emulators.ts';
 import { FunctionHost, type FunctionOutput } from './function-host.ts';
 import { createGateway } from './gateway.ts';
 import { createLog, type Log, type LogLevel } from './log.ts';
+import { allowFile } from './loopback.ts';
 import { QueuePoller } from './poller.ts';
 import { requeueUnfinishedWork } from './recover.ts';
 import { buildResources } from './routing.ts';
-import { seedBots, seedDevTenant, type DevTenant } from './seed.ts';
+import { type DevTenant, seedBots, seedDevTenant } from './seed.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -158,7 +167,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       deadLetterQueueUrl: (name) => queues[name]!.dlqUrl,
       bucket: localNames.bucket,
     };
-    log.info('resources ready', { tables: Object.keys(tables).map(localNames.table), queues: Object.keys(queues).map(localNames.queue), bucket: localNames.bucket });
+    log.info('resources ready', {
+      tables: Object.keys(tables).map(localNames.table),
+      queues: Object.keys(queues).map(localNames.queue),
+      bucket: localNames.bucket,
+    });
 
     const doc = DynamoDBDocumentClient.from(emulators.dynamo, { marshallOptions: { removeUndefinedValues: true } });
     let devTenant: DevTenant | undefined;
@@ -218,7 +231,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
       const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
       const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
-      const host = new FunctionHost(name, decl, env, { root, concurrency: perFunction, log, functionPrefix: 'vidbot', output: options.functionOutput });
+      const host = new FunctionHost(name, decl, env, {
+        root,
+        concurrency: perFunction,
+        log,
+        functionPrefix: 'vidbot',
+        output: options.functionOutput,
+      });
       if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
       hosts.set(name, host);
       stops.push(() => host.stop());

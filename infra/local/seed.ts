@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { generateApiKey, generateUsagePlanKey, generateWebhookSecret, hashApiKey, issueApiKey, newAccount } from '#domain/api-keys';
-import { BUILT_IN_BOTS, botPreviewKey } from '#domain/bot';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { generateApiKey, generateUsagePlanKey, generateWebhookSecret, hashApiKey, issueApiKey, newAccount } from '#domain/api-keys';
+import { BUILT_IN_BOTS, botPreviewKey } from '#domain/bot';
 import { seal, unseal, writePrivateFile } from './data-dir.ts';
 import type { Log } from './log.ts';
 

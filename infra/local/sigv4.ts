@@ -4,7 +4,7 @@
  * key come from the SDK's own signer (@smithy/signature-v4); this file only picks the parts of the received request
  * that were signed and compares.
  */
-import { createHash, createHmac, timingSafeEqual, type BinaryLike } from 'node:crypto';
+import { type BinaryLike, createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ALGORITHM_IDENTIFIER, createScope, getCanonicalHeaders, getSigningKey, SignatureV4, UNSIGNED_PAYLOAD } from '@smithy/signature-v4';
 import type { LocalCredentials } from './data-dir.ts';
 
@@ -16,7 +16,11 @@ const LONG_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
 type Bytes = string | ArrayBuffer | ArrayBufferView;
 const toBinary = (data: Bytes): BinaryLike =>
-  typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  typeof data === 'string'
+    ? data
+    : data instanceof ArrayBuffer
+      ? new Uint8Array(data)
+      : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 
 /** The hash the signer is built with, from node:crypto (as @smithy/hash-node does). */
 class NodeSha256 {
@@ -108,7 +112,8 @@ export class SigV4Verifier extends SignatureV4 {
     if ('ok' in claim) return claim;
     const [accessKeyId, shortDate, region, service, terminator, ...rest] = claim.credential.split('/');
     if (accessKeyId !== this.key.accessKeyId) return refuse('unknown access key');
-    if (rest.length || terminator !== 'aws4_request' || region !== this.region || service !== this.serviceName) return refuse('wrong credential scope');
+    if (rest.length || terminator !== 'aws4_request' || region !== this.region || service !== this.serviceName)
+      return refuse('wrong credential scope');
     if (shortDate !== claim.longDate.slice(0, 8)) return refuse('credential date differs from the request date');
     const names = claim.signedHeaders.split(';');
     if (!names.includes('host')) return refuse('host is not signed');
@@ -128,7 +133,12 @@ export class SigV4Verifier extends SignatureV4 {
       headers: picked,
     };
     const scope = createScope(shortDate, region, service);
-    const stringToSign = await this.createStringToSign(claim.longDate, scope, this.createCanonicalRequest(signable, canonicalHeaders, claim.payloadHash), ALGORITHM_IDENTIFIER);
+    const stringToSign = await this.createStringToSign(
+      claim.longDate,
+      scope,
+      this.createCanonicalRequest(signable, canonicalHeaders, claim.payloadHash),
+      ALGORITHM_IDENTIFIER,
+    );
     const signingKey = await getSigningKey(NodeSha256, this.key, shortDate, region, service);
     const expected = createHmac('sha256', signingKey).update(stringToSign).digest('hex');
     return sameHex(expected, claim.signature) ? { ok: true, presigned: claim.presigned } : refuse('signature does not match');
@@ -157,9 +167,17 @@ export class SigV4Verifier extends SignatureV4 {
 
   private presignedClaim(query: Record<string, string | string[]>, now: number): Claim | Verdict {
     const field = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
-    const [algorithm, credential, signedHeaders, signature, longDate, expires] = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-SignedHeaders', 'X-Amz-Signature', 'X-Amz-Date', 'X-Amz-Expires'].map(field);
+    const [algorithm, credential, signedHeaders, signature, longDate, expires] = [
+      'X-Amz-Algorithm',
+      'X-Amz-Credential',
+      'X-Amz-SignedHeaders',
+      'X-Amz-Signature',
+      'X-Amz-Date',
+      'X-Amz-Expires',
+    ].map(field);
     if (this.serviceName !== 's3') return refuse('presigned links are for S3');
-    if (algorithm !== ALGORITHM_IDENTIFIER || !credential || !signedHeaders || !signature || !longDate || !expires) return refuse('malformed presigned link');
+    if (algorithm !== ALGORITHM_IDENTIFIER || !credential || !signedHeaders || !signature || !longDate || !expires)
+      return refuse('malformed presigned link');
     const date = dateOf(longDate);
     const seconds = /^\d{1,7}$/.test(expires) ? Number(expires) : NaN;
     if (!date || !(seconds >= 1 && seconds <= MAX_PRESIGNED_SECONDS)) return refuse('malformed presigned link');

@@ -15,7 +15,8 @@ export class UsagePlanBuckets {
     private readonly throttle: Throttle,
     private readonly nowMs: () => number = () => performance.now(),
   ) {
-    if (!(throttle.rateLimit > 0) || !(throttle.burstLimit >= 1)) throw new Error(`a usage plan needs a rate above 0 and a burst of at least 1, got ${JSON.stringify(throttle)}`);
+    if (!(throttle.rateLimit > 0) || !(throttle.burstLimit >= 1))
+      throw new Error(`a usage plan needs a rate above 0 and a burst of at least 1, got ${JSON.stringify(throttle)}`);
   }
 
   /** Takes one request from the key's bucket: 0 when allowed, otherwise the seconds until it would be (at least 1). */

@@ -55,7 +55,16 @@ async function run(url: string, headers: Record<string, string>, op: Operation, 
     headers: op.body ? { ...headers, 'content-type': 'application/json' } : headers,
     body: op.body,
     // Each request takes the next key in turn, when the operation has several.
-    requests: op.authorizations ? [{ setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, Authorization: op.authorizations![turn++ % op.authorizations!.length] } }) }] : undefined,
+    requests: op.authorizations
+      ? [
+          {
+            setupRequest: (request: any) => ({
+              ...request,
+              headers: { ...request.headers, Authorization: op.authorizations![turn++ % op.authorizations!.length] },
+            }),
+          },
+        ]
+      : undefined,
     connections,
     duration: seconds,
     // A request slower than the gateway's 29 s integration timeout is a failure anyway.
@@ -75,7 +84,14 @@ async function run(url: string, headers: Record<string, string>, op: Operation, 
 
 export function formatTable(rows: OperationFigures[]): string {
   const header = ['operation', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'failures'];
-  const lines = rows.map((r) => [r.name, String(r.requests), r.requestsPerSecond.toFixed(1), r.p50Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.failures)]);
+  const lines = rows.map((r) => [
+    r.name,
+    String(r.requests),
+    r.requestsPerSecond.toFixed(1),
+    r.p50Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    String(r.failures),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [row(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(row)].join('\n');
@@ -113,7 +129,11 @@ async function main() {
     const creators: string[] = [];
     for (let i = 0; i < CREATE_ACCOUNTS; i++) creators.push(`Bearer ${(await createKey(target, { name: `bench ${i}` })).apiKey}`);
     for (const authorization of creators) await fetch(`${runtime.url}/v1/account`, { headers: { Authorization: authorization } });
-    const created = await fetch(`${runtime.url}/v1/bot`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: CREATE_BODY });
+    const created = await fetch(`${runtime.url}/v1/bot`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: CREATE_BODY,
+    });
     if (created.status !== 202) throw new Error(`the first create answered ${created.status}: ${await created.text()}`);
     const { video_id: videoId } = (await created.json()) as { video_id: string };
 

@@ -10,13 +10,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { describeShape, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
+import { inspectBackground, probeDuration } from '../../functions/media/media.ts';
 import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
-import { inspectBackground, probeDuration } from '../../functions/media/media.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { argument, bareEncode, BENCH_TEXT, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
-import { describeShape, frameSizeOf } from '#domain/shape';
+import { argument, BENCH_TEXT, bareEncode, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
 
 async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
@@ -65,7 +65,9 @@ async function main() {
     console.log(`bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}`);
     console.log(`bare runs:             ${runs.map((r) => r.seconds.toFixed(2)).join(' s, ')} s`);
     console.log(`clip length:           ${clipSeconds.toFixed(2)} s`);
-    console.log(`renderClip (all in):   ${renderSeconds.toFixed(2)} s (speech ${t.speechMs} ms, setup ${t.setupMs} ms, ffmpeg ${t.encodeMs} ms of which drawing ${t.drawMs} ms)`);
+    console.log(
+      `renderClip (all in):   ${renderSeconds.toFixed(2)} s (speech ${t.speechMs} ms, setup ${t.setupMs} ms, ffmpeg ${t.encodeMs} ms of which drawing ${t.drawMs} ms)`,
+    );
     console.log(`bare libx264 encode:   ${bareSeconds.toFixed(2)} s`);
     console.log(`ratio (wall time):     ${(renderSeconds / bareSeconds).toFixed(2)}`);
     console.log(`CPU time:              render ${renderCpu.toFixed(2)} s, bare ${bareCpu.toFixed(2)} s, ratio ${(renderCpu / bareCpu).toFixed(2)}`);

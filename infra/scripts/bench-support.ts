@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
+import { aspectRatioSchema, resolutionSchema } from '#domain/create-request';
+import type { FrameSize, Shape } from '#domain/shape';
 import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
 import { runFfmpeg } from '../../functions/media/media.ts';
 import { FPS } from '../../functions/render/engine/types.ts';
-import { aspectRatioSchema, resolutionSchema } from '#domain/create-request';
-import type { FrameSize, Shape } from '#domain/shape';
 
 /** About sixty seconds of speech for bot_ava (espeak-ng, 160 words per minute): the benchmarks' clip. */
 export const BENCH_TEXT = [
@@ -40,15 +40,46 @@ export function cpuSeconds(): number {
  * is the same source encoded once, so both encodes see the same picture (the clip adds the bot).
  */
 export const syntheticSource = (seconds: number, frame: FrameSize): string[] => [
-  '-f', 'lavfi', '-i', `testsrc2=s=${frame.width}x${frame.height}:r=${FPS}:d=${seconds}`,
-  '-f', 'lavfi', '-i', `aevalsrc='0.1*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)|0.1*sin(2*PI*220*t)+0.08*sin(2*PI*329.63*t)':s=48000:d=${seconds}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=s=${frame.width}x${frame.height}:r=${FPS}:d=${seconds}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `aevalsrc='0.1*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)|0.1*sin(2*PI*220*t)+0.08*sin(2*PI*329.63*t)':s=48000:d=${seconds}`,
 ];
 
 /** The clip's background: 60 s of the synthetic source as a caller would send it (H.264 + AAC MP4), made once per size. */
 export async function syntheticBackground(path: string, frame: FrameSize): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(dirname(path), { recursive: true });
-  await runFfmpeg(['-y', ...syntheticSource(60, frame), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-b:a', '128k', '-t', '60', '-movflags', '+faststart', path], { budgetSeconds: 300 });
+  await runFfmpeg(
+    [
+      '-y',
+      ...syntheticSource(60, frame),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '60',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-t',
+      '60',
+      '-movflags',
+      '+faststart',
+      path,
+    ],
+    { budgetSeconds: 300 },
+  );
   return path;
 }
 
@@ -59,12 +90,30 @@ export async function syntheticBackground(path: string, frame: FrameSize): Promi
 export async function bareEncode(seconds: number, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
   const cpu = cpuSeconds();
   const started = performance.now();
-  await runFfmpeg(['-y', ...syntheticSource(seconds, frame), ...VIDEO_ENCODE_ARGS, '-r', String(FPS), ...AUDIO_ENCODE_ARGS, '-t', String(seconds), '-movflags', '+faststart', output], { budgetSeconds: 900 });
+  await runFfmpeg(
+    [
+      '-y',
+      ...syntheticSource(seconds, frame),
+      ...VIDEO_ENCODE_ARGS,
+      '-r',
+      String(FPS),
+      ...AUDIO_ENCODE_ARGS,
+      '-t',
+      String(seconds),
+      '-movflags',
+      '+faststart',
+      output,
+    ],
+    { budgetSeconds: 900 },
+  );
   return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
 }
 
 /** The machine's load averages (1, 5, 15 min), to print beside wall-clock figures. */
-export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** `16:9@720p,9:16@1080p`: the shapes a benchmark measures (docs/performance.md's figures: the default list). */
 export function parseShapes(list: string): Shape[] {

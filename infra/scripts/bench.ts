@@ -22,17 +22,17 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createLog } from '../local/log.ts';
-import { startLocalRuntime } from '../local/runtime.ts';
-import { startFileServer } from './support/file-server.ts';
-import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { DEFAULT_SHAPE, describeShape, type FrameSize, frameSizeOf, type Shape, sameShape } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
 import { clipTiming } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { argument, bareEncode, BENCH_TEXT, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
-import { DEFAULT_SHAPE, describeShape, frameSizeOf, sameShape, type FrameSize, type Shape } from '#domain/shape';
+import { createLog } from '../local/log.ts';
+import { startLocalRuntime } from '../local/runtime.ts';
+import { argument, BENCH_TEXT, bareEncode, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
+import { startFileServer } from './support/file-server.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
 /** The shapes measured by default: landscape and vertical, 720p and 1080p. */
 const DEFAULT_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p';
@@ -112,7 +112,16 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
         aspect_ratio: shape.aspectRatio,
         resolution: shape.resolution,
         captions,
-        clips: [{ bot_uid: botUid, text, bot_position: 'bottom-right', background: `${files.base}/background.mp4`, background_volume: 0.2, transitions: 'fade_in fade_out' }],
+        clips: [
+          {
+            bot_uid: botUid,
+            text,
+            bot_position: 'bottom-right',
+            background: `${files.base}/background.mp4`,
+            background_volume: 0.2,
+            transitions: 'fade_in fade_out',
+          },
+        ],
       }),
     });
     if (response.status !== 202) throw new Error(`create answered ${response.status}: ${await response.text()}`);
@@ -172,7 +181,14 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
       const done = await video(photoId);
       if (done.status !== 'completed') throw new Error(`photo bot video ${done.status}: ${JSON.stringify(done.error)}`);
       const drawOf = (id: string) => Number(lines.find((l) => l.video_id === id && l.message === 'clip rendered')?.draw_ms ?? NaN) / 1000;
-      photoRun = { seconds, cpu, duration: done.clips[0].duration_seconds, prepareSeconds, drawSeconds: drawOf(photoId), builtInDrawSeconds: drawOf(videoId) };
+      photoRun = {
+        seconds,
+        cpu,
+        duration: done.clips[0].duration_seconds,
+        prepareSeconds,
+        drawSeconds: drawOf(photoId),
+        builtInDrawSeconds: drawOf(videoId),
+      };
     }
   } finally {
     await receiver.stop();
@@ -183,7 +199,12 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
 
   if (Math.abs(result.duration - length) > 0.05) throw new Error(`the clip lasts ${result.duration} s, not the ${length} s the baseline encoded`);
   const bareAfter = await bareEncode(length, join(work, 'bare.mp4'), frame);
-  const bare = { seconds: (bareBefore.seconds + bareAfter.seconds) / 2, cpu: (bareBefore.cpu + bareAfter.cpu) / 2, before: bareBefore.seconds, after: bareAfter.seconds };
+  const bare = {
+    seconds: (bareBefore.seconds + bareAfter.seconds) / 2,
+    cpu: (bareBefore.cpu + bareAfter.cpu) / 2,
+    before: bareBefore.seconds,
+    after: bareAfter.seconds,
+  };
 
   const ratio = result.seconds / bare.seconds;
   const row = (label: string, value: string) => console.log(`${label.padEnd(72)}${value}`);
@@ -191,17 +212,32 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   console.log(`\n${describeShape(shape)}`);
   row(`clip length (${frame.width}x${frame.height}, 30 fps, fade in and out)`, `${result.duration.toFixed(1)} s`);
   row('create -> signed webhook received', `${result.seconds.toFixed(2)} s`);
-  row('bare libx264 encode of a synthetic source, same length and size', `${bare.seconds.toFixed(2)} s (before ${bare.before.toFixed(2)} s, after ${bare.after.toFixed(2)} s)`);
+  row(
+    'bare libx264 encode of a synthetic source, same length and size',
+    `${bare.seconds.toFixed(2)} s (before ${bare.before.toFixed(2)} s, after ${bare.after.toFixed(2)} s)`,
+  );
   row(`RATIO create -> webhook / bare encode (target <= ${targetFor(shape)})`, ratio.toFixed(2));
-  row('CPU: whole service for the video / bare encode', `${result.cpu.toFixed(1)} s / ${bare.cpu.toFixed(1)} s (ratio ${(result.cpu / bare.cpu).toFixed(2)})`);
-  row('the same video with captions: "burn", create -> webhook (target: +10 % at most)', `${burned.seconds.toFixed(2)} s (${(((burned.seconds - result.seconds) / result.seconds) * 100).toFixed(1)} %; CPU ${burned.cpu.toFixed(1)} s, ${(((burned.cpu - result.cpu) / result.cpu) * 100).toFixed(1)} %)`);
+  row(
+    'CPU: whole service for the video / bare encode',
+    `${result.cpu.toFixed(1)} s / ${bare.cpu.toFixed(1)} s (ratio ${(result.cpu / bare.cpu).toFixed(2)})`,
+  );
+  row(
+    'the same video with captions: "burn", create -> webhook (target: +10 % at most)',
+    `${burned.seconds.toFixed(2)} s (${(((burned.seconds - result.seconds) / result.seconds) * 100).toFixed(1)} %; CPU ${burned.cpu.toFixed(1)} s, ${(((burned.cpu - result.cpu) / result.cpu) * 100).toFixed(1)} %)`,
+  );
   if (photoRun) {
     const p = photoRun;
     const perSecond = p.seconds / p.duration / (result.seconds / result.duration);
     row('photo bot: PUT -> signed bot.ready (prepare function, warm runtime)', `${p.prepareSeconds.toFixed(2)} s`);
-    row(`photo bot: the same text (${p.duration.toFixed(1)} s clip), create -> signed webhook`, `${p.seconds.toFixed(2)} s (ratio to the bare encode, scaled to its length: ${(p.seconds / (bare.seconds * (p.duration / length))).toFixed(2)})`);
+    row(
+      `photo bot: the same text (${p.duration.toFixed(1)} s clip), create -> signed webhook`,
+      `${p.seconds.toFixed(2)} s (ratio to the bare encode, scaled to its length: ${(p.seconds / (bare.seconds * (p.duration / length))).toFixed(2)})`,
+    );
     row('PHOTO / BUILT-IN per second of video: wall time (target <= 1)', perSecond.toFixed(2));
-    row('photo / built-in per second of video: CPU of the whole service', `${(p.cpu / p.duration / (result.cpu / result.duration)).toFixed(2)} (${p.cpu.toFixed(1)} s / ${result.cpu.toFixed(1)} s)`);
+    row(
+      'photo / built-in per second of video: CPU of the whole service',
+      `${(p.cpu / p.duration / (result.cpu / result.duration)).toFixed(2)} (${p.cpu.toFixed(1)} s / ${result.cpu.toFixed(1)} s)`,
+    );
     row('drawing the bot inside the ffmpeg pass: photo / built-in', `${p.drawSeconds.toFixed(2)} s / ${p.builtInDrawSeconds.toFixed(2)} s`);
   }
   row('load average (1/5/15 min) at the start / after the service / at the end', loads);
@@ -224,7 +260,9 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
   console.log(`\nencoder: ${VIDEO_ENCODE_ARGS.join(' ')}`);
-  console.log('| Shape | Frame | Create → webhook | Bare encode (before / after) | Ratio | Target | CPU: service / bare | Load (start / after service / end) |\n|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| Shape | Frame | Create → webhook | Bare encode (before / after) | Ratio | Target | CPU: service / bare | Load (start / after service / end) |\n|---|---|---|---|---|---|---|---|',
+  );
   for (const r of runs)
     console.log(
       `| ${r.shape.aspectRatio} ${r.shape.resolution} | ${r.frame.width}x${r.frame.height} | ${r.seconds.toFixed(2)} s | ${r.bare.seconds.toFixed(2)} s (${r.bare.before.toFixed(2)} / ${r.bare.after.toFixed(2)}) | ` +
@@ -232,7 +270,9 @@ async function main() {
     );
   const photos = runs.filter((r) => r.photo);
   if (photos.length) {
-    console.log('\n| Shape | Built-in (Ava): create → webhook, clip | Photo bot: create → webhook, clip | Photo / built-in per second of video: wall, CPU | Drawing the bot: photo / built-in |\n|---|---|---|---|---|');
+    console.log(
+      '\n| Shape | Built-in (Ava): create → webhook, clip | Photo bot: create → webhook, clip | Photo / built-in per second of video: wall, CPU | Drawing the bot: photo / built-in |\n|---|---|---|---|---|',
+    );
     for (const r of photos) {
       const p = r.photo!;
       console.log(
@@ -270,7 +310,9 @@ function printProfile(lines: LogLine[], run: { seconds: number; t0: number; webh
   console.log(`| Stage | Seconds | Share |\n|---|---|---|`);
   for (const [label, seconds] of rows) console.log(`| ${label} | ${seconds.toFixed(2)} | ${((seconds / run.seconds) * 100).toFixed(1)} % |`);
   console.log(`| **create → webhook** | **${run.seconds.toFixed(2)}** | 100 % |`);
-  console.log(`(inside the ffmpeg pass: drawing the bot's frames in Node took ${n('draw_ms').toFixed(2)} s; first frame handed to ffmpeg ${n('first_frame_ms').toFixed(2)} s after the render started; the assembly itself ${(Number(completed.assemble_ms ?? 0) / 1000).toFixed(2)} s)`);
+  console.log(
+    `(inside the ffmpeg pass: drawing the bot's frames in Node took ${n('draw_ms').toFixed(2)} s; first frame handed to ffmpeg ${n('first_frame_ms').toFixed(2)} s after the render started; the assembly itself ${(Number(completed.assemble_ms ?? 0) / 1000).toFixed(2)} s)`,
+  );
   console.log(`(the background's download and inspection took ${n('background_ms').toFixed(2)} s, alongside the speech)`);
 }
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import type { BotManifest } from '#domain/look';
 import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
 import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
-import type { BotManifest } from '#domain/look';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
 const TILE = 180;
@@ -36,8 +36,15 @@ async function row(dir: string): Promise<Buffer[]> {
   const side = 300;
   const left = Math.max(0, Math.min(m.width - side, m.mouth.x - side / 2));
   const top = Math.max(0, Math.min(m.height - side, m.mouth.y - 70 - side / 2));
-  return Promise.all(KEYS.map(async (key) =>
-    sharp(await canvas(dir, m, key)).extract({ left: Math.round(left), top: Math.round(top), width: side, height: side }).resize(TILE, TILE).png().toBuffer()));
+  return Promise.all(
+    KEYS.map(async (key) =>
+      sharp(await canvas(dir, m, key))
+        .extract({ left: Math.round(left), top: Math.round(top), width: side, height: side })
+        .resize(TILE, TILE)
+        .png()
+        .toBuffer(),
+    ),
+  );
 }
 
 async function main(): Promise<void> {
@@ -56,8 +63,14 @@ async function main(): Promise<void> {
     const ava = join(repo, 'functions/render/bots/ava');
     const am = JSON.parse(readFileSync(join(ava, 'manifest.json'), 'utf8')) as BotManifest;
     const drawing = async (key: string) =>
-      sharp(join(ava, am.back)).composite([{ input: join(ava, am.body) }, { input: join(ava, am.head.frames[key]!), left: am.head.x, top: am.head.y }]).png().toBuffer();
-    save('drawn', (await buildDrawnLook({ mouthClosed: await drawing('m0-eo'), mouthOpen: await drawing('m4-eo'), eyesClosed: await drawing('m0-ec') })).files);
+      sharp(join(ava, am.back))
+        .composite([{ input: join(ava, am.body) }, { input: join(ava, am.head.frames[key]!), left: am.head.x, top: am.head.y }])
+        .png()
+        .toBuffer();
+    save(
+      'drawn',
+      (await buildDrawnLook({ mouthClosed: await drawing('m0-eo'), mouthOpen: await drawing('m4-eo'), eyesClosed: await drawing('m0-ec') })).files,
+    );
     for (const look of ['ava', 'leo', 'maya', 'otto']) looks.push(join(repo, 'functions/render/bots', look));
     const rows = await Promise.all(looks.map(row));
     const out = join(repo, 'docs/bot-mouths.png');

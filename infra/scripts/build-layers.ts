@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { layers, type LayerName } from '../wiring.ts';
+import { type LayerName, layers } from '../wiring.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -30,9 +30,7 @@ interface Binary {
 /** How each layer of the wiring is built. A layer declared in the wiring without a recipe fails the build. */
 const recipes: Record<LayerName, { binaries: Binary[] }> = {
   media: {
-    binaries: [
-      { pkg: '@ffmpeg-installer/linux-arm64', file: 'ffmpeg', pinnedBy: '@ffmpeg-installer/ffmpeg' },
-    ],
+    binaries: [{ pkg: '@ffmpeg-installer/linux-arm64', file: 'ffmpeg', pinnedBy: '@ffmpeg-installer/ffmpeg' }],
   },
 };
 
@@ -54,7 +52,9 @@ export function buildLayer(name: LayerName): string {
     const declared = manifest.optionalDependencies?.[bin.pkg];
     if (!wanted) throw new Error(`package-lock.json has no ${bin.pinnedBy} pinning ${bin.pkg}; is ${bin.pinnedBy} still a dependency?`);
     if (declared !== wanted) {
-      throw new Error(`layers/${name}/package.json pins ${bin.pkg}@${declared}, but ${bin.pinnedBy} in package-lock.json references ${wanted}; update layers/${name}/package.json and run \`npm install --prefix layers/${name} --cpu=arm64 --os=linux --ignore-scripts\``);
+      throw new Error(
+        `layers/${name}/package.json pins ${bin.pkg}@${declared}, but ${bin.pinnedBy} in package-lock.json references ${wanted}; update layers/${name}/package.json and run \`npm install --prefix layers/${name} --cpu=arm64 --os=linux --ignore-scripts\``,
+      );
     }
   }
 
@@ -62,9 +62,7 @@ export function buildLayer(name: LayerName): string {
   const stamp = createHash('sha256').update(lock).update(JSON.stringify(recipe)).digest('hex');
   const stampFile = join(buildDir, '.build-stamp');
   const upToDate =
-    existsSync(stampFile) &&
-    readFileSync(stampFile, 'utf8') === stamp &&
-    recipe.binaries.every((bin) => existsSync(join(binDir, bin.file)));
+    existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && recipe.binaries.every((bin) => existsSync(join(binDir, bin.file)));
   if (upToDate) {
     console.log(`layer ${name}: up to date (${buildDir})`);
     return buildDir;

@@ -32,10 +32,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ISNET_MODEL } from '../../functions/prepare/matting.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
-import { lambdaBundleOptions, runImageScript, type Arch } from './support/image-folder.ts';
+import { type Arch, lambdaBundleOptions, runImageScript } from './support/image-folder.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
 
 /** Installed next to index.mjs rather than bundled (see above). */
 const EXTERNAL = ['sharp', 'onnxruntime-node', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', '@vladmandic/face-api'];
@@ -80,14 +79,21 @@ function lockfileFor(packages: string[]): { packageJson: object; lock: object } 
       }
     }
   };
-  const dependencies = Object.fromEntries(packages.map((name) => {
-    const version = all[`node_modules/${name}`]?.version;
-    if (!version) throw new Error(`${name} is not in package-lock.json; is it still a dependency?`);
-    visit(`node_modules/${name}`);
-    return [name, version];
-  }));
+  const dependencies = Object.fromEntries(
+    packages.map((name) => {
+      const version = all[`node_modules/${name}`]?.version;
+      if (!version) throw new Error(`${name} is not in package-lock.json; is it still a dependency?`);
+      visit(`node_modules/${name}`);
+      return [name, version];
+    }),
+  );
   const packageJson = { name: 'vidbot-prepare-image', private: true, dependencies };
-  const lock = { name: 'vidbot-prepare-image', lockfileVersion: 3, requires: true, packages: { '': { name: 'vidbot-prepare-image', dependencies }, ...kept } };
+  const lock = {
+    name: 'vidbot-prepare-image',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { name: 'vidbot-prepare-image', dependencies }, ...kept },
+  };
   return { packageJson, lock };
 }
 
@@ -102,10 +108,14 @@ function installModules(arch: Arch): string {
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, 'package.json'), JSON.stringify(packageJson, null, 2));
   writeFileSync(join(staging, 'package-lock.json'), JSON.stringify(lock, null, 2));
-  execFileSync('npm', ['ci', '--os=linux', `--cpu=${arch}`, '--libc=glibc', '--ignore-scripts', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: staging,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  execFileSync(
+    'npm',
+    ['ci', '--os=linux', `--cpu=${arch}`, '--libc=glibc', '--ignore-scripts', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'],
+    {
+      cwd: staging,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   writeFileSync(stamp, digest);
   return join(staging, 'node_modules');
 }
@@ -130,7 +140,8 @@ function wanted(path: string, arch: Arch, installed: string): boolean {
   if (face) {
     const rest = face[1]!;
     if (rest === 'package.json' || /^license/i.test(rest)) return true;
-    if (rest.startsWith('model/')) return FACE_MODELS.some((model) => basename(rest).startsWith(`${model}.`) || basename(rest).startsWith(`${model}-`));
+    if (rest.startsWith('model/'))
+      return FACE_MODELS.some((model) => basename(rest).startsWith(`${model}.`) || basename(rest).startsWith(`${model}-`));
     return rest === 'dist/face-api.node-wasm.js';
   }
   return true;
@@ -203,4 +214,9 @@ export async function bundlePrepare(options: { arch: Arch; entry: string; out: s
   copyFileSync(join(root, 'functions', 'prepare', 'Dockerfile'), join(out, 'Dockerfile'));
 }
 
-await runImageScript(import.meta.url, 'prepare', { entry: join(root, 'functions', 'prepare', 'handler.ts'), out: join(root, 'dist', 'prepare-image') }, bundlePrepare);
+await runImageScript(
+  import.meta.url,
+  'prepare',
+  { entry: join(root, 'functions', 'prepare', 'handler.ts'), out: join(root, 'dist', 'prepare-image') },
+  bundlePrepare,
+);

@@ -26,11 +26,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { CAPTION_FONT } from '../../functions/render/engine/burned-captions.ts';
 import { buildLayer } from './build-layers.ts';
-import { lambdaBundleOptions, runImageScript, type Arch } from './support/image-folder.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
+import { type Arch, lambdaBundleOptions, runImageScript } from './support/image-folder.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
 
 /**
  * ffmpeg for an architecture. arm64 (the Lambda's): the media layer's build, the one place the arm64 binary
@@ -53,7 +52,11 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   // @ffmpeg-installer is only loaded lazily as the last resort of binaries.ts; the image uses bin/.
   await build({ ...lambdaBundleOptions(['@ffmpeg-installer/ffmpeg']), entryPoints: [entry], outfile: join(out, 'index.mjs') });
   // espeak-ng's thread (speech/espeak.ts starts it from next to index.mjs), with the package's JS bundled in.
-  await build({ ...lambdaBundleOptions([]), entryPoints: [join(root, 'functions', 'render', 'speech', 'espeak-worker.mjs')], outfile: join(out, 'espeak-worker.mjs') });
+  await build({
+    ...lambdaBundleOptions([]),
+    entryPoints: [join(root, 'functions', 'render', 'speech', 'espeak-worker.mjs')],
+    outfile: join(out, 'espeak-worker.mjs'),
+  });
 
   const binaries = mediaBinaries(arch);
   for (const name of ['ffmpeg'] as const) {
@@ -77,4 +80,9 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   copyFileSync(join(root, 'functions', 'render', 'Dockerfile'), join(out, 'Dockerfile'));
 }
 
-await runImageScript(import.meta.url, 'render', { entry: join(root, 'functions', 'render', 'handler.ts'), out: join(root, 'dist', 'render-image') }, bundleRender);
+await runImageScript(
+  import.meta.url,
+  'render',
+  { entry: join(root, 'functions', 'render', 'handler.ts'), out: join(root, 'dist', 'render-image') },
+  bundleRender,
+);

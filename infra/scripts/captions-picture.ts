@@ -4,15 +4,16 @@
  * her; maya at center: under her card), one frame of each in the middle of a two-line cue, side by side at half
  * size. Default output: docs/captions.png.
  */
-import { voiceToSpeak } from '#domain/voices';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { BotPosition } from '#domain/choices';
-import { renderClip } from '../../functions/render/engine/index.ts';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { inspectBackground, runFfmpeg } from '../../functions/media/media.ts';
+import { renderClip } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
 
@@ -29,17 +30,32 @@ async function main() {
     for (const [look, position, text] of clips) {
       const workDir = mkdtempSync(join(root, `${look}-`));
       const clip = await renderClip({
-        bot: BUILT_IN_BOTS.find((b) => b.look === look)!, text, position, removeBotBackground: look === 'ava',
-        background: await inspectBackground(background, workDir), backgroundVolume: 0, transitions: { entry: 'fade_in' },
-        mode: 'video', frame: frameSizeOf(DEFAULT_SHAPE), voice: voiceToSpeak(BUILT_IN_BOTS.find((b) => b.look === look)!.voice, undefined, { polly: false }), workDir, speech: new EspeakSpeechEngine(), captions: 'burn',
+        bot: BUILT_IN_BOTS.find((b) => b.look === look)!,
+        text,
+        position,
+        removeBotBackground: look === 'ava',
+        background: await inspectBackground(background, workDir),
+        backgroundVolume: 0,
+        transitions: { entry: 'fade_in' },
+        mode: 'video',
+        frame: frameSizeOf(DEFAULT_SHAPE),
+        voice: voiceToSpeak(BUILT_IN_BOTS.find((b) => b.look === look)!.voice, undefined, { polly: false }),
+        workDir,
+        speech: new EspeakSpeechEngine(),
+        captions: 'burn',
       });
       const cue = clip.cues.find((c) => c.lines.length === 2) ?? clip.cues[0]!;
       shots.push({ path: clip.path, at: (cue.startSeconds + cue.endSeconds) / 2 });
     }
     await runFfmpeg(
       [
-        '-y', ...shots.flatMap((s) => ['-ss', s.at.toFixed(2), '-i', s.path]),
-        '-filter_complex', '[0:v]scale=640:360[a];[1:v]scale=640:360[b];[a][b]hstack', '-frames:v', '1', out,
+        '-y',
+        ...shots.flatMap((s) => ['-ss', s.at.toFixed(2), '-i', s.path]),
+        '-filter_complex',
+        '[0:v]scale=640:360[a];[1:v]scale=640:360[b];[a][b]hstack',
+        '-frames:v',
+        '1',
+        out,
       ],
       { budgetSeconds: 60 },
     );

@@ -39,12 +39,12 @@
  * could hold only one of them, and we need one file (bin/node) from each, not a node_modules tree.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { functions, type FunctionName } from '../wiring.ts';
+import { type FunctionName, functions } from '../wiring.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const workDir = join(root, '.cache', 'check-lambda');
@@ -92,7 +92,7 @@ function prepareProbe(arch: Arch): Invocation & { module: string; timeoutMs: num
   if (arch === 'x64') {
     return {
       module: 'probe.mjs',
-      what: 'probe.mjs: a whole photo look from portrait.jpg with the image\'s own packages',
+      what: "probe.mjs: a whole photo look from portrait.jpg with the image's own packages",
       event: { photo: portrait, mode: 'look' },
       timeoutMs: 180_000,
       expect(result) {
@@ -120,7 +120,12 @@ function prepareProbe(arch: Arch): Invocation & { module: string; timeoutMs: num
 }
 
 const caller = { tenantId: 'tnt_check', keyId: 'key_check' };
-function apiEvent(method: string, resource: string, path: string, options: { caller?: boolean; body?: string; headers?: Record<string, string>; pathParameters?: Record<string, string> } = {}) {
+function apiEvent(
+  method: string,
+  resource: string,
+  path: string,
+  options: { caller?: boolean; body?: string; headers?: Record<string, string>; pathParameters?: Record<string, string> } = {},
+) {
   return {
     resource,
     path,
@@ -207,7 +212,7 @@ const invocations: Record<FunctionName, Invocation> = {
     expect: expectHttp(404, 'not_found'),
   },
   voices: {
-    what: 'GET /v1/voices: the catalog of the deployment (SPEECH_ENGINE=polly on AWS: Polly\'s voices too)',
+    what: "GET /v1/voices: the catalog of the deployment (SPEECH_ENGINE=polly on AWS: Polly's voices too)",
     event: apiEvent('GET', '/v1/voices', '/v1/voices', { caller: true }),
     expect(result) {
       const summary = expectHttp(200)(result);
@@ -228,7 +233,8 @@ const invocations: Record<FunctionName, Invocation> = {
     expect(result) {
       const summary = expectHttp(200)(result);
       const doc = JSON.parse((result as { value: { body: string } }).value.body);
-      if (!String(doc.openapi).startsWith('3.1') || !doc.paths?.['/v1/bot']) throw new Error(`not the OpenAPI document: ${JSON.stringify(doc).slice(0, 200)}`);
+      if (!String(doc.openapi).startsWith('3.1') || !doc.paths?.['/v1/bot'])
+        throw new Error(`not the OpenAPI document: ${JSON.stringify(doc).slice(0, 200)}`);
       return `${summary} openapi ${doc.openapi}, ${Object.keys(doc.paths).length} paths`;
     },
   },
@@ -236,14 +242,20 @@ const invocations: Record<FunctionName, Invocation> = {
     what: 'GET /: the console page, HTML with its script inline',
     event: apiEvent('GET', '/', '/'),
     expect(result) {
-      if (result.outcome !== 'returned' || result.value?.statusCode !== 200) throw new Error(`expected 200, got ${JSON.stringify(result).slice(0, 300)}`);
-      if (!String(result.value.headers?.['Content-Type']).startsWith('text/html') || !String(result.value.body).includes('<script>')) throw new Error('not the console page');
+      if (result.outcome !== 'returned' || result.value?.statusCode !== 200)
+        throw new Error(`expected 200, got ${JSON.stringify(result).slice(0, 300)}`);
+      if (!String(result.value.headers?.['Content-Type']).startsWith('text/html') || !String(result.value.body).includes('<script>'))
+        throw new Error('not the console page');
       return `200 text/html, ${result.value.body.length} characters`;
     },
   },
   inboxReceive: {
     what: 'POST /v1/inbox/{account} without signature headers: 401 before any key lookup',
-    event: apiEvent('POST', '/v1/inbox/{account}', '/v1/inbox/acct_check', { body: '{}', headers: { 'Content-Type': 'application/json' }, pathParameters: { account: 'acct_check' } }),
+    event: apiEvent('POST', '/v1/inbox/{account}', '/v1/inbox/acct_check', {
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
+      pathParameters: { account: 'acct_check' },
+    }),
     expect: expectHttp(401, 'invalid_signature'),
   },
   inbox: {
@@ -263,7 +275,8 @@ const invocations: Record<FunctionName, Invocation> = {
     event: { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} },
     expect(result) {
       const text = result.outcome === 'threw' ? `${result.error.code ?? ''} ${result.error.message}` : '';
-      if (!/ECONNREFUSED/.test(text)) throw new Error(`expected the SDK call to be refused (ECONNREFUSED), got ${JSON.stringify(result).slice(0, 300)}`);
+      if (!/ECONNREFUSED/.test(text))
+        throw new Error(`expected the SDK call to be refused (ECONNREFUSED), got ${JSON.stringify(result).slice(0, 300)}`);
       return 'first SDK call refused (ECONNREFUSED), as expected';
     },
   },
@@ -281,7 +294,20 @@ function synthesize(): void {
   run('npx', ['tsx', 'infra/scripts/bundle-render.ts', '--out', imageDir]);
   run('npx', ['tsx', 'infra/scripts/bundle-prepare.ts', '--out', prepareImageDir]);
   run('npx', ['tsx', 'infra/scripts/bundle-prepare.ts', '--arch', 'x64', '--out', prepareImageX64]);
-  run('npx', ['cdk', 'synth', '--quiet', '--app', 'npx tsx infra/bin/app.ts', '-c', `renderImageDirectory=${imageDir}`, '-c', `prepareImageDirectory=${prepareImageDir}`, '-o', join(workDir, 'cdk.out'), stackName]);
+  run('npx', [
+    'cdk',
+    'synth',
+    '--quiet',
+    '--app',
+    'npx tsx infra/bin/app.ts',
+    '-c',
+    `renderImageDirectory=${imageDir}`,
+    '-c',
+    `prepareImageDirectory=${prepareImageDir}`,
+    '-o',
+    join(workDir, 'cdk.out'),
+    stackName,
+  ]);
 }
 
 interface Resource {
@@ -358,7 +384,11 @@ function resolveValue(resources: Record<string, Resource>, value: unknown): stri
   if (v['Fn::Sub']) {
     const [text, variables = {}] = Array.isArray(v['Fn::Sub']) ? v['Fn::Sub'] : [v['Fn::Sub']];
     return (text as string).replace(/\$\{([^}]+)\}/g, (_, name: string) =>
-      name in variables ? resolveValue(resources, variables[name]) : name.includes('.') ? placeholder(resources, name.split('.')[0]!, name.split('.')[1]) : placeholder(resources, name),
+      name in variables
+        ? resolveValue(resources, variables[name])
+        : name.includes('.')
+          ? placeholder(resources, name.split('.')[0]!, name.split('.')[1])
+          : placeholder(resources, name),
     );
   }
   throw new Error(`cannot resolve ${JSON.stringify(value)} in a function's environment`);
@@ -413,7 +443,8 @@ function lambdasOfTemplate(): { lambdas: LambdaUnderTest[]; runtimeMajor: number
       continue;
     }
     const p = resource.Properties;
-    if (JSON.stringify(p.Architectures) !== JSON.stringify(['arm64'])) throw new Error(`${name}: Architectures is ${JSON.stringify(p.Architectures)}, not ["arm64"]`);
+    if (JSON.stringify(p.Architectures) !== JSON.stringify(['arm64']))
+      throw new Error(`${name}: Architectures is ${JSON.stringify(p.Architectures)}, not ["arm64"]`);
     const environment = Object.fromEntries(Object.entries(p.Environment?.Variables ?? {}).map(([k, v]) => [k, resolveValue(resources, v)]));
     const layers = (p.Layers ?? []).map((ref: unknown) => {
       const layer = resources[(ref as { Ref: string }).Ref];
@@ -421,7 +452,15 @@ function lambdasOfTemplate(): { lambdas: LambdaUnderTest[]; runtimeMajor: number
       return fileAsset(layer.Properties.Content.S3Key);
     });
     const tracing = p.TracingConfig?.Mode === 'Active';
-    const common = { name: name as FunctionName, logicalId, environment, layers, tracing, memoryMb: p.MemorySize ?? 128, timeoutSeconds: p.Timeout ?? 3 };
+    const common = {
+      name: name as FunctionName,
+      logicalId,
+      environment,
+      layers,
+      tracing,
+      memoryMb: p.MemorySize ?? 128,
+      timeoutSeconds: p.Timeout ?? 3,
+    };
     if (p.PackageType === 'Image') {
       const hash = /:([0-9a-f]{64})$/.exec(resolveValue(resources, p.Code.ImageUri))?.[1];
       const source = hash && assets.dockerImages?.[hash]?.source?.directory;
@@ -464,9 +503,14 @@ function nodeBinary(arch: Arch): string {
   mkdirSync(dir, { recursive: true });
   console.log(`fetching ${pkg.name}@${NODE_VERSION} with npm pack`);
   const packed = JSON.parse(
-    execFileSync('npm', ['pack', `${pkg.name}@${NODE_VERSION}`, '--json', '--pack-destination', dir], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+    execFileSync('npm', ['pack', `${pkg.name}@${NODE_VERSION}`, '--json', '--pack-destination', dir], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   )[0];
-  if (packed.integrity !== pkg.integrity) throw new Error(`${pkg.name}@${NODE_VERSION} has integrity ${packed.integrity}, not the pinned ${pkg.integrity}`);
+  if (packed.integrity !== pkg.integrity)
+    throw new Error(`${pkg.name}@${NODE_VERSION} has integrity ${packed.integrity}, not the pinned ${pkg.integrity}`);
   const tarball = join(dir, packed.filename);
   execFileSync('tar', ['-xzf', tarball, '-C', dir, 'package/bin/node']);
   rmSync(tarball);
@@ -512,7 +556,8 @@ function arm64Missing(): string | undefined {
   if (process.platform !== 'linux') return `not on Linux (${process.platform})`;
   if (process.arch === 'arm64') return undefined;
   if (!which(QEMU)) return `${QEMU} is not installed (apt-get install ${ARM64_APT_PACKAGES})`;
-  if (!existsSync(join(ARM64_SYSROOT, 'lib', 'ld-linux-aarch64.so.1'))) return `the arm64 C library is not in ${ARM64_SYSROOT} (apt-get install ${ARM64_APT_PACKAGES})`;
+  if (!existsSync(join(ARM64_SYSROOT, 'lib', 'ld-linux-aarch64.so.1')))
+    return `the arm64 C library is not in ${ARM64_SYSROOT} (apt-get install ${ARM64_APT_PACKAGES})`;
   return undefined;
 }
 
@@ -550,7 +595,8 @@ function prepareTwin(fn: LambdaUnderTest): LambdaUnderTest {
   const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
   for (const file of ['index.mjs', 'probe.mjs']) {
     if (!existsSync(join(prepareImageX64, file))) throw new Error(`${prepareImageX64} has no ${file}: run without --skip-synth`);
-    if (digest(join(fn.dir, file)) !== digest(join(prepareImageX64, file))) throw new Error(`${file} of ${prepareImageX64} differs from the synthesised prepare image's: run without --skip-synth`);
+    if (digest(join(fn.dir, file)) !== digest(join(prepareImageX64, file)))
+      throw new Error(`${file} of ${prepareImageX64} differs from the synthesised prepare image's: run without --skip-synth`);
   }
   return { ...fn, dir: prepareImageX64, module: join(prepareImageX64, basename(fn.module)) };
 }
@@ -592,7 +638,11 @@ function lambdaEnvironment(fn: LambdaUnderTest, runtimeMajor: number): Record<st
   };
 }
 
-function run(command: string, args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs: number }): Promise<{ code: number | null; output: string; ms: number }> {
+function run(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs: number },
+): Promise<{ code: number | null; output: string; ms: number }> {
   const started = performance.now();
   return new Promise((done) => {
     const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -609,16 +659,36 @@ function run(command: string, args: string[], options: { env?: Record<string, st
 
 const lastLines = (text: string, n = 15) => text.trim().split('\n').slice(-n).join('\n');
 
-async function checkFunction(fn: LambdaUnderTest, runtime: Runtime, runtimeMajor: number, scratch: string, probe?: Invocation & { module: string; timeoutMs: number }): Promise<Row> {
+async function checkFunction(
+  fn: LambdaUnderTest,
+  runtime: Runtime,
+  runtimeMajor: number,
+  scratch: string,
+  probe?: Invocation & { module: string; timeoutMs: number },
+): Promise<Row> {
   const row: Row = { fn: probe ? `${fn.name} ${probe.module}` : fn.name, runtime: runtime.label, imported: '', invoked: '', ok: false };
   const invocation = probe ?? invocations[fn.name];
   if (probe) fn = { ...fn, module: join(fn.dir, probe.module), exportName: 'probe' };
   const id = `${fn.name}-${probe ? 'probe-' : ''}${runtime.label}`;
   const spec = join(scratch, `${id}.spec.json`);
   const resultFile = join(scratch, `${id}.result.json`);
-  writeFileSync(spec, JSON.stringify({ module: fn.module, exportName: fn.exportName, event: invocation.event, functionName: `${stackName}-${fn.logicalId}`, memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds }));
+  writeFileSync(
+    spec,
+    JSON.stringify({
+      module: fn.module,
+      exportName: fn.exportName,
+      event: invocation.event,
+      functionName: `${stackName}-${fn.logicalId}`,
+      memoryMb: fn.memoryMb,
+      timeoutSeconds: fn.timeoutSeconds,
+    }),
+  );
   const [command, args] = commandLine(runtime, nodeBinary(runtime.arch!), [runner, spec, resultFile]);
-  const { code, output, ms } = await run(command, args, { env: lambdaEnvironment(fn, runtimeMajor), cwd: fn.dir, timeoutMs: probe?.timeoutMs ?? 180_000 });
+  const { code, output, ms } = await run(command, args, {
+    env: lambdaEnvironment(fn, runtimeMajor),
+    cwd: fn.dir,
+    timeoutMs: probe?.timeoutMs ?? 180_000,
+  });
   row.wallMs = ms;
   if (!existsSync(resultFile)) {
     row.imported = 'crashed';
@@ -662,8 +732,32 @@ async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtime, scra
     return row;
   }
   const out = join(scratch, `${label.replace(/\W+/g, '-')}.mp4`);
-  const args = ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', '-y', out];
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=1:size=320x240:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+    '-y',
+    out,
+  ];
   const [command, commandArgs] = commandLine(runtime, ffmpeg, args);
   const { code, output, ms } = await run(command, commandArgs, { timeoutMs: 180_000 });
   row.wallMs = ms;
@@ -727,7 +821,16 @@ async function probeClip(file: string): Promise<string> {
   } catch {
     return `MP4 ${bytes.length} B (ffprobe not installed: streams not checked)`;
   }
-  const { stdout } = await execFileAsync(ffprobe, ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_type,codec_name,width,height,nb_read_frames:format=duration', '-of', 'json', file]);
+  const { stdout } = await execFileAsync(ffprobe, [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_type,codec_name,width,height,nb_read_frames:format=duration',
+    '-of',
+    'json',
+    file,
+  ]);
   const probe = JSON.parse(stdout);
   const video = probe.streams.find((s: any) => s.codec_type === 'video');
   const audio = probe.streams.find((s: any) => s.codec_type === 'audio');
@@ -755,7 +858,15 @@ async function pool<T>(tasks: (() => Promise<T>)[], size: number): Promise<T[]> 
 
 function printTable(rows: Row[]): void {
   const header = ['function', 'runtime', 'import', 'invoke result', 'import ms', 'invoke ms', 'process ms'];
-  const cells = rows.map((r) => [r.fn, r.runtime, r.imported, r.invoked, r.importMs?.toString() ?? '', r.invokeMs?.toString() ?? '', r.wallMs?.toString() ?? '']);
+  const cells = rows.map((r) => [
+    r.fn,
+    r.runtime,
+    r.imported,
+    r.invoked,
+    r.importMs?.toString() ?? '',
+    r.invokeMs?.toString() ?? '',
+    r.wallMs?.toString() ?? '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((v, i) => (i >= 4 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ');
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
@@ -777,7 +888,9 @@ async function main(): Promise<number> {
     console.log(`check:lambda: synthesised in ${seconds(t)}`);
   }
   const { lambdas, runtimeMajor, others } = lambdasOfTemplate();
-  console.log(`check:lambda: ${lambdas.length} functions on nodejs${runtimeMajor}.x/arm64 (not checked, the CDK's own: ${others.join(', ') || 'none'})`);
+  console.log(
+    `check:lambda: ${lambdas.length} functions on nodejs${runtimeMajor}.x/arm64 (not checked, the CDK's own: ${others.join(', ') || 'none'})`,
+  );
   for (const fn of lambdas) console.log(`  ${fn.name.padEnd(11)} ${invocations[fn.name].what}`);
   for (const arch of ['x64', 'arm64'] as const) console.log(`  ${'prepare'.padEnd(11)} ${arch}: ${prepareProbe(arch).what}`);
 
@@ -801,9 +914,13 @@ async function main(): Promise<number> {
       // The slowest check first, so the pool's other slot takes the rest.
       tasks.unshift(() => checkFunction(prepare, runtime, runtimeMajor, scratch, prepareProbe(runtime.arch!)));
       if (runtime.label.includes('arm64')) {
-        const layerFfmpeg = [...new Set(lambdas.flatMap((fn) => fn.layers))].map((dir) => () => checkFfmpeg('media layer bin/ffmpeg', join(dir, 'bin', 'ffmpeg'), runtime, scratch));
+        const layerFfmpeg = [...new Set(lambdas.flatMap((fn) => fn.layers))].map(
+          (dir) => () => checkFfmpeg('media layer bin/ffmpeg', join(dir, 'bin', 'ffmpeg'), runtime, scratch),
+        );
         // Only the render image carries ffmpeg (bundle-render.ts); the prepare image runs no media binary.
-        const imageFfmpeg = lambdas.filter((fn) => fn.kind === 'image' && fn.name === 'render').map((fn) => () => checkFfmpeg(`${fn.name} image bin/ffmpeg`, join(fn.dir, 'bin', 'ffmpeg'), runtime, scratch));
+        const imageFfmpeg = lambdas
+          .filter((fn) => fn.kind === 'image' && fn.name === 'render')
+          .map((fn) => () => checkFfmpeg(`${fn.name} image bin/ffmpeg`, join(fn.dir, 'bin', 'ffmpeg'), runtime, scratch));
         tasks.push(...layerFfmpeg, ...imageFfmpeg);
       }
       rows.push(...(await pool(tasks, 2)));
@@ -818,7 +935,9 @@ async function main(): Promise<number> {
   for (const line of skipped) console.log(`\n${line}`);
   const failed = rows.filter((r) => !r.ok);
   const arm64Skipped = skipped.some((s) => s.includes('arm64'));
-  console.log(`\ncheck:lambda: ${rows.length - failed.length}/${rows.length} checks passed${skipped.length ? `, ${skipped.length} runtime(s) skipped` : ''}, in ${seconds(started)}`);
+  console.log(
+    `\ncheck:lambda: ${rows.length - failed.length}/${rows.length} checks passed${skipped.length ? `, ${skipped.length} runtime(s) skipped` : ''}, in ${seconds(started)}`,
+  );
   if (failed.length) return 1;
   if (arm64Skipped && requireArm64) {
     console.error('check:lambda: --require-arm64, but the arm64 runtime could not run (see above)');

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startLocalRuntime } from '../local/runtime.ts';
 import { createLog, functionOutputToFile } from '../local/log.ts';
+import { startLocalRuntime } from '../local/runtime.ts';
 import { makeSampleBackground } from './make-sample-background.ts';
 import { startFileServer } from './support/file-server.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
@@ -64,7 +64,9 @@ async function main() {
       await new Promise((r) => setTimeout(r, 300));
     }
     const delivery = receiver.delivered()[0]!;
-    step(`webhook received: ${delivery.event?.type}, signature ${delivery.verified ? 'verified' : 'NOT verified'} (webhook-id ${delivery.headers['webhook-id']})`);
+    step(
+      `webhook received: ${delivery.event?.type}, signature ${delivery.verified ? 'verified' : 'NOT verified'} (webhook-id ${delivery.headers['webhook-id']})`,
+    );
     const video = await fetch(delivery.event!.data.video_url);
     await mkdir(outDir, { recursive: true });
     const path = join(outDir, `${created.video_id}.mp4`);

@@ -24,10 +24,10 @@ import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, GetAp
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { generateUsagePlanKey, issueApiKey, newAccount, rotateWebhookSecret } from '#domain/api-keys';
 import { parseVideosInProgressLimit } from '#domain/fair-use';
 import type { ApiKeyRecord } from '#domain/ports';
-import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { emulatorCredentials } from '../local/data-dir.ts';
 
 export interface KeyTarget {
@@ -52,7 +52,12 @@ export function apiGatewayUsagePlan(apigateway: APIGatewayClient, usagePlanId: s
       let apiKeyId = items?.find((k) => k.name === key.keyId)?.id;
       if (!apiKeyId) {
         const created = await apigateway.send(
-          new CreateApiKeyCommand({ name: key.keyId, value: key.usageIdentifierKey, enabled: true, description: `vidbot key ${key.keyId} of account ${key.tenantId}` }),
+          new CreateApiKeyCommand({
+            name: key.keyId,
+            value: key.usageIdentifierKey,
+            enabled: true,
+            description: `vidbot key ${key.keyId} of account ${key.tenantId}`,
+          }),
         );
         apiKeyId = created.id!;
       }
@@ -77,7 +82,12 @@ export async function localTarget(dataDir: string): Promise<KeyTarget> {
   if (!existsSync(file)) throw new Error(`no local runtime is running (no ${file}); start it with npm start, or pass --stack for a deployed stack`);
   const info = JSON.parse(readFileSync(file, 'utf8')) as RuntimeInfo;
   const raw = new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: 'us-east-1', credentials: await emulatorCredentials(dataDir) });
-  return { client: DynamoDBDocumentClient.from(raw), keysTable: info.tables.keys!, accountsTable: info.tables.accounts!, where: `local runtime at ${info.url}` };
+  return {
+    client: DynamoDBDocumentClient.from(raw),
+    keysTable: info.tables.keys!,
+    accountsTable: info.tables.accounts!,
+    where: `local runtime at ${info.url}`,
+  };
 }
 
 export async function stackTarget(stackName: string, region?: string): Promise<KeyTarget> {
@@ -87,7 +97,8 @@ export async function stackTarget(stackName: string, region?: string): Promise<K
   const keysTable = outputs.KeysTableName;
   const accountsTable = outputs.AccountsTableName;
   const usagePlanId = outputs.UsagePlanId;
-  if (!keysTable || !accountsTable || !usagePlanId) throw new Error(`stack ${stackName} has no KeysTableName/AccountsTableName/UsagePlanId outputs; is it deployed (and up to date)?`);
+  if (!keysTable || !accountsTable || !usagePlanId)
+    throw new Error(`stack ${stackName} has no KeysTableName/AccountsTableName/UsagePlanId outputs; is it deployed (and up to date)?`);
   return {
     client: DynamoDBDocumentClient.from(new DynamoDBClient({ region })),
     keysTable,
@@ -154,7 +165,8 @@ export async function syncUsagePlan(target: KeyTarget): Promise<{ keys: number; 
 /** Sets how many videos the account may have in progress at once; takes effect on its next create. */
 export async function setVideosInProgressLimit(target: KeyTarget, accountId: string, limit: number | string) {
   const value = parseVideosInProgressLimit(limit);
-  if (!(await new DynamoAccountStore(target.client, target.accountsTable).setMaxVideosInProgress(accountId, value))) throw new Error(`no account ${accountId}`);
+  if (!(await new DynamoAccountStore(target.client, target.accountsTable).setMaxVideosInProgress(accountId, value)))
+    throw new Error(`no account ${accountId}`);
   return value;
 }
 
@@ -188,7 +200,9 @@ Keep both now: the key is stored only as a hash and is never shown again.`);
     }
     case 'list':
       for (const key of await listKeys(target))
-        console.log(`${key.keyId}  ${key.tenantId}  ${key.name.padEnd(16)}  created ${key.createdAt}${key.revokedAt ? `  REVOKED ${key.revokedAt}` : ''}`);
+        console.log(
+          `${key.keyId}  ${key.tenantId}  ${key.name.padEnd(16)}  created ${key.createdAt}${key.revokedAt ? `  REVOKED ${key.revokedAt}` : ''}`,
+        );
       return;
     case 'revoke': {
       if (!values['key-id']) throw new Error('revoke needs --key-id');

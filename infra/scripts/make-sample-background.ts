@@ -36,15 +36,39 @@ export async function makeSampleBackground(path: string, options: SampleBackgrou
     audio === 'chord'
       ? `aevalsrc='(0.5+0.5*sin(2*PI*t/8))*(0.10*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)+0.07*sin(2*PI*329.63*t)+0.04*sin(2*PI*440*t))|(0.5+0.5*sin(2*PI*t/8+1))*(0.10*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)+0.07*sin(2*PI*329.63*t)+0.04*sin(2*PI*554.37*t))':s=48000:d=${seconds}`
       : `aevalsrc='0.3*sin(2*PI*${toneHz}*t)|0.3*sin(2*PI*${toneHz}*t)':s=48000:d=${seconds}`;
-  await runFfmpeg([
-    '-y',
-    '-f', 'lavfi', '-i', video,
-    ...(audio === 'none' ? [] : ['-f', 'lavfi', '-i', sound]),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', String(fps * 2),
-    ...(audio === 'none' ? [] : ['-c:a', 'aac', '-b:a', '128k']),
-    '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact',
-    '-t', String(seconds), '-movflags', '+faststart', path,
-  ], { budgetSeconds: 900 });
+  await runFfmpeg(
+    [
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      video,
+      ...(audio === 'none' ? [] : ['-f', 'lavfi', '-i', sound]),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      String(fps * 2),
+      ...(audio === 'none' ? [] : ['-c:a', 'aac', '-b:a', '128k']),
+      '-fflags',
+      '+bitexact',
+      '-flags:v',
+      '+bitexact',
+      '-flags:a',
+      '+bitexact',
+      '-t',
+      String(seconds),
+      '-movflags',
+      '+faststart',
+      path,
+    ],
+    { budgetSeconds: 900 },
+  );
   return path;
 }
 

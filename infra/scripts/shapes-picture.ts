@@ -3,12 +3,13 @@
  * (bot_ava, bottom-right, on its card) over the same landscape picture, rendered by the engine at 16:9, 9:16
  * and 1:1 (720p), one frame of each side by side at the same height. Default path docs/shapes.png.
  */
-import { voiceToSpeak } from '#domain/voices';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { ASPECT_RATIOS, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { inspectBackground, runFfmpeg } from '../../functions/media/media.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
@@ -47,7 +48,9 @@ async function main() {
       frames.push(still);
     }
     // Each frame scaled to the same height, a light gap after all but the last, then side by side.
-    const scaled = frames.map((_, i) => `[${i}:v]scale=-2:${ROW}:flags=lanczos${i < frames.length - 1 ? `,pad=iw+${GAP}:ih:0:0:color=0xf4f4f4` : ''}[s${i}]`);
+    const scaled = frames.map(
+      (_, i) => `[${i}:v]scale=-2:${ROW}:flags=lanczos${i < frames.length - 1 ? `,pad=iw+${GAP}:ih:0:0:color=0xf4f4f4` : ''}[s${i}]`,
+    );
     const graph = `${scaled.join(';')};${frames.map((_, i) => `[s${i}]`).join('')}hstack=inputs=${frames.length}`;
     await runFfmpeg(['-y', ...frames.flatMap((f) => ['-i', f]), '-filter_complex', graph, '-frames:v', '1', output], { budgetSeconds: 60 });
     console.log(`the three shapes: ${output}`);

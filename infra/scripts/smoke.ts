@@ -86,7 +86,8 @@ function expectStatus(what: string, reply: Reply, status: number): void {
 function expectErrorShape(what: string, reply: Reply, code: string): void {
   expectStatus(what, reply, 401);
   const contentType = reply.headers.get('content-type') ?? '';
-  if (!contentType.includes('application/json')) throw new SmokeFailure(`${what}: expected a JSON body, got Content-Type "${contentType}": ${show(reply)}`);
+  if (!contentType.includes('application/json'))
+    throw new SmokeFailure(`${what}: expected a JSON body, got Content-Type "${contentType}": ${show(reply)}`);
   const error = reply.json?.error;
   if (error?.code !== code || typeof error.message !== 'string' || !error.message)
     throw new SmokeFailure(`${what}: expected {"error":{"code":"${code}","message":"…"}}, got ${show(reply)}`);
@@ -151,7 +152,8 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
     const reply = await call(`${base}/v1/bot/`, { method: 'POST', headers: auth });
     expectStatus('POST /v1/bot/ (list bots) with the key', reply, 200);
     const bots = reply.json?.bots;
-    if (!Array.isArray(bots) || bots.length === 0 || typeof bots[0]?.uid !== 'string') throw new SmokeFailure(`POST /v1/bot/: expected {"bots":[…]}, got ${show(reply)}`);
+    if (!Array.isArray(bots) || bots.length === 0 || typeof bots[0]?.uid !== 'string')
+      throw new SmokeFailure(`POST /v1/bot/: expected {"bots":[…]}, got ${show(reply)}`);
     return [bots[0].uid as string, `${bots.length} bots: ${bots.map((b: { uid: string }) => b.uid).join(', ')}`];
   });
 
@@ -195,7 +197,8 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
   const bytes = await check('GET /v1/video/{id}/download is an MP3', async () => {
     const redirect = await call(`${base}/v1/video/${videoId}/download`, { headers: auth });
     const location = redirect.headers.get('location');
-    if (redirect.status !== 302 || !location) throw new SmokeFailure(`GET /v1/video/${videoId}/download: expected 302 with a Location, got ${show(redirect)}`);
+    if (redirect.status !== 302 || !location)
+      throw new SmokeFailure(`GET /v1/video/${videoId}/download: expected 302 with a Location, got ${show(redirect)}`);
     // The link is presigned: it is fetched without the key, as a browser following the redirect would.
     let response: Response;
     try {
@@ -204,14 +207,19 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
       throw new SmokeFailure(`the download link ${new URL(location).origin}… did not answer: ${(error as Error).cause ?? (error as Error).message}`);
     }
     const body = new Uint8Array(await response.arrayBuffer());
-    if (response.status !== 200) throw new SmokeFailure(`the download link answered ${response.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new SmokeFailure(`the download link answered ${response.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
     if (!looksLikeMp3(body)) throw new SmokeFailure(`the download is not an MP3 (starts with ${Buffer.from(body.subarray(0, 8)).toString('hex')})`);
     return [body.length, `302 → ${new URL(location).host}, ${body.length} B of MP3 (${response.headers.get('content-type')})`];
   });
 
   // Best effort: while its webhook event is still being delivered (or retried), the API keeps the video (409).
-  const cleanup = await call(`${base}/v1/video/${videoId}`, { method: 'DELETE', headers: auth }).catch((error: Error) => ({ status: 0, text: error.message }) as Reply);
-  log(`      cleanup: ${cleanup.status === 200 ? `deleted ${videoId}` : `left ${videoId} in place (${cleanup.status} ${cleanup.json?.error?.code ?? cleanup.text.slice(0, 100)})`}`);
+  const cleanup = await call(`${base}/v1/video/${videoId}`, { method: 'DELETE', headers: auth }).catch(
+    (error: Error) => ({ status: 0, text: error.message }) as Reply,
+  );
+  log(
+    `      cleanup: ${cleanup.status === 200 ? `deleted ${videoId}` : `left ${videoId} in place (${cleanup.status} ${cleanup.json?.error?.code ?? cleanup.text.slice(0, 100)})`}`,
+  );
 
   log(`smoke: all ${checks.length} checks passed in ${(checks.reduce((sum, c) => sum + c.ms, 0) / 1000).toFixed(1)} s`);
   return { videoId, bytes, checks };

@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { espeakVoiceList, speechHash, type EspeakListedVoice } from './espeak-list.ts';
 import type { EspeakLanguage } from '../../functions/domain/espeak-languages.ts';
+import { type EspeakListedVoice, espeakVoiceList, speechHash } from './espeak-list.ts';
 
 const target = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions', 'domain', 'espeak-languages.ts');
 
@@ -72,19 +72,24 @@ export function espeakLanguagesModule(rows: EspeakLanguage[]): string {
     ' * WebAssembly build: every language it speaks. Do not edit by hand; a test checks it against the WASM.',
     ' */',
     'export interface EspeakLanguage {',
-    '  /** What espeak-ng\'s `-v` takes for this language (lower case). */',
+    "  /** What espeak-ng's `-v` takes for this language (lower case). */",
     '  voice: string;',
     '  /** BCP 47, canonical. */',
     '  language: string;',
-    '  /** espeak-ng\'s own English name of the language. */',
+    "  /** espeak-ng's own English name of the language. */",
     '  languageName: string;',
-    '  /** espeak-ng\'s language column and voice file, as it lists them. */',
+    "  /** espeak-ng's language column and voice file, as it lists them. */",
     '  espeakLanguage: string;',
     '  file: string;',
     '}',
     '',
     'export const ESPEAK_LANGUAGES: readonly EspeakLanguage[] = [',
-    ...rows.map((r) => `  { ${Object.entries(r).map(([key, value]) => `${key}: ${quote(value)}`).join(', ')} },`),
+    ...rows.map(
+      (r) =>
+        `  { ${Object.entries(r)
+          .map(([key, value]) => `${key}: ${quote(value)}`)
+          .join(', ')} },`,
+    ),
     '];',
     '',
   ].join('\n');

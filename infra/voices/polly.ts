@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DescribeVoicesCommand, PollyClient, type Voice as DescribedVoice } from '@aws-sdk/client-polly';
+import { type Voice as DescribedVoice, DescribeVoicesCommand, PollyClient } from '@aws-sdk/client-polly';
 import type { PollyVoice } from '../../functions/domain/polly-voices.ts';
 
 const target = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions', 'domain', 'polly-voices.ts');
@@ -57,7 +57,8 @@ export function withRows(module: string, rows: readonly PollyVoice[]): string {
   if (start < 0) throw new Error('polly-voices.ts has no POLLY_VOICES');
   const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const lines = rows.map(
-    (r) => `  { voiceId: ${quote(r.voiceId)}, language: ${quote(r.language)}, languageName: ${quote(r.languageName)}, gender: '${r.gender}', neural: ${r.neural} },`,
+    (r) =>
+      `  { voiceId: ${quote(r.voiceId)}, language: ${quote(r.language)}, languageName: ${quote(r.languageName)}, gender: '${r.gender}', neural: ${r.neural} },`,
   );
   return `${module.slice(0, start)}export const POLLY_VOICES: readonly PollyVoice[] = [\n${lines.join('\n')}\n];\n`;
 }

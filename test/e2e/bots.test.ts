@@ -18,18 +18,18 @@ import { join, resolve } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { lookPrefix } from '#domain/account-bots';
-import { createKey } from '#infra/scripts/keys.ts';
-import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { FPS } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
+import { createKey } from '#infra/scripts/keys.ts';
+import { startFileServer } from '#infra/scripts/support/file-server.ts';
 import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
-import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../support/render-media.ts';
-import { keyTarget } from '../support/reliability.ts';
 import { eventually } from '../support/media.ts';
+import { keyTarget } from '../support/reliability.ts';
+import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../support/render-media.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const ava = resolve(import.meta.dirname, '..', '..', 'functions', 'render', 'bots', 'ava');
@@ -75,11 +75,17 @@ function form(fields: Record<string, string>, images: Record<string, Blob>) {
 const drawnForm = (fields: Record<string, string>) => form(fields, { mouth_closed: png('head-m0-eo.png'), mouth_open: png('head-m4-eo.png') });
 const photoForm = (fields: Record<string, string>, image: Buffer, type = 'image/jpeg') => form(fields, { image: new Blob([image], { type }) });
 
-const getBot = async (uid: string, headers = app.authHeaders) => (await (await fetch(`${app.baseUrl}/v1/bot/${uid}`, { headers })).json()) as Record<string, any>;
+const getBot = async (uid: string, headers = app.authHeaders) =>
+  (await (await fetch(`${app.baseUrl}/v1/bot/${uid}`, { headers })).json()) as Record<string, any>;
 
 /** The signed bot.* event of `uid` (one per bot in this file), once delivered. */
 const botEvent = (uid: string, timeoutMs: number) =>
-  eventually(async () => receiver.delivered().find((r) => r.event?.type.startsWith('bot.') && r.event.data.uid === uid), timeoutMs, `a bot.* event for ${uid}`, 100);
+  eventually(
+    async () => receiver.delivered().find((r) => r.event?.type.startsWith('bot.') && r.event.data.uid === uid),
+    timeoutMs,
+    `a bot.* event for ${uid}`,
+    100,
+  );
 
 /** Posts one clip with the bot and waits for its terminal video.* event. */
 async function renderWith(clip: Record<string, unknown>, timeoutMs = 150_000) {
@@ -91,7 +97,12 @@ async function renderWith(clip: Record<string, unknown>, timeoutMs = 150_000) {
   expect(res.status, JSON.stringify(await res.clone().json())).toBe(202);
   const { video_id: id } = (await res.json()) as { video_id: string };
   expect(id).toMatch(/^vid_/);
-  const done = await eventually(async () => receiver.delivered().find((r) => r.event?.type.startsWith('video.') && r.event.data.video_id === id), timeoutMs, `video ${id} done`, 200);
+  const done = await eventually(
+    async () => receiver.delivered().find((r) => r.event?.type.startsWith('video.') && r.event.data.video_id === id),
+    timeoutMs,
+    `video ${id} done`,
+    200,
+  );
   expect(done.verified).toBe(true);
   return { id, event: done.event! };
 }
@@ -126,7 +137,8 @@ function declaredPng(width: number, height: number): Buffer {
   ihdr.write('IHDR', 4, 'ascii');
   ihdr.writeUInt32BE(width, 8);
   ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8; ihdr[17] = 6;
+  ihdr[16] = 8;
+  ihdr[17] = 6;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
 }
 
@@ -181,7 +193,14 @@ describe('a bot from a photo', () => {
     const res = await put('my-photo', photoForm({ name: 'Sofía', voice: 'espeak:es+f3', webhook: receiver.url }, PORTRAIT));
     expect(res.status).toBe(202);
     const accepted = (await res.json()) as Record<string, any>;
-    expect(accepted).toMatchObject({ uid: 'my-photo', name: 'Sofía', built_in: false, status: 'preparing', voice: 'espeak:es+f3', preview_image_url: null });
+    expect(accepted).toMatchObject({
+      uid: 'my-photo',
+      name: 'Sofía',
+      built_in: false,
+      status: 'preparing',
+      voice: 'espeak:es+f3',
+      preview_image_url: null,
+    });
 
     // While it prepares (seconds: the models run), a clip naming it is refused with its own code.
     const notReady = await fetch(`${app.baseUrl}/v1/bot`, {
@@ -216,15 +235,24 @@ describe('a bot from a photo', () => {
       body: JSON.stringify({ webhook: receiver.url, clips: [{ bot_uid: 'my-photo', text: 'Hola.' }] }),
     });
     expect(foreign.status).toBe(400);
-    expect(((await foreign.json()) as any).error.details[0]).toMatchObject({ path: 'clips[0].bot_uid', message: expect.stringMatching(/unknown bot "my-photo"/) });
+    expect(((await foreign.json()) as any).error.details[0]).toMatchObject({
+      path: 'clips[0].bot_uid',
+      message: expect.stringMatching(/unknown bot "my-photo"/),
+    });
   }, 90_000);
 
   it('speaks a Spanish clip with and without its backdrop, its mouth following the voice (r ≥ 0.6 on the video)', async () => {
     expect(version).toBeDefined();
     const clip = { bot_uid: 'my-photo', text: SPANISH, bot_position: 'center' };
-    const [withBackdrop, bare] = await Promise.all([renderWith({ ...clip, remove_bot_background: false }), renderWith({ ...clip, remove_bot_background: true })]);
+    const [withBackdrop, bare] = await Promise.all([
+      renderWith({ ...clip, remove_bot_background: false }),
+      renderWith({ ...clip, remove_bot_background: true }),
+    ]);
     for (const done of [withBackdrop, bare]) {
-      expect(done.event).toMatchObject({ type: 'video.completed', data: { status: 'completed', clips: [{ bot_uid: 'my-photo', status: 'rendered' }] } });
+      expect(done.event).toMatchObject({
+        type: 'video.completed',
+        data: { status: 'completed', clips: [{ bot_uid: 'my-photo', status: 'rendered' }] },
+      });
     }
     const [withPath, barePath] = await Promise.all([download(withBackdrop.id, 'with.mp4'), download(bare.id, 'bare.mp4')]);
 
@@ -241,12 +269,23 @@ describe('a bot from a photo', () => {
     // darkness, not its count of pixels under a fixed luminance of 160. That threshold was set for the drawn
     // bots' light skin; on a photo the lips and the shading around them are under 160 with the mouth closed, so
     // the count saturates (r 0.53-0.55 in Spanish here, 0.66 in English; logged below, not asserted).
-    for (const [name, path] of [['with backdrop', withPath], ['without backdrop', barePath]] as const) {
+    for (const [name, path] of [
+      ['with backdrop', withPath],
+      ['without backdrop', barePath],
+    ] as const) {
       const frames = await grayCropFrames(path, rect);
       const loudness = loudnessPerFrame(await audioSamples(path), 48000, FPS, frames.length);
-      const darkness = pearson(frames.map((f) => f.reduce((n, v) => n + (255 - v), 0)), loudness);
-      const under160 = pearson(frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0)), loudness);
-      console.log(`photo bot, Spanish, service video (${name}): lip sync Pearson r = ${darkness.toFixed(3)} (mean darkness of the mouth box; pixels under 160: ${under160.toFixed(3)}) over ${frames.length} frames`);
+      const darkness = pearson(
+        frames.map((f) => f.reduce((n, v) => n + (255 - v), 0)),
+        loudness,
+      );
+      const under160 = pearson(
+        frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0)),
+        loudness,
+      );
+      console.log(
+        `photo bot, Spanish, service video (${name}): lip sync Pearson r = ${darkness.toFixed(3)} (mean darkness of the mouth box; pixels under 160: ${under160.toFixed(3)}) over ${frames.length} frames`,
+      );
       expect(frames.length).toBeGreaterThan(3 * FPS);
       expect(darkness).toBeGreaterThanOrEqual(0.6);
     }
@@ -257,20 +296,36 @@ describe('a drawn bot from two PNGs', () => {
   it('becomes ready (signed bot.ready with a preview) and renders a clip', async () => {
     const res = await put('my-drawing', drawnForm({ name: 'Mine', voice: 'espeak:en-gb+m3', default_position: 'top_left', webhook: receiver.url }));
     expect(res.status).toBe(202);
-    expect(await res.json()).toMatchObject({ uid: 'my-drawing', built_in: false, status: 'preparing', voice: 'espeak:en-gb+m3', default_position: 'top-left' });
+    expect(await res.json()).toMatchObject({
+      uid: 'my-drawing',
+      built_in: false,
+      status: 'preparing',
+      voice: 'espeak:en-gb+m3',
+      default_position: 'top-left',
+    });
     const ready = await botEvent('my-drawing', 60_000);
     expect(ready.verified).toBe(true);
     expect(ready.event).toMatchObject({ type: 'bot.ready', data: { uid: 'my-drawing', status: 'ready' } });
     expect((await fetch(ready.event!.data.preview_image_url as string)).status).toBe(200);
     // The delivery is recorded on the bot; on request the event comes again, signed, with the same webhook-id.
-    const delivered = await eventually(async () => ((await getBot('my-drawing')).webhook_delivery?.state === 'delivered' ? getBot('my-drawing') : undefined), 10_000, 'delivery recorded', 100);
-    expect(delivered.webhook_delivery).toMatchObject({ event_id: ready.headers['webhook-id'], attempts: [expect.objectContaining({ attempt: 1, error: null })] });
+    const delivered = await eventually(
+      async () => ((await getBot('my-drawing')).webhook_delivery?.state === 'delivered' ? getBot('my-drawing') : undefined),
+      10_000,
+      'delivery recorded',
+      100,
+    );
+    expect(delivered.webhook_delivery).toMatchObject({
+      event_id: ready.headers['webhook-id'],
+      attempts: [expect.objectContaining({ attempt: 1, error: null })],
+    });
     const redeliver = await fetch(`${app.baseUrl}/v1/bot/my-drawing/redeliver`, { method: 'POST', headers: app.authHeaders });
     expect(redeliver.status).toBe(202);
     expect(await redeliver.json()).toEqual({ uid: 'my-drawing', event_id: ready.headers['webhook-id'], status: 'redelivery_queued' });
     const again = await eventually(
       async () => receiver.delivered().filter((r) => r.event?.type === 'bot.ready' && r.event.data.uid === 'my-drawing')[1],
-      30_000, 'the redelivered bot.ready', 100,
+      30_000,
+      'the redelivered bot.ready',
+      100,
     );
     expect(again.verified).toBe(true);
     expect(again.headers['webhook-id']).toBe(ready.headers['webhook-id']);
@@ -288,14 +343,31 @@ describe('bad images: each fails the bot with its code and a signed bot.failed, 
       const noFace = await sharp(PORTRAIT).extract({ left: 0, top: 0, width: 140, height: 300 }).resize(420).jpeg().toBuffer();
       const tiny = await sharp(PORTRAIT).resize(90).extend({ top: 200, bottom: 200, left: 200, right: 200, background: '#808080' }).jpeg().toBuffer();
       const cases: [string, () => Promise<Response>, string][] = [
-        ['bad-truncated', () => put('bad-truncated', photoForm({ name: 'T', webhook: receiver.url }, PORTRAIT.subarray(0, PORTRAIT.length >> 1))), 'image_invalid'],
-        ['bad-declared', () => put('bad-declared', photoForm({ name: 'D', webhook: receiver.url }, declaredPng(100_000, 100_000), 'image/png')), 'image_too_large'],
+        [
+          'bad-truncated',
+          () => put('bad-truncated', photoForm({ name: 'T', webhook: receiver.url }, PORTRAIT.subarray(0, PORTRAIT.length >> 1))),
+          'image_invalid',
+        ],
+        [
+          'bad-declared',
+          () => put('bad-declared', photoForm({ name: 'D', webhook: receiver.url }, declaredPng(100_000, 100_000), 'image/png')),
+          'image_too_large',
+        ],
         ['bad-no-face', () => put('bad-no-face', photoForm({ name: 'F', webhook: receiver.url }, noFace)), 'no_face_found'],
         // A drawing is not a photo: no human face in it (by URL, from a loopback server: allowed locally).
         ['bad-drawing', () => put('bad-drawing', { name: 'F', webhook: receiver.url, image_url: `${files.base}/drawing.png` }), 'no_face_found'],
         ['bad-tiny-face', () => put('bad-tiny-face', photoForm({ name: 'S', webhook: receiver.url }, tiny)), 'face_too_small'],
         // The API accepts the URL (loopback is allowed locally); the job's guard refuses where it redirects.
-        ['bad-redirect', () => put('bad-redirect', { name: 'R', webhook: receiver.url, image_url: `${files.base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data')}` }), 'image_unavailable'],
+        [
+          'bad-redirect',
+          () =>
+            put('bad-redirect', {
+              name: 'R',
+              webhook: receiver.url,
+              image_url: `${files.base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data')}`,
+            }),
+          'image_unavailable',
+        ],
         ['bad-big-url', () => put('bad-big-url', { name: 'B', webhook: receiver.url, image_url: `${files.base}/big.jpg` }), 'image_too_large'],
       ];
       const responses = await Promise.all(cases.map(([, send]) => send()));
@@ -303,7 +375,10 @@ describe('bad images: each fails the bot with its code and a signed bot.failed, 
       for (const [uid, , code] of cases) {
         const failed = await botEvent(uid, 90_000);
         expect(failed.verified, uid).toBe(true);
-        expect(failed.event, uid).toMatchObject({ type: 'bot.failed', data: { uid, status: 'failed', error: { code, message: expect.any(String) } } });
+        expect(failed.event, uid).toMatchObject({
+          type: 'bot.failed',
+          data: { uid, status: 'failed', error: { code, message: expect.any(String) } },
+        });
         const bot = await getBot(uid);
         expect(bot, uid).toMatchObject({ status: 'failed', error: { code }, preview_image_url: null });
         expect(await fetchLookCount(uid, bot.version), uid).toBe(0);
@@ -322,7 +397,7 @@ async function fetchLookCount(uid: string, version: string) {
 }
 
 describe('DELETE /v1/bot/{uid}', () => {
-  it('answers 200 with JSON and removes the look, then 404; a built-in bot is a 403 in the error shape, another account\'s a 404', async () => {
+  it("answers 200 with JSON and removes the look, then 404; a built-in bot is a 403 in the error shape, another account's a 404", async () => {
     const { version } = await getBot('my-drawing');
     expect(await fetchLookCount('my-drawing', version)).toBeGreaterThan(0);
     expect((await fetch(`${app.baseUrl}/v1/bot/my-drawing`, { method: 'DELETE', headers: other })).status).toBe(404);

@@ -7,10 +7,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestRuntime } from '../support/harness.ts';
-import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
+import type { TestRuntime } from '../support/harness.ts';
 import { frameRgb } from '../support/render-media.ts';
+import { apiOf, type E2eService, startE2eService, stopE2eService } from '../support/service.ts';
 
 let app: TestRuntime;
 let files: E2eService['files'];
@@ -87,7 +87,12 @@ describe('captions, end to end', () => {
       expect(cue.end).toBeLessThanOrEqual(clipEnd);
     }
     cues.slice(1).forEach((cue, i) => expect(cue.start).toBeGreaterThanOrEqual(cues[i]!.end));
-    expect(cues.filter((c) => clipOf(c) === 1).map((c) => c.text).join(' ')).toBe(texts[1]);
+    expect(
+      cues
+        .filter((c) => clipOf(c) === 1)
+        .map((c) => c.text)
+        .join(' '),
+    ).toBe(texts[1]);
 
     const srt = await fetch(video.output.captions.srt_url);
     expect(srt.status).toBe(200);
@@ -109,7 +114,8 @@ describe('captions, end to end', () => {
     const [plain, burn] = [await finished(plainId), await finished(burnId)];
     const cue = parseVtt(await (await fetch(burn.video.output.captions.vtt_url)).text())[0]!;
     const paths = [join(work, 'plain.mp4'), join(work, 'burn.mp4')];
-    for (const [i, done] of [plain, burn].entries()) await writeFile(paths[i]!, Buffer.from(await (await fetch(done.video.output.download_url)).arrayBuffer()));
+    for (const [i, done] of [plain, burn].entries())
+      await writeFile(paths[i]!, Buffer.from(await (await fetch(done.video.output.download_url)).arrayBuffer()));
     const at = (cue.start + cue.end) / 2;
     const [a, b] = [await frameRgb(paths[0]!, at), await frameRgb(paths[1]!, at)];
     // Rows and columns where the two pictures differ: the bottom band, left of the presenter (x < 960).
@@ -132,7 +138,9 @@ describe('captions, end to end', () => {
   }, 150_000);
 
   it('a voice-only video has caption files too', async () => {
-    const { event, video } = await finished(await create({ create_video: 'false', clips: JSON.stringify([{ bot_uid: 'bot_otto', text: 'Only my voice, with captions.' }]) }));
+    const { event, video } = await finished(
+      await create({ create_video: 'false', clips: JSON.stringify([{ bot_uid: 'bot_otto', text: 'Only my voice, with captions.' }]) }),
+    );
     expect(event.data.audio_url).toBeTruthy();
     expect(event.data.captions.vtt_url).toBeTruthy();
     const cues = parseVtt(await (await fetch(video.output.captions.vtt_url)).text());

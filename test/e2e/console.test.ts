@@ -12,11 +12,11 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sparticuz from '@sparticuz/chromium';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#infra/local/runtime.ts';
 import { makeSampleBackground } from '#infra/scripts/make-sample-background.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
-import { REPO_ROOT } from '#infra/local/runtime.ts';
 import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 // Globals of the page, for the functions page.evaluate runs there (the project's types are Node's, not the DOM's).
@@ -75,7 +75,21 @@ async function signIn(page: Page) {
 }
 
 /** One clip of the interface's sample, entered through the clip's own controls. */
-async function fillClip(clip: Locator, values: { bot: string; text: string; position: string; removeBackground: boolean; background: string; volume: string; entry: string; exit: string; keep: boolean; name: string }) {
+async function fillClip(
+  clip: Locator,
+  values: {
+    bot: string;
+    text: string;
+    position: string;
+    removeBackground: boolean;
+    background: string;
+    volume: string;
+    entry: string;
+    exit: string;
+    keep: boolean;
+    name: string;
+  },
+) {
   await clip.getByLabel('Bot', { exact: true }).selectOption(values.bot);
   await clip.getByLabel('Text', { exact: true }).fill(values.text);
   await clip.getByRole('radio', { name: values.position }).click(); // a person clicks the cell, even the bot's default
@@ -104,7 +118,11 @@ async function dropFile(page: Page, label: string, path: string, name: string, t
 }
 
 /** The status badge of one bot's card in the gallery. */
-const botBadge = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) }).getByRole('status');
+const botBadge = (page: Page, name: string) =>
+  page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) })
+    .getByRole('status');
 
 /** A desktop-sized page, with the errors its console and scripts report collected. */
 async function desktopPage() {
@@ -137,14 +155,30 @@ describe('console', () => {
     await expect.poll(() => page.getByLabel('Webhook URL').inputValue(), { timeout: 10_000 }).toBe(inbox);
     const background = `${files.base}/background.mp4`;
     await fillClip(page.getByRole('group', { name: 'Clip 1' }), {
-      bot: 'bot_ava', text: 'Welcome to our product tour!', position: 'bottom right', removeBackground: true,
-      background, volume: '0.5', entry: 'fade_in', exit: 'fade_out', keep: false, name: 'Intro',
+      bot: 'bot_ava',
+      text: 'Welcome to our product tour!',
+      position: 'bottom right',
+      removeBackground: true,
+      background,
+      volume: '0.5',
+      entry: 'fade_in',
+      exit: 'fade_out',
+      keep: false,
+      name: 'Intro',
     });
     await page.getByRole('button', { name: 'Add clip' }).click();
     const clip2 = page.getByRole('group', { name: 'Clip 2' });
     await fillClip(clip2, {
-      bot: 'bot_leo', text: 'Let me show you around.', position: 'top left', removeBackground: false,
-      background, volume: '0.2', entry: 'fade_in', exit: 'fade_out', keep: true, name: 'Tour',
+      bot: 'bot_leo',
+      text: 'Let me show you around.',
+      position: 'top left',
+      removeBackground: false,
+      background,
+      volume: '0.2',
+      entry: 'fade_in',
+      exit: 'fade_out',
+      keep: true,
+      name: 'Tour',
     });
     // A clip may speak with another voice than its bot's (GET /v1/voices fills the picker, by language).
     await expect.poll(() => clip2.getByLabel('Voice', { exact: true }).locator('option').count(), { timeout: 10_000 }).toBeGreaterThan(200);
@@ -185,11 +219,14 @@ describe('console', () => {
     expect(videoId).toMatch(/^vid_/);
     const seen = new Set<string>();
     await expect
-      .poll(async () => {
-        const status = await detail.locator('header .badge').innerText();
-        seen.add(status);
-        return status;
-      }, { timeout: 60_000, interval: 250 })
+      .poll(
+        async () => {
+          const status = await detail.locator('header .badge').innerText();
+          seen.add(status);
+          return status;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
       .toBe('completed');
     expect(await detail.getByText('2 of 2 clips rendered').count()).toBe(1);
 
@@ -229,7 +266,9 @@ describe('console', () => {
     await page.getByRole('button', { name: 'Delete video' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     // The notice says so (polled with what it says instead, so a failure shows the page's own message).
-    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000, interval: 250 }).toContain(`Video ${videoId} deleted.`);
+    await expect
+      .poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000, interval: 250 })
+      .toContain(`Video ${videoId} deleted.`);
     await expect.poll(() => page.getByRole('button', { name: new RegExp(videoId) }).count(), { timeout: 5_000 }).toBe(0);
     const gone = await fetch(`${app.baseUrl}/v1/video/${videoId}`, { headers: app.authHeaders });
     expect(gone.status).toBe(404);
@@ -272,7 +311,9 @@ describe('console', () => {
 
     // Sent: preparing, then ready with its preview, marked as the account's own (built-ins have no delete).
     await page.getByRole('button', { name: 'Make bot' }).click();
-    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 15_000 }).toContain('Bot sol-nandu accepted');
+    await expect
+      .poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 15_000 })
+      .toContain('Bot sol-nandu accepted');
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Sol Ñandú', exact: true }) });
     await expect.poll(() => botBadge(page, 'Sol Ñandú').innerText(), { timeout: 90_000, interval: 500 }).toBe('ready');
     expect(await card.innerText()).toContain('yours');
@@ -280,9 +321,13 @@ describe('console', () => {
     await page.waitForFunction(() => [...document.querySelectorAll('.bot-card img')].every((img: any) => img.complete && img.naturalWidth > 0));
     expect(await card.getByRole('button', { name: 'Delete bot Sol Ñandú' }).count()).toBe(1);
     // Its bot.ready went to the inbox; the card says so, and sends it again on request.
-    await expect.poll(() => card.innerText(), { timeout: 15_000, interval: 500 }).toMatch(/Webhook event\s*delivered, 1 attempt \(last: HTTP 2\d\d\)/);
+    await expect
+      .poll(() => card.innerText(), { timeout: 15_000, interval: 500 })
+      .toMatch(/Webhook event\s*delivered, 1 attempt \(last: HTTP 2\d\d\)/);
     await card.getByRole('button', { name: 'Send the webhook event of Sol Ñandú again' }).click();
-    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 10_000 }).toContain('The webhook event of bot sol-nandu is being sent again');
+    await expect
+      .poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 10_000 })
+      .toContain('The webhook event of bot sol-nandu is being sent again');
     await expect.poll(() => card.innerText(), { timeout: 15_000, interval: 500 }).toMatch(/delivered, 2 attempts/);
     const ava = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Ava', exact: true }) });
     expect(await ava.innerText()).toContain('built-in');
@@ -333,7 +378,9 @@ describe('console', () => {
         const track = video.textTracks[0];
         if (track && track.mode === 'disabled') track.mode = 'hidden';
         const cues = track?.cues?.length ?? 0;
-        return video.readyState >= 2 && video.duration > 0 && cues > 0 ? { width: video.videoWidth, height: video.videoHeight, cues, crossOrigin: video.crossOrigin, first: video.textTracks[0].cues[0].text } : false;
+        return video.readyState >= 2 && video.duration > 0 && cues > 0
+          ? { width: video.videoWidth, height: video.videoHeight, cues, crossOrigin: video.crossOrigin, first: video.textTracks[0].cues[0].text }
+          : false;
       },
       undefined,
       { timeout: 20_000, polling: 250 },
@@ -352,11 +399,15 @@ describe('console', () => {
     // Delete the video, then the bot.
     await page.getByRole('button', { name: 'Delete video' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000 }).toContain(`Video ${videoId} deleted.`);
+    await expect
+      .poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000 })
+      .toContain(`Video ${videoId} deleted.`);
     await page.getByRole('button', { name: 'Bots' }).click();
     await page.getByRole('button', { name: 'Delete bot Sol Ñandú' }).click();
     await page.getByRole('group', { name: 'Confirm deleting Sol Ñandú' }).getByRole('button', { name: 'Yes, delete' }).click();
-    await expect.poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000 }).toContain('Bot sol-nandu deleted.');
+    await expect
+      .poll(async () => (await page.locator('.notice').allInnerTexts()).join(' | '), { timeout: 30_000 })
+      .toContain('Bot sol-nandu deleted.');
     await expect.poll(() => page.getByRole('heading', { name: 'Sol Ñandú', exact: true }).count(), { timeout: 5_000 }).toBe(0);
     expect((await fetch(`${app.baseUrl}/v1/bot/sol-nandu`, { headers: app.authHeaders })).status).toBe(404);
 
@@ -366,12 +417,19 @@ describe('console', () => {
 
   it('fits a 375 px phone: no sideways scrolling, every form control named', async () => {
     // A finished video with a long first clip, so that the list and the detail have all they show.
-    const api = (path: string, init: RequestInit = {}) => fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
     const { inbox_url } = (await (await api('/v1/inbox')).json()) as { inbox_url: string };
     const text = 'A phone shows this video with its poster, its name and the first words of what the presenter says, and no sideways scrolling.';
-    const created = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: inbox_url, clips: [{ bot_uid: 'bot_maya', text, clip_name: 'Phone check' }] }) });
+    const created = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: inbox_url, clips: [{ bot_uid: 'bot_maya', text, clip_name: 'Phone check' }] }),
+    });
     const { video_id } = (await created.json()) as { video_id: string };
-    await expect.poll(async () => ((await (await api(`/v1/video/${video_id}`)).json()) as { status: string }).status, { timeout: 60_000, interval: 500 }).toBe('completed');
+    await expect
+      .poll(async () => ((await (await api(`/v1/video/${video_id}`)).json()) as { status: string }).status, { timeout: 60_000, interval: 500 })
+      .toBe('completed');
     const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     await page.goto(`${app.baseUrl}/`);
@@ -387,7 +445,9 @@ describe('console', () => {
         const row = page.locator('.video-row').first();
         await expect.poll(() => row.locator('.name').textContent(), { timeout: 10_000 }).toBe('Phone check');
         expect(await row.locator('.words').textContent()).toMatch(/^A phone shows this video .*…$/);
-        await expect.poll(() => row.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+        await expect
+          .poll(() => row.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 })
+          .toBeGreaterThan(0);
         await row.click();
         await page.waitForSelector('#video-title');
         const detail = await page.locator('.detail').boundingBox();

@@ -4,8 +4,8 @@
  * webhook event, sent by the notifier to the inbox, arrives verified.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateWebhookSecret } from '#domain/api-keys';
 import { signWebhook } from '#commons/webhooks/signature';
+import { generateWebhookSecret } from '#domain/api-keys';
 import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 let app: TestRuntime;
@@ -23,7 +23,12 @@ const listInbox = async () => {
   return (await res.json()) as { inbox_url: string; events: { webhook_id: string; type: string; signature_verified: boolean; event: any }[] };
 };
 function signed(payload: string, options: { id?: string; secret?: string; at?: Date } = {}) {
-  return signWebhook({ msgId: options.id ?? `evt_${Math.random().toString(36).slice(2)}`, timestamp: options.at ?? new Date(), payload, secrets: [options.secret ?? app.webhookSecret] });
+  return signWebhook({
+    msgId: options.id ?? `evt_${Math.random().toString(36).slice(2)}`,
+    timestamp: options.at ?? new Date(),
+    payload,
+    secrets: [options.secret ?? app.webhookSecret],
+  });
 }
 const post = (headers: Record<string, string>, body: string, url = inboxPath()) => fetch(url, { method: 'POST', headers, body });
 
@@ -76,7 +81,7 @@ describe('webhook inbox', () => {
     expect((await fetch(`${app.baseUrl}/v1/inbox`)).status).toBe(401);
   });
 
-  it('receives the notifier\'s own event for a video whose webhook is the inbox', async () => {
+  it("receives the notifier's own event for a video whose webhook is the inbox", async () => {
     const res = await fetch(`${app.baseUrl}/v1/bot`, {
       method: 'POST',
       headers: { ...app.authHeaders, 'Content-Type': 'application/json' },

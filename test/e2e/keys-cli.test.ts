@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 const keys = async (...args: string[]) =>
-  (await exec(process.execPath, ['--import', 'tsx', 'infra/scripts/keys.ts', ...args, '--data-dir', app.dataDir], { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } })).stdout;
+  (
+    await exec(process.execPath, ['--import', 'tsx', 'infra/scripts/keys.ts', ...args, '--data-dir', app.dataDir], {
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    })
+  ).stdout;
 
 it('npm run keys issues a key for a new account against the running service, lists it, and revokes it', async () => {
   const created = await keys('create', '--name', 'acme');

@@ -4,7 +4,7 @@
  * the second delivered) and a video that fails, through the local runtime, and the documents they leave.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_NAME } from '#commons/metric-names';
+import { dimensionNames, METRICS_NAMESPACE, metricNames, SERVICE_NAME } from '#commons/metric-names';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
 import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 import { eventually } from '../support/media.ts';
@@ -12,7 +12,9 @@ import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 interface Emitted {
   function: string;
-  document: Record<string, unknown> & { _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } };
+  document: Record<string, unknown> & {
+    _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
+  };
 }
 
 const output: { function: string; line: string }[] = [];
@@ -47,7 +49,10 @@ const waitFor = (metric: string, what: (e: ReturnType<typeof emitted>[number]) =
   eventually(async () => (emitted(metric).some(what) ? emitted(metric).filter(what) : undefined), 60_000, `an EMF document with ${metric}`);
 
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  fetch(`${app.baseUrl}${path}`, {
+    ...init,
+    headers: { ...app.authHeaders, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
 
 async function createVideo(body: Record<string, unknown>): Promise<string> {
   const response = await api('/v1/bot', { method: 'POST', body: JSON.stringify({ webhook: receiver.url, ...body }) });
@@ -149,7 +154,10 @@ describe('a completed video', () => {
 
 describe('a failed video', () => {
   it('counts the failure by its error code, and in the total over all codes', async () => {
-    const videoId = await createVideo({ create_video: true, clips: [{ bot_uid: 'bot_ava', text: 'This will not render.', background: `${files.base}/missing.mp4` }] });
+    const videoId = await createVideo({
+      create_video: true,
+      clips: [{ bot_uid: 'bot_ava', text: 'This will not render.', background: `${files.base}/missing.mp4` }],
+    });
     const video = await eventually(
       async () => {
         const body = (await (await api(`/v1/video/${videoId}`)).json()) as { status: string; error?: { code: string } };

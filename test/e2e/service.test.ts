@@ -1,12 +1,12 @@
-import { imageSize } from 'image-size';
-import { runFfmpeg } from '#functions/media/media.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestRuntime } from '../support/harness.ts';
-import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
+import { runFfmpeg } from '#functions/media/media.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
+import type { TestRuntime } from '../support/harness.ts';
 import { eventually, probeFile } from '../support/media.ts';
+import { apiOf, type E2eService, startE2eService, stopE2eService } from '../support/service.ts';
 
 /**
  * The whole service on the local runtime, through HTTP, as a caller uses it: the spec's sample request
@@ -86,7 +86,10 @@ describe('the spec sample request, end to end', () => {
     expect(imageSize(jpeg)).toMatchObject({ type: 'jpg', width: 1280, height: 720 });
     const posterPath = join(work, 'poster.jpg');
     await writeFile(posterPath, jpeg);
-    const { stdout } = await runFfmpeg(['-i', posterPath, '-vf', 'scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { budgetSeconds: 30, captureStdout: true });
+    const { stdout } = await runFfmpeg(['-i', posterPath, '-vf', 'scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
+      budgetSeconds: 30,
+      captureStdout: true,
+    });
     expect(stdout[0]!, 'mean brightness of the poster').toBeGreaterThan(30);
   }, 150_000);
 
@@ -95,7 +98,11 @@ describe('the spec sample request, end to end', () => {
     expect(response.status).toBe(302);
     const file = await fetch(response.headers.get('location')!);
     expect(file.status).toBe(200);
-    expect(Buffer.from(await file.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
   });
 
   it('lists the video and counts it on the account', async () => {
@@ -115,10 +122,14 @@ describe('the spec sample request, end to end', () => {
     });
     expect(response.status).toBe(202);
     const { video_id } = (await response.json()) as { video_id: string };
-    const video = await eventually(async () => {
-      const v = (await (await api(`/v1/video/${video_id}`)).json()) as any;
-      return v.status === 'completed' ? v : undefined;
-    }, 60_000, 'the reused clip video to complete');
+    const video = await eventually(
+      async () => {
+        const v = (await (await api(`/v1/video/${video_id}`)).json()) as any;
+        return v.status === 'completed' ? v : undefined;
+      },
+      60_000,
+      'the reused clip video to complete',
+    );
     expect(video.clips[0]).toMatchObject({ clip_name: 'Tour', status: 'rendered' });
   }, 90_000);
 });
@@ -130,10 +141,18 @@ describe('voice only', () => {
       create_video: '0',
       clips: `[{"bot_uid": 'bot_otto', "text": 'One.'}, {"bot_uid": 'bot_maya', "text": 'Two.'}]`,
     });
-    const response = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    const response = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
     expect(response.status).toBe(202);
     const { video_id } = (await response.json()) as { video_id: string };
-    const delivery = await eventually(async () => receiver.delivered().find((r) => r.event?.data.video_id === video_id), 90_000, 'the voice-only webhook');
+    const delivery = await eventually(
+      async () => receiver.delivered().find((r) => r.event?.data.video_id === video_id),
+      90_000,
+      'the voice-only webhook',
+    );
     expect(delivery.event!.data.audio_url).toBeTruthy();
     expect(delivery.event!.data.video_url).toBeUndefined();
     const audio = await fetch(delivery.event!.data.audio_url);
@@ -154,19 +173,29 @@ describe('voices', () => {
     const bot = (await (await api('/v1/bot/bot_maya')).json()) as { voice: string };
     expect(bot.voice).toBe('espeak:en-us+f3');
 
-    const unknown = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: receiver.url, clips: [{ bot_uid: 'bot_maya', text: 'Hola', voice: 'polly:Lucia' }] }) });
+    const unknown = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: receiver.url, clips: [{ bot_uid: 'bot_maya', text: 'Hola', voice: 'polly:Lucia' }] }),
+    });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as any).error.details).toEqual([{ path: 'clips[0].voice', message: 'unknown voice "polly:Lucia"; list the voices with GET /v1/voices' }]);
+    expect(((await unknown.json()) as any).error.details).toEqual([
+      { path: 'clips[0].voice', message: 'unknown voice "polly:Lucia"; list the voices with GET /v1/voices' },
+    ]);
 
     const clips = `[{"bot_uid": 'bot_maya', "text": '¡Hola a todos! Bienvenidos al programa.', "voice": 'espeak:es+f3'}]`;
     const { body, contentType } = await multipart({ webhook: receiver.url, clips });
     const response = await api('/v1/bot', { method: 'POST', headers: { 'content-type': contentType }, body });
     expect(response.status).toBe(202);
     const { video_id } = (await response.json()) as { video_id: string };
-    const video = await eventually(async () => {
-      const v = (await (await api(`/v1/video/${video_id}`)).json()) as any;
-      return v.status === 'completed' || v.status === 'failed' ? v : undefined;
-    }, 90_000, 'the Spanish video to end');
+    const video = await eventually(
+      async () => {
+        const v = (await (await api(`/v1/video/${video_id}`)).json()) as any;
+        return v.status === 'completed' || v.status === 'failed' ? v : undefined;
+      },
+      90_000,
+      'the Spanish video to end',
+    );
     expect(video.status).toBe('completed');
     expect(video.clips[0].duration_seconds).toBeGreaterThan(1.5);
   }, 120_000);
@@ -214,7 +243,11 @@ describe('the rest of the surface', () => {
     expect(viaPost.bots.map((b) => b.uid)).toEqual(viaGet.bots.map((b) => b.uid));
     const preview = await fetch(viaGet.bots[0]!.preview_image_url);
     expect(preview.status).toBe(200);
-    expect(Buffer.from(await preview.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await preview.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     expect((await api('/v1/bot/bot_maya')).status).toBe(200);
     expect((await api('/v1/bot/bot_nobody')).status).toBe(404);
   });
@@ -227,11 +260,19 @@ describe('the rest of the surface', () => {
   });
 
   it('answers bad input with 400 naming the field, and a bad key with 401', async () => {
-    const bad = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"x","bot_position":"middle"}]}' });
+    const bad = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"x","bot_position":"middle"}]}',
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error.details[0].path).toBe('clips[0].bot_position');
     // Raw bytes that are not UTF-8 reach the handler as they are (JSON is a binary media type) and are refused.
-    const invalidUtf8 = Buffer.concat([Buffer.from('{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')]);
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from('{"webhook":"https://e.com","clips":[{"bot_uid":"bot_ava","text":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}]}'),
+    ]);
     const badBytes = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: invalidUtf8 });
     expect(badBytes.status).toBe(400);
     expect(((await badBytes.json()) as any).error.message).toMatch(/UTF-8/);

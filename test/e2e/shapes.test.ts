@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameSizeOf } from '#domain/shape';
-import { botHeightFor, layoutFor, type BotBox } from '#functions/render/engine/layout.ts';
+import { type BotBox, botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
-import { colourDistance, frameRgb } from '../support/render-media.ts';
-import type { TestRuntime } from '../support/harness.ts';
-import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
+import type { TestRuntime } from '../support/harness.ts';
 import { probeFile } from '../support/media.ts';
+import { colourDistance, frameRgb } from '../support/render-media.ts';
+import { apiOf, type E2eService, startE2eService, stopE2eService } from '../support/service.ts';
 
 const FRAME = frameSizeOf({ aspectRatio: '9:16', resolution: '1080p' });
 const BACKGROUND = [0x20, 0xc0, 0x40];
@@ -34,8 +34,10 @@ const api = apiOf(() => app);
 
 /** Share of the box's pixels (a fifth in from its sides) that are not the background's green. */
 function shareNotBackground(rgb: Buffer, box: BotBox): number {
-  const x0 = Math.round(box.x + box.width / 5), x1 = Math.round(box.x + (box.width * 4) / 5);
-  const y0 = Math.round(box.y + box.height / 5), y1 = Math.round(box.y + (box.height * 4) / 5);
+  const x0 = Math.round(box.x + box.width / 5),
+    x1 = Math.round(box.x + (box.width * 4) / 5);
+  const y0 = Math.round(box.y + box.height / 5),
+    y1 = Math.round(box.y + (box.height * 4) / 5);
   let other = 0;
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++) {
@@ -84,7 +86,10 @@ describe('the spec sample as a 9:16 1080p video', () => {
     const ava = layoutFor(FRAME, 'bottom-right', avaSprites.manifest, { flushBottom: Math.round((panel.y + panel.height) * avaSprites.scale) });
     const leo = layoutFor(FRAME, 'top-left', loadSprites('leo', botHeightFor(FRAME, 'top-left')).manifest);
     const mirrored = (box: BotBox): BotBox => ({ ...box, x: FRAME.width - box.x - box.width, y: FRAME.height - box.y - box.height });
-    const [during0, during1] = await Promise.all([frameRgb(path, first! / 2, FRAME.width, FRAME.height), frameRgb(path, first! + second! / 2, FRAME.width, FRAME.height)]);
+    const [during0, during1] = await Promise.all([
+      frameRgb(path, first! / 2, FRAME.width, FRAME.height),
+      frameRgb(path, first! + second! / 2, FRAME.width, FRAME.height),
+    ]);
     expect(shareNotBackground(during0, ava)).toBeGreaterThan(0.5);
     expect(shareNotBackground(during0, mirrored(ava))).toBeLessThan(0.02);
     expect(shareNotBackground(during1, leo)).toBeGreaterThan(0.85);
@@ -92,7 +97,10 @@ describe('the spec sample as a 9:16 1080p video', () => {
   }, 150_000);
 
   it('a bad aspect_ratio or resolution is a 400 naming the field', async () => {
-    for (const [field, value] of [['aspect_ratio', '4:3'], ['resolution', '2160p']] as const) {
+    for (const [field, value] of [
+      ['aspect_ratio', '4:3'],
+      ['resolution', '2160p'],
+    ] as const) {
       const response = await api('/v1/bot', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -20,7 +20,13 @@ afterAll(() => app?.stop());
 
 it('passes against the local runtime, with the webhook it uses on AWS', async () => {
   const lines: string[] = [];
-  const result = await runSmoke({ url: `${app.baseUrl}/`, key: app.apiKey, timeoutSeconds: 90, pollIntervalMs: 500, log: (line) => lines.push(line) });
+  const result = await runSmoke({
+    url: `${app.baseUrl}/`,
+    key: app.apiKey,
+    timeoutSeconds: 90,
+    pollIntervalMs: 500,
+    log: (line) => lines.push(line),
+  });
   expect(result.checks.map((c) => c.name)).toEqual([
     'GET /health',
     'GET /v1/video without a key: JSON 401',

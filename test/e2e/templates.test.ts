@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '#infra/scripts/keys.ts';
 import type { TestRuntime } from '../support/harness.ts';
 import { keyTarget } from '../support/reliability.ts';
-import { apiOf, startE2eService, stopE2eService, type E2eService } from '../support/service.ts';
+import { apiOf, type E2eService, startE2eService, stopE2eService } from '../support/service.ts';
 
 let app: TestRuntime;
 let files: E2eService['files'];
@@ -88,7 +88,10 @@ describe('templates, end to end', () => {
     const before = ((await (await api('/v1/video')).json()) as any).videos.length;
     const missing = await api('/v1/templates/welcome/videos', json('POST', { webhook: receiver.url, variables: { company: 'Acme', nickname: 'x' } }));
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as any).error.details.map((d: { path: string }) => d.path).sort()).toEqual(['variables.first_name', 'variables.nickname']);
+    expect(((await missing.json()) as any).error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      'variables.first_name',
+      'variables.nickname',
+    ]);
     const tooLong = await api('/v1/templates/welcome/videos', json('POST', { webhook: receiver.url, variables: { first_name: 'x'.repeat(1990) } }));
     expect(((await tooLong.json()) as any).error.details[0].path).toBe('variables.first_name');
     expect(((await (await api('/v1/video')).json()) as any).videos.length).toBe(before);

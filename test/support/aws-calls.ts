@@ -101,7 +101,7 @@ export class AwsCallRecorder {
 function commandBase(): { resolveMiddlewareWithContext: unknown } {
   const owners = [GetObjectCommand, GetItemCommand, SendMessageCommand, SynthesizeSpeechCommand].map((command) => {
     let proto = command.prototype as object | null;
-    while (proto && !Object.prototype.hasOwnProperty.call(proto, 'resolveMiddlewareWithContext')) proto = Object.getPrototypeOf(proto);
+    while (proto && !Object.hasOwn(proto, 'resolveMiddlewareWithContext')) proto = Object.getPrototypeOf(proto);
     if (!proto) throw new Error(`${command.name} does not build its handler with resolveMiddlewareWithContext: the recorder cannot see it`);
     return proto as { resolveMiddlewareWithContext: unknown };
   });

@@ -50,7 +50,8 @@ export function restEvent(options: {
     multiValueQueryStringParameters: options.query ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, [v]])) : null,
     pathParameters: options.pathParameters ?? null,
     stageVariables: null,
-    body: body === null ? null : Buffer.isBuffer(body) ? body.toString(base64 ? 'base64' : 'utf8') : base64 ? Buffer.from(body).toString('base64') : body,
+    body:
+      body === null ? null : Buffer.isBuffer(body) ? body.toString(base64 ? 'base64' : 'utf8') : base64 ? Buffer.from(body).toString('base64') : body,
     isBase64Encoded: base64,
     requestContext: {
       accountId: '123456789012',
@@ -61,7 +62,7 @@ export function restEvent(options: {
       identity: { sourceIp: '203.0.113.9', userAgent: 'curl/8.5.0' } as APIGatewayProxyEvent['requestContext']['identity'],
       path: `/prod${options.path}`,
       protocol: 'HTTP/1.1',
-      requestId: 'req-' + Math.random().toString(36).slice(2),
+      requestId: `req-${Math.random().toString(36).slice(2)}`,
       requestTimeEpoch: Date.now(),
       resourceId: 'res1',
       resourcePath: options.resource ?? options.path.replace(/\/$/, ''),
@@ -74,17 +75,17 @@ export function restEvent(options: {
 export const lambdaContext = (name = 'test', timeoutSeconds = 10): Context => {
   const deadline = Date.now() + timeoutSeconds * 1000;
   return {
-  callbackWaitsForEmptyEventLoop: false,
-  functionName: name,
-  functionVersion: '$LATEST',
-  invokedFunctionArn: `arn:aws:lambda:eu-west-1:123456789012:function:${name}`,
-  memoryLimitInMB: '256',
-  awsRequestId: 'aws-req-1',
-  logGroupName: `/aws/lambda/${name}`,
-  logStreamName: 'stream',
-  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-  done: () => undefined,
-  fail: () => undefined,
-  succeed: () => undefined,
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:eu-west-1:123456789012:function:${name}`,
+    memoryLimitInMB: '256',
+    awsRequestId: 'aws-req-1',
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'stream',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
   };
 };

@@ -1,5 +1,5 @@
-import { copyFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageQueue, ObjectHead, ObjectStore } from '#domain/ports';
@@ -57,7 +57,11 @@ export class FolderObjectStore implements ObjectStore {
   }
   async head(key: string): Promise<ObjectHead | undefined> {
     if (!existsSync(this.path(key))) return undefined;
-    return { sizeBytes: (await stat(this.path(key))).size, metadata: this.metadata.get(key) ?? {}, lastModified: this.modified.get(key) ?? this.now() };
+    return {
+      sizeBytes: (await stat(this.path(key))).size,
+      metadata: this.metadata.get(key) ?? {},
+      lastModified: this.modified.get(key) ?? this.now(),
+    };
   }
   async read(key: string) {
     return readFile(this.path(key));
@@ -68,7 +72,10 @@ export class FolderObjectStore implements ObjectStore {
     for (const map of [this.tags, this.metadata, this.modified]) map.delete(key);
   }
   async presignGet(key: string, expiresInSeconds: number) {
-    return { url: `https://objects.test/${key}?expires=${expiresInSeconds}`, expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString() };
+    return {
+      url: `https://objects.test/${key}?expires=${expiresInSeconds}`,
+      expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString(),
+    };
   }
 }
 

@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '#infra/local/runtime.ts';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#infra/local/runtime.ts';
 
 export interface TestRuntime {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */

@@ -6,8 +6,8 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { runFfmpeg } from '#functions/media/media.ts';
 
@@ -35,7 +35,15 @@ const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
 
 /** A tiny PNG whose header declares width x height, with almost no picture data (the review's 69-byte PNG). */
 export function writeDeclaredSizePng(path: string, width: number, height: number): string {
-  writeFileSync(path, Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr(width, height)), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1))), chunk('IEND', Buffer.alloc(0))]));
+  writeFileSync(
+    path,
+    Buffer.concat([
+      PNG_SIGNATURE,
+      chunk('IHDR', ihdr(width, height)),
+      chunk('IDAT', zlib.deflateSync(Buffer.alloc(1))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
   return path;
 }
 

@@ -8,6 +8,10 @@ import type { PreparedLook } from '#functions/prepare/look.ts';
  */
 export function builtInLookAsPrepared(look = 'ava'): PreparedLook {
   const dir = resolve(import.meta.dirname, '..', '..', 'functions', 'render', 'bots', look);
-  const files = new Map(readdirSync(dir).filter((f) => /\.(png|json)$/.test(f)).map((f) => [f, readFileSync(join(dir, f))] as const));
+  const files = new Map(
+    readdirSync(dir)
+      .filter((f) => /\.(png|json)$/.test(f))
+      .map((f) => [f, readFileSync(join(dir, f))] as const),
+  );
   return { manifest: JSON.parse(files.get('manifest.json')!.toString('utf8')), files };
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 
 /**
  * ffprobe (a 2023 build, a dev dependency) measures our own MP4 and MP3 outputs in tests: a second opinion from

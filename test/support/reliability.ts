@@ -1,4 +1,3 @@
-import { allowLoopbackPort } from '#infra/local/loopback.ts';
 /**
  * Shared by the reliability suites: a small client for the local runtime's API, queue depths, a key target for
  * infra/scripts/keys.ts, and a webhook receiver that can be started on a chosen port (to bring a "down"
@@ -7,9 +6,10 @@ import { allowLoopbackPort } from '#infra/local/loopback.ts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
+import { allowLoopbackPort } from '#infra/local/loopback.ts';
 import type { KeyTarget } from '#infra/scripts/keys.ts';
 import type { TestRuntime } from './harness.ts';
 import { eventually } from './media.ts';
@@ -45,7 +45,11 @@ export function client(app: TestRuntime, authHeaders: Record<string, string> = a
   return {
     /** POST /v1/bot with a JSON body; returns status and parsed body. */
     async create(body: Record<string, unknown>, path = '/v1/bot') {
-      const res = await fetch(url(path), { method: 'POST', headers: { ...authHeaders, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(url(path), {
+        method: 'POST',
+        headers: { ...authHeaders, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as { video_id: string } & Partial<ErrorBody> };
     },
     /** Creates a video and fails the test unless it was accepted. */
@@ -65,10 +69,15 @@ export function client(app: TestRuntime, authHeaders: Record<string, string> = a
     },
     /** Polls the video until `done(video)` holds. */
     waitForVideo(id: string, done: (v: PublicVideo) => boolean, timeoutMs: number, what = 'the video') {
-      return eventually(async () => {
-        const v = await this.video(id);
-        return done(v) ? v : undefined;
-      }, timeoutMs, `${what} (${id})`, 300);
+      return eventually(
+        async () => {
+          const v = await this.video(id);
+          return done(v) ? v : undefined;
+        },
+        timeoutMs,
+        `${what} (${id})`,
+        300,
+      );
     },
     /** The account's video total (GET /v1/account). */
     async videoTotal(): Promise<number> {
@@ -76,7 +85,8 @@ export function client(app: TestRuntime, authHeaders: Record<string, string> = a
       if (res.status !== 200) throw new Error(`GET /v1/account answered ${res.status}`);
       return ((await res.json()) as { videos: { total: number } }).videos.total;
     },
-    fetch: (path: string, init: RequestInit = {}) => fetch(url(path), { ...init, headers: { ...authHeaders, ...(init.headers as Record<string, string>) } }),
+    fetch: (path: string, init: RequestInit = {}) =>
+      fetch(url(path), { ...init, headers: { ...authHeaders, ...(init.headers as Record<string, string>) } }),
   };
 }
 
@@ -138,7 +148,10 @@ export interface Hit {
  * A webhook receiver on 127.0.0.1 (on `port` if given). `respond(n, videoId)` answers the n-th request for that
  * video (1-based): a status, or 'hang' to never answer.
  */
-export async function startReceiver(secret: string, options: { port?: number; respond?: (n: number, videoId: string | undefined) => number | 'hang' } = {}) {
+export async function startReceiver(
+  secret: string,
+  options: { port?: number; respond?: (n: number, videoId: string | undefined) => number | 'hang' } = {},
+) {
   const hits: Hit[] = [];
   /** Webhook bodies whose error message carried internals (a receiver cannot throw into the test). */
   const leaks: string[] = [];

@@ -1,5 +1,5 @@
 /** Measuring rendered files with the same ffmpeg the engine uses. */
-import { openSync, readSync, closeSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { runFfmpeg as run } from '#functions/media/media.ts';
 
 /** ffmpeg for measurements: output on stdout, a generous budget. */
@@ -7,7 +7,21 @@ const runFfmpeg = (args: string[]) => run(args, { budgetSeconds: 300, captureStd
 
 /** One decoded frame as RGB24 (width*height*3 bytes). */
 export async function frameRgb(path: string, seconds: number, width = 1280, height = 720): Promise<Buffer> {
-  const { stdout } = await runFfmpeg(['-ss', String(seconds), '-i', path, '-frames:v', '1', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  const { stdout } = await runFfmpeg([
+    '-ss',
+    String(seconds),
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-vsync',
+    '0',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-',
+  ]);
   if (stdout.length !== width * height * 3) throw new Error(`unexpected frame size ${stdout.length}`);
   return stdout;
 }
@@ -41,7 +55,12 @@ export const pixel = (frame: Buffer, x: number, y: number, width = 1280) => {
 export const colourDistance = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 /** Share of pixels in a rectangle further than `tolerance` from `colour`. */
-export function shareDiffering(frame: Buffer, rect: { x: number; y: number; w: number; h: number }, colour: readonly number[], tolerance = 40): number {
+export function shareDiffering(
+  frame: Buffer,
+  rect: { x: number; y: number; w: number; h: number },
+  colour: readonly number[],
+  tolerance = 40,
+): number {
   let differing = 0;
   for (let y = rect.y; y < rect.y + rect.h; y++) {
     for (let x = rect.x; x < rect.x + rect.w; x++) if (colourDistance(pixel(frame, x, y), colour) > tolerance) differing++;
@@ -53,7 +72,16 @@ export function shareDiffering(frame: Buffer, rect: { x: number; y: number; w: n
 export async function audioSamples(path: string, window?: { start: number; duration: number }): Promise<Float32Array> {
   const { stdout } = await runFfmpeg([
     ...(window ? ['-ss', String(window.start), '-t', String(window.duration)] : []),
-    '-i', path, '-vn', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-',
+    '-i',
+    path,
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    '48000',
+    '-f',
+    'f32le',
+    '-',
   ]);
   return new Float32Array(stdout.buffer.slice(stdout.byteOffset, stdout.byteOffset + stdout.length));
 }
@@ -90,7 +118,19 @@ export async function grayCropFrames(path: string, box: { x: number; y: number; 
   // crop on yuv420p works on even sizes and offsets.
   const even = (n: number) => 2 * Math.round(n / 2);
   const rect = { x: even(box.x), y: even(box.y), w: even(box.w), h: even(box.h) };
-  const { stdout } = await runFfmpeg(['-i', path, '-vf', `crop=${rect.w}:${rect.h}:${rect.x}:${rect.y}`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+  const { stdout } = await runFfmpeg([
+    '-i',
+    path,
+    '-vf',
+    `crop=${rect.w}:${rect.h}:${rect.x}:${rect.y}`,
+    '-vsync',
+    '0',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'gray',
+    '-',
+  ]);
   const size = rect.w * rect.h;
   const frames: Buffer[] = [];
   for (let o = 0; o + size <= stdout.length; o += size) frames.push(stdout.subarray(o, o + size));

@@ -32,5 +32,7 @@ export async function stopE2eService(service: Partial<E2eService>): Promise<void
 }
 
 /** fetch against the runtime with its API key. */
-export const apiOf = (app: () => TestRuntime) => (path: string, init: RequestInit = {}) =>
-  fetch(`${app().baseUrl}${path}`, { ...init, headers: { ...app().authHeaders, ...(init.headers as Record<string, string>) } });
+export const apiOf =
+  (app: () => TestRuntime) =>
+  (path: string, init: RequestInit = {}) =>
+    fetch(`${app().baseUrl}${path}`, { ...init, headers: { ...app().authHeaders, ...(init.headers as Record<string, string>) } });

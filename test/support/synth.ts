@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { VidbotStack, type VidbotStackProps } from '#infra/stack.ts';
-import { functions, type FunctionName } from '#infra/wiring.ts';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { VidbotStack, type VidbotStackProps } from '#infra/stack.ts';
+import { type FunctionName, functions } from '#infra/wiring.ts';
 
 const projectRoot = resolve(import.meta.dirname, '..', '..');
 const STUB_ENTRY = 'test/fixtures/infra/stub-handler.ts';
@@ -45,7 +45,12 @@ function fakeBuildOutputs(): Pick<VidbotStackProps, 'renderImageDirectory' | 'pr
     mkdirSync(join(dir, 'bots', bot.look), { recursive: true });
     writeFileSync(join(dir, 'bots', bot.look, 'preview.png'), 'not really a png');
   }
-  return { renderImageDirectory: image, prepareImageDirectory: prepareImage, layerDirectories: { media: join(dir, 'media') }, botArtworkDirectory: join(dir, 'bots') };
+  return {
+    renderImageDirectory: image,
+    prepareImageDirectory: prepareImage,
+    layerDirectories: { media: join(dir, 'media') },
+    botArtworkDirectory: join(dir, 'bots'),
+  };
 }
 
 export function synthStack(props: Partial<VidbotStackProps> = {}): { app: App; stack: VidbotStack; stubbed: FunctionName[] } {

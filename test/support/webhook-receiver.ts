@@ -5,7 +5,6 @@
 import { startWebhookReceiver as startReceiver } from '#infra/scripts/support/webhook-receiver.ts';
 import { internalsIn } from './public-errors.ts';
 
-
 export async function startWebhookReceiver(secret: string, respond?: (n: number) => number | 'hang') {
   const leaks: string[] = [];
   const receiver = await startReceiver(secret, respond, {

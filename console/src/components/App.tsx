@@ -1,5 +1,19 @@
 import { useEffect } from 'preact/hooks';
-import { account, anyBotPreparing, anyInProgress, apiKey, loadAll, loadBots, loadInbox, loadLibrary, loadVideos, notice, signOut, tab, type Tab } from '../state.ts';
+import {
+  account,
+  anyBotPreparing,
+  anyInProgress,
+  apiKey,
+  loadAll,
+  loadBots,
+  loadInbox,
+  loadLibrary,
+  loadVideos,
+  notice,
+  signOut,
+  type Tab,
+  tab,
+} from '../state.ts';
 import { AccountPanel } from './AccountPanel.tsx';
 import { Bots } from './Bots.tsx';
 import { Composer } from './Composer.tsx';

@@ -1,13 +1,23 @@
 import { apiOrigin } from '../api.ts';
 import { botCurlCommand, DRAWN_LAYERS, suggestUid } from '../bot-form.ts';
 import { humanize, POSITIONS } from '../options.ts';
-import { bots, botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, inboxUrl, setBotDraft, submitBot } from '../state.ts';
+import { botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, bots, inboxUrl, setBotDraft, submitBot } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 import { FileDrop } from './FileDrop.tsx';
 import { VoicePicker } from './VoicePicker.tsx';
 
 const at = botProblemsAt;
-const PLACED = new Set(['uid', 'name', 'description', 'voice', 'default_position', 'webhook', 'image', 'image_url', ...DRAWN_LAYERS.map((l) => l.field)]);
+const PLACED = new Set([
+  'uid',
+  'name',
+  'description',
+  'voice',
+  'default_position',
+  'webhook',
+  'image',
+  'image_url',
+  ...DRAWN_LAYERS.map((l) => l.field),
+]);
 
 /**
  * "Make a bot": from a photo (dropped, chosen, or by URL) or from drawn PNG layers, with a name, a uid suggested
@@ -31,7 +41,8 @@ export function BotMaker() {
         <fieldset class="source">
           <legend>Made from</legend>
           <label class="check">
-            <input type="radio" name="bot-source" checked={draft.source === 'photo'} onChange={() => setBotDraft({ source: 'photo' })} />A photo of a face
+            <input type="radio" name="bot-source" checked={draft.source === 'photo'} onChange={() => setBotDraft({ source: 'photo' })} />A photo of a
+            face
           </label>
           <label class="check">
             <input type="radio" name="bot-source" checked={draft.source === 'drawn'} onChange={() => setBotDraft({ source: 'drawn' })} />
@@ -41,9 +52,27 @@ export function BotMaker() {
 
         {draft.source === 'photo' ? (
           <div class="row">
-            <FileDrop id="bot-image" label="Photo" accept="image/jpeg,image/png,image/webp" hint="a JPEG, PNG or WebP photo (up to 10 MB; about 4 MB on AWS)" file={draft.image} onFile={(image) => setBotDraft({ image })} path="image" at={at} />
+            <FileDrop
+              id="bot-image"
+              label="Photo"
+              accept="image/jpeg,image/png,image/webp"
+              hint="a JPEG, PNG or WebP photo (up to 10 MB; about 4 MB on AWS)"
+              file={draft.image}
+              onFile={(image) => setBotDraft({ image })}
+              path="image"
+              at={at}
+            />
             <label for="bot-image-url">Or the photo's URL</label>
-            <input id="bot-image-url" type="url" inputMode="url" placeholder="https://…" value={draft.imageUrl} disabled={draft.image !== null} onInput={(e) => setBotDraft({ imageUrl: e.currentTarget.value })} {...invalidProps('bot-image-url-error', 'image_url', at)} />
+            <input
+              id="bot-image-url"
+              type="url"
+              inputMode="url"
+              placeholder="https://…"
+              value={draft.imageUrl}
+              disabled={draft.image !== null}
+              onInput={(e) => setBotDraft({ imageUrl: e.currentTarget.value })}
+              {...invalidProps('bot-image-url-error', 'image_url', at)}
+            />
             <FieldError id="bot-image-url-error" path="image_url" at={at} />
           </div>
         ) : (
@@ -104,17 +133,34 @@ export function BotMaker() {
         </div>
 
         <label for="bot-description">Description (optional)</label>
-        <input id="bot-description" value={draft.description} maxLength={500} onInput={(e) => setBotDraft({ description: e.currentTarget.value })} {...invalidProps('bot-description-error', 'description', at)} />
+        <input
+          id="bot-description"
+          value={draft.description}
+          maxLength={500}
+          onInput={(e) => setBotDraft({ description: e.currentTarget.value })}
+          {...invalidProps('bot-description-error', 'description', at)}
+        />
         <FieldError id="bot-description-error" path="description" at={at} />
 
         <div class="row two">
           <div>
-            <VoicePicker id="bot-voice" value={draft.voice} defaultLabel="The API's default voice" onChange={(voice) => setBotDraft({ voice })} invalid={invalidProps('bot-voice-error', 'voice', at)} />
+            <VoicePicker
+              id="bot-voice"
+              value={draft.voice}
+              defaultLabel="The API's default voice"
+              onChange={(voice) => setBotDraft({ voice })}
+              invalid={invalidProps('bot-voice-error', 'voice', at)}
+            />
             <FieldError id="bot-voice-error" path="voice" at={at} />
           </div>
           <div>
             <label for="bot-position">Default position</label>
-            <select id="bot-position" value={draft.defaultPosition} onChange={(e) => setBotDraft({ defaultPosition: e.currentTarget.value })} {...invalidProps('bot-position-error', 'default_position', at)}>
+            <select
+              id="bot-position"
+              value={draft.defaultPosition}
+              onChange={(e) => setBotDraft({ defaultPosition: e.currentTarget.value })}
+              {...invalidProps('bot-position-error', 'default_position', at)}
+            >
               <option value="">The API's default</option>
               {POSITIONS.map((p) => (
                 <option value={p}>{humanize(p)}</option>
@@ -125,7 +171,16 @@ export function BotMaker() {
         </div>
 
         <label for="bot-webhook">Webhook URL (optional)</label>
-        <input id="bot-webhook" type="url" inputMode="url" placeholder="https://… (gets bot.ready or bot.failed)" value={draft.webhook} onInput={(e) => setBotDraft({ webhook: e.currentTarget.value })} aria-describedby="bot-webhook-help" {...invalidProps('bot-webhook-error', 'webhook', at)} />
+        <input
+          id="bot-webhook"
+          type="url"
+          inputMode="url"
+          placeholder="https://… (gets bot.ready or bot.failed)"
+          value={draft.webhook}
+          onInput={(e) => setBotDraft({ webhook: e.currentTarget.value })}
+          aria-describedby="bot-webhook-help"
+          {...invalidProps('bot-webhook-error', 'webhook', at)}
+        />
         <p class="help" id="bot-webhook-help">
           Told when the bot is ready or failed.{' '}
           {inboxUrl.value && draft.webhook !== inboxUrl.value && (

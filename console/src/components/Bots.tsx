@@ -1,4 +1,4 @@
-import { botStatus, isBuiltIn, voiceIdOf, type Bot } from '../api.ts';
+import { type Bot, botStatus, isBuiltIn, voiceIdOf } from '../api.ts';
 import { humanize } from '../options.ts';
 import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
@@ -21,7 +21,9 @@ function BotCard({ bot }: { bot: Bot }) {
       {status === 'ready' && bot.preview_image_url ? (
         <img src={bot.preview_image_url} alt={`${bot.name}, preview`} width={160} height={90} />
       ) : (
-        <div class="no-preview">{status === 'preparing' ? 'Being prepared…' : status === 'failed' ? 'No look: preparation failed' : 'No preview'}</div>
+        <div class="no-preview">
+          {status === 'preparing' ? 'Being prepared…' : status === 'failed' ? 'No look: preparation failed' : 'No preview'}
+        </div>
       )}
       <h3 id={`bot-${bot.uid}-name`}>{bot.name}</h3>
       <p class="bot-tags">
@@ -49,14 +51,20 @@ function BotCard({ bot }: { bot: Bot }) {
           <>
             <dt>Webhook event</dt>
             <dd>
-              {bot.webhook_delivery.state}, {bot.webhook_delivery.attempts.length} {bot.webhook_delivery.attempts.length === 1 ? 'attempt' : 'attempts'}
+              {bot.webhook_delivery.state}, {bot.webhook_delivery.attempts.length}{' '}
+              {bot.webhook_delivery.attempts.length === 1 ? 'attempt' : 'attempts'}
               {lastAttemptNote(bot.webhook_delivery.attempts)}
             </dd>
           </>
         )}
       </dl>
       {bot.webhook_delivery && (
-        <button type="button" onClick={() => redeliverBotEvent(bot.uid)} disabled={bot.webhook_delivery.state === 'delivering' || redeliveringBots.value.has(bot.uid)} aria-label={`Send the webhook event of ${bot.name} again`}>
+        <button
+          type="button"
+          onClick={() => redeliverBotEvent(bot.uid)}
+          disabled={bot.webhook_delivery.state === 'delivering' || redeliveringBots.value.has(bot.uid)}
+          aria-label={`Send the webhook event of ${bot.name} again`}
+        >
           Send event again
         </button>
       )}

@@ -1,6 +1,6 @@
-import { botStatus, voiceIdOf, type Bot } from '../api.ts';
+import { type Bot, botStatus, voiceIdOf } from '../api.ts';
 import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, frameShape, humanize, LIMITS } from '../options.ts';
-import { charCount, type ClipDraft } from '../request.ts';
+import { type ClipDraft, charCount } from '../request.ts';
 import { bots, composer, moveClip, problemsAt, removeClip, updateClip, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
@@ -44,14 +44,25 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
           </p>
           <FieldError {...err('clip_uid')} />
           <label for={id('name')}>Clip name</label>
-          <input id={id('name')} value={clip.name} maxLength={LIMITS.clipName} onInput={(e) => set({ name: e.currentTarget.value })} {...invalidProps(err('clip_name').id, path('clip_name'))} />
+          <input
+            id={id('name')}
+            value={clip.name}
+            maxLength={LIMITS.clipName}
+            onInput={(e) => set({ name: e.currentTarget.value })}
+            {...invalidProps(err('clip_name').id, path('clip_name'))}
+          />
           <FieldError {...err('clip_name')} />
         </div>
       ) : (
         <div class="clip-grid">
           <div class="row">
             <label for={id('bot')}>Bot</label>
-            <select id={id('bot')} value={clip.botUid} onChange={(e) => set({ botUid: e.currentTarget.value })} {...invalidProps(err('bot_uid').id, path('bot_uid'))}>
+            <select
+              id={id('bot')}
+              value={clip.botUid}
+              onChange={(e) => set({ botUid: e.currentTarget.value })}
+              {...invalidProps(err('bot_uid').id, path('bot_uid'))}
+            >
               {bots.value.map((b) => (
                 // A bot still being prepared (or failed) is listed but cannot be picked yet.
                 <option value={b.uid} disabled={botStatus(b) !== 'ready'}>
@@ -87,7 +98,13 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             <FieldError {...err('text')} />
           </div>
 
-          <PositionPicker name={id('position')} value={clip.position} bot={bot} shape={frameShape(composer.value.aspectRatio)} onChange={(position) => set({ position })} />
+          <PositionPicker
+            name={id('position')}
+            value={clip.position}
+            bot={bot}
+            shape={frameShape(composer.value.aspectRatio)}
+            onChange={(position) => set({ position })}
+          />
           <FieldError {...err('bot_position')} />
 
           <div class="row">
@@ -112,7 +129,15 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             <FieldError {...err('background')} />
             <label for={id('volume')}>Background volume</label>
             <div class="slider">
-              <input id={id('volume')} type="range" min={0} max={1} step={0.05} value={clip.backgroundVolume} onInput={(e) => set({ backgroundVolume: Number(e.currentTarget.value) })} />
+              <input
+                id={id('volume')}
+                type="range"
+                min={0}
+                max={1}
+                step={0.05}
+                value={clip.backgroundVolume}
+                onInput={(e) => set({ backgroundVolume: Number(e.currentTarget.value) })}
+              />
               <output for={id('volume')}>{Math.round(clip.backgroundVolume * 100)} %</output>
             </div>
             <FieldError {...err('background_volume')} />
@@ -143,7 +168,14 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
           <div class="row two">
             <div>
               <label for={id('name')}>Clip name</label>
-              <input id={id('name')} value={clip.name} maxLength={LIMITS.clipName} placeholder={`Clip ${index + 1}`} onInput={(e) => set({ name: e.currentTarget.value })} {...invalidProps(err('clip_name').id, path('clip_name'))} />
+              <input
+                id={id('name')}
+                value={clip.name}
+                maxLength={LIMITS.clipName}
+                placeholder={`Clip ${index + 1}`}
+                onInput={(e) => set({ name: e.currentTarget.value })}
+                {...invalidProps(err('clip_name').id, path('clip_name'))}
+              />
               <FieldError {...err('clip_name')} />
             </div>
             <label class="check">

@@ -14,7 +14,12 @@ function PictureOptions() {
       <div class="row three">
         <div>
           <label for="aspect-ratio">Aspect ratio</label>
-          <select id="aspect-ratio" value={draft.aspectRatio} onChange={(e) => setDraft({ aspectRatio: e.currentTarget.value })} {...invalidProps('aspect_ratio-error', 'aspect_ratio')}>
+          <select
+            id="aspect-ratio"
+            value={draft.aspectRatio}
+            onChange={(e) => setDraft({ aspectRatio: e.currentTarget.value })}
+            {...invalidProps('aspect_ratio-error', 'aspect_ratio')}
+          >
             {FRAME_SHAPES.map((s) => (
               <option value={s.id}>{s.label}</option>
             ))}
@@ -23,7 +28,12 @@ function PictureOptions() {
         </div>
         <div>
           <label for="resolution">Resolution</label>
-          <select id="resolution" value={draft.resolution} onChange={(e) => setDraft({ resolution: e.currentTarget.value })} {...invalidProps('resolution-error', 'resolution')}>
+          <select
+            id="resolution"
+            value={draft.resolution}
+            onChange={(e) => setDraft({ resolution: e.currentTarget.value })}
+            {...invalidProps('resolution-error', 'resolution')}
+          >
             {RESOLUTIONS.map((r) => (
               <option value={r.id}>{r.label}</option>
             ))}
@@ -32,7 +42,12 @@ function PictureOptions() {
         </div>
         <div>
           <label for="captions">Captions</label>
-          <select id="captions" value={draft.captions} onChange={(e) => setDraft({ captions: e.currentTarget.value })} {...invalidProps('captions-error', 'captions')}>
+          <select
+            id="captions"
+            value={draft.captions}
+            onChange={(e) => setDraft({ captions: e.currentTarget.value })}
+            {...invalidProps('captions-error', 'captions')}
+          >
             {CAPTIONS.map((c) => (
               <option value={c.id}>{c.label}</option>
             ))}

@@ -9,7 +9,25 @@ const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round
  * use it as any file input), and the whole box takes a dropped file. A dropped file is put into the input too, so
  * the input and the form never disagree. Shows the chosen picture.
  */
-export function FileDrop({ id, label, accept, hint, file, onFile, path, at }: { id: string; label: string; accept: string; hint: string; file: File | null; onFile: (file: File | null) => void; path: string; at: (path: string) => Problem[] }) {
+export function FileDrop({
+  id,
+  label,
+  accept,
+  hint,
+  file,
+  onFile,
+  path,
+  at,
+}: {
+  id: string;
+  label: string;
+  accept: string;
+  hint: string;
+  file: File | null;
+  onFile: (file: File | null) => void;
+  path: string;
+  at: (path: string) => Problem[];
+}) {
   const invalid = at(path).length > 0;
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -51,7 +69,15 @@ export function FileDrop({ id, label, accept, hint, file, onFile, path, at }: { 
       }}
     >
       <label for={id}>{label}</label>
-      <input ref={input} id={id} type="file" accept={accept} onChange={(e) => onFile(e.currentTarget.files?.[0] ?? null)} aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`} aria-invalid={invalid || undefined} />
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept={accept}
+        onChange={(e) => onFile(e.currentTarget.files?.[0] ?? null)}
+        aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
+        aria-invalid={invalid || undefined}
+      />
       <p class="help" id={`${id}-hint`}>
         {file ? `${file.name} · ${size(file.size)}` : `Drop ${hint} here, or choose a file.`}
       </p>

@@ -26,8 +26,8 @@ export function Inbox() {
           </button>
         </div>
         <p class="help">
-          Use it as a video's webhook. vidbot keeps each delivery whose Standard Webhooks signature verifies with your
-          webhook secret, for 7 days; anything else is refused with 401.
+          Use it as a video's webhook. vidbot keeps each delivery whose Standard Webhooks signature verifies with your webhook secret, for 7 days;
+          anything else is refused with 401.
         </p>
       </div>
       {inboxEvents.value.length === 0 && <p class="help">No events yet.</p>}

@@ -1,17 +1,34 @@
 import type { Bot } from '../api.ts';
-import { humanize, POSITIONS, type FrameShape } from '../options.ts';
+import { type FrameShape, humanize, POSITIONS } from '../options.ts';
 
 /**
  * Where the bot stands, picked on a preview of the frame in the video's shape: nine radio buttons laid out as the
  * frame's grid. "Bot's default" sends no bot_position (the API uses the bot's own); picking a cell, even the
  * default one, sends it.
  */
-export function PositionPicker({ name, value, bot, shape, onChange }: { name: string; value: string | null; bot?: Bot; shape: FrameShape; onChange: (position: string | null) => void }) {
+export function PositionPicker({
+  name,
+  value,
+  bot,
+  shape,
+  onChange,
+}: {
+  name: string;
+  value: string | null;
+  bot?: Bot;
+  shape: FrameShape;
+  onChange: (position: string | null) => void;
+}) {
   const effective = value ?? bot?.default_position ?? 'bottom-right';
   return (
     <fieldset class="position">
       <legend>Position</legend>
-      <div class={`frame shape-${shape.width > shape.height ? 'wide' : shape.width < shape.height ? 'tall' : 'square'}`} style={{ aspectRatio: `${shape.width} / ${shape.height}` }} aria-label={`Frame preview, ${shape.label}`} role="group">
+      <div
+        class={`frame shape-${shape.width > shape.height ? 'wide' : shape.width < shape.height ? 'tall' : 'square'}`}
+        style={{ aspectRatio: `${shape.width} / ${shape.height}` }}
+        aria-label={`Frame preview, ${shape.label}`}
+        role="group"
+      >
         {POSITIONS.map((position) => (
           <label class={`cell${effective === position ? ' chosen' : ''}`} title={humanize(position)}>
             <input type="radio" name={name} value={position} checked={effective === position} onClick={() => onChange(position)} />

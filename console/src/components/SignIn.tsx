@@ -17,11 +17,25 @@ export function SignIn() {
         }}
       >
         <label for="api-key">API key</label>
-        <input id="api-key" type="password" autoComplete="off" spellcheck={false} placeholder="vb_…" value={key} onInput={(e) => setKey(e.currentTarget.value)} required aria-describedby="api-key-help" />
+        <input
+          id="api-key"
+          type="password"
+          autoComplete="off"
+          spellcheck={false}
+          placeholder="vb_…"
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          required
+          aria-describedby="api-key-help"
+        />
         <p id="api-key-help" class="help">
           <code>npm start</code> prints one; on AWS, <code>npm run keys -- create</code>. It stays in this tab only (sessionStorage).
         </p>
-        {signInError.value && <p class="field-error" role="alert">{signInError.value}</p>}
+        {signInError.value && (
+          <p class="field-error" role="alert">
+            {signInError.value}
+          </p>
+        )}
         <button type="submit" class="primary" disabled={busy || !key.trim()}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

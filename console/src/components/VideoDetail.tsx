@@ -33,12 +33,21 @@ export function VideoDetail({ video }: { video: Video }) {
             // element marked crossorigin, and then loads the video itself with CORS too (the bucket allows GET).
             // The track is off until the player's captions button turns it on: a video with burned captions would
             // otherwise show each caption twice (the record does not say whether they were burned).
-            <video controls playsInline preload="metadata" src={link} poster={links?.poster ?? undefined} crossOrigin={links?.vtt ? 'anonymous' : undefined} aria-label="Video player">
+            <video
+              controls
+              playsInline
+              preload="metadata"
+              src={link}
+              poster={links?.poster ?? undefined}
+              crossOrigin={links?.vtt ? 'anonymous' : undefined}
+              aria-label="Video player"
+            >
               {links?.vtt && <track kind="captions" src={links.vtt} label="Captions" />}
             </video>
           )}
           <p class="help">
-            {video.output && `${seconds(video.output.duration_seconds)} · ${(video.output.size_bytes / 1024 / 1024).toFixed(2)} MB · ${video.output.content_type}`}
+            {video.output &&
+              `${seconds(video.output.duration_seconds)} · ${(video.output.size_bytes / 1024 / 1024).toFixed(2)} MB · ${video.output.content_type}`}
             {video.aspect_ratio && video.output?.kind === 'video' && ` · ${video.aspect_ratio}${video.resolution ? `, ${video.resolution}` : ''}`}
           </p>
         </div>

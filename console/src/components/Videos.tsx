@@ -11,8 +11,19 @@ function VideoRow({ video }: { video: Video }) {
   const first = video.clips[0];
   const thumbnail = video.output?.thumbnail_url;
   return (
-    <button type="button" class={`video-row${selectedVideoId.value === video.video_id ? ' selected' : ''}`} aria-pressed={selectedVideoId.value === video.video_id} onClick={() => selectVideo(video.video_id)}>
-      {thumbnail ? <img class="thumb" src={thumbnail} alt="" loading="lazy" /> : <span class="thumb" aria-hidden="true">{video.create_video ? '▶' : '♪'}</span>}
+    <button
+      type="button"
+      class={`video-row${selectedVideoId.value === video.video_id ? ' selected' : ''}`}
+      aria-pressed={selectedVideoId.value === video.video_id}
+      onClick={() => selectVideo(video.video_id)}
+    >
+      {thumbnail ? (
+        <img class="thumb" src={thumbnail} alt="" loading="lazy" />
+      ) : (
+        <span class="thumb" aria-hidden="true">
+          {video.create_video ? '▶' : '♪'}
+        </span>
+      )}
       <span class="name">{first?.clip_name ?? video.video_id}</span>
       {first?.text && <span class="words">{firstWords(first.text)}</span>}
       <span class="row-top">
@@ -20,7 +31,13 @@ function VideoRow({ video }: { video: Video }) {
         <StatusBadge status={video.status} />
       </span>
       <span class="row-bottom">
-        {isFinished(video) ? <span class="help">{new Date(video.created_at).toLocaleString()} · {video.create_video ? 'video' : 'voice only'}</span> : <Progress video={video} />}
+        {isFinished(video) ? (
+          <span class="help">
+            {new Date(video.created_at).toLocaleString()} · {video.create_video ? 'video' : 'voice only'}
+          </span>
+        ) : (
+          <Progress video={video} />
+        )}
       </span>
     </button>
   );
@@ -42,7 +59,13 @@ export function Videos() {
             ))}
           </ul>
         </div>
-        <div class="detail">{selectedVideo.value ? <VideoDetail video={selectedVideo.value} /> : <p class="help">Pick a video to see its clips, its file and its webhook attempts.</p>}</div>
+        <div class="detail">
+          {selectedVideo.value ? (
+            <VideoDetail video={selectedVideo.value} />
+          ) : (
+            <p class="help">Pick a video to see its clips, its file and its webhook attempts.</p>
+          )}
+        </div>
       </div>
     </section>
   );

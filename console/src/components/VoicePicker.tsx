@@ -6,7 +6,19 @@ import { groupVoices, voiceLabel } from '../voices.ts';
  * A voice from the catalog (GET /v1/voices): a select grouped by language, and a filter that narrows it (100+
  * voices). The first option, '' (`defaultLabel`), sends no voice. `id` names the select; the filter is `${id}-filter`.
  */
-export function VoicePicker({ id, value, defaultLabel, onChange, invalid }: { id: string; value: string; defaultLabel: string; onChange: (voice: string) => void; invalid?: Record<string, unknown> }) {
+export function VoicePicker({
+  id,
+  value,
+  defaultLabel,
+  onChange,
+  invalid,
+}: {
+  id: string;
+  value: string;
+  defaultLabel: string;
+  onChange: (voice: string) => void;
+  invalid?: Record<string, unknown>;
+}) {
   const [filter, setFilter] = useState('');
   const groups = groupVoices(voices.value, filter, value);
   const shown = groups.reduce((sum, g) => sum + g.voices.length, 0);
@@ -36,7 +48,8 @@ export function VoicePicker({ id, value, defaultLabel, onChange, invalid }: { id
         />
       </div>
       <p class="help" id={`${id}-count`} aria-live="polite">
-        {voicesError.value || (filter ? `${shown} of ${voices.value.length} voices match` : `${voices.value.length} voices in ${groups.length} languages`)}
+        {voicesError.value ||
+          (filter ? `${shown} of ${voices.value.length} voices match` : `${voices.value.length} voices in ${groups.length} languages`)}
       </p>
     </div>
   );

@@ -13,7 +13,11 @@ const MAX_VALUE_CHARS = 256;
  * listing's key attributes (`keys`: the table's and the index's), each a short string or number, and `pinned`
  * ones (the caller's tenant) as given, so a crafted or another listing's cursor never reaches DynamoDB.
  */
-export function decodeCursor(cursor: string | undefined, pinned: Record<string, string>, keys: readonly string[]): Record<string, unknown> | undefined {
+export function decodeCursor(
+  cursor: string | undefined,
+  pinned: Record<string, string>,
+  keys: readonly string[],
+): Record<string, unknown> | undefined {
   if (!cursor) return undefined;
   let value: unknown;
   try {
@@ -27,8 +31,14 @@ export function decodeCursor(cursor: string | undefined, pinned: Record<string, 
     Object.keys(record).length === keys.length &&
     keys.every((k) => Object.hasOwn(record, k) && isKeyValue(record[k])) &&
     Object.entries(pinned).every(([k, v]) => record[k] === v);
-  if (!valid) throw new InvalidRequest([{ path: 'cursor', message: 'invalid' }], 'The cursor is not valid; pass the next_cursor of a previous page.', 'invalid_cursor');
+  if (!valid)
+    throw new InvalidRequest(
+      [{ path: 'cursor', message: 'invalid' }],
+      'The cursor is not valid; pass the next_cursor of a previous page.',
+      'invalid_cursor',
+    );
   return record;
 }
 
-const isKeyValue = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= MAX_VALUE_CHARS) || (typeof v === 'number' && Number.isFinite(v));
+const isKeyValue = (v: unknown) =>
+  (typeof v === 'string' && v.length > 0 && v.length <= MAX_VALUE_CHARS) || (typeof v === 'number' && Number.isFinite(v));

@@ -1,8 +1,16 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  paginateQuery,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { AccountBot, BotDelivery, BotFailure, StoredLook } from '#domain/account-bots';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
-import type { DeliveryAttempt, DeliveryState } from '#domain/video';
 import type { AccountBotStore, RecordRead } from '#domain/ports';
+import type { DeliveryAttempt, DeliveryState } from '#domain/video';
 import { isConditionFailure } from './conditions.ts';
 
 /**
@@ -62,24 +70,48 @@ export class DynamoAccountBotStore implements AccountBotStore {
   }
 
   delete(tenantId: string, uid: string, read: RecordRead): Promise<boolean> {
-    return this.conditional(() => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid }, ...unchangedSince(read) })));
+    return this.conditional(() =>
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, uid }, ...unchangedSince(read) })),
+    );
   }
 
   markReady(tenantId: string, uid: string, version: string, look: StoredLook, at: string, delivery: BotDelivery | undefined): Promise<boolean> {
-    return this.settle(tenantId, uid, version, { set: '#status = :ready, #look = :look, updatedAt = :at', remove: ['#error'] }, { ':ready': 'ready', ':look': look, ':at': at }, delivery);
+    return this.settle(
+      tenantId,
+      uid,
+      version,
+      { set: '#status = :ready, #look = :look, updatedAt = :at', remove: ['#error'] },
+      { ':ready': 'ready', ':look': look, ':at': at },
+      delivery,
+    );
   }
 
   markFailed(tenantId: string, uid: string, version: string, error: BotFailure, at: string, delivery: BotDelivery | undefined): Promise<boolean> {
-    return this.settle(tenantId, uid, version, { set: '#status = :failed, #error = :error, updatedAt = :at', remove: ['#look'] }, { ':failed': 'failed', ':error': error, ':at': at }, delivery);
+    return this.settle(
+      tenantId,
+      uid,
+      version,
+      { set: '#status = :failed, #error = :error, updatedAt = :at', remove: ['#look'] },
+      { ':failed': 'failed', ':error': error, ':at': at },
+      delivery,
+    );
   }
 
-  async recordDeliveryAttempt(tenantId: string, uid: string, version: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void> {
+  async recordDeliveryAttempt(
+    tenantId: string,
+    uid: string,
+    version: string,
+    attempt: DeliveryAttempt,
+    state: DeliveryState,
+    chainId: string,
+  ): Promise<void> {
     await this.conditional(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { tenantId, uid },
-          UpdateExpression: 'SET #delivery.attempts = list_append(#delivery.attempts, :a), #delivery.#state = :s, #delivery.chainId = :c REMOVE eventPending, notifyBy',
+          UpdateExpression:
+            'SET #delivery.attempts = list_append(#delivery.attempts, :a), #delivery.#state = :s, #delivery.chainId = :c REMOVE eventPending, notifyBy',
           // Replaced or deleted meanwhile (or settled before events were recorded): nothing to record.
           ConditionExpression: '#version = :version AND attribute_exists(#delivery)',
           ExpressionAttributeNames: { '#delivery': 'delivery', '#state': 'state', '#version': 'version' },

@@ -1,7 +1,7 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from './conditions.ts';
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { InboxEvent } from '#domain/inbox';
 import type { InboxStore, Page } from '#domain/ports';
+import { isConditionFailure } from './conditions.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** The inbox table: one item per verified delivery, keyed by account and arrival; expires by TTL (expiresAt). */

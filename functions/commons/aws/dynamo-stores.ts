@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from './conditions.ts';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateQuery, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Bot } from '#domain/bot';
 import type { Account, AccountStore, ApiKeyRecord, BotCatalog, ClipLibrary, KeptClip, KeyStore, Page } from '#domain/ports';
+import { isConditionFailure } from './conditions.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** The seeded bot catalog. It changes only at deploy, so a container keeps it for a minute. */
@@ -50,7 +50,12 @@ export class DynamoKeyStore implements KeyStore {
 
   async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
     const { Items } = await this.client.send(
-      new QueryCommand({ TableName: this.tableName, IndexName: 'byKeyId', KeyConditionExpression: 'keyId = :k', ExpressionAttributeValues: { ':k': keyId } }),
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'byKeyId',
+        KeyConditionExpression: 'keyId = :k',
+        ExpressionAttributeValues: { ':k': keyId },
+      }),
     );
     // The index is eventually consistent and holds the whole item; read the item itself for the latest state.
     const hash = Items?.[0]?.keyHash as string | undefined;
@@ -75,7 +80,12 @@ export class DynamoKeyStore implements KeyStore {
     const key = await this.findById(keyId);
     if (!key) return false;
     await this.client.send(
-      new UpdateCommand({ TableName: this.tableName, Key: { keyHash: key.keyHash }, UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)', ExpressionAttributeValues: { ':at': at } }),
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { keyHash: key.keyHash },
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
     );
     return true;
   }
@@ -90,7 +100,12 @@ export class DynamoKeyStore implements KeyStore {
     const key = await this.findById(keyId);
     if (!key) throw new Error(`no key ${keyId}`);
     await this.client.send(
-      new UpdateCommand({ TableName: this.tableName, Key: { keyHash: key.keyHash }, UpdateExpression: 'SET webhookSecrets = :s', ExpressionAttributeValues: { ':s': secrets } }),
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { keyHash: key.keyHash },
+        UpdateExpression: 'SET webhookSecrets = :s',
+        ExpressionAttributeValues: { ':s': secrets },
+      }),
     );
   }
 

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page, TemplateStore } from '#domain/ports';
 import type { TemplateRecord } from '#domain/templates';
 import { decodeCursor, encodeCursor } from './cursor.ts';

@@ -1,9 +1,18 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Page, VideoRepository } from '#domain/ports';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  paginateQuery,
+  paginateScan,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '#domain/errors';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
+import type { Page, VideoRepository } from '#domain/ports';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
 import { VIDEO_STATUSES } from '#domain/video';
-import { Conflict } from '#domain/errors';
 import { isConditionFailure } from './conditions.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
@@ -13,7 +22,6 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
  * videos whose event was never queued (a crash between the two writes).
  */
 const PENDING = 'pending';
-
 
 /** Videos in DynamoDB. Every state change is a conditional update, so redelivered messages cannot apply one twice. */
 export class DynamoVideoRepository implements VideoRepository {
@@ -75,7 +83,8 @@ export class DynamoVideoRepository implements VideoRepository {
       },
     );
     for await (const page of pages) {
-      for (const item of (page.Items ?? []).slice(0, upTo - counted)) counts[item.status as VideoStatus] = (counts[item.status as VideoStatus] ?? 0) + 1;
+      for (const item of (page.Items ?? []).slice(0, upTo - counted))
+        counts[item.status as VideoStatus] = (counts[item.status as VideoStatus] ?? 0) + 1;
       counted = Math.min(upTo, counted + (page.Items?.length ?? 0));
       more = page.LastEvaluatedKey !== undefined;
       if (counted >= upTo) break;
@@ -125,8 +134,7 @@ export class DynamoVideoRepository implements VideoRepository {
           TableName: this.tableName,
           Key: { videoId },
           UpdateExpression: 'SET #status = :rendering, clipResults.#i = :clip, updatedAt = :now',
-          ConditionExpression:
-            '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
+          ConditionExpression: '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
           ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex) },
           ExpressionAttributeValues: {
             ':rendering': 'rendering',
@@ -152,8 +160,7 @@ export class DynamoVideoRepository implements VideoRepository {
           TableName: this.tableName,
           Key: { videoId },
           UpdateExpression: 'SET clipResults.#i = :result, updatedAt = :now ADD renderedCount :one',
-          ConditionExpression:
-            '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
+          ConditionExpression: '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
           ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex) },
           ExpressionAttributeValues: {
             ':result': result,
@@ -241,7 +248,8 @@ export class DynamoVideoRepository implements VideoRepository {
 
   /** Every video, page by page: for the local runtime's recovery after a restart (never on AWS). */
   async *scanAll(): AsyncGenerator<VideoRecord> {
-    for await (const page of paginateScan({ client: this.client }, { TableName: this.tableName })) for (const item of page.Items ?? []) yield strip(item);
+    for await (const page of paginateScan({ client: this.client }, { TableName: this.tableName }))
+      for (const item of page.Items ?? []) yield strip(item);
   }
 
   async listOverdue(nowEpochSeconds: number, limit: number): Promise<VideoRecord[]> {
@@ -258,19 +266,21 @@ export class DynamoVideoRepository implements VideoRepository {
   }
 
   async recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void> {
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { videoId },
-        UpdateExpression:
-          'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, delivery.chainId = :c, updatedAt = :now REMOVE pendingShard',
-        ConditionExpression: 'attribute_exists(videoId)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':c': chainId, ':now': this.now().toISOString() },
-      }),
-    ).catch((error) => {
-      if (!isConditionFailure(error)) throw error; // deleted meanwhile: nothing to record
-    });
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { videoId },
+          UpdateExpression:
+            'SET delivery.attempts = list_append(delivery.attempts, :a), delivery.#state = :s, delivery.chainId = :c, updatedAt = :now REMOVE pendingShard',
+          ConditionExpression: 'attribute_exists(videoId)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':a': [attempt], ':s': state, ':c': chainId, ':now': this.now().toISOString() },
+        }),
+      )
+      .catch((error) => {
+        if (!isConditionFailure(error)) throw error; // deleted meanwhile: nothing to record
+      });
   }
 
   async postponeDeadline(videoId: string, deadlineAt: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   CopyObjectCommand,
@@ -16,7 +16,10 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectHead, ObjectStore, PresignedLink } from '#domain/ports';
 
 const tagging = (tags?: Record<string, string>) => (tags ? new URLSearchParams(tags).toString() : undefined);
-const isMissing = (error: unknown) => error instanceof NoSuchKey || error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+const isMissing = (error: unknown) =>
+  error instanceof NoSuchKey ||
+  error instanceof NotFound ||
+  (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
 
 export class S3ObjectStore implements ObjectStore {
   constructor(
@@ -41,7 +44,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async putBytes(key: string, body: Uint8Array | string, options: { contentType: string; tags?: Record<string, string> }) {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: options.contentType, Tagging: tagging(options.tags) }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: options.contentType, Tagging: tagging(options.tags) }),
+    );
   }
 
   async getToFile(key: string, filePath: string): Promise<boolean> {

@@ -32,7 +32,8 @@ export class SqsQueue<T extends { tenantId: string }> implements MessageQueue<T>
           Entries: chunk.map((message, i) => ({ Id: String(start + i), MessageBody: JSON.stringify(message), MessageGroupId: message.tenantId })),
         }),
       );
-      if (result.Failed?.length) throw new Error(`could not enqueue ${result.Failed.length} message(s): ${result.Failed.map((f) => f.Code).join(', ')}`);
+      if (result.Failed?.length)
+        throw new Error(`could not enqueue ${result.Failed.length} message(s): ${result.Failed.map((f) => f.Code).join(', ')}`);
     }
   }
 }

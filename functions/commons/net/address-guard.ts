@@ -79,7 +79,14 @@ const V4_RULES: Rule[] = [
   { category: 'broadcast', subnets: [['255.255.255.255', 32]] },
   { category: 'reserved', subnets: [['240.0.0.0', 4]] },
   { category: 'loopback', subnets: [['127.0.0.0', 8]] },
-  { category: 'private', subnets: [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]] },
+  {
+    category: 'private',
+    subnets: [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ],
+  },
   { category: 'shared', subnets: [['100.64.0.0', 10]] }, // carrier-grade NAT
   {
     category: 'special',

@@ -3,14 +3,7 @@
  * callers may store, log and branch on; the message is for humans and may change.
  */
 
-export type FetchErrorCode =
-  | 'address_not_allowed'
-  | 'invalid_url'
-  | 'too_large'
-  | 'timeout'
-  | 'http_error'
-  | 'network_error'
-  | 'too_many_redirects';
+export type FetchErrorCode = 'address_not_allowed' | 'invalid_url' | 'too_large' | 'timeout' | 'http_error' | 'network_error' | 'too_many_redirects';
 
 export abstract class FetchError extends Error {
   abstract readonly code: FetchErrorCode;
@@ -93,4 +86,3 @@ export class TooManyRedirectsError extends FetchError {
     super(`more than ${maxRedirects} redirects`);
   }
 }
-

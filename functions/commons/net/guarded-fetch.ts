@@ -18,7 +18,7 @@ import { rm } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream/promises';
-import { checkAddress, checkUrl, parseHttpUrl, pinnedLookup, type CheckedTarget, type GuardMode, type Resolver } from './address-guard.ts';
+import { type CheckedTarget, checkAddress, checkUrl, type GuardMode, parseHttpUrl, pinnedLookup, type Resolver } from './address-guard.ts';
 import {
   AddressNotAllowedError,
   FetchError,
@@ -115,7 +115,8 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
         } catch {
           throw new InvalidUrlError(location, 'redirect location is not a URL');
         }
-        if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())));
+        if (next.origin !== url.origin)
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())));
         if (status === 303 && method !== 'HEAD') method = 'GET';
         if (method === 'GET' || method === 'HEAD') body = undefined;
         url = parseHttpUrl(next);

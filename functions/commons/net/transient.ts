@@ -74,7 +74,8 @@ export function isTransientError(err: unknown, depth = 0): boolean {
   if (err === null || typeof err !== 'object' || depth > 5) return false;
   const e = err as ErrorLike;
   if (err instanceof HttpStatusError) return TRANSIENT_HTTP_STATUSES.has(err.status);
-  if (err instanceof NetworkError) return (err.causeCode !== undefined && TRANSIENT_ERRNO_CODES.has(err.causeCode)) || isTransientError(err.cause, depth + 1);
+  if (err instanceof NetworkError)
+    return (err.causeCode !== undefined && TRANSIENT_ERRNO_CODES.has(err.causeCode)) || isTransientError(err.cause, depth + 1);
   if (err instanceof FetchError) return false;
   if (typeof e.code === 'string' && TRANSIENT_ERRNO_CODES.has(e.code)) return true;
   if (typeof e.name === 'string' && TRANSIENT_AWS_ERROR_NAMES.has(e.name)) return true;

@@ -1,11 +1,7 @@
 /** How callers see their account (GET /v1/account). */
 import type { Account } from '#domain/ports';
 
-export const toPublicAccount = (
-  account: Account,
-  keyId: string,
-  videos: { counts: Record<string, number>; complete: boolean },
-) => ({
+export const toPublicAccount = (account: Account, keyId: string, videos: { counts: Record<string, number>; complete: boolean }) => ({
   account_id: account.tenantId,
   name: account.name,
   created_at: account.createdAt,

@@ -1,8 +1,8 @@
 /** How callers see a bot (GET /v1/bot, POST /v1/bot/, GET /v1/bot/{uid}, PUT /v1/bot/{uid}, bot.* events). */
-import { lookFileKey, toBot, type AccountBot } from '#domain/account-bots';
-import { botPreviewKey, type Bot } from '#domain/bot';
+import { type AccountBot, lookFileKey, toBot } from '#domain/account-bots';
+import { type Bot, botPreviewKey } from '#domain/bot';
 import type { ObjectStore } from '#domain/ports';
-import { voiceToSpeak, type VoiceOptions } from '#domain/voices';
+import { type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import { presentAttempts } from './video.ts';
 
 /** Preview links are presigned; a week keeps them usable in a cached listing. */

@@ -3,18 +3,31 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { captionModeOf, clipStatusOf, eventTypeFor, shapeOf, type DeliveryAttempt, type VideoRecord } from '#domain/video';
-import { keptClipUid, type CreatedVideo } from '#domain/videos';
+import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, shapeOf, type VideoRecord } from '#domain/video';
+import { type CreatedVideo, keptClipUid } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
 
 /** The answer to a create (202): the new video's id and where to watch it. */
 export function toCreatedVideo(created: CreatedVideo, baseUrl: string) {
   const url = `${baseUrl}/v1/video/${created.videoId}`;
-  return { video_id: created.videoId, status: created.status, create_video: created.createVideo, clips: created.clipCount, created_at: created.createdAt, url };
+  return {
+    video_id: created.videoId,
+    status: created.status,
+    create_video: created.createVideo,
+    clips: created.clipCount,
+    created_at: created.createdAt,
+    url,
+  };
 }
 
 /** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
-export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink, poster?: PresignedLink, captions?: { vtt: PresignedLink; srt: PresignedLink }) {
+export function toPublicVideo(
+  video: VideoRecord,
+  baseUrl: string,
+  download?: PresignedLink,
+  poster?: PresignedLink,
+  captions?: { vtt: PresignedLink; srt: PresignedLink },
+) {
   return {
     video_id: video.videoId,
     url: `${baseUrl}/v1/video/${video.videoId}`,
@@ -80,7 +93,6 @@ function publicClips(video: VideoRecord) {
   });
 }
 
-
 /**
  * Builds the event of a terminal video. `links` is the presigned URL of the output (completed videos only).
  * `now` is the event time when the record has no completedAt. Throws if the video is not terminal.
@@ -106,7 +118,14 @@ export function buildVideoEvent(
       };
     });
   // `captions` here is the caption files' links (below): the video's choice is `captions_mode`.
-  const data: VideoEventData = { video_id: video.videoId, status: video.status, create_video: video.createVideo, ...publicShape(video), captions_mode: captionModeOf(video), clips };
+  const data: VideoEventData = {
+    video_id: video.videoId,
+    status: video.status,
+    create_video: video.createVideo,
+    ...publicShape(video),
+    captions_mode: captionModeOf(video),
+    clips,
+  };
   if (video.status === 'completed') {
     if (links.url) data[video.createVideo ? 'video_url' : 'audio_url'] = links.url;
     if (links.url && links.expiresAt) data.url_expires_at = links.expiresAt;

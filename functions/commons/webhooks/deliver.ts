@@ -12,10 +12,10 @@
  *   301/302/303 are not turned into a GET (the event would be lost) and count as a failed attempt.
  */
 import { performance } from 'node:perf_hooks';
-import type { DeliveryAttempt } from '#domain/video';
 import type { GuardMode, Resolver } from '#commons/net/address-guard';
 import { FetchError, FetchTimeoutError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
+import type { DeliveryAttempt } from '#domain/video';
 import type { BotEvent, VideoEvent } from './event.ts';
 import { signWebhook } from './signature.ts';
 
@@ -111,7 +111,14 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<De
       return { ok: false, error: message, errorCode: err.code, detail: err.message, durationMs, retryable: !NOT_RETRYABLE_CODES.has(err.code) };
     }
     // An abort by the caller's signal (e.g. the Lambda running out of time): try again later.
-    return { ok: false, error: 'the attempt was interrupted on our side; it will be retried', errorCode: 'aborted', detail: err instanceof Error ? err.message : String(err), durationMs, retryable: true };
+    return {
+      ok: false,
+      error: 'the attempt was interrupted on our side; it will be retried',
+      errorCode: 'aborted',
+      detail: err instanceof Error ? err.message : String(err),
+      durationMs,
+      retryable: true,
+    };
   }
 }
 

@@ -25,9 +25,10 @@
  * `webhook-timestamp` header carries that. The event id (`webhook-id`) is stable per video outcome, so a
  * receiver can drop duplicates of redelivered events.
  */
-import type { ClipStatus, VideoEventType } from '#domain/video';
+
 import type { CaptionMode } from '#domain/choices';
 import type { AspectRatio, Resolution } from '#domain/shape';
+import type { ClipStatus, VideoEventType } from '#domain/video';
 
 export interface VideoEventClip {
   index: number;

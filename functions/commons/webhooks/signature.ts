@@ -35,7 +35,11 @@ export function signWebhook(options: { msgId: string; timestamp: Date; payload: 
  * within five minutes of now). The webhook inbox's check; `signWebhook` is its counterpart.
  */
 export function verifyWebhook(payload: string, headers: Record<string, string>, secrets: readonly string[]): boolean {
-  const wanted = { 'webhook-id': headers['webhook-id'] ?? '', 'webhook-timestamp': headers['webhook-timestamp'] ?? '', 'webhook-signature': headers['webhook-signature'] ?? '' };
+  const wanted = {
+    'webhook-id': headers['webhook-id'] ?? '',
+    'webhook-timestamp': headers['webhook-timestamp'] ?? '',
+    'webhook-signature': headers['webhook-signature'] ?? '',
+  };
   return secrets.some((secret) => {
     try {
       new Webhook(secret).verify(payload, wanted);

@@ -51,7 +51,11 @@ const LINE_HEIGHT = 1.25;
 const PADDING = 0.22;
 
 /** Where the captions of a clip go, and how big, given the frame, the presenter's rectangle and the longest line. */
-export function placeCaptions(frame: { width: number; height: number }, bot: Rect, longestLine: number = CAPTION_LIMITS.maxLineChars): CaptionPlacement {
+export function placeCaptions(
+  frame: { width: number; height: number },
+  bot: Rect,
+  longestLine: number = CAPTION_LIMITS.maxLineChars,
+): CaptionPlacement {
   const { width: W, height: H } = frame;
   const portrait = H > W;
   const side = Math.round(W * 0.05);

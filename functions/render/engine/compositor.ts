@@ -142,13 +142,17 @@ export function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: M
 function figureMask(sprites: BotSprites, bottom: BotBottom): Mask {
   const { width, height, scale } = sprites;
   const p = sprites.manifest.panel;
-  const x0 = p.x * scale, y0 = p.y * scale, x1 = (p.x + p.width) * scale, y1 = (p.y + p.height) * scale;
+  const x0 = p.x * scale,
+    y0 = p.y * scale,
+    x1 = (p.x + p.width) * scale,
+    y1 = (p.y + p.height) * scale;
   const r = p.radius * scale;
   const fadeFrom = y1 - (y1 - y0) * FADE_FRACTION;
   const mask = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const px = x + 0.5, py = y + 0.5;
+      const px = x + 0.5,
+        py = y + 0.5;
       let coverage: number;
       if (bottom === 'card') {
         const qx = Math.max(x0 + r - px, 0, px - (x1 - r));

@@ -42,17 +42,27 @@ export function mouthLevelsFromLoudness(loudness: number[], levels = 5): number[
 
 /** Openness 0..1 of each Amazon Polly viseme (https://docs.aws.amazon.com/polly/latest/dg/ph-table-english-us.html). */
 const VISEME_OPENNESS: Record<string, number> = {
-  sil: 0, p: 0, f: 0.25, T: 0.35, t: 0.4, S: 0.35, s: 0.3, k: 0.5, r: 0.45,
-  i: 0.5, u: 0.45, e: 0.7, E: 0.75, '@': 0.7, o: 0.8, O: 0.9, a: 1,
+  sil: 0,
+  p: 0,
+  f: 0.25,
+  T: 0.35,
+  t: 0.4,
+  S: 0.35,
+  s: 0.3,
+  k: 0.5,
+  r: 0.45,
+  i: 0.5,
+  u: 0.45,
+  e: 0.7,
+  E: 0.75,
+  '@': 0.7,
+  o: 0.8,
+  O: 0.9,
+  a: 1,
 };
 
 /** Mouth level per frame from viseme marks, closed wherever the audio is silent. */
-export function mouthLevelsFromVisemes(
-  visemes: { timeMs: number; value: string }[],
-  loudness: number[],
-  fps: number,
-  levels = 5,
-): number[] {
+export function mouthLevelsFromVisemes(visemes: { timeMs: number; value: string }[], loudness: number[], fps: number, levels = 5): number[] {
   const envelope = normalisedEnvelope(loudness);
   const sorted = [...visemes].sort((a, b) => a.timeMs - b.timeMs);
   let cursor = 0;
@@ -68,14 +78,23 @@ export function mouthLevelsFromVisemes(
 
 export function pearson(a: number[], b: number[]): number {
   const n = Math.min(a.length, b.length);
-  let ma = 0, mb = 0;
-  for (let i = 0; i < n; i++) { ma += a[i]!; mb += b[i]!; }
-  ma /= n; mb /= n;
-  let cov = 0, va = 0, vb = 0;
+  let ma = 0,
+    mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i]!;
+    mb += b[i]!;
+  }
+  ma /= n;
+  mb /= n;
+  let cov = 0,
+    va = 0,
+    vb = 0;
   for (let i = 0; i < n; i++) {
     const da = a[i]! - ma;
     const db = b[i]! - mb;
-    cov += da * db; va += da * da; vb += db * db;
+    cov += da * db;
+    va += da * da;
+    vb += db * db;
   }
   return va && vb ? cov / Math.sqrt(va * vb) : 0;
 }

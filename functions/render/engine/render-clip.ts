@@ -5,21 +5,20 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { limits } from '#domain/limits';
+import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
+import { limits } from '#domain/limits';
 import type { FrameSize } from '#domain/shape';
-import { cuesFromWords, isBurnable, type Cue } from '#domain/captions';
-import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
+import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
+import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
 import { hashString, poses } from './animation.ts';
+import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
 import { botHeightFor, isBottomPosition, layoutFor } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
-import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
-import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
 import { loadSprites } from './sprites.ts';
-import { FPS, SpeechTooLongError, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult } from './types.ts';
+import { FPS, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult, SpeechTooLongError } from './types.ts';
 import { readWav } from './wav.ts';
-
 
 export interface ClipTiming {
   entrySeconds: number;
@@ -53,9 +52,7 @@ export function clipMouthLevels(speech: SpeechResult, timing: ClipTiming, levels
   const pcm = readWav(speech.wavPath);
   const speechFrames = Math.ceil(speech.durationSeconds * FPS);
   const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, speechFrames);
-  const speaking = speech.visemes?.length
-    ? mouthLevelsFromVisemes(speech.visemes, loudness, FPS, levels)
-    : mouthLevelsFromLoudness(loudness, levels);
+  const speaking = speech.visemes?.length ? mouthLevelsFromVisemes(speech.visemes, loudness, FPS, levels) : mouthLevelsFromLoudness(loudness, levels);
   return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? 0);
 }
 
@@ -73,16 +70,30 @@ function slideExpressions(transitions: Transitions, timing: ClipTiming, frame: F
   const pOut = `(t-${f(outStart)})/${f(T)}`;
   const from = (start: number, end: number, ease: string) => `${start}+${end - start}*${ease}`;
   switch (transitions.exit) {
-    case 'slide_out_left': x = `if(gt(t,${f(outStart)}),${from(x0, -w, easeIn(pOut))},${x})`; break;
-    case 'slide_out_right': x = `if(gt(t,${f(outStart)}),${from(x0, frame.width, easeIn(pOut))},${x})`; break;
-    case 'slide_out_down': y = `if(gt(t,${f(outStart)}),${from(y0, frame.height, easeIn(pOut))},${y})`; break;
-    default: break;
+    case 'slide_out_left':
+      x = `if(gt(t,${f(outStart)}),${from(x0, -w, easeIn(pOut))},${x})`;
+      break;
+    case 'slide_out_right':
+      x = `if(gt(t,${f(outStart)}),${from(x0, frame.width, easeIn(pOut))},${x})`;
+      break;
+    case 'slide_out_down':
+      y = `if(gt(t,${f(outStart)}),${from(y0, frame.height, easeIn(pOut))},${y})`;
+      break;
+    default:
+      break;
   }
   switch (transitions.entry) {
-    case 'slide_in_left': x = `if(lt(t,${f(T)}),${from(-w, x0, easeOut(pIn))},${x})`; break;
-    case 'slide_in_right': x = `if(lt(t,${f(T)}),${from(frame.width, x0, easeOut(pIn))},${x})`; break;
-    case 'slide_in_up': y = `if(lt(t,${f(T)}),${from(frame.height, y0, easeOut(pIn))},${y})`; break;
-    default: break;
+    case 'slide_in_left':
+      x = `if(lt(t,${f(T)}),${from(-w, x0, easeOut(pIn))},${x})`;
+      break;
+    case 'slide_in_right':
+      x = `if(lt(t,${f(T)}),${from(frame.width, x0, easeOut(pIn))},${x})`;
+      break;
+    case 'slide_in_up':
+      y = `if(lt(t,${f(T)}),${from(frame.height, y0, easeOut(pIn))},${y})`;
+      break;
+    default:
+      break;
   }
   return { x, y, animated: x !== `${x0}` || y !== `${y0}` };
 }
@@ -92,7 +103,7 @@ function zoomFactor(frame: number, transitions: Transitions, timing: ClipTiming)
   if (transitions.entry === 'zoom_in' && frame < timing.entryFrames) {
     const p = frame / timing.entryFrames;
     const c = 1.70158;
-    return 1 + (c + 1) * Math.pow(p - 1, 3) + c * Math.pow(p - 1, 2);
+    return 1 + (c + 1) * (p - 1) ** 3 + c * (p - 1) ** 2;
   }
   const exitStart = timing.frames - timing.exitFrames;
   if (transitions.exit === 'zoom_out' && frame >= exitStart) {
@@ -123,7 +134,7 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
         const dx = (x - width * 0.62) / width;
         const dy = (y - height * 0.3) / height;
         const glow = Math.exp(-(dx * dx + dy * dy) * 5.5) * 0.55;
-        const vignette = 1 - 0.35 * Math.pow(Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5), 2);
+        const vignette = 1 - 0.35 * Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5) ** 2;
         seed = (seed * 1103515245 + 12345) >>> 0;
         const dither = ((seed >>> 16) & 0xff) / 255 - 0.5;
         for (let c = 0; c < 3; c++) {
@@ -158,11 +169,19 @@ function burnCaptions(cues: Cue[], frame: { width: number; height: number }, bot
 async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
   const started = performance.now();
   const path = join(workDir, 'voice.mp3');
-  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], { budgetSeconds: budgetOf(input, speech.durationSeconds) });
+  await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], {
+    budgetSeconds: budgetOf(input, speech.durationSeconds),
+  });
   const duration = (await probe(path, 'mp3')).format.duration;
   const timings: RenderTimings = { speechMs, setupMs: 0, firstFrameMs: 0, drawMs: 0, encodeMs: Math.round(performance.now() - started) };
   const cues = cuesFromWords(input.text, speech.words);
-  return { path, contentType: VOICE_CONTENT_TYPE, durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds, cues, timings };
+  return {
+    path,
+    contentType: VOICE_CONTENT_TYPE,
+    durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds,
+    cues,
+    timings,
+  };
 }
 
 /** The encode's budget: its share of media.ts budgetFor, never past the input's deadline. */
@@ -185,7 +204,10 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const sprites = loadSprites(input.bot.look, botHeightFor(frame, input.position), input.lookDirectory);
   // Without its card, a bot at a bottom position stands on the frame's edge; elsewhere its bust fades out.
   const flush = input.removeBotBackground && isBottomPosition(input.position);
-  const compositor = new BotCompositor(sprites, { withPanel: !input.removeBotBackground, bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card' });
+  const compositor = new BotCompositor(sprites, {
+    withPanel: !input.removeBotBackground,
+    bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
+  });
   const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
   const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
   const panelBottom = Math.round((sprites.manifest.panel.y + sprites.manifest.panel.height) * sprites.scale);
@@ -216,7 +238,20 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     // Converted once, then the one frame is repeated.
     background = `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`;
   }
-  args.push('-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${compositor.width}x${compositor.height}`, '-r', `${FPS}`, '-i', 'pipe:0');
+  args.push(
+    '-protocol_whitelist',
+    'pipe',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    '-s',
+    `${compositor.width}x${compositor.height}`,
+    '-r',
+    `${FPS}`,
+    '-i',
+    'pipe:0',
+  );
   args.push('-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath);
 
   const slide = slideExpressions(input.transitions, timing, frame, place.x, place.y, compositor.width);
@@ -268,12 +303,25 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const output = join(input.workDir, 'clip.mp4');
   const posterPath = join(input.workDir, 'poster.jpg');
   args.push(
-    '-filter_complex', graph.join(';'),
-    '-map', '[vout]', '-map', `[${audio}]`,
-    ...VIDEO_ENCODE_ARGS, '-r', `${FPS}`,
+    '-filter_complex',
+    graph.join(';'),
+    '-map',
+    '[vout]',
+    '-map',
+    `[${audio}]`,
+    ...VIDEO_ENCODE_ARGS,
+    '-r',
+    `${FPS}`,
     ...AUDIO_ENCODE_ARGS,
-    '-t', f(D), '-movflags', '+faststart', output,
-    '-map', '[poster]', ...POSTER_ENCODE_ARGS, posterPath,
+    '-t',
+    f(D),
+    '-movflags',
+    '+faststart',
+    output,
+    '-map',
+    '[poster]',
+    ...POSTER_ENCODE_ARGS,
+    posterPath,
   );
 
   const setupMs = ms();

@@ -2,11 +2,12 @@
  * Bot artwork at run time: the PNG layers of functions/render/bots/<look>/ decoded with pngjs, resampled
  * once to the size a clip needs, and cached for the life of the process (a warm Lambda renders many clips).
  */
-import type { BotManifest } from '#domain/look';
+
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
+import type { BotManifest } from '#domain/look';
 
 /** Straight (not premultiplied) RGBA. */
 export interface Rgba {
@@ -120,14 +121,23 @@ function resample(src: Rgba, width: number, height: number): Rgba {
   for (let y = 0; y < sh; y++) {
     for (let x = 0; x < width; x++) {
       const { start, w } = xw[x]!;
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let k = 0; k < w.length; k++) {
         const o = (y * sw + start + k) * 4;
         const f = w[k]!;
-        r += pre[o]! * f; g += pre[o + 1]! * f; b += pre[o + 2]! * f; a += pre[o + 3]! * f;
+        r += pre[o]! * f;
+        g += pre[o + 1]! * f;
+        b += pre[o + 2]! * f;
+        a += pre[o + 3]! * f;
       }
       const t = (y * width + x) * 4;
-      tmp[t] = r; tmp[t + 1] = g; tmp[t + 2] = b; tmp[t + 3] = a;
+      tmp[t] = r;
+      tmp[t + 1] = g;
+      tmp[t + 2] = b;
+      tmp[t + 3] = a;
     }
   }
   const yw = weights(sh, height);
@@ -135,11 +145,17 @@ function resample(src: Rgba, width: number, height: number): Rgba {
   for (let y = 0; y < height; y++) {
     const { start, w } = yw[y]!;
     for (let x = 0; x < width; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let k = 0; k < w.length; k++) {
         const o = ((start + k) * width + x) * 4;
         const f = w[k]!;
-        r += tmp[o]! * f; g += tmp[o + 1]! * f; b += tmp[o + 2]! * f; a += tmp[o + 3]! * f;
+        r += tmp[o]! * f;
+        g += tmp[o + 1]! * f;
+        b += tmp[o + 2]! * f;
+        a += tmp[o + 3]! * f;
       }
       const t = (y * width + x) * 4;
       if (a > 0.002) {

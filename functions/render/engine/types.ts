@@ -4,11 +4,10 @@
  */
 import type { Bot } from '#domain/bot';
 import type { Cue, TimedWord } from '#domain/captions';
-import type { CaptionMode } from '#domain/choices';
-import type { SpeechVoice } from '#domain/voices';
+import type { BotPosition, CaptionMode } from '#domain/choices';
 import type { Transitions } from '#domain/clip';
-import type { BotPosition } from '#domain/choices';
 import type { FrameSize } from '#domain/shape';
+import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/media';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */

@@ -41,7 +41,8 @@ export function wordsOf(text: string): (Span & { weight: number })[] {
 }
 
 /** Clause ends: a word followed by clause or sentence punctuation. */
-const endsClause = (text: string, word: Span, next: Span | undefined) => /[,.;:!?…،؛؟。！？，；：]/u.test(text.slice(word.end, next?.start ?? text.length) + text.slice(word.start, word.end).slice(-1));
+const endsClause = (text: string, word: Span, next: Span | undefined) =>
+  /[,.;:!?…،؛؟。！？，；：]/u.test(text.slice(word.end, next?.start ?? text.length) + text.slice(word.start, word.end).slice(-1));
 
 /** The silent stretches of the audio (interior ones only), and where sound starts and ends. */
 export function silences(samples: Float32Array, sampleRate: number): { gaps: Span[]; soundStart: number; soundEnd: number } {

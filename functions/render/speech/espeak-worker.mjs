@@ -17,7 +17,12 @@ const compiled = WebAssembly.compile(readFileSync(workerData.wasmPath));
  */
 function reproducible(imports) {
   const stopped = () => 0;
-  return Object.fromEntries(Object.entries(imports).map(([name, functions]) => [name, 'emscripten_date_now' in functions ? { ...functions, emscripten_date_now: stopped } : functions]));
+  return Object.fromEntries(
+    Object.entries(imports).map(([name, functions]) => [
+      name,
+      'emscripten_date_now' in functions ? { ...functions, emscripten_date_now: stopped } : functions,
+    ]),
+  );
 }
 
 /** One run of the espeak-ng program: its printed lines, and the file it wrote (`output`), if asked for and written. */
@@ -30,7 +35,9 @@ parentPort.on('message', async ({ id, args, output }) => {
       arguments: args,
       instantiateWasm: (imports, done) => {
         // The program's main() runs inside done(): what it throws is this run's failure, not the thread's.
-        WebAssembly.instantiate(module, reproducible(imports)).then((created) => done(created, module)).catch(fail);
+        WebAssembly.instantiate(module, reproducible(imports))
+          .then((created) => done(created, module))
+          .catch(fail);
         return {};
       },
       // The runtime prints a harmless "keepRuntimeAlive" note; keep its chatter out of the logs.

@@ -36,6 +36,7 @@ export function speakable(text: string): { text: string; origin: number[] } {
   let pendingSpace = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds, to skip them
     if (/[\u0000-\u001f\u007f]|\s/.test(c)) {
       if (out.length && pendingSpace < 0) pendingSpace = i;
       continue;
@@ -148,10 +149,12 @@ export class EspeakSpeechEngine implements SpeechEngine {
     const output = 'speech.wav';
     const run = await runEspeak(
       [
-        '-v', settings.voice,
+        '-v',
+        settings.voice,
         ...(settings.rate !== undefined ? ['-s', String(settings.rate)] : []),
         ...(settings.pitch !== undefined ? ['-p', String(settings.pitch)] : []),
-        '-w', output,
+        '-w',
+        output,
         ` ${spoken.text}`,
       ],
       output,

@@ -1,6 +1,6 @@
 /** Speech engines behind the SpeechEngine port, and the choice between them. */
 import type { PollyClient } from '@aws-sdk/client-polly';
-import { splitVoiceId, type SpeechVoice } from '#domain/voices';
+import { type SpeechVoice, splitVoiceId } from '#domain/voices';
 import type { SpeechEngine } from '../engine/types.ts';
 import { EspeakSpeechEngine } from './espeak.ts';
 import { PollySpeechEngine } from './polly.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PollyClient, SynthesizeSpeechCommand, type VoiceId } from '@aws-sdk/client-polly';
 import { traced } from '#commons/tracer';
 import type { TimedWord } from '#domain/captions';
-import { pollyEngineOf, splitVoiceId, type SpeechVoice } from '#domain/voices';
+import { pollyEngineOf, type SpeechVoice, splitVoiceId } from '#domain/voices';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { wavFromPcm16 } from '../engine/wav.ts';
 import { speakable, wordsInOriginal } from './espeak.ts';
@@ -40,12 +40,14 @@ function wordsFromMarks(marks: SpeechMark[], spoken: { text: string; origin: num
   const words = marks.filter((m) => m.type === 'word' && m.start !== undefined && m.end !== undefined && m.end > m.start);
   return wordsInOriginal(
     spoken.origin,
-    words.map((mark, i) => ({
-      start: unitAtByte[mark.start!] ?? units,
-      end: unitAtByte[mark.end!] ?? units,
-      startSeconds: mark.time / 1000,
-      endSeconds: Math.max(mark.time, words[i + 1]?.time ?? durationSeconds * 1000) / 1000,
-    })).filter((w) => w.end > w.start),
+    words
+      .map((mark, i) => ({
+        start: unitAtByte[mark.start!] ?? units,
+        end: unitAtByte[mark.end!] ?? units,
+        startSeconds: mark.time / 1000,
+        endSeconds: Math.max(mark.time, words[i + 1]?.time ?? durationSeconds * 1000) / 1000,
+      }))
+      .filter((w) => w.end > w.start),
   );
 }
 

@@ -1,7 +1,7 @@
-import { allowLoopbackPort } from '../../local/loopback.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { allowLoopbackPort } from '../../local/loopback.ts';
 
 /**
  * Serves test files on 127.0.0.1, plus misbehaving routes for failure tests:
@@ -27,6 +27,10 @@ export async function startFileServer(files: Record<string, string>) {
   return {
     base: `http://127.0.0.1:${port}`,
     requests,
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -1,7 +1,7 @@
-import { allowLoopbackPort } from '../../local/loopback.ts';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { allowLoopbackPort } from '../../local/loopback.ts';
 
 export interface ReceivedEvent {
   headers: IncomingHttpHeaders;
@@ -38,7 +38,8 @@ export async function startWebhookReceiver(
       }
       received.push({ headers: req.headers, body, event, verified: !!event, answeredWith: answer === 'hang' ? 'timeout' : answer });
       if (event) options.onEvent?.(event);
-      for (const w of waiters.filter((w) => received.filter((r) => r.answeredWith !== 'timeout' && r.answeredWith < 300).length >= w.count)) w.resolve();
+      for (const w of waiters.filter((w) => received.filter((r) => r.answeredWith !== 'timeout' && r.answeredWith < 300).length >= w.count))
+        w.resolve();
       if (answer === 'hang') return; // never answers: the sender's timeout fires
       res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
     });
@@ -56,10 +57,17 @@ export async function startWebhookReceiver(
     waitForDelivered(count: number, timeoutMs: number) {
       if (received.filter((r) => typeof r.answeredWith === 'number' && r.answeredWith < 300).length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${received.length} webhook requests (${count} deliveries expected) within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${received.length} webhook requests (${count} deliveries expected) within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

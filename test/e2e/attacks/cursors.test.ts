@@ -12,7 +12,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app?.stop());
 
-const api = (path: string, init: RequestInit = {}) => fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('crafted cursors', () => {
@@ -42,11 +43,17 @@ describe('crafted cursors', () => {
   it('a genuine next_cursor pages on', async () => {
     const template = { name: 'x', clips: [{ bot_uid: 'bot_ava', text: 'Hi.' }] };
     for (const uid of ['page-a', 'page-b']) {
-      const saved = await api(`/v1/templates/${uid}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(template) });
+      const saved = await api(`/v1/templates/${uid}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(template),
+      });
       expect(saved.status).toBe(200);
     }
     const first = (await (await api('/v1/templates?limit=1')).json()) as { templates: { uid: string }[]; next_cursor: string };
-    const second = (await (await api(`/v1/templates?limit=1&cursor=${encodeURIComponent(first.next_cursor)}`)).json()) as { templates: { uid: string }[] };
+    const second = (await (await api(`/v1/templates?limit=1&cursor=${encodeURIComponent(first.next_cursor)}`)).json()) as {
+      templates: { uid: string }[];
+    };
     expect([first.templates[0]!.uid, second.templates[0]!.uid]).toEqual(['page-a', 'page-b']);
   });
 });

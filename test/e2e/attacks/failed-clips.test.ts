@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestRuntime } from '../../support/harness.ts';
-import { apiOf, startE2eService, stopE2eService, type E2eService } from '../../support/service.ts';
+import { apiOf, type E2eService, startE2eService, stopE2eService } from '../../support/service.ts';
 
 let app: TestRuntime;
 let files: E2eService['files'];
@@ -22,7 +22,11 @@ describe('a failed video', () => {
       { bot_uid: 'bot_leo', text: 'This background is missing.', background: `${files.base}/missing.mp4` },
       { bot_uid: 'bot_otto', text: 'A third clip.' },
     ];
-    const created = await api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: receiver.url, clips }) });
+    const created = await api('/v1/bot', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: receiver.url, clips }),
+    });
     expect(created.status).toBe(202);
     const { video_id } = (await created.json()) as { video_id: string };
     let event: any;

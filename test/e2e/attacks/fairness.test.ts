@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '#infra/scripts/keys.ts';
 import type { TestRuntime } from '../../support/harness.ts';
 import { keyTarget } from '../../support/reliability.ts';
-import { startE2eService, stopE2eService, type E2eService } from '../../support/service.ts';
+import { type E2eService, startE2eService, stopE2eService } from '../../support/service.ts';
 import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 
 let app: TestRuntime;
@@ -34,7 +34,8 @@ afterAll(async () => {
 const A = () => app.authHeaders;
 const post = (headers: Record<string, string>, body: unknown) =>
   fetch(`${app.baseUrl}/v1/bot`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const getVideo = async (headers: Record<string, string>, id: string) => (await (await fetch(`${app.baseUrl}/v1/video/${id}`, { headers })).json()) as any;
+const getVideo = async (headers: Record<string, string>, id: string) =>
+  (await (await fetch(`${app.baseUrl}/v1/video/${id}`, { headers })).json()) as any;
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -65,7 +66,10 @@ describe('fair scheduling between accounts', () => {
     const alone = await smallVideoOfB('Hello from account B, alone.');
     const clipsOfA = await Promise.all(
       [0, 1, 2].map(async (v) => {
-        const clips = Array.from({ length: 10 }, (_, i) => ({ bot_uid: 'bot_ava', text: `Account A, video ${v}, clip ${i}: a short line to render.` }));
+        const clips = Array.from({ length: 10 }, (_, i) => ({
+          bot_uid: 'bot_ava',
+          text: `Account A, video ${v}, clip ${i}: a short line to render.`,
+        }));
         const response = await post(A(), { webhook: receiverA.url, clips });
         expect(response.status).toBe(202);
         return ((await response.json()) as { video_id: string }).video_id;
@@ -75,7 +79,9 @@ describe('fair scheduling between accounts', () => {
     // One clip of A's may be rendering in each slot when B's arrives: B waits for at most one of them.
     const oneClip = Math.max(alone.renderSeconds, busy.renderSeconds);
     const bound = 2 * alone.seconds + oneClip;
-    console.log(`fairness (renders): B alone ${alone.seconds.toFixed(1)} s, B behind A's 30 clips ${busy.seconds.toFixed(1)} s, bound ${bound.toFixed(1)} s`);
+    console.log(
+      `fairness (renders): B alone ${alone.seconds.toFixed(1)} s, B behind A's 30 clips ${busy.seconds.toFixed(1)} s, bound ${bound.toFixed(1)} s`,
+    );
     expect(busy.seconds).toBeLessThanOrEqual(bound);
     // A's work still gets done.
     for (const id of clipsOfA) await until(async () => ((await getVideo(A(), id)).status === 'completed' ? true : undefined), 180_000);

@@ -13,11 +13,16 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app?.stop());
 
-const api = (path: string, init: RequestInit = {}) => fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
 const createWith = (clip: Record<string, unknown>, webhook = `${app.baseUrl}/v1/inbox/${app.tenantId}`) =>
-  api('/v1/bot', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook, clips: [{ bot_uid: 'bot_ava', text: 'Hi.', ...clip }] }) });
+  api('/v1/bot', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ webhook, clips: [{ bot_uid: 'bot_ava', text: 'Hi.', ...clip }] }),
+  });
 
-describe("the local address guard", () => {
+describe('the local address guard', () => {
   it("refuses the runtime's own data stores as a background or a webhook", async () => {
     const s3 = new URL(app.runtime.endpoints.s3);
     const dynamo = new URL(app.runtime.endpoints.dynamodb);

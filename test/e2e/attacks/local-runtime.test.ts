@@ -44,14 +44,25 @@ describe('the emulators admit only the runtime', () => {
     expect(raw.status).toBe(403);
     expect(await raw.text()).not.toContain('vidbot-');
 
-    const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region, credentials: guessed(), endpoint: app.runtime.endpoints.dynamodb, maxAttempts: 1 }));
-    await expect(doc.send(new ScanCommand({ TableName: app.runtime.names.table('keys') }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    const doc = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region, credentials: guessed(), endpoint: app.runtime.endpoints.dynamodb, maxAttempts: 1 }),
+    );
+    await expect(doc.send(new ScanCommand({ TableName: app.runtime.names.table('keys') }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
     const planted = generateApiKey();
     await expect(
       doc.send(
         new PutCommand({
           TableName: app.runtime.names.table('keys'),
-          Item: { keyHash: hashApiKey(planted), keyId: 'key_planted', tenantId: app.tenantId, name: 'planted', createdAt: new Date().toISOString(), webhookSecrets: [{ secret: generateWebhookSecret(), createdAt: new Date().toISOString() }] },
+          Item: {
+            keyHash: hashApiKey(planted),
+            keyId: 'key_planted',
+            tenantId: app.tenantId,
+            name: 'planted',
+            createdAt: new Date().toISOString(),
+            webhookSecrets: [{ secret: generateWebhookSecret(), createdAt: new Date().toISOString() }],
+          },
         }),
       ),
     ).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
@@ -72,8 +83,12 @@ describe('the emulators admit only the runtime', () => {
     expect((await fetch(`${bucket}/planted.html`, { method: 'PUT', body: '<script>alert(1)</script>' })).status).toBe(403);
 
     const s3 = new S3Client({ region, credentials: guessed(), endpoint: app.runtime.endpoints.s3, forcePathStyle: true, maxAttempts: 1 });
-    await expect(s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
-    await expect(s3.send(new PutObjectCommand({ Bucket: app.runtime.names.bucket, Key: 'planted.html', Body: 'x' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
+    await expect(s3.send(new PutObjectCommand({ Bucket: app.runtime.names.bucket, Key: 'planted.html', Body: 'x' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
     s3.destroy();
   });
 
@@ -92,7 +107,10 @@ describe('the emulators admit only the runtime', () => {
   it('gives a web page no CORS allowance: preflights and cross-origin requests are refused', async () => {
     const origin = 'https://attacker.example';
     for (const endpoint of [app.runtime.endpoints.dynamodb, `${app.runtime.endpoints.s3}/${app.runtime.names.bucket}`, app.runtime.endpoints.sqs]) {
-      const preflight = await fetch(endpoint, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-amz-target' } });
+      const preflight = await fetch(endpoint, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-amz-target' },
+      });
       expect(preflight.status).toBe(403);
       expect([...preflight.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
       const simple = await fetch(endpoint, { method: 'POST', headers: { Origin: origin, 'content-type': 'text/plain' }, body: '{}' });
@@ -140,7 +158,8 @@ describe('the data dir', () => {
   it('is private: the dir 0700, the files the runtime writes 0600, no plaintext key or webhook secret', async () => {
     const mode = async (name: string) => (await stat(join(app.dataDir, name))).mode & 0o777;
     expect(await mode('.')).toBe(0o700);
-    for (const file of ['dev-tenant.json', 'runtime.json', 'local-secret', 'ports.json']) expect({ file, mode: await mode(file) }).toEqual({ file, mode: 0o600 });
+    for (const file of ['dev-tenant.json', 'runtime.json', 'local-secret', 'ports.json'])
+      expect({ file, mode: await mode(file) }).toEqual({ file, mode: 0o600 });
     for (const dir of ['dynamodb', 's3']) expect({ dir, mode: await mode(dir) }).toEqual({ dir, mode: 0o700 });
     const tenantFile = await readFile(join(app.dataDir, 'dev-tenant.json'), 'utf8');
     expect(tenantFile).not.toContain(app.apiKey);

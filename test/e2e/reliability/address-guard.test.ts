@@ -1,4 +1,3 @@
-import { allowLoopbackPort } from '#infra/local/loopback.ts';
 /**
  * The address guard through the API, at its three points:
  * - create: a background or webhook that names a refused address literally (the metadata service, a private
@@ -11,18 +10,19 @@ import { allowLoopbackPort } from '#infra/local/loopback.ts';
  * allowed first hop (local mode refuses the metadata service and private ranges too).
  */
 import { lookup } from 'node:dns/promises';
-import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createReadStream, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress } from '#commons/net/address-guard';
+import { allowLoopbackPort } from '#infra/local/loopback.ts';
 import { makeSampleBackground } from '#infra/scripts/make-sample-background.ts';
-import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
-import { client, clip, isTerminal, queueDepth, sleep, startReceiver, type PublicVideo } from '../../support/reliability.ts';
+import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
+import { client, clip, isTerminal, type PublicVideo, queueDepth, sleep, startReceiver } from '../../support/reliability.ts';
 
 let workDir: string;
 let backgroundPath: string;
@@ -56,7 +56,9 @@ const expectRefusedBackground = (video: PublicVideo, clipIndex: number, url: str
   expect(video.status).toBe('failed');
   expect(video.error).toMatchObject({ code: 'background_not_allowed', clip_index: clipIndex });
   // Our words only: neither the URL nor where it led (a redirect's target host would be an oracle).
-  expect(video.error!.message).toBe(`clip ${clipIndex}: the background URL leads to an address we do not fetch from (private, loopback or link-local)`);
+  expect(video.error!.message).toBe(
+    `clip ${clipIndex}: the background URL leads to an address we do not fetch from (private, loopback or link-local)`,
+  );
   expect(video.error!.message).not.toContain(new URL(url).host);
 };
 
@@ -112,13 +114,21 @@ describe('cloud mode', () => {
     ];
     for (const { url, reason } of refused) {
       // As the background of the second clip...
-      const asBackground = await api.create({ webhook: 'https://hooks.example.com/h', create_video: true, clips: [clip('Hi.'), clip('There.', { background: url })] });
+      const asBackground = await api.create({
+        webhook: 'https://hooks.example.com/h',
+        create_video: true,
+        clips: [clip('Hi.'), clip('There.', { background: url })],
+      });
       expect(asBackground.status, url).toBe(400);
-      expect(asBackground.body.error?.details, url).toEqual([{ path: 'clips[1].background', message: `points at an address vidbot does not connect to (${reason})` }]);
+      expect(asBackground.body.error?.details, url).toEqual([
+        { path: 'clips[1].background', message: `points at an address vidbot does not connect to (${reason})` },
+      ]);
       // ...and as the webhook.
       const asWebhook = await api.create({ webhook: url, create_video: false, clips: [clip('Hi.')] });
       expect(asWebhook.status, url).toBe(400);
-      expect(asWebhook.body.error?.details, url).toEqual([{ path: 'webhook', message: `points at an address vidbot does not connect to (${reason})` }]);
+      expect(asWebhook.body.error?.details, url).toEqual([
+        { path: 'webhook', message: `points at an address vidbot does not connect to (${reason})` },
+      ]);
     }
     expect(await api.videoTotal()).toBe(before);
     expect(v6.requests() + v4.requests()).toBe(0);
@@ -133,10 +143,20 @@ describe('cloud mode', () => {
     try {
       const failedId = await api.createOk({ webhook, create_video: true, clips: [clip('Hi.'), clip('There.', { background })] });
       const completedId = await api.createOk({ webhook, create_video: false, clips: [clip('Named hook.')] });
-      const failed = await api.waitForVideo(failedId, (v) => isTerminal(v) && v.webhook.state !== 'pending' && v.webhook.state !== 'delivering', 60_000, 'the refused background');
+      const failed = await api.waitForVideo(
+        failedId,
+        (v) => isTerminal(v) && v.webhook.state !== 'pending' && v.webhook.state !== 'delivering',
+        60_000,
+        'the refused background',
+      );
       expectRefusedBackground(failed, 1, background);
       expectRefusedOnce(failed);
-      const completed = await api.waitForVideo(completedId, (v) => v.webhook.state === 'failed' || v.webhook.state === 'delivered', 60_000, 'the refused webhook');
+      const completed = await api.waitForVideo(
+        completedId,
+        (v) => v.webhook.state === 'failed' || v.webhook.state === 'delivered',
+        60_000,
+        'the refused webhook',
+      );
       expect(completed.status).toBe('completed');
       expectRefusedOnce(completed);
       // Still one attempt each a little later; nothing dead-lettered (the message was let go); nothing arrived.
@@ -171,17 +191,29 @@ describe('local mode: redirects to refused addresses', () => {
     const targets = ['http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/x.mp4'];
     const ids = await Promise.all(
       targets.map((to) =>
-        api.createOk({ webhook: receiver.url, create_video: true, clips: [clip('Hi.', { background: `${files.base}/redirect?to=${encodeURIComponent(to)}` })] }),
+        api.createOk({
+          webhook: receiver.url,
+          create_video: true,
+          clips: [clip('Hi.', { background: `${files.base}/redirect?to=${encodeURIComponent(to)}` })],
+        }),
       ),
     );
     for (const [i, id] of ids.entries()) {
-      const video = await api.waitForVideo(id, (v) => isTerminal(v) && v.webhook.state === 'delivered', 60_000, `the refusal of the redirect to ${targets[i]}`);
+      const video = await api.waitForVideo(
+        id,
+        (v) => isTerminal(v) && v.webhook.state === 'delivered',
+        60_000,
+        `the refusal of the redirect to ${targets[i]}`,
+      );
       expectRefusedBackground(video, 0, `${files.base}/redirect`);
       expect(video.error!.message).not.toContain(new URL(targets[i]!).hostname);
       // The caller hears about it: a signed video.failed event.
       const [hit] = receiver.hitsFor(id);
       expect(hit?.verified).toBe(true);
-      expect(JSON.parse(hit!.body)).toMatchObject({ type: 'video.failed', data: { video_id: id, error: { code: 'background_not_allowed', clip_index: 0 } } });
+      expect(JSON.parse(hit!.body)).toMatchObject({
+        type: 'video.failed',
+        data: { video_id: id, error: { code: 'background_not_allowed', clip_index: 0 } },
+      });
     }
     // The first hop was made (it is allowed); the redirect target was never fetched.
     expect(files.requests.filter((p) => p === '/redirect')).toHaveLength(2);
@@ -193,10 +225,17 @@ describe('local mode: redirects to refused addresses', () => {
     const redirectors = await Promise.all(targets.map((to) => serveBackground('127.0.0.1', to)));
     try {
       const ids = await Promise.all(
-        redirectors.map((r, i) => api.createOk({ webhook: `http://127.0.0.1:${r.port}/hook`, create_video: false, clips: [clip(`Redirected hook ${i}.`)] })),
+        redirectors.map((r, i) =>
+          api.createOk({ webhook: `http://127.0.0.1:${r.port}/hook`, create_video: false, clips: [clip(`Redirected hook ${i}.`)] }),
+        ),
       );
       for (const id of ids) {
-        const video = await api.waitForVideo(id, (v) => v.webhook.state === 'failed' || v.webhook.state === 'delivered', 60_000, 'the refused redirect');
+        const video = await api.waitForVideo(
+          id,
+          (v) => v.webhook.state === 'failed' || v.webhook.state === 'delivered',
+          60_000,
+          'the refused redirect',
+        );
         expect(video.status).toBe('completed');
         expectRefusedOnce(video);
       }

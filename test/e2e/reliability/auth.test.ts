@@ -90,7 +90,9 @@ describe('with the default 300 s authorizer cache', () => {
         // Indistinguishable from a video that does not exist.
         const missing = await stranger.fetch(path.replace(videoId, 'vid_doesnotexist0'), { method });
         expect(missing.status).toBe(404);
-        expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(body.error.message.replace(videoId, 'vid_doesnotexist0'));
+        expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(
+          body.error.message.replace(videoId, 'vid_doesnotexist0'),
+        );
       }
       const list = (await (await stranger.fetch('/v1/video')).json()) as { videos: unknown[] };
       expect(list.videos).toEqual([]);

@@ -4,8 +4,8 @@
  * texts, so each clip is really synthesised and encoded (the render cache would skip identical clips).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { setVideosInProgressLimit } from '#infra/scripts/keys.ts';
+import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { client, clip, eventually, keyTarget, queueDepth, sleep, startReceiver } from '../../support/reliability.ts';
 
 const COUNT = 50;
@@ -34,12 +34,7 @@ describe(`${COUNT} concurrent creates`, () => {
     const ids = responses.map((r) => r.body.video_id);
     expect(new Set(ids).size).toBe(COUNT);
 
-    await eventually(
-      async () => (ids.every((id) => receiver.deliveredFor(id).length >= 1) ? true : undefined),
-      150_000,
-      `${COUNT} webhooks`,
-      500,
-    );
+    await eventually(async () => (ids.every((id) => receiver.deliveredFor(id).length >= 1) ? true : undefined), 150_000, `${COUNT} webhooks`, 500);
     // Let any duplicate show up before counting.
     await sleep(3_000);
 

@@ -50,7 +50,11 @@ describe('videos in progress per account', () => {
   }, 90_000);
 
   it('the keys CLI refuses a bad limit and an unknown account', async () => {
-    await expect(keys('limit', '--account', app.tenantId, '--videos-in-progress', 'lots')).rejects.toMatchObject({ stderr: expect.stringMatching(/whole number/) });
-    await expect(keys('limit', '--account', 'acct_nobody', '--videos-in-progress', '5')).rejects.toMatchObject({ stderr: expect.stringMatching(/no account acct_nobody/) });
+    await expect(keys('limit', '--account', app.tenantId, '--videos-in-progress', 'lots')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/whole number/),
+    });
+    await expect(keys('limit', '--account', 'acct_nobody', '--videos-in-progress', '5')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/no account acct_nobody/),
+    });
   }, 30_000);
 });

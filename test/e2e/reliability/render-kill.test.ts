@@ -41,7 +41,9 @@ describe('a render killed mid-job', () => {
     const videoId = await api.createOk({
       webhook: receiver.url,
       create_video: true,
-      clips: [{ bot_uid: 'bot_leo', text: `Render kill check ${Date.now()}: this sentence keeps ffmpeg busy for a few seconds, long enough to be caught.` }],
+      clips: [
+        { bot_uid: 'bot_leo', text: `Render kill check ${Date.now()}: this sentence keeps ffmpeg busy for a few seconds, long enough to be caught.` },
+      ],
     });
 
     // Watch for the render's ffmpeg and kill it once it has been encoding for a moment.

@@ -9,12 +9,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample } from '../../support/hostile-media.ts';
 import { probeFile } from '../../support/media.ts';
 import { assertPublicMessage } from '../../support/public-errors.ts';
-import { client, eventually, isTerminal, queueDepth, sleep, startReceiver, type PublicVideo } from '../../support/reliability.ts';
+import { client, eventually, isTerminal, type PublicVideo, queueDepth, sleep, startReceiver } from '../../support/reliability.ts';
 
 /** Pids of ffmpeg processes working for this video (their arguments name its render work dir). */
 function ffmpegPidsFor(videoId: string): number[] {
@@ -77,15 +77,26 @@ describe('hostile backgrounds through the API', () => {
   });
 
   const cases = [
-    { name: 'a 66-byte PNG declaring 30000x30000', path: '/bomb.png', message: /clip 0: the background is 30000x30000 pixels; at most 8192 pixels on either side are accepted/ },
+    {
+      name: 'a 66-byte PNG declaring 30000x30000',
+      path: '/bomb.png',
+      message: /clip 0: the background is 30000x30000 pixels; at most 8192 pixels on either side are accepted/,
+    },
     { name: 'a real 16000x16000 PNG', path: '/huge.png', message: /clip 0: the background is 16000x16000 pixels/ },
-    { name: 'an HLS playlist with MPEG-PS appended, naming a local file', path: '/playlist.mpg', message: /clip 0: the background is not a video or picture in an accepted format/ },
+    {
+      name: 'an HLS playlist with MPEG-PS appended, naming a local file',
+      path: '/playlist.mpg',
+      message: /clip 0: the background is not a video or picture in an accepted format/,
+    },
   ];
   for (const { name, path, message } of cases) {
     it(`${name}: a clean background_invalid failure within a minute, also in the webhook`, async () => {
       const api = client(app);
       const started = Date.now();
-      const videoId = await api.createOk({ webhook: receiver.url, clips: [{ bot_uid: 'bot_ava', text: 'Hello.', background: `${server.base}${path}` }] });
+      const videoId = await api.createOk({
+        webhook: receiver.url,
+        clips: [{ bot_uid: 'bot_ava', text: 'Hello.', background: `${server.base}${path}` }],
+      });
       const video = await api.waitForVideo(videoId, isTerminal, 60_000);
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(video.error?.message).toMatch(message);
@@ -112,7 +123,10 @@ describe('hostile backgrounds through the API', () => {
 
   it('an MPEG-TS background renders: the video completes and plays', async () => {
     const api = client(app);
-    const videoId = await api.createOk({ webhook: receiver.url, clips: [{ bot_uid: 'bot_maya', text: 'This background came as MPEG-TS.', background: `${server.base}/news.ts` }] });
+    const videoId = await api.createOk({
+      webhook: receiver.url,
+      clips: [{ bot_uid: 'bot_maya', text: 'This background came as MPEG-TS.', background: `${server.base}/news.ts` }],
+    });
     const video = await api.waitForVideo(videoId, isTerminal, 90_000);
     expect(video.status, JSON.stringify(video.error)).toBe('completed');
     const download = await api.fetch(`/v1/video/${videoId}/download`, { redirect: 'follow' });
@@ -125,7 +139,13 @@ describe('hostile backgrounds through the API', () => {
   }, 120_000);
 
   it('text with nothing to say (zero-width characters only) is a 400 naming the clip', async () => {
-    const { status, body } = await client(app).create({ webhook: receiver.url, clips: [{ bot_uid: 'bot_ava', text: 'Hello.' }, { bot_uid: 'bot_ava', text: '\u200b\u200d\ufeff' }] });
+    const { status, body } = await client(app).create({
+      webhook: receiver.url,
+      clips: [
+        { bot_uid: 'bot_ava', text: 'Hello.' },
+        { bot_uid: 'bot_ava', text: '\u200b\u200d\ufeff' },
+      ],
+    });
     expect(status).toBe(400);
     expect(body.error?.details?.map((d) => d.path)).toContain('clips[1].text');
   });
@@ -139,7 +159,10 @@ describe('a render the watchdog stops', () => {
     let videoId = '';
     try {
       const api = client(app);
-      videoId = await api.createOk({ webhook: 'https://hooks.example.invalid/x', clips: [{ bot_uid: 'bot_otto', text: 'This render is stopped by its watchdog.', background: `${server.base}/heavy.mp4` }] });
+      videoId = await api.createOk({
+        webhook: 'https://hooks.example.invalid/x',
+        clips: [{ bot_uid: 'bot_otto', text: 'This render is stopped by its watchdog.', background: `${server.base}/heavy.mp4` }],
+      });
       const video = await api.waitForVideo(videoId, isTerminal, 60_000);
       expect(video.error?.message).toMatch(/^clip 0: rendering took longer than its \d+(\.\d+)? s budget and was stopped/);
       await expectCleanFailure(app, video, 'render_timeout');

@@ -56,7 +56,7 @@ describe.concurrent('webhook delivery to slow and failing receivers', () => {
     const [first, second] = video.webhook.attempts;
     expect(video.webhook.attempts).toHaveLength(2);
     expect(first!.status_code).toBeNull();
-    expect(first!.error).toBe("no response within 10 s");
+    expect(first!.error).toBe('no response within 10 s');
     expect(first!.duration_ms).toBeGreaterThanOrEqual(9_900);
     expect(second!.status_code).toBe(204);
     expect(rx.deliveredFor(videoId)).toHaveLength(1);

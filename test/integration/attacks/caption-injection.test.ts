@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toSrt, toWebVtt, type Cue } from '#domain/captions';
+import { type Cue, toSrt, toWebVtt } from '#domain/captions';
 import { runFfmpeg } from '#functions/media/media.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vidbot-caption-injection-'));

@@ -14,7 +14,9 @@ const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare'
 
 /** A progressive JPEG whose last scan is repeated `copies` times before its end marker. */
 async function scanBomb(copies: number): Promise<Buffer> {
-  const progressive = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366cc' } }).jpeg({ progressive: true, quality: 80 }).toBuffer();
+  const progressive = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366cc' } })
+    .jpeg({ progressive: true, quality: 80 })
+    .toBuffer();
   const lastScan = progressive.lastIndexOf(Buffer.from([0xff, 0xda]));
   const end = progressive.length - 2; // FF D9
   const scan = progressive.subarray(lastScan, end);
@@ -39,7 +41,7 @@ describe('JPEG scan bombs', () => {
     expect(ms).toBeLessThan(1000);
   });
 
-  it('accepts ordinary photos: baseline, progressive (libjpeg\'s 10 scans), the test portrait', async () => {
+  it("accepts ordinary photos: baseline, progressive (libjpeg's 10 scans), the test portrait", async () => {
     const picture = sharp({ create: { width: 800, height: 600, channels: 3, background: '#884422' } });
     const baseline = await picture.clone().jpeg().toBuffer();
     const progressive = await picture.clone().jpeg({ progressive: true }).toBuffer();

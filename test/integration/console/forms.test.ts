@@ -1,6 +1,6 @@
 /** The console's voice picker (grouping, filter) and bot form (uid, checks, multipart body, curl), without a browser. */
 import { describe, expect, it } from 'vitest';
-import { botCurlCommand, botDraftProblems, botFormData, emptyBotDraft, suggestUid, type BotDraft } from '../../../console/src/bot-form.ts';
+import { type BotDraft, botCurlCommand, botDraftProblems, botFormData, emptyBotDraft, suggestUid } from '../../../console/src/bot-form.ts';
 import { describeVoice, groupVoices, matchesVoice, type Voice } from '../../../console/src/voices.ts';
 
 const VOICES: Voice[] = [
@@ -53,32 +53,54 @@ describe('bot form', () => {
     expect(botDraftProblems(draft({ uid: 'Bad UID!' })).map((p) => p.path)).toEqual(['uid', 'image']);
     expect(botDraftProblems(draft({ uid: 'ab', name: ' ', imageUrl: 'https://x/y.jpg' })).map((p) => p.path)).toEqual(['uid', 'name']);
     expect(botDraftProblems(draft({ source: 'drawn', layers: { mouth_closed: png('a.png') } })).map((p) => p.path)).toEqual(['mouth_open']);
-    expect(botDraftProblems(draft({ source: 'drawn', layers: { mouth_closed: png('a.png'), mouth_open: new File(['x'], 'b.jpg', { type: 'image/jpeg' }) } }))).toEqual([{ path: 'mouth_open', message: 'b.jpg is not a PNG.' }]);
-    expect(botDraftProblems(draft({ image: new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' }) }))).toEqual([{ path: 'image', message: 'big.jpg is 10.0 MB; at most 10.0 MB.' }]);
-    expect(botDraftProblems(draft({ image: new File(['x'], 'face.gif', { type: 'image/gif' }) }))[0]!.message).toBe('face.gif is not a JPEG, PNG or WebP picture.');
+    expect(
+      botDraftProblems(
+        draft({ source: 'drawn', layers: { mouth_closed: png('a.png'), mouth_open: new File(['x'], 'b.jpg', { type: 'image/jpeg' }) } }),
+      ),
+    ).toEqual([{ path: 'mouth_open', message: 'b.jpg is not a PNG.' }]);
+    expect(botDraftProblems(draft({ image: new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' }) }))).toEqual([
+      { path: 'image', message: 'big.jpg is 10.0 MB; at most 10.0 MB.' },
+    ]);
+    expect(botDraftProblems(draft({ image: new File(['x'], 'face.gif', { type: 'image/gif' }) }))[0]!.message).toBe(
+      'face.gif is not a JPEG, PNG or WebP picture.',
+    );
     expect(botDraftProblems(draft({ image: new File(['x'], 'face.webp', { type: 'image/webp' }) }))).toEqual([]);
   });
 
   it('sends a photo bot as multipart with only the given fields', async () => {
     const photo = new File(['jpeg bytes'], 'face.jpg', { type: 'image/jpeg' });
-    const form = botFormData(draft({ image: photo, voice: 'espeak:es', defaultPosition: 'bottom-left', description: '  A guide ', webhook: 'https://example.com/bots ' }));
+    const form = botFormData(
+      draft({ image: photo, voice: 'espeak:es', defaultPosition: 'bottom-left', description: '  A guide ', webhook: 'https://example.com/bots ' }),
+    );
     expect([...form.keys()]).toEqual(['name', 'description', 'voice', 'default_position', 'webhook', 'image']);
     expect(form.get('webhook')).toBe('https://example.com/bots');
     expect(form.get('description')).toBe('A guide');
     const sent = form.get('image') as File;
     expect(sent.name).toBe('face.jpg');
     expect(await sent.text()).toBe('jpeg bytes');
-    expect([...botFormData(draft({ imageUrl: ' https://example.com/face.jpg ' })).entries()]).toEqual([['name', 'Sol'], ['image_url', 'https://example.com/face.jpg']]);
+    expect([...botFormData(draft({ imageUrl: ' https://example.com/face.jpg ' })).entries()]).toEqual([
+      ['name', 'Sol'],
+      ['image_url', 'https://example.com/face.jpg'],
+    ]);
   });
 
   it('sends a drawn bot as its PNG layers under the API names', () => {
-    const form = botFormData(draft({ source: 'drawn', image: png('ignored.png'), layers: { mouth_open: png('open.png'), mouth_closed: png('closed.png'), eyes_closed: png('blink.png') } }));
+    const form = botFormData(
+      draft({
+        source: 'drawn',
+        image: png('ignored.png'),
+        layers: { mouth_open: png('open.png'), mouth_closed: png('closed.png'), eyes_closed: png('blink.png') },
+      }),
+    );
     expect([...form.keys()]).toEqual(['name', 'mouth_closed', 'mouth_open', 'eyes_closed']);
     expect((form.get('mouth_open') as File).name).toBe('open.png');
   });
 
   it('shows the same request as curl: files with -F @, text that curl cannot mistake for a file', () => {
-    const command = botCurlCommand('http://127.0.0.1:3000', draft({ source: 'drawn', name: "@home O'Neil", uid: 'oneil', layers: { mouth_closed: png('closed.png'), mouth_open: png('open.png') } }));
+    const command = botCurlCommand(
+      'http://127.0.0.1:3000',
+      draft({ source: 'drawn', name: "@home O'Neil", uid: 'oneil', layers: { mouth_closed: png('closed.png'), mouth_open: png('open.png') } }),
+    );
     expect(command.split(' \\\n')).toEqual([
       "curl -s -X PUT 'http://127.0.0.1:3000/v1/bot/oneil'",
       '  -H "Authorization: Bearer $KEY"',

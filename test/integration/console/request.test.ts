@@ -1,14 +1,33 @@
 /** The composer's request: only what differs from the API's defaults is sent, and the curl shown is that request. */
 import { describe, expect, it } from 'vitest';
 import { frameSize } from '../../../console/src/options.ts';
-import { curlCommand, requestBody, type ClipDraft, type ComposerDraft } from '../../../console/src/request.ts';
+import { type ClipDraft, type ComposerDraft, curlCommand, requestBody } from '../../../console/src/request.ts';
 
 const clip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
-  id: 1, kind: 'new', clipUid: '', botUid: 'bot_ava', voice: '', text: 'Hola, bienvenidos.', position: null, removeBackground: false,
-  background: '', backgroundVolume: 0.2, entry: '', exit: '', keep: false, name: '', ...overrides,
+  id: 1,
+  kind: 'new',
+  clipUid: '',
+  botUid: 'bot_ava',
+  voice: '',
+  text: 'Hola, bienvenidos.',
+  position: null,
+  removeBackground: false,
+  background: '',
+  backgroundVolume: 0.2,
+  entry: '',
+  exit: '',
+  keep: false,
+  name: '',
+  ...overrides,
 });
 const draft = (overrides: Partial<ComposerDraft> = {}): ComposerDraft => ({
-  webhook: 'https://example.com/hook', voiceOnly: false, aspectRatio: '16:9', resolution: '720p', captions: 'none', clips: [clip()], ...overrides,
+  webhook: 'https://example.com/hook',
+  voiceOnly: false,
+  aspectRatio: '16:9',
+  resolution: '720p',
+  captions: 'none',
+  clips: [clip()],
+  ...overrides,
 });
 
 describe('console request', () => {
@@ -17,13 +36,18 @@ describe('console request', () => {
   });
 
   it('sends aspect_ratio, resolution, captions and a clip voice when chosen', () => {
-    const body = requestBody(draft({ aspectRatio: '9:16', resolution: '1080p', captions: 'burn', clips: [clip({ voice: 'espeak:es' }), clip({ id: 2 })] }));
+    const body = requestBody(
+      draft({ aspectRatio: '9:16', resolution: '1080p', captions: 'burn', clips: [clip({ voice: 'espeak:es' }), clip({ id: 2 })] }),
+    );
     expect(body).toEqual({
       webhook: 'https://example.com/hook',
       aspect_ratio: '9:16',
       resolution: '1080p',
       captions: 'burn',
-      clips: [{ bot_uid: 'bot_ava', text: 'Hola, bienvenidos.', voice: 'espeak:es' }, { bot_uid: 'bot_ava', text: 'Hola, bienvenidos.' }],
+      clips: [
+        { bot_uid: 'bot_ava', text: 'Hola, bienvenidos.', voice: 'espeak:es' },
+        { bot_uid: 'bot_ava', text: 'Hola, bienvenidos.' },
+      ],
     });
   });
 
@@ -33,8 +57,14 @@ describe('console request', () => {
   });
 
   it('sends no picture options for voice only (an MP3 has no frame), but still the clip voice', () => {
-    const body = requestBody(draft({ voiceOnly: true, aspectRatio: '9:16', resolution: '1080p', captions: 'burn', clips: [clip({ voice: 'polly:Lucia' })] }));
-    expect(body).toEqual({ webhook: 'https://example.com/hook', create_video: false, clips: [{ bot_uid: 'bot_ava', text: 'Hola, bienvenidos.', voice: 'polly:Lucia' }] });
+    const body = requestBody(
+      draft({ voiceOnly: true, aspectRatio: '9:16', resolution: '1080p', captions: 'burn', clips: [clip({ voice: 'polly:Lucia' })] }),
+    );
+    expect(body).toEqual({
+      webhook: 'https://example.com/hook',
+      create_video: false,
+      clips: [{ bot_uid: 'bot_ava', text: 'Hola, bienvenidos.', voice: 'polly:Lucia' }],
+    });
   });
 
   it('a kept clip carries no voice (it is reused as rendered)', () => {

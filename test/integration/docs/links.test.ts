@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 
 /** Every relative link and anchor in the README and docs/ resolves: a reader never lands on a missing page. */
 const root = resolve(import.meta.dirname, '../../..');
-const pages = ['README.md', 'infra/local/README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  'infra/local/README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's heading anchors: lowercase, punctuation dropped, spaces to hyphens, repeats numbered. */
 function anchorsOf(markdown: string): Set<string> {

@@ -14,32 +14,42 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookFileKey, uploadKey, type AccountBot } from '#domain/account-bots';
-import type { PrepareBotMessage } from '#domain/messages';
-import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { envNames } from '#commons/env-names';
 import { signWebhook } from '#commons/webhooks/signature';
-import { ensureQueues, ensureTables, LOCAL_REGION, startEmulators, type Emulators, type ProvisionedQueue } from '#infra/local/emulators.ts';
+import { type AccountBot, lookFileKey, uploadKey } from '#domain/account-bots';
+import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
+import type { PrepareBotMessage } from '#domain/messages';
+import { type Emulators, ensureQueues, ensureTables, LOCAL_REGION, type ProvisionedQueue, startEmulators } from '#infra/local/emulators.ts';
 import { wildcardMatch } from '#infra/local/iam-policy.ts';
 import { createLog } from '#infra/local/log.ts';
 import { toSqsRecord } from '#infra/local/poller.ts';
 import { localNames, REPO_ROOT } from '#infra/local/runtime.ts';
-import { seedBots, seedDevTenant, type DevTenant } from '#infra/local/seed.ts';
-import type { VidbotStack } from '#infra/stack.ts';
-import { environmentFor, functions, queues, tables, type FunctionDecl, type FunctionName, type QueueName, type ResourceNames, type TableName } from '#infra/wiring.ts';
-import { AwsCallRecorder, type AwsCall } from '../../support/aws-calls.ts';
-import { lambdaContext, restEvent } from '../../support/events.ts';
+import { type DevTenant, seedBots, seedDevTenant } from '#infra/local/seed.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
-import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
+import type { VidbotStack } from '#infra/stack.ts';
+import {
+  environmentFor,
+  type FunctionDecl,
+  type FunctionName,
+  functions,
+  type QueueName,
+  queues,
+  type ResourceNames,
+  type TableName,
+  tables,
+} from '#infra/wiring.ts';
+import { type AwsCall, AwsCallRecorder } from '../../support/aws-calls.ts';
+import { lambdaContext, restEvent } from '../../support/events.ts';
 import { synthStack } from '../../support/synth.ts';
+import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 
 // --- From a call to the IAM actions it needs ----------------------------------------------------------------
 
@@ -63,10 +73,22 @@ const s3GetObject = (call: AwsCall, arns: Arns): Need[] => [
   // cache's miss, render_expired) would become an AccessDenied error.
   ...(call.failedWith === 404 ? [{ action: 's3:ListBucket', resource: arns.bucket(call.input.Bucket) }] : []),
 ];
-const dynamoItem = (action: string) => (call: AwsCall, arns: Arns): Need[] => [{ action, resource: arns.table(call.input.TableName) }];
-const dynamoRead = (action: string) => (call: AwsCall, arns: Arns): Need[] => [{ action, resource: arns.table(call.input.TableName, call.input.IndexName) }];
-const sqs = (action: string) => (call: AwsCall, arns: Arns): Need[] => [{ action, resource: arns.queue(call.input.QueueUrl) }];
-const TRANSACT_ACTIONS: Record<string, string> = { Put: 'dynamodb:PutItem', Update: 'dynamodb:UpdateItem', Delete: 'dynamodb:DeleteItem', ConditionCheck: 'dynamodb:ConditionCheckItem', Get: 'dynamodb:GetItem' };
+const dynamoItem =
+  (action: string) =>
+  (call: AwsCall, arns: Arns): Need[] => [{ action, resource: arns.table(call.input.TableName) }];
+const dynamoRead =
+  (action: string) =>
+  (call: AwsCall, arns: Arns): Need[] => [{ action, resource: arns.table(call.input.TableName, call.input.IndexName) }];
+const sqs =
+  (action: string) =>
+  (call: AwsCall, arns: Arns): Need[] => [{ action, resource: arns.queue(call.input.QueueUrl) }];
+const TRANSACT_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+  Get: 'dynamodb:GetItem',
+};
 
 /**
  * The IAM actions of each SDK operation the functions use (lib-dynamodb's commands are recorded as the
@@ -102,8 +124,10 @@ const NEEDS: Record<string, (call: AwsCall, arns: Arns) => Need[]> = {
   'DynamoDB DeleteItem': dynamoItem('dynamodb:DeleteItem'),
   'DynamoDB Query': dynamoRead('dynamodb:Query'),
   'DynamoDB Scan': dynamoRead('dynamodb:Scan'),
-  'DynamoDB BatchGetItem': (call, arns) => Object.keys(call.input.RequestItems ?? {}).map((t) => ({ action: 'dynamodb:BatchGetItem', resource: arns.table(t) })),
-  'DynamoDB BatchWriteItem': (call, arns) => Object.keys(call.input.RequestItems ?? {}).map((t) => ({ action: 'dynamodb:BatchWriteItem', resource: arns.table(t) })),
+  'DynamoDB BatchGetItem': (call, arns) =>
+    Object.keys(call.input.RequestItems ?? {}).map((t) => ({ action: 'dynamodb:BatchGetItem', resource: arns.table(t) })),
+  'DynamoDB BatchWriteItem': (call, arns) =>
+    Object.keys(call.input.RequestItems ?? {}).map((t) => ({ action: 'dynamodb:BatchWriteItem', resource: arns.table(t) })),
   'DynamoDB TransactWriteItems': (call, arns) => transactNeeds(call, arns),
   'DynamoDB TransactGetItems': (call, arns) => transactNeeds(call, arns),
   'SQS SendMessage': sqs('sqs:SendMessage'),
@@ -128,7 +152,10 @@ function transactNeeds(call: AwsCall, arns: Arns): Need[] {
 
 export function needsOf(call: AwsCall, arns: Arns): Need[] {
   const needs = NEEDS[`${call.service} ${call.operation}`];
-  if (!needs) throw new Error(`${call.function} calls ${call.service} ${call.operation}, which the grants test does not know: add its IAM actions to NEEDS in test/integration/infra/grants.test.ts`);
+  if (!needs)
+    throw new Error(
+      `${call.function} calls ${call.service} ${call.operation}, which the grants test does not know: add its IAM actions to NEEDS in test/integration/infra/grants.test.ts`,
+    );
   return needs(call, arns);
 }
 
@@ -163,7 +190,12 @@ function arnOfResource(resources: Resources, id: string): string {
   }
 }
 
-const PSEUDO: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': REGION, 'AWS::AccountId': ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
+const PSEUDO: Record<string, string> = {
+  'AWS::Partition': 'aws',
+  'AWS::Region': REGION,
+  'AWS::AccountId': ACCOUNT,
+  'AWS::URLSuffix': 'amazonaws.com',
+};
 
 /** A policy's Resource value as the ARN pattern it becomes on deploy. */
 function resolveResource(resources: Resources, value: unknown): string {
@@ -177,14 +209,17 @@ function resolveResource(resources: Resources, value: unknown): string {
 
 /** Every Allow statement of the policies attached to a role (its inline ones and AWS::IAM::Policy resources). */
 function statementsOfRole(resources: Resources, roleId: string): Statement[] {
-  const inline = list(resources[roleId]?.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
+  const inline = list(resources[roleId]?.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+    (p) => p.PolicyDocument.Statement,
+  );
   const attached = Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && list(r.Properties.Roles).some((role: any) => role?.Ref === roleId))
     .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
   const statements = [...inline, ...attached];
   for (const s of statements) {
     // Not used by this stack; refused rather than misread.
-    if (s.NotAction || s.NotResource || s.Condition || s.Effect !== 'Allow') throw new Error(`the grants test does not evaluate statement ${JSON.stringify(s)}`);
+    if (s.NotAction || s.NotResource || s.Condition || s.Effect !== 'Allow')
+      throw new Error(`the grants test does not evaluate statement ${JSON.stringify(s)}`);
   }
   return statements;
 }
@@ -237,7 +272,8 @@ function templateArns(): Arns {
     }),
   );
   const bucketId = logicalId(stack.mediaStorage.bucket);
-  const known = (map: Map<string, string>, physical: string) => (map.has(physical) ? arnOfResource(resources, map.get(physical)!) : `arn:not-in-the-stack:${physical}`);
+  const known = (map: Map<string, string>, physical: string) =>
+    map.has(physical) ? arnOfResource(resources, map.get(physical)!) : `arn:not-in-the-stack:${physical}`;
   const bucketArn = (bucket: string) => (bucket === names.bucket ? arnOfResource(resources, bucketId) : `arn:not-in-the-stack:${bucket}`);
   return {
     object: (bucket, key) => `${bucketArn(bucket)}/${key}`,
@@ -250,11 +286,18 @@ function templateArns(): Arns {
 /** Invokes a function's real handler, recording its calls as that function's. */
 function invoke(name: FunctionName, event: unknown): Promise<any> {
   invoked.add(name);
-  return recorder.as(name, () => handlers[name](event, lambdaContext(`vidbot-${name}`, (functions as Record<string, { timeoutSeconds: number }>)[name]!.timeoutSeconds)));
+  return recorder.as(name, () =>
+    handlers[name](event, lambdaContext(`vidbot-${name}`, (functions as Record<string, { timeoutSeconds: number }>)[name]!.timeoutSeconds)),
+  );
 }
 
 const caller = () => ({ tenantId: tenant.tenantId, keyId: tenant.keyId });
-async function http(name: FunctionName, method: string, path: string, options: { resource?: string; pathParameters?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {}) {
+async function http(
+  name: FunctionName,
+  method: string,
+  path: string,
+  options: { resource?: string; pathParameters?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const event = restEvent({
     method,
     path,
@@ -278,7 +321,12 @@ async function drain(queue: QueueName, consumer: FunctionName) {
   const batchSize = decl.trigger === 'queue' ? decl.batchSize : 1;
   for (let round = 0; round < 50; round++) {
     const { Messages = [] } = await emulators.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: provisioned[queue]!.url, MaxNumberOfMessages: batchSize, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: provisioned[queue]!.url,
+        MaxNumberOfMessages: batchSize,
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ['All'],
+      }),
     );
     if (Messages.length === 0) return;
     const event = { Records: Messages.map((m) => toSqsRecord(m, provisioned[queue]!.arn)) };
@@ -295,12 +343,25 @@ async function drain(queue: QueueName, consumer: FunctionName) {
 const pollyBot: Bot = { ...BUILT_IN_BOTS[0]!, uid: 'bot_grants_polly', name: 'Polly', voice: { espeak: 'espeak:en-us+f3', polly: 'polly:Joanna' } };
 /** Polly has no local emulator: one second of silence and two visemes, as its pcm and json outputs. */
 function pollyAnswer(call: AwsCall) {
-  const bytes = call.input.OutputFormat === 'pcm' ? new Uint8Array(32_000) : Buffer.from('{"time":0,"type":"viseme","value":"sil"}\n{"time":400,"type":"viseme","value":"p"}\n');
-  return { $metadata: {}, AudioStream: { transformToByteArray: async () => bytes, transformToString: async () => Buffer.from(bytes).toString('utf8') } };
+  const bytes =
+    call.input.OutputFormat === 'pcm'
+      ? new Uint8Array(32_000)
+      : Buffer.from('{"time":0,"type":"viseme","value":"sil"}\n{"time":400,"type":"viseme","value":"p"}\n');
+  return {
+    $metadata: {},
+    AudioStream: { transformToByteArray: async () => bytes, transformToString: async () => Buffer.from(bytes).toString('utf8') },
+  };
 }
 
 async function setDeadline(videoId: string, deadlineAt: number) {
-  await doc.send(new UpdateCommand({ TableName: names.table('videos'), Key: { videoId }, UpdateExpression: 'SET deadlineAt = :d', ExpressionAttributeValues: { ':d': deadlineAt } }));
+  await doc.send(
+    new UpdateCommand({
+      TableName: names.table('videos'),
+      Key: { videoId },
+      UpdateExpression: 'SET deadlineAt = :d',
+      ExpressionAttributeValues: { ':d': deadlineAt },
+    }),
+  );
 }
 
 /** Runs every function of the wiring through the scenarios that reach its AWS calls. */
@@ -332,7 +393,15 @@ async function runScenarios() {
     const delivery = (headers: Record<string, string>) =>
       invoke(
         'inboxReceive',
-        restEvent({ method: 'POST', path: `/v1/inbox/${tenant.tenantId}`, resource: '/v1/inbox/{account}', pathParameters: { account: tenant.tenantId }, headers, body: payload, caller: null }),
+        restEvent({
+          method: 'POST',
+          path: `/v1/inbox/${tenant.tenantId}`,
+          resource: '/v1/inbox/{account}',
+          pathParameters: { account: tenant.tenantId },
+          headers,
+          body: payload,
+          caller: null,
+        }),
       );
     const signedHeaders = signWebhook({ msgId: 'evt_grants', timestamp: new Date(), payload, secrets: [tenant.webhookSecret] });
     expect((await delivery(signedHeaders)).statusCode).toBe(200);
@@ -377,16 +446,31 @@ async function runScenarios() {
     const { body: kept } = await http('videos', 'GET', '/v1/clips');
     videoIds.v2 = await create({
       webhook: `${failing.url}/v2`,
-      clips: [{ clip_uid: kept.clips[0].clip_uid }, { bot_uid: 'bot_ava', text: 'Grants one.', reusable_clip: true }, { bot_uid: pollyBot.uid, text: 'Polly.' }],
+      clips: [
+        { clip_uid: kept.clips[0].clip_uid },
+        { bot_uid: 'bot_ava', text: 'Grants one.', reusable_clip: true },
+        { bot_uid: pollyBot.uid, text: 'Polly.' },
+      ],
     });
     // v3: voice only; the video ends while its output is being stored, so assemble discards the output.
     videoIds.v3 = await create({ webhook: `${ok.url}/v3`, create_video: false, clips: [{ bot_uid: 'bot_otto', text: 'Grants three.' }] });
     // v4: its background is missing, so the render fails the video.
-    videoIds.v4 = await create({ webhook: `${ok.url}/v4`, clips: [{ bot_uid: 'bot_maya', text: 'Grants four.', background: `${files.base}/missing.mp4` }] });
+    videoIds.v4 = await create({
+      webhook: `${ok.url}/v4`,
+      clips: [{ bot_uid: 'bot_maya', text: 'Grants four.', background: `${files.base}/missing.mp4` }],
+    });
     const repository = new DynamoVideoRepository(doc, names.table('videos'));
     recorder.beforeCall(async (call) => {
-      if (call.function === 'assemble' && (call.operation === 'PutObject' || call.operation === 'CopyObject') && String(call.input.Key).includes(videoIds.v3!)) {
-        await repository.fail(videoIds.v3!, { code: 'deadline_exceeded', message: 'ended by the grants test during assembly' }, `evt_grants_${videoIds.v3}`);
+      if (
+        call.function === 'assemble' &&
+        (call.operation === 'PutObject' || call.operation === 'CopyObject') &&
+        String(call.input.Key).includes(videoIds.v3!)
+      ) {
+        await repository.fail(
+          videoIds.v3!,
+          { code: 'deadline_exceeded', message: 'ended by the grants test during assembly' },
+          `evt_grants_${videoIds.v3}`,
+        );
       }
     });
     await drain('render', 'render');
@@ -415,21 +499,35 @@ async function runScenarios() {
       form.set('mouth_closed', drawn('head-m0-eo.png'), 'closed.png');
       form.set('mouth_open', drawn('head-m4-eo.png'), 'open.png');
       const multipart = new Response(form);
-      return invoke('bots', restEvent({
-        method: 'PUT', path: `/v1/bot/${uid}`, ...botPath(uid),
-        headers: { 'Content-Type': multipart.headers.get('content-type')! },
-        body: Buffer.from(await multipart.arrayBuffer()),
-        caller: caller(),
-      }));
+      return invoke(
+        'bots',
+        restEvent({
+          method: 'PUT',
+          path: `/v1/bot/${uid}`,
+          ...botPath(uid),
+          headers: { 'Content-Type': multipart.headers.get('content-type')! },
+          body: Buffer.from(await multipart.arrayBuffer()),
+          caller: caller(),
+        }),
+      );
     };
     const put = await putDrawn('grants-drawn');
     expect(put.statusCode, put.body).toBe(202);
-    expect((await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } })).status).toBe(202);
+    expect(
+      (await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } }))
+        .status,
+    ).toBe(202);
     await drain('prepare', 'prepare');
     await drain('notify', 'notifier');
-    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body).toMatchObject({ status: 'ready', webhook_delivery: { state: 'delivered' } });
+    expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body).toMatchObject({
+      status: 'ready',
+      webhook_delivery: { state: 'delivered' },
+    });
     // Its event sent again on request (POST /v1/bot/{uid}/redeliver), and recorded on the bot by the notifier.
-    const redeliver = await http('bots', 'POST', '/v1/bot/grants-drawn/redeliver', { resource: '/v1/bot/{uid}/redeliver', pathParameters: { uid: 'grants-drawn' } });
+    const redeliver = await http('bots', 'POST', '/v1/bot/grants-drawn/redeliver', {
+      resource: '/v1/bot/{uid}/redeliver',
+      pathParameters: { uid: 'grants-drawn' },
+    });
     expect(redeliver.status).toBe(202);
     await drain('notify', 'notifier');
     expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body.webhook_delivery.attempts).toHaveLength(2);
@@ -437,11 +535,28 @@ async function runScenarios() {
     const version = 'v_grants';
     const look = readdirSync(join(REPO_ROOT, 'functions/render/bots/leo')).filter((f) => /\.(png|json)$/.test(f));
     for (const file of look)
-      await emulators.s3.send(new PutObjectCommand({ Bucket: names.bucket, Key: lookFileKey(tenant.tenantId, 'grants-ready', version, file), Body: readFileSync(join(REPO_ROOT, 'functions/render/bots/leo', file)) }));
+      await emulators.s3.send(
+        new PutObjectCommand({
+          Bucket: names.bucket,
+          Key: lookFileKey(tenant.tenantId, 'grants-ready', version, file),
+          Body: readFileSync(join(REPO_ROOT, 'functions/render/bots/leo', file)),
+        }),
+      );
     const now = new Date().toISOString();
     const ready: AccountBot = {
-      tenantId: tenant.tenantId, uid: 'grants-ready', keyId: tenant.keyId, name: 'Ready', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
-      status: 'ready', version, source: { kind: 'photo_url', url: 'https://example.com/me.png' }, look: { version, files: look, preview: 'preview.png' }, createdAt: now, updatedAt: now,
+      tenantId: tenant.tenantId,
+      uid: 'grants-ready',
+      keyId: tenant.keyId,
+      name: 'Ready',
+      description: '',
+      voice: 'espeak:en-us+f3',
+      defaultPosition: 'center',
+      status: 'ready',
+      version,
+      source: { kind: 'photo_url', url: 'https://example.com/me.png' },
+      look: { version, files: look, preview: 'preview.png' },
+      createdAt: now,
+      updatedAt: now,
     };
     await doc.send(new PutCommand({ TableName: names.table('accountBots'), Item: ready }));
     expect((await http('bots', 'GET', '/v1/bot')).body.bots.map((b: { uid: string }) => b.uid)).toContain('grants-ready');
@@ -467,26 +582,44 @@ async function runScenarios() {
     // and v3's event must be sent again (failed, no attempt recorded, past its notify-by time).
     videoIds.v5 = await create({ webhook: `${ok.url}/v5`, clips: [{ bot_uid: 'bot_ava', text: 'Grants five.' }] });
     videoIds.v6 = await create({ webhook: `${ok.url}/v6`, clips: [{ bot_uid: 'bot_ava', text: 'Grants six.' }] });
-    const { Messages = [] } = await emulators.sqs.send(new ReceiveMessageCommand({ QueueUrl: provisioned.render!.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+    const { Messages = [] } = await emulators.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: provisioned.render!.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
     for (const message of Messages) {
-      if (message.Body?.includes(videoIds.v5)) await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.render!.dlqUrl, MessageBody: message.Body }));
+      if (message.Body?.includes(videoIds.v5))
+        await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.render!.dlqUrl, MessageBody: message.Body }));
       await emulators.sqs.send(new DeleteMessageCommand({ QueueUrl: provisioned.render!.url, ReceiptHandle: message.ReceiptHandle }));
     }
     // …and grants-crashed's new version crashed on every attempt (its message is in the prepare DLQ): the sweeper
     // fails it, removes its uploads (its previous look stays), and queues bot.failed.
     const crashed: AccountBot = {
-      ...ready, uid: 'grants-crashed', webhookUrl: `${ok.url}/crashed`, status: 'preparing', version: 'v_crashed',
-      source: { kind: 'photo', uploadKey: uploadKey(tenant.tenantId, 'grants-crashed', 'v_crashed', 'image') }, look: { version: 'v_before', files: ['preview.png'], preview: 'preview.png' },
+      ...ready,
+      uid: 'grants-crashed',
+      webhookUrl: `${ok.url}/crashed`,
+      status: 'preparing',
+      version: 'v_crashed',
+      source: { kind: 'photo', uploadKey: uploadKey(tenant.tenantId, 'grants-crashed', 'v_crashed', 'image') },
+      look: { version: 'v_before', files: ['preview.png'], preview: 'preview.png' },
     };
     await doc.send(new PutCommand({ TableName: names.table('accountBots'), Item: crashed }));
     const prepareMessage: PrepareBotMessage = { kind: 'prepare-bot', tenantId: tenant.tenantId, uid: 'grants-crashed', version: 'v_crashed' };
     await emulators.sqs.send(new SendMessageCommand({ QueueUrl: provisioned.prepare!.dlqUrl, MessageBody: JSON.stringify(prepareMessage) }));
     const past = Math.floor(Date.now() / 1000) - 60;
     await setDeadline(videoIds.v6, past);
-    await doc.send(new UpdateCommand({ TableName: names.table('videos'), Key: { videoId: videoIds.v3 }, UpdateExpression: 'SET delivery.attempts = :none, deadlineAt = :d', ExpressionAttributeValues: { ':none': [], ':d': past } }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: names.table('videos'),
+        Key: { videoId: videoIds.v3 },
+        UpdateExpression: 'SET delivery.attempts = :none, deadlineAt = :d',
+        ExpressionAttributeValues: { ':none': [], ':d': past },
+      }),
+    );
     await invoke('sweeper', { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} });
     await drain('notify', 'notifier');
-    expect((await http('bots', 'GET', '/v1/bot/grants-crashed', botPath('grants-crashed'))).body).toMatchObject({ status: 'failed', error: { code: 'preparation_failed' } });
+    expect((await http('bots', 'GET', '/v1/bot/grants-crashed', botPath('grants-crashed'))).body).toMatchObject({
+      status: 'failed',
+      error: { code: 'preparation_failed' },
+    });
   } finally {
     await ok.stop();
     await failing.stop();
@@ -549,43 +682,125 @@ describe('grants', () => {
     expect([...invoked].sort()).toEqual([...functionNames].sort());
     const declaresResources = (d: FunctionDecl) => Boolean(d.tables || d.queues || d.deadLetters || d.bucket || d.polly);
     for (const name of functionNames) {
-      if (declaresResources(functions[name] as FunctionDecl)) expect(recorder.calls.some((c) => c.function === name), `${name} made no AWS call`).toBe(true);
+      if (declaresResources(functions[name] as FunctionDecl))
+        expect(
+          recorder.calls.some((c) => c.function === name),
+          `${name} made no AWS call`,
+        ).toBe(true);
     }
   });
 
   it('reaches the calls that only some branches make', () => {
     const made = (fn: FunctionName, operation: string, where: (c: AwsCall) => boolean = () => true) =>
       recorder.calls.some((c) => c.function === fn && c.operation === operation && where(c));
-    expect(made('assemble', 'DeleteObject', (c) => c.input.Key.startsWith('outputs/')), 'assemble discards an output').toBe(true);
-    expect(made('videos', 'DeleteObject', (c) => c.input.Key.startsWith('outputs/')), 'DELETE /v1/video removes the output').toBe(true);
-    expect(made('videos', 'GetObject', (c) => c.presigned), 'download links are presigned').toBe(true);
-    expect(made('bots', 'GetObject', (c) => c.presigned), 'bot previews are presigned').toBe(true);
+    expect(
+      made('assemble', 'DeleteObject', (c) => c.input.Key.startsWith('outputs/')),
+      'assemble discards an output',
+    ).toBe(true);
+    expect(
+      made('videos', 'DeleteObject', (c) => c.input.Key.startsWith('outputs/')),
+      'DELETE /v1/video removes the output',
+    ).toBe(true);
+    expect(
+      made('videos', 'GetObject', (c) => c.presigned),
+      'download links are presigned',
+    ).toBe(true);
+    expect(
+      made('bots', 'GetObject', (c) => c.presigned),
+      'bot previews are presigned',
+    ).toBe(true);
     expect(made('render', 'CopyObject'), 'a temporary render is kept by copying').toBe(true);
-    expect(made('inboxReceive', 'Query', (c) => c.input.IndexName === 'byTenant'), "the inbox reads the account's keys").toBe(true);
-    expect(made('inboxReceive', 'PutItem', (c) => c.input.TableName === names.table('inbox')), 'the inbox stores a verified delivery').toBe(true);
-    expect(made('render', 'HeadObject', (c) => c.failedWith === 404), 'a render cache miss').toBe(true);
+    expect(
+      made('inboxReceive', 'Query', (c) => c.input.IndexName === 'byTenant'),
+      "the inbox reads the account's keys",
+    ).toBe(true);
+    expect(
+      made('inboxReceive', 'PutItem', (c) => c.input.TableName === names.table('inbox')),
+      'the inbox stores a verified delivery',
+    ).toBe(true);
+    expect(
+      made('render', 'HeadObject', (c) => c.failedWith === 404),
+      'a render cache miss',
+    ).toBe(true);
     expect(made('render', 'SynthesizeSpeech'), 'Polly speech').toBe(true);
-    expect(made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url), 'a failed render notifies').toBe(true);
+    expect(
+      made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url),
+      'a failed render notifies',
+    ).toBe(true);
     expect(made('notifier', 'ChangeMessageVisibility'), 'a failed delivery is rescheduled').toBe(true);
-    expect(made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('idempotency')), 'the idempotency store').toBe(true);
-    expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.render!.dlqUrl), 'dead letters are read').toBe(true);
+    expect(
+      made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('idempotency')),
+      'the idempotency store',
+    ).toBe(true);
+    expect(
+      made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.render!.dlqUrl),
+      'dead letters are read',
+    ).toBe(true);
     expect(made('sweeper', 'UpdateItem'), 'the sweeper ends or postpones videos').toBe(true);
-    expect(made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.prepare!.dlqUrl), 'dead-lettered preparations are read').toBe(true);
-    expect(made('sweeper', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the sweeper fails a bot').toBe(true);
-    expect(made('sweeper', 'Query', (c) => c.input.IndexName === 'unsentEvents'), "the sweeper looks for bots' lost events").toBe(true);
-    expect(made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), "a failed bot's uploads are removed").toBe(true);
-    expect(made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')), 'a PUT stores its images').toBe(true);
-    expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')), 'DELETE /v1/bot/{uid} removes the look').toBe(true);
-    expect(made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('retired-looks/')), '…and the looks it retired').toBe(true);
-    expect(made('prepare', 'CopyObject', (c) => c.input.Key.startsWith('retired-looks/')), 'a replacement retires the old look').toBe(true);
-    expect(made('render', 'GetObject', (c) => c.input.Key.startsWith('retired-looks/')), 'a clip accepted before a replacement renders with the retired look').toBe(true);
-    expect(made('prepare', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')), 'the preparation removes the uploads').toBe(true);
-    expect(made('prepare', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), 'the preparation settles the bot').toBe(true);
-    expect(made('notifier', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a bot event reads its bot').toBe(true);
-    expect(made('notifier', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')), "a bot event's attempt is recorded on the bot").toBe(true);
-    expect(made('bots', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url), "a bot's event is redelivered on request").toBe(true);
-    expect(made('render', 'GetObject', (c) => c.input.Key.startsWith('looks/')), 'a render fetches a prepared look').toBe(true);
-    expect(made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('accountBots')), 'a clip may name an account bot').toBe(true);
+    expect(
+      made('sweeper', 'ReceiveMessage', (c) => c.input.QueueUrl === provisioned.prepare!.dlqUrl),
+      'dead-lettered preparations are read',
+    ).toBe(true);
+    expect(
+      made('sweeper', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')),
+      'the sweeper fails a bot',
+    ).toBe(true);
+    expect(
+      made('sweeper', 'Query', (c) => c.input.IndexName === 'unsentEvents'),
+      "the sweeper looks for bots' lost events",
+    ).toBe(true);
+    expect(
+      made('sweeper', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')),
+      "a failed bot's uploads are removed",
+    ).toBe(true);
+    expect(
+      made('bots', 'PutObject', (c) => c.input.Key.startsWith('uploads/')),
+      'a PUT stores its images',
+    ).toBe(true);
+    expect(
+      made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('looks/')),
+      'DELETE /v1/bot/{uid} removes the look',
+    ).toBe(true);
+    expect(
+      made('bots', 'DeleteObject', (c) => c.input.Key.startsWith('retired-looks/')),
+      '…and the looks it retired',
+    ).toBe(true);
+    expect(
+      made('prepare', 'CopyObject', (c) => c.input.Key.startsWith('retired-looks/')),
+      'a replacement retires the old look',
+    ).toBe(true);
+    expect(
+      made('render', 'GetObject', (c) => c.input.Key.startsWith('retired-looks/')),
+      'a clip accepted before a replacement renders with the retired look',
+    ).toBe(true);
+    expect(
+      made('prepare', 'DeleteObject', (c) => c.input.Key.startsWith('uploads/')),
+      'the preparation removes the uploads',
+    ).toBe(true);
+    expect(
+      made('prepare', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')),
+      'the preparation settles the bot',
+    ).toBe(true);
+    expect(
+      made('notifier', 'GetItem', (c) => c.input.TableName === names.table('accountBots')),
+      'a bot event reads its bot',
+    ).toBe(true);
+    expect(
+      made('notifier', 'UpdateItem', (c) => c.input.TableName === names.table('accountBots')),
+      "a bot event's attempt is recorded on the bot",
+    ).toBe(true);
+    expect(
+      made('bots', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url),
+      "a bot's event is redelivered on request",
+    ).toBe(true);
+    expect(
+      made('render', 'GetObject', (c) => c.input.Key.startsWith('looks/')),
+      'a render fetches a prepared look',
+    ).toBe(true);
+    expect(
+      made('createVideo', 'GetItem', (c) => c.input.TableName === names.table('accountBots')),
+      'a clip may name an account bot',
+    ).toBe(true);
   });
 
   it.each(functionNames)('%s: its role grants every call its code makes', (name) => {
@@ -595,7 +810,9 @@ describe('grants', () => {
     for (const call of recorder.calls.filter((c) => c.function === name)) {
       for (const need of needsOf(call, arns)) {
         if (!allows(resources, statements, need)) {
-          missing.add(`${name} needs ${need.action} on ${need.resource} (${call.service} ${call.operation}${call.presigned ? ', presigned' : ''}), which its role does not grant`);
+          missing.add(
+            `${name} needs ${need.action} on ${need.resource} (${call.service} ${call.operation}${call.presigned ? ', presigned' : ''}), which its role does not grant`,
+          );
         }
       }
     }

@@ -7,9 +7,9 @@ import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, GetAp
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { hashApiKey } from '#domain/api-keys';
-import { apiGatewayUsagePlan, createKey, syncUsagePlan, type KeyTarget } from '#infra/scripts/keys.ts';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
+import { hashApiKey } from '#domain/api-keys';
+import { apiGatewayUsagePlan, createKey, type KeyTarget, syncUsagePlan } from '#infra/scripts/keys.ts';
 import { startDynamo } from '../../support/dynamo.ts';
 
 const apigateway = mockClient(APIGatewayClient);
@@ -18,7 +18,13 @@ let target: KeyTarget;
 
 beforeAll(async () => {
   dynamo = await startDynamo();
-  target = { client: dynamo.client, keysTable: 'keys', accountsTable: 'accounts', where: 'test', usagePlan: apiGatewayUsagePlan(new APIGatewayClient({ region: 'eu-west-1' }), 'plan123') };
+  target = {
+    client: dynamo.client,
+    keysTable: 'keys',
+    accountsTable: 'accounts',
+    where: 'test',
+    usagePlan: apiGatewayUsagePlan(new APIGatewayClient({ region: 'eu-west-1' }), 'plan123'),
+  };
 });
 afterAll(() => dynamo.stop());
 beforeEach(() => {
@@ -34,7 +40,11 @@ it('create puts the new key into the usage plan, valued with its usage-plan key,
   const [created] = apigateway.commandCalls(CreateApiKeyCommand).map((c) => c.args[0].input);
   expect(created).toMatchObject({ name: record.keyId, value: record.usageIdentifierKey, enabled: true });
   expect(JSON.stringify(created)).not.toContain(apiKey);
-  expect(apigateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({ usagePlanId: 'plan123', keyId: `agk-${record.keyId}`, keyType: 'API_KEY' });
+  expect(apigateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({
+    usagePlanId: 'plan123',
+    keyId: `agk-${record.keyId}`,
+    keyType: 'API_KEY',
+  });
   // The authorizer returns what is stored.
   expect((await new DynamoKeyStore(dynamo.client, 'keys').findByHash(hashApiKey(apiKey)))?.usageIdentifierKey).toBe(record.usageIdentifierKey);
 });
@@ -49,7 +59,14 @@ it('stores no key when the usage plan cannot take it (API Gateway would refuse t
 
 it('sync-usage-plan gives an old key a usage-plan key and registers it once; re-running finds it', async () => {
   // Prepare: a key issued before usage plans.
-  const old = { keyHash: hashApiKey('vb_old'), keyId: 'key_old', tenantId: 'acct_old', name: 'old', createdAt: '2026-01-01T00:00:00Z', webhookSecrets: [] };
+  const old = {
+    keyHash: hashApiKey('vb_old'),
+    keyId: 'key_old',
+    tenantId: 'acct_old',
+    name: 'old',
+    createdAt: '2026-01-01T00:00:00Z',
+    webhookSecrets: [],
+  };
   await dynamo.client.send(new PutCommand({ TableName: 'keys', Item: old }));
   // Act
   const first = await syncUsagePlan(target);
@@ -57,11 +74,15 @@ it('sync-usage-plan gives an old key a usage-plan key and registers it once; re-
   const stored = await new DynamoKeyStore(dynamo.client, 'keys').findById('key_old');
   expect(stored?.usageIdentifierKey).toMatch(/^vbu[0-9a-f]{40}$/);
   expect(first.given).toBe(1);
-  expect(apigateway.commandCalls(CreateApiKeyCommand).map((c) => c.args[0].input)).toContainEqual(expect.objectContaining({ name: 'key_old', value: stored!.usageIdentifierKey }));
+  expect(apigateway.commandCalls(CreateApiKeyCommand).map((c) => c.args[0].input)).toContainEqual(
+    expect.objectContaining({ name: 'key_old', value: stored!.usageIdentifierKey }),
+  );
 
   // Re-run: the API key exists (found by name) and is already in the plan; nothing new is created or changed.
   apigateway.reset();
-  apigateway.on(GetApiKeysCommand).callsFake((input: { nameQuery: string }) => ({ items: [{ id: `agk-${input.nameQuery}`, name: input.nameQuery }] }));
+  apigateway
+    .on(GetApiKeysCommand)
+    .callsFake((input: { nameQuery: string }) => ({ items: [{ id: `agk-${input.nameQuery}`, name: input.nameQuery }] }));
   apigateway.on(CreateUsagePlanKeyCommand).rejects(Object.assign(new Error('exists'), { name: 'ConflictException' }));
   const second = await syncUsagePlan(target);
   expect(second.given).toBe(0);

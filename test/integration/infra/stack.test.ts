@@ -1,15 +1,30 @@
-import { Stack, type CfnElement } from 'aws-cdk-lib';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_BOTS } from '#domain/bot';
 import { envNames } from '#commons/env-names';
-import type { VidbotStack } from '#infra/stack.ts';
-import { dimensionNames, metricNames, METRICS_NAMESPACE, SERVICE_FAULT_CODES, SERVICE_NAME } from '#commons/metric-names';
-import { api, apiMethods, apiResourcePath, assemblyLeaseSeconds, functions, observability, queues, routes, speechEngines, tables, type FunctionDecl, type FunctionName, type QueueName, type TableName } from '#infra/wiring.ts';
-import { objectAccess } from '#infra/constructs/vidbot-function.ts';
+import { dimensionNames, METRICS_NAMESPACE, metricNames, SERVICE_FAULT_CODES, SERVICE_NAME } from '#commons/metric-names';
+import { BUILT_IN_BOTS } from '#domain/bot';
 import { ServiceAlarms } from '#infra/constructs/service-alarms.ts';
+import { objectAccess } from '#infra/constructs/vidbot-function.ts';
 import { WorkQueue } from '#infra/constructs/work-queue.ts';
+import type { VidbotStack } from '#infra/stack.ts';
+import {
+  api,
+  apiMethods,
+  apiResourcePath,
+  assemblyLeaseSeconds,
+  type FunctionDecl,
+  type FunctionName,
+  functions,
+  observability,
+  type QueueName,
+  queues,
+  routes,
+  speechEngines,
+  type TableName,
+  tables,
+} from '#infra/wiring.ts';
 import { synthStack } from '../../support/synth.ts';
 
 type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string }>;
@@ -86,7 +101,7 @@ describe('functions', () => {
     expect(resources[fnId(name)]!.Properties.Runtime).toBeUndefined();
   });
 
-  it('gives render and assemble the /tmp their media needs, and the others Lambda\'s default', () => {
+  it("gives render and assemble the /tmp their media needs, and the others Lambda's default", () => {
     expect(resources[fnId('render')]!.Properties.EphemeralStorage).toEqual({ Size: 2048 });
     expect(resources[fnId('assemble')]!.Properties.EphemeralStorage).toEqual({ Size: 4096 });
     for (const name of functionNames.filter((n) => n !== 'render' && n !== 'assemble')) {
@@ -117,7 +132,12 @@ describe('functions', () => {
         ...(decl(name).trigger === 'queue' ? [envNames.maxReceiveCount, envNames.consumedQueue] : []),
       ];
       const platform = [envNames.serviceName, envNames.logLevel, 'NODE_OPTIONS'];
-      expect(Object.keys(variables).filter((k) => !platform.includes(k)).sort(), name).toEqual(expected.sort());
+      expect(
+        Object.keys(variables)
+          .filter((k) => !platform.includes(k))
+          .sort(),
+        name,
+      ).toEqual(expected.sort());
       expect(variables[envNames.mode]).toBe('cloud');
     }
     const createVideo = resources[fnId('createVideo')]!.Properties.Environment.Variables;
@@ -164,7 +184,9 @@ describe('least privilege', () => {
       const reachable = new Set(statements.flatMap(tablesIn));
       expect([...reachable].sort(), name).toEqual(Object.keys(declared).sort());
       const written = new Set(statements.filter((s) => actionsOf(s).some((a) => WRITE_ACTIONS.includes(a))).flatMap(tablesIn));
-      const mayWrite = Object.entries(declared).filter(([, access]) => access !== 'read').map(([t]) => t);
+      const mayWrite = Object.entries(declared)
+        .filter(([, access]) => access !== 'read')
+        .map(([t]) => t);
       expect([...written].sort(), name).toEqual(mayWrite.sort());
     }
   });
@@ -184,11 +206,17 @@ describe('least privilege', () => {
 
   it("lets a function send only to the queues it declares 'send' (not to a queue it only consumes)", () => {
     for (const name of functionNames) {
-      const sendsTo = JSON.stringify(statementsOf(name).filter((s) => actionsOf(s).includes('sqs:SendMessage')).map((s) => s.Resource));
+      const sendsTo = JSON.stringify(
+        statementsOf(name)
+          .filter((s) => actionsOf(s).includes('sqs:SendMessage'))
+          .map((s) => s.Resource),
+      );
       const reachable = (Object.keys(queues) as QueueName[]).filter((q) =>
         sendsTo.includes(`"${idOf(stack.node.findChild(`${pascal(q)}Queue`).node.findChild('Queue') as any)}"`),
       );
-      const sends = Object.entries((decl(name).queues ?? {}) as Record<string, string>).filter(([, access]) => access === 'send').map(([q]) => q);
+      const sends = Object.entries((decl(name).queues ?? {}) as Record<string, string>)
+        .filter(([, access]) => access === 'send')
+        .map(([q]) => q);
       expect(reachable.sort(), name).toEqual(sends.sort());
     }
   });
@@ -200,10 +228,18 @@ describe('least privilege', () => {
       const actions = statements.flatMap(actionsOf);
       const declared = decl(name).bucket;
       const { access, deletes } = declared === undefined ? { access: undefined, deletes: [] } : objectAccess(declared);
-      const deleted = statements.filter((s) => actionsOf(s).includes('s3:DeleteObject*')).flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+      const deleted = statements
+        .filter((s) => actionsOf(s).includes('s3:DeleteObject*'))
+        .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
       expect(deleted, name).toEqual(deletes.map((pattern) => ({ 'Fn::Join': ['', [bucketArn, `/${pattern}`]] })));
-      expect(actions.some((a) => a.startsWith('s3:PutObject')), name).toBe(access !== undefined && access !== 'read');
-      expect(actions.some((a) => a.startsWith('s3:GetObject')), name).toBe(access !== undefined && access !== 'write');
+      expect(
+        actions.some((a) => a.startsWith('s3:PutObject')),
+        name,
+      ).toBe(access !== undefined && access !== 'read');
+      expect(
+        actions.some((a) => a.startsWith('s3:GetObject')),
+        name,
+      ).toBe(access !== undefined && access !== 'write');
     }
   });
 
@@ -292,11 +328,13 @@ describe('api', () => {
       StageName: 'prod',
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
-      MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 })]),
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 }),
+      ]),
     });
   });
 
-  it("throttles each API key with a usage plan on the stage, the key coming from the authorizer", () => {
+  it('throttles each API key with a usage plan on the stage, the key coming from the authorizer', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
     template.resourceCountIs('AWS::ApiGateway::UsagePlan', 1);
     const stageId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::ApiGateway::Stage')![0];
@@ -313,8 +351,10 @@ describe('api', () => {
     expect(api.usagePlan.burstLimit).toBeLessThan(100);
   });
 
-  it('answers API Gateway errors in the handlers\' JSON error shape', () => {
-    const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse').map((r) => r.Properties);
+  it("answers API Gateway errors in the handlers' JSON error shape", () => {
+    const responses = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse')
+      .map((r) => r.Properties);
     const byType = new Map(responses.map((p) => [p.ResponseType, p]));
     const expectations: [string, string | undefined, string][] = [
       ['UNAUTHORIZED', '401', 'unauthorized'],
@@ -341,16 +381,30 @@ describe('api', () => {
   });
 
   it('rejects two routes that share an API Gateway method but not their function (the wiring refuses it for stack and local alike)', () => {
-    const http = (path: string) => ({ entry: 'x.ts', trigger: 'http' as const, memoryMb: 128, timeoutSeconds: 3, routes: [{ method: 'POST' as const, path }] });
+    const http = (path: string) => ({
+      entry: 'x.ts',
+      trigger: 'http' as const,
+      memoryMb: 128,
+      timeoutSeconds: 3,
+      routes: [{ method: 'POST' as const, path }],
+    });
     expect(() => apiMethods({ a: http('/v1/bot'), b: http('/v1/bot/') })).toThrow(/post \/v1\/bot and post \/v1\/bot\/ are one api gateway method/i);
-    expect(apiMethods({ a: { ...http('/v1/bot'), routes: [{ method: 'POST', path: '/v1/bot' }, { method: 'POST', path: '/v1/bot/' }] } })).toEqual([
-      { resourcePath: '/v1/bot', method: 'POST', function: 'a', auth: true, paths: ['/v1/bot', '/v1/bot/'] },
-    ]);
+    expect(
+      apiMethods({
+        a: {
+          ...http('/v1/bot'),
+          routes: [
+            { method: 'POST', path: '/v1/bot' },
+            { method: 'POST', path: '/v1/bot/' },
+          ],
+        },
+      }),
+    ).toEqual([{ resourcePath: '/v1/bot', method: 'POST', function: 'a', auth: true, paths: ['/v1/bot', '/v1/bot/'] }]);
   });
 });
 
 describe('queues', () => {
-  it('creates each wiring queue with a dead-letter queue, SSE and the wiring\'s timeouts and receive counts', () => {
+  it("creates each wiring queue with a dead-letter queue, SSE and the wiring's timeouts and receive counts", () => {
     template.resourceCountIs('AWS::SQS::Queue', Object.keys(queues).length * 2);
     for (const [name, q] of Object.entries(queues)) {
       const queue = resources[idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('Queue') as any)]!;
@@ -392,7 +446,9 @@ describe('queues', () => {
   });
 
   it('alarms on every dead-letter queue as soon as one message is there, notifying the encrypted alarm topic', () => {
-    const dlqAlarms = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    const dlqAlarms = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.MetricName === 'ApproximateNumberOfMessagesVisible',
+    );
     expect(dlqAlarms).toHaveLength(Object.keys(queues).length);
     const topicId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')![0];
     for (const name of Object.keys(queues)) {
@@ -424,7 +480,9 @@ describe('observability', () => {
   it('traces every wiring function with X-Ray (active), granting the trace actions on "*" and nothing else there but Polly', () => {
     for (const name of functionNames) {
       expect(resources[fnId(name)]!.Properties.TracingConfig, name).toEqual({ Mode: 'Active' });
-      const onAnything = statementsOf(name).filter((s) => s.Resource === '*').flatMap(actionsOf);
+      const onAnything = statementsOf(name)
+        .filter((s) => s.Resource === '*')
+        .flatMap(actionsOf);
       // CDK merges statements with the same resource: Polly's SynthesizeSpeech (no resource type either) joins them.
       expect(onAnything.sort(), name).toEqual([...XRAY_ACTIONS, ...(decl(name).polly ? ['polly:SynthesizeSpeech'] : [])].sort());
     }
@@ -451,14 +509,26 @@ describe('observability', () => {
     expect(queues.assemble.oldestMessageAlarmSeconds).toBeGreaterThan(functions.assemble.timeoutSeconds);
   });
 
-  it('alarms on the render failure rate: videos failed for service faults per video created, from the functions\' EMF metrics', () => {
+  it("alarms on the render failure rate: videos failed for service faults per video created, from the functions' EMF metrics", () => {
     const { properties, metrics } = rateAlarm('AlarmsRenderFailureRate');
     const decl = observability.renderFailureRate;
-    expect(properties).toMatchObject({ Threshold: decl.percent, EvaluationPeriods: decl.evaluationPeriods, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching', AlarmActions: [{ Ref: topicId() }] });
+    expect(properties).toMatchObject({
+      Threshold: decl.percent,
+      EvaluationPeriods: decl.evaluationPeriods,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId() }],
+    });
     const service = { Name: dimensionNames.service, Value: SERVICE_NAME };
-    expect(metrics.total.MetricStat).toEqual({ Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricNames.videosCreated, Dimensions: [service] }, Period: decl.periodMinutes * 60, Stat: 'Sum' });
+    expect(metrics.total.MetricStat).toEqual({
+      Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricNames.videosCreated, Dimensions: [service] },
+      Period: decl.periodMinutes * 60,
+      Stat: 'Sum',
+    });
     const failed = Object.values(metrics).filter((m) => m.MetricStat?.Metric.MetricName === metricNames.videosFailed);
-    expect(failed.map((m) => m.MetricStat.Metric.Dimensions.find((d: { Name: string }) => d.Name === dimensionNames.errorCode).Value).sort()).toEqual([...SERVICE_FAULT_CODES].sort());
+    expect(failed.map((m) => m.MetricStat.Metric.Dimensions.find((d: { Name: string }) => d.Name === dimensionNames.errorCode).Value).sort()).toEqual(
+      [...SERVICE_FAULT_CODES].sort(),
+    );
     expect(metrics.expr_1.Expression).toBe(`IF(total >= ${decl.minimum}, 100 * (${failed.map((m) => `FILL(${m.Id}, 0)`).join(' + ')}) / total, 0)`);
   });
 
@@ -467,7 +537,11 @@ describe('observability', () => {
     const decl = observability.webhookFailureRate;
     expect(properties).toMatchObject({ Threshold: decl.percent, EvaluationPeriods: decl.evaluationPeriods, AlarmActions: [{ Ref: topicId() }] });
     expect(metrics.total.MetricStat.Metric).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.webhookAttempts });
-    expect(metrics.f0.MetricStat).toMatchObject({ Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricNames.webhookFailures }, Period: decl.periodMinutes * 60, Stat: 'Sum' });
+    expect(metrics.f0.MetricStat).toMatchObject({
+      Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricNames.webhookFailures },
+      Period: decl.periodMinutes * 60,
+      Stat: 'Sum',
+    });
     expect(metrics.expr_1.Expression).toBe(`IF(total >= ${decl.minimum}, 100 * (FILL(f0, 0)) / total, 0)`);
   });
 
@@ -476,27 +550,38 @@ describe('observability', () => {
     const decl = observability.api5xxRate;
     const stageId = idOf(stack.api.api.deploymentStage);
     expect(properties).toMatchObject({ Threshold: decl.percent, EvaluationPeriods: decl.evaluationPeriods, AlarmActions: [{ Ref: topicId() }] });
-    const dimensions = [{ Name: 'ApiName', Value: Match.anyValue() }, { Name: 'Stage', Value: { Ref: stageId } }];
-    expect(metrics.f0.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' }, Period: decl.periodMinutes * 60, Stat: 'Sum' });
+    const dimensions = [
+      { Name: 'ApiName', Value: Match.anyValue() },
+      { Name: 'Stage', Value: { Ref: stageId } },
+    ];
+    expect(metrics.f0.MetricStat).toMatchObject({
+      Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' },
+      Period: decl.periodMinutes * 60,
+      Stat: 'Sum',
+    });
     expect(metrics.total.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count' }, Stat: 'SampleCount' });
-    for (const m of [metrics.f0, metrics.total]) expect(m.MetricStat.Metric.Dimensions.map((d: { Name: string }) => d.Name)).toEqual(dimensions.map((d) => d.Name));
+    for (const m of [metrics.f0, metrics.total])
+      expect(m.MetricStat.Metric.Dimensions.map((d: { Name: string }) => d.Name)).toEqual(dimensions.map((d) => d.Name));
     expect(metrics.f0.MetricStat.Metric.Dimensions[1].Value).toEqual({ Ref: stageId });
   });
 
   it('has these alarms and no others: per queue dead letters and oldest message, and the three rates', () => {
     template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(queues).length * 2 + Object.keys(observability).length);
-    for (const [, alarm] of alarms()) expect(alarm.Properties.AlarmActions, JSON.stringify(alarm.Properties.AlarmDescription)).toEqual([{ Ref: topicId() }]);
+    for (const [, alarm] of alarms())
+      expect(alarm.Properties.AlarmActions, JSON.stringify(alarm.Properties.AlarmDescription)).toEqual([{ Ref: topicId() }]);
   });
 
   it('refuses alarm thresholds that cannot work, naming the bad value', () => {
     const scope = new Stack();
     const alarmTopic = new Topic(scope, 'Topic');
-    expect(() => new WorkQueue(scope, 'Q', { decl: { visibilityTimeoutSeconds: 60, maxReceiveCount: 3, oldestMessageAlarmSeconds: 0 }, alarmTopic })).toThrow(
-      /oldestMessageAlarmSeconds must be a positive whole number of seconds, got 0/,
-    );
+    expect(
+      () => new WorkQueue(scope, 'Q', { decl: { visibilityTimeoutSeconds: 60, maxReceiveCount: 3, oldestMessageAlarmSeconds: 0 }, alarmTopic }),
+    ).toThrow(/oldestMessageAlarmSeconds must be a positive whole number of seconds, got 0/);
     const apiStage = stack.api.api.deploymentStage;
     const broken = { ...observability, webhookFailureRate: { ...observability.webhookFailureRate, percent: 150 } };
-    expect(() => new ServiceAlarms(new Stack(), 'Alarms', { alarmTopic, apiStage, thresholds: broken })).toThrow(/WebhookFailureRateAlarm: percent must be above 0 and at most 100, got 150/);
+    expect(() => new ServiceAlarms(new Stack(), 'Alarms', { alarmTopic, apiStage, thresholds: broken })).toThrow(
+      /WebhookFailureRateAlarm: percent must be above 0 and at most 100, got 150/,
+    );
   });
 
   it('has one dashboard with videos, renders, webhooks, queues, API and functions, and every alarm', () => {
@@ -520,16 +605,20 @@ describe('observability', () => {
       'API 5xx rate (%)',
       'Function errors',
       'Function duration (p90)',
-    ]) expect(body, title).toContain(`\\"title\\":\\"${title}\\"`);
+    ])
+      expect(body, title).toContain(`\\"title\\":\\"${title}\\"`);
     for (const metric of Object.values(metricNames)) expect(body, metric).toContain(metric);
     for (const queue of Object.keys(queues)) expect(body).toContain(`\\"${dimensionNames.queue}\\",\\"${queue}\\"`);
     for (const [id] of alarms()) expect(body, id).toContain(`{"Fn::GetAtt":["${id}","Arn"]}`);
     for (const name of functionNames) expect(body, name).toContain(`{"Ref":"${fnId(name)}"}`);
     for (const name of Object.keys(queues)) {
       expect(body).toContain(`{"Fn::GetAtt":["${idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('Queue') as any)}","QueueName"]}`);
-      expect(body).toContain(`{"Fn::GetAtt":["${idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('DeadLetterQueue') as any)}","QueueName"]}`);
+      expect(body).toContain(
+        `{"Fn::GetAtt":["${idOf(stack.node.findChild(`${pascal(name)}Queue`).node.findChild('DeadLetterQueue') as any)}","QueueName"]}`,
+      );
     }
-    for (const metric of ['5XXError', '4XXError', 'Latency', 'IntegrationLatency', 'Count']) expect(body).toContain(`\\"AWS/ApiGateway\\",\\"${metric}\\"`);
+    for (const metric of ['5XXError', '4XXError', 'Latency', 'IntegrationLatency', 'Count'])
+      expect(body).toContain(`\\"AWS/ApiGateway\\",\\"${metric}\\"`);
   });
 });
 
@@ -546,7 +635,7 @@ describe('schedule', () => {
 });
 
 describe('storage', () => {
-  it('creates the wiring\'s tables on demand, with PITR, encryption, TTL and indexes as declared', () => {
+  it("creates the wiring's tables on demand, with PITR, encryption, TTL and indexes as declared", () => {
     template.resourceCountIs('AWS::DynamoDB::Table', Object.keys(tables).length);
     for (const [name, t] of Object.entries(tables) as [TableName, any][]) {
       const table = resources[tableLogicalIds[name]]!;
@@ -632,7 +721,9 @@ describe('synth-time checks', () => {
     expect(() => synthStack({ entries: stubs, renderImageDirectory: 'dist/does-not-exist' })).toThrow(
       /dist\/does-not-exist\/Dockerfile not found: run `npm run bundle:render`/,
     );
-    expect(() => synthStack({ entries: stubs, prepareImageDirectory: 'dist/no-prepare' })).toThrow(/dist\/no-prepare\/Dockerfile not found: run `npm run bundle:prepare`/);
+    expect(() => synthStack({ entries: stubs, prepareImageDirectory: 'dist/no-prepare' })).toThrow(
+      /dist\/no-prepare\/Dockerfile not found: run `npm run bundle:prepare`/,
+    );
   });
 
   it('fails with the command when a layer has not been built', () => {

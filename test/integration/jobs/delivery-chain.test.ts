@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
-import { redeliverBotEvent, settledDelivery, type AccountBot } from '#domain/account-bots';
-import { Conflict, Forbidden, NotFound } from '#domain/errors';
-import type { DeliverBotMessage } from '#domain/messages';
-import { deliverBotEvent } from '#functions/notifier/deliver-bot-job.ts';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import type { DeliverWebhookOptions, DeliveryResult } from '#commons/webhooks/deliver';
+import { type AccountBot, redeliverBotEvent, settledDelivery } from '#domain/account-bots';
 import { issueApiKey } from '#domain/api-keys';
+import { Conflict, Forbidden, NotFound } from '#domain/errors';
+import type { DeliverBotMessage } from '#domain/messages';
 import type { KeyStore } from '#domain/ports';
 import type { VideoRecord } from '#domain/video';
-import { deliverVideoEvent, type DeliverDeps } from '#functions/notifier/deliver-job.ts';
+import { deliverBotEvent } from '#functions/notifier/deliver-bot-job.ts';
+import { type DeliverDeps, deliverVideoEvent } from '#functions/notifier/deliver-job.ts';
 import { startDynamo } from '../../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../../support/fakes.ts';
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(() => dynamo.stop());
 
-it('keeps one chain of attempts per event: a re-queued duplicate is dropped, a caller\'s redelivery is its own chain', async () => {
+it("keeps one chain of attempts per event: a re-queued duplicate is dropped, a caller's redelivery is its own chain", async () => {
   deliver.mockResolvedValueOnce({ ok: false, statusCode: 500, error: 'HTTP 500', durationMs: 3, retryable: true });
   const first = await deliverVideoEvent(message, { messageId: 'msg-original', receiveCount: 1 }, deps);
   expect(first).toMatchObject({ done: false });
@@ -73,12 +73,23 @@ it('keeps one chain of attempts per event: a re-queued duplicate is dropped, a c
 });
 
 describe("a bot's event", () => {
-  it('is recorded on the bot as a video\'s: one chain per event, a redelivery its own chain, and POST …/redeliver only once it has ended', async () => {
+  it("is recorded on the bot as a video's: one chain per event, a redelivery its own chain, and POST …/redeliver only once it has ended", async () => {
     const bots = new DynamoAccountBotStore(dynamo.client, 'accountBots');
     const now = '2026-11-23T10:00:00.000Z';
     const bot: AccountBot = {
-      tenantId: 'acct_1', uid: 'my-host', keyId: issued.record.keyId, name: 'Host', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
-      webhookUrl: 'https://hooks.test/bots', status: 'preparing', version: 'v_1', source: { kind: 'photo_url', url: 'https://images.test/me.jpg' }, createdAt: now, updatedAt: now,
+      tenantId: 'acct_1',
+      uid: 'my-host',
+      keyId: issued.record.keyId,
+      name: 'Host',
+      description: '',
+      voice: 'espeak:en-us+f3',
+      defaultPosition: 'center',
+      webhookUrl: 'https://hooks.test/bots',
+      status: 'preparing',
+      version: 'v_1',
+      source: { kind: 'photo_url', url: 'https://images.test/me.jpg' },
+      createdAt: now,
+      updatedAt: now,
     };
     await bots.put(bot, undefined);
     const look = { version: 'v_1', files: ['preview.png'], preview: 'preview.png' };
@@ -88,7 +99,15 @@ describe("a bot's event", () => {
 
     const notifyQueue = new RecordingQueue<DeliverBotMessage>();
     const clock = () => new Date(Date.parse(now) + 60_000);
-    const botDeps = { accountBots: bots, keys: deps.keys, objects: deps.objects, mode: 'local' as const, voices: { polly: false }, now: () => new Date(), deliver };
+    const botDeps = {
+      accountBots: bots,
+      keys: deps.keys,
+      objects: deps.objects,
+      mode: 'local' as const,
+      voices: { polly: false },
+      now: () => new Date(),
+      deliver,
+    };
     const message = { kind: 'deliver-bot' as const, tenantId: 'acct_1', uid: 'my-host', version: 'v_1', eventId, attempt: 1 };
     deliver.mockReset();
     deliver.mockResolvedValueOnce({ ok: false, statusCode: 503, error: 'HTTP 503', durationMs: 2, retryable: true });
@@ -105,7 +124,10 @@ describe("a bot's event", () => {
     expect(await deliverBotEvent(message, { messageId: 'msg-bot', receiveCount: 2 }, botDeps)).toEqual({ done: true });
     const delivered = (await bots.get('acct_1', 'my-host'))!;
     expect(delivered.delivery).toMatchObject({ state: 'delivered', chainId: 'msg-bot' });
-    expect(delivered.delivery!.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 503], [2, 204]]);
+    expect(delivered.delivery!.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 503],
+      [2, 204],
+    ]);
 
     // POST /v1/bot/{uid}/redeliver: queued as a new chain, sent although delivered, recorded after the others.
     expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'my-host')).toMatchObject({ eventId });
@@ -114,7 +136,11 @@ describe("a bot's event", () => {
     deliver.mockResolvedValueOnce({ ok: true, statusCode: 200, durationMs: 2, retryable: false });
     await deliverBotEvent(redelivery!, { messageId: 'msg-bot-redeliver', receiveCount: 1 }, botDeps);
     expect(deliver).toHaveBeenCalledTimes(3);
-    expect((await bots.get('acct_1', 'my-host'))!.delivery).toMatchObject({ state: 'delivered', chainId: 'msg-bot-redeliver', attempts: [{}, {}, { attempt: 3, statusCode: 200 }] });
+    expect((await bots.get('acct_1', 'my-host'))!.delivery).toMatchObject({
+      state: 'delivered',
+      chainId: 'msg-bot-redeliver',
+      attempts: [{}, {}, { attempt: 3, statusCode: 200 }],
+    });
 
     // Built in, someone else's, or without a webhook: nothing to redeliver.
     await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'bot_ava')).rejects.toBeInstanceOf(Forbidden);
@@ -133,8 +159,12 @@ describe("a bot's event", () => {
     await bots.markReady('acct_1', 'lost-event', 'v_1', look, now, settledDelivery(lost, 'bot.ready'));
     const at = (minutes: number) => () => new Date(Date.parse(now) + minutes * 60_000);
     await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(9) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(Conflict);
-    expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(10) }, 'acct_1', 'lost-event')).toMatchObject({ eventId: 'evt_bot_acct_1_lost-event_v_1_ready' });
-    expect(notifyQueue.take()).toEqual([{ ...message, uid: 'lost-event', eventId: 'evt_bot_acct_1_lost-event_v_1_ready', attempt: 1, redelivery: true }]);
+    expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(10) }, 'acct_1', 'lost-event')).toMatchObject({
+      eventId: 'evt_bot_acct_1_lost-event_v_1_ready',
+    });
+    expect(notifyQueue.take()).toEqual([
+      { ...message, uid: 'lost-event', eventId: 'evt_bot_acct_1_lost-event_v_1_ready', attempt: 1, redelivery: true },
+    ]);
 
     // A failed bot's event has its own id; a bot settled before events were recorded is sent as a fresh one.
     const failing: AccountBot = { ...bot, uid: 'failing' };

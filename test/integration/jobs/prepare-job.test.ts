@@ -3,33 +3,34 @@
  * stored, a builder's LookError fails it with its code leaving nothing, a transient error is retried, a replaced or
  * deleted bot leaves no look behind; and the render engine draws a prepared look fetched from the bucket.
  */
-import { voiceToSpeak } from '#domain/voices';
+
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot, toBot, type AccountBot, type AccountBotDeps } from '#domain/account-bots';
-import { Conflict } from '#domain/errors';
-import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
-import { clipContentHash } from '#domain/render-cache';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { logger } from '#commons/logger';
 import { presentAccountBot } from '#commons/presenters/bot';
-import { ffmpegPath } from '#media/binaries';
+import { type AccountBot, type AccountBotDeps, deleteAccountBot, lookPrefix, parsePutBot, putAccountBot, toBot } from '#domain/account-bots';
+import { Conflict } from '#domain/errors';
+import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
+import { clipContentHash } from '#domain/render-cache';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
 import { handlePrepareMessage, type PrepareJobDeps } from '#functions/prepare/prepare-job.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
-import { sweep } from '#functions/sweeper/sweep.ts';
 import { RENDERER_VERSION } from '#functions/render/engine/types.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
+import { sweep } from '#functions/sweeper/sweep.ts';
+import { ffmpegPath } from '#media/binaries';
 import { startDynamo } from '../../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
-import { pixel, frameRgb } from '../../support/render-media.ts';
+import { frameRgb, pixel } from '../../support/render-media.ts';
 
 const tenantId = 'acct_prepare1';
 const caller = { tenantId, keyId: 'key_1' };
@@ -61,11 +62,19 @@ function jobDeps(overrides: Partial<PrepareJobDeps> = {}): PrepareJobDeps {
 
 /** Object keys in the folder store. */
 async function keys(prefix = ''): Promise<string[]> {
-  return (await readdir(objects.dir)).map(decodeURIComponent).filter((k) => k.startsWith(prefix)).sort();
+  return (await readdir(objects.dir))
+    .map(decodeURIComponent)
+    .filter((k) => k.startsWith(prefix))
+    .sort();
 }
 
 async function putPhoto(uid: string, webhook = 'https://hooks.test/bots') {
-  const command = parsePutBot(uid, { name: 'Me', webhook, voice: 'espeak:en-gb+m3' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
+  const command = parsePutBot(
+    uid,
+    { name: 'Me', webhook, voice: 'espeak:en-gb+m3' },
+    { image: { bytes: PNG_BYTES, contentType: 'image/png' } },
+    voices,
+  );
   const bot = await putAccountBot(command, caller, apiDeps());
   return { bot, message: prepareQueue.take().at(-1)! };
 }
@@ -95,20 +104,30 @@ describe('the prepare job', () => {
     expect(await objects.read(`${lookPrefix(tenantId, 'ready-bot', bot.version)}/body.png`)).toEqual(leo.files.get('body.png'));
     expect(await keys('uploads/')).toEqual([]);
     expect(notifyQueue.take()).toEqual([
-      { kind: 'deliver-bot', tenantId, uid: 'ready-bot', version: bot.version, eventId: `evt_bot_${tenantId}_ready-bot_${bot.version}_ready`, attempt: 1 },
+      {
+        kind: 'deliver-bot',
+        tenantId,
+        uid: 'ready-bot',
+        version: bot.version,
+        eventId: `evt_bot_${tenantId}_ready-bot_${bot.version}_ready`,
+        attempt: 1,
+      },
     ]);
     // A redelivered message finds it settled and only queues its event again (the notifier sends it once).
     await handlePrepareMessage(message, 2, 3, jobDeps());
     expect(notifyQueue.take()).toHaveLength(1);
   });
 
-  it('fails the bot with the builder\'s code (no retry), leaving no look and no upload', async () => {
+  it("fails the bot with the builder's code (no retry), leaving no look and no upload", async () => {
     const { message } = await putPhoto('no-face');
     const build = async (): Promise<PreparedLook> => {
       throw new LookError('no_face_found', 'no face was found in the photo');
     };
     await handlePrepareMessage(message, 1, 3, jobDeps({ buildPhotoLook: build }));
-    expect(await accountBots.get(tenantId, 'no-face')).toMatchObject({ status: 'failed', error: { code: 'no_face_found', message: 'no face was found in the photo' } });
+    expect(await accountBots.get(tenantId, 'no-face')).toMatchObject({
+      status: 'failed',
+      error: { code: 'no_face_found', message: 'no face was found in the photo' },
+    });
     expect(await keys()).toEqual([]);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([expect.stringMatching(/_failed$/)]);
   });
@@ -138,16 +157,33 @@ describe('the prepare job', () => {
     const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     let writes = 0;
     // The third file's write fails: the two before it must not stay.
-    const failingObjects = { ...objects, delete: (k: string) => objects.delete(k), head: (k: string) => objects.head(k), copy: objects.copy.bind(objects), putBytes: async (k: string, b: Uint8Array | string, o: { contentType: string }) => {
-      if (++writes === 3) throw reset();
-      return objects.putBytes(k, b, o);
-    } };
+    const failingObjects = {
+      ...objects,
+      delete: (k: string) => objects.delete(k),
+      head: (k: string) => objects.head(k),
+      copy: objects.copy.bind(objects),
+      putBytes: async (k: string, b: Uint8Array | string, o: { contentType: string }) => {
+        if (++writes === 3) throw reset();
+        return objects.putBytes(k, b, o);
+      },
+    };
     await expect(handlePrepareMessage(message, 1, 3, jobDeps({ objects: failingObjects }))).rejects.toThrow('ECONNRESET');
     expect(await accountBots.get(tenantId, 'flaky')).toMatchObject({ status: 'preparing' });
     expect(await keys('looks/')).toEqual([]);
     expect(notifyQueue.take()).toEqual([]);
 
-    await expect(handlePrepareMessage(message, 3, 3, jobDeps({ buildPhotoLook: async () => { throw reset(); } }))).rejects.toThrow('ECONNRESET');
+    await expect(
+      handlePrepareMessage(
+        message,
+        3,
+        3,
+        jobDeps({
+          buildPhotoLook: async () => {
+            throw reset();
+          },
+        }),
+      ),
+    ).rejects.toThrow('ECONNRESET');
     expect(await accountBots.get(tenantId, 'flaky')).toMatchObject({ status: 'failed', error: { code: 'preparation_failed' } });
     expect(await keys()).toEqual([]);
   });
@@ -156,7 +192,16 @@ describe('the prepare job', () => {
     const { JobFailure } = await import('#domain/errors');
     const command = parsePutBot('by-url', { name: 'U', image_url: 'https://images.test/huge.jpg' }, {}, voices);
     await putAccountBot(command, caller, apiDeps());
-    await handlePrepareMessage(prepareQueue.take()[0]!, 1, 3, jobDeps({ fetchImage: async () => { throw new JobFailure('image_too_large', 'the image is larger than 10 MB'); } }));
+    await handlePrepareMessage(
+      prepareQueue.take()[0]!,
+      1,
+      3,
+      jobDeps({
+        fetchImage: async () => {
+          throw new JobFailure('image_too_large', 'the image is larger than 10 MB');
+        },
+      }),
+    );
     expect(await accountBots.get(tenantId, 'by-url')).toMatchObject({ status: 'failed', error: { code: 'image_too_large' } });
     expect(notifyQueue.take()).toEqual([]); // no webhook was given
   });
@@ -176,18 +221,27 @@ describe('the prepare job', () => {
     // The first look, byte for byte, under retired-looks/ (clips accepted before the replacement render with it),
     // and listed on the record so that deleting the bot removes it.
     const leo = builtInLookAsPrepared('leo');
-    expect(await keys('retired-looks/')).toEqual([...leo.files.keys()].map((f) => `retired-${lookPrefix(tenantId, 'replaced', first.bot.version)}/${f}`).sort());
+    expect(await keys('retired-looks/')).toEqual(
+      [...leo.files.keys()].map((f) => `retired-${lookPrefix(tenantId, 'replaced', first.bot.version)}/${f}`).sort(),
+    );
     expect(await objects.read(`retired-${lookPrefix(tenantId, 'replaced', first.bot.version)}/body.png`)).toEqual(leo.files.get('body.png'));
-    expect((await accountBots.get(tenantId, 'replaced'))!.retiredLooks).toEqual([expect.objectContaining({ version: first.bot.version, preview: 'preview.png' })]);
+    expect((await accountBots.get(tenantId, 'replaced'))!.retiredLooks).toEqual([
+      expect.objectContaining({ version: first.bot.version, preview: 'preview.png' }),
+    ]);
 
     // Replaced while its look was being built: its files go again.
     const third = await putPhoto('replaced');
-    await handlePrepareMessage(third.message, 1, 3, jobDeps({
-      buildPhotoLook: async () => {
-        await putPhoto('replaced');
-        return builtInLookAsPrepared('otto');
-      },
-    }));
+    await handlePrepareMessage(
+      third.message,
+      1,
+      3,
+      jobDeps({
+        buildPhotoLook: async () => {
+          await putPhoto('replaced');
+          return builtInLookAsPrepared('otto');
+        },
+      }),
+    );
     expect((await keys('looks/')).some((k) => k.includes(third.bot.version))).toBe(false);
   });
 });
@@ -210,7 +264,9 @@ describe('a preparation that dies halfway', () => {
     await handlePrepareMessage(first.message, 1, 3, jobDeps());
     const second = await putPhoto('tidy');
     notifyQueue.take();
-    await expect(handlePrepareMessage(second.message, 1, 3, jobDeps({ objects: failingDeletesUnder(`${lookPrefix(tenantId, 'tidy', first.bot.version)}/`) }))).rejects.toThrow('ECONNRESET');
+    await expect(
+      handlePrepareMessage(second.message, 1, 3, jobDeps({ objects: failingDeletesUnder(`${lookPrefix(tenantId, 'tidy', first.bot.version)}/`) })),
+    ).rejects.toThrow('ECONNRESET');
     await handlePrepareMessage(second.message, 2, 3, jobDeps());
     expect(await accountBots.get(tenantId, 'tidy')).toMatchObject({ status: 'ready', look: { version: second.bot.version } });
     const looks = await keys('looks/');
@@ -240,7 +296,9 @@ describe('a preparation that dies halfway', () => {
       throw new LookError('no_face_found', 'no face was found in the photo');
     };
     const oldLook = `${lookPrefix(tenantId, 'tidy-failed', first.bot.version)}/`;
-    await expect(handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: noFace, objects: failingDeletesUnder(oldLook) }))).rejects.toThrow('ECONNRESET');
+    await expect(
+      handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: noFace, objects: failingDeletesUnder(oldLook) })),
+    ).rejects.toThrow('ECONNRESET');
     expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'preparing', look: { version: first.bot.version } });
     await handlePrepareMessage(second.message, 2, 3, jobDeps({ buildPhotoLook: noFace }));
     expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'failed', error: { code: 'no_face_found' } });
@@ -271,7 +329,11 @@ describe('the sweeper and a dead-lettered preparation', () => {
     // Its job crashed (a time-out, the OOM killer) on every receive: nothing ran its failure policy.
     const deps = sweepDeps(JSON.stringify(message));
     expect((await sweep(deps)).deadLettered).toBe(1);
-    expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({ status: 'failed', version: bot.version, error: { code: 'preparation_failed' } });
+    expect(await accountBots.get(tenantId, 'crashes')).toMatchObject({
+      status: 'failed',
+      version: bot.version,
+      error: { code: 'preparation_failed' },
+    });
     // The sweeper may only delete uploads: the previous look stays under looks/, listed on the bot for DELETE.
     expect((await keys()).every((k) => k.startsWith(`${lookPrefix(tenantId, 'crashes', first.bot.version)}/`))).toBe(true);
     expect((await keys()).length).toBe(builtInLookAsPrepared('leo').files.size);
@@ -311,7 +373,14 @@ describe('the sweeper and a dead-lettered preparation', () => {
     // Postponed: the next sweep leaves it to that message; once an attempt is recorded it is off the list for good.
     await sweep(at(302));
     expect(queuedForIt()).toEqual([]);
-    await accountBots.recordDeliveryAttempt(tenantId, 'event-lost', bot.version, { attempt: 1, at: new Date().toISOString(), statusCode: 204, durationMs: 3 }, 'delivered', 'msg-1');
+    await accountBots.recordDeliveryAttempt(
+      tenantId,
+      'event-lost',
+      bot.version,
+      { attempt: 1, at: new Date().toISOString(), statusCode: 204, durationMs: 3 },
+      'delivered',
+      'msg-1',
+    );
     await sweep(at(3600));
     expect(queuedForIt()).toEqual([]);
   });
@@ -321,7 +390,15 @@ describe('the sweeper and a dead-lettered preparation', () => {
     await handlePrepareMessage(message, 1, 3, jobDeps());
     notifyQueue.take(); // lost
     const settledAt = Date.parse((await accountBots.get(tenantId, 'event-restored'))!.updatedAt);
-    const refusing = { ...apiDeps(), prepareQueue: { send: async () => { throw new Error('SQS is down'); }, sendBatch: async () => undefined } };
+    const refusing = {
+      ...apiDeps(),
+      prepareQueue: {
+        send: async () => {
+          throw new Error('SQS is down');
+        },
+        sendBatch: async () => undefined,
+      },
+    };
     const command = parsePutBot('event-restored', { name: 'Again' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
     await expect(putAccountBot(command, caller, refusing)).rejects.toThrow('SQS is down');
     expect(await accountBots.get(tenantId, 'event-restored')).toMatchObject({ version: bot.version, status: 'ready' });
@@ -369,7 +446,11 @@ describe('requests on one bot at once', () => {
     expect(lost[0]).toBeInstanceOf(Conflict);
     expect(lost[0]).toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed by another request/) });
     const winner = won[0]!;
-    expect(await accountBots.get(tenantId, 'raced')).toMatchObject({ status: 'preparing', version: winner.version, look: { version: first.bot.version } });
+    expect(await accountBots.get(tenantId, 'raced')).toMatchObject({
+      status: 'preparing',
+      version: winner.version,
+      look: { version: first.bot.version },
+    });
     // The loser's upload is gone and it queued nothing.
     expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/raced/${winner.version}/image`]);
     const queued = prepareQueue.take();
@@ -479,8 +560,38 @@ describe('rendering a prepared bot', () => {
     const corner = pixel(frame, 10, 10);
     expect(Math.hypot(centre[0]! - corner[0]!, centre[1]! - corner[1]!, centre[2]! - corner[2]!)).toBeGreaterThan(30);
 
-    const clip = { index: 0, clipName: 'c', botUid: 'on-screen', text: 't', position: 'center' as const, removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: false };
+    const clip = {
+      index: 0,
+      clipName: 'c',
+      botUid: 'on-screen',
+      text: 't',
+      position: 'center' as const,
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: {},
+      reusable: false,
+    };
     const replaced = { ...own, look: { ...own.look!, version: 'v_other' } };
-    expect(clipContentHash(tenantId, clip, toBot(own), voiceToSpeak(toBot(own).voice, undefined, { polly: false }), 'video', RENDERER_VERSION, DEFAULT_SHAPE)).not.toBe(clipContentHash(tenantId, clip, toBot(replaced), voiceToSpeak(toBot(replaced).voice, undefined, { polly: false }), 'video', RENDERER_VERSION, DEFAULT_SHAPE));
+    expect(
+      clipContentHash(
+        tenantId,
+        clip,
+        toBot(own),
+        voiceToSpeak(toBot(own).voice, undefined, { polly: false }),
+        'video',
+        RENDERER_VERSION,
+        DEFAULT_SHAPE,
+      ),
+    ).not.toBe(
+      clipContentHash(
+        tenantId,
+        clip,
+        toBot(replaced),
+        voiceToSpeak(toBot(replaced).voice, undefined, { polly: false }),
+        'video',
+        RENDERER_VERSION,
+        DEFAULT_SHAPE,
+      ),
+    );
   }, 60_000);
 });

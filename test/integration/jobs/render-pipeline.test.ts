@@ -1,34 +1,32 @@
-import { MediaToolError, type BackgroundMedia } from '#functions/media/media.ts';
-import { SpeechTooLongError } from '#functions/render/engine/types.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot } from '#domain/account-bots';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { parseCreateVideo } from '#domain/create-request';
+import { Conflict, JobFailure } from '#domain/errors';
+import type { AssembleMessage, DeliverBotMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
 import { KEPT, REUSABLE_RENDER_MAX_AGE_MS, TEMPORARY } from '#domain/render-cache';
 import { failVideo } from '#domain/video-outcomes';
 import { createVideo } from '#domain/videos';
-import { parseCreateVideo } from '#domain/create-request';
-import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
-import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { type AssembleDeps, handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
+import type { ConcatInput } from '#functions/media/concat.ts';
+import { type BackgroundMedia, MediaToolError } from '#functions/media/media.ts';
+import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
+import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
+import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
+import { SpeechTooLongError } from '#functions/render/engine/types.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
-import { handleRenderMessage, type ClipJobDeps } from '#functions/render/clip-job.ts';
-import { JobFailure } from '#domain/errors';
-import { handleAssembleMessage, type AssembleDeps } from '#functions/assemble/assemble-job.ts';
 import { sweep } from '#functions/sweeper/sweep.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
-import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
-import type { ConcatInput } from '#functions/media/concat.ts';
 import { startDynamo } from '../../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
-import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot } from '#domain/account-bots';
-import { Conflict } from '#domain/errors';
-import type { PrepareBotMessage, DeliverBotMessage } from '#domain/messages';
-import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
 
 let dynamo: Awaited<ReturnType<typeof startDynamo>>;
 let videos: DynamoVideoRepository;
@@ -140,7 +138,10 @@ async function until(condition: () => boolean, what: string) {
 
 /** Submits a two-clip video and renders it: the video is ready to assemble (by concat). Returns its id and assemble message. */
 async function renderedVideo(text: string) {
-  const created = await submit([{ bot_uid: 'bot_ava', text }, { bot_uid: 'bot_leo', text: `${text}, again` }]);
+  const created = await submit([
+    { bot_uid: 'bot_ava', text },
+    { bot_uid: 'bot_leo', text: `${text}, again` },
+  ]);
   for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
   const [message] = assembleQueue.take();
   expect(message).toBeDefined();
@@ -162,14 +163,25 @@ describe('a one-clip video', () => {
     const clipKey = done!.clipResults['0']!.objectKey!;
     const clipSeconds = done!.clipResults['0']!.durationSeconds!;
     expect(clipSeconds).toBeGreaterThan(0);
-    expect(done).toMatchObject({ status: 'completed', output: { kind: 'video', objectKey: `outputs/acct_1/${created.videoId}.mp4`, contentType: 'video/mp4', durationSeconds: clipSeconds, clipDurations: [clipSeconds] } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      output: {
+        kind: 'video',
+        objectKey: `outputs/acct_1/${created.videoId}.mp4`,
+        contentType: 'video/mp4',
+        durationSeconds: clipSeconds,
+        clipDurations: [clipSeconds],
+      },
+    });
     expect((await objects.read(done!.output!.objectKey)).toString()).toBe((await objects.read(clipKey)).toString());
     expect(done!.output!.sizeBytes).toBe((await objects.read(clipKey)).length);
     // Its poster: the one its render stored beside the clip.
     expect(done!.output!.posterKey).toBe(`outputs/acct_1/${created.videoId}.jpg`);
     expect((await objects.read(done!.output!.posterKey!)).toString()).toBe('frame of bot_otto:Just me');
     expect(poster).not.toHaveBeenCalled();
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([
+      { kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 },
+    ]);
   });
 
   it('whose clip was rendered before renders stored posters gets one taken from the clip', async () => {
@@ -226,7 +238,9 @@ describe('rendering a multi-clip video', () => {
     expect(done?.status).toBe('completed');
     expect(done?.output).toMatchObject({ kind: 'video', objectKey: `outputs/acct_1/${created.videoId}.mp4`, clipDurations: [1, 1.1] });
     expect((await objects.read(done!.output!.objectKey)).toString()).toBe('bot_ava:First clip|bot_leo:Second clip');
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([
+      { kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_completed`, attempt: 1 },
+    ]);
   });
 
   it('never renders an identical clip twice: the second video takes it from the render cache', async () => {
@@ -240,7 +254,7 @@ describe('rendering a multi-clip video', () => {
     expect(second?.clipResults['0']).toMatchObject({ status: 'rendered', cached: true, durationSeconds: 0.8 });
   });
 
-  it('speaks a clip with the voice it names, on that voice\'s engine; another voice is another render', async () => {
+  it("speaks a clip with the voice it names, on that voice's engine; another voice is another render", async () => {
     const speechFor = vi.spyOn(clipDeps, 'speechFor');
     const spanish = { bot_uid: 'bot_leo', text: 'Hola a todos', voice: 'espeak:es+m3' };
     for (const clip of [spanish, spanish, { ...spanish, voice: 'espeak:es-419+m3' }, { bot_uid: 'bot_leo', text: 'Hola a todos' }]) {
@@ -248,7 +262,11 @@ describe('rendering a multi-clip video', () => {
       await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
     }
     // The second is the first from the cache; the other voice and the bot's own voice are rendered anew.
-    expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([{ id: 'espeak:es+m3' }, { id: 'espeak:es-419+m3' }, { id: 'espeak:en-gb+m3', rate: 165, pitch: 40 }]);
+    expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([
+      { id: 'espeak:es+m3' },
+      { id: 'espeak:es-419+m3' },
+      { id: 'espeak:en-gb+m3', rate: 165, pitch: 40 },
+    ]);
     expect(speechFor.mock.calls.map(([voice]) => voice.id)).toEqual(['espeak:es+m3', 'espeak:es-419+m3', 'espeak:en-gb+m3']);
     const results = await Promise.all([3, 2, 1, 0].map((back) => videos.get(`vid_test${counter - back}`)));
     expect(results.map((v) => v!.clipResults['0']!.cached ?? false)).toEqual([false, true, false, false]);
@@ -256,7 +274,7 @@ describe('rendering a multi-clip video', () => {
     speechFor.mockRestore();
   });
 
-  it('speaks the built-in bots\' Polly voices where the deployment uses Polly: another render than their espeak-ng one', async () => {
+  it("speaks the built-in bots' Polly voices where the deployment uses Polly: another render than their espeak-ng one", async () => {
     const clip = { bot_uid: 'bot_otto', text: 'Which engine?' };
     for (const polly of [false, true]) {
       await submit([clip]);
@@ -296,12 +314,17 @@ describe('captions', () => {
     return (await videos.get(created.videoId))!;
   }
 
-  it('stores each clip\'s cues beside its render, and writes the video\'s WebVTT and SRT with every clip shifted to its start', async () => {
-    const created = await submit([{ bot_uid: 'bot_ava', text: 'First clip' }, { bot_uid: 'bot_leo', text: 'Second clip' }]);
+  it("stores each clip's cues beside its render, and writes the video's WebVTT and SRT with every clip shifted to its start", async () => {
+    const created = await submit([
+      { bot_uid: 'bot_ava', text: 'First clip' },
+      { bot_uid: 'bot_leo', text: 'Second clip' },
+    ]);
     const done = await renderAndAssemble(created);
     expect(done.status).toBe('completed');
     const first = done.clipResults['0']!.objectKey!;
-    expect(JSON.parse((await objects.read(first.replace(/\.mp4$/, '.cues.json'))).toString())).toEqual({ cues: [{ startSeconds: 0.1, endSeconds: 0.9, lines: ['First clip'] }] });
+    expect(JSON.parse((await objects.read(first.replace(/\.mp4$/, '.cues.json'))).toString())).toEqual({
+      cues: [{ startSeconds: 0.1, endSeconds: 0.9, lines: ['First clip'] }],
+    });
     expect(objects.tags.get(first.replace(/\.mp4$/, '.cues.json'))).toEqual(TEMPORARY);
     expect(done.output!.captions).toEqual({ vttKey: `outputs/acct_1/${created.videoId}.vtt`, srtKey: `outputs/acct_1/${created.videoId}.srt` });
     // The second clip starts where the first (1 s) ends.
@@ -376,15 +399,31 @@ describe('a bot of the account replaced while its videos wait', () => {
   let versions = 0;
   /** PUT /v1/bot/pinned from a photo with `voice`, prepared (unless `prepare` is false) into the built-in `look`. */
   async function putBot(voice: string, look: string, prepare = true) {
-    const command = parsePutBot('pinned', { name: 'Pinned', voice }, { image: { bytes: builtInLookAsPrepared('ava').files.get('preview.png')!, contentType: 'image/png' } }, { polly: false });
-    const deps = { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects, prepareQueue, now: () => clock, newVersion: () => `v_pin${++versions}` };
+    const command = parsePutBot(
+      'pinned',
+      { name: 'Pinned', voice },
+      { image: { bytes: builtInLookAsPrepared('ava').files.get('preview.png')!, contentType: 'image/png' } },
+      { polly: false },
+    );
+    const deps = {
+      accountBots: clipDeps.accountBots as DynamoAccountBotStore,
+      objects,
+      prepareQueue,
+      now: () => clock,
+      newVersion: () => `v_pin${++versions}`,
+    };
     const bot = await putAccountBot(command, caller, deps);
     const message = prepareQueue.take()[0]!;
     const prepareNow = () =>
       handlePrepareMessage(message, 1, 3, {
-        accountBots: deps.accountBots, objects, notifyQueue: botEvents, now: () => clock,
+        accountBots: deps.accountBots,
+        objects,
+        notifyQueue: botEvents,
+        now: () => clock,
         readObject: async (key) => (objects.has(key) ? objects.read(key) : undefined),
-        buildPhotoLook: async () => builtInLookAsPrepared(look), buildDrawnLook: async () => builtInLookAsPrepared(look), fetchImage: async () => Buffer.alloc(0),
+        buildPhotoLook: async () => builtInLookAsPrepared(look),
+        buildDrawnLook: async () => builtInLookAsPrepared(look),
+        fetchImage: async () => Buffer.alloc(0),
       });
     if (prepare) await prepareNow();
     return { version: bot.version, prepareNow };
@@ -397,7 +436,10 @@ describe('a bot of the account replaced while its videos wait', () => {
 
   it('renders each clip with the look and voice its video was accepted with: while the new look prepares, and after it retired the old one', async () => {
     const first = await putBot('espeak:en-gb+m3', 'leo');
-    const [during, after] = [await submit([{ bot_uid: 'pinned', text: 'Rendered while replaced' }]), await submit([{ bot_uid: 'pinned', text: 'Rendered after' }])];
+    const [during, after] = [
+      await submit([{ bot_uid: 'pinned', text: 'Rendered while replaced' }]),
+      await submit([{ bot_uid: 'pinned', text: 'Rendered after' }]),
+    ];
     const [duringMessage, afterMessage] = renderQueue.take();
     const second = await putBot('espeak:es+f3', 'maya', false);
     // While the replacement prepares, new videos of the bot are refused; the accepted one renders with its look.
@@ -419,7 +461,11 @@ describe('a bot of the account replaced while its videos wait', () => {
     // A video accepted now renders with the new look and voice.
     await submit([{ bot_uid: 'pinned', text: 'Rendered new' }]);
     await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
-    expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', second.version), body: builtInLookAsPrepared('maya').files.get('body.png')!, voice: 'espeak:es+f3' });
+    expect(lastRender()).toEqual({
+      look: lookPrefix(caller.tenantId, 'pinned', second.version),
+      body: builtInLookAsPrepared('maya').files.get('body.png')!,
+      voice: 'espeak:es+f3',
+    });
     // Deleted: its looks go, retired ones too, and a video still waiting fails as bot_not_found.
     const waiting = await submit([{ bot_uid: 'pinned', text: 'Never rendered' }]);
     await deleteAccountBot(caller.tenantId, 'pinned', { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects });
@@ -474,7 +520,9 @@ describe('failures', () => {
     const video = await videos.get(created.videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'background_unavailable', clipIndex: 1 } });
     expect(video?.error?.message).toMatch(/^clip 1: .*404/);
-    expect(notifyQueue.take()).toEqual([{ kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_failed`, attempt: 1 }]);
+    expect(notifyQueue.take()).toEqual([
+      { kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_failed`, attempt: 1 },
+    ]);
     // The other clip's message finds the video ended and does nothing.
     await handleRenderMessage(first!, 1, 3, clipDeps);
     // The first clip stood down; the broken one rendered nothing (its speech may have started while the download failed).
@@ -512,13 +560,31 @@ describe('sweeper', () => {
     const message = renderQueue.take()[0]!;
     const peeked: number[] = [];
     const inbox = { peek: async (_max: number, hide: number) => (peeked.push(hide), [{ body: JSON.stringify(message), receiveCount: 4 }]) };
-    const result = await sweep({ videos, notifyQueue, accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'), objects, deadLetters: [inbox], now: () => clock });
+    const result = await sweep({
+      videos,
+      notifyQueue,
+      accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),
+      objects,
+      deadLetters: [inbox],
+      now: () => clock,
+    });
     expect(result.deadLettered).toBe(1);
     expect(await videos.get(created.videoId)).toMatchObject({ status: 'failed', error: { code: 'render_failed', clipIndex: 0 } });
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_${created.videoId}_failed`]);
     expect(peeked[0]).toBeGreaterThanOrEqual(600); // hidden, not deleted: it stays in the DLQ
     // Seen again later, it changes nothing.
-    expect((await sweep({ videos, notifyQueue, accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'), objects, deadLetters: [inbox], now: () => clock })).deadLettered).toBe(0);
+    expect(
+      (
+        await sweep({
+          videos,
+          notifyQueue,
+          accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),
+          objects,
+          deadLetters: [inbox],
+          now: () => clock,
+        })
+      ).deadLettered,
+    ).toBe(0);
   });
 
   it('fails renders stuck past their deadline and re-queues events that were never queued', async () => {
@@ -530,7 +596,14 @@ describe('sweeper', () => {
     notifyQueue.take(); // as if the process died before this message was sent
 
     clock = new Date(clock.getTime() + 2 * 3600 * 1000);
-    const result = await sweep({ videos, notifyQueue, accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'), objects, deadLetters: [], now: () => clock });
+    const result = await sweep({
+      videos,
+      notifyQueue,
+      accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),
+      objects,
+      deadLetters: [],
+      now: () => clock,
+    });
     expect(result.failed).toBeGreaterThanOrEqual(1);
     expect(await videos.get(stuck.videoId)).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
     const events = notifyQueue.take().map((m) => m.eventId);
@@ -731,7 +804,10 @@ describe("the video's shape", () => {
     await submit([clip], true, caller, { aspect_ratio: '9:16', resolution: '1080p' });
     await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(2);
-    expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, contentHash: vertical.clipResults['0']!.contentHash });
+    expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({
+      cached: true,
+      contentHash: vertical.clipResults['0']!.contentHash,
+    });
   });
 
   it('is kept with a kept clip, which joins a video of its own shape and is refused by another', async () => {

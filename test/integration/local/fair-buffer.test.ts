@@ -8,14 +8,14 @@ const message = (id: string, tenantId: string, group?: string) => ({
   ...(group ? { Attributes: { MessageGroupId: group } } : {}),
 });
 
-describe('the local poller\'s fair dispatch', () => {
+describe("the local poller's fair dispatch", () => {
   it('reads the account from the message group, else from the body', () => {
     expect(messageGroupOf(message('1', 'acct_a'))).toBe('acct_a');
     expect(messageGroupOf(message('2', 'acct_a', 'acct_g'))).toBe('acct_g');
     expect(messageGroupOf({ Body: 'not json' })).toBe('');
   });
 
-  it('a quiet account\'s message goes next, ahead of a noisy account\'s backlog', () => {
+  it("a quiet account's message goes next, ahead of a noisy account's backlog", () => {
     const buffer = new FairBuffer();
     for (let i = 0; i < 30; i++) buffer.add(message(`a${i}`, 'acct_a'));
     const first = buffer.take(1); // A starts its first clip

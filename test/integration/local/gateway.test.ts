@@ -71,7 +71,15 @@ describe('local gateway: routing and the proxy event', () => {
     expect(env.bucket).toBe('vidbot-local');
     expect(env.queue).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/000000000000\/vidbot-notify$/);
     expect(env.keys).not.toContain('TABLE_KEYS');
-    expect(env.keys).toEqual(expect.arrayContaining(['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL_SQS', 'S3_FORCE_PATH_STYLE', 'AWS_LAMBDA_FUNCTION_NAME']));
+    expect(env.keys).toEqual(
+      expect.arrayContaining([
+        'AWS_ENDPOINT_URL_DYNAMODB',
+        'AWS_ENDPOINT_URL_S3',
+        'AWS_ENDPOINT_URL_SQS',
+        'S3_FORCE_PATH_STYLE',
+        'AWS_LAMBDA_FUNCTION_NAME',
+      ]),
+    );
   });
 
   it("delivers the wiring's binary media types (multipart, JSON) base64-encoded and other bodies as text", async () => {
@@ -139,7 +147,11 @@ describe('local gateway: API Gateway responses in our shape', () => {
   });
 
   it('413 for a body over the 10 MB limit', async () => {
-    const { response, body } = await echo('/v1/bot', { method: 'POST', headers: { ...auth('good'), 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(10 * 1024 * 1024 + 1) });
+    const { response, body } = await echo('/v1/bot', {
+      method: 'POST',
+      headers: { ...auth('good'), 'Content-Type': 'application/octet-stream' },
+      body: Buffer.alloc(10 * 1024 * 1024 + 1),
+    });
     expect(response.status).toBe(413);
     expect(body.error.code).toBe('payload_too_large');
   });

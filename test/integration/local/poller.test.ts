@@ -39,7 +39,9 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
 const send = (body: object) => sqs.send(new SendMessageCommand({ QueueUrl: app.runtime.queues.render!.url, MessageBody: JSON.stringify(body) }));
 const dlqBodies: string[] = [];
 const drainDlq = async () => {
-  const r = await sqs.send(new ReceiveMessageCommand({ QueueUrl: app.runtime.queues.render!.dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 600 }));
+  const r = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: app.runtime.queues.render!.dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 600 }),
+  );
   dlqBodies.push(...(r.Messages ?? []).map((m) => m.Body!));
   return dlqBodies;
 };
@@ -112,6 +114,11 @@ describe('local queue pollers (SQS event source mapping)', () => {
       const lines = existsSync(`${out}.schedule`) ? readFileSync(`${out}.schedule`, 'utf8').trim().split('\n') : [];
       return lines.length >= 2 && lines;
     });
-    expect(JSON.parse(events[0]!)).toMatchObject({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {}, resources: [expect.stringContaining('rule/')] });
+    expect(JSON.parse(events[0]!)).toMatchObject({
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      detail: {},
+      resources: [expect.stringContaining('rule/')],
+    });
   });
 });

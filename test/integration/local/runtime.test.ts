@@ -42,7 +42,11 @@ describe('local runtime: seeding and persistence across restarts', () => {
     expect(bots.sort((a, b) => String(a.uid).localeCompare(String(b.uid)))).toEqual([...BUILT_IN_BOTS].sort((a, b) => a.uid.localeCompare(b.uid)));
     const keys = await scan(first, 'keys');
     expect(keys).toEqual([
-      expect.objectContaining({ keyHash: hashApiKey(apiKey), tenantId: first.tenantId, webhookSecrets: [expect.objectContaining({ secret: webhookSecret })] }),
+      expect.objectContaining({
+        keyHash: hashApiKey(apiKey),
+        tenantId: first.tenantId,
+        webhookSecrets: [expect.objectContaining({ secret: webhookSecret })],
+      }),
     ]);
     expect(await scan(first, 'accounts')).toEqual([expect.objectContaining({ tenantId: first.tenantId, createdAt: expect.any(String) })]);
 
@@ -87,8 +91,12 @@ describe('local runtime: seeding and persistence across restarts', () => {
       const { s3: s3b, sqs } = clients(second);
       const object = await s3b.send(new GetObjectCommand({ Bucket: second.runtime.names.bucket, Key: 'videos/vid_persist/output.mp4' }));
       expect(await object.Body!.transformToString()).toBe('not really a video');
-      const requeued = await sqs.send(new ReceiveMessageCommand({ QueueUrl: second.runtime.queues.render!.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      expect((requeued.Messages ?? []).map((m) => JSON.parse(m.Body!))).toEqual([{ kind: 'render-clip', tenantId: first.tenantId, videoId: 'vid_persist', clipIndex: 1 }]);
+      const requeued = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: second.runtime.queues.render!.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
+      expect((requeued.Messages ?? []).map((m) => JSON.parse(m.Body!))).toEqual([
+        { kind: 'render-clip', tenantId: first.tenantId, videoId: 'vid_persist', clipIndex: 1 },
+      ]);
     } finally {
       await second.stop();
     }

@@ -4,8 +4,8 @@
  * bucket with the wiring's rate and burst, answering 429 in our error shape before the function is invoked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '#infra/wiring.ts';
 import { UsagePlanBuckets } from '#infra/local/usage-plan.ts';
+import { api } from '#infra/wiring.ts';
 import { gatewayFunctions } from '../../fixtures/local/functions.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 
@@ -38,7 +38,7 @@ describe('UsagePlanBuckets', () => {
   });
 });
 
-describe('the local gateway with the wiring\'s usage plan', () => {
+describe("the local gateway with the wiring's usage plan", () => {
   let app: TestRuntime;
   const get = (token: string) => fetch(`${app.baseUrl}/v1/echo`, { headers: { Authorization: `Bearer ${token}` } });
 

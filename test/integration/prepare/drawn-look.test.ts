@@ -2,24 +2,25 @@
  * A bot from drawn PNGs: the drawings are validated (PNG, alpha, same size, sane size), become a complete look
  * whose mouth opens level by level, and render through renderClip like a built-in look.
  */
-import { voiceToSpeak } from '#domain/voices';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import type { BotManifest } from '#domain/look';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { buildDrawnLook, type DrawnImages } from '#functions/prepare/drawn-look.ts';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
 import { BotCompositor } from '#functions/render/engine/compositor.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor } from '#functions/render/engine/layout.ts';
-import type { BotManifest } from '#domain/look';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
-import { probeFile } from '../../support/media.ts';
 import { writeLook } from '../../support/look-files.ts';
+import { probeFile } from '../../support/media.ts';
 import { assertPublicMessage, internalsIn } from '../../support/public-errors.ts';
 
 const AVA = join(import.meta.dirname, '../../../functions/render/bots/ava');
@@ -27,7 +28,10 @@ const avaManifest = JSON.parse(readFileSync(join(AVA, 'manifest.json'), 'utf8'))
 /** A caller's drawing: ava's back hair, body and one head frame flattened into one transparent PNG. */
 const drawing = (key: string) =>
   sharp(join(AVA, avaManifest.back))
-    .composite([{ input: join(AVA, avaManifest.body) }, { input: join(AVA, avaManifest.head.frames[key]!), left: avaManifest.head.x, top: avaManifest.head.y }])
+    .composite([
+      { input: join(AVA, avaManifest.body) },
+      { input: join(AVA, avaManifest.head.frames[key]!), left: avaManifest.head.x, top: avaManifest.head.y },
+    ])
     .png()
     .toBuffer();
 
@@ -69,7 +73,10 @@ describe('buildDrawnLook: validation', () => {
   });
 
   it("refuses a damaged drawing in fixed words; libvips' own text is only the error's detail, for the log", async () => {
-    const error = await buildDrawnLook({ ...images, mouthHalf: images.mouthClosed.subarray(0, 2000) }).then(() => undefined, (e: unknown) => e);
+    const error = await buildDrawnLook({ ...images, mouthHalf: images.mouthClosed.subarray(0, 2000) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LookError);
     expect((error as LookError).message).toBe('mouth_half cannot be decoded: it is damaged or not a complete PNG');
     assertPublicMessage((error as LookError).message, 'bot.failed');
@@ -80,16 +87,26 @@ describe('buildDrawnLook: validation', () => {
 describe('buildDrawnLook: two drawings and closed eyes', () => {
   it('gives every file the manifest names, each the size it should be', async () => {
     const m = look.manifest;
-    expect([...look.files.keys()].sort()).toEqual([...new Set([m.panel.file, m.back, m.body, m.preview, ...Object.values(m.head.frames), 'manifest.json'])].sort());
-    for (const file of [m.panel.file, m.back, m.body]) expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.width, height: m.height });
-    for (const file of Object.values(m.head.frames)) expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.head.width, height: m.head.height });
+    expect([...look.files.keys()].sort()).toEqual(
+      [...new Set([m.panel.file, m.back, m.body, m.preview, ...Object.values(m.head.frames), 'manifest.json'])].sort(),
+    );
+    for (const file of [m.panel.file, m.back, m.body])
+      expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.width, height: m.height });
+    for (const file of Object.values(m.head.frames))
+      expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.head.width, height: m.head.height });
     // The head frames cover only what changes: the mouth and the eyes, a small part of the canvas.
     expect(m.head.width * m.head.height).toBeLessThan(m.width * m.height * 0.3);
   });
 
   it('opens the mouth step by step: each level differs more from the closed mouth than the one before', async () => {
     const m = look.manifest;
-    const frames = await Promise.all([0, 1, 2, 3, 4].map((l) => sharp(look.files.get(m.head.frames[`m${l}-eo`]!)!).raw().toBuffer()));
+    const frames = await Promise.all(
+      [0, 1, 2, 3, 4].map((l) =>
+        sharp(look.files.get(m.head.frames[`m${l}-eo`]!)!)
+          .raw()
+          .toBuffer(),
+      ),
+    );
     const distance = (a: Buffer, b: Buffer) => a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0);
     const steps = frames.map((f) => distance(f, frames[0]!));
     for (let l = 1; l < 5; l++) expect(steps[l]!).toBeGreaterThan(steps[l - 1]!);
@@ -112,9 +129,18 @@ describe('buildDrawnLook: two drawings and closed eyes', () => {
     const bot = { ...BUILT_IN_BOTS[0]!, uid: 'my_drawing', look: 'drawn' };
     for (const removeBotBackground of [false, true]) {
       const out = await renderClip({
-        bot, lookDirectory: directory, text: 'Hi there.', position: 'bottom-left', removeBotBackground,
-        backgroundVolume: 0, transitions: {}, mode: 'video', frame: frameSizeOf(DEFAULT_SHAPE), voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
-        workDir: mkdtempSync(join(root, 'clip-')), speech: new EspeakSpeechEngine(),
+        bot,
+        lookDirectory: directory,
+        text: 'Hi there.',
+        position: 'bottom-left',
+        removeBotBackground,
+        backgroundVolume: 0,
+        transitions: {},
+        mode: 'video',
+        frame: frameSizeOf(DEFAULT_SHAPE),
+        voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
+        workDir: mkdtempSync(join(root, 'clip-')),
+        speech: new EspeakSpeechEngine(),
       });
       const info = await probeFile(out.path);
       expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 1280, height: 720 });

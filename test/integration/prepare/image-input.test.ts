@@ -19,7 +19,10 @@ async function refusal(promise: Promise<unknown>): Promise<LookError> {
   throw new Error('expected a LookError');
 }
 
-const picture = (format: 'jpeg' | 'png') => sharp({ create: { width: 200, height: 150, channels: 3, background: '#3a6' } }).toFormat(format).toBuffer();
+const picture = (format: 'jpeg' | 'png') =>
+  sharp({ create: { width: 200, height: 150, channels: 3, background: '#3a6' } })
+    .toFormat(format)
+    .toBuffer();
 
 describe('decode: a damaged image', () => {
   it.each(['jpeg', 'png'] as const)('refuses a truncated %s in fixed words, libvips text only in the detail', async (format) => {
@@ -40,12 +43,16 @@ describe("the public-errors scanner knows libvips' words", () => {
     'Input buffer has corrupt header: pngload_buffer: libspng read error',
     'VipsForeignLoad: "x" is not a known file format',
   ])('flags %j', (text) => expect(internalsIn(text)).toContain("an image library's text"));
-  it.each(['mouth_half cannot be decoded: it is damaged or not a complete PNG', 'the webhook payload: 12 bytes', 'upload: image is 12 bytes'])('lets %j through', (text) =>
-    expect(internalsIn(text)).toEqual([]));
+  it.each(['mouth_half cannot be decoded: it is damaged or not a complete PNG', 'the webhook payload: 12 bytes', 'upload: image is 12 bytes'])(
+    'lets %j through',
+    (text) => expect(internalsIn(text)).toEqual([]),
+  );
 });
 
 describe('checkHeader: the limits of limits.ts', () => {
   it('refuses more bytes than maxBotImageBytes before reading the header', () => {
-    expect(() => checkHeader(Buffer.alloc(limits.maxBotImageBytes + 1))).toThrow(`image is ${limits.maxBotImageBytes + 1} bytes, more than ${limits.maxBotImageBytes}`);
+    expect(() => checkHeader(Buffer.alloc(limits.maxBotImageBytes + 1))).toThrow(
+      `image is ${limits.maxBotImageBytes + 1} bytes, more than ${limits.maxBotImageBytes}`,
+    );
   });
 });

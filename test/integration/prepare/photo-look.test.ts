@@ -3,26 +3,28 @@
  * input gets its code, a good photo gives a complete look, and that look renders through renderClip like a
  * built-in one — lip sync measured on the rendered frames, time compared with a built-in bot.
  */
-import { voiceToSpeak } from '#domain/voices';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_BOTS, type Bot } from '#domain/bot';
-import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
+import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
-import { clipMouthLevels, clipTiming, FPS, renderClip, type RenderClipInput } from '#functions/render/engine/index.ts';
+import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
+import { clipMouthLevels, clipTiming, FPS, type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
+
 import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
-import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../../support/render-media.ts';
 import { writeLook } from '../../support/look-files.ts';
+import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../../support/render-media.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'portrait.jpg'));
 const GROUP = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'group.jpg'));
@@ -53,7 +55,8 @@ function declaredPng(width: number, height: number): Buffer {
   ihdr.write('IHDR', 4, 'ascii');
   ihdr.writeUInt32BE(width, 8);
   ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8; ihdr[17] = 6;
+  ihdr[16] = 8;
+  ihdr[17] = 6;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
 }
 
@@ -93,7 +96,9 @@ describe('buildPhotoLook: bad input', () => {
 
 describe('buildPhotoLook: a portrait', () => {
   it(`prepares within 30 s on a cold process (models included)`, () => {
-    console.log(`photo look: models loaded in ${Math.round(modelsMs)} ms, first preparation ${Math.round(firstMs)} ms, cold total ${Math.round(modelsMs + firstMs)} ms`);
+    console.log(
+      `photo look: models loaded in ${Math.round(modelsMs)} ms, first preparation ${Math.round(firstMs)} ms, cold total ${Math.round(modelsMs + firstMs)} ms`,
+    );
     expect(modelsMs + firstMs).toBeLessThan(30_000);
   });
 
@@ -101,9 +106,15 @@ describe('buildPhotoLook: a portrait', () => {
     const m = look.manifest;
     const names = [m.panel.file, m.back, m.body, m.preview, ...Object.values(m.head.frames), 'manifest.json'];
     expect([...look.files.keys()].sort()).toEqual([...new Set(names)].sort());
-    expect(Object.keys(m.head.frames).sort()).toEqual(Array.from({ length: 5 }, (_, l) => [`m${l}-ec`, `m${l}-eo`]).flat().sort());
-    for (const file of [m.panel.file, m.back, m.body]) expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.width, height: m.height, hasAlpha: true });
-    for (const file of Object.values(m.head.frames)) expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.head.width, height: m.head.height });
+    expect(Object.keys(m.head.frames).sort()).toEqual(
+      Array.from({ length: 5 }, (_, l) => [`m${l}-ec`, `m${l}-eo`])
+        .flat()
+        .sort(),
+    );
+    for (const file of [m.panel.file, m.back, m.body])
+      expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.width, height: m.height, hasAlpha: true });
+    for (const file of Object.values(m.head.frames))
+      expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.head.width, height: m.head.height });
     expect(await sharp(look.files.get(m.preview)!).metadata()).toMatchObject({ width: 512, height: 512 });
     expect(JSON.parse(look.files.get('manifest.json')!.toString())).toEqual(m);
     expect(m.head.x + m.head.width).toBeLessThanOrEqual(m.width);
@@ -129,10 +140,12 @@ describe('buildPhotoLook: a portrait', () => {
     const body = await sharp(look.files.get(m.body)!).raw().toBuffer();
     // Mean luminance of a box around the resting mouth, head frame composited over the body.
     const mouthDarkness = (head: Buffer) => {
-      let sum = 0, n = 0;
+      let sum = 0,
+        n = 0;
       for (let y = m.mouth.y - 6; y < m.mouth.y + 30; y++) {
         for (let x = m.mouth.x - 24; x < m.mouth.x + 24; x++) {
-          const b = (y * m.width + x) * 4, h = ((y - m.head.y) * m.head.width + x - m.head.x) * 4;
+          const b = (y * m.width + x) * 4,
+            h = ((y - m.head.y) * m.head.width + x - m.head.x) * 4;
           const a = head[h + 3]! / 255;
           sum += luminance(body, b) * (1 - a) + luminance(head, h) * a;
           n++;
@@ -144,9 +157,11 @@ describe('buildPhotoLook: a portrait', () => {
     for (let l = 0; l < 5; l++) levels.push(mouthDarkness(await frame(`m${l}-eo`)));
     console.log(`mean luminance around the mouth, levels 0..4: ${levels.map((v) => v.toFixed(1)).join(', ')}`);
     for (let l = 1; l < 5; l++) expect(levels[l]!).toBeLessThan(levels[l - 1]! - 1);
-    const open = await frame('m0-eo'), closed = await frame('m0-ec');
+    const open = await frame('m0-eo'),
+      closed = await frame('m0-ec');
     let differing = 0;
-    for (let i = 0; i < open.length; i += 4) if (Math.abs(luminance(open, i) * open[i + 3]! - luminance(closed, i) * closed[i + 3]!) > 20 * 255) differing++;
+    for (let i = 0; i < open.length; i += 4)
+      if (Math.abs(luminance(open, i) * open[i + 3]! - luminance(closed, i) * closed[i + 3]!) > 20 * 255) differing++;
     expect(differing).toBeGreaterThan(50);
   });
 
@@ -165,9 +180,13 @@ describe('buildPhotoLook: a portrait', () => {
     const body = await sharp(group.files.get(m.body)!).raw().toBuffer();
     expect(body[(m.mouth.y * m.width + m.mouth.x) * 4 + 3]).toBe(255);
     // Side columns at head height: the neighbours' heads are not part of the bot.
-    let opaque = 0, total = 0;
+    let opaque = 0,
+      total = 0;
     for (let y = m.head.y; y < m.head.y + m.head.height / 2; y++) {
-      for (const x of [5, 15, 25, m.width - 25, m.width - 15, m.width - 5]) { total++; if (body[(y * m.width + x) * 4 + 3]! > 128) opaque++; }
+      for (const x of [5, 15, 25, m.width - 25, m.width - 15, m.width - 5]) {
+        total++;
+        if (body[(y * m.width + x) * 4 + 3]! > 128) opaque++;
+      }
     }
     expect(opaque / total).toBeLessThan(0.1);
   }, 60_000);
@@ -178,8 +197,18 @@ describe('a photo bot through renderClip', () => {
   async function render(overrides: Partial<RenderClipInput>) {
     const workDir = mkdtempSync(join(root, 'clip-'));
     return renderClip({
-      bot: photoBot, lookDirectory: directory, text: SPEECH, position: 'center', removeBotBackground: false,
-      backgroundVolume: 0, transitions: {}, mode: 'video', frame: FRAME, workDir, speech, ...overrides,
+      bot: photoBot,
+      lookDirectory: directory,
+      text: SPEECH,
+      position: 'center',
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: {},
+      mode: 'video',
+      frame: FRAME,
+      workDir,
+      speech,
+      ...overrides,
       voice: overrides.voice ?? voiceToSpeak(photoBot.voice, undefined, { polly: false }),
     });
   }
@@ -191,14 +220,18 @@ describe('a photo bot through renderClip', () => {
     const place = layoutFor(FRAME, 'center', sprites.manifest);
     // The backdrop's corner inside the card: the photo's backdrop with it, the default studio backdrop without.
     const [a, b] = await Promise.all([frameRgb(withBackdrop.path, 1), frameRgb(bare.path, 1)]);
-    const cx = place.x + Math.round(60 * sprites.scale), cy = place.y + Math.round(60 * sprites.scale);
+    const cx = place.x + Math.round(60 * sprites.scale),
+      cy = place.y + Math.round(60 * sprites.scale);
     const i = (cy * FRAME.width + cx) * 3;
     expect(Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!)).toBeGreaterThan(60);
 
     // The existing lip-sync measure (test/integration/render/engine.test.ts): dark pixels in a box at the mouth per frame
     // against the voice's loudness per frame.
     const rect = mouthBox(place, sprites);
-    for (const [name, clip] of [['with backdrop', withBackdrop], ['without backdrop', bare]] as const) {
+    for (const [name, clip] of [
+      ['with backdrop', withBackdrop],
+      ['without backdrop', bare],
+    ] as const) {
       const frames = await grayCropFrames(clip.path, rect);
       const openness = frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0));
       const loudness = loudnessPerFrame(await audioSamples(clip.path), 48000, FPS, frames.length);

@@ -14,12 +14,22 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 it('bundles a self-contained render folder that renders from outside the repository', async () => {
   await bundleRender({ arch: 'x64', entry: resolve('test/fixtures/render/bundle-smoke-entry.ts'), out });
-  for (const file of ['index.mjs', 'espeak-ng.wasm', 'bin/ffmpeg', 'bots/ava/manifest.json', 'bots/otto/head-m4-eo.png', 'fonts/Inter_600SemiBold.ttf', 'Dockerfile']) {
+  for (const file of [
+    'index.mjs',
+    'espeak-ng.wasm',
+    'bin/ffmpeg',
+    'bots/ava/manifest.json',
+    'bots/otto/head-m4-eo.png',
+    'fonts/Inter_600SemiBold.ttf',
+    'Dockerfile',
+  ]) {
     expect(existsSync(join(out, file)), file).toBe(true);
   }
   const script = `const m = await import(${JSON.stringify(join(out, 'index.mjs'))}); console.log(JSON.stringify(await m.handler({ look: 'maya' })));`;
   const env = { PATH: process.env.PATH ?? '' }; // no FFMPEG_PATH etc.: the bundle must find its own
-  const result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, env, encoding: 'utf8' }).trim().split('\n').pop()!);
+  const result = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, env, encoding: 'utf8' }).trim().split('\n').pop()!,
+  );
   expect(result.ffmpeg).toBe(join(out, 'bin', 'ffmpeg'));
   expect(result.streams).toEqual(['h264', 'aac']);
   expect(result.durationSeconds).toBeGreaterThan(1);

@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleRender } from '#infra/scripts/bundle-render.ts';
-import { environmentFor, functions, type FunctionDecl } from '#infra/wiring.ts';
 import { LOCAL_REGION } from '#infra/local/emulators.ts';
+import { bundleRender } from '#infra/scripts/bundle-render.ts';
+import { environmentFor, type FunctionDecl, functions } from '#infra/wiring.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { eventually } from '../../support/media.ts';
 import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -58,7 +58,12 @@ it('the bundled render handler renders a real job from its own folder, and the v
         messageId: message.MessageId,
         receiptHandle: message.ReceiptHandle,
         body: message.Body,
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(Date.now()),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+        },
         messageAttributes: {},
         md5OfBody: message.MD5OfBody,
         eventSource: 'aws:sqs',
@@ -90,14 +95,23 @@ it('the bundled render handler renders a real job from its own folder, and the v
     `const result = await handler(${JSON.stringify(event)}, context);` +
     `console.log('RESULT ' + JSON.stringify(result));`;
   const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { cwd: out, env, timeout: 120_000 });
-  const result = JSON.parse(stdout.split('\n').find((l) => l.startsWith('RESULT '))!.slice('RESULT '.length));
+  const result = JSON.parse(
+    stdout
+      .split('\n')
+      .find((l) => l.startsWith('RESULT '))!
+      .slice('RESULT '.length),
+  );
   expect(result).toEqual({ batchItemFailures: [] });
 
   // The service's own assemble and notifier functions take it from there.
-  const video = await eventually(async () => {
-    const v = (await (await fetch(`${app.baseUrl}/v1/video/${video_id}`, { headers: app.authHeaders })).json()) as any;
-    return v.status === 'completed' ? v : undefined;
-  }, 60_000, 'the video to complete');
+  const video = await eventually(
+    async () => {
+      const v = (await (await fetch(`${app.baseUrl}/v1/video/${video_id}`, { headers: app.authHeaders })).json()) as any;
+      return v.status === 'completed' ? v : undefined;
+    },
+    60_000,
+    'the video to complete',
+  );
   expect(video.clips[0]).toMatchObject({ status: 'rendered', cached: false });
   expect(video.clips[0].duration_seconds).toBeGreaterThan(1);
   await receiver.waitForDelivered(1, 30_000);

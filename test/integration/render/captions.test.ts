@@ -2,24 +2,26 @@
  * Captions: the cue rules, the WebVTT and SRT files (read back by ffmpeg's own demuxers), espeak-ng's word
  * timings against the audio, and captions burned into real frames at 1280x720 and in a portrait frame.
  */
-import { voiceToSpeak } from '#domain/voices';
+
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { CAPTION_LIMITS, cuesFromWords, isBurnable, joinClipCues, toSrt, toWebVtt, type Cue, type TimedWord } from '#domain/captions';
+import { CAPTION_LIMITS, type Cue, cuesFromWords, isBurnable, joinClipCues, type TimedWord, toSrt, toWebVtt } from '#domain/captions';
+import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { captionFontPath, captionsScript, placeCaptions } from '#functions/render/engine/burned-captions.ts';
 import { BotCompositor } from '#functions/render/engine/compositor.ts';
-import { renderClip, type RenderClipInput } from '#functions/render/engine/index.ts';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
+
+import { runFfmpeg } from '#functions/media/media.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
-import { runFfmpeg } from '#functions/media/media.ts';
 import { alignWords, silences, wordsOf } from '#functions/render/speech/alignment.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { BENCH_TEXT } from '#infra/scripts/bench-support.ts';
@@ -30,7 +32,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 
 /** Words of a text with made-up, increasing times (0.3 s each, a 0.05 s gap). */
-const timed = (text: string): TimedWord[] => wordsOf(text).map((w, i) => ({ start: w.start, end: w.end, startSeconds: i * 0.35, endSeconds: i * 0.35 + 0.3 }));
+const timed = (text: string): TimedWord[] =>
+  wordsOf(text).map((w, i) => ({ start: w.start, end: w.end, startSeconds: i * 0.35, endSeconds: i * 0.35 + 0.3 }));
 const squeeze = (text: string) => text.trim().replace(/\s+/g, ' ');
 const shown = (cues: Cue[]) => cues.map((c) => c.lines.join(' ')).join(' ');
 
@@ -107,7 +110,13 @@ describe('cues from timed words', () => {
 
   it("a video's cues are its clips' cues shifted to each clip's start, and none outlasts its clip", () => {
     const joined = joinClipCues([
-      { cues: [{ startSeconds: 0.6, endSeconds: 2.5, lines: ['first'] }, { startSeconds: 2.5, endSeconds: 3.4, lines: ['held past the end'] }], durationSeconds: 3 },
+      {
+        cues: [
+          { startSeconds: 0.6, endSeconds: 2.5, lines: ['first'] },
+          { startSeconds: 2.5, endSeconds: 3.4, lines: ['held past the end'] },
+        ],
+        durationSeconds: 3,
+      },
       { cues: [{ startSeconds: 0.2, endSeconds: 1, lines: ['second'] }], durationSeconds: 1.5 },
     ]);
     expect(joined).toEqual([
@@ -133,12 +142,17 @@ describe('WebVTT and SRT', () => {
     expect(toWebVtt(cues)).toBe(
       'WEBVTT\n\n1\n00:00:00.600 --> 00:00:02.040\nHello &lt;there&gt; &amp; you --&gt;\nsecond line\n\n2\n01:01:01.500 --> 01:01:02.250\nan hour in\n\n',
     );
-    expect(toSrt(cues)).toBe('1\r\n00:00:00,600 --> 00:00:02,040\r\nHello <\u200bthere> & you --\u200b>\r\nsecond line\r\n\r\n2\r\n01:01:01,500 --> 01:01:02,250\r\nan hour in\r\n\r\n');
+    expect(toSrt(cues)).toBe(
+      '1\r\n00:00:00,600 --> 00:00:02,040\r\nHello <\u200bthere> & you --\u200b>\r\nsecond line\r\n\r\n2\r\n01:01:01,500 --> 01:01:02,250\r\nan hour in\r\n\r\n',
+    );
     expect(toWebVtt([])).toBe('WEBVTT\n\n');
   });
 
   it("ffmpeg's own WebVTT and SubRip demuxers read them back: same cues, same times", async () => {
-    for (const [name, body] of [['c.vtt', toWebVtt(cues)], ['c.srt', toSrt(cues)]] as const) {
+    for (const [name, body] of [
+      ['c.vtt', toWebVtt(cues)],
+      ['c.srt', toSrt(cues)],
+    ] as const) {
       const path = join(root, name);
       writeFileSync(path, body);
       const { stdout } = await runFfmpeg(['-i', path, '-f', 'srt', '-'], { budgetSeconds: 30, captureStdout: true });
@@ -164,7 +178,7 @@ describe('espeak-ng word timings', () => {
     const { gaps, soundStart } = silences(pcm.samples, pcm.sampleRate);
     const onsets = [soundStart, ...gaps.filter((g) => g.end - g.start >= 0.12).map((g) => g.end)];
     // The first word of each clause (after , . ! ?) starts within 50 ms of an onset.
-    const clauseStarts = result.words.filter((w, i) => i === 0 || /[,.!?]$/.test(text.slice(result.words[i - 1]!.start, result.words[i - 1]!.end)));
+    const clauseStarts = result.words.filter((_w, i) => i === 0 || /[,.!?]$/.test(text.slice(result.words[i - 1]!.start, result.words[i - 1]!.end)));
     expect(clauseStarts).toHaveLength(6);
     for (const word of clauseStarts) {
       const nearest = Math.min(...onsets.map((o) => Math.abs(o - word.startSeconds)));
@@ -172,20 +186,33 @@ describe('espeak-ng word timings', () => {
     }
   });
 
-  it.each(BUILT_IN_BOTS.map((b) => [b.uid, b] as const))('on the 60-second benchmark text, every clause of %s starts within 50 ms of a speech onset', async (_uid, bot) => {
-    const result = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, voiceToSpeak(bot.voice, undefined, { polly: false }), mkdtempSync(join(root, 'espeak-')));
-    const pcm = readWav(result.wavPath);
-    const { gaps, soundStart } = silences(pcm.samples, pcm.sampleRate);
-    const onsets = [soundStart, ...gaps.map((g) => g.end)];
-    const clauseStarts = result.words.filter((w, i) => i === 0 || /[,.!?]$/.test(BENCH_TEXT.slice(result.words[i - 1]!.start, result.words[i - 1]!.end)));
-    expect(clauseStarts).toHaveLength(26);
-    const off = clauseStarts.filter((w) => Math.min(...onsets.map((o) => Math.abs(o - w.startSeconds))) > 0.05);
-    expect(off.map((w) => BENCH_TEXT.slice(w.start, w.end))).toEqual([]);
-  });
+  it.each(BUILT_IN_BOTS.map((b) => [b.uid, b] as const))(
+    'on the 60-second benchmark text, every clause of %s starts within 50 ms of a speech onset',
+    async (_uid, bot) => {
+      const result = await new EspeakSpeechEngine().synthesize(
+        BENCH_TEXT,
+        voiceToSpeak(bot.voice, undefined, { polly: false }),
+        mkdtempSync(join(root, 'espeak-')),
+      );
+      const pcm = readWav(result.wavPath);
+      const { gaps, soundStart } = silences(pcm.samples, pcm.sampleRate);
+      const onsets = [soundStart, ...gaps.map((g) => g.end)];
+      const clauseStarts = result.words.filter(
+        (_w, i) => i === 0 || /[,.!?]$/.test(BENCH_TEXT.slice(result.words[i - 1]!.start, result.words[i - 1]!.end)),
+      );
+      expect(clauseStarts).toHaveLength(26);
+      const off = clauseStarts.filter((w) => Math.min(...onsets.map((o) => Math.abs(o - w.startSeconds))) > 0.05);
+      expect(off.map((w) => BENCH_TEXT.slice(w.start, w.end))).toEqual([]);
+    },
+  );
 
   it('offsets point into the text as given, control characters and runs of spaces included', async () => {
     const text = '  Line one,\n\n\tline\u0007two.  ';
-    const result = await new EspeakSpeechEngine().synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: false }), mkdtempSync(join(root, 'espeak-')));
+    const result = await new EspeakSpeechEngine().synthesize(
+      text,
+      voiceToSpeak(ava.voice, undefined, { polly: false }),
+      mkdtempSync(join(root, 'espeak-')),
+    );
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(['Line', 'one,', 'line', 'two.']);
   });
 
@@ -193,22 +220,50 @@ describe('espeak-ng word timings', () => {
     const rate = 16000;
     const samples = new Float32Array(rate * 3);
     // Sound 0.2-0.9 s, 1.3-2.0 s, 2.3-2.8 s.
-    for (const [a, b] of [[0.2, 0.9], [1.3, 2.0], [2.3, 2.8]] as const) for (let i = a * rate; i < b * rate; i++) samples[i] = Math.sin(i / 5) * 0.5;
+    for (const [a, b] of [
+      [0.2, 0.9],
+      [1.3, 2.0],
+      [2.3, 2.8],
+    ] as const)
+      for (let i = a * rate; i < b * rate; i++) samples[i] = Math.sin(i / 5) * 0.5;
     const words = alignWords('One two, three four. Five!', samples, rate);
     expect(words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([
-      [0.2, 0.55], [0.55, 0.9], [1.3, 1.689], [1.689, 2], [2.3, 2.8],
+      [0.2, 0.55],
+      [0.55, 0.9],
+      [1.3, 1.689],
+      [1.689, 2],
+      [2.3, 2.8],
     ]);
   });
 });
 
 /** Draws cues over a plain frame with the ass filter and the caption font; the rectangle of changed pixels. */
-async function drawnBox(cues: Cue[], frame: { width: number; height: number }, bot: { x: number; y: number; width: number; height: number }, longest: number) {
+async function drawnBox(
+  cues: Cue[],
+  frame: { width: number; height: number },
+  bot: { x: number; y: number; width: number; height: number },
+  longest: number,
+) {
   const place = placeCaptions(frame, bot, longest);
   const dir = mkdtempSync(join(root, 'ass-'));
   writeFileSync(join(dir, 'c.ass'), captionsScript(cues, frame, place));
   copyFileSync(captionFontPath(), join(dir, 'caption-font.ttf'));
   const { stdout } = await runFfmpeg(
-    ['-f', 'lavfi', '-i', `color=c=0x8090a0:s=${frame.width}x${frame.height}:d=1`, '-vf', `ass=filename=${dir}/c.ass:fontsdir=${dir}`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    [
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=0x8090a0:s=${frame.width}x${frame.height}:d=1`,
+      '-vf',
+      `ass=filename=${dir}/c.ass:fontsdir=${dir}`,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ],
     { budgetSeconds: 30, captureStdout: true },
   );
   const changed = { top: Infinity, bottom: -1, left: Infinity, right: -1, fontSize: place.fontSize, place };
@@ -229,7 +284,12 @@ describe('burned captions', () => {
   it('are placed in the safe area, clear of the presenter, higher up in a portrait frame', () => {
     const landscape = { width: 1280, height: 720 };
     const bottomRight = { x: 980, y: 370, width: 276, height: 326 };
-    expect(placeCaptions(landscape, { x: 24, y: 24, width: 276, height: 326 })).toMatchObject({ where: 'bottom', left: 64, right: 1216, bottom: 677 });
+    expect(placeCaptions(landscape, { x: 24, y: 24, width: 276, height: 326 })).toMatchObject({
+      where: 'bottom',
+      left: 64,
+      right: 1216,
+      bottom: 677,
+    });
     const beside = placeCaptions(landscape, bottomRight);
     expect(beside).toMatchObject({ where: 'beside', left: 64, bottom: 677 });
     expect(beside.right).toBeLessThanOrEqual(bottomRight.x);
@@ -244,7 +304,16 @@ describe('burned captions', () => {
   it('draws legible captions into a 1280x720 clip where they were placed, and nowhere near the presenter', async () => {
     const text = 'Captions are drawn on a box. They stay clear of the presenter.';
     const base: Omit<RenderClipInput, 'workDir' | 'captions'> = {
-      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: { entry: 'fade_in' }, mode: 'video', frame: FRAME, voice: voiceToSpeak(ava.voice, undefined, { polly: false }), speech: new EspeakSpeechEngine(),
+      bot: ava,
+      text,
+      position: 'bottom-right',
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: { entry: 'fade_in' },
+      mode: 'video',
+      frame: FRAME,
+      voice: voiceToSpeak(ava.voice, undefined, { polly: false }),
+      speech: new EspeakSpeechEngine(),
     };
     const plain = await renderClip({ ...base, workDir: mkdtempSync(join(root, 'plain-')) });
     const burned = await renderClip({ ...base, workDir: mkdtempSync(join(root, 'burn-')), captions: 'burn' });
@@ -288,8 +357,18 @@ describe('burned captions', () => {
   it('does not burn text the font cannot draw (here Hebrew), and still makes its cues in that text', async () => {
     const text = 'שלום עולם, ברוכים הבאים.';
     const clip = await renderClip({
-      bot: ava, text, position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, mode: 'video', frame: FRAME, voice: voiceToSpeak(ava.voice, undefined, { polly: false }),
-      speech: new EspeakSpeechEngine(), captions: 'burn', workDir: mkdtempSync(join(root, 'hebrew-')),
+      bot: ava,
+      text,
+      position: 'bottom-right',
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: {},
+      mode: 'video',
+      frame: FRAME,
+      voice: voiceToSpeak(ava.voice, undefined, { polly: false }),
+      speech: new EspeakSpeechEngine(),
+      captions: 'burn',
+      workDir: mkdtempSync(join(root, 'hebrew-')),
     });
     expect(clip.captionsBurned).toBe(false);
     expect(shown(clip.cues)).toBe(text);
@@ -297,7 +376,12 @@ describe('burned captions', () => {
 
   it("draws a caller's braces and backslashes as text, never as ASS markup (no size change, no extra line)", async () => {
     const line = '{\\fs120}big} \\N x \\{ back\\slash';
-    const box = await drawnBox([{ startSeconds: 0, endSeconds: 2, lines: [line] }], { width: 1280, height: 720 }, { x: 1000, y: 400, width: 250, height: 300 }, line.length);
+    const box = await drawnBox(
+      [{ startSeconds: 0, endSeconds: 2, lines: [line] }],
+      { width: 1280, height: 720 },
+      { x: 1000, y: 400, width: 250, height: 300 },
+      line.length,
+    );
     expect(box.bottom - box.top).toBeLessThan(box.fontSize * 1.6);
     expect(box.right - box.left).toBeGreaterThan(box.fontSize * 8);
   });

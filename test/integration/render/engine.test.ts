@@ -3,27 +3,47 @@
  * format, every transition, lip sync, voice mode and concatenation. Texts are short to keep the file fast.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { imageSize } from 'image-size';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { voiceToSpeak, type SpeechVoice } from '#domain/voices';
+import { BOT_POSITIONS, type BotPosition, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
-import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, type BotPosition } from '#domain/choices';
-import { clipMouthLevels, clipTiming, FPS, renderClip, type RenderClipInput, type SpeechEngine, type SpeechResult } from '#functions/render/engine/index.ts';
-import { concatClips } from '#functions/media/concat.ts';
-import { inspectBackground, type BackgroundMedia } from '#functions/media/media.ts';
-import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
-import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
+import { concatClips } from '#functions/media/concat.ts';
+import { type BackgroundMedia, inspectBackground } from '#functions/media/media.ts';
 import { BotCompositor } from '#functions/render/engine/compositor.ts';
+import {
+  clipMouthLevels,
+  clipTiming,
+  FPS,
+  type RenderClipInput,
+  renderClip,
+  type SpeechEngine,
+  type SpeechResult,
+} from '#functions/render/engine/index.ts';
+import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
+import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { makeSampleBackground } from '#infra/scripts/make-sample-background.ts';
-import { audioSamples, colourDistance, dbfs, frameRgb, grayCropFrames, mouthBox, pictureRgb, pixel, rms, shareDiffering, topLevelBoxes } from '../../support/render-media.ts';
 import { probeFile } from '../../support/media.ts';
+import {
+  audioSamples,
+  colourDistance,
+  dbfs,
+  frameRgb,
+  grayCropFrames,
+  mouthBox,
+  pictureRgb,
+  pixel,
+  rms,
+  shareDiffering,
+  topLevelBoxes,
+} from '../../support/render-media.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 const SHORT = 'Hello, this is a test.';
@@ -128,8 +148,18 @@ describe('renderClip (video)', () => {
 
   beforeAll(async () => {
     withPanel = await render({ background: greenWithTone, backgroundVolume: 0, transitions: { entry: 'zoom_in' } });
-    withoutPanel = await render({ background: greenWithTone, backgroundVolume: 1, removeBotBackground: true, transitions: { entry: 'zoom_in', exit: 'zoom_out' } });
-    fades = await render({ background: silentBackground, backgroundVolume: 1, position: 'bottom-center', transitions: { entry: 'fade_in', exit: 'fade_out' } });
+    withoutPanel = await render({
+      background: greenWithTone,
+      backgroundVolume: 1,
+      removeBotBackground: true,
+      transitions: { entry: 'zoom_in', exit: 'zoom_out' },
+    });
+    fades = await render({
+      background: silentBackground,
+      backgroundVolume: 1,
+      position: 'bottom-center',
+      transitions: { entry: 'fade_in', exit: 'fade_out' },
+    });
   }, 60_000);
 
   it('writes the poster in the same pass: the finished frame half a second after the entry transition', async () => {
@@ -173,10 +203,7 @@ describe('renderClip (video)', () => {
 
   it('without its card, a bot stands on the bottom edge at a bottom position, and fades out higher up', async () => {
     const standing = await render({ position: 'bottom-right', removeBotBackground: true, background: greenWithTone });
-    const [onEdge, floating] = await Promise.all([
-      frameRgb(standing.path, 0.5),
-      frameRgb(withoutPanel.path, TRANSITION_SECONDS + 0.5),
-    ]);
+    const [onEdge, floating] = await Promise.all([frameRgb(standing.path, 0.5), frameRgb(withoutPanel.path, TRANSITION_SECONDS + 0.5)]);
     const background = pixel(floating, 640, 700);
     // bottom-right: the bust reaches the last row of the picture.
     const right = botRect('bottom-right');
@@ -238,7 +265,11 @@ describe('renderClip (video)', () => {
 
   it('fades from and to black, video and audio', async () => {
     const duration = Number((await probeFile(fades.path)).format.duration);
-    const [first, middle, last] = await Promise.all([frameRgb(fades.path, 0), frameRgb(fades.path, duration / 2), frameRgb(fades.path, duration - 0.04)]);
+    const [first, middle, last] = await Promise.all([
+      frameRgb(fades.path, 0),
+      frameRgb(fades.path, duration / 2),
+      frameRgb(fades.path, duration - 0.04),
+    ]);
     const whole = { x: 0, y: 0, w: FRAME.width, h: FRAME.height };
     expect(shareDiffering(first, whole, [0, 0, 0], 30)).toBeLessThan(0.02);
     expect(shareDiffering(last, whole, [0, 0, 0], 60)).toBeLessThan(0.05);
@@ -257,18 +288,39 @@ describe('renderClip (video)', () => {
     ['slide_in_right', 'slide_out_left'],
     ['slide_in_up', 'slide_out_down'],
     ['wipe_in', 'wipe_out'],
-  ] as const)('%s / %s move the bot (or the picture) in and out', async (entry, exit) => {
-    const clip = await render({ text: TINY, position: 'bottom-right', transitions: { entry, exit } });
-    await expectDuration(clip.path, clip.speech.durationSeconds + 2 * TRANSITION_SECONDS);
-    const duration = Number((await probeFile(clip.path)).format.duration);
-    const [first, middle, last] = await Promise.all([frameRgb(clip.path, 0), frameRgb(clip.path, TRANSITION_SECONDS + 0.1), frameRgb(clip.path, duration - 0.04)]);
-    const rect = shrink(botRect('bottom-right'), 0.2);
-    expect(meanAbsDiff(first, middle, rect)).toBeGreaterThan(40);
-    expect(meanAbsDiff(last, middle, rect)).toBeGreaterThan(40);
-  }, 30_000);
+  ] as const)(
+    '%s / %s move the bot (or the picture) in and out',
+    async (entry, exit) => {
+      const clip = await render({ text: TINY, position: 'bottom-right', transitions: { entry, exit } });
+      await expectDuration(clip.path, clip.speech.durationSeconds + 2 * TRANSITION_SECONDS);
+      const duration = Number((await probeFile(clip.path)).format.duration);
+      const [first, middle, last] = await Promise.all([
+        frameRgb(clip.path, 0),
+        frameRgb(clip.path, TRANSITION_SECONDS + 0.1),
+        frameRgb(clip.path, duration - 0.04),
+      ]);
+      const rect = shrink(botRect('bottom-right'), 0.2);
+      expect(meanAbsDiff(first, middle, rect)).toBeGreaterThan(40);
+      expect(meanAbsDiff(last, middle, rect)).toBeGreaterThan(40);
+    },
+    30_000,
+  );
 
   it('covers every transition name', () => {
-    const tested = new Set(['zoom_in', 'zoom_out', 'fade_in', 'fade_out', 'slide_in_left', 'slide_out_right', 'slide_in_right', 'slide_out_left', 'slide_in_up', 'slide_out_down', 'wipe_in', 'wipe_out']);
+    const tested = new Set([
+      'zoom_in',
+      'zoom_out',
+      'fade_in',
+      'fade_out',
+      'slide_in_left',
+      'slide_out_right',
+      'slide_in_right',
+      'slide_out_left',
+      'slide_in_up',
+      'slide_out_down',
+      'wipe_in',
+      'wipe_out',
+    ]);
     for (const name of [...ENTRY_TRANSITIONS, ...EXIT_TRANSITIONS]) expect(tested.has(name)).toBe(true);
   });
 });
@@ -278,7 +330,14 @@ describe('renderClip (video)', () => {
  * Pearson r of the mouth's openness (dark pixels in the mouth box) against the voice's loudness, frame by frame.
  */
 async function measureLipSync(text: string, voice?: string) {
-  const clip = await render({ text, voice: voiceToSpeak(ava.voice, voice, { polly: false }), position: 'center', removeBotBackground: true, background: greenWithTone, backgroundVolume: 0 });
+  const clip = await render({
+    text,
+    voice: voiceToSpeak(ava.voice, voice, { polly: false }),
+    position: 'center',
+    removeBotBackground: true,
+    background: greenWithTone,
+    backgroundVolume: 0,
+  });
   const { x, y, sprites } = botRect('center');
   const rect = mouthBox({ x, y }, sprites);
   const frames = await grayCropFrames(clip.path, rect);
@@ -293,7 +352,7 @@ async function measureLipSync(text: string, voice?: string) {
   const pcm = readWav(clip.speech.wavPath);
   const computed = pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, levels.length));
   console.log(
-    `lip sync (${voice ?? 'Ava\'s own voice'}): Pearson r(mouth openness in rendered frames, voice RMS per frame) = ${measured.toFixed(3)} over ${frames.length} frames; ` +
+    `lip sync (${voice ?? "Ava's own voice"}): Pearson r(mouth openness in rendered frames, voice RMS per frame) = ${measured.toFixed(3)} over ${frames.length} frames; ` +
       `r(engine mouth level, speech RMS) = ${computed.toFixed(3)}; distinct openness values: ${new Set(openness).size}`,
   );
   return { measured, computed, seconds: clip.speech.durationSeconds };
@@ -312,12 +371,16 @@ describe('lip sync', () => {
     // In kana: espeak-ng's Japanese reads kanji out as "Chinese letter" (Polly's Japanese voices read them).
     ['Japanese', 'espeak:ja+f3', 'みなさん、こんにちは。ばんぐみへ ようこそ。きょうは ほんとうに すばらしい ものを みます。'],
     ['Arabic', 'espeak:ar+m3', 'مرحبا بالجميع، وأهلا بكم من جديد في البرنامج. اليوم نرى شيئا رائعا حقا!'],
-  ])('in %s (%s) too', async (_language, voice, text) => {
-    const { measured, computed, seconds } = await measureLipSync(text, voice);
-    expect(seconds).toBeGreaterThan(2);
-    expect(measured).toBeGreaterThanOrEqual(0.6);
-    expect(computed).toBeGreaterThanOrEqual(0.6);
-  }, 30_000);
+  ])(
+    'in %s (%s) too',
+    async (_language, voice, text) => {
+      const { measured, computed, seconds } = await measureLipSync(text, voice);
+      expect(seconds).toBeGreaterThan(2);
+      expect(measured).toBeGreaterThanOrEqual(0.6);
+      expect(computed).toBeGreaterThanOrEqual(0.6);
+    },
+    30_000,
+  );
 });
 
 describe('voice mode and concatenation', () => {

@@ -10,12 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { TRANSITION_SECONDS } from '#domain/clip';
-import { functions } from '#infra/wiring.ts';
-import { limits } from '#domain/limits';
 import { JobFailure } from '#domain/errors';
-import { fetchBackground } from '#functions/render/background.ts';
-import { renderClip } from '#functions/render/engine/index.ts';
+import { limits } from '#domain/limits';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import {
   BACKGROUND_FORMATS,
   budgetFor,
@@ -25,13 +23,15 @@ import {
   parseInputReport,
   runFfmpeg,
 } from '#functions/media/media.ts';
+import { fetchBackground } from '#functions/render/background.ts';
+import { renderClip } from '#functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
-import { writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample, type SampleFormat } from '../../support/hostile-media.ts';
+import { functions } from '#infra/wiring.ts';
+import { type SampleFormat, writeDeclaredSizePng, writeHlsPolyglot, writeHugePng, writeSample } from '../../support/hostile-media.ts';
 import { probeFile } from '../../support/media.ts';
 import { assertPublicMessage } from '../../support/public-errors.ts';
 import { frameRgb, pixel } from '../../support/render-media.ts';
-import { voiceToSpeak } from '#domain/voices';
 
 const AVA_VOICE = voiceToSpeak(BUILT_IN_BOTS[0]!.voice, undefined, { polly: false });
 
@@ -81,7 +81,17 @@ describe('accepted background formats', () => {
   ];
 
   it('lists exactly the formats of the README', () => {
-    expect(BACKGROUND_FORMATS.map((f) => f.label)).toEqual(['MP4 / MOV', 'WebM / Matroska', 'AVI', 'MPEG-TS', 'MPEG-PS', 'GIF', 'PNG', 'JPEG', 'WebP']);
+    expect(BACKGROUND_FORMATS.map((f) => f.label)).toEqual([
+      'MP4 / MOV',
+      'WebM / Matroska',
+      'AVI',
+      'MPEG-TS',
+      'MPEG-PS',
+      'GIF',
+      'PNG',
+      'JPEG',
+      'WebP',
+    ]);
   });
 
   for (const { format, demuxer, still, audio } of formats) {
@@ -148,8 +158,18 @@ describe('files of the security review', () => {
     const media = await inspectBackground(writeDeclaredSizePng(join(work, 'truncated.png'), 640, 480), work);
     const started = Date.now();
     const clip = await renderClip({
-      bot: BUILT_IN_BOTS[0]!, voice: AVA_VOICE, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
-      backgroundVolume: 0, transitions: {}, frame: FRAME, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
+      bot: BUILT_IN_BOTS[0]!,
+      voice: AVA_VOICE,
+      text: 'Hello there.',
+      position: 'center',
+      removeBotBackground: false,
+      background: media,
+      backgroundVolume: 0,
+      transitions: {},
+      frame: FRAME,
+      mode: 'video',
+      workDir: work,
+      speech: new EspeakSpeechEngine(),
     });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(Number((await probeFile(clip.path)).format.duration)).toBeCloseTo(clip.durationSeconds, 0);
@@ -245,8 +265,30 @@ describe('the report parser', () => {
   it('a forged "Stream" line can add a stream to the report, but not hide the real, larger picture', async () => {
     const work = dir();
     const path = join(work, 'forged-small.mp4');
-    await runFfmpeg(['-y', '-f', 'lavfi', '-i', 'color=s=8200x16:d=0.2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', 'use_metadata_tags', forge(''), forgedKey('Stream #0:7: Video: h264, yuv420p, 16x16, 25 fps'), '-f', 'mp4', path], { budgetSeconds: 60 });
-    const report = (await runFfmpeg(['-protocol_whitelist', 'file', '-i', path], { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false })).stderr;
+    await runFfmpeg(
+      [
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=s=8200x16:d=0.2',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        'use_metadata_tags',
+        forge(''),
+        forgedKey('Stream #0:7: Video: h264, yuv420p, 16x16, 25 fps'),
+        '-f',
+        'mp4',
+        path,
+      ],
+      { budgetSeconds: 60 },
+    );
+    const report = (
+      await runFfmpeg(['-protocol_whitelist', 'file', '-i', path], { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false })
+    ).stderr;
     expect(report).toMatch(/^ {4}Stream #0:7: Video: h264, yuv420p, 16x16/m); // the forgery reached the report
     expect((await refusal(path)).reason).toMatch(/8200x16 pixels/);
   });
@@ -254,18 +296,66 @@ describe('the report parser', () => {
   it('a forged audio line does not make a silent video "have sound"; a forged video line does not make a sound a background', async () => {
     const work = dir();
     const silent = join(work, 'forged-audio.mp4');
-    await runFfmpeg(['-y', '-f', 'lavfi', '-i', 'color=s=320x240:d=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', 'use_metadata_tags', forge(''), forgedKey('Stream #0:5: Audio: aac (LC), 48000 Hz, stereo, fltp'), '-f', 'mp4', silent], { budgetSeconds: 60 });
+    await runFfmpeg(
+      [
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=s=320x240:d=1',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        'use_metadata_tags',
+        forge(''),
+        forgedKey('Stream #0:5: Audio: aac (LC), 48000 Hz, stereo, fltp'),
+        '-f',
+        'mp4',
+        silent,
+      ],
+      { budgetSeconds: 60 },
+    );
     const media = await inspectBackground(silent, work);
     expect(media.hasAudio).toBe(false);
     // It renders (the graph does not ask for a sound the file lacks).
     const clip = await renderClip({
-      bot: BUILT_IN_BOTS[0]!, voice: AVA_VOICE, text: 'Hello there.', position: 'center', removeBotBackground: false, background: media,
-      backgroundVolume: 1, transitions: {}, frame: FRAME, mode: 'video', workDir: work, speech: new EspeakSpeechEngine(),
+      bot: BUILT_IN_BOTS[0]!,
+      voice: AVA_VOICE,
+      text: 'Hello there.',
+      position: 'center',
+      removeBotBackground: false,
+      background: media,
+      backgroundVolume: 1,
+      transitions: {},
+      frame: FRAME,
+      mode: 'video',
+      workDir: work,
+      speech: new EspeakSpeechEngine(),
     });
     expect(Number((await probeFile(clip.path)).format.duration)).toBeCloseTo(clip.durationSeconds, 0);
 
     const sound = join(work, 'forged-video.mp4');
-    await runFfmpeg(['-y', '-f', 'lavfi', '-i', 'sine=d=1', '-c:a', 'aac', '-movflags', 'use_metadata_tags', forge(''), forgedKey('Stream #0:5: Video: h264, yuv420p, 320x240, 25 fps'), '-f', 'mp4', sound], { budgetSeconds: 60 });
+    await runFfmpeg(
+      [
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=d=1',
+        '-c:a',
+        'aac',
+        '-movflags',
+        'use_metadata_tags',
+        forge(''),
+        forgedKey('Stream #0:5: Video: h264, yuv420p, 320x240, 25 fps'),
+        '-f',
+        'mp4',
+        sound,
+      ],
+      { budgetSeconds: 60 },
+    );
     expect((await refusal(sound)).reason).toMatch(/has no video picture/);
   });
 });
@@ -274,7 +364,10 @@ describe('the watchdog', () => {
   it('kills a run over its budget: MediaBudgetError, within a second of the budget, and the process is gone', async () => {
     const started = Date.now();
     let pid: number | undefined;
-    const error = await runFfmpeg(['-f', 'lavfi', '-i', 'testsrc=s=640x360:r=30:d=3600', '-f', 'null', '-'], { budgetSeconds: 2, onSpawn: (p) => (pid = p) }).catch((e: unknown) => e);
+    const error = await runFfmpeg(['-f', 'lavfi', '-i', 'testsrc=s=640x360:r=30:d=3600', '-f', 'null', '-'], {
+      budgetSeconds: 2,
+      onSpawn: (p) => (pid = p),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaBudgetError);
     expect((error as MediaBudgetError).reason).toBe('budget');
     expect(Date.now() - started).toBeLessThan(3500);
@@ -287,7 +380,11 @@ describe('the watchdog', () => {
     execFileSync('mkfifo', [fifo]);
     const started = Date.now();
     let pid: number | undefined;
-    const error = await runFfmpeg(['-protocol_whitelist', 'file', '-f', 'mpegts', '-i', fifo, '-f', 'null', '-'], { budgetSeconds: 60, stallSeconds: 2, onSpawn: (p) => (pid = p) }).catch((e: unknown) => e);
+    const error = await runFfmpeg(['-protocol_whitelist', 'file', '-f', 'mpegts', '-i', fifo, '-f', 'null', '-'], {
+      budgetSeconds: 60,
+      stallSeconds: 2,
+      onSpawn: (p) => (pid = p),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaBudgetError);
     expect((error as MediaBudgetError).reason).toBe('stall');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -296,7 +393,10 @@ describe('the watchdog', () => {
 
   it('lets a run that keeps making progress go on past the stall limit', async () => {
     // -progress reports about every half second once encoding runs; 3 s leaves room for a slow start on a busy machine.
-    const result = await runFfmpeg(['-re', '-f', 'lavfi', '-i', 'testsrc=s=64x64:r=10:d=7', '-f', 'null', '-'], { budgetSeconds: 30, stallSeconds: 3 });
+    const result = await runFfmpeg(['-re', '-f', 'lavfi', '-i', 'testsrc=s=64x64:r=10:d=7', '-f', 'null', '-'], {
+      budgetSeconds: 30,
+      stallSeconds: 3,
+    });
     expect(result.exitCode).toBe(0);
   });
 
@@ -314,7 +414,25 @@ describe('frames piped to ffmpeg', () => {
     const shared = Buffer.alloc(side * side);
     const count = 90;
     const { stdout } = await runFfmpeg(
-      ['-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${side}x${side}`, '-r', '30', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+      [
+        '-protocol_whitelist',
+        'pipe',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        '-s',
+        `${side}x${side}`,
+        '-r',
+        '30',
+        '-i',
+        'pipe:0',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        '-',
+      ],
       { budgetSeconds: 30, captureStdout: true, frames: { count, frame: (i) => shared.fill(i) } },
     );
     expect(stdout.length).toBe(count * side * side);

@@ -4,24 +4,25 @@
  * where it was asked, and a transition pair each; in the vertical frame every transition pair, the default
  * backdrop, the join and the poster. Texts are a word or two, so each clip lasts about two seconds.
  */
-import { voiceToSpeak } from '#domain/voices';
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import type { BotPosition } from '#domain/choices';
 import { TRANSITION_SECONDS, type Transitions } from '#domain/clip';
-import { type BotPosition } from '#domain/choices';
-import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS, type FrameSize, type Shape } from '#domain/shape';
+import { ASPECT_RATIOS, type FrameSize, frameSizeOf, RESOLUTIONS, type Shape } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
 import { concatClips } from '#functions/media/concat.ts';
-import { extractPoster, inspectBackground, runFfmpeg, type BackgroundMedia } from '#functions/media/media.ts';
-import { renderClip, type RenderClipInput } from '#functions/render/engine/index.ts';
-import { botHeightFor, layoutFor, type BotBox } from '#functions/render/engine/layout.ts';
+import { type BackgroundMedia, extractPoster, inspectBackground, runFfmpeg } from '#functions/media/media.ts';
+import { type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
+import { type BotBox, botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
-import { colourDistance, frameRgb } from '../../support/render-media.ts';
 import { probeFile } from '../../support/media.ts';
+import { colourDistance, frameRgb } from '../../support/render-media.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 const SHAPES: Shape[] = RESOLUTIONS.flatMap((resolution) => ASPECT_RATIOS.map((aspectRatio) => ({ aspectRatio, resolution })));
@@ -69,15 +70,18 @@ const pixelAt = (rgb: Buffer, frame: FrameSize, x: number, y: number) => {
 };
 /** Share of the box's pixels (a margin of a fifth inside it) that are none of the background's colours. */
 function shareNotBackground(rgb: Buffer, frame: FrameSize, box: BotBox): number {
-  const x0 = Math.round(box.x + box.width / 5), x1 = Math.round(box.x + (box.width * 4) / 5);
-  const y0 = Math.round(box.y + box.height / 5), y1 = Math.round(box.y + (box.height * 4) / 5);
+  const x0 = Math.round(box.x + box.width / 5),
+    x1 = Math.round(box.x + (box.width * 4) / 5);
+  const y0 = Math.round(box.y + box.height / 5),
+    y1 = Math.round(box.y + (box.height * 4) / 5);
   let other = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (BANDS.every((c) => colourDistance(pixelAt(rgb, frame, x, y), c) > 60)) other++;
   return other / ((x1 - x0) * (y1 - y0));
 }
 function meanAbsDiff(a: Buffer, b: Buffer, frame: FrameSize, box: BotBox) {
   let sum = 0;
-  for (let y = box.y; y < box.y + box.height; y++) for (let x = box.x; x < box.x + box.width; x++) sum += colourDistance(pixelAt(a, frame, x, y), pixelAt(b, frame, x, y));
+  for (let y = box.y; y < box.y + box.height; y++)
+    for (let x = box.x; x < box.x + box.width; x++) sum += colourDistance(pixelAt(a, frame, x, y), pixelAt(b, frame, x, y));
   return sum / (box.width * box.height);
 }
 const boxOf = (frame: FrameSize, position: BotPosition) => layoutFor(frame, position, loadSprites(ava.look, botHeightFor(frame, position)).manifest);
@@ -122,7 +126,12 @@ describe('every shape', () => {
       // bands where the frame is as wide (16:9) or cropped to its centre square (1:1); a vertical frame keeps its middle.
       const [left, right] = shape.aspectRatio === '9:16' ? [GREEN, GREEN] : [RED, YELLOW];
       const { width: w, height: h } = frame;
-      for (const [x, y, colour] of [[2, 2, left], [2, h - 3, left], [w - 3, 2, right], [w - 3, h - 3, right]] as const)
+      for (const [x, y, colour] of [
+        [2, 2, left],
+        [2, h - 3, left],
+        [w - 3, 2, right],
+        [w - 3, h - 3, right],
+      ] as const)
         expect(colourDistance(pixelAt(middle, frame, x, y), colour), `pixel ${x},${y}`).toBeLessThan(40);
 
       // The bot fills its box in the top-left corner, and the opposite corner is background.
@@ -139,23 +148,32 @@ describe('the vertical frame (9:16 720p)', () => {
   const frame = frameSizeOf({ aspectRatio: '9:16', resolution: '720p' });
   const parts: string[] = [];
 
-  it.each(PAIRS)('plays %o at the bottom centre', async (transitions) => {
-    const clip = await render(frame, { transitions, position: 'bottom-center' });
-    parts.push(clip.path);
-    await expectTransitionsPlayed(clip.path, frame, boxOf(frame, 'bottom-center'));
-  }, 30_000);
+  it.each(PAIRS)(
+    'plays %o at the bottom centre',
+    async (transitions) => {
+      const clip = await render(frame, { transitions, position: 'bottom-center' });
+      parts.push(clip.path);
+      await expectTransitionsPlayed(clip.path, frame, boxOf(frame, 'bottom-center'));
+    },
+    30_000,
+  );
 
   it('fills the frame with the default backdrop when there is no background', async () => {
     const clip = await render(frame, { background: undefined, position: 'center' });
     const still = await frameRgb(clip.path, 0.3, frame.width, frame.height);
     // The backdrop's blue reaches every corner (a letterbox would be black there).
-    for (const [x, y] of [[2, 2], [frame.width - 3, 2], [2, frame.height - 3], [frame.width - 3, frame.height - 3]] as const) {
+    for (const [x, y] of [
+      [2, 2],
+      [frame.width - 3, 2],
+      [2, frame.height - 3],
+      [frame.width - 3, frame.height - 3],
+    ] as const) {
       const [r, g, b] = pixelAt(still, frame, x, y);
       expect(b! - r!, `pixel ${x},${y}: ${r},${g},${b}`).toBeGreaterThan(10);
     }
   });
 
-  it('clips of the shape join by stream copy, and the poster has the video\'s own size', async () => {
+  it("clips of the shape join by stream copy, and the poster has the video's own size", async () => {
     const joined = await concatClips({ parts: parts.slice(0, 2), mode: 'video', workDir: mkdtempSync(join(root, 'concat-')) });
     const video = (await probeFile(joined.path)).streams.find((s) => s.codec_type === 'video')!;
     expect([video.width, video.height]).toEqual([720, 1280]);

@@ -13,10 +13,17 @@ describe('the espeak-ng catalog', () => {
   it('lists exactly the languages the WASM lists, with the tags and names the build gives them', async () => {
     const { languages, variants } = await espeakVoiceList();
     expect(languages.length).toBeGreaterThanOrEqual(100);
-    expect(languages.map((l) => ({ espeakLanguage: l.language, file: l.file }))).toEqual(ESPEAK_LANGUAGES.map((l) => ({ espeakLanguage: l.espeakLanguage, file: l.file })));
+    expect(languages.map((l) => ({ espeakLanguage: l.language, file: l.file }))).toEqual(
+      ESPEAK_LANGUAGES.map((l) => ({ espeakLanguage: l.espeakLanguage, file: l.file })),
+    );
     expect(languages.map((listed) => espeakLanguageRow(listed, voiceNameOf(listed, languages)))).toEqual(ESPEAK_LANGUAGES);
     // The two variants every language is offered in.
-    expect(variants.filter((v) => v.file === '!v/f3' || v.file === '!v/m3').map((v) => v.gender).sort()).toEqual(['F', 'M']);
+    expect(
+      variants
+        .filter((v) => v.file === '!v/f3' || v.file === '!v/m3')
+        .map((v) => v.gender)
+        .sort(),
+    ).toEqual(['F', 'M']);
   });
 
   it('speaks each voice id with the voice file and the variant it names', async () => {
@@ -31,7 +38,9 @@ describe('the espeak-ng catalog', () => {
       ['yue-latn-jyutping', 'sit/yue-Latn-jyutping'],
     ]);
     // Each variant changes the sound of the voice; both speak.
-    for (const id of listVoices({ polly: false }).filter((v) => ['es', 'ja', 'ar', 'en-GB', 'yue-Latn-jyutping'].includes(v.language)).map((v) => v.id)) {
+    for (const id of listVoices({ polly: false })
+      .filter((v) => ['es', 'ja', 'ar', 'en-GB', 'yue-Latn-jyutping'].includes(v.language))
+      .map((v) => v.id)) {
       const argument = espeakVoiceArgument(id)!;
       const hash = await speechHash(argument);
       expect(hash, id).toBeDefined();

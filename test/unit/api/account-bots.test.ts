@@ -1,6 +1,6 @@
 /** The rules of a PUT /v1/bot/{uid} and the one conversion of an account bot into the renderer's Bot. */
 import { describe, expect, it } from 'vitest';
-import { parsePutBot, toBot, type AccountBot } from '#domain/account-bots';
+import { type AccountBot, parsePutBot, toBot } from '#domain/account-bots';
 import { Forbidden, InvalidRequest } from '#domain/errors';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -22,37 +22,60 @@ describe('parsePutBot', () => {
   it('takes a photo as JPEG, PNG or WebP by its bytes, with defaults', () => {
     for (const bytes of [JPEG, PNG, WEBP]) {
       const command = parsePutBot('my-bot', { name: ' Me ' }, { image: { bytes } }, voices);
-      expect(command).toMatchObject({ uid: 'my-bot', name: 'Me', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'bottom-right', images: { kind: 'photo' } });
+      expect(command).toMatchObject({
+        uid: 'my-bot',
+        name: 'Me',
+        description: '',
+        voice: 'espeak:en-us+f3',
+        defaultPosition: 'bottom-right',
+        images: { kind: 'photo' },
+      });
     }
   });
 
   it('takes drawn PNGs (two required, two optional) and refuses a drawn layer that is not a PNG', () => {
-    expect(parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, mouth_open: { bytes: PNG }, eyes_closed: { bytes: PNG } }, voices).images).toMatchObject({
+    expect(
+      parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, mouth_open: { bytes: PNG }, eyes_closed: { bytes: PNG } }, voices).images,
+    ).toMatchObject({
       kind: 'drawn',
       parts: { mouth_closed: expect.anything(), mouth_open: expect.anything(), eyes_closed: expect.anything() },
     });
     expect(problems(() => parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG } }, voices))).toEqual(['mouth_open']);
-    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, mouth_open: { bytes: JPEG } }, voices))).toEqual(['mouth_open']);
+    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, mouth_open: { bytes: JPEG } }, voices))).toEqual([
+      'mouth_open',
+    ]);
   });
 
   it('names every bad field: voice, webhook, unknown fields, an image sent as text, no source', () => {
-    expect(problems(() => parsePutBot('x-bot', { name: 'N', voice: 'espeak:nope', webhook: 'ftp://x', colour: 'red', image: 'abc' }, {}, voices)).sort()).toEqual(
-      ['colour', 'image', 'image', 'voice', 'webhook'].sort(),
-    );
+    expect(
+      problems(() => parsePutBot('x-bot', { name: 'N', voice: 'espeak:nope', webhook: 'ftp://x', colour: 'red', image: 'abc' }, {}, voices)).sort(),
+    ).toEqual(['colour', 'image', 'image', 'voice', 'webhook'].sort());
     expect(problems(() => parsePutBot('x-bot', { name: 'N', voice: 'polly:Joanna' }, { image: { bytes: PNG } }, voices))).toEqual(['voice']);
     expect(parsePutBot('x-bot', { name: 'N', voice: 'polly:Joanna' }, { image: { bytes: PNG } }, { polly: true }).voice).toBe('polly:Joanna');
   });
 
-  it('refuses a built-in bot\'s uid as forbidden, and malformed uids or the built-in prefix as invalid', () => {
+  it("refuses a built-in bot's uid as forbidden, and malformed uids or the built-in prefix as invalid", () => {
     expect(() => parsePutBot('bot_leo', { name: 'N' }, { image: { bytes: PNG } }, voices)).toThrow(Forbidden);
-    for (const uid of ['', 'ab', 'UPPER', 'a b c', 'x'.repeat(65), 'bot_custom']) expect(problems(() => parsePutBot(uid, { name: 'N' }, { image: { bytes: PNG } }, voices))).toEqual(['uid']);
+    for (const uid of ['', 'ab', 'UPPER', 'a b c', 'x'.repeat(65), 'bot_custom'])
+      expect(problems(() => parsePutBot(uid, { name: 'N' }, { image: { bytes: PNG } }, voices))).toEqual(['uid']);
   });
 });
 
 describe('toBot', () => {
   const own: AccountBot = {
-    tenantId: 'acct_a', uid: 'mine', keyId: 'key_a', name: 'Mine', description: 'd', voice: 'espeak:en-gb+m3', defaultPosition: 'center', status: 'ready', version: 'v_2',
-    source: { kind: 'photo_url', url: 'https://example.com/a.jpg' }, look: { version: 'v_2', files: ['manifest.json'], preview: 'preview.png' }, createdAt: 'x', updatedAt: 'x',
+    tenantId: 'acct_a',
+    uid: 'mine',
+    keyId: 'key_a',
+    name: 'Mine',
+    description: 'd',
+    voice: 'espeak:en-gb+m3',
+    defaultPosition: 'center',
+    status: 'ready',
+    version: 'v_2',
+    source: { kind: 'photo_url', url: 'https://example.com/a.jpg' },
+    look: { version: 'v_2', files: ['manifest.json'], preview: 'preview.png' },
+    createdAt: 'x',
+    updatedAt: 'x',
   };
 
   it('speaks an espeak voice id as it is, and a Polly one with Polly where the deployment has it (else a stand-in)', () => {

@@ -14,7 +14,16 @@ async function multipartRequest(fields: number, files: number): Promise<HttpRequ
   for (let i = 0; i < files; i++) form.append(`file_${i}`, new Blob([`bytes ${i}`], { type: 'image/png' }), `file_${i}.png`);
   const request = new Request('http://localhost/', { method: 'POST', body: form });
   const body = Buffer.from(await request.arrayBuffer());
-  return { method: 'POST', rawPath: '/', pathParams: {}, query: {}, headers: { 'content-type': request.headers.get('content-type')! }, body, requestId: 'req_1', baseUrl: 'http://localhost' };
+  return {
+    method: 'POST',
+    rawPath: '/',
+    pathParams: {},
+    query: {},
+    headers: { 'content-type': request.headers.get('content-type')! },
+    body,
+    requestId: 'req_1',
+    baseUrl: 'http://localhost',
+  };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<BadRequestError> {
@@ -28,7 +37,8 @@ async function refusal(promise: Promise<unknown>): Promise<BadRequestError> {
 }
 
 const FILE_FIELDS = ['file_0', 'file_1', 'file_2', 'file_3', 'file_4', 'file_5'];
-const readBoth = async (request: HttpRequest) => readFieldsAndFiles(request, { maxBytes: 1_000_000, maxFileBytes: 1_000_000, fileFields: FILE_FIELDS });
+const readBoth = async (request: HttpRequest) =>
+  readFieldsAndFiles(request, { maxBytes: 1_000_000, maxFileBytes: 1_000_000, fileFields: FILE_FIELDS });
 
 describe('readFields: a multipart body over its limits', () => {
   it('reads 50 fields and 5 file parts, every one of them', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '#functions/api/openapi.ts';
 import { createRequestSchema, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
-import { jsonSchemaOf } from '#domain/json-schema';
 import { InvalidRequest } from '#domain/errors';
+import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
+import { openApiDocument } from '#functions/api/openapi.ts';
 import { SPEC_SAMPLE_FIELDS } from '../../support/events.ts';
 
 const problemsOf = (fields: Record<string, unknown>) => {
@@ -67,17 +67,29 @@ describe('parseCreateVideo', () => {
   });
 
   it('normalises position and transition spellings', () => {
-    const command = parseCreateVideo({ webhook: 'https://e.com', clips: [clip({ bot_position: 'Top_Right', transitions: 'fade-in  slide-out-left' })] });
+    const command = parseCreateVideo({
+      webhook: 'https://e.com',
+      clips: [clip({ bot_position: 'Top_Right', transitions: 'fade-in  slide-out-left' })],
+    });
     expect(command.clips[0]).toMatchObject({ bot_position: 'top-right', transitions: { entry: 'fade_in', exit: 'slide_out_left' } });
   });
 
   it('names every bad field with its path', () => {
     const problems = problemsOf({
-      clips: JSON.stringify([clip({ bot_position: 'middle', transitions: 'fade_in spin', background_volume: 1.5, background: 'ftp://x/y.mp4', colour: 'red' })]),
+      clips: JSON.stringify([
+        clip({ bot_position: 'middle', transitions: 'fade_in spin', background_volume: 1.5, background: 'ftp://x/y.mp4', colour: 'red' }),
+      ]),
     });
     const paths = problems.map((p) => p.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['webhook', 'clips[0].bot_position', 'clips[0].transitions', 'clips[0].background_volume', 'clips[0].background', 'clips[0].colour']),
+      expect.arrayContaining([
+        'webhook',
+        'clips[0].bot_position',
+        'clips[0].transitions',
+        'clips[0].background_volume',
+        'clips[0].background',
+        'clips[0].colour',
+      ]),
     );
     expect(problems.find((p) => p.path === 'clips[0].transitions')?.message).toContain('spin');
   });
@@ -176,10 +188,11 @@ describe('the create request in the OpenAPI document', () => {
     expect(documented).toEqual(jsonSchemaOf(createRequestSchema));
   });
 
-  it('documents only what the validator accepts, and its defaults are the validator\'s', () => {
+  it("documents only what the validator accepts, and its defaults are the validator's", () => {
     const base = { webhook: 'https://e.com/h', clips: [clip()] };
     for (const field of ['aspect_ratio', 'resolution', 'captions', 'create_video'] as const) {
-      for (const value of documented.properties[field]!.enum ?? []) expect(() => parseCreateVideo({ ...base, [field]: value }), `${field}=${value}`).not.toThrow();
+      for (const value of documented.properties[field]!.enum ?? [])
+        expect(() => parseCreateVideo({ ...base, [field]: value }), `${field}=${value}`).not.toThrow();
     }
     const defaults = parseCreateVideo(base);
     expect(documented.properties.aspect_ratio!.default).toBe(defaults.shape.aspectRatio);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {ensureRoomForAnotherVideo, maxVideosInProgress, parseVideosInProgressLimit} from '#domain/fair-use';
 import { TooManyVideosInProgress } from '#domain/errors';
+import { ensureRoomForAnotherVideo, maxVideosInProgress, parseVideosInProgressLimit } from '#domain/fair-use';
 import { limits } from '#domain/limits';
 import type { Account } from '#domain/ports';
 
@@ -60,7 +60,11 @@ describe('the limit of videos in progress', () => {
     expect(asked).toEqual([{ since: new Date(now.getTime() - limits.videoDeadlineSeconds * 1000).toISOString(), upTo: 7 }]);
   });
 
-  it.each([['50', 50], ['0', 0], [' 10000 ', 10000]])('reads the operator\'s limit %j', (typed, limit) => {
+  it.each([
+    ['50', 50],
+    ['0', 0],
+    [' 10000 ', 10000],
+  ])("reads the operator's limit %j", (typed, limit) => {
     expect(parseVideosInProgressLimit(typed)).toBe(limit);
   });
 

@@ -1,12 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BUILT_IN_BOTS } from '#domain/bot';
 import { hashApiKey, issueApiKey } from '#domain/api-keys';
+import { BUILT_IN_BOTS } from '#domain/bot';
 import { lambdaContext, multipart, restEvent, SPEC_SAMPLE_FIELDS } from '../../support/events.ts';
 
 // Config is read at cold start (module import), so the environment is set before the handlers load.
@@ -77,7 +77,13 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(response.json.url).toBe(`https://abc123.execute-api.eu-west-1.amazonaws.com/prod/v1/video/${response.json.video_id}`);
     expect(response.headers?.Location).toBe(response.json.url);
     const stored = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
-    expect(stored).toMatchObject({ videoId: response.json.video_id, tenantId: 'acct_test', keyId: 'key_test', status: 'queued', webhookUrl: 'https://www.website.com/webhook' });
+    expect(stored).toMatchObject({
+      videoId: response.json.video_id,
+      tenantId: 'acct_test',
+      keyId: 'key_test',
+      status: 'queued',
+      webhookUrl: 'https://www.website.com/webhook',
+    });
     expect(stored.clips[1]).toMatchObject({ botUid: 'bot_leo', position: 'top-left', clipName: 'Tour', reusable: true });
     const entries = sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries!;
     expect(entries.map((e) => JSON.parse(e.MessageBody!))).toEqual([
@@ -87,22 +93,44 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
   });
 
   it('accepts a JSON body with process_done_webhook on /v1/create_video', async () => {
-    const body = JSON.stringify({ process_done_webhook: 'https://hooks.example.com/done', create_video: false, clips: [{ bot_uid: 'bot_otto', text: 'Hi' }] });
-    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/create_video', headers: { 'content-type': 'application/json' }, body }));
+    const body = JSON.stringify({
+      process_done_webhook: 'https://hooks.example.com/done',
+      create_video: false,
+      clips: [{ bot_uid: 'bot_otto', text: 'Hi' }],
+    });
+    const response = await invoke(
+      createVideo,
+      restEvent({ method: 'POST', path: '/v1/create_video', headers: { 'content-type': 'application/json' }, body }),
+    );
     expect(response.statusCode).toBe(202);
     expect(response.json).toMatchObject({ create_video: false, clips: 1 });
   });
 
   it('accepts a URL-encoded form', async () => {
     const body = new URLSearchParams({ webhook: 'https://e.com/h', clips: `[{"bot_uid": 'bot_maya', "text": 'Hi'}]` }).toString();
-    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+    const response = await invoke(
+      createVideo,
+      restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+    );
     expect(response.statusCode).toBe(202);
   });
 
   it.each([
     ['multipart', async () => multipart({ webhook: 'https://e.com/h', captions: 'burn', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` })],
-    ['urlencoded', async () => ({ body: new URLSearchParams({ webhook: 'https://e.com/h', captions: 'BURN', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` }).toString(), contentType: 'application/x-www-form-urlencoded' })],
-    ['json', async () => ({ body: JSON.stringify({ webhook: 'https://e.com/h', captions: 'burn', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }), contentType: 'application/json' })],
+    [
+      'urlencoded',
+      async () => ({
+        body: new URLSearchParams({ webhook: 'https://e.com/h', captions: 'BURN', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+    ],
+    [
+      'json',
+      async () => ({
+        body: JSON.stringify({ webhook: 'https://e.com/h', captions: 'burn', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }),
+        contentType: 'application/json',
+      }),
+    ],
   ])('reads captions: "burn" from a %s body onto every clip', async (_form, make) => {
     const { body, contentType } = await make();
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': contentType }, body }));
@@ -112,8 +140,20 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
 
   it.each([
     ['multipart', async () => multipart({ webhook: 'https://e.com/h', captions: 'subtitles', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` })],
-    ['urlencoded', async () => ({ body: new URLSearchParams({ webhook: 'https://e.com/h', captions: 'yes', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` }).toString(), contentType: 'application/x-www-form-urlencoded' })],
-    ['json', async () => ({ body: JSON.stringify({ webhook: 'https://e.com/h', captions: true, clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }), contentType: 'application/json' })],
+    [
+      'urlencoded',
+      async () => ({
+        body: new URLSearchParams({ webhook: 'https://e.com/h', captions: 'yes', clips: `[{"bot_uid": 'bot_ava', "text": 'Hi'}]` }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+    ],
+    [
+      'json',
+      async () => ({
+        body: JSON.stringify({ webhook: 'https://e.com/h', captions: true, clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }),
+        contentType: 'application/json',
+      }),
+    ],
   ])('answers 400 naming captions when a %s body gives a bad value, and stores nothing', async (_form, make) => {
     const { body, contentType } = await make();
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': contentType }, body }));
@@ -133,7 +173,10 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     const body = JSON.stringify({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_nobody', text: 'Hi' }] });
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body }));
     expect(response.statusCode).toBe(400);
-    expect(response.json.error).toMatchObject({ code: 'invalid_request', details: [{ path: 'clips[0].bot_uid', message: expect.stringContaining('bot_nobody') }] });
+    expect(response.json.error).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: 'clips[0].bot_uid', message: expect.stringContaining('bot_nobody') }],
+    });
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
   });
@@ -144,7 +187,15 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
       { bot_uid: 'bot_ava', text: 'Hi', voice: 'espeak:xx+f3' },
       { bot_uid: 'bot_ava', text: 'Hola', voice: 'polly:Lucia' },
     ];
-    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: 'https://e.com/h', clips }) }));
+    const response = await invoke(
+      createVideo,
+      restEvent({
+        method: 'POST',
+        path: '/v1/bot',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ webhook: 'https://e.com/h', clips }),
+      }),
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json.error.details).toEqual([
       { path: 'clips[1].voice', message: 'unknown voice "espeak:xx+f3"; list the voices with GET /v1/voices' },
@@ -160,7 +211,10 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     expect(response.statusCode).toBe(202);
     expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item!.clips[0]).toMatchObject({ botUid: 'bot_leo', voice: 'espeak:es-419+m3' });
     const form = new URLSearchParams({ webhook: 'https://e.com/h', clips }).toString();
-    const formResponse = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
+    const formResponse = await invoke(
+      createVideo,
+      restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }),
+    );
     expect(formResponse.statusCode).toBe(202);
     expect(documents.commandCalls(PutCommand)[1]!.args[0].input.Item!.clips[0]).toMatchObject({ voice: 'espeak:es-419+m3' });
   });
@@ -182,9 +236,15 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     ['webhook', { webhook: 'http://169.254.169.254/latest/meta-data', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }],
     ['webhook', { webhook: 'http://[::1]:8080/hook', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }],
     ['clips[0].background', { webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', background: 'http://10.0.0.1/bg.mp4' }] }],
-    ['clips[0].background', { webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', background: 'http://metadata.google.internal/x' }] }],
+    [
+      'clips[0].background',
+      { webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', background: 'http://metadata.google.internal/x' }] },
+    ],
   ])('refuses at once a %s that names an address vidbot never connects to (on AWS)', async (path, fields) => {
-    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) }));
+    const response = await invoke(
+      createVideo,
+      restEvent({ method: 'POST', path: '/v1/bot', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) }),
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json.error.details[0]).toMatchObject({ path, message: expect.stringContaining('does not connect to') });
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
@@ -232,7 +292,9 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
     const query = documents.commandCalls(QueryCommand)[0]!.args[0].input;
     expect(query).toMatchObject({ IndexName: 'byTenant', Select: 'COUNT', ExpressionAttributeValues: { ':t': 'acct_test' } });
 
-    documents.on(GetCommand, { TableName: 'accounts' }).resolves({ Item: { tenantId: 'acct_test', name: 'test', createdAt: '2026-01-01T00:00:00Z', maxVideosInProgress: 21 } });
+    documents
+      .on(GetCommand, { TableName: 'accounts' })
+      .resolves({ Item: { tenantId: 'acct_test', name: 'test', createdAt: '2026-01-01T00:00:00Z', maxVideosInProgress: 21 } });
     expect((await invoke(createVideo, event)).statusCode).toBe(202);
   });
 
@@ -245,7 +307,10 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
   });
 
   it('answers 401 with WWW-Authenticate when no caller reached the handler', async () => {
-    const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot', caller: null, headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const response = await invoke(
+      createVideo,
+      restEvent({ method: 'POST', path: '/v1/bot', caller: null, headers: { 'content-type': 'application/json' }, body: '{}' }),
+    );
     expect(response.statusCode).toBe(401);
     expect(response.headers?.['WWW-Authenticate']).toBe('Bearer realm="vidbot"');
   });
@@ -256,7 +321,11 @@ describe('POST /v1/bot/ (trailing slash): list bots', () => {
     const response = await invoke(createVideo, restEvent({ method: 'POST', path: '/v1/bot/', resource: '/v1/bot' }));
     expect(response.statusCode).toBe(200);
     expect(response.json.bots.map((b: { uid: string }) => b.uid)).toEqual(['bot_ava', 'bot_leo', 'bot_maya', 'bot_otto']);
-    expect(response.json.bots[0]).toMatchObject({ name: 'Ava', default_position: 'bottom-right', preview_image_url: expect.stringContaining('bots/ava/preview.png') });
+    expect(response.json.bots[0]).toMatchObject({
+      name: 'Ava',
+      default_position: 'bottom-right',
+      preview_image_url: expect.stringContaining('bots/ava/preview.png'),
+    });
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
   });
 });
@@ -264,17 +333,33 @@ describe('POST /v1/bot/ (trailing slash): list bots', () => {
 describe('GET /v1/video/{id}', () => {
   it("answers 404 for another tenant's video, exactly as for a missing one", async () => {
     documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: { videoId: 'vid_other', tenantId: 'acct_other', status: 'queued' } });
-    const theirs = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video/vid_other', resource: '/v1/video/{id}', pathParameters: { id: 'vid_other' } }));
+    const theirs = await invoke(
+      videos,
+      restEvent({ method: 'GET', path: '/v1/video/vid_other', resource: '/v1/video/{id}', pathParameters: { id: 'vid_other' } }),
+    );
     documents.on(GetCommand, { TableName: 'videos' }).resolves({});
-    const missing = await invoke(videos, restEvent({ method: 'GET', path: '/v1/video/vid_none', resource: '/v1/video/{id}', pathParameters: { id: 'vid_none' } }));
+    const missing = await invoke(
+      videos,
+      restEvent({ method: 'GET', path: '/v1/video/vid_none', resource: '/v1/video/{id}', pathParameters: { id: 'vid_none' } }),
+    );
     expect(theirs.statusCode).toBe(404);
     expect(missing.statusCode).toBe(404);
   });
 
   it('refuses a redelivery while the event is still being delivered (409), allows it once delivered or failed', async () => {
-    const video = { videoId: 'vid_mine', tenantId: 'acct_test', status: 'completed', delivery: { state: 'delivering', attempts: [{ attempt: 1 }], eventId: 'evt_vid_mine_completed' } };
+    const video = {
+      videoId: 'vid_mine',
+      tenantId: 'acct_test',
+      status: 'completed',
+      delivery: { state: 'delivering', attempts: [{ attempt: 1 }], eventId: 'evt_vid_mine_completed' },
+    };
     documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: video });
-    const event = restEvent({ method: 'POST', path: '/v1/video/vid_mine/redeliver', resource: '/v1/video/{id}/redeliver', pathParameters: { id: 'vid_mine' } });
+    const event = restEvent({
+      method: 'POST',
+      path: '/v1/video/vid_mine/redeliver',
+      resource: '/v1/video/{id}/redeliver',
+      pathParameters: { id: 'vid_mine' },
+    });
     expect((await invoke(videos, event)).statusCode).toBe(409);
     sqs.on(SendMessageCommand).resolves({});
     documents.on(GetCommand, { TableName: 'videos' }).resolves({ Item: { ...video, delivery: { ...video.delivery, state: 'failed' } } });
@@ -329,8 +414,18 @@ describe('PUT and DELETE /v1/bot/{uid}: another request changed the bot meanwhil
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
 
     const stored = {
-      tenantId: 'acct_test', uid: 'my-bot', keyId: 'key_test', name: 'Mine', description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
-      status: 'ready', version: 'v_read', source: { kind: 'photo_url', url: 'https://images.example.com/me.jpg' }, createdAt: '2026-11-23T00:00:00Z', updatedAt: '2026-11-23T00:00:00Z',
+      tenantId: 'acct_test',
+      uid: 'my-bot',
+      keyId: 'key_test',
+      name: 'Mine',
+      description: '',
+      voice: 'espeak:en-us+f3',
+      defaultPosition: 'center',
+      status: 'ready',
+      version: 'v_read',
+      source: { kind: 'photo_url', url: 'https://images.example.com/me.jpg' },
+      createdAt: '2026-11-23T00:00:00Z',
+      updatedAt: '2026-11-23T00:00:00Z',
     };
     documents.on(GetCommand, { TableName: 'accountBots' }).resolves({ Item: stored });
     documents.on(DeleteCommand, { TableName: 'accountBots' }).rejects(lost());
@@ -355,7 +450,10 @@ describe('authorizer', () => {
       policyDocument: { Statement: { Effect: string; Resource: string }[] };
       context: Record<string, string>;
     };
-    expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*/*' });
+    expect(result.policyDocument.Statement[0]).toMatchObject({
+      Effect: 'Allow',
+      Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*/*',
+    });
     expect(result.context).toEqual({ tenantId: 'acct_1', keyId: issued.record.keyId });
     // The usage plan throttles by this; it is not the bearer key.
     expect((result as { usageIdentifierKey?: string }).usageIdentifierKey).toBe(issued.record.usageIdentifierKey);

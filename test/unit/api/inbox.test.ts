@@ -1,7 +1,7 @@
 /** The inbox's rules, in memory: whose secrets verify a delivery, and a revoked key's grace. */
 import { describe, expect, it } from 'vitest';
-import { receiveDelivery, type InboxEvent } from '#domain/inbox';
 import { SignatureRejected } from '#domain/errors';
+import { type InboxEvent, receiveDelivery } from '#domain/inbox';
 import type { ApiKeyRecord } from '#domain/ports';
 
 const now = new Date('2026-06-01T12:00:00.000Z');
@@ -21,7 +21,10 @@ function deps(keys: ApiKeyRecord[]) {
     stored,
     deps: {
       keys: { listByTenant: async () => keys },
-      inbox: { putNew: async (e: InboxEvent) => (stored.some((s) => s.receivedKey === e.receivedKey) ? false : (stored.push(e), true)), list: async () => ({ items: stored }) },
+      inbox: {
+        putNew: async (e: InboxEvent) => (stored.some((s) => s.receivedKey === e.receivedKey) ? false : (stored.push(e), true)),
+        list: async () => ({ items: stored }),
+      },
       // Stands for the Standard Webhooks check: the header names the secret that signed.
       verify: (_body: string, headers: Record<string, string>, secrets: readonly string[]) => secrets.includes(headers['webhook-signature']!),
     },
@@ -37,7 +40,9 @@ describe('receiveDelivery', () => {
   it('accepts the secret of an active key, and of a key revoked within the last day (its videos still deliver)', async () => {
     const live = deps([key('s_live'), key('s_recent', '2026-06-01T02:00:00.000Z')]);
     await expect(receiveDelivery(live.deps, delivery('s_live'), now)).resolves.toMatchObject({ webhookId: 'evt_1', type: 'video.completed' });
-    await expect(receiveDelivery(live.deps, { ...delivery('s_recent'), headers: { ...delivery('s_recent').headers, 'webhook-id': 'evt_2' } }, now)).resolves.toBeTruthy();
+    await expect(
+      receiveDelivery(live.deps, { ...delivery('s_recent'), headers: { ...delivery('s_recent').headers, 'webhook-id': 'evt_2' } }, now),
+    ).resolves.toBeTruthy();
     expect(live.stored).toHaveLength(2);
   });
 

@@ -9,7 +9,7 @@ import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, InvalidRequest } from '#domain/errors';
 import type { KeptClip, VideoRepository } from '#domain/ports';
 import type { VideoRecord } from '#domain/video';
-import { createVideo, type CreateVideoDeps } from '#domain/videos';
+import { type CreateVideoDeps, createVideo } from '#domain/videos';
 
 const kept: KeptClip = {
   tenantId: 'acct_1',
@@ -21,7 +21,15 @@ const kept: KeptClip = {
   botUid: 'my-host',
   createVideo: true,
   createdAt: '2026-11-23T00:00:00Z',
-  spec: { botUid: 'my-host', text: 'Hello', position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: true },
+  spec: {
+    botUid: 'my-host',
+    text: 'Hello',
+    position: 'bottom-right',
+    removeBotBackground: false,
+    backgroundVolume: 0,
+    transitions: {},
+    reusable: true,
+  },
 };
 
 const ownBot = (status: AccountBot['status']): AccountBot => ({
@@ -43,17 +51,25 @@ const ownBot = (status: AccountBot['status']): AccountBot => ({
 /** The create use case on in-memory ports: one kept clip of the account's bot `my-host`, the bot as given. */
 async function create(bot: AccountBot | undefined) {
   const created: VideoRecord[] = [];
-  await createVideo(parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }, { clip_uid: 'clip_abc' }] }), { tenantId: 'acct_1', keyId: 'key_1' }, {
-    bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
-    accountBots: { get: async (tenantId: string, uid: string) => (tenantId === bot?.tenantId && uid === bot.uid ? bot : undefined) },
-    accounts: { get: async () => undefined },
-    voices: { polly: false },
-    videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
-    clips: { get: async (_tenant, uid) => (uid === kept.clipUid ? kept : undefined), put: async () => undefined, list: async () => ({ items: [] }) },
-    renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
-    now: () => new Date('2026-11-23T00:00:00Z'),
-    newVideoId: () => 'vid_new',
-  } satisfies CreateVideoDeps);
+  await createVideo(
+    parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }, { clip_uid: 'clip_abc' }] }),
+    { tenantId: 'acct_1', keyId: 'key_1' },
+    {
+      bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
+      accountBots: { get: async (tenantId: string, uid: string) => (tenantId === bot?.tenantId && uid === bot.uid ? bot : undefined) },
+      accounts: { get: async () => undefined },
+      voices: { polly: false },
+      videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
+      clips: {
+        get: async (_tenant, uid) => (uid === kept.clipUid ? kept : undefined),
+        put: async () => undefined,
+        list: async () => ({ items: [] }),
+      },
+      renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
+      now: () => new Date('2026-11-23T00:00:00Z'),
+      newVideoId: () => 'vid_new',
+    } satisfies CreateVideoDeps,
+  );
   return created;
 }
 
@@ -85,7 +101,10 @@ describe('a kept clip of an account bot', () => {
     const error = await refusal(create(undefined));
     expect(error).toBeInstanceOf(InvalidRequest);
     expect((error as InvalidRequest).problems).toEqual([
-      { path: 'clips[1].clip_uid', message: 'kept clip "clip_abc" is spoken by bot "my-host", which no longer exists; describe the clip in full with another bot (GET /v1/bot)' },
+      {
+        path: 'clips[1].clip_uid',
+        message: 'kept clip "clip_abc" is spoken by bot "my-host", which no longer exists; describe the clip in full with another bot (GET /v1/bot)',
+      },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CALLER_RESENDS_AFTER_SECONDS, SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 import { limits } from '#domain/limits';
+import { CALLER_RESENDS_AFTER_SECONDS, SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 
 describe('when a lost event is sent again', () => {
   it('the sweeper first, a caller later: never two chains of attempts for one event', () => {

@@ -4,7 +4,10 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 
 const store = (expiration?: Date) =>
   new S3ObjectStore(
-    new S3Client({ region: 'eu-west-1', credentials: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 'secret', sessionToken: expiration ? 'token' : undefined, expiration }) }),
+    new S3Client({
+      region: 'eu-west-1',
+      credentials: async () => ({ accessKeyId: 'AKIA', secretAccessKey: 'secret', sessionToken: expiration ? 'token' : undefined, expiration }),
+    }),
     'media',
   );
 

@@ -3,14 +3,16 @@
  * video, shown by its presenters and the OpenAPI document, part of a clip's cache key, and a kept clip of
  * another shape refused.
  */
-import { voiceToSpeak } from '#domain/voices';
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toPublicKeptClip } from '#commons/presenters/clip';
+import { buildVideoEvent, toPublicVideo } from '#commons/presenters/video';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
@@ -19,9 +21,8 @@ import type { KeptClip, VideoRepository } from '#domain/ports';
 import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE, type Shape } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
-import { createVideo as createVideoUseCase, type CreateVideoDeps } from '#domain/videos';
-import { toPublicKeptClip } from '#commons/presenters/clip';
-import { buildVideoEvent, toPublicVideo } from '#commons/presenters/video';
+import { type CreateVideoDeps, createVideo as createVideoUseCase } from '#domain/videos';
+import { voiceToSpeak } from '#domain/voices';
 import { openApiDocument } from '#functions/api/openapi.ts';
 import { lambdaContext, multipart, restEvent } from '../../support/events.ts';
 
@@ -75,7 +76,11 @@ async function post(form: 'multipart' | 'urlencoded' | 'json', fields: Record<st
   if (form === 'multipart') ({ body, contentType } = await multipart(all));
   else if (form === 'urlencoded') [body, contentType] = [new URLSearchParams(all).toString(), 'application/x-www-form-urlencoded'];
   else [body, contentType] = [JSON.stringify({ ...all, clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }), 'application/json'];
-  const result = (await handler(restEvent({ method: 'POST', path: '/v1/bot', headers: { 'Content-Type': contentType }, body }), lambdaContext(), () => undefined)) as APIGatewayProxyResult;
+  const result = (await handler(
+    restEvent({ method: 'POST', path: '/v1/bot', headers: { 'Content-Type': contentType }, body }),
+    lambdaContext(),
+    () => undefined,
+  )) as APIGatewayProxyResult;
   return { status: result.statusCode, json: JSON.parse(result.body) };
 }
 
@@ -94,17 +99,22 @@ describe('aspect_ratio and resolution in the create request', () => {
     expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item!.shape).toEqual(DEFAULT_SHAPE);
   });
 
-  it.each(FORMS.flatMap((form) => [[form, 'aspect_ratio', '4:3'], [form, 'resolution', '4k']] as const))(
-    '%s: a bad %s (%s) is a 400 naming the field, and nothing is stored',
-    async (form, field, value) => {
-      const response = await post(form, { [field]: value });
-      expect(response.status).toBe(400);
-      expect(response.json.error.code).toBe('invalid_request');
-      expect(response.json.error.details).toEqual([{ path: field, message: expect.stringMatching(/^must be one of (16:9, 9:16, 1:1|720p, 1080p)$/) }]);
-      expect(documents.commandCalls(PutCommand)).toHaveLength(0);
-      expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
-    },
-  );
+  it.each(
+    FORMS.flatMap(
+      (form) =>
+        [
+          [form, 'aspect_ratio', '4:3'],
+          [form, 'resolution', '4k'],
+        ] as const,
+    ),
+  )('%s: a bad %s (%s) is a 400 naming the field, and nothing is stored', async (form, field, value) => {
+    const response = await post(form, { [field]: value });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('invalid_request');
+    expect(response.json.error.details).toEqual([{ path: field, message: expect.stringMatching(/^must be one of (16:9, 9:16, 1:1|720p, 1080p)$/) }]);
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+  });
 
   it('forgives letter case and spaces, refuses a number or a list, and reports both fields at once', () => {
     const fields = { webhook: 'https://e.com', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] };
@@ -120,7 +130,9 @@ describe('aspect_ratio and resolution in the create request', () => {
   });
 
   it('is described in the OpenAPI document, with its values and defaults', () => {
-    const schema = openApiDocument('https://api.test').components.schemas.CreateVideoRequest as { properties: Record<string, { enum?: string[]; default?: string }> };
+    const schema = openApiDocument('https://api.test').components.schemas.CreateVideoRequest as {
+      properties: Record<string, { enum?: string[]; default?: string }>;
+    };
     expect(schema.properties.aspect_ratio).toMatchObject({ enum: ['16:9', '9:16', '1:1'], default: '16:9' });
     expect(schema.properties.resolution).toMatchObject({ enum: ['720p', '1080p'], default: '720p' });
   });
@@ -171,19 +183,25 @@ const AVA_VOICE = voiceToSpeak(ava.voice, undefined, { polly: false });
 
 describe("the clip's cache key", () => {
   it('differs for every shape of a video clip, and not for a voice (it has no picture)', () => {
-    const shapes: Shape[] = (['16:9', '9:16', '1:1'] as const).flatMap((aspectRatio) => (['720p', '1080p'] as const).map((resolution) => ({ aspectRatio, resolution })));
+    const shapes: Shape[] = (['16:9', '9:16', '1:1'] as const).flatMap((aspectRatio) =>
+      (['720p', '1080p'] as const).map((resolution) => ({ aspectRatio, resolution })),
+    );
     const videoKeys = new Set(shapes.map((shape) => clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', shape)));
     expect(videoKeys.size).toBe(6);
     const voiceKeys = new Set(shapes.map((shape) => clipContentHash('acct_1', spec, ava, AVA_VOICE, 'voice', '3', shape)));
     expect(voiceKeys.size).toBe(1);
-    expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', DEFAULT_SHAPE)).toBe(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', { ...DEFAULT_SHAPE }));
+    expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', DEFAULT_SHAPE)).toBe(
+      clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', { ...DEFAULT_SHAPE }),
+    );
   });
 
   it('gives a 16:9 720p clip the address it had before shapes (its pixels did not change), pinned', () => {
     // Pinned: a change to what is hashed renders every cached and kept clip again, so it must be deliberate. The
     // value is the one the code gave once voices joined (the hash names the voice actually spoken, not the bot's
     // voice settings); shapes added nothing to a 16:9 720p clip's material.
-    expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '2', DEFAULT_SHAPE)).toBe('af618e8e2c3f1159b3f06eec4955ee2c5d11f858b51cc9da828f70dd15261a59');
+    expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '2', DEFAULT_SHAPE)).toBe(
+      'af618e8e2c3f1159b3f06eec4955ee2c5d11f858b51cc9da828f70dd15261a59',
+    );
   });
 });
 
@@ -199,23 +217,35 @@ describe('a kept clip in a video of another shape', () => {
     createVideo,
     ...(shape && { shape }),
     createdAt: '2026-11-23T00:00:00Z',
-    spec: { botUid: 'bot_ava', text: 'Hello', position: 'bottom-right', removeBotBackground: false, backgroundVolume: 0, transitions: {}, reusable: true },
+    spec: {
+      botUid: 'bot_ava',
+      text: 'Hello',
+      position: 'bottom-right',
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: {},
+      reusable: true,
+    },
   });
   /** The create use case on in-memory ports, with one kept clip in the library. */
   async function create(clip: KeptClip, fields: Record<string, unknown>) {
     const created: VideoRecord[] = [];
     const command = parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ clip_uid: 'clip_abc' }], ...fields });
-    await createVideoUseCase(command, { tenantId: 'acct_1', keyId: 'key_1' }, {
-      bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
-      accountBots: { get: async () => undefined } as unknown as CreateVideoDeps['accountBots'],
-      accounts: { get: async () => undefined },
-      voices: { polly: false },
-      videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
-      clips: { get: async () => clip, put: async () => undefined, list: async () => ({ items: [] }) },
-      renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
-      now: () => new Date('2026-11-23T00:00:00Z'),
-      newVideoId: () => 'vid_new',
-    });
+    await createVideoUseCase(
+      command,
+      { tenantId: 'acct_1', keyId: 'key_1' },
+      {
+        bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
+        accountBots: { get: async () => undefined } as unknown as CreateVideoDeps['accountBots'],
+        accounts: { get: async () => undefined },
+        voices: { polly: false },
+        videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
+        clips: { get: async () => clip, put: async () => undefined, list: async () => ({ items: [] }) },
+        renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
+        now: () => new Date('2026-11-23T00:00:00Z'),
+        newVideoId: () => 'vid_new',
+      },
+    );
     return created;
   }
   const refusal = async (promise: Promise<unknown>) => {
@@ -259,7 +289,11 @@ describe('a kept clip in a video of another shape', () => {
   });
 
   it('lists its shape among the kept clips', () => {
-    expect(toPublicKeptClip(kept({ aspectRatio: '1:1', resolution: '720p' }))).toMatchObject({ kind: 'video', aspect_ratio: '1:1', resolution: '720p' });
+    expect(toPublicKeptClip(kept({ aspectRatio: '1:1', resolution: '720p' }))).toMatchObject({
+      kind: 'video',
+      aspect_ratio: '1:1',
+      resolution: '720p',
+    });
     expect(toPublicKeptClip(kept(undefined))).toMatchObject({ aspect_ratio: '16:9', resolution: '720p' });
   });
 });

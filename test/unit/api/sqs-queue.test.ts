@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 
 describe('SqsQueue', () => {
-  it('sends every message in its account\'s message group (a fair queue on a standard SQS queue)', async () => {
+  it("sends every message in its account's message group (a fair queue on a standard SQS queue)", async () => {
     const sqs = mockClient(SQSClient);
     sqs.on(SendMessageCommand).resolves({});
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { fillPlaceholders, parsePlaceholders } from '#domain/placeholders';
 import { fieldsFromTemplate, parseTemplate, type TemplateRecord } from '#domain/templates';
-import { parseCreateVideo } from '#domain/create-request';
 
 const problemsOf = (run: () => unknown) => {
   try {
@@ -83,14 +83,18 @@ describe('parseTemplate', () => {
   });
 
   it('checks a placeholder alone in a field with a value valid for that field, and a literal around it as written', () => {
-    expect(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: '{{bot}}', text: '{{line}}', bot_position: '{{where}}', background: '{{bg}}' }] })).not.toThrow();
-    expect(problemsOf(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: 'bot_ava', text: 'x', background: 'ftp://{{host}}/a.mp4' }] }))[0]?.path).toBe(
-      'clips[0].background',
-    );
+    expect(() =>
+      parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: '{{bot}}', text: '{{line}}', bot_position: '{{where}}', background: '{{bg}}' }] }),
+    ).not.toThrow();
+    expect(
+      problemsOf(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: 'bot_ava', text: 'x', background: 'ftp://{{host}}/a.mp4' }] }))[0]?.path,
+    ).toBe('clips[0].background');
   });
 
   it('refuses two different defaults for one variable, a bad uid, and no name', () => {
-    expect(problemsOf(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: 'bot_ava', text: '{{a|one}} {{a|two}}' }] }))[0]?.message).toMatch(/default/);
+    expect(problemsOf(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: 'bot_ava', text: '{{a|one}} {{a|two}}' }] }))[0]?.message).toMatch(
+      /default/,
+    );
     expect(problemsOf(() => parseTemplate('A!', outreach))[0]?.path).toBe('uid');
     expect(problemsOf(() => parseTemplate('t-1', { clips: outreach.clips }))[0]?.path).toBe('name');
   });
@@ -109,7 +113,9 @@ describe('fieldsFromTemplate', () => {
     expect(problemsOf(() => fieldsFromTemplate(record(), {}))).toEqual([{ path: 'variables.first_name', message: 'is required' }]);
     const problems = problemsOf(() => fieldsFromTemplate(record(), { first_name: 'Ada', nickname: 'x', company: { a: 1 } }));
     expect(problems.map((p) => p.path)).toEqual(['variables.nickname', 'variables.company']);
-    expect(problemsOf(() => fieldsFromTemplate(record(), { first_name: 'x'.repeat(limits.maxVariableChars + 1) }))[0]?.path).toBe('variables.first_name');
+    expect(problemsOf(() => fieldsFromTemplate(record(), { first_name: 'x'.repeat(limits.maxVariableChars + 1) }))[0]?.path).toBe(
+      'variables.first_name',
+    );
     expect(problemsOf(() => fieldsFromTemplate(record(), 'Ada', 'rows[3]'))).toEqual([{ path: 'rows[3]', message: expect.stringMatching(/object/) }]);
   });
 
@@ -118,12 +124,12 @@ describe('fieldsFromTemplate', () => {
     const command = parseCreateVideo({ ...fields, webhook: 'https://e.com/h' });
     expect(command.clips[0]).toMatchObject({ text: 'Hi {{company}} <b>"x"</b>, welcome to our team!' });
     const withUrl = record({ name: 'bg', clips: [{ bot_uid: 'bot_ava', text: 'x', background: '{{bg}}' }] });
-    expect(problemsOf(() => parseCreateVideo({ ...fieldsFromTemplate(withUrl, { bg: 'file:///etc/passwd' }), webhook: 'https://e.com/h' }))[0]?.path).toBe(
-      'clips[0].background',
-    );
+    expect(
+      problemsOf(() => parseCreateVideo({ ...fieldsFromTemplate(withUrl, { bg: 'file:///etc/passwd' }), webhook: 'https://e.com/h' }))[0]?.path,
+    ).toBe('clips[0].background');
   });
 
-  it('leaves out an optional field filled with nothing, so the bot\'s own is used', () => {
+  it("leaves out an optional field filled with nothing, so the bot's own is used", () => {
     const t = record({ name: 'v', clips: [{ bot_uid: 'bot_ava', text: 'x', voice: '{{voice|}}', bot_position: '{{where|}}' }] });
     const command = parseCreateVideo({ ...fieldsFromTemplate(t, {}), webhook: 'https://e.com/h' });
     expect(command.clips[0]).not.toHaveProperty('voice');

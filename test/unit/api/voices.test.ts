@@ -1,12 +1,12 @@
 /** The voice catalog (domain/voices.ts) and GET /v1/voices, with and without Polly. */
 import { readFileSync } from 'node:fs';
 import { DescribeVoicesCommand, PollyClient, VoiceId } from '@aws-sdk/client-polly';
-import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { POLLY_VOICES } from '#domain/polly-voices';
-import { botVoiceOf, findVoice, listVoices, voicesOfLanguage, voiceToSpeak, type BotVoice, type Voice } from '#domain/voices';
+import { type BotVoice, botVoiceOf, findVoice, listVoices, type Voice, voicesOfLanguage, voiceToSpeak } from '#domain/voices';
 import { describeAllVoices, pollyVoiceRows, withRows } from '#infra/voices/polly.ts';
 import { lambdaContext, restEvent } from '../../support/events.ts';
 
@@ -25,7 +25,7 @@ describe('the catalog', () => {
     expect(espeakOnly.every((v) => v.engine === 'espeak')).toBe(true);
   });
 
-  it('adds Amazon Polly\'s voices only where the deployment uses Polly, each a voice id of the SDK', () => {
+  it("adds Amazon Polly's voices only where the deployment uses Polly, each a voice id of the SDK", () => {
     const polly = withPolly.filter((v) => v.engine === 'polly');
     expect(polly).toHaveLength(POLLY_VOICES.length);
     expect(withPolly).toHaveLength(espeakOnly.length + polly.length);
@@ -45,10 +45,23 @@ describe('the catalog', () => {
   });
 
   it('finds a voice only where the deployment speaks it', () => {
-    expect(findVoice('espeak:es+f3', { polly: false })).toEqual({ id: 'espeak:es+f3', engine: 'espeak', language: 'es', languageName: 'Spanish (Spain)', gender: 'female' });
-    expect(findVoice('polly:Lucia', { polly: true })).toEqual({ id: 'polly:Lucia', engine: 'polly', language: 'es-ES', languageName: 'European Spanish', gender: 'female' });
+    expect(findVoice('espeak:es+f3', { polly: false })).toEqual({
+      id: 'espeak:es+f3',
+      engine: 'espeak',
+      language: 'es',
+      languageName: 'Spanish (Spain)',
+      gender: 'female',
+    });
+    expect(findVoice('polly:Lucia', { polly: true })).toEqual({
+      id: 'polly:Lucia',
+      engine: 'polly',
+      language: 'es-ES',
+      languageName: 'European Spanish',
+      gender: 'female',
+    });
     expect(findVoice('polly:Lucia', { polly: false })).toBeUndefined();
-    for (const unknown of ['espeak:es', 'espeak:es+f4', 'polly:lucia', 'Lucia', '', 'espeak:xx+f3']) expect(findVoice(unknown, { polly: true }), unknown).toBeUndefined();
+    for (const unknown of ['espeak:es', 'espeak:es+f4', 'polly:lucia', 'Lucia', '', 'espeak:xx+f3'])
+      expect(findVoice(unknown, { polly: true }), unknown).toBeUndefined();
   });
 
   it('names voices of the catalog for every built-in bot: an espeak-ng voice and a neural Polly voice', () => {
@@ -63,17 +76,21 @@ describe('the catalog', () => {
     const spanish = voicesOfLanguage(withPolly, 'es').map((v) => v.id);
     expect(spanish).toEqual(expect.arrayContaining(['espeak:es+f3', 'espeak:es-419+m3', 'polly:Lucia', 'polly:Mia', 'polly:Lupe']));
     expect(spanish.every((id) => findVoice(id, { polly: true })!.language.startsWith('es'))).toBe(true);
-    expect(voicesOfLanguage(withPolly, 'es-MX').map((v) => v.id).sort()).toEqual(['polly:Andres', 'polly:Mia']);
+    expect(
+      voicesOfLanguage(withPolly, 'es-MX')
+        .map((v) => v.id)
+        .sort(),
+    ).toEqual(['polly:Andres', 'polly:Mia']);
   });
 
-  it('makes an account bot\'s voice from one id: a Polly voice gets an espeak-ng voice of its language and gender', () => {
+  it("makes an account bot's voice from one id: a Polly voice gets an espeak-ng voice of its language and gender", () => {
     expect(botVoiceOf(findVoice('espeak:de+m3', { polly: false })!)).toEqual({ espeak: 'espeak:de+m3' });
     expect(botVoiceOf(findVoice('polly:Vitoria', { polly: true })!)).toEqual({ espeak: 'espeak:pt-br+f3', polly: 'polly:Vitoria' });
     expect(botVoiceOf(findVoice('polly:Hala', { polly: true })!)).toEqual({ espeak: 'espeak:ar+f3', polly: 'polly:Hala' });
   });
 });
 
-describe('the Polly catalog\'s refresh from DescribeVoices (npm run voices:polly)', () => {
+describe("the Polly catalog's refresh from DescribeVoices (npm run voices:polly)", () => {
   it('reads every page and keeps the voices vidbot speaks, neural where they have it, in BCP 47', async () => {
     const polly = mockClient(PollyClient);
     polly.on(DescribeVoicesCommand, { NextToken: undefined }).resolves({
@@ -96,7 +113,7 @@ describe('the Polly catalog\'s refresh from DescribeVoices (npm run voices:polly
     polly.restore();
   });
 
-  it('writes the committed file exactly as it is: the rows are in the writer\'s form and order', () => {
+  it("writes the committed file exactly as it is: the rows are in the writer's form and order", () => {
     const file = readFileSync(new URL('../../../functions/domain/polly-voices.ts', import.meta.url), 'utf8');
     expect(withRows(file, POLLY_VOICES)).toBe(file);
   });
@@ -117,20 +134,30 @@ describe('GET /v1/voices', () => {
   }
 
   async function get(handler: ApiHandler, query?: Record<string, string>) {
-    const result = (await handler(restEvent({ method: 'GET', path: '/v1/voices', query }), lambdaContext(), () => undefined)) as APIGatewayProxyResult;
+    const result = (await handler(
+      restEvent({ method: 'GET', path: '/v1/voices', query }),
+      lambdaContext(),
+      () => undefined,
+    )) as APIGatewayProxyResult;
     return { status: result.statusCode, json: JSON.parse(result.body) };
   }
 
   const publicShape = (v: Voice) => ({ id: v.id, language: v.language, language_name: v.languageName, gender: v.gender, engine: v.engine });
 
-  it('lists espeak-ng\'s voices locally (no SPEECH_ENGINE), in the public shape', async () => {
+  it("lists espeak-ng's voices locally (no SPEECH_ENGINE), in the public shape", async () => {
     const response = await get(await voicesHandler(undefined));
     expect(response.status).toBe(200);
     expect(response.json.voices).toEqual(espeakOnly.map(publicShape));
-    expect(response.json.voices).toContainEqual({ id: 'espeak:ja+f3', language: 'ja', language_name: 'Japanese', gender: 'female', engine: 'espeak' });
+    expect(response.json.voices).toContainEqual({
+      id: 'espeak:ja+f3',
+      language: 'ja',
+      language_name: 'Japanese',
+      gender: 'female',
+      engine: 'espeak',
+    });
   });
 
-  it('lists Polly\'s voices too where the deployment uses Polly, and filters by language', async () => {
+  it("lists Polly's voices too where the deployment uses Polly, and filters by language", async () => {
     const handler = await voicesHandler('polly');
     const all = await get(handler);
     expect(all.json.voices).toHaveLength(withPolly.length);

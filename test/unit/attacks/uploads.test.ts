@@ -3,7 +3,7 @@
  * the bucket would be served as a page of the caller's until the preparation deletes it.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePutBot, putAccountBot, type AccountBot, type AccountBotDeps } from '#domain/account-bots';
+import { type AccountBot, type AccountBotDeps, parsePutBot, putAccountBot } from '#domain/account-bots';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 
 const PNG = builtInLookAsPrepared('ava').files.get('head-m0-eo.png')!;
@@ -31,10 +31,13 @@ function recordingDeps() {
 }
 
 describe('uploads', () => {
-  it.each(['text/html', 'image/svg+xml', 'application/javascript', 'image/png'])('a part sent as %s is stored as application/octet-stream', async (contentType) => {
-    const { deps, stored } = recordingDeps();
-    const command = parsePutBot('up-1', { name: 'Up' }, { image: { bytes: PNG, contentType } }, { polly: false });
-    await putAccountBot(command, { tenantId: 'acct_up', keyId: 'key_up' }, deps);
-    expect(stored).toEqual([{ key: expect.stringMatching(/^uploads\/acct_up\/up-1\//), contentType: 'application/octet-stream' }]);
-  });
+  it.each(['text/html', 'image/svg+xml', 'application/javascript', 'image/png'])(
+    'a part sent as %s is stored as application/octet-stream',
+    async (contentType) => {
+      const { deps, stored } = recordingDeps();
+      const command = parsePutBot('up-1', { name: 'Up' }, { image: { bytes: PNG, contentType } }, { polly: false });
+      await putAccountBot(command, { tenantId: 'acct_up', keyId: 'key_up' }, deps);
+      expect(stored).toEqual([{ key: expect.stringMatching(/^uploads\/acct_up\/up-1\//), contentType: 'application/octet-stream' }]);
+    },
+  );
 });

@@ -29,7 +29,7 @@ describe('webhook retries across a restart', () => {
     expect(afterAttempt(failed, { state: 'delivering', attempts: [] }, { attempt: 11 }, 2)).toMatchObject({ retryIn: undefined, state: 'failed' });
   });
 
-  it('a recovered event waits what the schedule still owed (at most SQS\'s 15 minutes), or goes at once when due', () => {
+  it("a recovered event waits what the schedule still owed (at most SQS's 15 minutes), or goes at once when due", () => {
     const now = Date.parse('2026-11-24T12:00:00Z');
     expect(recoveredDeliveryDelay([], now)).toBe(0);
     // Three attempts, the last a minute ago: the fourth is due 300 s after it.

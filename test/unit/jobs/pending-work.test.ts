@@ -31,15 +31,31 @@ describe('pendingWork', () => {
   });
 
   it('assembles a video whose clips are all rendered, after a held lease runs out', () => {
-    expect(pendingWork({ ...base, renderedCount: 3 }, 1_000).assemble).toEqual({ message: { kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_a' }, delaySeconds: 0 });
+    expect(pendingWork({ ...base, renderedCount: 3 }, 1_000).assemble).toEqual({
+      message: { kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_a' },
+      delaySeconds: 0,
+    });
     expect(pendingWork({ ...base, status: 'assembling', renderedCount: 3, assemblyLeaseUntil: 1_100 }, 1_000).assemble?.delaySeconds).toBe(101);
     expect(pendingWork({ ...base, status: 'assembling', renderedCount: 3, assemblyLeaseUntil: 90_000 }, 1_000).assemble?.delaySeconds).toBe(900);
   });
 
   it('delivers the event of a finished video until it is delivered or has failed', () => {
-    const completed: VideoRecord = { ...base, status: 'completed', delivery: { state: 'delivering', eventId: 'evt_vid_a_completed', attempts: [{ attempt: 1, at: '', durationMs: 1 }] } };
-    expect(pendingWork(completed, 1_000)).toEqual({ render: [], deliver: { kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt_vid_a_completed', attempt: 2 } });
-    expect(pendingDelivery({ ...base, status: 'failed', delivery: { state: 'pending', attempts: [] } })).toEqual({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt_vid_a_failed', attempt: 1 });
+    const completed: VideoRecord = {
+      ...base,
+      status: 'completed',
+      delivery: { state: 'delivering', eventId: 'evt_vid_a_completed', attempts: [{ attempt: 1, at: '', durationMs: 1 }] },
+    };
+    expect(pendingWork(completed, 1_000)).toEqual({
+      render: [],
+      deliver: { kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt_vid_a_completed', attempt: 2 },
+    });
+    expect(pendingDelivery({ ...base, status: 'failed', delivery: { state: 'pending', attempts: [] } })).toEqual({
+      kind: 'deliver',
+      tenantId: 'acct_t',
+      videoId: 'vid_a',
+      eventId: 'evt_vid_a_failed',
+      attempt: 1,
+    });
     expect(pendingWork({ ...completed, delivery: { ...completed.delivery, state: 'delivered' } }, 1_000)).toEqual({ render: [] });
     expect(pendingDelivery({ ...completed, delivery: { ...completed.delivery, state: 'failed' } })).toBeUndefined();
   });

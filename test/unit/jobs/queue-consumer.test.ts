@@ -4,8 +4,8 @@
  */
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
 import { queueConsumer } from '#commons/queue-consumer';
+import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
 
 const record = (messageId: string, body: string, receive = 1): SQSRecord =>
   ({
@@ -55,7 +55,16 @@ describe('queueConsumer', () => {
 
 describe('message schemas', () => {
   it('accept what the producers send and refuse anything else', () => {
-    expect(deliverMessageSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt_vid_a_completed', attempt: 1, redelivery: true }).success).toBe(true);
+    expect(
+      deliverMessageSchema.safeParse({
+        kind: 'deliver',
+        tenantId: 'acct_t',
+        videoId: 'vid_a',
+        eventId: 'evt_vid_a_completed',
+        attempt: 1,
+        redelivery: true,
+      }).success,
+    ).toBe(true);
     expect(deliverMessageSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt', attempt: 0 }).success).toBe(false);
     expect(deadLetteredJobSchema.safeParse({ kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_a' }).success).toBe(true);
     expect(deadLetteredJobSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a' }).success).toBe(false);

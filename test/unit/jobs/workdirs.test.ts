@@ -23,7 +23,7 @@ describe('work dirs', () => {
     }
   });
 
-  it("removes the leftover work dirs of its kind, with their contents, and nothing else", async () => {
+  it('removes the leftover work dirs of its kind, with their contents, and nothing else', async () => {
     // Prepare: what killed renders and assemblies leave behind, next to things that are not theirs.
     await mkdir(join(dir, 'render-vid_1-0-abc123', 'frames'), { recursive: true });
     await writeFile(join(dir, 'render-vid_1-0-abc123', 'frames', 'clip.mp4'), 'partial');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAddress, checkUrl, pinnedLookup, type GuardMode, type Resolver } from '#commons/net/address-guard';
+import { checkAddress, checkUrl, type GuardMode, pinnedLookup, type Resolver } from '#commons/net/address-guard';
 import { AddressNotAllowedError, InvalidUrlError, NetworkError } from '#commons/net/errors';
 
 /** A resolver that knows a few names and fails for the rest (no DNS in unit tests). */
@@ -203,7 +203,12 @@ describe('checkAddress (properties)', () => {
     const publicIpv4 = fc
       .tuple(fc.integer({ min: 1, max: 223 }), octet, octet, octet)
       .map((o) => o.join('.'))
-      .filter((ip) => !/^(10|127|0)\.|^169\.254\.|^172\.(1[6-9]|2\d|3[01])\.|^192\.168\.|^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|^198\.1[89]\.|^192\.0\.[02]\.|^198\.51\.100\.|^203\.0\.113\.|^192\.88\.99\./.test(ip));
+      .filter(
+        (ip) =>
+          !/^(10|127|0)\.|^169\.254\.|^172\.(1[6-9]|2\d|3[01])\.|^192\.168\.|^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|^198\.1[89]\.|^192\.0\.[02]\.|^198\.51\.100\.|^203\.0\.113\.|^192\.88\.99\./.test(
+            ip,
+          ),
+      );
     fc.assert(
       fc.property(publicIpv4, (ip) => {
         expect(checkAddress(ip, 'cloud')).toEqual({ allowed: true });

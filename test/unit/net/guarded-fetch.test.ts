@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -67,9 +67,11 @@ describe('guardedFetch', () => {
     const { port } = secure.address() as AddressInfo;
     try {
       // Act: the certificate is not trusted, so the request must fail, after the handshake carried the name.
-      const err = await guardedFetch(`https://hook.test:${port}/`, { mode: 'local', timeoutMs: 2000, resolve: fakeResolver({ 'hook.test': ['127.0.0.1'] }) }).catch(
-        (e: unknown) => e,
-      );
+      const err = await guardedFetch(`https://hook.test:${port}/`, {
+        mode: 'local',
+        timeoutMs: 2000,
+        resolve: fakeResolver({ 'hook.test': ['127.0.0.1'] }),
+      }).catch((e: unknown) => e);
 
       // Assess
       expect(serverNames).toEqual(['hook.test']);
@@ -131,7 +133,9 @@ describe('guardedFetch', () => {
 
     it('follows 307/308 for POST keeping method and body, across hosts re-checked by the guard', async () => {
       const target = await server((_req, res) => res.writeHead(204).end());
-      const s = await server((req, res) => res.writeHead(req.url === '/a' ? 307 : 308, { location: req.url === '/a' ? '/b' : `http://hook2.test:${target.port}/c` }).end());
+      const s = await server((req, res) =>
+        res.writeHead(req.url === '/a' ? 307 : 308, { location: req.url === '/a' ? '/b' : `http://hook2.test:${target.port}/c` }).end(),
+      );
       const resolve = fakeResolver({ 'hook2.test': ['127.0.0.1'] });
       const res = await guardedFetch(`${s.origin}/a`, {
         mode: 'local',
@@ -283,7 +287,9 @@ describe('guardedFetch', () => {
   describe('failures', () => {
     it('reports a non-2xx status as HttpStatusError', async () => {
       const s = await server((_req, res) => res.writeHead(404).end('not found'));
-      await expect(guardedFetch(`${s.origin}/missing.mp4`, { mode: 'local', timeoutMs: 2000 })).rejects.toEqual(expect.objectContaining({ code: 'http_error', status: 404 }));
+      await expect(guardedFetch(`${s.origin}/missing.mp4`, { mode: 'local', timeoutMs: 2000 })).rejects.toEqual(
+        expect.objectContaining({ code: 'http_error', status: 404 }),
+      );
       const err = await guardedFetch(`${s.origin}/missing.mp4`, { mode: 'local', timeoutMs: 2000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(HttpStatusError);
     });

@@ -97,7 +97,11 @@ describe('failureReport', () => {
   });
 
   it('uses our stable codes and truncates long messages', () => {
-    expect(failureReport(new FetchTimeoutError(30_000), { attempt: 1, maxAttempts: 3 })).toMatchObject({ code: 'timeout', transient: false, fatal: true });
+    expect(failureReport(new FetchTimeoutError(30_000), { attempt: 1, maxAttempts: 3 })).toMatchObject({
+      code: 'timeout',
+      transient: false,
+      fatal: true,
+    });
     expect(failureReport(new TooLargeError(1, 2), { attempt: 1, maxAttempts: 3 }).code).toBe('too_large');
     const long = failureReport(new Error('x'.repeat(2000)), { attempt: 1, maxAttempts: 3 });
     expect(long.code).toBe('internal_error');
@@ -106,6 +110,10 @@ describe('failureReport', () => {
       code: 'killed',
       willRetry: true,
     });
-    expect(failureReport('just a string', { attempt: 2, maxAttempts: 3 })).toMatchObject({ code: 'internal_error', message: 'just a string', fatal: true });
+    expect(failureReport('just a string', { attempt: 2, maxAttempts: 3 })).toMatchObject({
+      code: 'internal_error',
+      message: 'just a string',
+      fatal: true,
+    });
   });
 });

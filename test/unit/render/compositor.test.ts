@@ -106,14 +106,24 @@ describe('compositor blending', () => {
 });
 
 describe('compositor frames', () => {
-  it.each([true, false])('after many body offsets (its cache reusing buffers), a pose still draws as on a fresh compositor (card %s)', (withPanel) => {
-    const sprites = loadSprites('ava', 240);
-    const compositor = new BotCompositor(sprites, { withPanel });
-    const pose = (i: number) => ({ mouth: i % 5, eyesOpen: i % 7 !== 0, bodyX: (i % 11) - 5, bodyY: i % 3, headX: (i % 5) - 2, headY: (i * 7) % 3 });
-    // 120 distinct offsets: well past the cache's size, so bases are evicted and their buffers drawn again.
-    for (let i = 0; i < 120; i++) compositor.render(pose(i));
-    for (const i of [3, 64, 119, 7]) {
-      expect(Buffer.from(compositor.render(pose(i))).equals(new BotCompositor(sprites, { withPanel }).render(pose(i)))).toBe(true);
-    }
-  });
+  it.each([true, false])(
+    'after many body offsets (its cache reusing buffers), a pose still draws as on a fresh compositor (card %s)',
+    (withPanel) => {
+      const sprites = loadSprites('ava', 240);
+      const compositor = new BotCompositor(sprites, { withPanel });
+      const pose = (i: number) => ({
+        mouth: i % 5,
+        eyesOpen: i % 7 !== 0,
+        bodyX: (i % 11) - 5,
+        bodyY: i % 3,
+        headX: (i % 5) - 2,
+        headY: (i * 7) % 3,
+      });
+      // 120 distinct offsets: well past the cache's size, so bases are evicted and their buffers drawn again.
+      for (let i = 0; i < 120; i++) compositor.render(pose(i));
+      for (const i of [3, 64, 119, 7]) {
+        expect(Buffer.from(compositor.render(pose(i))).equals(new BotCompositor(sprites, { withPanel }).render(pose(i)))).toBe(true);
+      }
+    },
+  );
 });

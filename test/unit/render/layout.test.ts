@@ -1,7 +1,7 @@
 /** The frame of each shape and where the bot stands in it: pure arithmetic, no artwork, no ffmpeg. */
 import { describe, expect, it } from 'vitest';
 import { BOT_POSITIONS } from '#domain/choices';
-import { ASPECT_RATIOS, DEFAULT_SHAPE, describeShape, frameSizeOf, RESOLUTIONS, sameShape, type Shape } from '#domain/shape';
+import { ASPECT_RATIOS, DEFAULT_SHAPE, describeShape, frameSizeOf, RESOLUTIONS, type Shape, sameShape } from '#domain/shape';
 import { botHeightFor, layoutFor, safeMarginOf } from '#functions/render/engine/layout.ts';
 
 const SHAPES: Shape[] = RESOLUTIONS.flatMap((resolution) => ASPECT_RATIOS.map((aspectRatio) => ({ aspectRatio, resolution })));

@@ -10,9 +10,19 @@ import type { AccountBot } from '#domain/account-bots';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 
 const bot = (uid: string, files = ['manifest.json', 'panel.png']): AccountBot => ({
-  tenantId: 'acct_1', uid, keyId: 'key_1', name: uid, description: '', voice: 'espeak:en-us+f3', defaultPosition: 'center',
-  status: 'ready', version: 'v_1', source: { kind: 'photo_url', url: 'https://example.com/p.jpg' },
-  look: { version: 'v_1', files, preview: 'preview.png' }, createdAt: '2026-11-23T00:00:00Z', updatedAt: '2026-11-23T00:00:00Z',
+  tenantId: 'acct_1',
+  uid,
+  keyId: 'key_1',
+  name: uid,
+  description: '',
+  voice: 'espeak:en-us+f3',
+  defaultPosition: 'center',
+  status: 'ready',
+  version: 'v_1',
+  source: { kind: 'photo_url', url: 'https://example.com/p.jpg' },
+  look: { version: 'v_1', files, preview: 'preview.png' },
+  createdAt: '2026-11-23T00:00:00Z',
+  updatedAt: '2026-11-23T00:00:00Z',
 });
 
 /** A store holding every key, or only those `has` accepts. */

@@ -6,11 +6,11 @@ import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { voiceToSpeak, type SpeechVoice } from '#domain/voices';
-import { mouthLevelsFromLoudness, mouthLevelsFromVisemes, loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
+import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes, pearson } from '#functions/render/engine/lipsync.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
-import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
 import { runEspeak } from '#functions/render/speech/espeak.ts';
+import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 /** Ava's voice where Polly is off: her espeak-ng voice, rate and pitch. */
@@ -95,19 +95,35 @@ describe('Amazon Polly', () => {
   it('asks for neural 16 kHz PCM and viseme and word marks, and returns them', async () => {
     const pcm = Buffer.alloc(16000 * 2); // one second of silence
     for (let i = 0; i < 16000; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2);
-    const marks = ['{"time":0,"type":"viseme","value":"sil"}', '{"time":120,"type":"viseme","value":"a"}', '{"time":400,"type":"viseme","value":"p"}'].join('\n');
+    const marks = [
+      '{"time":0,"type":"viseme","value":"sil"}',
+      '{"time":120,"type":"viseme","value":"a"}',
+      '{"time":400,"type":"viseme","value":"p"}',
+    ].join('\n');
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(marks)) as never });
 
-    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize('Hello', voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(
+      'Hello',
+      voiceToSpeak(ava.voice, undefined, { polly: true }),
+      workDir,
+    );
 
     const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
     expect(calls).toHaveLength(2);
-    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'pcm', SampleRate: '16000', VoiceId: 'Joanna', Text: 'Hello' }));
-    expect(calls).toContainEqual(expect.objectContaining({ Engine: 'neural', OutputFormat: 'json', SpeechMarkTypes: ['viseme', 'word'], VoiceId: 'Joanna' }));
+    expect(calls).toContainEqual(
+      expect.objectContaining({ Engine: 'neural', OutputFormat: 'pcm', SampleRate: '16000', VoiceId: 'Joanna', Text: 'Hello' }),
+    );
+    expect(calls).toContainEqual(
+      expect.objectContaining({ Engine: 'neural', OutputFormat: 'json', SpeechMarkTypes: ['viseme', 'word'], VoiceId: 'Joanna' }),
+    );
     expect(result.sampleRate).toBe(16000);
     expect(result.durationSeconds).toBeCloseTo(1, 6);
-    expect(result.visemes).toEqual([{ timeMs: 0, value: 'sil' }, { timeMs: 120, value: 'a' }, { timeMs: 400, value: 'p' }]);
+    expect(result.visemes).toEqual([
+      { timeMs: 0, value: 'sil' },
+      { timeMs: 120, value: 'a' },
+      { timeMs: 400, value: 'p' },
+    ]);
     expect(readWav(result.wavPath).samples.length).toBe(16000);
 
     // The visemes shape the mouth: wide open on "a", closed on "p" and silence.
@@ -132,19 +148,33 @@ describe('Amazon Polly', () => {
     });
     const pcm = Buffer.alloc(16000 * 2 * 2);
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(pcm) as never });
-    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(['{"time":0,"type":"viseme","value":"sil"}', ...wordMarks].join('\n'))) as never });
+    polly
+      .on(SynthesizeSpeechCommand, { OutputFormat: 'json' })
+      .resolves({ AudioStream: stream(Buffer.from(['{"time":0,"type":"viseme","value":"sil"}', ...wordMarks].join('\n'))) as never });
 
-    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(
+      text,
+      voiceToSpeak(ava.voice, undefined, { polly: true }),
+      workDir,
+    );
 
     expect(polly.commandCalls(SynthesizeSpeechCommand)[0]!.args[0].input.Text).toBe(spoken);
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(said);
     // Each word lasts until the next starts; the last, until the audio ends.
-    expect(result.words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([[0.1, 0.4], [0.4, 0.7], [0.7, 1], [1, 1.3], [1.3, 2]]);
+    expect(result.words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([
+      [0.1, 0.4],
+      [0.4, 0.7],
+      [0.7, 1],
+      [1, 1.3],
+      [1.3, 2],
+    ]);
   });
 
-  it('passes the clip voice\'s Polly id, with the neural engine where the voice has it and the standard one where not', async () => {
+  it("passes the clip voice's Polly id, with the neural engine where the voice has it and the standard one where not", async () => {
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(Buffer.alloc(3200)) as never });
-    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from('{"time":0,"type":"viseme","value":"sil"}')) as never });
+    polly
+      .on(SynthesizeSpeechCommand, { OutputFormat: 'json' })
+      .resolves({ AudioStream: stream(Buffer.from('{"time":0,"type":"viseme","value":"sil"}')) as never });
     const engine = new PollySpeechEngine(new PollyClient({ region: 'us-east-1' }));
     await engine.synthesize('Hola a todos.', voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true }), workDir);
     await engine.synthesize('Привет.', voiceToSpeak(ava.voice, 'polly:Tatyana', { polly: true }), workDir);
@@ -156,7 +186,7 @@ describe('Amazon Polly', () => {
 });
 
 describe('the voice a clip is spoken with, and its engine', () => {
-  it('speaks a built-in bot\'s neural Polly voice where the deployment uses Polly, its espeak-ng voice elsewhere', () => {
+  it("speaks a built-in bot's neural Polly voice where the deployment uses Polly, its espeak-ng voice elsewhere", () => {
     expect(voiceToSpeak(ava.voice, undefined, { polly: true })).toEqual({ id: 'polly:Joanna' });
     expect(voiceToSpeak(ava.voice, undefined, { polly: false })).toEqual({ id: 'espeak:en-us+f3', rate: 160, pitch: 55 });
     // The bots keep their own delivery with espeak-ng: two of them share a voice but not rate and pitch.
@@ -164,7 +194,7 @@ describe('the voice a clip is spoken with, and its engine', () => {
     expect(new Set(deliveries).size).toBe(BUILT_IN_BOTS.length);
   });
 
-  it('speaks the clip\'s own voice instead, as it is listed, and a Polly voice where Polly is off by a stand-in of its language and gender', () => {
+  it("speaks the clip's own voice instead, as it is listed, and a Polly voice where Polly is off by a stand-in of its language and gender", () => {
     expect(voiceToSpeak(ava.voice, 'espeak:es+m3', { polly: true })).toEqual({ id: 'espeak:es+m3' });
     expect(voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true })).toEqual({ id: 'polly:Lucia' });
     expect(voiceToSpeak(ava.voice, 'polly:Lucia', { polly: false })).toEqual({ id: 'espeak:es+f3' });

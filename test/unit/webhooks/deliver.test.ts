@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateWebhookSecret } from '#domain/api-keys';
-import { deliverWebhook, toDeliveryAttempt, type DeliverWebhookOptions } from '#commons/webhooks/deliver';
 import { buildVideoEvent } from '#commons/presenters/video';
+import { type DeliverWebhookOptions, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
+import { generateWebhookSecret } from '#domain/api-keys';
 import { eventIdFor } from '#domain/video';
 import { fakeResolver, startServer, type TestServer } from '../../support/net.ts';
 import { videoRecord } from './fixtures.ts';
@@ -55,7 +55,13 @@ describe('deliverWebhook', () => {
     [410, false],
   ])('a %i answer is not delivered (retryable: %s)', async (status, retryable) => {
     const s = await receiver((_req, res) => res.writeHead(status).end('nope'));
-    expect(await deliverWebhook(options(`${s.origin}/hook`))).toMatchObject({ ok: false, statusCode: status, errorCode: 'http_error', error: `HTTP ${status}`, retryable });
+    expect(await deliverWebhook(options(`${s.origin}/hook`))).toMatchObject({
+      ok: false,
+      statusCode: status,
+      errorCode: 'http_error',
+      error: `HTTP ${status}`,
+      retryable,
+    });
   });
 
   it('follows a 307 keeping the signed POST, but not a 302', async () => {
@@ -66,7 +72,12 @@ describe('deliverWebhook', () => {
     });
     expect(await deliverWebhook(options(`${s.origin}/old`))).toMatchObject({ ok: true, statusCode: 204 });
     expect(s.requests[1]).toMatchObject({ method: 'POST', url: '/new', body: JSON.stringify(event) });
-    expect(await deliverWebhook(options(`${s.origin}/moved`))).toMatchObject({ ok: false, statusCode: 302, retryable: true, error: expect.stringMatching(/not followed/) });
+    expect(await deliverWebhook(options(`${s.origin}/moved`))).toMatchObject({
+      ok: false,
+      statusCode: 302,
+      retryable: true,
+      error: expect.stringMatching(/not followed/),
+    });
   });
 
   it('accepts a 2xx with a large body, reading only the first 64 KB', async () => {
@@ -88,7 +99,10 @@ describe('deliverWebhook', () => {
     const cloud = await deliverWebhook(options(`${s.origin}/hook`, { mode: 'cloud' }));
     expect(cloud).toMatchObject({ ok: false, errorCode: 'address_not_allowed', retryable: false });
     const resolve = fakeResolver({ 'metadata.test': ['169.254.169.254'] });
-    expect(await deliverWebhook(options('http://metadata.test/hook', { resolve }))).toMatchObject({ errorCode: 'address_not_allowed', retryable: false });
+    expect(await deliverWebhook(options('http://metadata.test/hook', { resolve }))).toMatchObject({
+      errorCode: 'address_not_allowed',
+      retryable: false,
+    });
     expect(s.requests).toHaveLength(0);
   });
 
@@ -97,18 +111,29 @@ describe('deliverWebhook', () => {
     const { port } = s;
     await servers.pop()!.close();
     expect(await deliverWebhook(options(`http://127.0.0.1:${port}/hook`))).toMatchObject({ ok: false, errorCode: 'network_error', retryable: true });
-    expect(await deliverWebhook(options(`http://127.0.0.1:${port}/hook`, { secrets: [] }))).toMatchObject({ ok: false, errorCode: 'no_secret', retryable: false });
+    expect(await deliverWebhook(options(`http://127.0.0.1:${port}/hook`, { secrets: [] }))).toMatchObject({
+      ok: false,
+      errorCode: 'no_secret',
+      retryable: false,
+    });
   });
 
   it('turns a result into the attempt stored on the video', () => {
     const at = new Date('2025-01-01T00:00:00.000Z');
-    expect(toDeliveryAttempt({ ok: false, statusCode: 500, error: 'HTTP 500', errorCode: 'http_error', durationMs: 12, retryable: true }, 2, at)).toEqual({
+    expect(
+      toDeliveryAttempt({ ok: false, statusCode: 500, error: 'HTTP 500', errorCode: 'http_error', durationMs: 12, retryable: true }, 2, at),
+    ).toEqual({
       attempt: 2,
       at: '2025-01-01T00:00:00.000Z',
       statusCode: 500,
       error: 'HTTP 500',
       durationMs: 12,
     });
-    expect(toDeliveryAttempt({ ok: true, statusCode: 200, durationMs: 5, retryable: false }, 1, at)).toEqual({ attempt: 1, at: at.toISOString(), statusCode: 200, durationMs: 5 });
+    expect(toDeliveryAttempt({ ok: true, statusCode: 200, durationMs: 5, retryable: false }, 1, at)).toEqual({
+      attempt: 1,
+      at: at.toISOString(),
+      statusCode: 200,
+      durationMs: 5,
+    });
   });
 });

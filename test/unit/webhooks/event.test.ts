@@ -33,7 +33,14 @@ describe('buildVideoEvent', () => {
   it('gives a voice-only video an audio_url instead of a video_url', () => {
     const video = videoRecord({
       createVideo: false,
-      output: { kind: 'audio', objectKey: 'videos/vid_123.mp3', contentType: 'audio/mpeg', durationSeconds: 7.3, sizeBytes: 90_000, clipDurations: [4.2, 3.1] },
+      output: {
+        kind: 'audio',
+        objectKey: 'videos/vid_123.mp3',
+        contentType: 'audio/mpeg',
+        durationSeconds: 7.3,
+        sizeBytes: 90_000,
+        clipDurations: [4.2, 3.1],
+      },
     });
     const event = buildVideoEvent(video, links, now);
     expect(event.type).toBe('video.completed');
@@ -72,7 +79,12 @@ describe('buildVideoEvent', () => {
 
   it("shows each clip's own voice where its request named one, and the video's captions choice", () => {
     const base = videoRecord();
-    const video = videoRecord({ clips: [{ ...base.clips[0]!, voice: 'espeak:es+f3', captions: 'burn' }, { ...base.clips[1]!, captions: 'burn' }] });
+    const video = videoRecord({
+      clips: [
+        { ...base.clips[0]!, voice: 'espeak:es+f3', captions: 'burn' },
+        { ...base.clips[1]!, captions: 'burn' },
+      ],
+    });
     const event = buildVideoEvent(video, links, now);
     expect(event.data.captions_mode).toBe('burn');
     expect(event.data.clips).toEqual([

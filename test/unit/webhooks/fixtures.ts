@@ -33,7 +33,14 @@ export function videoRecord(overrides: Partial<VideoRecord> = {}): VideoRecord {
     updatedAt: '2025-01-01T12:01:00.000Z',
     completedAt: '2025-01-01T12:01:00.000Z',
     deadlineAt: 1735736400,
-    output: { kind: 'video', objectKey: 'videos/vid_123.mp4', contentType: 'video/mp4', durationSeconds: 7.3, sizeBytes: 1_234_567, clipDurations: [4.2, 3.1] },
+    output: {
+      kind: 'video',
+      objectKey: 'videos/vid_123.mp4',
+      contentType: 'video/mp4',
+      durationSeconds: 7.3,
+      sizeBytes: 1_234_567,
+      clipDurations: [4.2, 3.1],
+    },
     delivery: { state: 'pending', attempts: [] },
     ...overrides,
   };

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { queues } from '#infra/wiring.ts';
 import {
   DELIVERY_JITTER,
   DELIVERY_SCHEDULE_SECONDS,
+  isLastAttempt,
   MAX_DELAY_SECONDS,
   MAX_DELIVERY_ATTEMPTS,
-  isLastAttempt,
   nextDelaySeconds,
 } from '#commons/webhooks/retry';
+import { queues } from '#infra/wiring.ts';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const delaysWith = (random: () => number) => Array.from({ length: MAX_DELIVERY_ATTEMPTS - 1 }, (_v, i) => nextDelaySeconds(i + 1, random)!);
@@ -43,13 +43,17 @@ describe('webhook retry schedule', () => {
     expect(lowest[0]).toBe(24); // 30 s − 20 %
     expect(highest[0]).toBe(36); // 30 s + 20 %
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: MAX_DELIVERY_ATTEMPTS - 1 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
-        const delay = nextDelaySeconds(attempt, () => r)!;
-        const base = DELIVERY_SCHEDULE_SECONDS[attempt]!;
-        expect(Number.isInteger(delay)).toBe(true);
-        expect(delay).toBeGreaterThanOrEqual(Math.max(1, Math.floor(base * (1 - DELIVERY_JITTER))));
-        expect(delay).toBeLessThanOrEqual(Math.min(MAX_DELAY_SECONDS, Math.ceil(base * (1 + DELIVERY_JITTER))));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: MAX_DELIVERY_ATTEMPTS - 1 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, r) => {
+          const delay = nextDelaySeconds(attempt, () => r)!;
+          const base = DELIVERY_SCHEDULE_SECONDS[attempt]!;
+          expect(Number.isInteger(delay)).toBe(true);
+          expect(delay).toBeGreaterThanOrEqual(Math.max(1, Math.floor(base * (1 - DELIVERY_JITTER))));
+          expect(delay).toBeLessThanOrEqual(Math.min(MAX_DELAY_SECONDS, Math.ceil(base * (1 + DELIVERY_JITTER))));
+        },
+      ),
     );
   });
 

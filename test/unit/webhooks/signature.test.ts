@@ -1,7 +1,7 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, rotateWebhookSecret, activeWebhookSecrets, issueApiKey } from '#domain/api-keys';
 import { signWebhook } from '#commons/webhooks/signature';
+import { activeWebhookSecrets, generateWebhookSecret, issueApiKey, rotateWebhookSecret } from '#domain/api-keys';
 
 const payload = JSON.stringify({ type: 'video.completed', data: { video_id: 'vid_1' } });
 
