@@ -26,7 +26,14 @@ function answerBeforeBody(path: string, headers: Record<string, string>): Promis
     let reply = '';
     const chunk = Buffer.alloc(16 * 1024, 0x61);
     const pump = setInterval(() => {
-      if (socket.writable && sent < 8 * 1024 * 1024) socket.write(chunk, () => (sent += chunk.length));
+      if (!socket.writable || sent >= 8 * 1024 * 1024) return;
+      try {
+        socket.write(chunk, (error) => {
+          if (!error) sent += chunk.length;
+        });
+      } catch {
+        // The gateway closed the connection: the answer is in, the rest is never sent.
+      }
     }, 20);
     const give = setTimeout(() => finish(), 5_000);
     const finish = () => {

@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowLoopbackPort } from '#infra/local/loopback.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { client } from '../../support/reliability.ts';
 
@@ -367,6 +368,7 @@ const categories = {
 
 let app: TestRuntime;
 beforeAll(async () => {
+  allowLoopbackPort(9); // WEBHOOK's port: nothing listens on it, and nothing needs to
   app = await startTestRuntime();
 }, 60_000);
 afterAll(async () => app?.stop());

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '#domain/limits';
+import { allowLoopbackPort } from '#infra/local/loopback.ts';
 import { createKey } from '#infra/scripts/keys.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { client, clip, keyTarget } from '../../support/reliability.ts';
@@ -15,6 +16,7 @@ const exec = promisify(execFile);
 let app: TestRuntime;
 beforeAll(async () => {
   app = await startTestRuntime({ consumers: false });
+  allowLoopbackPort(9); // the webhooks' port here: nothing listens on it, and nothing needs to
 }, 60_000);
 afterAll(() => app?.stop());
 

@@ -4,6 +4,7 @@
  * retries come at once, the last ones 1-6 s apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowLoopbackPort } from '#infra/local/loopback.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 import { client, clip, eventually, freePort, queueDepth, startReceiver } from '../../support/reliability.ts';
 
@@ -65,6 +66,7 @@ describe.concurrent('webhook delivery to slow and failing receivers', () => {
 
   it('dead-letters an event after 12 attempts to a receiver that is down, and redelivers it on request', async () => {
     const port = await freePort(); // nothing listens here: every attempt is refused
+    allowLoopbackPort(port); // a receiver of this test's, down for now
     const webhook = `http://127.0.0.1:${port}/hooks/vidbot`;
     const api = client(app);
     const videoId = await api.createOk(voiceOnly(webhook, 'Nobody is listening.'));

@@ -51,16 +51,18 @@ describe('countInProgress (the limit of videos in progress)', () => {
     await videos.create(video('vid_c1', 'acct_c', 'queued', '2026-11-10T10:00:00Z'));
     await videos.create(video('vid_c2', 'acct_c', 'rendering', '2026-11-10T10:10:00Z'));
     await videos.create(video('vid_c3', 'acct_c', 'assembling', '2026-11-10T10:20:00Z'));
-    await videos.create(video('vid_c4', 'acct_c', 'completed', '2026-11-10T10:30:00Z'));
-    await videos.create(video('vid_c5', 'acct_c', 'failed', '2026-11-10T10:40:00Z'));
+    await videos.create({ ...video('vid_c4', 'acct_c', 'completed', '2026-11-10T10:30:00Z'), delivery: { state: 'delivered', attempts: [] } });
+    await videos.create({ ...video('vid_c5', 'acct_c', 'failed', '2026-11-10T10:40:00Z'), delivery: { state: 'failed', attempts: [] } });
+    // Finished, its event still on its way (a hanging webhook): still work of the account.
+    await videos.create({ ...video('vid_c6', 'acct_c', 'failed', '2026-11-10T10:50:00Z'), delivery: { state: 'delivering', attempts: [] } });
     // Created before the window: past its deadline, the sweeper's to fail.
     await videos.create(video('vid_c0', 'acct_c', 'rendering', '2026-11-10T08:00:00Z'));
   });
 
-  it("counts the account's queued, rendering and assembling videos created since the given time", async () => {
-    expect(await videos.countInProgress('acct_c', '2026-11-10T09:50:00Z', 100)).toBe(3);
-    expect(await videos.countInProgress('acct_c', '2026-11-10T10:05:00Z', 100)).toBe(2);
-    expect(await videos.countInProgress('acct_c', '2026-11-10T07:00:00Z', 100)).toBe(4);
+  it("counts the account's queued, rendering and assembling videos, and finished ones still delivering their event, created since the given time", async () => {
+    expect(await videos.countInProgress('acct_c', '2026-11-10T09:50:00Z', 100)).toBe(4);
+    expect(await videos.countInProgress('acct_c', '2026-11-10T10:05:00Z', 100)).toBe(3);
+    expect(await videos.countInProgress('acct_c', '2026-11-10T07:00:00Z', 100)).toBe(5);
     expect(await videos.countInProgress('acct_nobody', '2026-11-10T07:00:00Z', 100)).toBe(0);
   });
 

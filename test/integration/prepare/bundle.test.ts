@@ -96,8 +96,8 @@ it('built for x64, imports its handler and finds a face with its own packages', 
     ...environmentFor(functions.prepare, names, 'cloud'),
   };
   const script =
-    `const m = await import('../../prepare/index.mjs'); if (typeof m.handler !== 'function') throw new Error('no handler');` +
-    `const { probe } = await import('../../prepare/probe.mjs');` +
+    `const m = await import('./index.mjs'); if (typeof m.handler !== 'function') throw new Error('no handler');` +
+    `const { probe } = await import('./probe.mjs');` +
     `console.log(JSON.stringify(await probe({ photo: ${JSON.stringify(resolve('test/fixtures/prepare/portrait.jpg'))}, mode: 'models' })));`;
   const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, env, encoding: 'utf8', timeout: 90_000 });
   const result = JSON.parse(stdout.trim().split('\n').pop()!);

@@ -90,7 +90,7 @@ it('the bundled render handler renders a real job from its own folder, and the v
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   };
   const script =
-    `const { handler } = await import('../../render/index.mjs');` +
+    `const { handler } = await import('./index.mjs');` +
     `const context = { awsRequestId: 'bundle-test', functionName: 'render', getRemainingTimeInMillis: () => 600000 };` +
     `const result = await handler(${JSON.stringify(event)}, context);` +
     `console.log('RESULT ' + JSON.stringify(result));`;
