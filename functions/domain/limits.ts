@@ -64,6 +64,8 @@ export const limits = {
    * its headers, so about 4.4 MB of upload is the ceiling. Larger images go by image_url (maxBotImageBytes).
    */
   maxBotBodyBytes: 4_400_000,
+  /** Time libvips may spend decoding a bot's image: far beyond the largest allowed picture (about 1.5 s here). */
+  botImageDecodeSeconds: 10,
   /** Time to download a bot's image_url. */
   botImageTimeoutMs: 30_000,
   maxBotNameChars: 100,

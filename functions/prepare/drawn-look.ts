@@ -48,6 +48,7 @@ async function place(
     const metadata = await sharp(image, { failOn: 'truncated' }).metadata();
     if (!metadata.hasAlpha) throw new LookError('image_invalid', `${name} has no alpha channel: a drawing needs a transparent background`);
     const data = await sharp(image, { failOn: 'truncated' })
+      .timeout({ seconds: limits.botImageDecodeSeconds })
       .ensureAlpha()
       .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
       .extend({ left, top, right: CANVAS.width - left - w, bottom: CANVAS.height - top - h, background: { r: 0, g: 0, b: 0, alpha: 0 } })

@@ -79,15 +79,20 @@ export function checkJpegScans(image: Buffer, name = 'image'): number {
   return scans;
 }
 
-/** Decodes strictly (orientation applied) to raw pixels with the given channels, at most `maxSide` px a side. */
+/**
+ * Decodes strictly (orientation applied) to raw pixels with the given channels, at most `maxSide` px a side.
+ * libvips stops the work itself past `timeoutSeconds` (sharp's timeout kills the pipeline: no CPU is spent on it
+ * after the refusal), so a picture that decodes too slowly costs its preparation, not the function's time.
+ */
 export async function decode(
   image: Buffer,
   channels: 3 | 4,
   maxSide: number,
   name = 'image',
+  timeoutSeconds: number = limits.botImageDecodeSeconds,
 ): Promise<{ data: Buffer; width: number; height: number }> {
   try {
-    let pipeline = sharp(image, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).rotate();
+    let pipeline = sharp(image, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).timeout({ seconds: timeoutSeconds }).rotate();
     pipeline = channels === 3 ? pipeline.flatten({ background: '#ffffff' }) : pipeline.ensureAlpha();
     const { data, info } = await pipeline
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
@@ -95,7 +100,10 @@ export async function decode(
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
+    const detail = (error as Error).message.split('\n')[0];
+    if (detail?.startsWith('timeout'))
+      throw new LookError('image_invalid', `${name} takes too long to decode (more than ${timeoutSeconds} s)`, detail);
     // libvips' own words stay in the log (the detail): the caller reads ours.
-    throw new LookError('image_invalid', `${name} cannot be decoded: it is damaged or not a complete image`, (error as Error).message.split('\n')[0]);
+    throw new LookError('image_invalid', `${name} cannot be decoded: it is damaged or not a complete image`, detail);
   }
 }
