@@ -41,3 +41,38 @@ describe('preparations in progress per account', () => {
     expect((await put('prep-1')).status).toBe(202);
   });
 });
+
+describe('preparations are scheduled fairly between accounts', () => {
+  it("B's bot is ready within twice its time alone plus one preparation, while A tries to queue ten", async () => {
+    const { createKey } = await import('#infra/scripts/keys.ts');
+    const { keyTarget } = await import('../../support/reliability.ts');
+    const issued = await createKey(keyTarget(app), { name: 'account B' });
+    const keyB = { Authorization: `Bearer ${issued.apiKey}` };
+    const put = (headers: Record<string, string>, uid: string) =>
+      fetch(`${app.baseUrl}/v1/bot/${uid}`, { method: 'PUT', headers, body: drawnBot(uid) });
+    const ready = async (headers: Record<string, string>, uid: string) => {
+      for (let i = 0; i < 600; i++) {
+        const bot = (await (await fetch(`${app.baseUrl}/v1/bot/${uid}`, { headers })).json()) as { status: string };
+        if (bot.status !== 'preparing') return bot.status;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${uid} still preparing`);
+    };
+    const timed = async (uid: string) => {
+      const started = Date.now();
+      expect((await put(keyB, uid)).status).toBe(202);
+      expect(await ready(keyB, uid)).toBe('ready');
+      return (Date.now() - started) / 1000;
+    };
+    const alone = await timed('b-alone');
+    const statusesOfA: number[] = [];
+    for (let i = 0; i < 10; i++) statusesOfA.push((await put(app.authHeaders, `a-flood-${i}`)).status);
+    const busy = await timed('b-busy');
+    const bound = 3 * alone;
+    console.log(
+      `fairness (preparations): B alone ${alone.toFixed(1)} s, B while A floods ${busy.toFixed(1)} s (A: ${statusesOfA.filter((s) => s === 202).length} accepted, ${statusesOfA.filter((s) => s === 429).length} refused)`,
+    );
+    expect(statusesOfA.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(busy).toBeLessThanOrEqual(bound);
+  }, 180_000);
+});
