@@ -86,7 +86,7 @@ interface Invocation {
   expect(result: Outcome): string;
 }
 
-const portrait = join(root, 'test', 'prepare', 'fixtures', 'portrait.jpg');
+const portrait = join(root, 'test', 'fixtures', 'prepare', 'portrait.jpg');
 /** The prepare image's probe.mjs (see 4. at the top), by runtime. */
 function prepareProbe(arch: Arch): Invocation & { module: string; timeoutMs: number } {
   if (arch === 'x64') {
