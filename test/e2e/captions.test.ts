@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, SPEC_SAMPLE_FIELDS } from '../support/events.ts';
 import type { TestRuntime } from '../support/harness.ts';
 import { frameRgb } from '../support/render-media.ts';
-import { apiOf, type E2eService, startE2eService, stopE2eService } from '../support/service.ts';
+import { apiOf, type E2eService, finishedVideo, startE2eService, stopE2eService } from '../support/service.ts';
 
 let app: TestRuntime;
 let files: E2eService['files'];
@@ -31,14 +31,7 @@ async function create(fields: Record<string, string>) {
   return ((await response.json()) as { video_id: string }).video_id;
 }
 
-async function finished(videoId: string) {
-  for (let i = 0; i < 600; i++) {
-    const delivery = receiver.delivered().find((r) => r.event?.data.video_id === videoId);
-    if (delivery) return { event: delivery.event!, video: (await (await api(`/v1/video/${videoId}`)).json()) as any };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no webhook for ${videoId}`);
-}
+const finished = (videoId: string) => finishedVideo({ receiver }, api, videoId);
 
 /** The cues of a WebVTT file: times in seconds and text. */
 function parseVtt(vtt: string) {

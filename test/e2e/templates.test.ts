@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '#infra/scripts/keys.ts';
 import type { TestRuntime } from '../support/harness.ts';
 import { keyTarget } from '../support/reliability.ts';
-import { apiOf, type E2eService, startE2eService, stopE2eService } from '../support/service.ts';
+import { apiOf, type E2eService, finishedVideo, startE2eService, stopE2eService } from '../support/service.ts';
 
 let app: TestRuntime;
 let files: E2eService['files'];
@@ -37,14 +37,7 @@ const welcome = {
   ],
 };
 
-async function finished(videoId: string) {
-  for (let i = 0; i < 600; i++) {
-    const delivery = receiver.delivered().find((r) => r.event?.data.video_id === videoId);
-    if (delivery) return { event: delivery.event!, video: (await (await api(`/v1/video/${videoId}`)).json()) as any };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no webhook for ${videoId}`);
-}
+const finished = (videoId: string) => finishedVideo({ receiver }, api, videoId);
 
 describe('templates, end to end', () => {
   it('saves a template and lists its variables; reads and lists it; another account sees none of it', async () => {

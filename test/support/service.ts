@@ -36,3 +36,13 @@ export const apiOf =
   (app: () => TestRuntime) =>
   (path: string, init: RequestInit = {}) =>
     fetch(`${app().baseUrl}${path}`, { ...init, headers: { ...app().authHeaders, ...(init.headers as Record<string, string>) } });
+
+/** A video's webhook event once the receiver has it, and the video's record then (up to two minutes). */
+export async function finishedVideo(service: Pick<E2eService, 'receiver'>, api: ReturnType<typeof apiOf>, videoId: string) {
+  for (let i = 0; i < 600; i++) {
+    const delivery = service.receiver.delivered().find((r) => r.event?.data.video_id === videoId);
+    if (delivery) return { event: delivery.event!, video: (await (await api(`/v1/video/${videoId}`)).json()) as any };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no webhook for ${videoId}`);
+}

@@ -1,4 +1,6 @@
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequest } from '#domain/errors';
+import type { Page } from '#domain/ports';
 
 /** Pagination cursors are DynamoDB's LastEvaluatedKey, opaque to callers (base64url JSON). */
 export const encodeCursor = (key: Record<string, unknown> | undefined) =>
@@ -42,3 +44,26 @@ export function decodeCursor(
 
 const isKeyValue = (v: unknown) =>
   (typeof v === 'string' && v.length > 0 && v.length <= MAX_VALUE_CHARS) || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * One page of an account's items in a table keyed by `tenantId` and `sortKey`, in sort-key order (`newestFirst`:
+ * descending), with the cursor of the next page.
+ */
+export async function tenantPage<T>(
+  client: DynamoDBDocumentClient,
+  table: { tableName: string; sortKey: string; newestFirst?: boolean },
+  tenantId: string,
+  options: { limit: number; cursor?: string },
+): Promise<Page<T>> {
+  const result = await client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      KeyConditionExpression: 'tenantId = :t',
+      ExpressionAttributeValues: { ':t': tenantId },
+      ...(table.newestFirst && { ScanIndexForward: false }),
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', table.sortKey]),
+    }),
+  );
+  return { items: (result.Items ?? []) as T[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+}

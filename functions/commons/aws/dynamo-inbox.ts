@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { InboxEvent } from '#domain/inbox';
 import type { InboxStore, Page } from '#domain/ports';
 import { isConditionFailure } from './conditions.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { tenantPage } from './cursor.ts';
 
 /** The inbox table: one item per verified delivery, keyed by account and arrival; expires by TTL (expiresAt). */
 export class DynamoInbox implements InboxStore {
@@ -21,17 +21,7 @@ export class DynamoInbox implements InboxStore {
     }
   }
 
-  async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>> {
-    const result = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'tenantId = :t',
-        ExpressionAttributeValues: { ':t': tenantId },
-        ScanIndexForward: false,
-        Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', 'receivedKey']),
-      }),
-    );
-    return { items: (result.Items ?? []) as InboxEvent[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<InboxEvent>> {
+    return tenantPage<InboxEvent>(this.client, { tableName: this.tableName, sortKey: 'receivedKey', newestFirst: true }, tenantId, options);
   }
 }

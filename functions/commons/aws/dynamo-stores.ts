@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateQuery, Que
 import type { Bot } from '#domain/bot';
 import type { Account, AccountStore, ApiKeyRecord, BotCatalog, ClipLibrary, KeptClip, KeyStore, Page } from '#domain/ports';
 import { isConditionFailure } from './conditions.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { tenantPage } from './cursor.ts';
 
 /** The seeded bot catalog. It changes only at deploy, so a container keeps it for a minute. */
 export class DynamoBotCatalog implements BotCatalog {
@@ -174,16 +174,7 @@ export class DynamoClipLibrary implements ClipLibrary {
     return Item as KeptClip | undefined;
   }
 
-  async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<KeptClip>> {
-    const result = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'tenantId = :t',
-        ExpressionAttributeValues: { ':t': tenantId },
-        Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', 'clipUid']),
-      }),
-    );
-    return { items: (result.Items ?? []) as KeptClip[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<KeptClip>> {
+    return tenantPage<KeptClip>(this.client, { tableName: this.tableName, sortKey: 'clipUid' }, tenantId, options);
   }
 }

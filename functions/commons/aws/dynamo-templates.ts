@@ -1,7 +1,7 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page, TemplateStore } from '#domain/ports';
 import type { TemplateRecord } from '#domain/templates';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { tenantPage } from './cursor.ts';
 
 /** Templates in DynamoDB, keyed by account and uid. */
 export class DynamoTemplateStore implements TemplateStore {
@@ -24,16 +24,7 @@ export class DynamoTemplateStore implements TemplateStore {
     return Attributes !== undefined;
   }
 
-  async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<TemplateRecord>> {
-    const result = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'tenantId = :t',
-        ExpressionAttributeValues: { ':t': tenantId },
-        Limit: options.limit,
-        ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', 'uid']),
-      }),
-    );
-    return { items: (result.Items ?? []) as TemplateRecord[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<TemplateRecord>> {
+    return tenantPage<TemplateRecord>(this.client, { tableName: this.tableName, sortKey: 'uid' }, tenantId, options);
   }
 }
