@@ -195,6 +195,15 @@ export const tables = {
   inbox: { partitionKey: 'tenantId', sortKey: 'receivedKey', ttlAttribute: 'expiresAt' },
   /** Templates of each account (PUT /v1/templates/{uid}): a create request with placeholders, saved once. */
   templates: { partitionKey: 'tenantId', sortKey: 'uid' },
+  /**
+   * Batches of each account, newest first by id. `unsettled` is sparse (a batch carries `pendingShard` until its
+   * batch.completed event's first attempt is recorded), by its last look, for the sweeper.
+   */
+  batches: {
+    partitionKey: 'tenantId',
+    sortKey: 'batchId',
+    indexes: { unsettled: { partitionKey: 'pendingShard', sortKey: 'tickAt', sortKeyType: 'N' } },
+  },
 } as const satisfies Record<TableName, TableDecl>;
 export type { QueueName, TableName };
 
@@ -244,6 +253,17 @@ export const queues = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 3,
     // A preparation takes seconds to a minute; 10 minutes means they queue behind each other or crash.
+    oldestMessageAlarmSeconds: 600,
+  },
+  /**
+   * The batch worker's looks: one message per running batch at a time, each queueing the next a few seconds later
+   * (domain/batches.ts). A look takes seconds; a failed one is retried, and a batch whose chain was lost is revived
+   * by the sweeper.
+   */
+  batch: {
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    // A look is due every few seconds; 10 minutes means the worker is not running or keeps failing.
     oldestMessageAlarmSeconds: 600,
   },
 } as const satisfies Record<QueueName, QueueDecl>;
@@ -372,6 +392,53 @@ export const functions = {
     voices: true,
     tables: { templates: 'readWrite', bots: 'read', accountBots: 'read', clips: 'read' },
   },
+  /**
+   * Batches: one video per row of a template's data. A POST checks every row as a create and stores the batch; the
+   * batcher releases the rows.
+   */
+  batches: {
+    entry: 'functions/api/batches.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'POST', path: '/v1/templates/{uid}/batches' },
+      { method: 'GET', path: '/v1/batches' },
+      { method: 'GET', path: '/v1/batches/{id}' },
+      { method: 'DELETE', path: '/v1/batches/{id}' },
+    ],
+    // A POST holds up to 2 MB of CSV and checks up to 1000 rows.
+    memoryMb: 1024,
+    timeoutSeconds: 30,
+    voices: true,
+    tables: {
+      batches: 'readWrite',
+      templates: 'read',
+      bots: 'read',
+      accountBots: 'read',
+      clips: 'read',
+      accounts: 'read',
+      videos: 'read',
+      idempotency: 'readWrite',
+    },
+    queues: { batch: 'send' },
+    // It stores the batch's input under batches/ and presigns its videos' downloads.
+    bucket: 'readWrite',
+  },
+  /**
+   * The batch worker: one look at a batch per message. It makes the videos of rows as the account has room (the
+   * same create as POST /v1/bot), counts the settled ones, and queues batch.completed.
+   */
+  batcher: {
+    entry: 'functions/batcher/handler.ts',
+    trigger: 'queue',
+    queue: 'batch',
+    batchSize: 1,
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    voices: true,
+    tables: { batches: 'readWrite', videos: 'readWrite', accounts: 'read', bots: 'read', accountBots: 'read', clips: 'read' },
+    queues: { batch: 'send', render: 'send', notify: 'send' },
+    bucket: 'read',
+  },
   /** The voice catalog: data in the code, no table. */
   voices: {
     entry: 'functions/api/voices.ts',
@@ -489,8 +556,8 @@ export const functions = {
     timeoutSeconds: 30,
     // A bot's event shows the voice it speaks with in this deployment.
     voices: true,
-    // accountBots: a bot's event is built from its record, and its attempts are recorded on it.
-    tables: { videos: 'readWrite', accountBots: 'readWrite', keys: 'read', idempotency: 'readWrite' },
+    // accountBots, batches: a bot's or a batch's event is built from its record, and its attempts are recorded on it.
+    tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite', keys: 'read', idempotency: 'readWrite' },
     // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
     queues: { notify: 'consume' },
     bucket: 'read',
@@ -524,9 +591,10 @@ export const functions = {
     everyMinutes: 5,
     memoryMb: 256,
     timeoutSeconds: 60,
-    // accountBots: a bot whose preparation crashed on every attempt is failed.
-    tables: { videos: 'readWrite', accountBots: 'readWrite' },
-    queues: { notify: 'send' },
+    // accountBots: a bot whose preparation crashed on every attempt is failed. batches: a batch whose looks
+    // stopped gets one again (batch), a settled one whose event was lost gets it again.
+    tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite' },
+    queues: { notify: 'send', batch: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
     deadLetters: ['render', 'assemble', 'prepare'],
     // A failed bot's uploads go (its previous look stays where it is); it reads and writes nothing.

@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
@@ -9,22 +6,22 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFields } from '#commons/body';
-import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
 import { type HttpRequest, type HttpResult, httpHandler, json } from '#commons/http';
+import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
 import { logger } from '#commons/logger';
 import { recordVideoCreated } from '#commons/metrics';
-import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { toCreatedVideo } from '#commons/presenters/video';
 import { newId } from '#domain/api-keys';
-import { type CreateVideoCommand, parseCreateVideo } from '#domain/create-request';
-import { type FieldProblem, InvalidRequest, TooManyVideosInProgress } from '#domain/errors';
+import { parseCreateVideo } from '#domain/create-request';
+import { InvalidRequest, TooManyVideosInProgress } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
 import { fieldsFromTemplate, ownTemplate } from '#domain/templates';
 import { createVideo } from '#domain/videos';
 import { listBots } from './bot-listing.ts';
+import { unreachableProblems } from './unreachable.ts';
 
 const config = loadConfig({
   tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'templates'],
@@ -47,46 +44,11 @@ const deps = {
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);
 
-interface CreateInput {
-  tenantId: string;
-  keyId: string;
-  idempotencyKey: string;
-  bodyHash: string;
-  fields: Record<string, unknown>;
-  baseUrl: string;
-}
-
-/** JSON with object keys sorted at every level: equal field sets give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * Addresses the service will never fetch from or deliver to (metadata, link-local, and on AWS private and
- * loopback ones), refused at once when the URL names them literally rather than when the render or the
- * delivery runs into them. Names are judged through DNS at fetch time.
- */
-function refuseUnreachable(command: CreateVideoCommand) {
-  const problems: FieldProblem[] = [];
-  const check = (path: string, value: string | undefined) => {
-    const reason = value ? refusalWithoutResolving(new URL(value), config.mode) : undefined;
-    if (reason) problems.push({ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` });
-  };
-  check('webhook', command.webhookUrl);
-  for (const [index, clip] of command.clips.entries()) check(`clips[${index}].background`, 'background' in clip ? clip.background : undefined);
-  if (problems.length) throw new InvalidRequest(problems);
-}
-
-async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): Promise<HttpResult> {
+async function create(input: CallerInput & { fields: Record<string, unknown> }): Promise<HttpResult> {
   try {
     const command = parseCreateVideo(input.fields);
-    refuseUnreachable(command);
+    const unreachable = unreachableProblems(command, config.mode);
+    if (unreachable.length) throw new InvalidRequest(unreachable);
     const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
     logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
     recordVideoCreated();
@@ -98,46 +60,14 @@ async function create(input: Omit<CreateInput, 'idempotencyKey' | 'bodyHash'>): 
   }
 }
 
-/**
- * An Idempotency-Key makes a retried create safe: Powertools' idempotency utility keeps the first response for
- * 24 h in DynamoDB, keyed by tenant and key, and refuses the same key with a different body.
- */
-const idempotency = new IdempotencyConfig({
-  eventKeyJmesPath: '[tenantId, idempotencyKey]',
-  payloadValidationJmesPath: 'bodyHash',
-  expiresAfterSeconds: limits.idempotencyTtlSeconds,
-  throwOnNoIdempotencyKey: true,
-});
-const createOnce = makeIdempotent(async (input: CreateInput) => create(input), {
-  persistenceStore: new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: dynamoBaseClient() }),
-  config: idempotency,
-});
-
-/** Creates the video of these fields, once per Idempotency-Key when the caller sends one (`bodyHash` names the request). */
-async function createOnceFor(request: HttpRequest, fields: Record<string, unknown>, bodyHash: string): Promise<HttpResult> {
-  const caller = request.caller!;
-  const base = { tenantId: caller.tenantId, keyId: caller.keyId, fields, baseUrl: request.baseUrl };
-  const idempotencyKey = request.headers['idempotency-key']?.trim();
-  if (idempotencyKey === undefined) return create(base);
-  if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
-    throw new BadRequestError('Idempotency-Key must be 1-255 visible ASCII characters.', [{ path: 'Idempotency-Key', message: 'invalid' }]);
-  try {
-    return await createOnce({ ...base, idempotencyKey, bodyHash });
-  } catch (error) {
-    if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
-    if (error instanceof IdempotencyAlreadyInProgressError)
-      throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
-    throw error;
-  }
-}
-
-const hashOf = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex');
+/** A retried create with the same Idempotency-Key gets the first one's answer and makes no second video. */
+const createOnce = idempotentOperation<{ fields: Record<string, unknown> }>(config.tables.idempotency, create);
 
 async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
   const fields = await readFields(request, limits.maxBodyBytes);
   // The fields, not the raw bytes: a multipart body carries a random boundary, so a retried `curl -F` is byte-
   // for-byte different while asking for the same video.
-  return createOnceFor(request, fields, hashOf(fields));
+  return createOnce.run(request, { fields }, hashOf(fields));
 }
 
 const TEMPLATE_VIDEO_FIELDS = new Set(['webhook', 'process_done_webhook', 'variables']);
@@ -152,7 +82,7 @@ async function createFromTemplateOperation(request: HttpRequest): Promise<HttpRe
   const template = await ownTemplate(templates, request.caller!.tenantId, uid);
   const { variables, ...webhook } = body;
   const fields = { ...fieldsFromTemplate(template, parseJsonField(variables, 'variables')), ...webhook };
-  return createOnceFor(request, fields, hashOf({ template: uid, ...body }));
+  return createOnce.run(request, { fields }, hashOf({ template: uid, ...body }));
 }
 
 /** A form sends an object field as its JSON text. */
@@ -174,6 +104,6 @@ const routes = httpHandler({
 });
 
 export const handler = (event: APIGatewayProxyEvent, context: Context) => {
-  idempotency.registerLambdaContext(context);
+  createOnce.registerLambdaContext(context);
   return routes(event, context);
 };

@@ -67,6 +67,36 @@ const templateVideoRequest = {
   },
 };
 
+const batchRows = {
+  type: 'array',
+  maxItems: limits.maxBatchRows,
+  items: { type: 'object', additionalProperties: { type: 'string', maxLength: limits.maxVariableChars } },
+  description: 'One object of variable values per video (as `variables` of a video from the template).',
+};
+const batchFields = {
+  webhook: { type: 'string', description: 'Receives batch.completed once every row has settled (signed like every event).' },
+  notify_each: { type: 'boolean', default: false, description: "Each video's own video.completed / video.failed goes to the webhook too." },
+};
+const batchRequest = {
+  json: {
+    type: 'object',
+    required: ['webhook', 'rows'],
+    properties: { ...batchFields, rows: batchRows },
+  },
+  multipart: {
+    type: 'object',
+    required: ['webhook', 'rows'],
+    properties: {
+      ...batchFields,
+      rows: {
+        type: 'string',
+        format: 'binary',
+        description: `A CSV file (UTF-8, RFC 4180 quoting, at most ${limits.maxBatchCsvBytes} bytes): a header row of variable names, then one row per video. An empty cell leaves the variable to its default.`,
+      },
+    },
+  },
+};
+
 const errorSchema = {
   type: 'object',
   required: ['error'],
@@ -219,6 +249,35 @@ export function openApiDocument(serverUrl: string) {
           parameters: [...uidParam, create.parameters[0]!],
           requestBody: { required: true, content: { 'application/json': { schema: templateVideoRequest } } },
           responses: create.responses,
+        },
+      },
+      '/v1/templates/{uid}/batches': {
+        post: {
+          operationId: 'createBatch',
+          summary: `One video per row of data (at most ${limits.maxBatchRows}): every row is checked first, and one bad row refuses the batch (400 naming rows[i].field) with nothing made`,
+          parameters: [...uidParam, create.parameters[0]!],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: batchRequest.json }, 'multipart/form-data': { schema: batchRequest.multipart } },
+          },
+          responses: { ...ok('Accepted: {"batch_id", "rows", "status": "queued", "url"}', '202'), ...errors(400, 401, 404, 409, 413, 415, 422, 429) },
+        },
+      },
+      '/v1/batches': {
+        get: { operationId: 'listBatches', parameters: pageParams, responses: { ...ok('Your batches, newest first'), ...errors(400, 401) } },
+      },
+      '/v1/batches/{id}': {
+        get: {
+          operationId: 'getBatch',
+          summary: "A batch: its status, counts by outcome, and a page of its rows' videos (`videos`, paged by limit and cursor)",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...pageParams],
+          responses: { ...ok('The batch'), ...errors(400, 401, 404) },
+        },
+        delete: {
+          operationId: 'cancelBatch',
+          summary: 'Cancel the rows not yet released; those rendering finish. batch.completed follows with status cancelled',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { ...ok('Cancel requested: the batch', '202'), ...errors(401, 404, 409) },
         },
       },
       '/v1/voices': {

@@ -82,4 +82,18 @@ export const limits = {
   maxTemplateVariables: 50,
   /** One variable's value (a template video's, a batch row's cell). */
   maxVariableChars: 500,
+  /** Rows of one batch (POST /v1/templates/{uid}/batches), and the largest CSV of them. */
+  maxBatchRows: 1000,
+  maxBatchCsvBytes: 2 * 1024 * 1024,
+  /**
+   * The largest batch request body: the CSV (or JSON rows) with room for the form's other fields. Under what a
+   * Lambda invocation carries (6 MB, the body base64-encoded by API Gateway).
+   */
+  maxBatchBodyBytes: 2 * 1024 * 1024 + 64 * 1024,
+  /** Problems one refused batch names (the first ones, by row): enough to fix a file, not a megabyte of errors. */
+  maxBatchProblems: 100,
+  /** Seconds between two looks of the batch worker at a running batch (release rows, count settled ones). */
+  batchTickSeconds: 2,
+  /** Rows of one batch in flight at once, whatever the account's limit: bounds the worker's reads per look. */
+  maxBatchRowsInFlight: 100,
 } as const;

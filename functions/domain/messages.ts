@@ -66,9 +66,35 @@ const deliverBotMessageSchema = z.object({
 });
 export type DeliverBotMessage = z.infer<typeof deliverBotMessageSchema>;
 
-/** Everything the notifier delivers: a video's event or a bot's. */
-export const notifyMessageSchema = z.discriminatedUnion('kind', [deliverMessageSchema, deliverBotMessageSchema]);
+const batchId = z.string().regex(/^bat_[A-Za-z0-9_-]{1,64}$/);
+
+/** Notify queue: deliver a batch's batch.completed event to its webhook. */
+const deliverBatchMessageSchema = z.object({
+  kind: z.literal('deliver-batch'),
+  tenantId,
+  batchId,
+  eventId: z.string().min(1).max(200),
+  attempt: z.number().int().min(1),
+  redelivery: z.boolean().optional(),
+});
+export type DeliverBatchMessage = z.infer<typeof deliverBatchMessageSchema>;
+
+/** Everything the notifier delivers: a video's event, a bot's or a batch's. */
+export const notifyMessageSchema = z.discriminatedUnion('kind', [deliverMessageSchema, deliverBotMessageSchema, deliverBatchMessageSchema]);
 export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
+
+/**
+ * Batch queue: one look of the batch worker at a batch (release rows as the account has room, count the settled
+ * ones). `version` is the batch record's when the look was queued: a look of an older version is a duplicate
+ * and is dropped, so a batch has one chain of looks.
+ */
+export const batchTickMessageSchema = z.object({
+  kind: z.literal('batch-tick'),
+  tenantId,
+  batchId,
+  version: z.number().int().min(0),
+});
+export type BatchTickMessage = z.infer<typeof batchTickMessageSchema>;
 
 /** What the render, assemble and prepare dead-letter queues hold (read by the sweeper). */
 export const deadLetteredJobSchema = z.discriminatedUnion('kind', [renderClipMessageSchema, assembleMessageSchema, prepareBotMessageSchema]);

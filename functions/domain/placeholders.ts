@@ -4,7 +4,7 @@
  * template is checked when it is saved, never later per row. A lone `}}` is text.
  */
 
-const PLACEHOLDER_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
+export const VARIABLE_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
 /** The longest default a placeholder may carry (a value is at most as long: see limits.maxVariableChars). */
 const MAX_DEFAULT_CHARS = 500;
 
@@ -23,7 +23,7 @@ export function parsePlaceholders(value: string): { parts: TemplatePart[] } | { 
     const inside = value.slice(open + 2, close);
     const bar = inside.indexOf('|');
     const name = (bar < 0 ? inside : inside.slice(0, bar)).trim();
-    if (!PLACEHOLDER_NAME.test(name))
+    if (!VARIABLE_NAME_PATTERN.test(name))
       return { problem: `has a placeholder "{{${inside.slice(0, 70)}}}" whose name is not a letter or _ followed by up to 63 letters, digits or _` };
     if (bar < 0) parts.push({ variable: name });
     else {

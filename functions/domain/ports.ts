@@ -4,6 +4,7 @@
  * pass in-memory ones.
  */
 import type { AccountBot, BotDelivery, BotFailure, StoredLook } from './account-bots.ts';
+import type { BatchRecord } from './batches.ts';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import type { InboxEvent } from './inbox.ts';
@@ -153,6 +154,8 @@ export interface ObjectStore {
     options: { contentType: string; tags?: Record<string, string>; metadata?: Record<string, string> },
   ): Promise<{ sizeBytes: number }>;
   putBytes(key: string, body: Uint8Array | string, options: { contentType: string; tags?: Record<string, string> }): Promise<void>;
+  /** A small object's content as UTF-8 text (a batch's input), or undefined if it does not exist. */
+  getText(key: string): Promise<string | undefined>;
   /** Downloads to a local file; false if the object does not exist. */
   getToFile(key: string, filePath: string): Promise<boolean>;
   /** Size, user metadata and last write of an object, or undefined if it does not exist. */
@@ -241,4 +244,29 @@ export interface TemplateStore {
   /** False when there was none. */
   delete(tenantId: string, uid: string): Promise<boolean>;
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<TemplateRecord>>;
+}
+
+/** Batches of each account, keyed by account and id (newest first by id): another account's is never found. */
+export interface BatchStore {
+  create(batch: BatchRecord): Promise<void>;
+  get(tenantId: string, batchId: string): Promise<BatchRecord | undefined>;
+  /** Removes a batch whose first look could not be queued (its caller got an error). */
+  delete(tenantId: string, batchId: string): Promise<void>;
+  list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<BatchRecord>>;
+  /**
+   * Stores what a look made of the batch, only if the stored version is still `expectedVersion` (false: another
+   * look got there first). It never writes `cancelRequested`, so a cancel asked for meanwhile is kept.
+   */
+  save(batch: BatchRecord, expectedVersion: number): Promise<boolean>;
+  /** Marks the batch to be cancelled, unless it has settled (false then, or when there is no such batch). */
+  requestCancel(tenantId: string, batchId: string): Promise<boolean>;
+  /** Appends an attempt to deliver batch.completed; the first takes the batch out of the sweeper's view. */
+  recordDeliveryAttempt(tenantId: string, batchId: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void>;
+  /**
+   * Batches the sweeper must look at: unsettled ones whose last look was saved before `tickBefore` (their chain
+   * of looks was lost), and settled ones whose event has no attempt recorded yet.
+   */
+  listStalled(tickBefore: number, limit: number): Promise<BatchRecord[]>;
+  /** Sets `tickAt` (only while at `version`), so the sweeper does not revive the batch again at once. */
+  postpone(tenantId: string, batchId: string, version: number, tickAt: number): Promise<void>;
 }

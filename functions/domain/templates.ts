@@ -249,3 +249,11 @@ export async function deleteTemplate(templates: TemplateStore, tenantId: string,
   if (!BOT_UID_PATTERN.test(uid) || !(await templates.delete(tenantId, uid)))
     throw new NotFound(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
 }
+
+/**
+ * The clips of a template that name no variable (a fixed intro, an outro): the same for every video made from it,
+ * so a batch renders them once (its first row) and every other row finds them rendered.
+ */
+export function sharedClipIndexes(template: Pick<TemplateRecord, 'request'>): number[] {
+  return readClips(template.request.clips, []).flatMap(({ fields }, index) => (Object.keys(fields).length === 0 ? [index] : []));
+}

@@ -50,6 +50,10 @@ export async function redeliverEvent(
   const eventId = video.delivery.eventId;
   if (!isTerminal(video.status) || !eventId)
     throw new Conflict(`Video ${video.videoId} is still ${video.status}; its event is sent when it finishes.`);
+  if (video.delivery.state === 'none')
+    throw new Conflict(
+      `Video ${video.videoId} belongs to batch ${video.batch?.batchId ?? ''} without notify_each: it sends no event of its own (the batch's batch.completed covers it).`,
+    );
   if (video.delivery.state === 'pending' || video.delivery.state === 'delivering')
     throw new Conflict(
       `The event of video ${video.videoId} is still being delivered (${video.delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`,

@@ -55,7 +55,8 @@ export interface DeliveryAttempt {
   durationMs: number;
 }
 
-export type DeliveryState = 'pending' | 'delivering' | 'delivered' | 'failed';
+/** `none`: the video sends no event of its own (a batch's video, unless the batch asked for `notify_each`). */
+export type DeliveryState = 'pending' | 'delivering' | 'delivered' | 'failed' | 'none';
 
 /** The stored video: the single source of truth for a render job. */
 export interface VideoRecord {
@@ -68,6 +69,8 @@ export interface VideoRecord {
   /** Aspect ratio and resolution of every clip; absent on videos created before shapes (DEFAULT_SHAPE). */
   shape?: Shape;
   webhookUrl: string;
+  /** A video made for a row of a batch (POST /v1/templates/{uid}/batches). */
+  batch?: { batchId: string; row: number };
   clips: ClipSpec[];
   clipResults: Record<string, ClipResult>;
   clipCount: number;

@@ -135,11 +135,13 @@ export async function checkClips(
   command: CreateVideoCommand,
   tenantId: string,
   deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>,
+  /** 'ready': an account's bot still preparing (or failed) is a 409 `bot_not_ready`, as at create. */
+  bots: 'exist' | 'ready' = 'exist',
 ): Promise<void> {
   try {
     await resolveClips(command.clips, tenantId, command, deps);
   } catch (error) {
-    if (!(error instanceof Conflict)) throw error;
+    if (!(error instanceof Conflict) || bots === 'ready') throw error;
   }
 }
 
@@ -151,6 +153,16 @@ export interface CreatedVideo {
   createdAt: string;
 }
 
+/** How a batch's worker makes a row's video (an ordinary create leaves these out). */
+export interface BatchVideoOptions {
+  /** The row the video is made for. */
+  batch: { batchId: string; row: number };
+  /** The worker releases rows only as the account has room (domain/batches.ts): no second check. */
+  roomChecked: true;
+  /** Whether the video sends its own event to the webhook (the batch's `notify_each`). */
+  sendsEvent: boolean;
+}
+
 /**
  * Stores the video as queued and enqueues one render message per clip, so the clips render in parallel.
  * An invalid request is refused (InvalidRequest) before the account's room is checked (TooManyVideosInProgress).
@@ -159,9 +171,10 @@ export async function createVideo(
   command: CreateVideoCommand,
   caller: { tenantId: string; keyId: string },
   deps: CreateVideoDeps,
+  options?: BatchVideoOptions,
 ): Promise<CreatedVideo> {
   const clips = await resolveClips(command.clips, caller.tenantId, command, deps);
-  await ensureRoomForAnotherVideo(caller.tenantId, deps);
+  if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps);
   const now = deps.now();
   const video: VideoRecord = {
     videoId: deps.newVideoId(),
@@ -171,6 +184,7 @@ export async function createVideo(
     createVideo: command.createVideo,
     shape: command.shape,
     webhookUrl: command.webhookUrl,
+    ...(options && { batch: options.batch }),
     clips,
     clipResults: Object.fromEntries(clips.map((c) => [String(c.index), { status: 'queued' as const }])),
     clipCount: clips.length,
@@ -178,7 +192,7 @@ export async function createVideo(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     deadlineAt: Math.floor(now.getTime() / 1000) + limits.videoDeadlineSeconds,
-    delivery: { state: 'pending', attempts: [] },
+    delivery: { state: options?.sendsEvent === false ? 'none' : 'pending', attempts: [] },
   };
   await deps.videos.create(video);
   try {

@@ -41,6 +41,10 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
     return { done: true };
   }
   if (!isTerminal(video.status)) throw new Error(`video ${video.videoId} is ${video.status}; events are only sent for finished videos`);
+  if (video.delivery.state === 'none') {
+    logger.info('video sends no event of its own (a batch without notify_each)', { video_id: video.videoId });
+    return { done: true };
+  }
   if (alreadyDelivered(message, video.delivery)) {
     logger.info('event already delivered', { video_id: video.videoId, event_id: message.eventId });
     return { done: true };

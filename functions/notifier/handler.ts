@@ -3,6 +3,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -10,10 +11,11 @@ import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/cl
 import { loadConfig } from '#commons/config';
 import { queueConsumer } from '#commons/queue-consumer';
 import { type NotifyMessage, notifyMessageSchema } from '#domain/messages';
+import { deliverBatchEvent } from './deliver-batch-job.ts';
 import { deliverBotEvent } from './deliver-bot-job.ts';
 import { type DeliverDeps, deliverVideoEvent, type Receipt } from './deliver-job.ts';
 
-const config = loadConfig({ tables: ['videos', 'accountBots', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
+const config = loadConfig({ tables: ['videos', 'accountBots', 'batches', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
 /**
  * Test-only knob: the local runtime's tests shrink the 24-hour retry schedule with it. Unset on AWS.
  */
@@ -27,6 +29,7 @@ const deps: DeliverDeps = {
 };
 const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
 const voices = config.voices;
+const batches = new DynamoBatchStore(dynamoClient(), config.tables.batches);
 
 /** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
 class RetryLater extends Error {
@@ -48,10 +51,13 @@ class RetryLater extends Error {
 const idempotency = new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', expiresAfterSeconds: 48 * 3600, throwOnNoIdempotencyKey: true });
 const deliverOnce = makeIdempotent(
   async (input: { idempotencyKey: string; message: NotifyMessage; receipt: Receipt }) => {
+    const { message, receipt } = input;
     const outcome =
-      input.message.kind === 'deliver-bot'
-        ? await deliverBotEvent(input.message, input.receipt, { ...deps, accountBots, voices })
-        : await deliverVideoEvent(input.message, input.receipt, deps);
+      message.kind === 'deliver-bot'
+        ? await deliverBotEvent(message, receipt, { ...deps, accountBots, voices })
+        : message.kind === 'deliver-batch'
+          ? await deliverBatchEvent(message, receipt, { ...deps, batches })
+          : await deliverVideoEvent(message, receipt, deps);
     if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
     return outcome;
   },

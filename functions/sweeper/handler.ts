@@ -1,16 +1,24 @@
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsDeadLetterInbox, SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { observed } from '#commons/invocation';
-import type { NotifyMessage } from '#domain/messages';
+import type { BatchTickMessage, NotifyMessage } from '#domain/messages';
 import { sweep } from './sweep.ts';
 
-const config = loadConfig({ tables: ['videos', 'accountBots'], queues: ['notify'], deadLetters: ['render', 'assemble', 'prepare'], bucket: true });
+const config = loadConfig({
+  tables: ['videos', 'accountBots', 'batches'],
+  queues: ['notify', 'batch'],
+  deadLetters: ['render', 'assemble', 'prepare'],
+  bucket: true,
+});
 const deps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
+  batches: new DynamoBatchStore(dynamoClient(), config.tables.batches),
+  batchQueue: new SqsQueue<BatchTickMessage>(sqsClient(), config.queues.batch),
   notifyQueue: new SqsQueue<NotifyMessage>(sqsClient(), config.queues.notify),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
   objects: new S3ObjectStore(s3Client(), config.bucket),

@@ -1,15 +1,26 @@
 import { logger } from '#commons/logger';
 import { recordVideoFailed } from '#commons/metrics';
 import { type BotOutcomeDeps, failBot } from '#domain/account-bots';
+import { isSettled } from '#domain/batches';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
-import { type AssembleMessage, deadLetteredJobSchema, type NotifyMessage, type PrepareBotMessage, type RenderClipMessage } from '#domain/messages';
+import {
+  type AssembleMessage,
+  type BatchTickMessage,
+  deadLetteredJobSchema,
+  type NotifyMessage,
+  type PrepareBotMessage,
+  type RenderClipMessage,
+} from '#domain/messages';
 import { pendingDelivery } from '#domain/pending-work';
-import type { AccountBotStore, DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
+import type { AccountBotStore, BatchStore, DeadLetterInbox, MessageQueue, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
 import { failVideo } from '#domain/video-outcomes';
 
 export interface SweepDeps {
   videos: VideoRepository;
+  /** Batches whose chain of looks was lost get a look again; settled ones whose event was lost get it again. */
+  batches: Pick<BatchStore, 'listStalled' | 'postpone'>;
+  batchQueue: MessageQueue<BatchTickMessage>;
   /** Videos' events, and bots' bot.failed. */
   notifyQueue: MessageQueue<NotifyMessage>;
   /** A dead-lettered preparation fails its bot (and removes its uploads); a settled bot's lost event is sent again. */
@@ -38,6 +49,9 @@ async function failDeadLetteredPreparation(deps: SweepDeps, message: PrepareBotM
   return true;
 }
 
+/** A batch whose last look was saved this long ago has lost its chain of looks (one is due every few seconds). */
+const BATCH_STALLED_SECONDS = 120;
+
 /** A dead-lettered message is looked at again after this long (it stays in the DLQ for inspection). */
 const DEAD_LETTER_RECHECK_SECONDS = 3600;
 
@@ -48,7 +62,7 @@ const DEAD_LETTER_RECHECK_SECONDS = 3600;
  * - fails renders stuck past their deadline;
  * - re-queues the event of finished videos whose first delivery attempt was never recorded, and of settled bots.
  */
-export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: number; requeued: number; deadLettered: number }> {
+export async function sweep(deps: SweepDeps, batch = 100, batchLimit = 100): Promise<{ failed: number; requeued: number; deadLettered: number }> {
   let deadLettered = 0;
   for (const inbox of deps.deadLetters) {
     for (const message of await inbox.peek(10, DEAD_LETTER_RECHECK_SECONDS)) {
@@ -108,6 +122,21 @@ export async function sweep(deps: SweepDeps, batch = 100): Promise<{ failed: num
       requeued++;
     }
     await deps.accountBots.postponeUnsentEvent(bot.tenantId, bot.uid, bot.version, nowSeconds + SWEEPER_RESENDS_AFTER_SECONDS);
+  }
+  // Batches: a crash between saving a look and queueing the next one ends the chain; revived here (a duplicate
+  // look, if the chain was only slow, finds the version moved on and does nothing).
+  for (const batch of await deps.batches.listStalled(nowSeconds - BATCH_STALLED_SECONDS, batchLimit)) {
+    const { tenantId, batchId } = batch;
+    if (!isSettled(batch.status)) {
+      await deps.batchQueue.send({ kind: 'batch-tick', tenantId, batchId, version: batch.version });
+      logger.warn('batch look re-queued', { tenant_id: tenantId, batch_id: batchId, version: batch.version });
+      requeued++;
+    } else if (batch.delivery && batch.delivery.attempts.length === 0) {
+      await deps.notifyQueue.send({ kind: 'deliver-batch', tenantId, batchId, eventId: batch.delivery.eventId, attempt: 1 });
+      logger.warn('batch event re-queued', { tenant_id: tenantId, batch_id: batchId, event_id: batch.delivery.eventId });
+      requeued++;
+    }
+    await deps.batches.postpone(tenantId, batchId, batch.version, nowSeconds);
   }
   if (failed || requeued || deadLettered) logger.info('sweep', { failed, requeued, dead_lettered: deadLettered });
   return { failed, requeued, deadLettered };

@@ -4,7 +4,8 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { DELIVERY_SCHEDULE_SECONDS } from '#commons/webhooks/retry';
 import type { AccountBot } from '#domain/account-bots';
-import type { AssembleMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
+import { type BatchRecord, isSettled } from '#domain/batches';
+import type { AssembleMessage, BatchTickMessage, DeliverBatchMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
 import { pendingWork } from '#domain/pending-work';
 import type { Log } from './log.ts';
 
@@ -32,7 +33,9 @@ export async function requeueUnfinishedWork(options: {
   videosTable: string;
   /** Bots of accounts still `preparing` get their prepare message again. */
   accountBotsTable?: string;
-  queueUrls: { render?: string; assemble?: string; notify?: string; prepare?: string };
+  /** Batches not settled get a look again (of their version); settled ones their undelivered event. */
+  batchesTable?: string;
+  queueUrls: { render?: string; assemble?: string; notify?: string; prepare?: string; batch?: string };
   log: Log;
 }) {
   const { doc, sqs, videosTable, queueUrls, log } = options;
@@ -40,7 +43,7 @@ export async function requeueUnfinishedWork(options: {
   const render = queueUrls.render ? new SqsQueue<RenderClipMessage>(sqs, queueUrls.render) : undefined;
   const assemble = queueUrls.assemble ? new SqsQueue<AssembleMessage>(sqs, queueUrls.assemble) : undefined;
   const notify = queueUrls.notify ? new SqsQueue<DeliverMessage>(sqs, queueUrls.notify) : undefined;
-  const counts = { render: 0, assemble: 0, notify: 0, prepare: 0 };
+  const counts = { render: 0, assemble: 0, notify: 0, prepare: 0, batch: 0 };
   const nowSeconds = Math.floor(Date.now() / 1000);
   for await (const video of videos.scanAll()) {
     const work = pendingWork(video, nowSeconds);
@@ -67,7 +70,24 @@ export async function requeueUnfinishedWork(options: {
       }
     }
   }
-  if (counts.render + counts.assemble + counts.notify + counts.prepare > 0)
+  if (queueUrls.batch && options.batchesTable) {
+    const batchQueue = new SqsQueue<BatchTickMessage>(sqs, queueUrls.batch);
+    const batchEvents = queueUrls.notify ? new SqsQueue<DeliverBatchMessage>(sqs, queueUrls.notify) : undefined;
+    for await (const page of paginateScan({ client: doc }, { TableName: options.batchesTable })) {
+      for (const batch of (page.Items ?? []) as BatchRecord[]) {
+        const { tenantId, batchId, delivery } = batch;
+        if (!isSettled(batch.status)) {
+          await batchQueue.send({ kind: 'batch-tick', tenantId, batchId, version: batch.version });
+          counts.batch++;
+        } else if (batchEvents && delivery && (delivery.state === 'pending' || delivery.state === 'delivering')) {
+          const message = { kind: 'deliver-batch' as const, tenantId, batchId, eventId: delivery.eventId, attempt: delivery.attempts.length + 1 };
+          await batchEvents.send(message, { delaySeconds: recoveredDeliveryDelay(delivery.attempts, Date.now()) });
+          counts.notify++;
+        }
+      }
+    }
+  }
+  if (counts.render + counts.assemble + counts.notify + counts.prepare + counts.batch > 0)
     log.info('re-enqueued unfinished work lost with the in-memory queues', counts);
   return counts;
 }

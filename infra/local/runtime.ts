@@ -193,7 +193,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sqs: emulators.sqs,
         videosTable: names.table('videos'),
         accountBotsTable: names.table('accountBots'),
-        queueUrls: { render: queues.render?.url, assemble: queues.assemble?.url, notify: queues.notify?.url, prepare: queues.prepare?.url },
+        batchesTable: names.table('batches'),
+        queueUrls: {
+          render: queues.render?.url,
+          assemble: queues.assemble?.url,
+          notify: queues.notify?.url,
+          prepare: queues.prepare?.url,
+          batch: queues.batch?.url,
+        },
         log,
       });
     }

@@ -211,6 +211,11 @@ const invocations: Record<FunctionName, Invocation> = {
     event: apiEvent('GET', '/v1/templates/{uid}', '/v1/templates/NOT%20A%20UID', { caller: true, pathParameters: { uid: 'NOT A UID' } }),
     expect: expectHttp(404, 'not_found'),
   },
+  batches: {
+    what: 'GET /v1/batches/{id} with an id that cannot exist: 404 without a read',
+    event: apiEvent('GET', '/v1/batches/{id}', '/v1/batches/not-a-batch', { caller: true, pathParameters: { id: 'not-a-batch' } }),
+    expect: expectHttp(404, 'not_found'),
+  },
   voices: {
     what: "GET /v1/voices: the catalog of the deployment (SPEECH_ENGINE=polly on AWS: Polly's voices too)",
     event: apiEvent('GET', '/v1/voices', '/v1/voices', { caller: true }),
@@ -267,6 +272,7 @@ const invocations: Record<FunctionName, Invocation> = {
   prepare: emptyBatch,
   assemble: emptyBatch,
   notifier: emptyBatch,
+  batcher: emptyBatch,
   sweeper: {
     // Every sweep starts by reading the dead-letter queues: there is no event that needs no AWS. Its first call is
     // refused by the unreachable endpoint, which proves the module loaded, read its config and built and signed

@@ -55,6 +55,9 @@ export class FolderObjectStore implements ObjectStore {
     await copyFile(this.path(key), filePath);
     return true;
   }
+  async getText(key: string) {
+    return existsSync(this.path(key)) ? readFile(this.path(key), 'utf8') : undefined;
+  }
   async head(key: string): Promise<ObjectHead | undefined> {
     if (!existsSync(this.path(key))) return undefined;
     return {
@@ -92,3 +95,9 @@ export class RecordingQueue<T> implements MessageQueue<T> {
     return this.sent.splice(0, this.sent.length);
   }
 }
+
+/** A sweeper's batches when a test has none: nothing stalled, nothing queued. */
+export const noBatches = {
+  batches: { listStalled: async () => [], postpone: async () => {} },
+  batchQueue: { send: async () => {}, sendBatch: async () => {} },
+};

@@ -41,7 +41,7 @@ export class DynamoVideoRepository implements VideoRepository {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new Conflict(`Video ${video.videoId} already exists.`);
+      if (isConditionFailure(error)) throw new Conflict(`Video ${video.videoId} already exists.`, 'video_exists');
       throw error;
     }
   }

@@ -61,6 +61,16 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  async getText(key: string): Promise<string | undefined> {
+    try {
+      const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return Body ? await Body.transformToString('utf8') : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
   async head(key: string): Promise<ObjectHead | undefined> {
     try {
       const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));

@@ -35,6 +35,8 @@ export function toPublicVideo(
     create_video: video.createVideo,
     ...publicShape(video),
     captions: captionModeOf(video),
+    // A batch's video: its batch and row (GET /v1/batches/{id} lists the batch's videos).
+    ...(video.batch && { batch_id: video.batch.batchId, row: video.batch.row }),
     created_at: video.createdAt,
     updated_at: video.updatedAt,
     completed_at: video.completedAt ?? null,

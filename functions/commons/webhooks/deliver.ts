@@ -16,7 +16,7 @@ import type { GuardMode, Resolver } from '#commons/net/address-guard';
 import { FetchError, FetchTimeoutError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
 import type { DeliveryAttempt } from '#domain/video';
-import type { BotEvent, VideoEvent } from './event.ts';
+import type { BatchEvent, BotEvent, VideoEvent } from './event.ts';
 import { signWebhook } from './signature.ts';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -25,7 +25,7 @@ const WEBHOOK_MAX_REDIRECTS = 3;
 
 export interface DeliverWebhookOptions {
   url: string;
-  event: VideoEvent | BotEvent;
+  event: VideoEvent | BotEvent | BatchEvent;
   /** Stable id of the event (eventIdFor): the `webhook-id` header. */
   eventId: string;
   /** Active secrets (activeWebhookSecrets), newest first; each adds a signature. */

@@ -79,3 +79,13 @@ export interface BotEvent {
   timestamp: string;
   data: Record<string, unknown> & { uid: string; status: 'ready' | 'failed' };
 }
+
+/**
+ * The event a batch sends once every row has settled (POST /v1/templates/{uid}/batches): `data` is the batch's
+ * summary (status, rows, counts by outcome, its URL). The event id is stable per batch.
+ */
+export interface BatchEvent {
+  type: 'batch.completed';
+  timestamp: string;
+  data: Record<string, unknown> & { batch_id: string; status: string };
+}

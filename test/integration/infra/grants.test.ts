@@ -364,6 +364,8 @@ async function setDeadline(videoId: string, deadlineAt: number) {
   );
 }
 
+const batchIds: string[] = [];
+
 /** Runs every function of the wiring through the scenarios that reach its AWS calls. */
 async function runScenarios() {
   const ok = await startWebhookReceiver(tenant.webhookSecret);
@@ -420,6 +422,26 @@ async function runScenarios() {
       body: { webhook: `${ok.url}/template`, variables: { name: 'Ada' } },
     });
     expect(fromTemplate.status, JSON.stringify(fromTemplate.body)).toBe(202);
+
+    // Batches: one sent (its rows checked, its input stored, its first look queued), listed, read; another
+    // cancelled. The batcher makes the first one's video now; it settles at the end (batch.completed, below).
+    const batchBody = { webhook: `${ok.url}/batch`, rows: [{ name: 'Ada' }] };
+    const batchPost = { resource: '/v1/templates/{uid}/batches', pathParameters: { uid: 'grants' } };
+    const sent = await http('batches', 'POST', '/v1/templates/grants/batches', {
+      ...batchPost,
+      body: batchBody,
+      headers: { 'Idempotency-Key': 'grants-b' },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    batchIds.push(sent.body.batch_id);
+    const cancelled = await http('batches', 'POST', '/v1/templates/grants/batches', { ...batchPost, body: batchBody });
+    const batchPath = (id: string) => ({ resource: '/v1/batches/{id}', pathParameters: { id } });
+    expect((await http('batches', 'DELETE', `/v1/batches/${cancelled.body.batch_id}`, batchPath(cancelled.body.batch_id))).status).toBe(202);
+    expect((await http('batches', 'GET', '/v1/batches')).body.batches).toHaveLength(2);
+    await drain('batch', 'batcher');
+    expect((await http('batches', 'GET', `/v1/batches/${sent.body.batch_id}`, batchPath(sent.body.batch_id))).body.videos[0].video_id).toMatch(
+      /^vid_/,
+    );
     expect((await http('templates', 'DELETE', '/v1/templates/grants', templatePath)).status).toBe(200);
 
     // v1: a video with a temporary render and a kept clip, created with an Idempotency-Key and retried.
@@ -616,6 +638,27 @@ async function runScenarios() {
     );
     await invoke('sweeper', { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} });
     await drain('notify', 'notifier');
+
+    // The batch's video is done by now: its next look (due a few seconds after the last) settles it, and the
+    // notifier delivers batch.completed, recorded on the batch.
+    await drain('render', 'render');
+    await drain('assemble', 'assemble');
+    for (
+      let i = 0;
+      i < 20 &&
+      (await http('batches', 'GET', `/v1/batches/${batchIds[0]}`, { resource: '/v1/batches/{id}', pathParameters: { id: batchIds[0]! } })).body
+        .status !== 'completed';
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 500));
+      await drain('batch', 'batcher');
+    }
+    await drain('notify', 'notifier');
+    const settledBatch = await http('batches', 'GET', `/v1/batches/${batchIds[0]}`, {
+      resource: '/v1/batches/{id}',
+      pathParameters: { id: batchIds[0]! },
+    });
+    expect(settledBatch.body).toMatchObject({ status: 'completed', webhook: { state: 'delivered' } });
     expect((await http('bots', 'GET', '/v1/bot/grants-crashed', botPath('grants-crashed'))).body).toMatchObject({
       status: 'failed',
       error: { code: 'preparation_failed' },

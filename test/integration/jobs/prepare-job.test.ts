@@ -28,7 +28,7 @@ import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { sweep } from '#functions/sweeper/sweep.ts';
 import { ffmpegPath } from '#media/binaries';
 import { startDynamo } from '../../support/dynamo.ts';
-import { FolderObjectStore, RecordingQueue } from '../../support/fakes.ts';
+import { FolderObjectStore, noBatches, RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 import { frameRgb, pixel } from '../../support/render-media.ts';
 
@@ -313,6 +313,7 @@ describe('a preparation that dies halfway', () => {
 
 describe('the sweeper and a dead-lettered preparation', () => {
   const sweepDeps = (body: string) => ({
+    ...noBatches,
     videos: new DynamoVideoRepository(dynamo.client, 'videos'),
     notifyQueue,
     accountBots,

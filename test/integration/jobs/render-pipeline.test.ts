@@ -25,7 +25,7 @@ import { lookDirectories } from '#functions/render/look-cache.ts';
 import { sweep } from '#functions/sweeper/sweep.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
 import { startDynamo } from '../../support/dynamo.ts';
-import { FolderObjectStore, RecordingQueue } from '../../support/fakes.ts';
+import { FolderObjectStore, noBatches, RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 
 let dynamo: Awaited<ReturnType<typeof startDynamo>>;
@@ -561,6 +561,7 @@ describe('sweeper', () => {
     const peeked: number[] = [];
     const inbox = { peek: async (_max: number, hide: number) => (peeked.push(hide), [{ body: JSON.stringify(message), receiveCount: 4 }]) };
     const result = await sweep({
+      ...noBatches,
       videos,
       notifyQueue,
       accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),
@@ -576,6 +577,7 @@ describe('sweeper', () => {
     expect(
       (
         await sweep({
+          ...noBatches,
           videos,
           notifyQueue,
           accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),
@@ -597,6 +599,7 @@ describe('sweeper', () => {
 
     clock = new Date(clock.getTime() + 2 * 3600 * 1000);
     const result = await sweep({
+      ...noBatches,
       videos,
       notifyQueue,
       accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),

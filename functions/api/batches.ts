@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
+import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoTemplateStore } from '#commons/aws/dynamo-templates';
+import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { SqsQueue } from '#commons/aws/sqs-queue';
+import { readFields } from '#commons/body';
+import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { type HttpRequest, type HttpResult, httpHandler, json } from '#commons/http';
+import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
+import { logger } from '#commons/logger';
+import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
+import { type BatchRow, readBatchRows } from '#domain/batch-rows';
+import { cancelBatch, checkRows, ownBatch, parseBatchFields, rowStates, startBatch } from '#domain/batches';
+import { InvalidRequest } from '#domain/errors';
+import { limits } from '#domain/limits';
+import { downloadLink } from '#domain/links';
+import type { BatchTickMessage } from '#domain/messages';
+import { ownTemplate } from '#domain/templates';
+import { pageSize } from './paging.ts';
+import { unreachableProblems } from './unreachable.ts';
+
+const config = loadConfig({
+  tables: ['batches', 'templates', 'bots', 'accountBots', 'clips', 'accounts', 'videos', 'idempotency'],
+  queues: ['batch'],
+  bucket: true,
+});
+const batches = new DynamoBatchStore(dynamoClient(), config.tables.batches);
+const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);
+const videos = new DynamoVideoRepository(dynamoClient(), config.tables.videos);
+const objects = new S3ObjectStore(s3Client(), config.bucket);
+const clipDeps = {
+  bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
+  accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+  clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
+  voices: config.voices,
+};
+const startDeps = {
+  batches,
+  objects,
+  batchQueue: new SqsQueue<BatchTickMessage>(sqsClient(), config.queues.batch),
+  accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
+  now: () => new Date(),
+  // Time first: an account's batches list newest first by id.
+  newBatchId: () => `bat_${Date.now().toString(36).padStart(9, '0')}${randomBytes(9).toString('base64url')}`,
+};
+
+interface BatchInput {
+  uid: string;
+  webhook: unknown;
+  notifyEach: boolean;
+  rows: BatchRow[];
+}
+
+/** Every row checked, then the batch stored and its first look queued: 202 with where to follow it. */
+async function createBatch(input: CallerInput & BatchInput): Promise<HttpResult> {
+  const template = await ownTemplate(templates, input.tenantId, input.uid);
+  const webhookUrl = await checkRows(template, input, input.tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
+  const batch = await startBatch(template, { webhookUrl, notifyEach: input.notifyEach, rows: input.rows }, input, startDeps);
+  logger.info('batch created', { batch_id: batch.batchId, template_uid: template.uid, rows: batch.rowCount });
+  const url = batchUrl(input.baseUrl, batch.batchId);
+  return json(202, { batch_id: batch.batchId, rows: batch.rowCount, status: batch.status, url }, { Location: url });
+}
+
+/** A retried batch with the same Idempotency-Key gets the first answer and makes no second batch. */
+const createOnce = idempotentOperation<BatchInput>(config.tables.idempotency, createBatch);
+
+async function createBatchOperation(request: HttpRequest): Promise<HttpResult> {
+  const body = await readFields(request, limits.maxBatchBodyBytes);
+  const { webhook, notifyEach } = parseBatchFields(body);
+  const rows = readBatchRows(body.rows);
+  const uid = request.pathParams.uid ?? '';
+  return createOnce.run(request, { uid, webhook, notifyEach, rows }, hashOf({ template: uid, ...body }));
+}
+
+/** `cursor` of a batch's rows: the next row's number, as the previous page gave it. */
+function rowCursor(cursor: string | undefined, rowCount: number): number {
+  if (cursor === undefined || cursor === '') return 0;
+  const row = /^\d{1,6}$/.test(cursor) ? Number(cursor) : Number.NaN;
+  if (!(row < rowCount))
+    throw new InvalidRequest(
+      [{ path: 'cursor', message: 'invalid' }],
+      'The cursor is not valid; pass the next_cursor of a previous page.',
+      'invalid_cursor',
+    );
+  return row;
+}
+
+/** GET /v1/batches/{id}: the batch, and one page of its rows with their videos. */
+async function readBatch(request: HttpRequest): Promise<HttpResult> {
+  const batch = await ownBatch(batches, request.caller!.tenantId, request.pathParams.id ?? '');
+  const from = rowCursor(request.query.cursor, batch.rowCount);
+  const limit = pageSize(request.query);
+  const rows = await Promise.all(
+    rowStates(batch, from, limit).map(async (row) => {
+      const video = row.videoId ? await videos.get(row.videoId) : undefined;
+      const link = video ? await downloadLink(objects, video) : undefined;
+      return {
+        row: row.row,
+        status: row.state === 'released' ? (video?.status ?? 'deleted') : row.state,
+        video_id: video ? row.videoId : null,
+        download_url: link?.url ?? null,
+        error: row.error ?? video?.error?.message ?? null,
+      };
+    }),
+  );
+  const next = from + limit < batch.rowCount ? String(from + limit) : null;
+  return json(200, { ...toPublicBatch(batch, request.baseUrl), videos: rows, next_cursor: next });
+}
+
+const routes = httpHandler({
+  'POST /v1/templates/{uid}/batches': createBatchOperation,
+  'GET /v1/batches': async (request) => {
+    const page = await batches.list(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
+    return json(200, { batches: page.items.map((b) => toPublicBatch(b, request.baseUrl)), next_cursor: page.nextCursor ?? null });
+  },
+  'GET /v1/batches/{id}': readBatch,
+  'DELETE /v1/batches/{id}': async (request) => {
+    const batch = await cancelBatch(batches, request.caller!.tenantId, request.pathParams.id ?? '');
+    logger.info('batch cancel requested', { batch_id: batch.batchId });
+    return json(202, toPublicBatch(batch, request.baseUrl));
+  },
+});
+
+export const handler = (event: APIGatewayProxyEvent, context: Context) => {
+  createOnce.registerLambdaContext(context);
+  return routes(event, context);
+};

@@ -1,0 +1,64 @@
+import type { Mode } from '#commons/config';
+import { logger } from '#commons/logger';
+import { recordWebhookAttempt } from '#commons/metrics';
+import { batchSummary } from '#commons/presenters/batch';
+import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
+import { activeWebhookSecrets } from '#domain/api-keys';
+import { isSettled } from '#domain/batches';
+import type { DeliverBatchMessage } from '#domain/messages';
+import type { BatchStore, KeyStore } from '#domain/ports';
+import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
+import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
+
+export interface DeliverBatchDeps {
+  batches: Pick<BatchStore, 'get' | 'recordDeliveryAttempt'>;
+  keys: Pick<KeyStore, 'findById'>;
+  mode: Mode;
+  now: () => Date;
+  deliver?: (options: DeliverWebhookOptions) => Promise<DeliveryResult>;
+}
+
+/**
+ * One attempt to deliver a batch's batch.completed event, on the schedule and signing of every event (one chain of
+ * attempts per event), recorded on the batch (GET /v1/batches/{id} shows them).
+ */
+export async function deliverBatchEvent(message: DeliverBatchMessage, receipt: Receipt, deps: DeliverBatchDeps): Promise<DeliveryOutcome> {
+  const { messageId, receiveCount } = receipt;
+  const batch = await deps.batches.get(message.tenantId, message.batchId);
+  if (!batch?.delivery || !isSettled(batch.status)) {
+    logger.info('event of a missing or unsettled batch dropped', { batch_id: message.batchId });
+    return { done: true };
+  }
+  const delivery = batch.delivery;
+  if (alreadyDelivered(message, delivery)) return { done: true };
+  if (carriedByAnotherChain(message, delivery, messageId)) {
+    logger.info('duplicate delivery chain dropped', { batch_id: batch.batchId, event_id: message.eventId, chain: delivery.chainId });
+    return { done: true };
+  }
+  const key = await deps.keys.findById(batch.keyId);
+  const now = deps.now();
+  const result = await (deps.deliver ?? deliverWebhook)({
+    url: batch.webhookUrl,
+    event: { type: 'batch.completed', timestamp: batch.completedAt ?? batch.updatedAt, data: batchSummary(batch) },
+    eventId: message.eventId,
+    secrets: key ? activeWebhookSecrets(key, now) : [],
+    mode: deps.mode,
+    now,
+  });
+  const { attemptNumber, retryIn, state } = afterAttempt(result, delivery, message, receiveCount);
+  await deps.batches.recordDeliveryAttempt(batch.tenantId, batch.batchId, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
+  recordWebhookAttempt(result.ok);
+  logger[result.ok ? 'info' : 'warn']('webhook attempt', {
+    batch_id: batch.batchId,
+    event_id: message.eventId,
+    attempt: attemptNumber,
+    receive: receiveCount,
+    state,
+    status_code: result.statusCode,
+    error: result.error,
+    detail: result.detail,
+    retry_in_s: retryIn,
+  });
+  if (result.ok || !result.retryable) return { done: true };
+  return { done: false, retryInSeconds: retryIn ?? 0, reason: result.error ?? 'delivery failed' };
+}
