@@ -101,6 +101,19 @@ export class TooManyBotsInProgressError extends ApiError {
   }
 }
 
+/** The account's limit of batches running at once is reached. */
+export class TooManyBatchesInProgressError extends ApiError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      429,
+      'too_many_batches_in_progress',
+      `Your account already has ${limit} batches queued or running, the most it may have at once. Retry once one of them has settled (GET /v1/batches), or cancel one (DELETE /v1/batches/{id}).`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
 /** A delivery to the webhook inbox that does not verify (no bearer scheme applies: no WWW-Authenticate). */
 export class WebhookSignatureError extends ApiError {
   constructor(message: string) {

@@ -1,5 +1,14 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { Conflict, Forbidden, InvalidRequest, NotFound, SignatureRejected, TooManyBotsInProgress, TooManyVideosInProgress } from '#domain/errors';
+import {
+  Conflict,
+  Forbidden,
+  InvalidRequest,
+  NotFound,
+  SignatureRejected,
+  TooManyBatchesInProgress,
+  TooManyBotsInProgress,
+  TooManyVideosInProgress,
+} from '#domain/errors';
 import {
   ApiError,
   BadRequestError,
@@ -7,6 +16,7 @@ import {
   ForbiddenError,
   MethodNotAllowedError,
   NotFoundError,
+  TooManyBatchesInProgressError,
   TooManyBotsInProgressError,
   TooManyVideosInProgressError,
   UnauthorizedError,
@@ -147,6 +157,7 @@ function fromDomain(error: unknown): ApiError | undefined {
   if (error instanceof Conflict) return new ConflictError(error.message, error.code);
   if (error instanceof TooManyVideosInProgress) return new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
   if (error instanceof TooManyBotsInProgress) return new TooManyBotsInProgressError(error.limit, error.retryAfterSeconds);
+  if (error instanceof TooManyBatchesInProgress) return new TooManyBatchesInProgressError(error.limit, error.retryAfterSeconds);
   if (error instanceof SignatureRejected) return new WebhookSignatureError(error.message);
   return undefined;
 }

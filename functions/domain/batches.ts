@@ -17,7 +17,7 @@
  */
 import type { BatchRow } from './batch-rows.ts';
 import { type CreateVideoCommand, parseCreateVideo } from './create-request.ts';
-import { Conflict, type FieldProblem, InvalidRequest, NotFound, TooManyVideosInProgress } from './errors.ts';
+import { Conflict, type FieldProblem, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
 import { maxVideosInProgress } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
@@ -182,7 +182,7 @@ export async function checkRows(
 }
 
 export interface StartBatchDeps {
-  batches: Pick<BatchStore, 'create' | 'delete'>;
+  batches: Pick<BatchStore, 'create' | 'delete' | 'countInProgress'>;
   objects: Pick<ObjectStore, 'putBytes'>;
   batchQueue: MessageQueue<BatchTickMessage>;
   accounts: CreateVideoDeps['accounts'];
@@ -200,6 +200,8 @@ export async function startBatch(
   // An account allowed no video in progress would wait for ever.
   const limit = maxVideosInProgress(await deps.accounts.get(caller.tenantId));
   if (limit === 0) throw new TooManyVideosInProgress(0, limits.videosInProgressRetryAfterSeconds);
+  if ((await deps.batches.countInProgress(caller.tenantId, limits.maxBatchesInProgress)) >= limits.maxBatchesInProgress)
+    throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
   const now = deps.now();
   const batchId = deps.newBatchId();
   const input: BatchInput = {

@@ -64,6 +64,17 @@ export class TooManyBotsInProgress extends Error {
   }
 }
 
+/** A batch refused because the account already has as many batches running as it may. */
+export class TooManyBatchesInProgress extends Error {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`the account already has ${limit} batches running`);
+    this.name = 'TooManyBatchesInProgress';
+  }
+}
+
 /**
  * A queue job failed in a way no retry can fix (a bad background, a missing bot, a render over its budget):
  * the video fails at once with this code and message. The message is public: written by us, never a tool's

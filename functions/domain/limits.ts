@@ -94,6 +94,13 @@ export const limits = {
   maxBatchProblems: 100,
   /** Seconds between two looks of the batch worker at a running batch (release rows, count settled ones). */
   batchTickSeconds: 2,
+  /**
+   * Batches one account may have queued or running at once: each keeps a chain of looks going on the batch queue,
+   * so an account's batches must not fill the batch worker for everyone else (its rows wait for its room anyway).
+   */
+  maxBatchesInProgress: 5,
+  /** Retry-After of a batch refused for too many running: about what a small batch takes. */
+  batchesInProgressRetryAfterSeconds: 60,
   /** Rows of one batch in flight at once, whatever the account's limit: bounds the worker's reads per look. */
   maxBatchRowsInFlight: 100,
 } as const;

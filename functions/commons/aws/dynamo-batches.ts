@@ -48,6 +48,23 @@ export class DynamoBatchStore implements BatchStore {
     return Item ? strip(Item) : undefined;
   }
 
+  async countInProgress(tenantId: string, upTo: number): Promise<number> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'tenantId = :t',
+        // A batch runs for minutes: the unsettled ones are among the newest.
+        ScanIndexForward: false,
+        Limit: 200,
+        FilterExpression: '#s IN (:queued, :running)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':t': tenantId, ':queued': 'queued', ':running': 'running' },
+        ProjectionExpression: 'batchId',
+      }),
+    );
+    return Math.min(upTo, Items?.length ?? 0);
+  }
+
   async delete(tenantId: string, batchId: string): Promise<void> {
     await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { tenantId, batchId } }));
   }
