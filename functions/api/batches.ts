@@ -15,7 +15,7 @@ import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempote
 import { logger } from '#commons/logger';
 import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
 import { type BatchRow, readBatchRows } from '#domain/batch-rows';
-import { cancelBatch, checkRows, ownBatch, parseBatchFields, rowStates, startBatch } from '#domain/batches';
+import { cancelBatch, checkRows, ownBatch, parseBatchFields, previewBatch, rowStates, startBatch } from '#domain/batches';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { downloadLink } from '#domain/links';
@@ -69,11 +69,22 @@ async function createBatch(input: CallerInput & BatchInput): Promise<HttpResult>
 /** A retried batch with the same Idempotency-Key gets the first answer and makes no second batch. */
 const createOnce = idempotentOperation<BatchInput>(config.tables.idempotency, createBatch);
 
+/**
+ * `dry_run: true`: every row checked exactly as a batch is, nothing stored or queued: 200 with the row count and
+ * the first row's clips filled in (the console's preview), or the same 400 the batch would get.
+ */
+async function previewBatchRows(tenantId: string, input: BatchInput): Promise<HttpResult> {
+  const template = await ownTemplate(templates, tenantId, input.uid);
+  await checkRows(template, input, tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
+  return json(200, { dry_run: true, template_uid: template.uid, rows: input.rows.length, first_row: previewBatch(template, input.rows) });
+}
+
 async function createBatchOperation(request: HttpRequest): Promise<HttpResult> {
   const body = await readFields(request, limits.maxBatchBodyBytes);
-  const { webhook, notifyEach } = parseBatchFields(body);
+  const { webhook, notifyEach, dryRun } = parseBatchFields(body);
   const rows = readBatchRows(body.rows);
   const uid = request.pathParams.uid ?? '';
+  if (dryRun) return previewBatchRows(request.caller!.tenantId, { uid, webhook, notifyEach, rows });
   return createOnce.run(request, { uid, webhook, notifyEach, rows }, hashOf({ template: uid, ...body }));
 }
 

@@ -76,6 +76,12 @@ const batchRows = {
 const batchFields = {
   webhook: { type: 'string', description: 'Receives batch.completed once every row has settled (signed like every event).' },
   notify_each: { type: 'boolean', default: false, description: "Each video's own video.completed / video.failed goes to the webhook too." },
+  dry_run: {
+    type: 'boolean',
+    default: false,
+    description:
+      "Check every row as a batch would be and make nothing: 200 {dry_run, template_uid, rows, first_row: {row, variables, clips}} with the first row's clips filled in, or the batch's 400.",
+  },
 };
 const batchRequest = {
   json: {
@@ -260,7 +266,11 @@ export function openApiDocument(serverUrl: string) {
             required: true,
             content: { 'application/json': { schema: batchRequest.json }, 'multipart/form-data': { schema: batchRequest.multipart } },
           },
-          responses: { ...ok('Accepted: {"batch_id", "rows", "status": "queued", "url"}', '202'), ...errors(400, 401, 404, 409, 413, 415, 422, 429) },
+          responses: {
+            ...ok('Accepted: {"batch_id", "rows", "status": "queued", "url"}', '202'),
+            ...ok('dry_run: every row is valid; nothing was made. {"dry_run", "template_uid", "rows", "first_row"}'),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
         },
       },
       '/v1/batches': {

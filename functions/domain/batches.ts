@@ -97,19 +97,35 @@ export interface StartBatchCommand {
   rows: BatchRow[];
 }
 
-const BATCH_FIELDS = new Set(['webhook', 'notify_each', 'rows']);
+const BATCH_FIELDS = new Set(['webhook', 'notify_each', 'dry_run', 'rows']);
+
+/** A boolean field as JSON (true) or a form (the text "true") sends it; anything else is named. */
+function flag(body: Record<string, unknown>, key: string, problems: FieldProblem[]): boolean {
+  const raw = body[key];
+  if (raw !== undefined && raw !== '' && typeof raw !== 'boolean' && raw !== 'true' && raw !== 'false')
+    problems.push({ path: key, message: 'must be true or false' });
+  return raw === true || raw === 'true';
+}
 
 /** The batch request's own fields (the rows are read by readBatchRows); unknown fields are named. */
-export function parseBatchFields(body: Record<string, unknown>): { webhook: unknown; notifyEach: boolean } {
+export function parseBatchFields(body: Record<string, unknown>): { webhook: unknown; notifyEach: boolean; dryRun: boolean } {
   const problems: FieldProblem[] = Object.keys(body)
     .filter((key) => !BATCH_FIELDS.has(key))
-    .map((path) => ({ path, message: 'is not a field of a batch (webhook, notify_each, rows)' }));
-  const raw = body.notify_each;
-  const notifyEach = raw === true || raw === 'true';
-  if (raw !== undefined && raw !== '' && typeof raw !== 'boolean' && raw !== 'true' && raw !== 'false')
-    problems.push({ path: 'notify_each', message: 'must be true or false' });
+    .map((path) => ({ path, message: 'is not a field of a batch (webhook, notify_each, dry_run, rows)' }));
+  const notifyEach = flag(body, 'notify_each', problems);
+  const dryRun = flag(body, 'dry_run', problems);
   if (problems.length) throw new InvalidRequest(problems);
-  return { webhook: body.webhook, notifyEach };
+  return { webhook: body.webhook, notifyEach, dryRun };
+}
+
+/**
+ * What a dry run shows of a batch whose rows all passed `checkRows`: how many videos it would make, and its first
+ * row's clips as that video would be asked for (every placeholder filled), so a person sees one before sending.
+ */
+export function previewBatch(template: BatchInput['template'], rows: BatchRow[]) {
+  const first = rows[0]!;
+  const fields = fieldsFromTemplate(template as TemplateRecord, first.values, 'rows[0]');
+  return { row: 0, variables: first.values, clips: fields.clips as Record<string, unknown>[] };
 }
 
 /** The create request of one row: the template filled with its values, and the batch's webhook. */

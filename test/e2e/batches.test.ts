@@ -137,6 +137,26 @@ describe('batches, end to end', () => {
     );
     expect(((await badWebhook.json()) as any).error.details).toEqual([{ path: 'webhook', message: expect.stringMatching(/does not connect to/) }]);
 
+    // A dry run checks the rows the same way and shows the first row filled in, making nothing either.
+    const dryBad = await api('/v1/templates/outreach/batches', csvForm('first_name,company\nAda,Acme\n,Initech\n', { dry_run: 'true' }));
+    expect(dryBad.status).toBe(400);
+    expect(((await dryBad.json()) as any).error.details).toEqual([{ path: 'rows[1].first_name', message: 'is required (CSV line 3)' }]);
+    const dry = await api('/v1/templates/outreach/batches', csvForm('first_name,company\n"Ada, PhD",\nBob,Globex\n', { dry_run: 'true' }));
+    expect(dry.status).toBe(200);
+    expect(await dry.json()).toEqual({
+      dry_run: true,
+      template_uid: 'outreach',
+      rows: 2,
+      first_row: {
+        row: 0,
+        variables: { first_name: 'Ada, PhD' },
+        clips: [
+          { bot_uid: 'bot_ava', text: 'Hello Ada, PhD, from our studio.', clip_name: 'Hi Ada, PhD' },
+          { bot_uid: 'bot_otto', text: 'Thanks for listening.', clip_name: 'Outro' },
+        ],
+      },
+    });
+
     expect(await videoCount()).toBe(before.videos);
     expect(((await (await api('/v1/batches')).json()) as any).batches.length).toBe(before.batches);
   });
