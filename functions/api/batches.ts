@@ -18,7 +18,7 @@ import { type BatchRow, readBatchRows } from '#domain/batch-rows';
 import { cancelBatch, checkRows, ownBatch, parseBatchFields, previewBatch, rowStates, startBatch } from '#domain/batches';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
-import { downloadLink } from '#domain/links';
+import { downloadLink, posterLink } from '#domain/links';
 import type { BatchTickMessage } from '#domain/messages';
 import { ownTemplate } from '#domain/templates';
 import { pageSize } from './paging.ts';
@@ -109,12 +109,17 @@ async function readBatch(request: HttpRequest): Promise<HttpResult> {
   const rows = await Promise.all(
     rowStates(batch, from, limit).map(async (row) => {
       const video = row.videoId ? await videos.get(row.videoId) : undefined;
-      const link = video ? await downloadLink(objects, video) : undefined;
+      const [link, poster] = video ? await Promise.all([downloadLink(objects, video), posterLink(objects, video)]) : [];
+      const first = video?.clips[0];
       return {
         row: row.row,
         status: row.state === 'released' ? (video?.status ?? 'deleted') : row.state,
         video_id: video ? row.videoId : null,
+        // The row's first clip as it was filled in: which row is whom, at a glance.
+        clip_name: first?.clipName ?? null,
+        text: first?.text ?? null,
         download_url: link?.url ?? null,
+        thumbnail_url: poster?.url ?? null,
         error: row.error ?? video?.error?.message ?? null,
       };
     }),
