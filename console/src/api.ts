@@ -168,3 +168,60 @@ export interface Account {
 }
 
 export const isFinished = (video: Pick<Video, 'status'>) => video.status === 'completed' || video.status === 'failed';
+
+export interface TemplateVariable {
+  name: string;
+  required: boolean;
+  default?: string;
+}
+
+export interface Template {
+  uid: string;
+  name: string;
+  create_video?: boolean;
+  aspect_ratio?: string;
+  resolution?: string;
+  captions?: string;
+  clips: Record<string, unknown>[];
+  variables: TemplateVariable[];
+  created_at: string;
+  updated_at: string;
+}
+
+type BatchStatus = 'queued' | 'running' | 'completed' | 'completed_with_failures' | 'failed' | 'cancelled';
+
+export interface Batch {
+  batch_id: string;
+  template_uid: string;
+  template_name: string;
+  status: BatchStatus;
+  rows: number;
+  counts: { pending: number; in_progress: number; completed: number; failed: number; cancelled: number };
+  created_at: string;
+  completed_at: string | null;
+  cancel_requested: boolean;
+  notify_each: boolean;
+  webhook: { url: string; state: string; attempts: { attempt: number; at: string; status_code: number | null; error: string | null }[] };
+}
+
+/** One row of a batch as GET /v1/batches/{id} pages them under `videos`. */
+export interface BatchRowVideo {
+  row: number;
+  status: string;
+  video_id: string | null;
+  clip_name: string | null;
+  text: string | null;
+  /** What the finished file is: a video (MP4) or the voice alone (MP3). */
+  kind: 'video' | 'audio' | null;
+  download_url: string | null;
+  thumbnail_url: string | null;
+  error: string | null;
+}
+
+/** A dry run's answer: every row valid, and the first one filled in. */
+export interface BatchPreview {
+  rows: number;
+  first_row: { row: number; variables: Record<string, string>; clips: Record<string, unknown>[] };
+}
+
+export const isBatchSettled = (batch: Pick<Batch, 'status'>) => !['queued', 'running'].includes(batch.status);

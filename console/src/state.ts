@@ -11,7 +11,7 @@ import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
 
-export type Tab = 'create' | 'videos' | 'inbox' | 'bots' | 'account';
+export type Tab = 'create' | 'videos' | 'templates' | 'inbox' | 'bots' | 'account';
 
 export const apiKey = signal(sessionStorage.getItem(KEY_STORAGE) ?? '');
 effect(() => {
@@ -62,9 +62,9 @@ export const mediaLinksOf = (video: Video): MediaLinks | null => {
   return mediaLinks.get(video.video_id)!;
 };
 
-const call = <T>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
+export const call = <T>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
 
-function report(error: unknown) {
+export function report(error: unknown) {
   if (error instanceof ApiFailure && error.status === 401) {
     signOut('That API key was not accepted. Enter it again.');
     return;

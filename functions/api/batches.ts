@@ -118,6 +118,7 @@ async function readBatch(request: HttpRequest): Promise<HttpResult> {
         // The row's first clip as it was filled in: which row is whom, at a glance.
         clip_name: first?.clipName ?? null,
         text: first?.text ?? null,
+        kind: video?.output?.kind ?? null,
         download_url: link?.url ?? null,
         thumbnail_url: poster?.url ?? null,
         error: row.error ?? video?.error?.message ?? null,

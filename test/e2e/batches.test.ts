@@ -107,7 +107,12 @@ describe('batches, end to end', () => {
     for (const [index, row] of rows.entries()) {
       expect(row.download_url).toMatch(/^http/);
       // Voice only: no poster. The row shows its first clip as filled in.
-      expect(row).toMatchObject({ text: said[index], clip_name: `Hi ${['Ada', 'Grace', 'Alan, Jr.', 'Katherine', 'Edsger'][index]}`, thumbnail_url: null });
+      expect(row).toMatchObject({
+        kind: 'audio',
+        text: said[index],
+        clip_name: `Hi ${['Ada', 'Grace', 'Alan, Jr.', 'Katherine', 'Edsger'][index]}`,
+        thumbnail_url: null,
+      });
       const video = (await (await api(`/v1/video/${row.video_id}`)).json()) as any;
       expect(video).toMatchObject({ batch_id: created.batch_id, row: index, webhook: { state: 'none' } });
       const vtt = await (await fetch(video.output.captions.vtt_url)).text();

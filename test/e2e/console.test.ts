@@ -11,12 +11,12 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sparticuz from '@sparticuz/chromium';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '#infra/local/runtime.ts';
 import { makeSampleBackground } from '#infra/scripts/make-sample-background.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
+import { desktopPage, launchBrowser, signIn } from '../support/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
 
 // Globals of the page, for the functions page.evaluate runs there (the project's types are Node's, not the DOM's).
@@ -30,22 +30,6 @@ let files: Awaited<ReturnType<typeof startFileServer>>;
 let work: string;
 let shots: string;
 
-/**
- * sparticuz's flags, less the two that loosen web security (the page must work under the browser's real rules),
- * plus those that keep a browser with no network from reaching out on its own.
- */
-const CHROMIUM_ARGS = [
-  // --single-process is for Lambda's sandbox; here it would end the browser with its first context.
-  ...sparticuz.args.filter((arg) => !['--disable-web-security', '--allow-running-insecure-content', '--single-process'].includes(arg)),
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-default-apps',
-  '--disable-sync',
-  '--no-first-run',
-  '--metrics-recording-only',
-  '--autoplay-policy=no-user-gesture-required',
-];
-
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'vidbot-console-'));
   shots = process.env.CONSOLE_SCREENSHOTS ? join(REPO_ROOT, 'docs') : join(work, 'shots');
@@ -53,7 +37,7 @@ beforeAll(async () => {
   const [runtime, background, launched] = await Promise.all([
     startTestRuntime(),
     makeSampleBackground(join(work, 'background.mp4'), { seconds: 2 }),
-    chromium.launch({ executablePath: await sparticuz.executablePath(), args: CHROMIUM_ARGS, headless: true }),
+    launchBrowser(),
   ]);
   app = runtime;
   browser = launched;
@@ -66,13 +50,6 @@ afterAll(async () => {
   await app?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${app.baseUrl}/`);
-  await page.getByLabel('API key').fill(app.apiKey);
-  await page.getByLabel('API key').press('Enter'); // the keyboard signs in
-  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
-}
 
 /** One clip of the interface's sample, entered through the clip's own controls. */
 async function fillClip(
@@ -124,21 +101,11 @@ const botBadge = (page: Page, name: string) =>
     .filter({ has: page.getByRole('heading', { name, exact: true }) })
     .getByRole('status');
 
-/** A desktop-sized page, with the errors its console and scripts report collected. */
-async function desktopPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
-  const page = await context.newPage();
-  const consoleErrors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
-  return { context, page, consoleErrors };
-}
-
 describe('console', () => {
   it('makes the interface sample from sign-in to a played, verified and deleted video', async () => {
-    const { context, page, consoleErrors } = await desktopPage();
+    const { context, page, consoleErrors } = await desktopPage(browser);
 
-    await signIn(page);
+    await signIn(page, app);
     // The key is kept for the tab only, and never shown or put in a URL.
     expect(await page.evaluate(() => sessionStorage.getItem('vidbot.apiKey'))).toBe(app.apiKey);
     expect(page.url()).not.toContain(app.apiKey);
@@ -280,8 +247,8 @@ describe('console', () => {
   }, 120_000);
 
   it('makes a drawn bot from two PNGs, then a 9:16 video with burned captions in a Spanish voice with it', async () => {
-    const { context, page, consoleErrors } = await desktopPage();
-    await signIn(page);
+    const { context, page, consoleErrors } = await desktopPage(browser);
+    await signIn(page, app);
 
     // The form: drawn layers, the mouth closed dropped on its zone and the mouth open chosen with the file input.
     await page.getByRole('button', { name: 'Bots' }).click();
@@ -434,10 +401,10 @@ describe('console', () => {
     const page = await context.newPage();
     await page.goto(`${app.baseUrl}/`);
     await page.screenshot({ path: join(shots, 'console-signin-phone.png') });
-    await signIn(page);
+    await signIn(page, app);
     await page.getByRole('group', { name: 'Clip 1' }).getByLabel('Text', { exact: true }).fill('Hello from a phone.');
     await page.getByRole('button', { name: 'Add clip' }).click();
-    for (const tab of ['Create', 'Videos', 'Webhook inbox', 'Bots', 'Account']) {
+    for (const tab of ['Create', 'Videos', 'Templates', 'Webhook inbox', 'Bots', 'Account']) {
       await page.getByRole('button', { name: tab, exact: true }).click();
       await page.waitForTimeout(300);
       if (tab === 'Videos') {

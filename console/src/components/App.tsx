@@ -1,4 +1,5 @@
 import { useEffect } from 'preact/hooks';
+import { batchInProgress, loadBatch, loadTemplates } from '../batches.ts';
 import {
   account,
   anyBotPreparing,
@@ -19,11 +20,13 @@ import { Bots } from './Bots.tsx';
 import { Composer } from './Composer.tsx';
 import { Inbox } from './Inbox.tsx';
 import { SignIn } from './SignIn.tsx';
+import { Templates } from './Templates.tsx';
 import { Videos } from './Videos.tsx';
 
 const TABS: { id: Tab; label: string }[] = [
   { id: 'create', label: 'Create' },
   { id: 'videos', label: 'Videos' },
+  { id: 'templates', label: 'Templates' },
   { id: 'inbox', label: 'Webhook inbox' },
   { id: 'bots', label: 'Bots' },
   { id: 'account', label: 'Account' },
@@ -37,6 +40,7 @@ function usePolling() {
       if (anyInProgress.value || tab.value === 'videos') void loadVideos();
       if (tab.value === 'inbox') void loadInbox();
       if (anyBotPreparing.value) void loadBots();
+      if (tab.value === 'templates' && batchInProgress.value) void Promise.all([loadTemplates(), loadBatch()]);
     }, 2000);
     return () => clearInterval(timer);
   }, []);
@@ -46,6 +50,7 @@ function open(next: Tab) {
   tab.value = next;
   notice.value = null;
   if (next === 'videos') void loadVideos();
+  if (next === 'templates') void Promise.all([loadTemplates(), loadBatch()]);
   if (next === 'inbox') void loadInbox();
   if (next === 'bots') void loadBots();
   if (next === 'account') void loadLibrary();
@@ -84,6 +89,7 @@ export function App() {
       <main>
         {tab.value === 'create' && <Composer />}
         {tab.value === 'videos' && <Videos />}
+        {tab.value === 'templates' && <Templates />}
         {tab.value === 'inbox' && <Inbox />}
         {tab.value === 'bots' && <Bots />}
         {tab.value === 'account' && <AccountPanel />}

@@ -7,7 +7,7 @@ const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round
 /**
  * A file field that is also a drop zone: a visible label and a native file input (keyboard and screen readers
  * use it as any file input), and the whole box takes a dropped file. A dropped file is put into the input too, so
- * the input and the form never disagree. Shows the chosen picture.
+ * the input and the form never disagree. Shows a chosen picture.
  */
 export function FileDrop({
   id,
@@ -36,6 +36,11 @@ export function FileDrop({
   useEffect(() => {
     if (!file) {
       if (input.current) input.current.value = '';
+      setPreview(null);
+      return;
+    }
+    // A picture is shown; anything else (a CSV) is named by the hint alone.
+    if (!file.type.startsWith('image/')) {
       setPreview(null);
       return;
     }

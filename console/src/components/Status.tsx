@@ -1,4 +1,4 @@
-import type { Video } from '../api.ts';
+import { type Batch, isBatchSettled, type Video } from '../api.ts';
 
 export function StatusBadge({ status }: { status: Video['status'] }) {
   const kind = status === 'completed' ? 'ok' : status === 'failed' ? 'bad' : 'busy';
@@ -14,4 +14,10 @@ export function Progress({ video }: { video: Video }) {
       <span class="help">{label}</span>
     </span>
   );
+}
+
+/** A batch's status: green when every row completed, red when it settled otherwise, amber while it runs. */
+export function BatchBadge({ batch }: { batch: Pick<Batch, 'status'> }) {
+  const kind = batch.status === 'completed' ? 'ok' : isBatchSettled(batch) ? 'bad' : 'busy';
+  return <span class={`badge ${kind}`}>{batch.status.replace(/_/g, ' ')}</span>;
 }
