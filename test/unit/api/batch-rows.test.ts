@@ -60,7 +60,18 @@ describe('batch rows', () => {
   });
 
   it('reads the batch fields and names unknown ones', () => {
-    expect(parseBatchFields({ webhook: 'https://x.test', rows: [], notify_each: 'true' })).toEqual({ webhook: 'https://x.test', notifyEach: true });
+    expect(parseBatchFields({ webhook: 'https://x.test', rows: [], notify_each: 'true' })).toEqual({
+      webhook: 'https://x.test',
+      notifyEach: true,
+      dryRun: false,
+    });
+    expect(parseBatchFields({ rows: [], dry_run: true })).toMatchObject({ notifyEach: false, dryRun: true });
     expect(() => parseBatchFields({ rows: [], notify_each: 'maybe', clips: [] })).toThrow(InvalidRequest);
+    try {
+      parseBatchFields({ rows: [], dry_run: 'yes' });
+    } catch (error) {
+      expect((error as InvalidRequest).problems).toEqual([{ path: 'dry_run', message: 'must be true or false' }]);
+    }
+    expect(() => parseBatchFields({ rows: [], dry_run: 'yes' })).toThrow(InvalidRequest);
   });
 });
