@@ -2,11 +2,11 @@ import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { batchSummary } from '#commons/presenters/batch';
-import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
 import { activeWebhookSecrets } from '#domain/api-keys';
 import { isSettled } from '#domain/batches';
 import type { DeliverBatchMessage } from '#domain/messages';
 import type { BatchStore, KeyStore } from '#domain/ports';
+import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from './deliver.ts';
 import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
 import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 

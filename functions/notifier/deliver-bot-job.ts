@@ -2,11 +2,11 @@ import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { presentAccountBot } from '#commons/presenters/bot';
-import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
 import { activeWebhookSecrets } from '#domain/api-keys';
 import type { DeliverBotMessage } from '#domain/messages';
 import type { AccountBotStore, KeyStore, ObjectStore } from '#domain/ports';
 import type { VoiceOptions } from '#domain/voices';
+import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from './deliver.ts';
 import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
 import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 

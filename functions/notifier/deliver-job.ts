@@ -2,12 +2,12 @@ import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
 import { recordWebhookAttempt } from '#commons/metrics';
 import { buildVideoEvent } from '#commons/presenters/video';
-import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
 import { activeWebhookSecrets } from '#domain/api-keys';
 import { captionLinks, downloadLink, posterLink } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { KeyStore, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
+import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from './deliver.ts';
 import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
 
 export interface DeliverDeps {

@@ -15,9 +15,9 @@ import { performance } from 'node:perf_hooks';
 import type { GuardMode, Resolver } from '#commons/net/address-guard';
 import { FetchError, FetchTimeoutError } from '#commons/net/errors';
 import { guardedFetch } from '#commons/net/guarded-fetch';
+import type { BatchEvent, BotEvent, VideoEvent } from '#commons/webhooks/event';
+import { signWebhook } from '#commons/webhooks/signature';
 import type { DeliveryAttempt } from '#domain/video';
-import type { BatchEvent, BotEvent, VideoEvent } from './event.ts';
-import { signWebhook } from './signature.ts';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;

@@ -4,9 +4,9 @@
  * record it.
  */
 
-import type { DeliveryResult } from '#commons/webhooks/deliver';
-import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from '#commons/webhooks/retry';
 import type { DeliveryAttempt, DeliveryState } from '#domain/video';
+import type { DeliveryResult } from './deliver.ts';
+import { MAX_DELIVERY_ATTEMPTS, nextDelaySeconds } from './retry.ts';
 
 interface ChainMessage {
   attempt: number;

@@ -2,11 +2,11 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
-import { DELIVERY_SCHEDULE_SECONDS } from '#commons/webhooks/retry';
 import type { AccountBot } from '#domain/account-bots';
 import { type BatchRecord, isSettled } from '#domain/batches';
 import type { AssembleMessage, BatchTickMessage, DeliverBatchMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
 import { pendingWork } from '#domain/pending-work';
+import { DELIVERY_SCHEDULE_SECONDS } from '#functions/notifier/retry.ts';
 import type { Log } from './log.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import type { DeliverWebhookOptions, DeliveryResult } from '#commons/webhooks/deliver';
 import { type AccountBot, redeliverBotEvent, settledDelivery } from '#domain/account-bots';
 import { issueApiKey } from '#domain/api-keys';
 import { Conflict, Forbidden, NotFound } from '#domain/errors';
 import type { DeliverBotMessage } from '#domain/messages';
 import type { KeyStore } from '#domain/ports';
 import type { VideoRecord } from '#domain/video';
+import type { DeliverWebhookOptions, DeliveryResult } from '#functions/notifier/deliver.ts';
 import { deliverBotEvent } from '#functions/notifier/deliver-bot-job.ts';
 import { type DeliverDeps, deliverVideoEvent } from '#functions/notifier/deliver-job.ts';
 import { startDynamo } from '../../support/dynamo.ts';

@@ -4,8 +4,8 @@
  * and waits what the schedule still owed since the last attempt.
  */
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_SCHEDULE_SECONDS } from '#commons/webhooks/retry';
 import { afterAttempt, positionInSchedule } from '#functions/notifier/delivery-chain.ts';
+import { DELIVERY_SCHEDULE_SECONDS } from '#functions/notifier/retry.ts';
 import { recoveredDeliveryDelay } from '#infra/local/recover.ts';
 
 const failed = { ok: false, retryable: true, statusCode: 500, error: 'HTTP 500', durationMs: 5 } as const;

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildVideoEvent } from '#commons/presenters/video';
-import { type DeliverWebhookOptions, deliverWebhook, toDeliveryAttempt } from '#commons/webhooks/deliver';
 import { generateWebhookSecret } from '#domain/api-keys';
 import { eventIdFor } from '#domain/video';
+import { type DeliverWebhookOptions, deliverWebhook, toDeliveryAttempt } from '#functions/notifier/deliver.ts';
 import { fakeResolver, startServer, type TestServer } from '../../support/net.ts';
 import { videoRecord } from './fixtures.ts';
 

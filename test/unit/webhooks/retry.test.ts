@@ -7,7 +7,7 @@ import {
   MAX_DELAY_SECONDS,
   MAX_DELIVERY_ATTEMPTS,
   nextDelaySeconds,
-} from '#commons/webhooks/retry';
+} from '#functions/notifier/retry.ts';
 import { queues } from '#infra/wiring.ts';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
