@@ -43,6 +43,8 @@ export interface ReceivedMessage<T> {
   record: SQSRecord;
   /** ApproximateReceiveCount: 1 on the first receive. */
   receive: number;
+  /** The invocation's Lambda context (its time left bounds long work). */
+  context: Context;
 }
 
 export function queueConsumer<S extends z.ZodType>(
@@ -51,9 +53,10 @@ export function queueConsumer<S extends z.ZodType>(
   options: { beforeBatch?: (context: Context) => unknown } = {},
 ) {
   const processor = new BatchProcessor(EventType.SQS);
-  const onRecord = async (record: SQSRecord) => {
+  // Powertools hands each record handler the invocation's context (given below): no module-level state.
+  const onRecord = async (record: SQSRecord, context: Context) => {
     const message = parseMessage(schema, record);
-    await handle({ message, record, receive: Number(record.attributes?.ApproximateReceiveCount ?? 1) });
+    await handle({ message, record, receive: Number(record.attributes?.ApproximateReceiveCount ?? 1), context });
   };
   return (event: SQSEvent, context: Context) =>
     runInvocation(context, async () => {

@@ -1,4 +1,3 @@
-import type { Context } from 'aws-lambda';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
@@ -16,8 +15,6 @@ import { renderClip } from './engine/index.ts';
 import { lookDirectories } from './look-cache.ts';
 import { speechEngineFor } from './speech/index.ts';
 
-/** The invocation under way (batch size 1): its time left bounds the render. */
-let invocation: Context | undefined;
 const config = loadConfig({ tables: ['videos', 'bots', 'accountBots', 'clips'], queues: ['assemble', 'notify'], bucket: true, consumer: true });
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
@@ -34,26 +31,21 @@ const deps: ClipJobDeps = {
   voices: config.voices,
   fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
   renderBudgetScale: config.renderBudgetScale,
-  // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a
-  // slow render, and the upload and the clip's record still have time.
-  renderDeadline: () => (invocation ? Date.now() + invocation.getRemainingTimeInMillis() - 60_000 : undefined),
   now: () => new Date(),
 };
 export const handler = queueConsumer(
   renderClipMessageSchema,
-  async ({ message, receive }) => {
+  async ({ message, receive, context }) => {
     logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
     try {
-      await handleRenderMessage(message, receive, config.maxReceiveCount, deps);
+      // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a
+      // slow render, and the upload and the clip's record still have time.
+      const renderDeadline = () => Date.now() + context.getRemainingTimeInMillis() - 60_000;
+      await handleRenderMessage(message, receive, config.maxReceiveCount, { ...deps, renderDeadline });
     } finally {
       logger.removeKeys(['video_id', 'clip_index', 'receive']);
     }
   },
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
-  {
-    beforeBatch: (context) => {
-      invocation = context;
-      return removeLeftoverWorkDirs('render');
-    },
-  },
+  { beforeBatch: () => removeLeftoverWorkDirs('render') },
 );
