@@ -14,7 +14,7 @@ const videos = new DynamoVideoRepository(dynamoClient(), config.tables.videos);
 
 export const handler = httpHandler({
   'GET /v1/account': async (request) => {
-    const { tenantId, keyId } = request.caller!;
+    const { tenantId, keyId } = request.caller;
     const [account, counted] = await Promise.all([accounts.get(tenantId), videos.countByStatus(tenantId, MAX_COUNTED_VIDEOS)]);
     if (!account) throw new NotFound('This key has no account.');
     return json(200, toPublicAccount(account, keyId, counted));

@@ -10,7 +10,7 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFields } from '#commons/body';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { type HttpRequest, type HttpResult, httpHandler, json } from '#commons/http';
+import { type HttpResult, httpHandler, json, type KeyedRequest } from '#commons/http';
 import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
 import { logger } from '#commons/logger';
 import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
@@ -79,12 +79,12 @@ async function previewBatchRows(tenantId: string, input: BatchInput): Promise<Ht
   return json(200, { dry_run: true, template_uid: template.uid, rows: input.rows.length, first_row: previewBatch(template, input.rows) });
 }
 
-async function createBatchOperation(request: HttpRequest): Promise<HttpResult> {
+async function createBatchOperation(request: KeyedRequest): Promise<HttpResult> {
   const body = await readFields(request, limits.maxBatchBodyBytes);
   const { webhook, notifyEach, dryRun } = parseBatchFields(body);
   const rows = readBatchRows(body.rows);
   const uid = request.pathParams.uid ?? '';
-  if (dryRun) return previewBatchRows(request.caller!.tenantId, { uid, webhook, notifyEach, rows });
+  if (dryRun) return previewBatchRows(request.caller.tenantId, { uid, webhook, notifyEach, rows });
   return createOnce.run(request, { uid, webhook, notifyEach, rows }, hashOf({ template: uid, ...body }));
 }
 
@@ -102,8 +102,8 @@ function rowCursor(cursor: string | undefined, rowCount: number): number {
 }
 
 /** GET /v1/batches/{id}: the batch, and one page of its rows with their videos. */
-async function readBatch(request: HttpRequest): Promise<HttpResult> {
-  const batch = await ownBatch(batches, request.caller!.tenantId, request.pathParams.id ?? '');
+async function readBatch(request: KeyedRequest): Promise<HttpResult> {
+  const batch = await ownBatch(batches, request.caller.tenantId, request.pathParams.id ?? '');
   const from = rowCursor(request.query.cursor, batch.rowCount);
   const limit = pageSize(request.query);
   const rows = await Promise.all(
@@ -132,12 +132,12 @@ async function readBatch(request: HttpRequest): Promise<HttpResult> {
 const routes = httpHandler({
   'POST /v1/templates/{uid}/batches': createBatchOperation,
   'GET /v1/batches': async (request) => {
-    const page = await batches.list(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
+    const page = await batches.list(request.caller.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
     return json(200, { batches: page.items.map((b) => toPublicBatch(b, request.baseUrl)), next_cursor: page.nextCursor ?? null });
   },
   'GET /v1/batches/{id}': readBatch,
   'DELETE /v1/batches/{id}': async (request) => {
-    const batch = await cancelBatch(batches, request.caller!.tenantId, request.pathParams.id ?? '');
+    const batch = await cancelBatch(batches, request.caller.tenantId, request.pathParams.id ?? '');
     logger.info('batch cancel requested', { batch_id: batch.batchId });
     return json(202, toPublicBatch(batch, request.baseUrl));
   },

@@ -5,7 +5,7 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFieldsAndFiles } from '#commons/body';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { type HttpRequest, httpHandler, json } from '#commons/http';
+import { httpHandler, json, type KeyedRequest } from '#commons/http';
 import { logger } from '#commons/logger';
 import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { presentAccountBot } from '#commons/presenters/bot';
@@ -38,8 +38,8 @@ function refuseUnreachable(urls: Record<string, string | undefined>) {
   if (problems.length) throw new InvalidRequest(problems);
 }
 
-async function putBot(request: HttpRequest) {
-  const caller = request.caller!;
+async function putBot(request: KeyedRequest) {
+  const caller = request.caller;
   const { fields, files } = await readFieldsAndFiles(request, {
     maxBytes: limits.maxBotBodyBytes,
     maxFileBytes: limits.maxBotImageBytes,
@@ -55,17 +55,17 @@ async function putBot(request: HttpRequest) {
 }
 
 export const handler = httpHandler({
-  'GET /v1/bot': (request) => listBots(request.caller!.tenantId, deps),
-  'GET /v1/bot/': (request) => listBots(request.caller!.tenantId, deps),
-  'GET /v1/bot/{uid}': (request) => getBot(request.caller!.tenantId, request.pathParams.uid ?? '', deps),
+  'GET /v1/bot': (request) => listBots(request.caller.tenantId, deps),
+  'GET /v1/bot/': (request) => listBots(request.caller.tenantId, deps),
+  'GET /v1/bot/{uid}': (request) => getBot(request.caller.tenantId, request.pathParams.uid ?? '', deps),
   'PUT /v1/bot/{uid}': putBot,
   'DELETE /v1/bot/{uid}': async (request) => {
-    const bot = await deleteAccountBot(request.caller!.tenantId, request.pathParams.uid ?? '', deps);
+    const bot = await deleteAccountBot(request.caller.tenantId, request.pathParams.uid ?? '', deps);
     logger.info('bot deleted', { bot_uid: bot.uid });
     return json(200, { uid: bot.uid, deleted: true });
   },
   'POST /v1/bot/{uid}/redeliver': async (request) => {
-    const { bot, eventId } = await redeliverBotEvent(deps, request.caller!.tenantId, request.pathParams.uid ?? '');
+    const { bot, eventId } = await redeliverBotEvent(deps, request.caller.tenantId, request.pathParams.uid ?? '');
     logger.info('bot event redelivery requested', { bot_uid: bot.uid, event_id: eventId });
     return json(202, { uid: bot.uid, event_id: eventId, status: 'redelivery_queued' });
   },

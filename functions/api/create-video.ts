@@ -8,7 +8,7 @@ import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFields } from '#commons/body';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { type HttpRequest, type HttpResult, httpHandler, json } from '#commons/http';
+import { type HttpResult, httpHandler, json, type KeyedRequest } from '#commons/http';
 import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
 import { logger } from '#commons/logger';
 import { recordVideoCreated } from '#commons/metrics';
@@ -63,7 +63,7 @@ async function create(input: CallerInput & { fields: Record<string, unknown> }):
 /** A retried create with the same Idempotency-Key gets the first one's answer and makes no second video. */
 const createOnce = idempotentOperation<{ fields: Record<string, unknown> }>(config.tables.idempotency, create);
 
-async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
+async function createVideoOperation(request: KeyedRequest): Promise<HttpResult> {
   const fields = await readFields(request, limits.maxBodyBytes);
   // The fields, not the raw bytes: a multipart body carries a random boundary, so a retried `curl -F` is byte-
   // for-byte different while asking for the same video.
@@ -73,13 +73,13 @@ async function createVideoOperation(request: HttpRequest): Promise<HttpResult> {
 const TEMPLATE_VIDEO_FIELDS = new Set(['webhook', 'process_done_webhook', 'variables']);
 
 /** POST /v1/templates/{uid}/videos: the template's fields filled with the caller's values, then created as any video. */
-async function createFromTemplateOperation(request: HttpRequest): Promise<HttpResult> {
+async function createFromTemplateOperation(request: KeyedRequest): Promise<HttpResult> {
   const body = await readFields(request, limits.maxBodyBytes);
   const unknown = Object.keys(body).filter((key) => !TEMPLATE_VIDEO_FIELDS.has(key));
   if (unknown.length)
     throw new InvalidRequest(unknown.map((path) => ({ path, message: 'is not a field of a video from a template (webhook, variables)' })));
   const uid = request.pathParams.uid ?? '';
-  const template = await ownTemplate(templates, request.caller!.tenantId, uid);
+  const template = await ownTemplate(templates, request.caller.tenantId, uid);
   const { variables, ...webhook } = body;
   const fields = { ...fieldsFromTemplate(template, parseJsonField(variables, 'variables')), ...webhook };
   return createOnce.run(request, { fields }, hashOf({ template: uid, ...body }));
@@ -100,7 +100,7 @@ const routes = httpHandler({
   'POST /v1/create_video': createVideoOperation,
   'POST /v1/templates/{uid}/videos': createFromTemplateOperation,
   // API Gateway delivers POST /v1/bot/ to the same resource; the interface makes it "list all bots".
-  'POST /v1/bot/': (request) => listBots(request.caller!.tenantId, { bots, accountBots, objects, voices: config.voices }),
+  'POST /v1/bot/': (request) => listBots(request.caller.tenantId, { bots, accountBots, objects, voices: config.voices }),
 });
 
 export const handler = (event: APIGatewayProxyEvent, context: Context) => {

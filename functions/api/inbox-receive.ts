@@ -19,6 +19,7 @@ const keys = new DynamoKeyStore(dynamoClient(), config.tables.keys);
 const inbox = new DynamoInbox(dynamoClient(), config.tables.inbox);
 
 export const handler = httpHandler(
+  {},
   {
     'POST /v1/inbox/{account}': async (request) => {
       if (request.body.length > INBOX_MAX_BODY_BYTES) throw new PayloadTooLargeError(INBOX_MAX_BODY_BYTES);
@@ -31,5 +32,4 @@ export const handler = httpHandler(
       return json(200, toReceipt(event));
     },
   },
-  { public: ['POST /v1/inbox/{account}'] },
 );

@@ -13,7 +13,7 @@ const inbox = new DynamoInbox(dynamoClient(), config.tables.inbox);
 
 export const handler = httpHandler({
   'GET /v1/inbox': async (request) => {
-    const tenantId = request.caller!.tenantId;
+    const tenantId = request.caller.tenantId;
     const page = await listInbox(inbox, tenantId, { limit: pageSize(request.query), cursor: request.query.cursor }, new Date());
     return json(200, {
       inbox_url: inboxUrl(request.baseUrl, tenantId),

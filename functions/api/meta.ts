@@ -2,9 +2,6 @@ import { httpHandler, json } from '#commons/http';
 import { openApiDocument } from './openapi.ts';
 
 export const handler = httpHandler(
-  {
-    'GET /health': async () => json(200, { status: 'ok' }),
-    'GET /v1/openapi.json': async (request) => json(200, openApiDocument(request.baseUrl)),
-  },
-  { public: ['GET /health'] },
+  { 'GET /v1/openapi.json': async (request) => json(200, openApiDocument(request.baseUrl)) },
+  { 'GET /health': async () => json(200, { status: 'ok' }) },
 );

@@ -23,7 +23,7 @@ const clipDeps = {
 
 export const handler = httpHandler({
   'PUT /v1/templates/{uid}': async (request) => {
-    const { tenantId } = request.caller!;
+    const { tenantId } = request.caller;
     const command = parseTemplate(request.pathParams.uid ?? '', await readFields(request, limits.maxBodyBytes));
     // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account.
     await checkClips(command.sample, tenantId, clipDeps);
@@ -32,14 +32,14 @@ export const handler = httpHandler({
     return json(200, toPublicTemplate(saved, request.baseUrl));
   },
   'GET /v1/templates': async (request) => {
-    const page = await templates.list(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
+    const page = await templates.list(request.caller.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
     return json(200, { templates: page.items.map((t) => toPublicTemplate(t, request.baseUrl)), next_cursor: page.nextCursor ?? null });
   },
   'GET /v1/templates/{uid}': async (request) =>
-    json(200, toPublicTemplate(await ownTemplate(templates, request.caller!.tenantId, request.pathParams.uid ?? ''), request.baseUrl)),
+    json(200, toPublicTemplate(await ownTemplate(templates, request.caller.tenantId, request.pathParams.uid ?? ''), request.baseUrl)),
   'DELETE /v1/templates/{uid}': async (request) => {
     const uid = request.pathParams.uid ?? '';
-    await deleteTemplate(templates, request.caller!.tenantId, uid);
+    await deleteTemplate(templates, request.caller.tenantId, uid);
     return json(200, { uid, deleted: true });
   },
 });

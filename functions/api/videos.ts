@@ -30,28 +30,28 @@ const REDIRECT_LINK_SECONDS = 3600;
 
 export const handler = httpHandler({
   'GET /v1/video': async (request) => {
-    const page = await videos.listByTenant(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
+    const page = await videos.listByTenant(request.caller.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
     return json(200, { videos: await Promise.all(page.items.map((v) => publicVideo(v, request.baseUrl))), next_cursor: page.nextCursor ?? null });
   },
   'GET /v1/video/{id}': async (request) =>
-    json(200, await publicVideo(await ownVideo(videos, request.caller!.tenantId, request.pathParams.id ?? ''), request.baseUrl)),
+    json(200, await publicVideo(await ownVideo(videos, request.caller.tenantId, request.pathParams.id ?? ''), request.baseUrl)),
   'DELETE /v1/video/{id}': async (request) => {
-    const video = await deleteVideo({ videos, objects }, request.caller!.tenantId, request.pathParams.id ?? '');
+    const video = await deleteVideo({ videos, objects }, request.caller.tenantId, request.pathParams.id ?? '');
     logger.info('video deleted', { video_id: video.videoId });
     // A body rather than 204: the public client reads every answer as JSON and reports an empty one as an error.
     return json(200, { video_id: video.videoId, deleted: true });
   },
   'GET /v1/video/{id}/download': async (request) => {
-    const link = await freshDownload({ videos, objects }, request.caller!.tenantId, request.pathParams.id ?? '', REDIRECT_LINK_SECONDS);
+    const link = await freshDownload({ videos, objects }, request.caller.tenantId, request.pathParams.id ?? '', REDIRECT_LINK_SECONDS);
     return { status: 302, headers: { Location: link.url } };
   },
   'POST /v1/video/{id}/redeliver': async (request) => {
-    const { video, eventId } = await redeliverEvent({ videos, notifyQueue }, request.caller!.tenantId, request.pathParams.id ?? '');
+    const { video, eventId } = await redeliverEvent({ videos, notifyQueue }, request.caller.tenantId, request.pathParams.id ?? '');
     logger.info('redelivery requested', { video_id: video.videoId });
     return json(202, { video_id: video.videoId, event_id: eventId, status: 'redelivery_queued' });
   },
   'GET /v1/clips': async (request) => {
-    const page = await clips.list(request.caller!.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
+    const page = await clips.list(request.caller.tenantId, { limit: pageSize(request.query), cursor: request.query.cursor });
     return json(200, { clips: page.items.map(toPublicKeptClip), next_cursor: page.nextCursor ?? null });
   },
 });

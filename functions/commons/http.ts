@@ -52,7 +52,12 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-export type Operation = (request: HttpRequest) => Promise<HttpResult>;
+/** A request the authorizer let through with a key: its caller is known. */
+export type KeyedRequest = HttpRequest & { caller: Caller };
+/** A route behind the bearer key (every route but the few public ones). */
+export type Operation = (request: KeyedRequest) => Promise<HttpResult>;
+/** A route with no key (health, the inbox's receiving end): the caller may be unknown. */
+export type PublicOperation = (request: HttpRequest) => Promise<HttpResult>;
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
@@ -109,17 +114,30 @@ function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string>)
  * template; a key whose path ends in "/" matches only requests whose raw path ends in "/" (API Gateway delivers
  * /v1/bot/ to the /v1/bot resource, and the two are different operations).
  */
-export function httpHandler(operations: Record<string, Operation>, options: { public?: string[] } = {}) {
+export function httpHandler(keyed: Record<string, Operation>, publicRoutes: Record<string, PublicOperation> = {}) {
   return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
-    runInvocation(context, () => serve(operations, options, event, context));
+    runInvocation(context, () => serve(keyed, publicRoutes, event, context));
+}
+
+/** The operation of a route: a public one as it is; a keyed one refuses a request without a caller (401). */
+function withCaller(operation: Operation): PublicOperation {
+  return (request) => {
+    const { caller } = request;
+    if (!caller) throw new UnauthorizedError();
+    return operation({ ...request, caller });
+  };
 }
 
 async function serve(
-  operations: Record<string, Operation>,
-  options: { public?: string[] },
+  keyed: Record<string, Operation>,
+  publicRoutes: Record<string, PublicOperation>,
   event: APIGatewayProxyEvent,
   context: Context,
 ): Promise<APIGatewayProxyResult> {
+  const operations: Record<string, PublicOperation> = {
+    ...Object.fromEntries(Object.entries(keyed).map(([key, operation]) => [key, withCaller(operation)])),
+    ...publicRoutes,
+  };
   const request = toHttpRequest(event, context);
   logger.appendKeys({ request_id: request.requestId, tenant_id: request.caller?.tenantId });
   const started = Date.now();
@@ -139,7 +157,6 @@ async function serve(
         ? new MethodNotAllowedError([...new Set(allowed)])
         : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
     }
-    if (!request.caller && !(options.public ?? []).includes(key)) throw new UnauthorizedError();
     result = await operation(request);
   } catch (error) {
     result = errorResult(error);

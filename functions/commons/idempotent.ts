@@ -4,7 +4,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { Context } from 'aws-lambda';
 import { dynamoBaseClient } from '#commons/clients';
 import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
-import type { HttpRequest, HttpResult } from '#commons/http';
+import type { HttpResult, KeyedRequest } from '#commons/http';
 import { limits } from '#domain/limits';
 
 /** JSON with object keys sorted at every level: equal field sets give equal text. */
@@ -46,8 +46,8 @@ export function idempotentOperation<T>(tableName: string, operation: (input: Cal
   return {
     registerLambdaContext: (context: Context) => config.registerLambdaContext(context),
     /** Runs the operation for this request, once per Idempotency-Key when it has one (`bodyHash` names the request). */
-    async run(request: HttpRequest, input: T, bodyHash: string): Promise<HttpResult> {
-      const caller = request.caller!;
+    async run(request: KeyedRequest, input: T, bodyHash: string): Promise<HttpResult> {
+      const { caller } = request;
       const base = { tenantId: caller.tenantId, keyId: caller.keyId, baseUrl: request.baseUrl, ...input };
       const idempotencyKey = request.headers['idempotency-key']?.trim();
       if (idempotencyKey === undefined) return operation(base);
