@@ -1,6 +1,7 @@
 /**
- * Typed errors, each carrying its HTTP status and stable code. Handlers throw them; functions/commons/http.ts
- * maps them to the one error body shape. Anything else becomes a plain 500 that leaks nothing.
+ * The HTTP layer's own errors (a body it cannot read, a missing key, no such route), each carrying its status
+ * and stable code. The domain's errors are answered by the table in functions/commons/http.ts; anything else
+ * becomes a plain 500 that leaks nothing.
  */
 import { KEY_REQUIRED, WWW_AUTHENTICATE } from './gateway-messages.ts';
 
@@ -46,12 +47,6 @@ export class MethodNotAllowedError extends ApiError {
   }
 }
 
-export class ConflictError extends ApiError {
-  constructor(message: string, code = 'conflict') {
-    super(409, code, message);
-  }
-}
-
 export class IdempotencyKeyReusedError extends ApiError {
   constructor() {
     super(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
@@ -71,59 +66,5 @@ export class UnsupportedMediaTypeError extends ApiError {
       'unsupported_media_type',
       `Content-Type ${received ? `"${received}"` : '(none)'} is not accepted; send one of ${accepted.join(', ')}.`,
     );
-  }
-}
-
-/** The account's limit of videos in progress is reached (the request rate's 429 is API Gateway's own answer). */
-export class TooManyVideosInProgressError extends ApiError {
-  constructor(limit: number, retryAfterSeconds: number) {
-    super(
-      429,
-      'too_many_videos_in_progress',
-      `Your account already has ${limit} videos queued or rendering, the most it may have at once. ` +
-        `Retry once one of them has completed or failed (GET /v1/video lists them); the limit can be raised on request.`,
-      undefined,
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
-}
-
-/** The account's limit of bots preparing at once is reached. */
-export class TooManyBotsInProgressError extends ApiError {
-  constructor(limit: number, retryAfterSeconds: number) {
-    super(
-      429,
-      'too_many_bots_in_progress',
-      `Your account already has ${limit} bots preparing, the most it may have at once. Retry once one of them is ready or failed (GET /v1/bot).`,
-      undefined,
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
-}
-
-/** The account's limit of batches running at once is reached. */
-export class TooManyBatchesInProgressError extends ApiError {
-  constructor(limit: number, retryAfterSeconds: number) {
-    super(
-      429,
-      'too_many_batches_in_progress',
-      `Your account already has ${limit} batches queued or running, the most it may have at once. Retry once one of them has settled (GET /v1/batches), or cancel one (DELETE /v1/batches/{id}).`,
-      undefined,
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
-}
-
-/** A delivery to the webhook inbox that does not verify (no bearer scheme applies: no WWW-Authenticate). */
-export class WebhookSignatureError extends ApiError {
-  constructor(message: string) {
-    super(401, 'invalid_signature', message);
-  }
-}
-
-/** The thing exists but the caller may not change it (a built-in bot). */
-export class ForbiddenError extends ApiError {
-  constructor(message: string) {
-    super(403, 'forbidden', message);
   }
 }

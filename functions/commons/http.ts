@@ -9,19 +9,7 @@ import {
   TooManyBotsInProgress,
   TooManyVideosInProgress,
 } from '#domain/errors';
-import {
-  ApiError,
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  MethodNotAllowedError,
-  NotFoundError,
-  TooManyBatchesInProgressError,
-  TooManyBotsInProgressError,
-  TooManyVideosInProgressError,
-  UnauthorizedError,
-  WebhookSignatureError,
-} from './errors.ts';
+import { ApiError, MethodNotAllowedError, NotFoundError, UnauthorizedError } from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 
@@ -166,17 +154,67 @@ async function serve(
   return toProxyResult(result, request.requestId);
 }
 
-/** The domain's errors as API errors: the one mapping of what went wrong to a status. */
+/** How one kind of domain error is answered: its status, code, message, details and headers. */
+interface ErrorAnswer {
+  kind: abstract new (...args: never[]) => Error;
+  answer: (error: Error) => ApiError;
+}
+const answer = <E extends Error>(kind: abstract new (...args: never[]) => E, toApi: (error: E) => ApiError): ErrorAnswer => ({
+  kind,
+  answer: (error) => toApi(error as E),
+});
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
+
+/**
+ * The domain's errors as HTTP answers: the one table of what went wrong to a status and a stable code. The domain
+ * knows nothing of HTTP; the HTTP layer's own errors (a bad body, a missing key) are ApiErrors from the start.
+ */
+const DOMAIN_ERRORS: ErrorAnswer[] = [
+  answer(InvalidRequest, (e) => new ApiError(400, e.code, e.message, e.problems)),
+  answer(NotFound, (e) => new ApiError(404, 'not_found', e.message)),
+  answer(Forbidden, (e) => new ApiError(403, 'forbidden', e.message)),
+  answer(Conflict, (e) => new ApiError(409, e.code, e.message)),
+  answer(SignatureRejected, (e) => new ApiError(401, 'invalid_signature', e.message)),
+  answer(
+    TooManyVideosInProgress,
+    (e) =>
+      new ApiError(
+        429,
+        'too_many_videos_in_progress',
+        `Your account already has ${e.limit} videos queued or rendering, the most it may have at once. ` +
+          'Retry once one of them has completed or failed (GET /v1/video lists them); the limit can be raised on request.',
+        undefined,
+        retryAfter(e.retryAfterSeconds),
+      ),
+  ),
+  answer(
+    TooManyBotsInProgress,
+    (e) =>
+      new ApiError(
+        429,
+        'too_many_bots_in_progress',
+        `Your account already has ${e.limit} bots preparing, the most it may have at once. Retry once one of them is ready or failed (GET /v1/bot).`,
+        undefined,
+        retryAfter(e.retryAfterSeconds),
+      ),
+  ),
+  answer(
+    TooManyBatchesInProgress,
+    (e) =>
+      new ApiError(
+        429,
+        'too_many_batches_in_progress',
+        `Your account already has ${e.limit} batches queued or running, the most it may have at once. ` +
+          'Retry once one of them has settled (GET /v1/batches), or cancel one (DELETE /v1/batches/{id}).',
+        undefined,
+        retryAfter(e.retryAfterSeconds),
+      ),
+  ),
+];
+
 function fromDomain(error: unknown): ApiError | undefined {
-  if (error instanceof InvalidRequest) return new BadRequestError(error.message, error.problems, error.code);
-  if (error instanceof NotFound) return new NotFoundError(error.message);
-  if (error instanceof Forbidden) return new ForbiddenError(error.message);
-  if (error instanceof Conflict) return new ConflictError(error.message, error.code);
-  if (error instanceof TooManyVideosInProgress) return new TooManyVideosInProgressError(error.limit, error.retryAfterSeconds);
-  if (error instanceof TooManyBotsInProgress) return new TooManyBotsInProgressError(error.limit, error.retryAfterSeconds);
-  if (error instanceof TooManyBatchesInProgress) return new TooManyBatchesInProgressError(error.limit, error.retryAfterSeconds);
-  if (error instanceof SignatureRejected) return new WebhookSignatureError(error.message);
-  return undefined;
+  const known = DOMAIN_ERRORS.find((entry) => error instanceof entry.kind);
+  return known?.answer(error as Error);
 }
 
 /** The one place errors become responses. Unknown errors are logged in full and answered with a bare 500. */

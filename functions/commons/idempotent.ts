@@ -3,8 +3,9 @@ import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValida
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { dynamoBaseClient } from '#commons/clients';
-import { BadRequestError, ConflictError, IdempotencyKeyReusedError } from '#commons/errors';
+import { BadRequestError, IdempotencyKeyReusedError } from '#commons/errors';
 import type { HttpResult, KeyedRequest } from '#commons/http';
+import { Conflict } from '#domain/errors';
 import { limits } from '#domain/limits';
 
 /** JSON with object keys sorted at every level: equal field sets give equal text. */
@@ -58,7 +59,7 @@ export function idempotentOperation<T>(tableName: string, operation: (input: Cal
       } catch (error) {
         if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
         if (error instanceof IdempotencyAlreadyInProgressError)
-          throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
+          throw new Conflict('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
         throw error;
       }
     },
