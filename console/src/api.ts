@@ -73,13 +73,12 @@ export interface Bot {
   uid: string;
   name: string;
   description: string;
-  /** A voice id (`espeak:es`); older answers had `{engine, name}` (see voiceIdOf). */
-  voice: string | { engine: string; name: string };
+  /** A voice id (`espeak:es`). */
+  voice: string;
   default_position: string;
   preview_image_url: string | null;
-  /** Absent from older answers, where every bot was built in and ready. */
-  built_in?: boolean;
-  status?: BotStatus;
+  built_in: boolean;
+  status: BotStatus;
   error?: { code: string; message: string } | null;
   /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
   webhook?: string;
@@ -91,10 +90,6 @@ export interface Bot {
   /** A bot of the account: when it last changed (settled, for a ready or failed one). */
   updated_at?: string;
 }
-
-export const voiceIdOf = (bot: Pick<Bot, 'voice'>) => (typeof bot.voice === 'string' ? bot.voice : `${bot.voice.engine}:${bot.voice.name}`);
-export const isBuiltIn = (bot: Pick<Bot, 'built_in'>) => bot.built_in !== false;
-export const botStatus = (bot: Pick<Bot, 'status'>): BotStatus => bot.status ?? 'ready';
 
 type VideoStatus = 'queued' | 'rendering' | 'assembling' | 'completed' | 'failed';
 

@@ -3,7 +3,7 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { type Account, ApiFailure, api, type Bot, botStatus, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
+import { type Account, ApiFailure, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
 import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
 import { DEFAULT_BACKGROUND_VOLUME, VIDEO_DEFAULTS } from './options.ts';
 import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
@@ -22,7 +22,7 @@ effect(() => {
 export const tab = signal<Tab>('create');
 export const bots = signal<Bot[]>([]);
 /** Bots a clip can use now (a bot being prepared, or that failed, cannot speak yet). */
-const readyBots = computed(() => bots.value.filter((b) => botStatus(b) === 'ready'));
+const readyBots = computed(() => bots.value.filter((b) => b.status === 'ready'));
 export const voices = signal<Voice[]>([]);
 /** Why the voice catalog is missing, if it is: the pickers then offer the bot's voice only. */
 export const voicesError = signal('');
@@ -166,7 +166,7 @@ export async function loadLibrary() {
  */
 export const anyBotPreparing = computed(() =>
   bots.value.some(
-    (b) => botStatus(b) === 'preparing' || (b.webhook_delivery?.state === 'pending' && Date.now() - Date.parse(b.updated_at ?? '') < 60_000),
+    (b) => b.status === 'preparing' || (b.webhook_delivery?.state === 'pending' && Date.now() - Date.parse(b.updated_at ?? '') < 60_000),
   ),
 );
 

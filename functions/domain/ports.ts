@@ -77,8 +77,8 @@ export interface KeptClip {
   durationSeconds: number;
   botUid: string;
   createVideo: boolean;
-  /** The shape of the video that kept it; absent on clips kept before shapes (DEFAULT_SHAPE). */
-  shape?: Shape;
+  /** The shape of the video that kept it. */
+  shape: Shape;
   createdAt: string;
   /** Everything needed to render it again; a request naming the clip_uid reuses this spec (and so the render). */
   spec: Omit<ClipSpec, 'index' | 'clipName'>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
-import { DEFAULT_SHAPE, frameSizeOf, type Shape, sameShape } from './shape.ts';
+import { frameSizeOf, type Shape } from './shape.ts';
 import type { SpeechVoice } from './voices.ts';
 
 /**
@@ -34,17 +34,13 @@ export function clipContentHash(
     bot: { look: bot.look, voice },
     ...(mode === 'video'
       ? {
-          // 16:9 720p, the shape every clip had before shapes existed, adds nothing to the material; every other
-          // shape is told apart by its frame size. (Voices changed every clip's address once: the material names the
-          // voice actually spoken, so clips made before that are rendered again when next asked for.)
-          ...(sameShape(shape, DEFAULT_SHAPE) ? {} : { frame: frameSizeOf(shape) }),
+          frame: frameSizeOf(shape),
           position: clip.position,
           removeBotBackground: clip.removeBotBackground,
           background: clip.background ?? null,
           backgroundVolume: clip.background ? clip.backgroundVolume : 0,
           transitions: { entry: clip.transitions.entry ?? null, exit: clip.transitions.exit ?? null },
-          // Only when drawn: clips without burned captions keep the address they had before captions existed.
-          ...(clip.captions === 'burn' ? { captions: 'burn' } : {}),
+          captions: clip.captions,
         }
       : {}),
   };

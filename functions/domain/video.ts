@@ -66,8 +66,8 @@ export interface VideoRecord {
   keyId: string;
   status: VideoStatus;
   createVideo: boolean;
-  /** Aspect ratio and resolution of every clip; absent on videos created before shapes (DEFAULT_SHAPE). */
-  shape?: Shape;
+  /** Aspect ratio and resolution of every clip. */
+  shape: Shape;
   webhookUrl: string;
   /** A video made for a row of a batch (POST /v1/templates/{uid}/batches). */
   batch?: { batchId: string; row: number };

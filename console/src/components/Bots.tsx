@@ -1,4 +1,4 @@
-import { type Bot, botStatus, isBuiltIn, voiceIdOf } from '../api.ts';
+import type { Bot } from '../api.ts';
 import { humanize } from '../options.ts';
 import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
@@ -14,8 +14,8 @@ function lastAttemptNote(attempts: NonNullable<Bot['webhook_delivery']>['attempt
 }
 
 function BotCard({ bot }: { bot: Bot }) {
-  const status = botStatus(bot);
-  const builtIn = isBuiltIn(bot);
+  const status = bot.status;
+  const builtIn = bot.built_in;
   return (
     <li class="card bot-card" aria-labelledby={`bot-${bot.uid}-name`}>
       {status === 'ready' && bot.preview_image_url ? (
@@ -40,7 +40,7 @@ function BotCard({ bot }: { bot: Bot }) {
       {bot.description && <p>{bot.description}</p>}
       <dl>
         <dt>Voice</dt>
-        <dd>{describeVoice(voiceIdOf(bot), voices.value)}</dd>
+        <dd>{describeVoice(bot.voice, voices.value)}</dd>
         <dt>Default position</dt>
         <dd>{humanize(bot.default_position)}</dd>
         <dt>uid</dt>
@@ -90,8 +90,8 @@ function BotCard({ bot }: { bot: Bot }) {
 
 /** The account's own bots (made here or by PUT /v1/bot/{uid}) and the built-in ones; a form to make another. */
 export function Bots() {
-  const own = bots.value.filter((b) => !isBuiltIn(b));
-  const builtIn = bots.value.filter(isBuiltIn);
+  const own = bots.value.filter((b) => !b.built_in);
+  const builtIn = bots.value.filter((b) => b.built_in);
   return (
     <section aria-labelledby="bots-title">
       <h2 id="bots-title">Bots</h2>

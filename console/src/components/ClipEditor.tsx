@@ -1,4 +1,4 @@
-import { type Bot, botStatus, voiceIdOf } from '../api.ts';
+import type { Bot } from '../api.ts';
 import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, frameShape, humanize, LIMITS } from '../options.ts';
 import { type ClipDraft, charCount } from '../request.ts';
 import { bots, composer, moveClip, problemsAt, removeClip, updateClip, voices } from '../state.ts';
@@ -65,8 +65,8 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             >
               {bots.value.map((b) => (
                 // A bot still being prepared (or failed) is listed but cannot be picked yet.
-                <option value={b.uid} disabled={botStatus(b) !== 'ready'}>
-                  {b.name} — {botStatus(b) === 'ready' ? b.description || b.uid : botStatus(b)}
+                <option value={b.uid} disabled={b.status !== 'ready'}>
+                  {b.name} — {b.status === 'ready' ? b.description || b.uid : b.status}
                 </option>
               ))}
             </select>
@@ -74,7 +74,7 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             <VoicePicker
               id={id('voice')}
               value={clip.voice}
-              defaultLabel={bot ? `Bot's voice (${describeVoice(voiceIdOf(bot), voices.value)})` : "Bot's voice"}
+              defaultLabel={bot ? `Bot's voice (${describeVoice(bot.voice, voices.value)})` : "Bot's voice"}
               onChange={(voice) => set({ voice })}
               invalid={invalidProps(err('voice').id, path('voice'))}
             />

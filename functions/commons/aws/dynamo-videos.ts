@@ -185,8 +185,7 @@ export class DynamoVideoRepository implements VideoRepository {
   /**
    * A lease, not a flag: a duplicate assemble message (SQS delivers at least once, and the render job re-sends
    * on redelivery) finds it held and stands down, while the message of an assembler that crashed claims again
-   * once its lease has run out. `assemblyLeaseUntil` is in epoch seconds; a video left in assembling without
-   * one (claimed before leases existed) is claimable.
+   * once its lease has run out. `assemblyLeaseUntil` is in epoch seconds.
    */
   async claimAssembly(videoId: string, leaseSeconds: number): Promise<boolean> {
     const nowSeconds = Math.floor(this.now().getTime() / 1000);
@@ -194,7 +193,7 @@ export class DynamoVideoRepository implements VideoRepository {
       Key: { videoId },
       UpdateExpression: 'SET #status = :assembling, assemblyLeaseUntil = :leaseUntil, updatedAt = :now',
       ConditionExpression:
-        '(#status = :rendering AND renderedCount = clipCount) OR (#status = :assembling AND (attribute_not_exists(assemblyLeaseUntil) OR assemblyLeaseUntil < :nowSeconds))',
+        '(#status = :rendering AND renderedCount = clipCount) OR (#status = :assembling AND assemblyLeaseUntil < :nowSeconds)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':assembling': 'assembling',

@@ -1,6 +1,5 @@
 /** How callers see a clip they kept for reuse (GET /v1/clips). */
 import type { KeptClip } from '#domain/ports';
-import { DEFAULT_SHAPE } from '#domain/shape';
 
 export const toPublicKeptClip = (clip: KeptClip) => ({
   clip_uid: clip.clipUid,
@@ -9,8 +8,8 @@ export const toPublicKeptClip = (clip: KeptClip) => ({
   ...(clip.spec.voice !== undefined && { voice: clip.spec.voice }),
   kind: clip.createVideo ? 'video' : 'audio',
   // A kept video clip joins only videos of its own shape.
-  aspect_ratio: (clip.shape ?? DEFAULT_SHAPE).aspectRatio,
-  resolution: (clip.shape ?? DEFAULT_SHAPE).resolution,
+  aspect_ratio: clip.shape.aspectRatio,
+  resolution: clip.shape.resolution,
   duration_seconds: clip.durationSeconds,
   created_at: clip.createdAt,
 });

@@ -3,7 +3,7 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, shapeOf, type VideoRecord } from '#domain/video';
+import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, type VideoRecord } from '#domain/video';
 import { type CreatedVideo, keptClipUid } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
 
@@ -73,7 +73,7 @@ export const presentAttempts = (attempts: DeliveryAttempt[]) =>
 
 /** The video's aspect ratio and resolution (a voice-only video has them too: its clips may be kept and reused). */
 function publicShape(video: VideoRecord) {
-  const shape = shapeOf(video);
+  const { shape } = video;
   return { aspect_ratio: shape.aspectRatio, resolution: shape.resolution };
 }
 

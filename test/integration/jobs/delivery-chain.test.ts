@@ -6,6 +6,7 @@ import { issueApiKey } from '#domain/api-keys';
 import { Conflict, Forbidden, NotFound } from '#domain/errors';
 import type { DeliverBotMessage } from '#domain/messages';
 import type { KeyStore } from '#domain/ports';
+import { DEFAULT_SHAPE } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
 import type { DeliverWebhookOptions, DeliveryResult } from '#functions/notifier/deliver.ts';
 import { deliverBotEvent } from '#functions/notifier/deliver-bot-job.ts';
@@ -29,6 +30,7 @@ beforeAll(async () => {
     keyId: issued.record.keyId,
     status: 'failed',
     createVideo: true,
+    shape: DEFAULT_SHAPE,
     webhookUrl: 'https://hooks.test/done',
     clips: [],
     clipResults: {},

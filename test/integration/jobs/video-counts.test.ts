@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { DEFAULT_SHAPE } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
 import { startDynamo } from '../../support/dynamo.ts';
 
@@ -12,6 +13,7 @@ const video = (videoId: string, tenantId: string, status: VideoRecord['status'],
   keyId: 'key_1',
   status,
   createVideo: true,
+  shape: DEFAULT_SHAPE,
   webhookUrl: 'https://e.com/h',
   clips: [],
   clipResults: {},

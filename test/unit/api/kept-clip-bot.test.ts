@@ -2,12 +2,14 @@
  * A kept clip (clip_uid) of an account's bot is checked like a clip described in full: its bot deleted is a 400
  * naming the clip_uid, its bot preparing or failed is the 409 bot_not_ready.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { AccountBot } from '#domain/account-bots';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, InvalidRequest } from '#domain/errors';
 import type { KeptClip, VideoRepository } from '#domain/ports';
+import { DEFAULT_SHAPE } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
 import { type CreateVideoDeps, createVideo } from '#domain/videos';
 
@@ -18,6 +20,7 @@ const kept: KeptClip = {
   contentHash: 'abc',
   objectKey: 'kept/abc.mp4',
   durationSeconds: 2,
+  shape: DEFAULT_SHAPE,
   botUid: 'my-host',
   createVideo: true,
   createdAt: '2026-11-23T00:00:00Z',

@@ -1,6 +1,8 @@
 /** The work a video still owes, read from its record: the one rule of the sweeper and the local recovery. */
+
 import { describe, expect, it } from 'vitest';
 import { pendingDelivery, pendingWork } from '#domain/pending-work';
+import { DEFAULT_SHAPE } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
 
 const base: VideoRecord = {
@@ -9,6 +11,7 @@ const base: VideoRecord = {
   keyId: 'key_k',
   status: 'rendering',
   createVideo: true,
+  shape: DEFAULT_SHAPE,
   webhookUrl: 'https://example.com/hook',
   clips: [],
   clipResults: { '0': { status: 'rendered' }, '1': { status: 'rendering' }, '2': { status: 'queued' } },

@@ -1,4 +1,5 @@
 import type { ClipSpec } from '#domain/clip';
+import { DEFAULT_SHAPE } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
 
 const clip = (index: number, name: string): ClipSpec => ({
@@ -21,6 +22,7 @@ export function videoRecord(overrides: Partial<VideoRecord> = {}): VideoRecord {
     keyId: 'key_1',
     status: 'completed',
     createVideo: true,
+    shape: DEFAULT_SHAPE,
     webhookUrl: 'https://hooks.example.com/vidbot',
     clips: [clip(0, 'intro'), clip(1, 'outro')],
     clipResults: {
