@@ -7,7 +7,7 @@ import type { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { type Bot, botPreviewKey } from '#domain/bot';
 
 export interface BotSeedProps {
@@ -51,7 +51,18 @@ export class BotSeed extends Construct {
   constructor(scope: Construct, id: string, props: BotSeedProps) {
     super(scope, id);
     if (props.bots.length > 25) throw new Error(`batchwriteitem takes at most 25 items, got ${props.bots.length} bots`);
+    this.writeBots(props);
 
+    const projectRoot = props.projectRoot ?? process.cwd();
+    const artwork = props.artworkDirectory ?? 'functions/render/bots';
+    const artworkPath = resolve(projectRoot, artwork);
+    const present = this.botsWithPreviews(props.bots, artwork, artworkPath);
+    if (present.length === 0) return;
+    this.uploadPreviews(present, artworkPath, props.bucket);
+  }
+
+  /** The bots table's items, written by a custom resource on every deploy that changes them. */
+  private writeBots(props: BotSeedProps): void {
     const write = {
       service: 'DynamoDB',
       action: 'batchWriteItem',
@@ -78,24 +89,27 @@ export class BotSeed extends Construct {
         reason: "CDK's AwsCustomResource provider (seeds the bots at deploy); the managed policy only lets it write its logs.",
       });
     }
+  }
 
-    const projectRoot = props.projectRoot ?? process.cwd();
-    const artwork = props.artworkDirectory ?? 'functions/render/bots';
-    const artworkPath = resolve(projectRoot, artwork);
-    const missing = props.bots.filter((bot) => !existsSync(join(artworkPath, bot.look, 'preview.png')));
+  /** The bots whose preview image exists (a warning for each that has none). */
+  private botsWithPreviews(bots: readonly Bot[], artwork: string, artworkPath: string): Bot[] {
+    const missing = bots.filter((bot) => !existsSync(join(artworkPath, bot.look, 'preview.png')));
     for (const bot of missing) {
       Annotations.of(this).addWarningV2(
         'vidbot:missing-bot-preview',
         `${artwork}/${bot.look}/preview.png not found: the preview image of bot ${bot.uid} is not uploaded`,
       );
     }
-    const present = props.bots.filter((bot) => !missing.includes(bot));
-    if (present.length === 0) return;
+    const present = bots.filter((bot) => !missing.includes(bot));
     // The upload below lays files out as bots/<look>/preview.png; the domain must agree.
     for (const bot of present) {
       if (botPreviewKey(bot) !== `bots/${bot.look}/preview.png`) throw new Error(`botPreviewKey() changed to ${botPreviewKey(bot)}; update BotSeed`);
     }
+    return present;
+  }
 
+  /** The preview images uploaded under bots/ of the media bucket. */
+  private uploadPreviews(present: Bot[], artworkPath: string, bucket: IBucket): void {
     new BucketDeployment(this, 'Previews', {
       // Only the preview images of the seeded bots, keyed as botPreviewKey() says.
       sources: [
@@ -103,7 +117,7 @@ export class BotSeed extends Construct {
           exclude: ['**', ...present.flatMap((bot) => [`!${bot.look}`, `!${bot.look}/preview.png`])],
         }),
       ],
-      destinationBucket: props.bucket,
+      destinationBucket: bucket,
       destinationKeyPrefix: 'bots/',
       // Other objects under bots/ are left alone.
       prune: false,
@@ -111,33 +125,35 @@ export class BotSeed extends Construct {
     });
     // The handler BucketDeployment shares across the stack: CDK's own, with CDK's grants.
     const handler = Stack.of(this).node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
-    if (handler) {
-      const why = "CDK's BucketDeployment handler (uploads the bot previews at deploy)";
-      const findings: [string, string][] = [
-        ['AwsSolutions-L1', `${why}; its runtime is chosen by aws-cdk-lib.`],
-        [
-          'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-          `${why}; the managed policy only lets it write its logs.`,
-        ],
-        ['AwsSolutions-IAM5[Action::s3:GetObject*]', `${why}: CDK grantRead on the asset and media buckets.`],
-        ['AwsSolutions-IAM5[Action::s3:GetBucket*]', `${why}: CDK grantRead on the asset and media buckets.`],
-        ['AwsSolutions-IAM5[Action::s3:List*]', `${why}: CDK grantRead on the asset and media buckets.`],
-        ['AwsSolutions-IAM5[Action::s3:Abort*]', `${why}: CDK grantReadWrite on the media bucket.`],
-        ['AwsSolutions-IAM5[Action::s3:DeleteObject*]', `${why}: CDK grantReadWrite on the media bucket (prune is off, so it deletes nothing).`],
-      ];
-      // Its object wildcards (the CDK asset bucket, <media bucket>/*) depend on the environment, so they are read
-      // from its policy, rendered the way cdk-nag renders them.
-      const policy = handler.node.tryFindChild('ServiceRole')?.node.tryFindChild('DefaultPolicy')?.node.defaultChild as CfnPolicy | undefined;
-      const statements: { Resource?: unknown }[] = policy ? (Stack.of(this).resolve(policy.policyDocument).Statement ?? []) : [];
-      for (const resource of statements.flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))) {
-        const flat = nagResourceName(resource);
-        if (flat.includes('*'))
-          findings.push([
-            `AwsSolutions-IAM5[Resource::${flat}]`,
-            `${why} reads the staged zip from the CDK asset bucket and writes under bots/ of the media bucket.`,
-          ]);
-      }
-      for (const [id, reason] of findings) Validations.of(handler).acknowledge({ id, reason });
+    if (handler) this.acknowledgeDeploymentHandler(handler);
+  }
+
+  private acknowledgeDeploymentHandler(handler: IConstruct): void {
+    const why = "CDK's BucketDeployment handler (uploads the bot previews at deploy)";
+    const findings: [string, string][] = [
+      ['AwsSolutions-L1', `${why}; its runtime is chosen by aws-cdk-lib.`],
+      [
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        `${why}; the managed policy only lets it write its logs.`,
+      ],
+      ['AwsSolutions-IAM5[Action::s3:GetObject*]', `${why}: CDK grantRead on the asset and media buckets.`],
+      ['AwsSolutions-IAM5[Action::s3:GetBucket*]', `${why}: CDK grantRead on the asset and media buckets.`],
+      ['AwsSolutions-IAM5[Action::s3:List*]', `${why}: CDK grantRead on the asset and media buckets.`],
+      ['AwsSolutions-IAM5[Action::s3:Abort*]', `${why}: CDK grantReadWrite on the media bucket.`],
+      ['AwsSolutions-IAM5[Action::s3:DeleteObject*]', `${why}: CDK grantReadWrite on the media bucket (prune is off, so it deletes nothing).`],
+    ];
+    // Its object wildcards (the CDK asset bucket, <media bucket>/*) depend on the environment, so they are read
+    // from its policy, rendered the way cdk-nag renders them.
+    const policy = handler.node.tryFindChild('ServiceRole')?.node.tryFindChild('DefaultPolicy')?.node.defaultChild as CfnPolicy | undefined;
+    const statements: { Resource?: unknown }[] = policy ? (Stack.of(this).resolve(policy.policyDocument).Statement ?? []) : [];
+    for (const resource of statements.flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))) {
+      const flat = nagResourceName(resource);
+      if (flat.includes('*'))
+        findings.push([
+          `AwsSolutions-IAM5[Resource::${flat}]`,
+          `${why} reads the staged zip from the CDK asset bucket and writes under bots/ of the media bucket.`,
+        ]);
     }
+    for (const [id, reason] of findings) Validations.of(handler).acknowledge({ id, reason });
   }
 }

@@ -88,77 +88,9 @@ export class VidbotFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    const storage = decl.ephemeralStorageMb;
-    if (storage !== undefined && !(Number.isInteger(storage) && storage >= 512 && storage <= 10240)) {
-      throw new Error(`ephemeralStorageMb must be a whole number from 512 to 10240, got ${storage}`);
-    }
-    const common = {
-      architecture: VIDBOT_ARCHITECTURE,
-      memorySize: decl.memoryMb,
-      timeout: Duration.seconds(decl.timeoutSeconds),
-      ephemeralStorageSize: storage === undefined ? undefined : Size.mebibytes(storage),
-      logGroup: this.logGroup,
-      // Lambda samples requests into X-Ray and the Powertools tracer (functions/commons/tracer.ts) adds the
-      // handler and SDK calls; CDK grants xray:PutTraceSegments and xray:PutTelemetryRecords.
-      tracing: Tracing.ACTIVE,
-      environment: {
-        [envNames.serviceName]: SERVICE_NAME,
-        [envNames.logLevel]: props.logLevel ?? 'INFO',
-      },
-    };
-
-    if (decl.image) {
-      if (!props.imageDirectory) throw new Error(`function declares image "${decl.image}" but no image directory was given`);
-      const directory = resolve(projectRoot, props.imageDirectory);
-      if (!existsSync(join(directory, 'Dockerfile'))) {
-        throw new Error(
-          `${props.imageDirectory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`,
-        );
-      }
-      // Only staged at synth; the image is built (for arm64) and pushed by `cdk deploy`.
-      this.function = new DockerImageFunction(this, 'Function', {
-        ...common,
-        code: DockerImageCode.fromImageAsset(directory, { platform: Platform.LINUX_ARM64 }),
-      });
-    } else {
-      const entry = resolve(projectRoot, props.entry ?? decl.entry);
-      if (!existsSync(entry)) throw new Error(`handler entry ${props.entry ?? decl.entry} does not exist`);
-      this.function = new NodejsFunction(this, 'Function', {
-        ...common,
-        entry,
-        handler: 'handler',
-        runtime: VIDBOT_RUNTIME,
-        projectRoot,
-        depsLockFilePath: join(projectRoot, 'package-lock.json'),
-        environment: { ...common.environment, NODE_OPTIONS: '--enable-source-maps' },
-        layers: (decl.layers ?? []).map((layer) => props.resources.layers[layer]),
-        bundling: {
-          format: OutputFormat.ESM,
-          target: 'node22',
-          // Prefer ESM builds of dependencies; CommonJS ones still calling require() get a real one.
-          mainFields: ['module', 'main'],
-          banner: "import { createRequire as __vidbotCreateRequire } from 'node:module'; const require = __vidbotCreateRequire(import.meta.url);",
-          minify: true,
-          sourceMap: true,
-          // Bundle the AWS SDK too: the versions in package-lock.json are the ones the tests ran against.
-          externalModules: [],
-          // esbuild is installed locally: never fall back to Docker.
-          forceDockerBundling: false,
-        },
-      });
-    }
-    if (this.function.runtime === VIDBOT_RUNTIME) {
-      Validations.of(this.function).acknowledge({
-        id: 'AwsSolutions-L1',
-        reason:
-          'Pinned to nodejs22.x on purpose: the media layer, the render image and the esbuild target are built and tested for it; moving to a newer runtime is a change made for all functions together.',
-      });
-    }
-    Validations.of(this.function).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason:
-        'The AWS-managed basic execution policy only allows writing CloudWatch logs (the function writes to its own log group, created with retention).',
-    });
+    const common = commonProps(decl, this.logGroup, props.logLevel);
+    this.function = decl.image ? imageFunction(this, common, props, projectRoot) : bundledFunction(this, common, props, projectRoot);
+    acknowledgeManagedChoices(this.function);
     connect(this.function, decl, props.resources);
     // The only grants on "*": actions that have no resource type to name.
     accept(
@@ -171,6 +103,91 @@ export class VidbotFunction extends Construct {
       ].join(' '),
     );
   }
+}
+
+/** What every vidbot function shares, image or bundle: CPU, sizes from the declaration, logs, tracing, Powertools. */
+function commonProps(decl: FunctionDecl, logGroup: LogGroup, logLevel = 'INFO') {
+  const storage = decl.ephemeralStorageMb;
+  if (storage !== undefined && !(Number.isInteger(storage) && storage >= 512 && storage <= 10240)) {
+    throw new Error(`ephemeralStorageMb must be a whole number from 512 to 10240, got ${storage}`);
+  }
+  return {
+    architecture: VIDBOT_ARCHITECTURE,
+    memorySize: decl.memoryMb,
+    timeout: Duration.seconds(decl.timeoutSeconds),
+    ephemeralStorageSize: storage === undefined ? undefined : Size.mebibytes(storage),
+    logGroup,
+    // Lambda samples requests into X-Ray and the Powertools tracer (functions/commons/tracer.ts) adds the
+    // handler and SDK calls; CDK grants xray:PutTraceSegments and xray:PutTelemetryRecords.
+    tracing: Tracing.ACTIVE,
+    environment: {
+      [envNames.serviceName]: SERVICE_NAME,
+      [envNames.logLevel]: logLevel,
+    },
+  };
+}
+
+type CommonProps = ReturnType<typeof commonProps>;
+
+/** A container-image function from a directory holding its Dockerfile (the render and prepare images). */
+function imageFunction(scope: Construct, common: CommonProps, props: VidbotFunctionProps, projectRoot: string): LambdaFunction {
+  const { decl } = props;
+  if (!props.imageDirectory) throw new Error(`function declares image "${decl.image}" but no image directory was given`);
+  const directory = resolve(projectRoot, props.imageDirectory);
+  if (!existsSync(join(directory, 'Dockerfile'))) {
+    throw new Error(`${props.imageDirectory}/Dockerfile not found: run \`npm run bundle:render\` to produce the render image directory before synth`);
+  }
+  // Only staged at synth; the image is built (for arm64) and pushed by `cdk deploy`.
+  return new DockerImageFunction(scope, 'Function', {
+    ...common,
+    code: DockerImageCode.fromImageAsset(directory, { platform: Platform.LINUX_ARM64 }),
+  });
+}
+
+/** A Node.js function bundled from its handler entry by esbuild: ESM, minified, with source maps. */
+function bundledFunction(scope: Construct, common: CommonProps, props: VidbotFunctionProps, projectRoot: string): LambdaFunction {
+  const { decl } = props;
+  const entry = resolve(projectRoot, props.entry ?? decl.entry);
+  if (!existsSync(entry)) throw new Error(`handler entry ${props.entry ?? decl.entry} does not exist`);
+  return new NodejsFunction(scope, 'Function', {
+    ...common,
+    entry,
+    handler: 'handler',
+    runtime: VIDBOT_RUNTIME,
+    projectRoot,
+    depsLockFilePath: join(projectRoot, 'package-lock.json'),
+    environment: { ...common.environment, NODE_OPTIONS: '--enable-source-maps' },
+    layers: (decl.layers ?? []).map((layer) => props.resources.layers[layer]),
+    bundling: {
+      format: OutputFormat.ESM,
+      target: 'node22',
+      // Prefer ESM builds of dependencies; CommonJS ones still calling require() get a real one.
+      mainFields: ['module', 'main'],
+      banner: "import { createRequire as __vidbotCreateRequire } from 'node:module'; const require = __vidbotCreateRequire(import.meta.url);",
+      minify: true,
+      sourceMap: true,
+      // Bundle the AWS SDK too: the versions in package-lock.json are the ones the tests ran against.
+      externalModules: [],
+      // esbuild is installed locally: never fall back to Docker.
+      forceDockerBundling: false,
+    },
+  });
+}
+
+/** cdk-nag findings that are choices of the project: the pinned runtime, the AWS-managed basic execution role. */
+function acknowledgeManagedChoices(fn: LambdaFunction): void {
+  if (fn.runtime === VIDBOT_RUNTIME) {
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to nodejs22.x on purpose: the media layer, the render image and the esbuild target are built and tested for it; moving to a newer runtime is a change made for all functions together.',
+    });
+  }
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    reason:
+      'The AWS-managed basic execution policy only allows writing CloudWatch logs (the function writes to its own log group, created with retention).',
+  });
 }
 
 /** How cdk-nag names a resource's ARN in its findings: `<LogicalId.Arn>`. */
@@ -217,7 +234,23 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
     'cloud',
   );
   for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
+  connectTables(fn, decl, resources);
+  connectQueues(fn, decl, resources);
+  const bucketAccess = decl.bucket === undefined ? undefined : objectAccess(decl.bucket);
+  if (bucketAccess) connectBucket(fn, bucketAccess, resources.bucket);
+  if (decl.polly) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['polly:SynthesizeSpeech'],
+        // SynthesizeSpeech has no resource of its own (only optional lexicons), so it is granted on '*'.
+        resources: ['*'],
+      }),
+    );
+  }
+}
 
+function connectTables(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResources): void {
   for (const [name, access] of Object.entries(decl.tables ?? {}) as [TableName, Access][]) {
     const table = resources.tables[name];
     if (access === 'read') table.grantReadData(fn);
@@ -229,6 +262,9 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
       `Queries the ${name} table's own secondary indexes (CDK grants them as <table>/index/* alongside the table); no other table is reachable.`,
     );
   }
+}
+
+function connectQueues(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResources): void {
   for (const [name, access] of Object.entries(decl.queues ?? {}) as [QueueName, 'send' | 'consume'][]) {
     // 'consume' is the function's own trigger: its event source mapping grants what consuming needs.
     if (access === 'send') resources.queues[name].grantSendMessages(fn);
@@ -243,55 +279,43 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
       }),
     );
   }
+}
 
-  const bucket = resources.bucket;
-  const bucketAccess = decl.bucket === undefined ? undefined : objectAccess(decl.bucket);
-  if (bucketAccess) {
-    const { access, deletes } = bucketAccess;
-    const objects = 'Object keys are chosen per video and clip at run time, so object access is granted on <bucket>/* of the one media bucket.';
-    if (access) accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
-    if (access && access !== 'write') {
-      accept(fn, 'Action::s3:GetObject*', 'CDK grantRead: GetObject and its variants (tagging, version, ACL reads) on the media bucket only.');
-      accept(fn, 'Action::s3:GetBucket*', 'CDK grantRead: bucket metadata reads (location, for presigned URLs) on the media bucket only.');
-      accept(
-        fn,
-        'Action::s3:List*',
-        'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).',
-      );
-    }
-    if (access && access !== 'read') {
-      accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
-    }
-    if (deletes.length > 0) {
-      accept(
-        fn,
-        'Action::s3:DeleteObject*',
-        "CDK grantDelete: deleting the objects it owns (a deleted video's output, a discarded output); media bucket only, under the prefixes the wiring names.",
-      );
-    }
-    for (const pattern of deletes) {
-      if (pattern !== '*')
-        accept(
-          fn,
-          `Resource::${nagArn(bucket)}/${pattern}`,
-          `Deletes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`,
-        );
-    }
-
-    if (access && access !== 'write') bucket.grantRead(fn);
-    // grantWrite would include s3:DeleteObject*; put is what writing needs, delete is granted apart.
-    if (access && access !== 'read') bucket.grantPut(fn);
-    for (const pattern of deletes) bucket.grantDelete(fn, pattern);
-  }
-
-  if (decl.polly) {
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['polly:SynthesizeSpeech'],
-        // SynthesizeSpeech has no resource of its own (only optional lexicons), so it is granted on '*'.
-        resources: ['*'],
-      }),
+/** The bucket's grants, and why each wildcard they carry is accepted. */
+function connectBucket(fn: LambdaFunction, bucketAccess: { access?: Access; deletes: string[] }, bucket: IBucket): void {
+  const { access, deletes } = bucketAccess;
+  const objects = 'Object keys are chosen per video and clip at run time, so object access is granted on <bucket>/* of the one media bucket.';
+  if (access) accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
+  if (access && access !== 'write') {
+    accept(fn, 'Action::s3:GetObject*', 'CDK grantRead: GetObject and its variants (tagging, version, ACL reads) on the media bucket only.');
+    accept(fn, 'Action::s3:GetBucket*', 'CDK grantRead: bucket metadata reads (location, for presigned URLs) on the media bucket only.');
+    accept(
+      fn,
+      'Action::s3:List*',
+      'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).',
     );
   }
+  if (access && access !== 'read') {
+    accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
+  }
+  if (deletes.length > 0) {
+    accept(
+      fn,
+      'Action::s3:DeleteObject*',
+      "CDK grantDelete: deleting the objects it owns (a deleted video's output, a discarded output); media bucket only, under the prefixes the wiring names.",
+    );
+  }
+  for (const pattern of deletes) {
+    if (pattern !== '*')
+      accept(
+        fn,
+        `Resource::${nagArn(bucket)}/${pattern}`,
+        `Deletes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`,
+      );
+  }
+
+  if (access && access !== 'write') bucket.grantRead(fn);
+  // grantWrite would include s3:DeleteObject*; put is what writing needs, delete is granted apart.
+  if (access && access !== 'read') bucket.grantPut(fn);
+  for (const pattern of deletes) bucket.grantDelete(fn, pattern);
 }

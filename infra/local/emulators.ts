@@ -100,6 +100,8 @@ async function openFront(options: FrontOptions, asked: number | undefined, remem
   }
 }
 
+type Stops = Array<() => Promise<unknown>>;
+
 /**
  * Starts DynamoDB (dynalite on LevelDB), S3 (s3rver on disk) and SQS (fauxqs, in memory), each on a unix socket in
  * a private temporary directory, and behind each a front on 127.0.0.1 that admits only requests signed with the
@@ -114,59 +116,25 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
   const remembered = await rememberedPorts(dataDir);
   // Unix socket paths are limited to ~100 bytes, so not in the data dir; mkdtemp makes the directory 0700.
   const socketDir = await mkdtemp(join(tmpdir(), 'vidbot-emulators-'));
-  const stops: Array<() => Promise<unknown>> = [() => rm(socketDir, { recursive: true, force: true })];
+  const stops: Stops = [() => rm(socketDir, { recursive: true, force: true })];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
     const socket = (name: string) => join(socketDir, `${name}.sock`);
-    const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
-    const dynamoServer = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-    await listenOnSocket(dynamoServer, socket('dynamodb'));
-    stops.push(() => close(dynamoServer));
-
-    const S3rver = require('s3rver') as new (
-      options: Record<string, unknown>,
-    ) => { configureBuckets(): Promise<void>; listen(options: object): Promise<Server>; httpServer?: Server; close(): Promise<void> };
-    // s3rver knows one dummy key and serves response-header overrides (a link's download name) only to a known one;
-    // it checks no v4 signature itself, the front does.
-    const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
-    DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
-    const s3rver = new S3rver({ directory: s3Dir, silent: true, configureBuckets: [{ name: bucket, configs: [mediaCorsXml()] }] });
-    await s3rver.configureBuckets();
-    s3rver.httpServer = await s3rver.listen({ path: socket('s3') });
-    stops.push(() => s3rver.close());
-
+    await startDynamo(dynamoDir, socket('dynamodb'), stops);
+    await startS3(s3Dir, socket('s3'), bucket, credentials, stops);
     const sqsServer = await startSqs(socket('sqs'));
     stops.push(() => sqsServer.stop());
 
-    const fronts = {} as Record<keyof Endpoints, Front>;
-    for (const service of ['dynamodb', 's3', 'sqs'] as const) {
-      fronts[service] = await openFront(
-        { service, credentials, region: LOCAL_REGION, socketPath: socket(service), log },
-        ports[service],
-        remembered[service],
-        log,
-      );
-      stops.push(() => fronts[service].close());
-    }
-    const bound = { dynamodb: fronts.dynamodb.port, s3: fronts.s3.port, sqs: fronts.sqs.port };
+    const bound = await openFronts({ credentials, socket, log }, ports, remembered, stops);
     await rememberPorts(dataDir, bound);
-
     const endpoints: Endpoints = {
       dynamodb: `http://127.0.0.1:${bound.dynamodb}`,
       s3: `http://127.0.0.1:${bound.s3}`,
       sqs: `http://127.0.0.1:${bound.sqs}`,
     };
-    const common = {
-      region: LOCAL_REGION,
-      credentials,
-      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-      responseChecksumValidation: 'WHEN_REQUIRED' as const,
-    };
-    const dynamo = new DynamoDBClient({ ...common, endpoint: endpoints.dynamodb });
-    const s3 = new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true });
-    const sqs = new SQSClient({ ...common, endpoint: endpoints.sqs });
+    const { dynamo, s3, sqs } = emulatorClients(endpoints, credentials);
     return {
       endpoints,
       ports: bound,
@@ -185,6 +153,62 @@ export async function startEmulators(dataDir: string, ports: EmulatorPorts, buck
     await stopAll();
     throw error;
   }
+}
+
+async function startDynamo(dynamoDir: string, socketPath: string, stops: Stops): Promise<void> {
+  const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
+  const dynamoServer = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await listenOnSocket(dynamoServer, socketPath);
+  stops.push(() => close(dynamoServer));
+}
+
+async function startS3(s3Dir: string, socketPath: string, bucket: string, credentials: LocalCredentials, stops: Stops): Promise<void> {
+  const S3rver = require('s3rver') as new (
+    options: Record<string, unknown>,
+  ) => { configureBuckets(): Promise<void>; listen(options: object): Promise<Server>; httpServer?: Server; close(): Promise<void> };
+  // s3rver knows one dummy key and serves response-header overrides (a link's download name) only to a known one;
+  // it checks no v4 signature itself, the front does.
+  const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
+  DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
+  const s3rver = new S3rver({ directory: s3Dir, silent: true, configureBuckets: [{ name: bucket, configs: [mediaCorsXml()] }] });
+  await s3rver.configureBuckets();
+  s3rver.httpServer = await s3rver.listen({ path: socketPath });
+  stops.push(() => s3rver.close());
+}
+
+/** A verifying front per emulator (see openFront); the ports they listen on. */
+async function openFronts(
+  context: { credentials: LocalCredentials; socket: (name: string) => string; log: Log },
+  ports: EmulatorPorts,
+  remembered: EmulatorPorts,
+  stops: Stops,
+): Promise<Required<EmulatorPorts>> {
+  const { credentials, socket, log } = context;
+  const fronts = {} as Record<keyof Endpoints, Front>;
+  for (const service of ['dynamodb', 's3', 'sqs'] as const) {
+    fronts[service] = await openFront(
+      { service, credentials, region: LOCAL_REGION, socketPath: socket(service), log },
+      ports[service],
+      remembered[service],
+      log,
+    );
+    stops.push(() => fronts[service].close());
+  }
+  return { dynamodb: fronts.dynamodb.port, s3: fronts.s3.port, sqs: fronts.sqs.port };
+}
+
+/** SDK clients of the emulators, signing with the data dir's credentials. */
+function emulatorClients(endpoints: Endpoints, credentials: LocalCredentials) {
+  const common = {
+    region: LOCAL_REGION,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+    responseChecksumValidation: 'WHEN_REQUIRED' as const,
+  };
+  const dynamo = new DynamoDBClient({ ...common, endpoint: endpoints.dynamodb });
+  const s3 = new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true });
+  const sqs = new SQSClient({ ...common, endpoint: endpoints.sqs });
+  return { dynamo, s3, sqs };
 }
 
 /**

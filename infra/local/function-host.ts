@@ -47,6 +47,15 @@ const WORKER_URL = new URL('./lambda-worker.mjs', import.meta.url);
 /** Lambda gives a function 10 s to initialise; tsx compiles on first load here, so allow more. */
 const INIT_TIMEOUT_MS = 60_000;
 
+/** What an execution environment's worker (lambda-worker.mjs) posts. */
+interface WorkerMessage {
+  type: string;
+  id?: string;
+  json?: string;
+  initMs?: number;
+  error?: { errorType: string; errorMessage: string; stack?: string };
+}
+
 /**
  * A function's execution environments: up to `concurrency` worker threads, each running one invocation at a
  * time, each a separate cold start with exactly the function's own environment. A timed-out or crashed
@@ -117,6 +126,36 @@ export class FunctionHost {
     // (they clear their leftover work dirs there at the start of each invocation): so does this, through
     // TMPDIR, which os.tmpdir() reads in the worker. Removed when the environment ends.
     const tmp = mkdtempSync(join(this.env.TMPDIR ?? tmpdir(), `${this.functionName}-env-`));
+    const worker = this.startWorker(tmp);
+    let markReady!: () => void;
+    let failInit!: (error: InvocationError) => void;
+    const sandbox: Sandbox = {
+      worker,
+      busy: false,
+      dead: false,
+      ready: new Promise<void>((res, rej) => {
+        markReady = res;
+        failInit = rej;
+      }),
+      onDeath: () => {},
+    };
+    sandbox.ready.catch(() => {});
+    const die = (error: InvocationError) => {
+      if (sandbox.dead) return;
+      sandbox.dead = true;
+      this.sandboxes.delete(sandbox);
+      failInit(error);
+      sandbox.pending?.settle({ error });
+      sandbox.pending = undefined;
+    };
+    sandbox.onDeath = die;
+    this.watch(sandbox, { markReady, die, tmp });
+    this.sandboxes.add(sandbox);
+    return sandbox;
+  }
+
+  /** The worker of one execution environment, with Lambda's environment variables; its output forwarded if asked. */
+  private startWorker(tmp: string): Worker {
     const env = {
       ...this.env,
       TMPDIR: tmp,
@@ -141,58 +180,34 @@ export class FunctionHost {
       forward(worker.stdout, 'stdout');
       forward(worker.stderr, 'stderr');
     }
-    let markReady!: () => void;
-    let failInit!: (error: InvocationError) => void;
-    const sandbox: Sandbox = {
-      worker,
-      busy: false,
-      dead: false,
-      ready: new Promise<void>((res, rej) => {
-        markReady = res;
-        failInit = rej;
-      }),
-      onDeath: () => {},
-    };
-    sandbox.ready.catch(() => {});
-    const die = (error: InvocationError) => {
-      if (sandbox.dead) return;
-      sandbox.dead = true;
-      this.sandboxes.delete(sandbox);
-      failInit(error);
-      sandbox.pending?.settle({ error });
-      sandbox.pending = undefined;
-    };
-    sandbox.onDeath = die;
-    worker.on(
-      'message',
-      (message: {
-        type: string;
-        id?: string;
-        json?: string;
-        initMs?: number;
-        error?: { errorType: string; errorMessage: string; stack?: string };
-      }) => {
-        if (message.type === 'ready') {
-          this.options.log.debug('cold start', { function: this.name, initMs: message.initMs });
-          markReady();
-        } else if (message.type === 'init-error') {
-          const e = message.error!;
-          this.options.log.error('function failed to initialise', {
-            function: this.name,
-            errorType: e.errorType,
-            errorMessage: e.errorMessage,
-            stack: e.stack,
-          });
-          die(new InvocationError('init', e.errorType, e.errorMessage, e.stack));
-          void worker.terminate();
-        } else if (sandbox.pending && message.id === sandbox.pending.id) {
-          const pending = sandbox.pending;
-          sandbox.pending = undefined;
-          if (message.type === 'result') pending.settle({ json: message.json });
-          else pending.settle({ error: new InvocationError('handled', message.error!.errorType, message.error!.errorMessage, message.error!.stack) });
-        }
-      },
-    );
+    return worker;
+  }
+
+  /** The sandbox's life from its worker's events: ready or failed initialisation, invocation outcomes, crash, exit. */
+  private watch(sandbox: Sandbox, lifecycle: { markReady: () => void; die: (error: InvocationError) => void; tmp: string }) {
+    const { worker } = sandbox;
+    const { markReady, die, tmp } = lifecycle;
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'ready') {
+        this.options.log.debug('cold start', { function: this.name, initMs: message.initMs });
+        markReady();
+      } else if (message.type === 'init-error') {
+        const e = message.error!;
+        this.options.log.error('function failed to initialise', {
+          function: this.name,
+          errorType: e.errorType,
+          errorMessage: e.errorMessage,
+          stack: e.stack,
+        });
+        die(new InvocationError('init', e.errorType, e.errorMessage, e.stack));
+        void worker.terminate();
+      } else if (sandbox.pending && message.id === sandbox.pending.id) {
+        const pending = sandbox.pending;
+        sandbox.pending = undefined;
+        if (message.type === 'result') pending.settle({ json: message.json });
+        else pending.settle({ error: new InvocationError('handled', message.error!.errorType, message.error!.errorMessage, message.error!.stack) });
+      }
+    });
     worker.on('error', (error) => {
       this.options.log.error('execution environment crashed', { function: this.name, error: error.message, stack: error.stack });
       die(new InvocationError('crash', 'Runtime.ExitError', `the execution environment crashed: ${error.message}`));
@@ -204,8 +219,6 @@ export class FunctionHost {
       killProcessesUsing(tmp);
       void rm(tmp, { recursive: true, force: true }).catch(() => {});
     });
-    this.sandboxes.add(sandbox);
-    return sandbox;
   }
 
   private async discard(sandbox: Sandbox, error?: InvocationError) {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { api, apiResourcePath, type GatewayResponseDecl } from '../wiring.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
 import { type FunctionHost, InvocationError } from './function-host.ts';
+import { type ProxyRequest, proxyBody, proxyRequest } from './gateway-proxy.ts';
 import { type AuthorizerResult, evaluatePolicy } from './iam-policy.ts';
 import type { Log } from './log.ts';
 import { matchResource, type Resource } from './routing.ts';
@@ -67,67 +68,6 @@ const errors = {
   bodyTimeout: () => gatewayError(408, 'request_timeout', 'The request body arrived too slowly.'),
 };
 
-function mediaTypeMatches(contentType: string | undefined, patterns: string[]) {
-  const media = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (!media) return false;
-  const [type, subtype] = media.split('/');
-  return patterns.some((pattern) => {
-    const [pType, pSub] = pattern.toLowerCase().split('/');
-    return (pType === '*' || pType === type) && (pSub === '*' || pSub === subtype);
-  });
-}
-
-/** Header maps as API Gateway builds them: names as the client sent them, last value wins in `headers`. */
-function headerMaps(req: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    const existing = Object.keys(multiValueHeaders).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name;
-    (multiValueHeaders[existing] ??= []).push(value);
-    headers[existing] = value;
-  }
-  return { headers, multiValueHeaders };
-}
-
-function addHeader(headers: Record<string, string>, multi: Record<string, string[]>, name: string, value: string) {
-  const existing = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
-  if (existing) return;
-  headers[name] = value;
-  multi[name] = [value];
-}
-
-const decode = (value: string) => {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-};
-
-/** REST APIs deliver query parameters URL-decoded; null when there are none. */
-function queryMaps(rawQuery: string) {
-  if (!rawQuery) return { single: null, multi: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const part of rawQuery.split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    const name = decode(eq < 0 ? part : part.slice(0, eq));
-    const value = eq < 0 ? '' : decode(part.slice(eq + 1));
-    (multi[name] ??= []).push(value);
-    single[name] = value;
-  }
-  return Object.keys(single).length ? { single, multi } : { single: null, multi: null };
-}
-
-const requestTime = (date: Date) => {
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
-};
-
 /** A body that trickles in slower than this is cut off (a slow client must not hold the gateway's memory). */
 const BODY_TIMEOUT_MS = 30_000;
 
@@ -165,11 +105,48 @@ export interface Gateway {
   clearAuthorizerCache(): void;
 }
 
+/** The gateway's handle on a request: its answer, and what the request log names. */
+interface Handled {
+  reply: Reply;
+  function?: string;
+  resource?: string;
+}
+
+type Method = NonNullable<ReturnType<Resource['methods']['get']>>;
+
+/** What every request of one gateway shares. */
+interface GatewayState {
+  options: GatewayOptions;
+  authorizer: ReturnType<typeof createAuthorizer>;
+  buckets?: UsagePlanBuckets;
+}
+
 /** API Gateway (REST, Lambda proxy integrations, a Lambda authorizer) in front of the function hosts. */
 export function createGateway(options: GatewayOptions): Gateway {
+  const state: GatewayState = {
+    options,
+    authorizer: createAuthorizer(options),
+    buckets: options.usagePlan ? new UsagePlanBuckets(options.usagePlan) : undefined,
+  };
+  const { server, sockets } = serve((req, requestId) => handle(state, req, requestId), options.log);
+  return {
+    listen: (port) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+    clearAuthorizerCache: () => state.authorizer.clearCache(),
+  };
+}
+
+/** The Lambda authorizer, its results cached by identity (the Authorization header) for the configured TTL. */
+function createAuthorizer(options: GatewayOptions) {
   const cache = new Map<string, { result: AuthorizerResult; expires: number }>();
-  const buckets = options.usagePlan ? new UsagePlanBuckets(options.usagePlan) : undefined;
-  const sockets = new Set<import('node:net').Socket>();
 
   async function authorize(
     identity: string,
@@ -214,127 +191,92 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
   }
 
-  async function handle(req: IncomingMessage, requestId: string): Promise<{ reply: Reply; function?: string; resource?: string }> {
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const method = (req.method ?? 'GET').toUpperCase();
-    const match = matchResource(options.resources, path);
-    if (!match) return { reply: errors.notFound() };
-    const { resource, pathParameters } = match;
-    const target = resource.methods.get(method);
-    if (!target) return { reply: errors.methodNotAllowed([...resource.methods.keys()]), resource: resource.path };
+  return { authorize, clearCache: () => cache.clear() };
+}
 
-    const { headers, multiValueHeaders } = headerMaps(req);
-    const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-    addHeader(headers, multiValueHeaders, 'X-Forwarded-For', sourceIp);
-    addHeader(headers, multiValueHeaders, 'X-Forwarded-Port', String(req.socket.localPort ?? ''));
-    addHeader(headers, multiValueHeaders, 'X-Forwarded-Proto', 'http');
-    const query = queryMaps(q < 0 ? '' : rawUrl.slice(q + 1));
-    const hasParams = Object.keys(pathParameters).length > 0;
-    const now = new Date();
-    const host = headers[Object.keys(headers).find((k) => k.toLowerCase() === 'host') ?? 'Host'] ?? '127.0.0.1';
-    const requestContext: Record<string, unknown> = {
-      accountId: LOCAL_ACCOUNT,
-      apiId: options.apiId,
-      resourceId: resource.path,
-      resourcePath: resource.path,
-      httpMethod: method,
-      extendedRequestId: requestId,
-      requestId,
-      path: `/${options.stage}${path}`,
-      stage: options.stage,
-      protocol: `HTTP/${req.httpVersion}`,
-      requestTime: requestTime(now),
-      requestTimeEpoch: now.getTime(),
-      domainName: host,
-      domainPrefix: host.split('.')[0],
-      identity: {
-        sourceIp,
-        userAgent: req.headers['user-agent'] ?? null,
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        user: null,
-        userArn: null,
-        clientCert: null,
-      },
-    };
-    const requestParts = {
-      resource: resource.path,
-      path,
-      httpMethod: method,
-      headers,
-      multiValueHeaders,
-      queryStringParameters: query.single,
-      multiValueQueryStringParameters: query.multi,
-      pathParameters: hasParams ? pathParameters : null,
-      stageVariables: null,
-    };
+async function handle(state: GatewayState, req: IncomingMessage, requestId: string): Promise<Handled> {
+  const { options } = state;
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const match = matchResource(options.resources, path);
+  if (!match) return { reply: errors.notFound() };
+  const { resource, pathParameters } = match;
+  const target = resource.methods.get(method);
+  if (!target) return { reply: errors.methodNotAllowed([...resource.methods.keys()]), resource: resource.path };
 
-    if (target.auth) {
-      const authHeader = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
-      const identity = authHeader ? headers[authHeader]! : '';
-      if (!identity.trim()) return { reply: errors.unauthorized(), function: target.function, resource: resource.path };
-      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${options.apiId}/${options.stage}/${method}${apiResourcePath(path)}`;
-      const { reply, authorizer, usageIdentifierKey } = await authorize(identity, methodArn, { ...requestParts, requestContext });
-      if (reply) return { reply, function: target.function, resource: resource.path };
-      // Authorised methods require an API key, which the authorizer supplies (apiKeySourceType AUTHORIZER); the
-      // usage plan's throttle then applies per key, before the function is invoked.
-      if (!usageIdentifierKey) return { reply: errors.noUsagePlanKey(), function: target.function, resource: resource.path };
-      const retryAfter = buckets?.take(usageIdentifierKey) ?? 0;
-      if (retryAfter > 0) return { reply: errors.throttled(), function: target.function, resource: resource.path };
-      requestContext.authorizer = authorizer;
-    }
+  const route = { resource, pathParameters, path, method, rawQuery: q < 0 ? '' : rawUrl.slice(q + 1) };
+  const proxy = proxyRequest(req, route, { apiId: options.apiId, stage: options.stage, requestId });
+  const refused = target.auth ? await admit(state, proxy, path, method) : undefined;
+  const reply = refused ?? (await integrate(state, req, target, proxy, requestId));
+  return { reply, function: target.function, resource: resource.path };
+}
 
-    // Only now is the body read: a request that is not routed or not authorised costs no reading at all, and a
-    // public route (no key) may send no more than a create request may.
-    const { body, tooLarge, timedOut } = await readBody(
-      req,
-      target.auth ? options.maxBodyBytes : Math.min(options.maxBodyBytes, PUBLIC_ROUTE_MAX_BODY_BYTES),
-    );
-    if (timedOut) return { reply: errors.bodyTimeout(), function: target.function, resource: resource.path };
-    if (tooLarge) return { reply: errors.tooLarge(), function: target.function, resource: resource.path };
-    const binary = body.length > 0 && mediaTypeMatches(req.headers['content-type'], options.binaryMediaTypes);
-    const event = {
-      ...requestParts,
-      requestContext,
-      body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
-      isBase64Encoded: binary,
-    };
-    const host$ = options.functions.get(target.function);
-    if (!host$) return { reply: errors.internal(500), function: target.function, resource: resource.path };
-    let result: unknown;
-    try {
-      result = await host$.invoke(event, { timeoutMs: INTEGRATION_TIMEOUT_MS });
-    } catch (error) {
-      const timedOut = error instanceof InvocationError && error.kind === 'timeout';
-      options.log.error('integration failed', { function: target.function, requestId, error: (error as Error).message });
-      return { reply: errors.internal(timedOut ? 504 : 502), function: target.function, resource: resource.path };
-    }
-    return { reply: toReply(result, options.log), function: target.function, resource: resource.path };
+/**
+ * An authorised method's way in: a key in the Authorization header, the authorizer's Allow, a usage-plan key
+ * within its rate. The refusal if any; else the authorizer's context is in the request context.
+ */
+async function admit(state: GatewayState, proxy: ProxyRequest, path: string, method: string): Promise<Reply | undefined> {
+  const { options } = state;
+  const { requestParts, requestContext } = proxy;
+  const { headers } = requestParts;
+  const authHeader = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
+  const identity = authHeader ? headers[authHeader]! : '';
+  if (!identity.trim()) return errors.unauthorized();
+  const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${options.apiId}/${options.stage}/${method}${apiResourcePath(path)}`;
+  const { reply, authorizer, usageIdentifierKey } = await state.authorizer.authorize(identity, methodArn, { ...requestParts, requestContext });
+  if (reply) return reply;
+  // Authorised methods require an API key, which the authorizer supplies (apiKeySourceType AUTHORIZER); the
+  // usage plan's throttle then applies per key, before the function is invoked.
+  if (!usageIdentifierKey) return errors.noUsagePlanKey();
+  const retryAfter = state.buckets?.take(usageIdentifierKey) ?? 0;
+  if (retryAfter > 0) return errors.throttled();
+  requestContext.authorizer = authorizer;
+  return undefined;
+}
+
+/** The body read, the function invoked with the proxy event, its result mapped to the answer. */
+async function integrate(state: GatewayState, req: IncomingMessage, target: Method, proxy: ProxyRequest, requestId: string): Promise<Reply> {
+  const { options } = state;
+  // Only now is the body read: a request that is not routed or not authorised costs no reading at all, and a
+  // public route (no key) may send no more than a create request may.
+  const { body, tooLarge, timedOut } = await readBody(
+    req,
+    target.auth ? options.maxBodyBytes : Math.min(options.maxBodyBytes, PUBLIC_ROUTE_MAX_BODY_BYTES),
+  );
+  if (timedOut) return errors.bodyTimeout();
+  if (tooLarge) return errors.tooLarge();
+  const event = { ...proxy.requestParts, requestContext: proxy.requestContext, ...proxyBody(req, body, options.binaryMediaTypes) };
+  const host$ = options.functions.get(target.function);
+  if (!host$) return errors.internal(500);
+  let result: unknown;
+  try {
+    result = await host$.invoke(event, { timeoutMs: INTEGRATION_TIMEOUT_MS });
+  } catch (error) {
+    const timedOut = error instanceof InvocationError && error.kind === 'timeout';
+    options.log.error('integration failed', { function: target.function, requestId, error: (error as Error).message });
+    return errors.internal(timedOut ? 504 : 502);
   }
+  return toReply(result, options.log);
+}
 
+/** The HTTP server: each request handled, answered and logged; its open sockets, to close them with it. */
+function serve(handler: (req: IncomingMessage, requestId: string) => Promise<Handled>, log: Log): { server: Server; sockets: Set<Socket> } {
+  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const requestId = randomUUID();
     const started = Date.now();
-    handle(req, requestId)
+    handler(req, requestId)
       .catch((error: Error) => {
-        options.log.error('gateway error', { requestId, error: error.message, stack: error.stack });
+        log.error('gateway error', { requestId, error: error.message, stack: error.stack });
         return { reply: errors.internal(500), function: undefined, resource: undefined };
       })
       .then(({ reply, function: fn, resource }) => {
         // A request answered before its body was read (refused, not routed, too large) closes its connection:
         // what the client still sends is never read.
         send(res, reply, requestId, !req.complete);
-        options.log.info('request', {
+        log.info('request', {
           requestId,
           method: req.method,
           // The path alone: a query string may carry a credential (?api_key=…) and is never logged.
@@ -350,20 +292,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-
-  return {
-    listen: (port) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-      }),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-    clearAuthorizerCache: () => cache.clear(),
-  };
+  return { server, sockets };
 }
 
 /** A Lambda proxy result as API Gateway maps it; anything malformed is a 502. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,13 +5,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames } from '#commons/env-names';
 import type { FunctionDecl, QueueDecl, ResourceNames, TableDecl } from '../wiring.ts';
 import * as wiring from '../wiring.ts';
+import { startPollers, startSchedules } from './consumers.ts';
 import { type LocalCredentials, prepareDataDir, writePrivateFile } from './data-dir.ts';
 import {
   type EmulatorPorts,
+  type Emulators,
   type Endpoints,
   ensureQueues,
   ensureTables,
-  LOCAL_ACCOUNT,
   LOCAL_REGION,
   type ProvisionedQueue,
   startEmulators,
@@ -21,7 +21,6 @@ import { FunctionHost, type FunctionOutput } from './function-host.ts';
 import { createGateway } from './gateway.ts';
 import { createLog, type Log, type LogLevel } from './log.ts';
 import { allowFile } from './loopback.ts';
-import { QueuePoller } from './poller.ts';
 import { requeueUnfinishedWork } from './recover.ts';
 import { buildResources } from './routing.ts';
 import { type DevTenant, seedBots, seedDevTenant } from './seed.ts';
@@ -126,16 +125,15 @@ export const localNames = {
   bucket: 'vidbot-local',
 };
 
+type Stops = Array<() => Promise<void> | void>;
+
 /** Runs the whole service on this machine: emulators, seeded data, functions in workers, gateway, pollers, schedules. */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const root = options.root ?? REPO_ROOT;
   const dataDir = resolve(options.dataDir ?? resolve(root, '.local'));
   const log = options.log ?? createLog(options.logLevel ?? 'info');
   const functions = options.functions ?? (wiring.functions as Record<string, FunctionDecl>);
-  const tables = wiring.tables as Record<string, TableDecl>;
-  const queueDecls = wiring.queues as Record<string, QueueDecl>;
-  const concurrency = Math.max(1, options.concurrency ?? 2);
-  const stops: Array<() => Promise<void> | void> = [];
+  const stops: Stops = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) {
       try {
@@ -159,172 +157,24 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       note: 'DynamoDB (dynalite/LevelDB) and S3 (s3rver) persist in the data dir; SQS (fauxqs) is in memory: queued messages are lost on restart, and unfinished videos are re-enqueued from the videos table',
     });
 
-    await ensureTables(emulators.dynamo, tables, localNames.table);
-    const queues = await ensureQueues(emulators.sqs, queueDecls, localNames.queue, options.visibilityScale ?? 1, log);
-    const names: ResourceNames = {
-      table: (name) => localNames.table(name),
-      queueUrl: (name) => queues[name]!.url,
-      deadLetterQueueUrl: (name) => queues[name]!.dlqUrl,
-      bucket: localNames.bucket,
-    };
-    log.info('resources ready', {
-      tables: Object.keys(tables).map(localNames.table),
-      queues: Object.keys(queues).map(localNames.queue),
-      bucket: localNames.bucket,
-    });
-
-    const doc = DynamoDBDocumentClient.from(emulators.dynamo, { marshallOptions: { removeUndefinedValues: true } });
-    let devTenant: DevTenant | undefined;
-    if (options.seed ?? true) {
-      await seedBots({ doc, s3: emulators.s3, botsTable: names.table('bots'), bucket: names.bucket, root, log });
-      devTenant = await seedDevTenant({
-        doc,
-        accountsTable: names.table('accounts'),
-        keysTable: names.table('keys'),
-        dataDir,
-        apiKey: options.devApiKey,
-        webhookSecret: options.devWebhookSecret,
-        log,
-      });
-    }
-    if (options.requeueUnfinished ?? true) {
-      await requeueUnfinishedWork({
-        doc,
-        sqs: emulators.sqs,
-        videosTable: names.table('videos'),
-        accountBotsTable: names.table('accountBots'),
-        batchesTable: names.table('batches'),
-        queueUrls: {
-          render: queues.render?.url,
-          assemble: queues.assemble?.url,
-          notify: queues.notify?.url,
-          prepare: queues.prepare?.url,
-          batch: queues.batch?.url,
-        },
-        log,
-      });
-    }
-
-    const baseEnv = {
-      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/tmp',
-      TMPDIR: process.env.TMPDIR ?? '/tmp',
-      LANG: 'en_US.UTF-8',
-      TZ: 'UTC',
-      AWS_REGION: LOCAL_REGION,
-      AWS_DEFAULT_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: emulators.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: emulators.credentials.secretAccessKey,
-      AWS_ENDPOINT_URL_DYNAMODB: emulators.endpoints.dynamodb,
-      AWS_ENDPOINT_URL_S3: emulators.endpoints.s3,
-      AWS_ENDPOINT_URL_SQS: emulators.endpoints.sqs,
-      [envNames.s3ForcePathStyle]: 'true',
-      [envNames.loopbackAllowFile]: resolve(dataDir, 'loopback-allow.json'),
-      // The SDK's default flexible checksums send streamed uploads as aws-chunked with a trailer, which s3rver
-      // stores verbatim (chunk framing inside the object). Checksums only where an API requires them.
-      AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
-      AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
-      // Lambda runs Node 22; on a Node 20 laptop the SDK would warn in every worker that 2027 releases need 22.
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      [envNames.serviceName]: 'vidbot',
-      [envNames.logLevel]: options.functionLogLevel ?? process.env[envNames.logLevel] ?? 'INFO',
-      // No X-Ray daemon here: the tracer stays off (it also turns itself off without AWS_EXECUTION_ENV). Metrics
-      // stay on: their EMF documents are lines of the function's output, as in CloudWatch Logs.
-      POWERTOOLS_TRACE_ENABLED: 'false',
-      POWERTOOLS_METRICS_DISABLED: 'false',
-    };
-    const hosts = new Map<string, FunctionHost>();
-    for (const [name, decl] of Object.entries(functions)) {
-      // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
-      const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
-      const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
-      const host = new FunctionHost(name, decl, env, {
-        root,
-        concurrency: perFunction,
-        log,
-        functionPrefix: 'vidbot',
-        output: options.functionOutput,
-      });
-      if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
-      hosts.set(name, host);
-      stops.push(() => host.stop());
-    }
-
+    const { queues, names } = await provisionResources(emulators, options, log);
+    const devTenant = await seedAndRecover(emulators, names, queues, { root, dataDir, options, log });
+    const hosts = startFunctionHosts(functions, functionEnvironment(emulators, dataDir, options), names, { root, options, log }, stops);
     const consumers = options.consumers ?? true;
     if (!consumers) log.info('queue consumers and schedules are off: messages stay queued');
-    for (const [name, decl] of Object.entries(functions)) {
-      if (decl.trigger !== 'queue' || !consumers) continue;
-      const queue = queues[decl.queue];
-      if (!queue) throw new Error(`function ${name} reads queue "${decl.queue}", which the wiring does not declare`);
-      const poller = new QueuePoller({
-        sqs: emulators.sqs,
-        queueName: decl.queue,
-        queueUrl: queue.url,
-        queueArn: queue.arn,
-        batchSize: decl.batchSize,
-        host: hosts.get(name)!,
-        concurrency: hosts.get(name)!.concurrency,
-        waitTimeSeconds: options.pollWaitSeconds ?? 5,
-        visibilityTimeoutSeconds: queue.visibilityTimeoutSeconds,
-        log,
-      });
-      poller.start();
-      stops.push(() => poller.stop());
+    else {
+      startPollers(functions, hosts, queues, emulators.sqs, options.pollWaitSeconds ?? 5, log, stops);
+      startSchedules(functions, hosts, options.scheduleSeconds, log, stops);
     }
 
-    for (const [name, decl] of Object.entries(functions)) {
-      if (decl.trigger !== 'schedule' || !consumers) continue;
-      const periodMs = (options.scheduleSeconds ?? decl.everyMinutes * 60) * 1000;
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        const event = {
-          version: '0',
-          id: randomUUID(),
-          'detail-type': 'Scheduled Event',
-          source: 'aws.events',
-          account: LOCAL_ACCOUNT,
-          time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-          region: LOCAL_REGION,
-          resources: [`arn:aws:events:${LOCAL_REGION}:${LOCAL_ACCOUNT}:rule/vidbot-${name}-schedule`],
-          detail: {},
-        };
-        hosts
-          .get(name)!
-          .invoke(event)
-          .catch((error: Error) => log.warn('scheduled invocation failed', { function: name, error: error.message }))
-          .finally(() => (running = false));
-      }, periodMs);
-      stops.push(() => clearInterval(timer));
-      log.info('schedule started', { function: name, everySeconds: periodMs / 1000 });
-    }
-
-    const authorizerName = Object.entries(functions).find(([, d]) => d.trigger === 'authorizer')?.[0];
-    const gateway = createGateway({
-      resources: buildResources(functions),
-      functions: hosts,
-      authorizer: authorizerName ? hosts.get(authorizerName) : undefined,
-      authorizerType: options.authorizerType ?? wiring.api.authorizer.type,
-      authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds ?? wiring.api.authorizer.cacheTtlSeconds,
-      binaryMediaTypes: options.binaryMediaTypes ?? [...wiring.api.binaryMediaTypes],
-      maxBodyBytes: options.maxBodyBytes ?? 10 * 1024 * 1024,
-      stage: wiring.api.stageName,
-      apiId: 'local',
-      usagePlan: options.requestRate ?? { ...wiring.api.usagePlan },
-      log,
-    });
+    const gateway = createLocalGateway(functions, hosts, options, log);
     const port = await gateway.listen(options.port ?? 3000);
     loopback.allow(port);
     // Stop the gateway first: registered last, stopped first.
     stops.push(() => gateway.close());
     const url = `http://127.0.0.1:${port}`;
     // Tools that act on the running service (npm run keys) find its emulators here; removed on stop.
-    const infoFile = resolve(dataDir, 'runtime.json');
-    await writePrivateFile(
-      infoFile,
-      `${JSON.stringify({ url, pid: process.pid, endpoints: emulators.endpoints, tables: Object.fromEntries(Object.keys(tables).map((t) => [t, names.table(t as never)])), bucket: names.bucket }, null, 2)}\n`,
-    );
+    const infoFile = await writeRuntimeInfo(dataDir, url, emulators, names);
     stops.unshift(() => rm(infoFile, { force: true }));
     log.info('vidbot local runtime ready', { url });
 
@@ -350,4 +200,156 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await stopAll();
     throw error;
   }
+}
+
+/** The wiring's tables and queues in the emulators, and the names the functions find them by. */
+async function provisionResources(emulators: Emulators, options: LocalRuntimeOptions, log: Log) {
+  const tables = wiring.tables as Record<string, TableDecl>;
+  const queueDecls = wiring.queues as Record<string, QueueDecl>;
+  await ensureTables(emulators.dynamo, tables, localNames.table);
+  const queues = await ensureQueues(emulators.sqs, queueDecls, localNames.queue, options.visibilityScale ?? 1, log);
+  const names: ResourceNames = {
+    table: (name) => localNames.table(name),
+    queueUrl: (name) => queues[name]!.url,
+    deadLetterQueueUrl: (name) => queues[name]!.dlqUrl,
+    bucket: localNames.bucket,
+  };
+  log.info('resources ready', {
+    tables: Object.keys(tables).map(localNames.table),
+    queues: Object.keys(queues).map(localNames.queue),
+    bucket: localNames.bucket,
+  });
+  return { queues, names };
+}
+
+/** The bot catalog and the dev tenant seeded (unless seeding is off); unfinished work re-enqueued after a restart. */
+async function seedAndRecover(
+  emulators: Emulators,
+  names: ResourceNames,
+  queues: Record<string, ProvisionedQueue>,
+  context: { root: string; dataDir: string; options: LocalRuntimeOptions; log: Log },
+): Promise<DevTenant | undefined> {
+  const { root, dataDir, options, log } = context;
+  const doc = DynamoDBDocumentClient.from(emulators.dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  let devTenant: DevTenant | undefined;
+  if (options.seed ?? true) {
+    await seedBots({ doc, s3: emulators.s3, botsTable: names.table('bots'), bucket: names.bucket, root, log });
+    devTenant = await seedDevTenant({
+      doc,
+      accountsTable: names.table('accounts'),
+      keysTable: names.table('keys'),
+      dataDir,
+      apiKey: options.devApiKey,
+      webhookSecret: options.devWebhookSecret,
+      log,
+    });
+  }
+  if (options.requeueUnfinished ?? true) {
+    await requeueUnfinishedWork({
+      doc,
+      sqs: emulators.sqs,
+      videosTable: names.table('videos'),
+      accountBotsTable: names.table('accountBots'),
+      batchesTable: names.table('batches'),
+      queueUrls: {
+        render: queues.render?.url,
+        assemble: queues.assemble?.url,
+        notify: queues.notify?.url,
+        prepare: queues.prepare?.url,
+        batch: queues.batch?.url,
+      },
+      log,
+    });
+  }
+  return devTenant;
+}
+
+/** What every function's environment holds: the emulators' endpoints and credentials, the SDK's and Powertools' settings. */
+function functionEnvironment(emulators: Emulators, dataDir: string, options: LocalRuntimeOptions): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    TMPDIR: process.env.TMPDIR ?? '/tmp',
+    LANG: 'en_US.UTF-8',
+    TZ: 'UTC',
+    AWS_REGION: LOCAL_REGION,
+    AWS_DEFAULT_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: emulators.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: emulators.credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: emulators.endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: emulators.endpoints.sqs,
+    [envNames.s3ForcePathStyle]: 'true',
+    [envNames.loopbackAllowFile]: resolve(dataDir, 'loopback-allow.json'),
+    // The SDK's default flexible checksums send streamed uploads as aws-chunked with a trailer, which s3rver
+    // stores verbatim (chunk framing inside the object). Checksums only where an API requires them.
+    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+    // Lambda runs Node 22; on a Node 20 laptop the SDK would warn in every worker that 2027 releases need 22.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    [envNames.serviceName]: 'vidbot',
+    [envNames.logLevel]: options.functionLogLevel ?? process.env[envNames.logLevel] ?? 'INFO',
+    // No X-Ray daemon here: the tracer stays off (it also turns itself off without AWS_EXECUTION_ENV). Metrics
+    // stay on: their EMF documents are lines of the function's output, as in CloudWatch Logs.
+    POWERTOOLS_TRACE_ENABLED: 'false',
+    POWERTOOLS_METRICS_DISABLED: 'false',
+  };
+}
+
+/** One FunctionHost (its workers) per function, with its environment as the stack gives it. */
+function startFunctionHosts(
+  functions: Record<string, FunctionDecl>,
+  baseEnv: Record<string, string>,
+  names: ResourceNames,
+  context: { root: string; options: LocalRuntimeOptions; log: Log },
+  stops: Stops,
+): Map<string, FunctionHost> {
+  const { root, options, log } = context;
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const hosts = new Map<string, FunctionHost>();
+  for (const [name, decl] of Object.entries(functions)) {
+    // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
+    const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
+    const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
+    const host = new FunctionHost(name, decl, env, {
+      root,
+      concurrency: perFunction,
+      log,
+      functionPrefix: 'vidbot',
+      output: options.functionOutput,
+    });
+    if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
+    hosts.set(name, host);
+    stops.push(() => host.stop());
+  }
+  return hosts;
+}
+
+/** The gateway as the stack configures API Gateway, unless the options say otherwise (tests, benchmarks). */
+function createLocalGateway(functions: Record<string, FunctionDecl>, hosts: Map<string, FunctionHost>, options: LocalRuntimeOptions, log: Log) {
+  const authorizerName = Object.entries(functions).find(([, d]) => d.trigger === 'authorizer')?.[0];
+  return createGateway({
+    resources: buildResources(functions),
+    functions: hosts,
+    authorizer: authorizerName ? hosts.get(authorizerName) : undefined,
+    authorizerType: options.authorizerType ?? wiring.api.authorizer.type,
+    authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds ?? wiring.api.authorizer.cacheTtlSeconds,
+    binaryMediaTypes: options.binaryMediaTypes ?? [...wiring.api.binaryMediaTypes],
+    maxBodyBytes: options.maxBodyBytes ?? 10 * 1024 * 1024,
+    stage: wiring.api.stageName,
+    apiId: 'local',
+    usagePlan: options.requestRate ?? { ...wiring.api.usagePlan },
+    log,
+  });
+}
+
+/** runtime.json in the data dir: the gateway's URL and the emulators' endpoints, for tools that act on the running service. */
+async function writeRuntimeInfo(dataDir: string, url: string, emulators: Emulators, names: ResourceNames): Promise<string> {
+  const infoFile = resolve(dataDir, 'runtime.json');
+  const tables = wiring.tables as Record<string, TableDecl>;
+  await writePrivateFile(
+    infoFile,
+    `${JSON.stringify({ url, pid: process.pid, endpoints: emulators.endpoints, tables: Object.fromEntries(Object.keys(tables).map((t) => [t, names.table(t as never)])), bucket: names.bucket }, null, 2)}\n`,
+  );
+  return infoFile;
 }

@@ -75,6 +75,27 @@ interface PhotoRun {
 /** The targets of docs/performance.md: the 720p landscape video as before, every other shape within 1.3. */
 const targetFor = (shape: Shape) => (sameShape(shape, DEFAULT_SHAPE) ? 1.25 : 1.3);
 
+/** The local runtime of one shape's run, with what the bench sends and reads through it. */
+interface BenchService {
+  lines: LogLine[];
+  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  auth: { Authorization: string };
+  url: string;
+  create(text: string, captions?: 'none' | 'burn', botUid?: string): Promise<string>;
+  video(id: string): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** The measured video, with what the profile needs. */
+interface VideoRun {
+  seconds: number;
+  cpu: number;
+  t0: number;
+  webhookAt: number;
+  videoId: string;
+  duration: number;
+}
+
 /** One shape: bare encode, the service (warm-up, then the measured video), bare encode again. */
 async function benchShape(shape: Shape, root: string, work: string, length: number, photo?: Buffer): Promise<ShapeRun> {
   const frame = frameSizeOf(shape);
@@ -82,6 +103,36 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
   const background = await syntheticBackground(join(root, '.local', 'samples', `background-testsrc2-60s-${frame.width}x${frame.height}.mp4`), frame);
   // The baseline runs before and after the service (the mean is the figure): a shared machine's load drifts.
   const bareBefore = await bareEncode(length, join(work, 'bare.mp4'), frame);
+  const service = await startBenchService(shape, work, background);
+  let result: VideoRun;
+  let burned: { seconds: number; cpu: number };
+  let photoRun: PhotoRun | undefined;
+  try {
+    result = await measureVideo(service);
+    burned = await measureBurnedCaptions(service);
+    if (photo) photoRun = await measurePhotoBot(service, photo, result.videoId);
+  } finally {
+    await service.stop();
+  }
+  const loadAfterService = loadAverage();
+
+  if (Math.abs(result.duration - length) > 0.05) throw new Error(`the clip lasts ${result.duration} s, not the ${length} s the baseline encoded`);
+  const bareAfter = await bareEncode(length, join(work, 'bare.mp4'), frame);
+  const bare = {
+    seconds: (bareBefore.seconds + bareAfter.seconds) / 2,
+    cpu: (bareBefore.cpu + bareAfter.cpu) / 2,
+    before: bareBefore.seconds,
+    after: bareAfter.seconds,
+  };
+  const loads = `${loadStart} / ${loadAfterService} / ${loadAverage()}`;
+  printShape({ shape, frame, length, result, bare, burned, photoRun, loads });
+  printProfile(service.lines, result);
+  return { shape, frame, seconds: result.seconds, bare, cpu: result.cpu, duration: result.duration, loads, ...(photoRun ? { photo: photoRun } : {}) };
+}
+
+/** The local runtime (its functions' log lines kept), a file server for the background, a webhook receiver. */
+async function startBenchService(shape: Shape, work: string, background: string): Promise<BenchService> {
+  const frame = frameSizeOf(shape);
   const lines: LogLine[] = [];
   const files = await startFileServer({ '/background.mp4': background });
   const runtime = await startLocalRuntime({
@@ -128,87 +179,102 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
     return ((await response.json()) as { video_id: string }).video_id;
   };
   const video = async (id: string) => (await (await fetch(`${runtime.url}/v1/video/${id}`, { headers: auth })).json()) as any;
-
-  let result: { seconds: number; cpu: number; t0: number; webhookAt: number; videoId: string; duration: number };
-  let burned: { seconds: number; cpu: number };
-  let photoRun: PhotoRun | undefined;
-  try {
-    // Warm-up: every function's first invocation, the speech engine's compilation, the sprites at this size.
-    await create('Warming up the service.');
-    await receiver.waitForDelivered(1, 300_000);
-
-    const cpu0 = cpuSeconds();
-    const t0 = Date.now();
-    const videoId = await create(BENCH_TEXT);
-    await receiver.waitForDelivered(2, 600_000);
-    const webhookAt = Date.now();
-    const cpu = cpuSeconds() - cpu0;
-    const done = await video(videoId);
-    if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
-    result = { seconds: (webhookAt - t0) / 1000, cpu, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
-
-    // The same video with its captions burned in (captions: "burn" is part of the cache key: rendered anew).
-    const burnCpu = cpuSeconds();
-    const burnT0 = Date.now();
-    const burnedId = await create(BENCH_TEXT, 'burn');
-    await receiver.waitForDelivered(3, 600_000);
-    burned = { seconds: (Date.now() - burnT0) / 1000, cpu: cpuSeconds() - burnCpu };
-    if ((await video(burnedId)).status !== 'completed') throw new Error('the video with burned captions did not complete');
-
-    if (photo) {
-      // A bot from the photo, prepared by the real prepare function; then a warm-up clip (its sprites at this
-      // size, as Ava's were warmed up), then the measured one.
-      const form = new FormData();
-      form.set('name', 'Bench photo');
-      form.set('voice', voiceToSpeak(BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!.voice, undefined, { polly: false }).id);
-      form.set('webhook', receiver.url);
-      form.set('image', new Blob([photo]), 'photo');
-      const prepareT0 = Date.now();
-      const put = await fetch(`${runtime.url}/v1/bot/bench-photo`, { method: 'PUT', headers: auth, body: form });
-      if (put.status !== 202) throw new Error(`PUT /v1/bot/bench-photo answered ${put.status}: ${await put.text()}`);
-      await receiver.waitForDelivered(4, 300_000);
-      const prepared = receiver.delivered()[3]!.event;
-      if (prepared?.type !== 'bot.ready') throw new Error(`the photo bot did not become ready: ${JSON.stringify(prepared?.data.error)}`);
-      const prepareSeconds = (Date.now() - prepareT0) / 1000;
-      await create('Warming up the photo bot.', 'none', 'bench-photo');
-      await receiver.waitForDelivered(5, 300_000);
-      const photoCpu = cpuSeconds();
-      const photoT0 = Date.now();
-      const photoId = await create(BENCH_TEXT, 'none', 'bench-photo');
-      await receiver.waitForDelivered(6, 600_000);
-      const seconds = (Date.now() - photoT0) / 1000;
-      const cpu = cpuSeconds() - photoCpu;
-      const done = await video(photoId);
-      if (done.status !== 'completed') throw new Error(`photo bot video ${done.status}: ${JSON.stringify(done.error)}`);
-      const drawOf = (id: string) => Number(lines.find((l) => l.video_id === id && l.message === 'clip rendered')?.draw_ms ?? NaN) / 1000;
-      photoRun = {
-        seconds,
-        cpu,
-        duration: done.clips[0].duration_seconds,
-        prepareSeconds,
-        drawSeconds: drawOf(photoId),
-        builtInDrawSeconds: drawOf(videoId),
-      };
-    }
-  } finally {
-    await receiver.stop();
-    await runtime.stop();
-    await files.stop();
-  }
-  const loadAfterService = loadAverage();
-
-  if (Math.abs(result.duration - length) > 0.05) throw new Error(`the clip lasts ${result.duration} s, not the ${length} s the baseline encoded`);
-  const bareAfter = await bareEncode(length, join(work, 'bare.mp4'), frame);
-  const bare = {
-    seconds: (bareBefore.seconds + bareAfter.seconds) / 2,
-    cpu: (bareBefore.cpu + bareAfter.cpu) / 2,
-    before: bareBefore.seconds,
-    after: bareAfter.seconds,
+  return {
+    lines,
+    receiver,
+    auth,
+    url: runtime.url,
+    create,
+    video,
+    async stop() {
+      await receiver.stop();
+      await runtime.stop();
+      await files.stop();
+    },
   };
+}
 
+/** A warm-up video, then the measured one: create to the signed webhook, and the CPU of the whole service. */
+async function measureVideo({ create, video, receiver }: BenchService): Promise<VideoRun> {
+  // Warm-up: every function's first invocation, the speech engine's compilation, the sprites at this size.
+  await create('Warming up the service.');
+  await receiver.waitForDelivered(1, 300_000);
+
+  const cpu0 = cpuSeconds();
+  const t0 = Date.now();
+  const videoId = await create(BENCH_TEXT);
+  await receiver.waitForDelivered(2, 600_000);
+  const webhookAt = Date.now();
+  const cpu = cpuSeconds() - cpu0;
+  const done = await video(videoId);
+  if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
+  return { seconds: (webhookAt - t0) / 1000, cpu, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
+}
+
+/** The same video with its captions burned in (captions: "burn" is part of the cache key: rendered anew). */
+async function measureBurnedCaptions({ create, video, receiver }: BenchService): Promise<{ seconds: number; cpu: number }> {
+  const burnCpu = cpuSeconds();
+  const burnT0 = Date.now();
+  const burnedId = await create(BENCH_TEXT, 'burn');
+  await receiver.waitForDelivered(3, 600_000);
+  const burned = { seconds: (Date.now() - burnT0) / 1000, cpu: cpuSeconds() - burnCpu };
+  if ((await video(burnedId)).status !== 'completed') throw new Error('the video with burned captions did not complete');
+  return burned;
+}
+
+/**
+ * A bot from the photo, prepared by the real prepare function; then a warm-up clip (its sprites at this
+ * size, as Ava's were warmed up), then the measured one.
+ */
+async function measurePhotoBot(service: BenchService, photo: Buffer, builtInVideoId: string): Promise<PhotoRun> {
+  const { create, video, receiver, auth, lines } = service;
+  const form = new FormData();
+  form.set('name', 'Bench photo');
+  form.set('voice', voiceToSpeak(BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!.voice, undefined, { polly: false }).id);
+  form.set('webhook', receiver.url);
+  form.set('image', new Blob([photo]), 'photo');
+  const prepareT0 = Date.now();
+  const put = await fetch(`${service.url}/v1/bot/bench-photo`, { method: 'PUT', headers: auth, body: form });
+  if (put.status !== 202) throw new Error(`PUT /v1/bot/bench-photo answered ${put.status}: ${await put.text()}`);
+  await receiver.waitForDelivered(4, 300_000);
+  const prepared = receiver.delivered()[3]!.event;
+  if (prepared?.type !== 'bot.ready') throw new Error(`the photo bot did not become ready: ${JSON.stringify(prepared?.data.error)}`);
+  const prepareSeconds = (Date.now() - prepareT0) / 1000;
+  await create('Warming up the photo bot.', 'none', 'bench-photo');
+  await receiver.waitForDelivered(5, 300_000);
+  const photoCpu = cpuSeconds();
+  const photoT0 = Date.now();
+  const photoId = await create(BENCH_TEXT, 'none', 'bench-photo');
+  await receiver.waitForDelivered(6, 600_000);
+  const seconds = (Date.now() - photoT0) / 1000;
+  const cpu = cpuSeconds() - photoCpu;
+  const done = await video(photoId);
+  if (done.status !== 'completed') throw new Error(`photo bot video ${done.status}: ${JSON.stringify(done.error)}`);
+  const drawOf = (id: string) => Number(lines.find((l) => l.video_id === id && l.message === 'clip rendered')?.draw_ms ?? NaN) / 1000;
+  return {
+    seconds,
+    cpu,
+    duration: done.clips[0].duration_seconds,
+    prepareSeconds,
+    drawSeconds: drawOf(photoId),
+    builtInDrawSeconds: drawOf(builtInVideoId),
+  };
+}
+
+/** One shape's figures, as rows of label and value. */
+function printShape(run: {
+  shape: Shape;
+  frame: FrameSize;
+  length: number;
+  result: VideoRun;
+  bare: ShapeRun['bare'];
+  burned: { seconds: number; cpu: number };
+  photoRun?: PhotoRun;
+  loads: string;
+}): void {
+  const { shape, frame, length, result, bare, burned, photoRun, loads } = run;
   const ratio = result.seconds / bare.seconds;
   const row = (label: string, value: string) => console.log(`${label.padEnd(72)}${value}`);
-  const loads = `${loadStart} / ${loadAfterService} / ${loadAverage()}`;
   console.log(`\n${describeShape(shape)}`);
   row(`clip length (${frame.width}x${frame.height}, 30 fps, fade in and out)`, `${result.duration.toFixed(1)} s`);
   row('create -> signed webhook received', `${result.seconds.toFixed(2)} s`);
@@ -241,10 +307,7 @@ async function benchShape(shape: Shape, root: string, work: string, length: numb
     row('drawing the bot inside the ffmpeg pass: photo / built-in', `${p.drawSeconds.toFixed(2)} s / ${p.builtInDrawSeconds.toFixed(2)} s`);
   }
   row('load average (1/5/15 min) at the start / after the service / at the end', loads);
-  printProfile(lines, result);
-  return { shape, frame, seconds: result.seconds, bare, cpu: result.cpu, duration: result.duration, loads, ...(photoRun ? { photo: photoRun } : {}) };
 }
-
 async function main() {
   // `npm run bench -- --shapes 9:16@1080p` measures only that shape; docs/performance.md's figures use the default list.
   const shapes = parseShapes(argument('shapes') ?? DEFAULT_SHAPES);

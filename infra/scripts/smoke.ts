@@ -105,15 +105,38 @@ function unknownKey(): string {
   return `vb_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
 }
 
+/** What every check needs: the base URL, the key's headers, where the lines go. */
+interface Caller {
+  base: string;
+  auth: { Authorization: string; Accept: string };
+  log: (line: string) => void;
+}
+
 export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
   const base = baseUrlOf(options.url);
   const log = options.log ?? ((line: string) => console.log(line));
-  const timeoutMs = (options.timeoutSeconds ?? 300) * 1000;
-  const pollMs = options.pollIntervalMs ?? 2000;
-  const auth = { Authorization: `Bearer ${options.key}`, Accept: 'application/json' };
+  const caller: Caller = { base, auth: { Authorization: `Bearer ${options.key}`, Accept: 'application/json' }, log };
   const checks: SmokeResult['checks'] = [];
+  const check = checker(checks, log);
 
-  async function check<T>(name: string, body: () => Promise<[T, string]>): Promise<T> {
+  log(`smoke: ${base}`);
+  await check('GET /health', () => health(caller));
+  await check('GET /v1/video without a key: JSON 401', () => refusedWithoutKey(caller));
+  await check('GET /v1/video with an unknown key: JSON 401', () => refusedUnknownKey(caller));
+  const botUid = await check('POST /v1/bot/ lists the bots', () => listBots(caller));
+  const videoId = await check('POST /v1/bot creates a voice-only video', () => createVoiceOnly(caller, botUid, options.webhook ?? DEFAULT_WEBHOOK));
+  const timeoutMs = (options.timeoutSeconds ?? 300) * 1000;
+  await check(`GET /v1/video/{id} until completed`, () => untilCompleted(caller, videoId, timeoutMs, options.pollIntervalMs ?? 2000));
+  const bytes = await check('GET /v1/video/{id}/download is an MP3', () => downloadMp3(caller, videoId));
+  await cleanUp(caller, videoId);
+
+  log(`smoke: all ${checks.length} checks passed in ${(checks.reduce((sum, c) => sum + c.ms, 0) / 1000).toFixed(1)} s`);
+  return { videoId, bytes, checks };
+}
+
+/** Runs one check: its time and detail logged and recorded, or its failure logged and thrown as a SmokeFailure. */
+function checker(checks: SmokeResult['checks'], log: (line: string) => void) {
+  return async function check<T>(name: string, body: () => Promise<[T, string]>): Promise<T> {
     const started = performance.now();
     try {
       const [value, detail] = await body();
@@ -126,93 +149,94 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
       log(`FAIL  ${name.padEnd(44)} ${String(ms).padStart(6)} ms  ${(error as Error).message}`);
       throw error instanceof SmokeFailure ? error : new SmokeFailure(`${name}: ${(error as Error).message}`);
     }
+  };
+}
+
+async function health({ base }: Caller): Promise<[undefined, string]> {
+  const reply = await call(`${base}/health`);
+  expectStatus('GET /health', reply, 200);
+  if (reply.json?.status !== 'ok') throw new SmokeFailure(`GET /health: expected {"status":"ok"}, got ${show(reply)}`);
+  return [undefined, 'status ok'];
+}
+
+async function refusedWithoutKey({ base }: Caller): Promise<[undefined, string]> {
+  const reply = await call(`${base}/v1/video`, { headers: { Accept: 'application/json' } });
+  expectErrorShape('GET /v1/video without a key', reply, 'unauthorized');
+  return [undefined, `401 ${reply.json.error.code}`];
+}
+
+async function refusedUnknownKey({ base }: Caller): Promise<[undefined, string]> {
+  const reply = await call(`${base}/v1/video`, { headers: { Accept: 'application/json', Authorization: `Bearer ${unknownKey()}` } });
+  expectErrorShape('GET /v1/video with an unknown key', reply, 'unauthorized');
+  return [undefined, `401 ${reply.json.error.code}`];
+}
+
+async function listBots({ base, auth }: Caller): Promise<[string, string]> {
+  const reply = await call(`${base}/v1/bot/`, { method: 'POST', headers: auth });
+  expectStatus('POST /v1/bot/ (list bots) with the key', reply, 200);
+  const bots = reply.json?.bots;
+  if (!Array.isArray(bots) || bots.length === 0 || typeof bots[0]?.uid !== 'string')
+    throw new SmokeFailure(`POST /v1/bot/: expected {"bots":[…]}, got ${show(reply)}`);
+  return [bots[0].uid as string, `${bots.length} bots: ${bots.map((b: { uid: string }) => b.uid).join(', ')}`];
+}
+
+async function createVoiceOnly({ base, auth }: Caller, botUid: string, webhook: string): Promise<[string, string]> {
+  const reply = await call(`${base}/v1/bot`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      webhook,
+      create_video: false,
+      clips: [{ bot_uid: botUid, text: 'This is the vidbot smoke test.', clip_name: 'smoke' }],
+    }),
+  });
+  expectStatus('POST /v1/bot (create, create_video false)', reply, 202);
+  const id = reply.json?.video_id;
+  if (typeof id !== 'string') throw new SmokeFailure(`POST /v1/bot: no video_id in ${show(reply)}`);
+  return [id, `${id} (${botUid})`];
+}
+
+async function untilCompleted({ base, auth, log }: Caller, videoId: string, timeoutMs: number, pollMs: number): Promise<[undefined, string]> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const reply = await call(`${base}/v1/video/${videoId}`, { headers: auth });
+    expectStatus(`GET /v1/video/${videoId}`, reply, 200);
+    const video = reply.json;
+    if (video.status !== last) log(`      ${videoId} ${video.status}`);
+    last = video.status;
+    if (video.status === 'completed') {
+      const output = video.output ?? {};
+      if (output.kind !== 'audio' || output.content_type !== 'audio/mpeg')
+        throw new SmokeFailure(`video ${videoId} completed with output ${JSON.stringify(output)}, not audio/mpeg`);
+      return [undefined, `completed: ${output.duration_seconds} s of audio, ${output.size_bytes} B`];
+    }
+    if (video.status === 'failed') throw new SmokeFailure(`video ${videoId} failed: ${JSON.stringify(video.error)}`);
+    if (Date.now() > deadline) throw new SmokeFailure(`video ${videoId} is still ${video.status} after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
 
-  log(`smoke: ${base}`);
-  await check('GET /health', async () => {
-    const reply = await call(`${base}/health`);
-    expectStatus('GET /health', reply, 200);
-    if (reply.json?.status !== 'ok') throw new SmokeFailure(`GET /health: expected {"status":"ok"}, got ${show(reply)}`);
-    return [undefined, 'status ok'];
-  });
+async function downloadMp3({ base, auth }: Caller, videoId: string): Promise<[number, string]> {
+  const redirect = await call(`${base}/v1/video/${videoId}/download`, { headers: auth });
+  const location = redirect.headers.get('location');
+  if (redirect.status !== 302 || !location)
+    throw new SmokeFailure(`GET /v1/video/${videoId}/download: expected 302 with a Location, got ${show(redirect)}`);
+  // The link is presigned: it is fetched without the key, as a browser following the redirect would.
+  let response: Response;
+  try {
+    response = await fetch(location, { signal: AbortSignal.timeout(60_000) });
+  } catch (error) {
+    throw new SmokeFailure(`the download link ${new URL(location).origin}… did not answer: ${(error as Error).cause ?? (error as Error).message}`);
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  if (response.status !== 200)
+    throw new SmokeFailure(`the download link answered ${response.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
+  if (!looksLikeMp3(body)) throw new SmokeFailure(`the download is not an MP3 (starts with ${Buffer.from(body.subarray(0, 8)).toString('hex')})`);
+  return [body.length, `302 → ${new URL(location).host}, ${body.length} B of MP3 (${response.headers.get('content-type')})`];
+}
 
-  await check('GET /v1/video without a key: JSON 401', async () => {
-    const reply = await call(`${base}/v1/video`, { headers: { Accept: 'application/json' } });
-    expectErrorShape('GET /v1/video without a key', reply, 'unauthorized');
-    return [undefined, `401 ${reply.json.error.code}`];
-  });
-
-  await check('GET /v1/video with an unknown key: JSON 401', async () => {
-    const reply = await call(`${base}/v1/video`, { headers: { Accept: 'application/json', Authorization: `Bearer ${unknownKey()}` } });
-    expectErrorShape('GET /v1/video with an unknown key', reply, 'unauthorized');
-    return [undefined, `401 ${reply.json.error.code}`];
-  });
-
-  const botUid = await check('POST /v1/bot/ lists the bots', async () => {
-    const reply = await call(`${base}/v1/bot/`, { method: 'POST', headers: auth });
-    expectStatus('POST /v1/bot/ (list bots) with the key', reply, 200);
-    const bots = reply.json?.bots;
-    if (!Array.isArray(bots) || bots.length === 0 || typeof bots[0]?.uid !== 'string')
-      throw new SmokeFailure(`POST /v1/bot/: expected {"bots":[…]}, got ${show(reply)}`);
-    return [bots[0].uid as string, `${bots.length} bots: ${bots.map((b: { uid: string }) => b.uid).join(', ')}`];
-  });
-
-  const videoId = await check('POST /v1/bot creates a voice-only video', async () => {
-    const reply = await call(`${base}/v1/bot`, {
-      method: 'POST',
-      headers: { ...auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        webhook: options.webhook ?? DEFAULT_WEBHOOK,
-        create_video: false,
-        clips: [{ bot_uid: botUid, text: 'This is the vidbot smoke test.', clip_name: 'smoke' }],
-      }),
-    });
-    expectStatus('POST /v1/bot (create, create_video false)', reply, 202);
-    const id = reply.json?.video_id;
-    if (typeof id !== 'string') throw new SmokeFailure(`POST /v1/bot: no video_id in ${show(reply)}`);
-    return [id, `${id} (${botUid})`];
-  });
-
-  await check(`GET /v1/video/{id} until completed`, async () => {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    for (;;) {
-      const reply = await call(`${base}/v1/video/${videoId}`, { headers: auth });
-      expectStatus(`GET /v1/video/${videoId}`, reply, 200);
-      const video = reply.json;
-      if (video.status !== last) log(`      ${videoId} ${video.status}`);
-      last = video.status;
-      if (video.status === 'completed') {
-        const output = video.output ?? {};
-        if (output.kind !== 'audio' || output.content_type !== 'audio/mpeg')
-          throw new SmokeFailure(`video ${videoId} completed with output ${JSON.stringify(output)}, not audio/mpeg`);
-        return [undefined, `completed: ${output.duration_seconds} s of audio, ${output.size_bytes} B`];
-      }
-      if (video.status === 'failed') throw new SmokeFailure(`video ${videoId} failed: ${JSON.stringify(video.error)}`);
-      if (Date.now() > deadline) throw new SmokeFailure(`video ${videoId} is still ${video.status} after ${timeoutMs / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
-  });
-
-  const bytes = await check('GET /v1/video/{id}/download is an MP3', async () => {
-    const redirect = await call(`${base}/v1/video/${videoId}/download`, { headers: auth });
-    const location = redirect.headers.get('location');
-    if (redirect.status !== 302 || !location)
-      throw new SmokeFailure(`GET /v1/video/${videoId}/download: expected 302 with a Location, got ${show(redirect)}`);
-    // The link is presigned: it is fetched without the key, as a browser following the redirect would.
-    let response: Response;
-    try {
-      response = await fetch(location, { signal: AbortSignal.timeout(60_000) });
-    } catch (error) {
-      throw new SmokeFailure(`the download link ${new URL(location).origin}… did not answer: ${(error as Error).cause ?? (error as Error).message}`);
-    }
-    const body = new Uint8Array(await response.arrayBuffer());
-    if (response.status !== 200)
-      throw new SmokeFailure(`the download link answered ${response.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
-    if (!looksLikeMp3(body)) throw new SmokeFailure(`the download is not an MP3 (starts with ${Buffer.from(body.subarray(0, 8)).toString('hex')})`);
-    return [body.length, `302 → ${new URL(location).host}, ${body.length} B of MP3 (${response.headers.get('content-type')})`];
-  });
-
+async function cleanUp({ base, auth, log }: Caller, videoId: string): Promise<void> {
   // Best effort: while its webhook event is still being delivered (or retried), the API keeps the video (409).
   const cleanup = await call(`${base}/v1/video/${videoId}`, { method: 'DELETE', headers: auth }).catch(
     (error: Error) => ({ status: 0, text: error.message }) as Reply,
@@ -220,9 +244,6 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
   log(
     `      cleanup: ${cleanup.status === 200 ? `deleted ${videoId}` : `left ${videoId} in place (${cleanup.status} ${cleanup.json?.error?.code ?? cleanup.text.slice(0, 100)})`}`,
   );
-
-  log(`smoke: all ${checks.length} checks passed in ${(checks.reduce((sum, c) => sum + c.ms, 0) / 1000).toFixed(1)} s`);
-  return { videoId, bytes, checks };
 }
 
 async function cli(): Promise<number> {

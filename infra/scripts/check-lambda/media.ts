@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { lastLines, type Row, run } from './running.ts';
+import { commandLine, nodeBinary, type Runtime } from './runtimes.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** One second of test picture and tone encoded to H.264/AAC MP4 by an arm64 ffmpeg, then read back with ffprobe. */
+export async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtime, scratch: string): Promise<Row> {
+  const row: Row = { fn: label, runtime: runtime.label.replace(/^node\d+-/, 'ffmpeg-'), imported: '', invoked: '', ok: false };
+  if (!existsSync(ffmpeg)) {
+    row.imported = 'MISSING';
+    row.invoked = '-';
+    row.detail = `${ffmpeg} does not exist`;
+    return row;
+  }
+  const out = join(scratch, `${label.replace(/\W+/g, '-')}.mp4`);
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=1:size=320x240:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+    '-y',
+    out,
+  ];
+  const [command, commandArgs] = commandLine(runtime, ffmpeg, args);
+  const { code, output, ms } = await run(command, commandArgs, { timeoutMs: 180_000 });
+  row.wallMs = ms;
+  row.imported = code === 0 ? 'ran' : `exit ${code}`;
+  if (code !== 0 || !existsSync(out)) {
+    row.invoked = '-';
+    row.detail = lastLines(output);
+    return row;
+  }
+  try {
+    row.invoked = await probeClip(out);
+    row.ok = true;
+  } catch (error) {
+    row.invoked = 'BAD OUTPUT';
+    row.detail = (error as Error).message;
+  }
+  return row;
+}
+
+/**
+ * The render image's speech thread under this runtime: espeak-worker.mjs (started as speech/espeak.ts starts it,
+ * from the image's folder, with the image's espeak-ng.wasm) says one sentence and hands back its WAV. That the
+ * bundled index.mjs finds the file beside itself is shown by test/integration/render/bundled-handler.test.ts, which renders a
+ * real job from a bundled folder.
+ */
+export async function checkSpeech(label: string, imageDir: string, runtime: Runtime): Promise<Row> {
+  const row: Row = { fn: label, runtime: runtime.label, imported: '', invoked: '', ok: false };
+  const script = [
+    "import { Worker } from 'node:worker_threads';",
+    `const thread = new Worker(${JSON.stringify(join(imageDir, 'espeak-worker.mjs'))}, { workerData: { wasmPath: ${JSON.stringify(join(imageDir, 'espeak-ng.wasm'))} }, execArgv: [] });`,
+    "thread.on('message', (m) => { console.log(JSON.stringify({ error: m.error, bytes: m.file?.length ?? 0, head: m.file ? Buffer.from(m.file.subarray(0, 4)).toString('latin1') : '' })); process.exit(0); });",
+    "thread.on('error', (e) => { console.log(JSON.stringify({ error: String(e) })); process.exit(1); });",
+    "thread.postMessage({ id: 1, args: ['-v', 'en-us', '-w', 'check.wav', ' Hello from the render image.'], output: 'check.wav' });",
+  ].join('\n');
+  const [command, args] = commandLine(runtime, nodeBinary(runtime.arch!), ['--input-type=module', '-e', script]);
+  const { code, output, ms } = await run(command, args, { cwd: imageDir, timeoutMs: 300_000 });
+  row.wallMs = ms;
+  row.imported = code === 0 ? 'ran' : `exit ${code}`;
+  let reply: { error?: string; bytes?: number; head?: string } = {};
+  try {
+    reply = JSON.parse(output.trim().split('\n').pop() ?? '{}');
+  } catch {
+    reply = { error: lastLines(output) };
+  }
+  if (code === 0 && !reply.error && reply.head === 'RIFF' && (reply.bytes ?? 0) > 20_000) {
+    row.invoked = `WAV ${reply.bytes} B`;
+    row.ok = true;
+  } else {
+    row.invoked = 'NO SPEECH';
+    row.detail = reply.error ?? lastLines(output);
+  }
+  return row;
+}
+
+async function probeClip(file: string): Promise<string> {
+  const bytes = readFileSync(file);
+  if (bytes.subarray(4, 8).toString('latin1') !== 'ftyp') throw new Error(`${file} is not an MP4 (no ftyp box)`);
+  let ffprobe: string;
+  try {
+    ffprobe = (await import('@ffprobe-installer/ffprobe')).default.path;
+  } catch {
+    return `MP4 ${bytes.length} B (ffprobe not installed: streams not checked)`;
+  }
+  const { stdout } = await execFileAsync(ffprobe, [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_type,codec_name,width,height,nb_read_frames:format=duration',
+    '-of',
+    'json',
+    file,
+  ]);
+  const probe = JSON.parse(stdout);
+  const video = probe.streams.find((s: any) => s.codec_type === 'video');
+  const audio = probe.streams.find((s: any) => s.codec_type === 'audio');
+  const duration = Number(probe.format.duration);
+  if (video?.codec_name !== 'h264' || video.width !== 320 || video.height !== 240 || Number(video.nb_read_frames) !== 25)
+    throw new Error(`unexpected video stream: ${JSON.stringify(video)}`);
+  if (audio?.codec_name !== 'aac') throw new Error(`unexpected audio stream: ${JSON.stringify(audio)}`);
+  if (!(duration > 0.9 && duration < 1.2)) throw new Error(`duration ${duration} s, not about 1 s`);
+  return `h264 320x240 25 frames + aac, ${duration.toFixed(2)} s, ${bytes.length} B`;
+}
