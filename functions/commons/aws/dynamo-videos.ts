@@ -192,8 +192,7 @@ export class DynamoVideoRepository implements VideoRepository {
     return this.conditional({
       Key: { videoId },
       UpdateExpression: 'SET #status = :assembling, assemblyLeaseUntil = :leaseUntil, updatedAt = :now',
-      ConditionExpression:
-        '(#status = :rendering AND renderedCount = clipCount) OR (#status = :assembling AND assemblyLeaseUntil < :nowSeconds)',
+      ConditionExpression: '(#status = :rendering AND renderedCount = clipCount) OR (#status = :assembling AND assemblyLeaseUntil < :nowSeconds)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':assembling': 'assembling',
