@@ -1,4 +1,4 @@
-import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bots';
+import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bot';
 import { BOT_POSITIONS, BOT_UID_PATTERN } from '#domain/choices';
 import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot } from '#domain/account-bots';
+import { lookPrefix } from '#domain/account-bot';
+import { parsePutBot } from '#domain/account-bot-request';
+import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, JobFailure } from '#domain/errors';

@@ -3,7 +3,7 @@
  * naming the clip_uid, its bot preparing or failed is the 409 bot_not_ready.
  */
 import { describe, expect, it } from 'vitest';
-import type { AccountBot } from '#domain/account-bots';
+import type { AccountBot } from '#domain/account-bot';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, InvalidRequest } from '#domain/errors';
