@@ -25,8 +25,9 @@ import type { ClipResult } from '#domain/video';
 import { isTerminal, shapeOf } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
 import { type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
+import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
-import { type BackgroundMedia, MediaBudgetError, MediaToolError } from '#media/media';
+import { MediaBudgetError, MediaToolError } from '#media/media';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
 

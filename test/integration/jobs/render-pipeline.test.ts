@@ -17,8 +17,9 @@ import { KEPT, REUSABLE_RENDER_MAX_AGE_MS, TEMPORARY } from '#domain/render-cach
 import { failVideo } from '#domain/video-outcomes';
 import { createVideo } from '#domain/videos';
 import { type AssembleDeps, handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
+import type { BackgroundMedia } from '#functions/media/background-media.ts';
 import type { ConcatInput } from '#functions/media/concat.ts';
-import { type BackgroundMedia, MediaToolError } from '#functions/media/media.ts';
+import { MediaToolError } from '#functions/media/media.ts';
 import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
 import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
