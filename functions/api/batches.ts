@@ -14,8 +14,9 @@ import { type HttpResult, httpHandler, json, type KeyedRequest } from '#commons/
 import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
 import { logger } from '#commons/logger';
 import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
+import { checkRows, parseBatchFields, previewBatch } from '#domain/batch-request';
 import { type BatchRow, readBatchRows } from '#domain/batch-rows';
-import { cancelBatch, checkRows, ownBatch, parseBatchFields, previewBatch, rowStates, startBatch } from '#domain/batches';
+import { cancelBatch, ownBatch, rowStates, startBatch } from '#domain/batches';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { downloadLink, posterLink } from '#domain/links';

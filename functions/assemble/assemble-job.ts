@@ -21,7 +21,7 @@ export interface AssembleDeps {
   notifyQueue: MessageQueue<DeliverMessage>;
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
   /**
-   * Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (media.ts extractPoster): for a
+   * Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (functions/media/poster.ts extractPoster): for a
    * first clip rendered before the render stored a poster beside each clip.
    */
   poster: (videoPath: string, atSeconds: number, posterPath: string) => Promise<string>;

@@ -7,7 +7,7 @@ import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
 import { concatClips } from '#media/concat';
-import { extractPoster } from '#media/media';
+import { extractPoster } from '#media/poster';
 import { type AssembleDeps, handleAssembleMessage } from './assemble-job.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true, consumer: true, assemblyLease: true });

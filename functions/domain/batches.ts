@@ -1,7 +1,7 @@
 /**
  * Batches: one video per row of data from a template (POST /v1/templates/{uid}/batches).
  *
- * Every row is checked when the batch is sent, as its own create request would be: one bad row refuses the
+ * Every row is checked when the batch is sent (batch-request.ts), as its own create request would be: one bad row refuses the
  * batch (a 400 naming each row and field) and nothing is made. The rows are then released into rendering by the
  * batch worker, a chain of looks on the batch queue (`advanceBatch`), as the account has room: a batch uses at
  * most `batchRoom` of the account's videos in progress, so the account's own creates still get through and a
@@ -15,18 +15,17 @@
  * Clips that name no variable (an outro) are the same for every row: the first row is released alone and the
  * others once it has rendered them, so they find them in the render cache (`cached: true`), rendered once.
  */
-import type { BatchRow } from './batch-rows.ts';
-import { type CreateVideoCommand, parseCreateVideo } from './create-request.ts';
-import { Conflict, type FieldProblem, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
+import { rowCommand, type StartBatchCommand } from './batch-request.ts';
+import { Conflict, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
 import { maxVideosInProgress } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
 import { pendingWork } from './pending-work.ts';
 import type { BatchStore, MessageQueue, ObjectStore } from './ports.ts';
-import { fieldsFromTemplate, sharedClipIndexes, type TemplateRecord } from './templates.ts';
+import { sharedClipIndexes, type TemplateRecord } from './templates.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { isTerminal } from './video.ts';
-import { type CreateVideoDeps, checkClips, createVideo } from './videos.ts';
+import { type CreateVideoDeps, createVideo } from './videos.ts';
 
 const BATCH_STATUSES = ['queued', 'running', 'completed', 'completed_with_failures', 'failed', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
@@ -90,112 +89,6 @@ const batchEventId = (batchId: string) => `evt_${batchId}_completed`;
  * creates. An account allowed one video at a time gives it to the batch.
  */
 export const batchRoom = (limit: number) => (limit <= 1 ? limit : limit - Math.max(1, Math.ceil(limit / 4)));
-
-export interface StartBatchCommand {
-  webhookUrl: string;
-  notifyEach: boolean;
-  rows: BatchRow[];
-}
-
-const BATCH_FIELDS = new Set(['webhook', 'notify_each', 'dry_run', 'rows']);
-
-/** A boolean field as JSON (true) or a form (the text "true") sends it; anything else is named. */
-function flag(body: Record<string, unknown>, key: string, problems: FieldProblem[]): boolean {
-  const raw = body[key];
-  if (raw !== undefined && raw !== '' && typeof raw !== 'boolean' && raw !== 'true' && raw !== 'false')
-    problems.push({ path: key, message: 'must be true or false' });
-  return raw === true || raw === 'true';
-}
-
-/** The batch request's own fields (the rows are read by readBatchRows); unknown fields are named. */
-export function parseBatchFields(body: Record<string, unknown>): { webhook: unknown; notifyEach: boolean; dryRun: boolean } {
-  const problems: FieldProblem[] = Object.keys(body)
-    .filter((key) => !BATCH_FIELDS.has(key))
-    .map((path) => ({ path, message: 'is not a field of a batch (webhook, notify_each, dry_run, rows)' }));
-  const notifyEach = flag(body, 'notify_each', problems);
-  const dryRun = flag(body, 'dry_run', problems);
-  if (problems.length) throw new InvalidRequest(problems);
-  return { webhook: body.webhook, notifyEach, dryRun };
-}
-
-/**
- * What a dry run shows of a batch whose rows all passed `checkRows`: how many videos it would make, and its first
- * row's clips as that video would be asked for (every placeholder filled), so a person sees one before sending.
- */
-export function previewBatch(template: BatchInput['template'], rows: BatchRow[]) {
-  const first = rows[0]!;
-  const fields = fieldsFromTemplate(template as TemplateRecord, first.values, 'rows[0]');
-  return { row: 0, variables: first.values, clips: fields.clips as Record<string, unknown>[] };
-}
-
-/** The create request of one row: the template filled with its values, and the batch's webhook. */
-function rowCommand(template: BatchInput['template'], values: Record<string, unknown>, row: number, webhook: unknown): CreateVideoCommand {
-  const fields = fieldsFromTemplate(template as TemplateRecord, values, `rows[${row}]`);
-  return parseCreateVideo({ ...fields, webhook });
-}
-
-type ClipDeps = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;
-
-/** The lookups of a batch's rows, each asked once: 1000 rows of one bot read the bot once. */
-function memoised(deps: ClipDeps): ClipDeps {
-  const cache = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, load: () => Promise<T>) => {
-    if (!cache.has(key)) cache.set(key, load());
-    return cache.get(key) as Promise<T>;
-  };
-  return {
-    voices: deps.voices,
-    bots: { list: () => deps.bots.list(), get: (uid) => once(`bot:${uid}`, () => deps.bots.get(uid)) },
-    accountBots: { get: (tenantId, uid) => once(`own:${tenantId}:${uid}`, () => deps.accountBots.get(tenantId, uid)) },
-    clips: { ...deps.clips, get: (tenantId, uid) => once(`clip:${tenantId}:${uid}`, () => deps.clips.get(tenantId, uid)) },
-  };
-}
-
-/**
- * Every row checked as its own create request: its values (unknown, missing, too long), the filled request (a
- * `background` still a URL, a text still at most 2000 characters), its bots, voices and kept clips (ready now).
- * `refuse` adds the caller's checks of a command (the address guard's, in the API). Problems are named by row
- * (`rows[17].first_name`); the webhook's once. Throws InvalidRequest with the first limits.maxBatchProblems.
- */
-export async function checkRows(
-  template: BatchInput['template'],
-  command: Omit<StartBatchCommand, 'webhookUrl'> & { webhook: unknown },
-  tenantId: string,
-  deps: ClipDeps,
-  refuse: (command: CreateVideoCommand) => FieldProblem[] = () => [],
-): Promise<string> {
-  const problems: FieldProblem[] = [];
-  const lookups = memoised(deps);
-  let webhookUrl: string | undefined;
-  let webhookProblem = false;
-  for (const [row, { values, line }] of command.rows.entries()) {
-    if (problems.length >= limits.maxBatchProblems) break;
-    const where = (problem: FieldProblem): FieldProblem => ({
-      path: problem.path.startsWith(`rows[${row}]`) ? problem.path : `rows[${row}].${problem.path}`,
-      message: line === undefined ? problem.message : `${problem.message} (CSV line ${line})`,
-    });
-    try {
-      const parsed = rowCommand(template, values, row, command.webhook);
-      webhookUrl = parsed.webhookUrl;
-      const refused = refuse(parsed);
-      const webhook = refused.filter((p) => p.path === 'webhook');
-      if (webhook.length && !webhookProblem) problems.push(...webhook);
-      webhookProblem ||= webhook.length > 0;
-      problems.push(...refused.filter((p) => p.path !== 'webhook').map(where));
-      await checkClips(parsed, tenantId, lookups, 'ready');
-    } catch (error) {
-      if (error instanceof InvalidRequest) {
-        const [webhook, rest] = [error.problems.filter((p) => p.path === 'webhook'), error.problems.filter((p) => p.path !== 'webhook')];
-        if (webhook.length && !webhookProblem) problems.push(...webhook);
-        webhookProblem ||= webhook.length > 0;
-        problems.push(...rest.map(where));
-      } else if (error instanceof Conflict) problems.push(where({ path: 'clips', message: error.message }));
-      else throw error;
-    }
-  }
-  if (problems.length || !webhookUrl) throw new InvalidRequest(problems.slice(0, limits.maxBatchProblems));
-  return webhookUrl;
-}
 
 export interface StartBatchDeps {
   batches: Pick<BatchStore, 'create' | 'delete' | 'countInProgress'>;

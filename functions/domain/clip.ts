@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PinnedBot } from './account-bots.ts';
+import type { PinnedBot } from './account-bot.ts';
 import { BOT_POSITIONS, type BotPosition, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
 import { limits } from './limits.ts';
 

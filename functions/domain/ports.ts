@@ -3,7 +3,7 @@
  * functions/commons/aws holds the AWS SDK adapters (used on AWS and, against emulators, locally) and tests
  * pass in-memory ones.
  */
-import type { AccountBot, BotDelivery, BotFailure, StoredLook } from './account-bots.ts';
+import type { AccountBot, BotDelivery, BotFailure, StoredLook } from './account-bot.ts';
 import type { BatchRecord } from './batches.ts';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';

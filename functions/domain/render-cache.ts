@@ -11,7 +11,7 @@ import type { SpeechVoice } from './voices.ts';
  * frame size (the video's shape): the same clip in another shape is other pictures. The tenant is part of it so that the
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
  * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
- * account-bots.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
+ * account-bot.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
  * The background is identified by its URL: a background that changes behind the same URL is not noticed
  * (documented in docs/api.md).
  */

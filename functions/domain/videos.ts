@@ -1,4 +1,5 @@
-import { pinOf, type ResolvedBot, resolveBot } from './account-bots.ts';
+import { pinOf, type ResolvedBot } from './account-bot.ts';
+import { resolveBot } from './account-bots.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
@@ -38,86 +39,19 @@ function pinned(resolved: ResolvedBot): Pick<ClipSpec, 'pinnedBot'> {
  * other problems; when the only trouble is a bot of the account still preparing (or failed), a 409 `bot_not_ready`
  * names it.
  */
-async function resolveClips(
-  inputs: (ClipInput | ClipReference)[],
-  tenantId: string,
-  video: { createVideo: boolean; shape: Shape; captions: CaptionMode },
-  deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>,
-): Promise<ClipSpec[]> {
-  const problems: FieldProblem[] = [];
-  const notReady: string[] = [];
+async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: string, video: VideoOfClips, deps: ClipLookups): Promise<ClipSpec[]> {
+  const trouble: ClipTrouble = { problems: [], notReady: [] };
   const specs: ClipSpec[] = [];
   // The video's captions choice belongs to each clip's render (and its cache key), a kept one included.
   const burn = video.captions === 'burn' ? ({ captions: 'burn' } as const) : {};
   for (const [index, input] of inputs.entries()) {
-    if ('clip_uid' in input) {
-      const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
-      if (!kept) {
-        problems.push({ path: `clips[${index}].clip_uid`, message: `no kept clip "${input.clip_uid}"; list yours with GET /v1/clips` });
-        continue;
-      }
-      // A kept video clip is its pictures: it joins only a video of its own frame size (a voice has no frame).
-      const keptShape = kept.shape ?? DEFAULT_SHAPE;
-      if (video.createVideo && kept.createVideo && !sameShape(keptShape, video.shape)) {
-        problems.push({
-          path: `clips[${index}].clip_uid`,
-          message:
-            `kept clip "${kept.clipUid}" is ${describeShape(keptShape)} and this video is ${describeShape(video.shape)}: a kept clip joins only videos of its own shape; ` +
-            `send aspect_ratio=${keptShape.aspectRatio} and resolution=${keptShape.resolution}, or describe the clip in full`,
-        });
-        continue;
-      }
-      // Its bot must still be there and ready, as for a clip described in full: a deleted or failed bot of the
-      // account would otherwise be accepted here and fail only at render.
-      const keptBot = await resolveBot(tenantId, kept.spec.botUid, deps);
-      if (!keptBot) {
-        problems.push({
-          path: `clips[${index}].clip_uid`,
-          message: `kept clip "${kept.clipUid}" is spoken by bot "${kept.spec.botUid}", which no longer exists; describe the clip in full with another bot (GET /v1/bot)`,
-        });
-        continue;
-      }
-      if (keptBot.own && keptBot.own.status !== 'ready') notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
-      // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
-      const { captions: _kept, pinnedBot: _pinned, ...spec } = kept.spec;
-      specs.push({
-        ...spec,
-        ...burn,
-        ...pinned(keptBot),
-        index,
-        clipName: input.clip_name ?? kept.clipName,
-        reusedClipUid: kept.clipUid,
-        reusable: true,
-      });
-      continue;
-    }
-    const found = await resolveBot(tenantId, input.bot_uid, deps);
-    if (!found) {
-      problems.push({ path: `clips[${index}].bot_uid`, message: `unknown bot "${input.bot_uid}"; list the bots with POST /v1/bot/ or GET /v1/bot` });
-      continue;
-    }
-    if (input.voice !== undefined && !findVoice(input.voice, deps.voices)) {
-      problems.push({ path: `clips[${index}].voice`, message: `unknown voice "${input.voice}"; list the voices with GET /v1/voices` });
-      continue;
-    }
-    if (found.own && found.own.status !== 'ready') notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
-    const { bot } = found;
-    specs.push({
-      index,
-      clipName: input.clip_name || `Clip ${index + 1}`,
-      botUid: bot.uid,
-      text: input.text.trim(),
-      ...(input.voice !== undefined && { voice: input.voice }),
-      position: input.bot_position ?? bot.defaultPosition,
-      removeBotBackground: input.remove_bot_background,
-      background: input.background,
-      backgroundVolume: input.background ? input.background_volume : 0,
-      transitions: input.transitions,
-      reusable: input.reusable_clip,
-      ...burn,
-      ...pinned(found),
-    });
+    const spec =
+      'clip_uid' in input
+        ? await keptClipSpec(input, index, tenantId, video, burn, deps, trouble)
+        : await describedClipSpec(input, index, tenantId, burn, deps, trouble);
+    if (spec) specs.push(spec);
   }
+  const { problems, notReady } = trouble;
   if (problems.length) throw new InvalidRequest(problems);
   if (notReady.length)
     throw new Conflict(
@@ -125,6 +59,105 @@ async function resolveClips(
       'bot_not_ready',
     );
   return specs;
+}
+
+type ClipLookups = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;
+type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode };
+/** What resolving a video's clips found wrong: problems (a 400), and bots of the account not ready (a 409). */
+interface ClipTrouble {
+  problems: FieldProblem[];
+  notReady: string[];
+}
+
+/** A clip naming a kept clip (clip_uid): the kept spec, if it joins this video and its bot is still there. */
+async function keptClipSpec(
+  input: ClipReference,
+  index: number,
+  tenantId: string,
+  video: VideoOfClips,
+  burn: { captions?: 'burn' },
+  deps: ClipLookups,
+  trouble: ClipTrouble,
+): Promise<ClipSpec | undefined> {
+  const kept: KeptClip | undefined = await deps.clips.get(tenantId, input.clip_uid);
+  if (!kept) {
+    trouble.problems.push({ path: `clips[${index}].clip_uid`, message: `no kept clip "${input.clip_uid}"; list yours with GET /v1/clips` });
+    return undefined;
+  }
+  // A kept video clip is its pictures: it joins only a video of its own frame size (a voice has no frame).
+  const keptShape = kept.shape ?? DEFAULT_SHAPE;
+  if (video.createVideo && kept.createVideo && !sameShape(keptShape, video.shape)) {
+    trouble.problems.push({
+      path: `clips[${index}].clip_uid`,
+      message:
+        `kept clip "${kept.clipUid}" is ${describeShape(keptShape)} and this video is ${describeShape(video.shape)}: a kept clip joins only videos of its own shape; ` +
+        `send aspect_ratio=${keptShape.aspectRatio} and resolution=${keptShape.resolution}, or describe the clip in full`,
+    });
+    return undefined;
+  }
+  // Its bot must still be there and ready, as for a clip described in full: a deleted or failed bot of the
+  // account would otherwise be accepted here and fail only at render.
+  const keptBot = await resolveBot(tenantId, kept.spec.botUid, deps);
+  if (!keptBot) {
+    trouble.problems.push({
+      path: `clips[${index}].clip_uid`,
+      message: `kept clip "${kept.clipUid}" is spoken by bot "${kept.spec.botUid}", which no longer exists; describe the clip in full with another bot (GET /v1/bot)`,
+    });
+    return undefined;
+  }
+  if (keptBot.own && keptBot.own.status !== 'ready')
+    trouble.notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
+  // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
+  const { captions: _kept, pinnedBot: _pinned, ...spec } = kept.spec;
+  return {
+    ...spec,
+    ...burn,
+    ...pinned(keptBot),
+    index,
+    clipName: input.clip_name ?? kept.clipName,
+    reusedClipUid: kept.clipUid,
+    reusable: true,
+  };
+}
+
+/** A clip described in full: its bot and voice exist, and the defaults are applied. */
+async function describedClipSpec(
+  input: ClipInput,
+  index: number,
+  tenantId: string,
+  burn: { captions?: 'burn' },
+  deps: ClipLookups,
+  trouble: ClipTrouble,
+): Promise<ClipSpec | undefined> {
+  const found = await resolveBot(tenantId, input.bot_uid, deps);
+  if (!found) {
+    trouble.problems.push({
+      path: `clips[${index}].bot_uid`,
+      message: `unknown bot "${input.bot_uid}"; list the bots with POST /v1/bot/ or GET /v1/bot`,
+    });
+    return undefined;
+  }
+  if (input.voice !== undefined && !findVoice(input.voice, deps.voices)) {
+    trouble.problems.push({ path: `clips[${index}].voice`, message: `unknown voice "${input.voice}"; list the voices with GET /v1/voices` });
+    return undefined;
+  }
+  if (found.own && found.own.status !== 'ready') trouble.notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
+  const { bot } = found;
+  return {
+    index,
+    clipName: input.clip_name || `Clip ${index + 1}`,
+    botUid: bot.uid,
+    text: input.text.trim(),
+    ...(input.voice !== undefined && { voice: input.voice }),
+    position: input.bot_position ?? bot.defaultPosition,
+    removeBotBackground: input.remove_bot_background,
+    background: input.background,
+    backgroundVolume: input.background ? input.background_volume : 0,
+    transitions: input.transitions,
+    reusable: input.reusable_clip,
+    ...burn,
+    ...pinned(found),
+  };
 }
 
 /**

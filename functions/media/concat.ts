@@ -3,7 +3,31 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { limits } from '#domain/limits';
 import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from './formats.ts';
-import { budgetFor, concatArgs, probeDuration, runFfmpeg } from './media.ts';
+import { budgetFor, runFfmpeg } from './media.ts';
+import { probeDuration } from './probe.ts';
+
+/** Joins clips we rendered (concat demuxer, stream copy); the parts may only be MP4 or MP3, and local. */
+function concatArgs(list: string, output: string, voice: boolean): string[] {
+  return [
+    '-y',
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    `concat,${voice ? 'mp3' : 'mov'}`,
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    ...(voice ? [] : ['-movflags', '+faststart']),
+    output,
+  ];
+}
 
 /** A line of the concat demuxer's list: single quotes escaped as the demuxer expects. */
 const listLine = (path: string) => `file '${path.replace(/'/g, `'\\''`)}'`;

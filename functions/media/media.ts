@@ -1,6 +1,7 @@
 /**
- * The one module that runs the media binary. Every ffmpeg command line in the service is built or run here,
- * so every run on a stranger's bytes is pinned and bounded the same way:
+ * The one module that runs the media binary (runFfmpeg and its watchdog). Every ffmpeg command line in the service is
+ * built or run in functions/media (here, probe.ts, background-media.ts, concat.ts, poster.ts), so every run on a
+ * stranger's bytes is pinned and bounded the same way:
  *
  * - One binary, ffmpeg 4.1, probes and renders. Its input report (what `ffmpeg -i` prints) is the probe, so
  *   the probe and the render read a file with the same demuxers and cannot disagree. (The only ffprobe builds
@@ -15,11 +16,8 @@
  * - Errors carry ffmpeg's stderr for the logs only; their messages never do.
  */
 import { spawn } from 'node:child_process';
-import { open } from 'node:fs/promises';
-import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
 import { ffmpegPath } from './binaries.ts';
-import { POSTER_ENCODE_ARGS } from './formats.ts';
 
 /** ffmpeg exited non-zero (or by a signal we did not send). The message is ours; stderr is for the logs. */
 export class MediaToolError extends Error {
@@ -60,7 +58,7 @@ const MAX_ALLOC_BYTES = 256 * 1024 * 1024;
 /** Flags every run gets: no banner, no console interaction, only errors on stderr, and the allocation bound. */
 const BASE_ARGS = ['-hide_banner', '-nostats', '-max_alloc', String(MAX_ALLOC_BYTES)];
 /** Input options every input gets: local files and pipes only. */
-const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
+export const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
 
 /** A run's time budget for `mediaSeconds` of output. */
 export const budgetFor = (mediaSeconds: number) =>
@@ -98,7 +96,7 @@ export interface RunResult {
   exitCode: number | null;
 }
 
-const tail = (text: string, lines = 15) => text.trim().split('\n').slice(-lines).join('\n');
+export const tail = (text: string, lines = 15) => text.trim().split('\n').slice(-lines).join('\n');
 
 /**
  * Runs ffmpeg with `args` (argument array, never a shell) under a watchdog. The base flags, the log level and,
@@ -174,329 +172,4 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
     };
     pump();
   });
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Probing
-
-interface ProbedStream {
-  index: number;
-  codec_type: 'video' | 'audio' | 'subtitle' | 'data' | 'attachment';
-  codec_name: string;
-  width?: number;
-  height?: number;
-  /** Frames per second as declared (fps, else tbr), if any. */
-  fps?: number;
-}
-
-export interface ProbeResult {
-  /** The demuxer that read the file, e.g. `mov,mp4,m4a,3gp,3g2,mj2`. */
-  format: { format_name: string; duration?: number };
-  streams: ProbedStream[];
-}
-
-const STREAM_LINE = /^\s*Stream #0:(\d+)(?:\[0x[0-9a-f]+\])?(?:\([^)]*\))?: (Video|Audio|Subtitle|Data|Attachment): ([A-Za-z0-9_-]+)(.*)$/;
-
-const rate = (value: string, suffix: string) => Number(value) * (suffix === 'k' ? 1000 : 1);
-
-/**
- * Reads ffmpeg's input report. Containers' metadata is printed in the same report and is the file author's
- * text, so lines are read defensively: a forged "Stream" line can add a stream (every declared picture size is
- * checked, the largest wins) but cannot hide one; only the first "Input #0" line names the demuxer.
- */
-export function parseInputReport(report: string): ProbeResult | undefined {
-  const lines = report.split('\n');
-  const input = lines.map((l) => /^Input #0, (.+), from '/.exec(l)).find(Boolean);
-  if (!input) return undefined;
-  const duration = /^ {2}Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/m.exec(report);
-  const streams: ProbedStream[] = [];
-  for (const line of lines) {
-    const m = STREAM_LINE.exec(line);
-    if (!m) continue;
-    const stream: ProbedStream = { index: Number(m[1]), codec_type: m[2]!.toLowerCase() as ProbedStream['codec_type'], codec_name: m[3]! };
-    const rest = m[4]!;
-    const size = /, (\d{1,6})x(\d{1,6})(?=[ ,]|$)/.exec(rest);
-    if (size) {
-      stream.width = Number(size[1]);
-      stream.height = Number(size[2]);
-    }
-    const fps = /, ([\d.]+)(k?) fps/.exec(rest) ?? /, ([\d.]+)(k?) tbr/.exec(rest);
-    if (fps) stream.fps = rate(fps[1]!, fps[2]!);
-    streams.push(stream);
-  }
-  return {
-    format: {
-      format_name: input[1]!,
-      ...(duration ? { duration: Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3]) } : {}),
-    },
-    streams,
-  };
-}
-
-/** Probes one of our own files (a rendered clip, a joined video) with its demuxer named. */
-export async function probe(path: string, demuxer?: 'mov' | 'mp3'): Promise<ProbeResult> {
-  const { stderr } = await runFfmpeg([...SAFE_INPUT, ...(demuxer ? ['-format_whitelist', demuxer, '-f', demuxer] : []), '-i', path], {
-    budgetSeconds: 20,
-    logLevel: 'info',
-    anyExit: true,
-    stallSeconds: false,
-  });
-  const result = parseInputReport(stderr);
-  if (!result) throw new MediaToolError('ffmpeg could not read a file it wrote', null, tail(stderr));
-  return result;
-}
-
-export async function probeDuration(path: string, demuxer?: 'mov' | 'mp3'): Promise<number> {
-  const duration = (await probe(path, demuxer)).format.duration;
-  if (duration === undefined || !Number.isFinite(duration)) throw new MediaToolError('a file we wrote has no duration', null, '');
-  return duration;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Backgrounds: what a caller may send, identified and bounded before a frame is rendered
-
-export interface BackgroundFormat {
-  /** The ffmpeg demuxer, named with -f on every run. */
-  demuxer: string;
-  label: string;
-  /** A single picture: shown for the whole clip (looped by a filter, not by re-reading the file). */
-  still?: boolean;
-  /**
-   * ffmpeg 4.1 cannot seek these to loop them (MPEG-TS stops after one pass, MPEG-PS plays short): they are
-   * first remuxed into Matroska by stream copy, which costs no decoding.
-   */
-  remux?: boolean;
-}
-
-/** The formats a background may be in (docs/security.md). Anything ffmpeg identifies as another is refused. */
-export const BACKGROUND_FORMATS: readonly BackgroundFormat[] = [
-  { demuxer: 'mov', label: 'MP4 / MOV' },
-  { demuxer: 'matroska', label: 'WebM / Matroska' },
-  { demuxer: 'avi', label: 'AVI' },
-  { demuxer: 'mpegts', label: 'MPEG-TS', remux: true },
-  { demuxer: 'mpeg', label: 'MPEG-PS', remux: true },
-  { demuxer: 'gif', label: 'GIF' },
-  { demuxer: 'png_pipe', label: 'PNG', still: true },
-  { demuxer: 'jpeg_pipe', label: 'JPEG', still: true },
-  { demuxer: 'webp_pipe', label: 'WebP', still: true },
-];
-const FORMAT_WHITELIST = BACKGROUND_FORMATS.map((f) => f.demuxer).join(',');
-const ACCEPTED_FORMATS_TEXT = BACKGROUND_FORMATS.map((f) => f.label).join(', ');
-
-/** A background that passed inspection: how to read it, and what it holds. */
-export interface BackgroundMedia {
-  path: string;
-  format: BackgroundFormat;
-  width: number;
-  height: number;
-  hasAudio: boolean;
-}
-
-/** The pinned input options of a background for the render (before its `-i`). */
-export function backgroundInputArgs(media: BackgroundMedia): string[] {
-  return [
-    ...SAFE_INPUT,
-    '-format_whitelist',
-    media.format.demuxer,
-    '-f',
-    media.format.demuxer,
-    '-max_pixels',
-    String(limits.maxBackgroundPixels),
-    ...(media.format.still ? [] : ['-stream_loop', '-1']),
-  ];
-}
-
-const px = (w: number, h: number) => `${w}x${h} pixels`;
-
-function checkPictureSize(width: number, height: number): void {
-  const { maxBackgroundSide: side, maxBackgroundPixels: pixels } = limits;
-  if (width > side || height > side) throw new MediaRejectedError(`is ${px(width, height)}; at most ${side} pixels on either side are accepted`);
-  if (width * height > pixels) throw new MediaRejectedError(`is ${px(width, height)}; at most ${pixels.toLocaleString('en')} pixels are accepted`);
-}
-
-/** The size a still image declares in its header, read without decoding it (PNG, JPEG, GIF, WebP). */
-async function declaredImageSize(path: string): Promise<{ width: number; height: number } | undefined> {
-  const file = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(256 * 1024);
-    const { bytesRead } = await file.read(head, 0, head.length, 0);
-    const size = imageSize(head.subarray(0, bytesRead));
-    if (!['png', 'jpg', 'gif', 'webp'].includes(size.type ?? '')) return undefined;
-    return { width: size.width, height: size.height };
-  } catch {
-    return undefined; // not one of those images: ffmpeg's probe decides
-  } finally {
-    await file.close();
-  }
-}
-
-/**
- * Decides whether a downloaded background may be rendered, and how: rejects (MediaRejectedError) anything not in
- * BACKGROUND_FORMATS, without a readable picture, or over the size and frame-rate limits, and remuxes the
- * formats ffmpeg cannot loop. `workDir` receives the remuxed copy.
- */
-export async function inspectBackground(path: string, workDir: string): Promise<BackgroundMedia> {
-  const declared = await declaredImageSize(path);
-  if (declared) checkPictureSize(declared.width, declared.height);
-
-  const { stderr } = await runFfmpeg(
-    [
-      ...SAFE_INPUT,
-      '-format_whitelist',
-      FORMAT_WHITELIST,
-      '-max_pixels',
-      String(limits.maxBackgroundPixels),
-      '-probesize',
-      '5000000',
-      '-analyzeduration',
-      '5000000',
-      '-i',
-      path,
-    ],
-    { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false },
-  );
-  const probed = parseInputReport(stderr);
-  const demuxer = probed?.format.format_name.split(',')[0];
-  const format = BACKGROUND_FORMATS.find((f) => f.demuxer === demuxer);
-  if (!probed || !format) throw new MediaRejectedError(`is not a video or picture in an accepted format (${ACCEPTED_FORMATS_TEXT})`);
-
-  const video = probed.streams.filter((s) => s.codec_type === 'video');
-  if (!video.length) throw new MediaRejectedError(`(${format.label}) has no video picture`);
-  const width = Math.max(...video.map((s) => s.width ?? 0));
-  const height = Math.max(...video.map((s) => s.height ?? 0));
-  if (!width || !height)
-    throw new MediaRejectedError(`(${format.label}) has no picture size that can be read: it may be damaged, or larger than we accept`);
-  checkPictureSize(width, height);
-  const fps = Math.max(...video.map((s) => s.fps ?? 0));
-  if (!format.still && fps > limits.maxBackgroundFps)
-    throw new MediaRejectedError(`has ${fps} frames per second; at most ${limits.maxBackgroundFps} are accepted`);
-
-  // The report's stream lines can be forged (a metadata key may hold a line break and a "Stream" line of its
-  // own), so whether the file has a picture and a sound is asked of ffmpeg's stream mapping, not read.
-  // Side by side; both settle before either result is used, so no check outlives the inspection.
-  const [videoCheck, audioCheck] = await Promise.allSettled([
-    hasStream(path, format, 'v'),
-    probed.streams.some((s) => s.codec_type === 'audio') && hasStream(path, format, 'a'),
-  ]);
-  if (videoCheck.status === 'rejected') throw videoCheck.reason;
-  if (audioCheck.status === 'rejected') throw audioCheck.reason;
-  const hasVideo = videoCheck.value;
-  const hasAudio = audioCheck.value;
-  if (!hasVideo) throw new MediaRejectedError(`(${format.label}) has no video picture`);
-  const media: BackgroundMedia = { path, format, width, height, hasAudio };
-  return format.remux ? remuxToMatroska(media, workDir) : media;
-}
-
-/** Whether the file really has a stream of `kind`: mapping it works (`-t 0`: nothing is decoded). */
-async function hasStream(path: string, format: BackgroundFormat, kind: 'v' | 'a'): Promise<boolean> {
-  const { exitCode } = await runFfmpeg(
-    [
-      ...SAFE_INPUT,
-      '-format_whitelist',
-      format.demuxer,
-      '-f',
-      format.demuxer,
-      '-max_pixels',
-      String(limits.maxBackgroundPixels),
-      '-i',
-      path,
-      '-map',
-      `0:${kind}:0`,
-      '-t',
-      '0',
-      '-f',
-      'null',
-      '-',
-    ],
-    { budgetSeconds: 20, anyExit: true, stallSeconds: false },
-  );
-  return exitCode === 0;
-}
-
-const MATROSKA = BACKGROUND_FORMATS.find((f) => f.demuxer === 'matroska')!;
-
-async function remuxToMatroska(media: BackgroundMedia, workDir: string): Promise<BackgroundMedia> {
-  const path = `${workDir}/background-remuxed.mkv`;
-  try {
-    await runFfmpeg(
-      [
-        ...SAFE_INPUT,
-        '-format_whitelist',
-        media.format.demuxer,
-        '-fflags',
-        '+genpts',
-        '-f',
-        media.format.demuxer,
-        '-i',
-        media.path,
-        '-map',
-        '0:v:0',
-        '-map',
-        '0:a:0?',
-        '-c',
-        'copy',
-        '-f',
-        'matroska',
-        '-y',
-        path,
-      ],
-      { budgetSeconds: 60 },
-    );
-  } catch (error) {
-    if (error instanceof MediaToolError) throw new MediaRejectedError(`(${media.format.label}) could not be read to the end: it may be damaged`);
-    throw error;
-  }
-  return { ...media, path, format: MATROSKA };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Our own files
-
-/** Joins clips we rendered (concat demuxer, stream copy); the parts may only be MP4 or MP3, and local. */
-export function concatArgs(list: string, output: string, voice: boolean): string[] {
-  return [
-    '-y',
-    '-protocol_whitelist',
-    'file',
-    '-format_whitelist',
-    `concat,${voice ? 'mp3' : 'mov'}`,
-    '-f',
-    'concat',
-    '-safe',
-    '0',
-    '-i',
-    list,
-    '-map',
-    '0',
-    '-c',
-    'copy',
-    ...(voice ? [] : ['-movflags', '+faststart']),
-    output,
-  ];
-}
-
-/**
- * A JPEG poster of one of our own MP4s (a joined video or a rendered clip): the frame at `atSeconds`, at the
- * video's own size. Returns the poster's path.
- */
-export async function extractPoster(videoPath: string, atSeconds: number, posterPath: string): Promise<string> {
-  await runFfmpeg(
-    [
-      '-y',
-      '-protocol_whitelist',
-      'file',
-      '-format_whitelist',
-      'mov',
-      '-f',
-      'mov',
-      '-ss',
-      atSeconds.toFixed(3),
-      '-i',
-      videoPath,
-      ...POSTER_ENCODE_ARGS,
-      posterPath,
-    ],
-    { budgetSeconds: 30 },
-  );
-  return posterPath;
 }

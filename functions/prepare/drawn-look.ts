@@ -152,6 +152,93 @@ function drawnPanel(): Picture {
   return { width, height, data };
 }
 
+/** The mouth's levels, closed to open (through mouth_half when given): the in-betweens squashed from the next wider drawing. */
+function mouthLevelPictures(closed: Picture, open: Picture, half: Picture | undefined, mouthChange: Uint8Array, halfChange: Uint8Array): Picture[] {
+  const { width, height } = CANVAS;
+  const mouthWeight = boxBlur(
+    dilate(
+      mouthChange.map((v, i) => v | halfChange[i]!),
+      width,
+      height,
+      3,
+    ),
+    width,
+    height,
+    2,
+  );
+  const region = bounds(mouthWeight, width);
+  return half
+    ? [closed, squash(closed, half, mouthWeight, region, 0.55), half, squash(closed, open, mouthWeight, region, 0.8), open]
+    : [0, 0.45, 0.65, 0.85, 1].map((t) => (t === 0 ? closed : t === 1 ? open : squash(closed, open, mouthWeight, region, t)));
+}
+
+/** The head box: every changed pixel, with room for the feathering. */
+function headBox(reach: Float32Array): { x: number; y: number; width: number; height: number } {
+  const { width, height } = CANVAS;
+  let x0 = width,
+    y0 = height,
+    x1 = 0,
+    y1 = 0;
+  reach.forEach((v, i) => {
+    if (v <= 0) return;
+    const x = i % width,
+      y = (i - x) / width;
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x + 1);
+    y1 = Math.max(y1, y + 1);
+  });
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** The middle of the pixels the mouth changes: where the bot's mouth is. */
+function mouthCentre(mouthChange: Uint8Array): { x: number; y: number } {
+  const { width } = CANVAS;
+  let mx = 0,
+    my = 0,
+    count = 0;
+  mouthChange.forEach((v, i) => {
+    if (!v) return;
+    mx += i % width;
+    my += Math.floor(i / width);
+    count++;
+  });
+  return { x: Math.round(mx / count), y: Math.round(my / count) };
+}
+
+/** The look's pictures but the manifest: a head frame per mouth level and eyes state, the card, the body, the back and the preview. */
+async function lookFiles(
+  levels: Picture[],
+  crop: (picture: Picture, eyesClosed: boolean) => Picture,
+  body: Picture,
+): Promise<{ files: Map<string, Buffer>; frames: Record<string, string> }> {
+  const { width, height } = CANVAS;
+  const files = new Map<string, Buffer>();
+  const frames: Record<string, string> = {};
+  for (let level = 0; level < MOUTH_LEVELS; level++) {
+    for (const eyesClosed of [true, false]) {
+      const key = `m${level}-e${eyesClosed ? 'c' : 'o'}`;
+      frames[key] = `head-${key}.png`;
+      files.set(frames[key], await png(crop(levels[level]!, eyesClosed)));
+    }
+  }
+  const panelPng = await png(drawnPanel());
+  const bodyPng = await png(body);
+  files
+    .set('panel.png', panelPng)
+    .set('body.png', bodyPng)
+    .set('back.png', await png({ width, height, data: Buffer.alloc(width * height * 4) }));
+  files.set(
+    'preview.png',
+    await sharp(panelPng)
+      .composite([{ input: bodyPng }])
+      .png()
+      .toBuffer()
+      .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()),
+  );
+  return { files, frames };
+}
+
 export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook> {
   const closed = await place(images.mouthClosed, 'mouth_closed');
   const size = { width: closed.width, height: closed.height };
@@ -166,48 +253,10 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   const halfChange = half ? difference(closed.picture, half.picture) : new Uint8Array(width * height);
   const changed = mouthChange.map((v, i) => v | eyesChange[i]! | halfChange[i]!);
 
-  // Mouth levels: closed → open (through mouth_half when given), the in-betweens squashed from the next wider drawing.
-  const mouthWeight = boxBlur(
-    dilate(
-      mouthChange.map((v, i) => v | halfChange[i]!),
-      width,
-      height,
-      3,
-    ),
-    width,
-    height,
-    2,
-  );
-  const region = bounds(mouthWeight, width);
-  const levels: Picture[] = half
-    ? [
-        closed.picture,
-        squash(closed.picture, half.picture, mouthWeight, region, 0.55),
-        half.picture,
-        squash(closed.picture, open.picture, mouthWeight, region, 0.8),
-        open.picture,
-      ]
-    : [0, 0.45, 0.65, 0.85, 1].map((t) =>
-        t === 0 ? closed.picture : t === 1 ? open.picture : squash(closed.picture, open.picture, mouthWeight, region, t),
-      );
+  const levels = mouthLevelPictures(closed.picture, open.picture, half?.picture, mouthChange, halfChange);
   const eyeWeight = eyes ? boxBlur(dilate(eyesChange, width, height, 2), width, height, 1) : undefined;
   const reach = boxBlur(dilate(changed, width, height, 3), width, height, 2);
-
-  // The head box: every changed pixel, with room for the feathering.
-  let x0 = width,
-    y0 = height,
-    x1 = 0,
-    y1 = 0;
-  reach.forEach((v, i) => {
-    if (v <= 0) return;
-    const x = i % width,
-      y = (i - x) / width;
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x + 1);
-    y1 = Math.max(y1, y + 1);
-  });
-  const box = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  const box = headBox(reach);
   const crop = (picture: Picture, eyesClosed: boolean): Picture => {
     const data = Buffer.alloc(box.width * box.height * 4);
     for (let y = 0; y < box.height; y++) {
@@ -224,39 +273,7 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
     return { width: box.width, height: box.height, data };
   };
 
-  const files = new Map<string, Buffer>();
-  const frames: Record<string, string> = {};
-  for (let level = 0; level < MOUTH_LEVELS; level++) {
-    for (const eyesClosed of [true, false]) {
-      const key = `m${level}-e${eyesClosed ? 'c' : 'o'}`;
-      frames[key] = `head-${key}.png`;
-      files.set(frames[key], await png(crop(levels[level]!, eyesClosed)));
-    }
-  }
-  const panelPng = await png(drawnPanel());
-  const bodyPng = await png(closed.picture);
-  files
-    .set('panel.png', panelPng)
-    .set('body.png', bodyPng)
-    .set('back.png', await png({ width, height, data: Buffer.alloc(width * height * 4) }));
-  files.set(
-    'preview.png',
-    await sharp(panelPng)
-      .composite([{ input: bodyPng }])
-      .png()
-      .toBuffer()
-      .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()),
-  );
-
-  let mx = 0,
-    my = 0,
-    count = 0;
-  mouthChange.forEach((v, i) => {
-    if (!v) return;
-    mx += i % width;
-    my += Math.floor(i / width);
-    count++;
-  });
+  const { files, frames } = await lookFiles(levels, crop, closed.picture);
   const manifest: BotManifest = {
     look: 'drawn',
     width,
@@ -266,7 +283,7 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
     body: 'body.png',
     head: { ...box, frames: Object.fromEntries(Object.entries(frames).sort()) },
     mouthLevels: MOUTH_LEVELS,
-    mouth: { x: Math.round(mx / count), y: Math.round(my / count) },
+    mouth: mouthCentre(mouthChange),
     anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
     preview: 'preview.png',
     headMotion: false,

@@ -12,19 +12,16 @@
 
 import { runJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
+import { type AccountBot, type DrawnPart, lookFileKey, type StoredLook } from '#domain/account-bot';
 import {
-  type AccountBot,
   announceBot,
-  type DrawnPart,
   failBot,
-  lookFileKey,
   preparationFailed,
   removeLookIfBotDeleted,
   removeUploads,
   retireLook,
-  type StoredLook,
   settledDelivery,
-} from '#domain/account-bots';
+} from '#domain/account-bot-outcomes';
 import { JobFailure } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';

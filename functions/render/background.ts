@@ -4,12 +4,13 @@ import { guardedFetch } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
-import { type BackgroundMedia, inspectBackground, MediaBudgetError, MediaRejectedError } from '#media/media';
+import { type BackgroundMedia, inspectBackground } from '#media/background-media';
+import { MediaBudgetError, MediaRejectedError } from '#media/media';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private
  * ranges on AWS; every redirect re-checked), with a size and a time limit, then inspects it (accepted format,
- * bounded picture size and frame rate; see functions/media/media.ts). What the caller can fix becomes a JobFailure
+ * bounded picture size and frame rate; see functions/media/background-media.ts). What the caller can fix becomes a JobFailure
  * whose message is ours alone: never the URL (a redirect may have named an internal host), never an error of
  * the network stack or of ffmpeg. A passing network fault is rethrown for a retry.
  */

@@ -4,8 +4,11 @@ import { runQueueJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordClipRendered } from '#commons/metrics';
 import { makeWorkDir } from '#commons/workdirs';
-import { type AccountBot, ownsLook, pinOf, resolveBot, type StoredLook, toBot } from '#domain/account-bots';
+import { type AccountBot, ownsLook, type PinnedBot, pinOf, type StoredLook, toBot } from '#domain/account-bot';
+import { resolveBot } from '#domain/account-bots';
+import type { Bot } from '#domain/bot';
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
+import type { ClipSpec } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
@@ -19,13 +22,14 @@ import {
   renderObjectKey,
   TEMPORARY,
 } from '#domain/render-cache';
-import { frameSizeOf } from '#domain/shape';
-import type { ClipResult } from '#domain/video';
+import { frameSizeOf, type Shape } from '#domain/shape';
+import type { ClipResult, VideoRecord } from '#domain/video';
 import { isTerminal, shapeOf } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
 import { type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
+import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
-import { type BackgroundMedia, MediaBudgetError, MediaToolError } from '#media/media';
+import { MediaBudgetError, MediaToolError } from '#media/media';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
 
@@ -56,6 +60,24 @@ export interface ClipJobDeps {
   now: () => Date;
 }
 
+/** One clip's render, as its steps share it: the bot it draws and the content address it is cached under. */
+interface ClipRender {
+  videoId: string;
+  video: VideoRecord;
+  clip: ClipSpec;
+  clipIndex: number;
+  bot: Bot;
+  /** Set for a bot of the account, with the look and voice it renders with. */
+  own?: AccountBot;
+  pin?: PinnedBot;
+  mode: 'video' | 'voice';
+  shape: Shape;
+  voice: SpeechVoice;
+  hash: string;
+  keptKey: string;
+  renderKey: string;
+}
+
 /**
  * Renders one clip of a video: finds it in the render cache or renders it, stores it, records it, and
  * queues the assembly when it was the last clip. Safe to run again for the same message.
@@ -74,34 +96,10 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (!clip) throw new JobFailure('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
-    const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
-    if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
-    const { own } = resolved;
-    // A bot of the account renders as it was when the video was accepted, whatever it is now (replaced, preparing,
-    // failed): its pinned look, under looks/ or retired-looks/. A clip accepted before pinning takes the bot as it is.
-    const pin = own && (clip.pinnedBot ?? pinOf(own));
-    if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
-    // Deleted and made again under the same uid: another bot, whose record does not list the pinned look.
-    if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
-    const bot = own ? toBot(own, pin) : resolved.bot;
-    const mode = video.createVideo ? 'video' : 'voice';
-    const shape = shapeOf(video);
-    const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
-    const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape);
-    const keptKey = keptObjectKey(hash, mode);
-    const renderKey = renderObjectKey(hash, mode);
+    const job = await clipRenderOf(message, video, clip, deps);
+    const { hash } = job;
     const result: ClipResult = { status: 'rendered', contentHash: hash };
-
-    const kept = await deps.objects.head(keptKey);
-    const rendered = kept ? undefined : await deps.objects.head(renderKey);
-    let found: { key: string; head: ObjectHead } | undefined;
-    if (kept) found = { key: keptKey, head: kept };
-    else if (rendered && isReusableRender(rendered.lastModified, deps.now())) found = { key: renderKey, head: rendered };
-    // A clip rendered before captions existed has no cues beside it: rendered again (once), so its video has them.
-    if (found && !(await deps.objects.head(cuesObjectKey(found.key)))) {
-      logger.info('cached clip has no captions; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
-      found = undefined;
-    }
+    const { found, rendered } = await findInCache(job, deps);
     if (found) {
       // Rendered before (by this or another video of the tenant): its duration is stored with it.
       result.cached = true;
@@ -111,140 +109,9 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
     } else {
       if (rendered)
         logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
-      const started = Date.now();
-      const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
-      let background: Promise<BackgroundMedia> | undefined;
-      try {
-        // The background downloads while the speech is synthesised (the engine waits for it after the speech).
-        let backgroundMs = 0;
-        background =
-          mode === 'video' && clip.background
-            ? deps.fetchBackground(clip.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
-            : undefined;
-        // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
-        background?.catch(() => undefined);
-        const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
-        const output = await deps
-          .renderClip({
-            bot,
-            lookDirectory,
-            text: clip.text,
-            voice,
-            position: clip.position,
-            removeBotBackground: clip.removeBotBackground,
-            background,
-            backgroundVolume: clip.backgroundVolume,
-            transitions: clip.transitions,
-            frame: frameSizeOf(shape),
-            captions: clip.captions,
-            mode,
-            workDir,
-            speech: deps.speechFor(voice),
-            budgetScale: deps.renderBudgetScale,
-            deadline: deps.renderDeadline?.(),
-          })
-          .catch((error: unknown) => {
-            if (error instanceof SpeechTooLongError)
-              throw new JobFailure(
-                'text_too_long',
-                `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`,
-              );
-            // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
-            if (background && !(error instanceof JobFailure) && error instanceof MediaToolError && !error.signal)
-              throw new JobFailure(
-                'background_invalid',
-                'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)',
-              );
-            // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
-            if (!(error instanceof MediaBudgetError)) throw error;
-            logger.warn('render stopped by its watchdog', {
-              video_id: videoId,
-              clip_index: clipIndex,
-              reason: error.reason,
-              limit_s: error.limitSeconds,
-            });
-            throw new JobFailure(
-              'render_timeout',
-              error.reason === 'budget'
-                ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
-                : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
-            );
-          });
-        // Whatever the engine did with it, a background that failed fails the clip.
-        await background;
-        result.durationSeconds = output.durationSeconds;
-        result.objectKey = clip.reusable ? keptKey : renderKey;
-        const uploadStarted = Date.now();
-        // The clip's cues and poster live beside it, under the same content address and retention, so a cached
-        // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
-        // its cues (a poster is missing only beside clips rendered before posters were made here).
-        const objectKey = result.objectKey;
-        await Promise.all([
-          deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues), {
-            contentType: CUES_CONTENT_TYPE,
-            tags: clip.reusable ? KEPT : TEMPORARY,
-          }),
-          mode === 'video' &&
-            output.posterPath &&
-            deps.objects.putFile(posterObjectKey(objectKey), output.posterPath, {
-              contentType: POSTER_CONTENT_TYPE,
-              tags: clip.reusable ? KEPT : TEMPORARY,
-            }),
-        ]);
-        await deps.objects.putFile(result.objectKey, output.path, {
-          contentType: output.contentType,
-          tags: clip.reusable ? KEPT : TEMPORARY,
-          metadata: { [DURATION_METADATA]: String(output.durationSeconds) },
-        });
-        result.renderMs = Date.now() - started;
-        const t = output.timings;
-        // Where the render's time went (npm run bench reads these into its profile).
-        logger.info('clip rendered', {
-          video_id: videoId,
-          clip_index: clipIndex,
-          duration_s: output.durationSeconds,
-          render_ms: result.renderMs,
-          background_ms: backgroundMs,
-          upload_ms: Date.now() - uploadStarted,
-          cues: output.cues.length,
-          ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
-          ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
-        });
-        recordClipRendered(result.renderMs, output.durationSeconds);
-      } finally {
-        // A render that failed before it needed the background leaves no download writing into a removed dir.
-        await background?.catch(() => undefined);
-        await rm(workDir, { recursive: true, force: true });
-      }
+      await renderAndStore(job, result, deps);
     }
-
-    if (clip.reusable) {
-      if (result.objectKey !== keptKey) {
-        // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
-        await deps.objects.copy(cuesObjectKey(renderKey), cuesObjectKey(keptKey), { tags: KEPT });
-        if (mode === 'video' && (await deps.objects.head(posterObjectKey(renderKey)))) {
-          await deps.objects.copy(posterObjectKey(renderKey), posterObjectKey(keptKey), { tags: KEPT });
-        }
-        await deps.objects.copy(renderKey, keptKey, { tags: KEPT });
-        result.objectKey = keptKey;
-      }
-      const clipUid = clip.reusedClipUid ?? keptClipUid(hash);
-      // Kept without its pin: a request naming the kept clip pins its bot as it is then.
-      const { index: _i, clipName, reusedClipUid: _r, pinnedBot: _p, ...spec } = clip;
-      await deps.clips.put({
-        tenantId: video.tenantId,
-        clipUid,
-        clipName,
-        contentHash: hash,
-        objectKey: keptKey,
-        durationSeconds: result.durationSeconds ?? 0,
-        botUid: clip.botUid,
-        createVideo: video.createVideo,
-        shape,
-        createdAt: deps.now().toISOString(),
-        spec,
-      });
-    }
+    if (clip.reusable) await keepClip(job, result, deps);
     const { allRendered } = await deps.videos.recordClipRendered(videoId, clipIndex, result);
     if (!allRendered) return;
   } else {
@@ -255,6 +122,194 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   // lost, this one assembles. A duplicate is harmless: assembly is claimed with a lease, so a message that
   // finds it held stands down (see VideoRepository.claimAssembly).
   await deps.assembleQueue.send({ kind: 'assemble', tenantId: message.tenantId, videoId });
+}
+
+/** The bot the clip draws, its voice, and the content address of the clip's render. */
+async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip: ClipSpec, deps: ClipJobDeps): Promise<ClipRender> {
+  const { videoId, clipIndex } = message;
+  const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
+  if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
+  const { own } = resolved;
+  // A bot of the account renders as it was when the video was accepted, whatever it is now (replaced, preparing,
+  // failed): its pinned look, under looks/ or retired-looks/. A clip accepted before pinning takes the bot as it is.
+  const pin = own && (clip.pinnedBot ?? pinOf(own));
+  if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
+  // Deleted and made again under the same uid: another bot, whose record does not list the pinned look.
+  if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
+  const bot = own ? toBot(own, pin) : resolved.bot;
+  const mode = video.createVideo ? 'video' : 'voice';
+  const shape = shapeOf(video);
+  const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
+  const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape);
+  const keptKey = keptObjectKey(hash, mode);
+  const renderKey = renderObjectKey(hash, mode);
+  return { videoId, video, clip, clipIndex, bot, own, pin, mode, shape, voice, hash, keptKey, renderKey };
+}
+
+/** The clip's render in the cache: kept, else a temporary one young enough; either with its cues beside it. */
+async function findInCache(
+  { videoId, clipIndex, hash, keptKey, renderKey }: ClipRender,
+  deps: ClipJobDeps,
+): Promise<{ found?: { key: string; head: ObjectHead }; rendered?: ObjectHead }> {
+  const kept = await deps.objects.head(keptKey);
+  const rendered = kept ? undefined : await deps.objects.head(renderKey);
+  let found: { key: string; head: ObjectHead } | undefined;
+  if (kept) found = { key: keptKey, head: kept };
+  else if (rendered && isReusableRender(rendered.lastModified, deps.now())) found = { key: renderKey, head: rendered };
+  // A clip rendered before captions existed has no cues beside it: rendered again (once), so its video has them.
+  if (found && !(await deps.objects.head(cuesObjectKey(found.key)))) {
+    logger.info('cached clip has no captions; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
+    found = undefined;
+  }
+  return { found, rendered };
+}
+
+/** Renders the clip afresh and stores it, its cues and its poster under its content address. */
+async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
+  const { videoId, clip, clipIndex, bot, own, pin, mode, shape, voice, keptKey, renderKey } = job;
+  const started = Date.now();
+  const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
+  let background: Promise<BackgroundMedia> | undefined;
+  try {
+    // The background downloads while the speech is synthesised (the engine waits for it after the speech).
+    let backgroundMs = 0;
+    background =
+      mode === 'video' && clip.background
+        ? deps.fetchBackground(clip.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
+        : undefined;
+    // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
+    background?.catch(() => undefined);
+    const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
+    const output = await deps
+      .renderClip({
+        bot,
+        lookDirectory,
+        text: clip.text,
+        voice,
+        position: clip.position,
+        removeBotBackground: clip.removeBotBackground,
+        background,
+        backgroundVolume: clip.backgroundVolume,
+        transitions: clip.transitions,
+        frame: frameSizeOf(shape),
+        captions: clip.captions,
+        mode,
+        workDir,
+        speech: deps.speechFor(voice),
+        budgetScale: deps.renderBudgetScale,
+        deadline: deps.renderDeadline?.(),
+      })
+      .catch((error: unknown) => {
+        throw renderFailure(error, job, background);
+      });
+    // Whatever the engine did with it, a background that failed fails the clip.
+    await background;
+    result.durationSeconds = output.durationSeconds;
+    result.objectKey = clip.reusable ? keptKey : renderKey;
+    const uploadStarted = Date.now();
+    await storeRender(job, result.objectKey, output, deps);
+    result.renderMs = Date.now() - started;
+    const t = output.timings;
+    // Where the render's time went (npm run bench reads these into its profile).
+    logger.info('clip rendered', {
+      video_id: videoId,
+      clip_index: clipIndex,
+      duration_s: output.durationSeconds,
+      render_ms: result.renderMs,
+      background_ms: backgroundMs,
+      upload_ms: Date.now() - uploadStarted,
+      cues: output.cues.length,
+      ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
+      ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
+    });
+    recordClipRendered(result.renderMs, output.durationSeconds);
+  } finally {
+    // A render that failed before it needed the background leaves no download writing into a removed dir.
+    await background?.catch(() => undefined);
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** What a failed render means for the caller: a JobFailure of theirs to fix, or the error as it is (retried). */
+function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, background: Promise<BackgroundMedia> | undefined): unknown {
+  if (error instanceof SpeechTooLongError)
+    return new JobFailure(
+      'text_too_long',
+      `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`,
+    );
+  // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
+  if (background && !(error instanceof JobFailure) && error instanceof MediaToolError && !error.signal)
+    return new JobFailure(
+      'background_invalid',
+      'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)',
+    );
+  // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
+  if (!(error instanceof MediaBudgetError)) return error;
+  logger.warn('render stopped by its watchdog', {
+    video_id: videoId,
+    clip_index: clipIndex,
+    reason: error.reason,
+    limit_s: error.limitSeconds,
+  });
+  return new JobFailure(
+    'render_timeout',
+    error.reason === 'budget'
+      ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
+      : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
+  );
+}
+
+/** Stores a rendered clip: its cues and poster first, then the clip itself, with the retention of a kept or temporary clip. */
+async function storeRender({ clip, mode }: ClipRender, objectKey: string, output: RenderClipOutput, deps: ClipJobDeps): Promise<void> {
+  // The clip's cues and poster live beside it, under the same content address and retention, so a cached
+  // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
+  // its cues (a poster is missing only beside clips rendered before posters were made here).
+  await Promise.all([
+    deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues), {
+      contentType: CUES_CONTENT_TYPE,
+      tags: clip.reusable ? KEPT : TEMPORARY,
+    }),
+    mode === 'video' &&
+      output.posterPath &&
+      deps.objects.putFile(posterObjectKey(objectKey), output.posterPath, {
+        contentType: POSTER_CONTENT_TYPE,
+        tags: clip.reusable ? KEPT : TEMPORARY,
+      }),
+  ]);
+  await deps.objects.putFile(objectKey, output.path, {
+    contentType: output.contentType,
+    tags: clip.reusable ? KEPT : TEMPORARY,
+    metadata: { [DURATION_METADATA]: String(output.durationSeconds) },
+  });
+}
+
+/** A reusable clip: its render and what goes beside it copied under kept/, and the clip recorded in the library. */
+async function keepClip({ video, clip, mode, shape, hash, keptKey, renderKey }: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
+  if (result.objectKey !== keptKey) {
+    // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
+    await deps.objects.copy(cuesObjectKey(renderKey), cuesObjectKey(keptKey), { tags: KEPT });
+    if (mode === 'video' && (await deps.objects.head(posterObjectKey(renderKey)))) {
+      await deps.objects.copy(posterObjectKey(renderKey), posterObjectKey(keptKey), { tags: KEPT });
+    }
+    await deps.objects.copy(renderKey, keptKey, { tags: KEPT });
+    result.objectKey = keptKey;
+  }
+  const clipUid = clip.reusedClipUid ?? keptClipUid(hash);
+  // Kept without its pin: a request naming the kept clip pins its bot as it is then.
+  const { index: _i, clipName, reusedClipUid: _r, pinnedBot: _p, ...spec } = clip;
+  await deps.clips.put({
+    tenantId: video.tenantId,
+    clipUid,
+    clipName,
+    contentHash: hash,
+    objectKey: keptKey,
+    durationSeconds: result.durationSeconds ?? 0,
+    botUid: clip.botUid,
+    createVideo: video.createVideo,
+    shape,
+    createdAt: deps.now().toISOString(),
+    spec,
+  });
 }
 
 /** The render queue's job: runClipJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */

@@ -1,6 +1,6 @@
 import { logger } from '#commons/logger';
 import { recordVideoFailed } from '#commons/metrics';
-import { type BotOutcomeDeps, failBot } from '#domain/account-bots';
+import { type BotOutcomeDeps, failBot } from '#domain/account-bot-outcomes';
 import { isSettled } from '#domain/batches';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 import {

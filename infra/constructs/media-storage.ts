@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { RETIRED_LOOK_EXPIRY_DAYS } from '#domain/account-bots';
+import { RETIRED_LOOK_EXPIRY_DAYS } from '#domain/account-bot';
 import { TEMPORARY, TEMPORARY_EXPIRY_DAYS } from '#domain/render-cache';
 import { mediaCors } from '../wiring.ts';
 

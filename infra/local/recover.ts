@@ -2,7 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
-import type { AccountBot } from '#domain/account-bots';
+import type { AccountBot } from '#domain/account-bot';
 import { type BatchRecord, isSettled } from '#domain/batches';
 import type { AssembleMessage, BatchTickMessage, DeliverBatchMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
 import { pendingWork } from '#domain/pending-work';

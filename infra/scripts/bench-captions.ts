@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../functions/media/media.ts';
+import { inspectBackground } from '../../functions/media/background-media.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 import { BENCH_TEXT, cpuSeconds, loadAverage, syntheticBackground } from './bench-support.ts';

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { ASPECT_RATIOS, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground, runFfmpeg } from '../../functions/media/media.ts';
+import { inspectBackground } from '../../functions/media/background-media.ts';
+import { runFfmpeg } from '../../functions/media/media.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
 

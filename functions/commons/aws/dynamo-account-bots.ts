@@ -7,7 +7,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { AccountBot, BotDelivery, BotFailure, StoredLook } from '#domain/account-bots';
+import type { AccountBot, BotDelivery, BotFailure, StoredLook } from '#domain/account-bot';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 import type { AccountBotStore, RecordRead } from '#domain/ports';
 import type { DeliveryAttempt, DeliveryState } from '#domain/video';

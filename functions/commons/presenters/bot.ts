@@ -1,5 +1,5 @@
 /** How callers see a bot (GET /v1/bot, POST /v1/bot/, GET /v1/bot/{uid}, PUT /v1/bot/{uid}, bot.* events). */
-import { type AccountBot, lookFileKey, toBot } from '#domain/account-bots';
+import { type AccountBot, lookFileKey, toBot } from '#domain/account-bot';
 import { type Bot, botPreviewKey } from '#domain/bot';
 import type { ObjectStore } from '#domain/ports';
 import { type VoiceOptions, voiceToSpeak } from '#domain/voices';

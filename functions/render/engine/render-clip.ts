@@ -9,8 +9,10 @@ import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { limits } from '#domain/limits';
 import type { FrameSize } from '#domain/shape';
+import { backgroundInputArgs } from '#media/background-media';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
-import { backgroundInputArgs, budgetFor, probe, runFfmpeg } from '#media/media';
+import { budgetFor, runFfmpeg } from '#media/media';
+import { probe } from '#media/probe';
 import { hashString, poses } from './animation.ts';
 import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
@@ -190,16 +192,8 @@ function budgetOf(input: RenderClipInput, mediaSeconds: number): number {
   return input.deadline === undefined ? budget : Math.max(0, Math.min(budget, (input.deadline - Date.now()) / 1000));
 }
 
-export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
-  // Where the time goes (RenderClipOutput.timings; the render job logs them).
-  const t0 = performance.now();
-  const ms = () => Math.round(performance.now() - t0);
-  const speech = await input.speech.synthesize(input.text, input.voice, input.workDir);
-  const speechMs = ms();
-  if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
-  if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
-
-  const timing = clipTiming(speech.durationSeconds, input.transitions);
+/** The bot as the clip draws it: its sprites at the frame's scale, its pose in every frame, and where it stands. */
+function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming) {
   const frame = input.frame;
   const sprites = loadSprites(input.bot.look, botHeightFor(frame, input.position), input.lookDirectory);
   // Without its card, a bot at a bottom position stands on the frame's edge; elsewhere its bust fades out.
@@ -212,50 +206,56 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
   const panelBottom = Math.round((sprites.manifest.panel.y + sprites.manifest.panel.height) * sprites.scale);
   const place = layoutFor(frame, input.position, sprites.manifest, flush ? { flushBottom: panelBottom } : {});
-  const D = timing.totalSeconds;
-  const T = TRANSITION_SECONDS;
-  // The speech starts after the entry transition: so do its captions.
-  const cues = cuesFromWords(input.text, speech.words, timing.entrySeconds);
+  return { compositor, framePoses, place };
+}
+type DrawnBot = ReturnType<typeof drawnBot>;
 
-  // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech. Every input is pinned to its demuxer.
-  const args: string[] = ['-y'];
-  let background: string;
+/** Input 0, the background, and its filter to the frame ([bg]): the caller's file, or the default backdrop. */
+async function backgroundInput(input: RenderClipInput, frame: FrameSize): Promise<{ args: string[]; filter: string; hasAudio: boolean }> {
   // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
   const scaleToFrame = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`;
   const media = await input.background;
-  const backgroundAudio = Boolean(media?.hasAudio);
+  const hasAudio = Boolean(media?.hasAudio);
   if (media) {
-    args.push(...backgroundInputArgs(media), '-i', media.path);
-    background = media.format.still
+    const filter = media.format.still
       ? // One picture: scaled and converted once, then repeated.
         `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB[bg]`
       : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
         `[0:v]${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
-  } else {
-    const backdrop = join(input.workDir, 'backdrop.rgb');
-    defaultBackdrop(backdrop, frame);
-    args.push('-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop);
-    // Converted once, then the one frame is repeated.
-    background = `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`;
+    return { args: [...backgroundInputArgs(media), '-i', media.path], filter, hasAudio };
   }
-  args.push(
-    '-protocol_whitelist',
-    'pipe',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'rgba',
-    '-s',
-    `${compositor.width}x${compositor.height}`,
-    '-r',
-    `${FPS}`,
-    '-i',
-    'pipe:0',
-  );
-  args.push('-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath);
+  const backdrop = join(input.workDir, 'backdrop.rgb');
+  defaultBackdrop(backdrop, frame);
+  const args = ['-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop];
+  // Converted once, then the one frame is repeated.
+  return { args, filter: `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`, hasAudio };
+}
 
-  const slide = slideExpressions(input.transitions, timing, frame, place.x, place.y, compositor.width);
-  const graph: string[] = [background];
+/** Input 1: the bot's frames, raw RGBA on stdin. */
+const botFramesInputArgs = (compositor: BotCompositor) => [
+  '-protocol_whitelist',
+  'pipe',
+  '-f',
+  'rawvideo',
+  '-pix_fmt',
+  'rgba',
+  '-s',
+  `${compositor.width}x${compositor.height}`,
+  '-r',
+  `${FPS}`,
+  '-i',
+  'pipe:0',
+];
+
+/**
+ * The picture's filters, appended to `graph` after [bg]: the bot over the background, the wipes, the burned
+ * captions and the fades. Returns the last label of the chain and whether captions were burned.
+ */
+function videoChain(graph: string[], input: RenderClipInput, timing: ClipTiming, bot: DrawnBot, cues: Cue[]): { video: string; burned: boolean } {
+  const { frame, transitions } = input;
+  const { place, compositor } = bot;
+  const T = TRANSITION_SECONDS;
+  const slide = slideExpressions(transitions, timing, frame, place.x, place.y, compositor.width);
   graph.push(`[bg][1:v]overlay=x='${slide.x}':y='${slide.y}':eval=${slide.animated ? 'frame' : 'init'}:eof_action=pass:format=yuv420[v0]`);
   let video = 'v0';
   /** Appends a filter to the video chain, optionally with a second input label (overlays). */
@@ -264,21 +264,27 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     graph.push(`[${video}]${second ? `[${second}]` : ''}${filter}[${label}]`);
     video = label;
   };
-  const outStart = D - timing.exitSeconds;
-  if (input.transitions.entry === 'wipe_in') {
+  const outStart = timing.totalSeconds - timing.exitSeconds;
+  if (transitions.entry === 'wipe_in') {
     graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T)}[wipein]`);
     next(`overlay=x='W*${easeOut(`t/${f(T)}`)}':y=0:eval=frame:eof_action=pass`, 'wipein');
   }
-  if (input.transitions.exit === 'wipe_out') {
+  if (transitions.exit === 'wipe_out') {
     graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T + 0.1)},setpts=PTS+${f(outStart)}/TB[wipeout]`);
     next(`overlay=x='-W+W*${easeIn(`min(1,(t-${f(outStart)})/${f(T)})`)}':y=0:eval=frame:eof_action=pass`, 'wipeout');
   }
   // Burned captions go over the picture and the bot, under the fades (they fade with the picture).
   const burned = input.captions === 'burn' && cues.length > 0 && isBurnable(input.text);
   if (burned) next(burnCaptions(cues, frame, place, input.workDir));
-  if (input.transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
-  if (input.transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);
+  if (transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
+  if (transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);
+  return { video, burned };
+}
 
+/** The sound's filters, appended to `graph`: the speech after the entry, mixed with the background's audio, faded. Returns its label. */
+function audioChain(graph: string[], input: RenderClipInput, timing: ClipTiming, backgroundAudio: boolean): string {
+  const T = TRANSITION_SECONDS;
+  const outStart = timing.totalSeconds - timing.exitSeconds;
   const delayMs = Math.round(timing.entrySeconds * 1000);
   graph.push(`[2:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=mono${delayMs ? `,adelay=${delayMs}` : ''},apad[speech]`);
   if (backgroundAudio && input.backgroundVolume > 0) {
@@ -295,34 +301,62 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     graph.push(`[a0]${audioFades.join(',')}[a1]`);
     audio = 'a1';
   }
+  return audio;
+}
 
+/** The outputs: the clip (H.264 + AAC, `seconds` long) from [vout] and `audio`, and the poster from [poster]. */
+const outputArgs = (graph: string[], audio: string, seconds: number, output: string, posterPath: string) => [
+  '-filter_complex',
+  graph.join(';'),
+  '-map',
+  '[vout]',
+  '-map',
+  `[${audio}]`,
+  ...VIDEO_ENCODE_ARGS,
+  '-r',
+  `${FPS}`,
+  ...AUDIO_ENCODE_ARGS,
+  '-t',
+  f(seconds),
+  '-movflags',
+  '+faststart',
+  output,
+  '-map',
+  '[poster]',
+  ...POSTER_ENCODE_ARGS,
+  posterPath,
+];
+
+export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
+  // Where the time goes (RenderClipOutput.timings; the render job logs them).
+  const t0 = performance.now();
+  const ms = () => Math.round(performance.now() - t0);
+  const speech = await input.speech.synthesize(input.text, input.voice, input.workDir);
+  const speechMs = ms();
+  if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
+  if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
+
+  const timing = clipTiming(speech.durationSeconds, input.transitions);
+  const bot = drawnBot(input, speech, timing);
+  const D = timing.totalSeconds;
+  // The speech starts after the entry transition: so do its captions.
+  const cues = cuesFromWords(input.text, speech.words, timing.entrySeconds);
+
+  // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech. Every input is pinned to its demuxer.
+  const background = await backgroundInput(input, input.frame);
+  const args: string[] = ['-y', ...background.args, ...botFramesInputArgs(bot.compositor)];
+  args.push('-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath);
+
+  const graph: string[] = [background.filter];
+  const { video, burned } = videoChain(graph, input, timing, bot, cues);
+  const audio = audioChain(graph, input, timing, background.hasAudio);
   // The poster: one frame of the finished picture, split off before the encoder (no second decode later).
   const posterFrame = Math.max(0, Math.min(timing.frames - 1, Math.round(posterSecondsOf(input.transitions, D) * FPS)));
   graph.push(`[${video}]split=2[vout][vposter]`, `[vposter]trim=start_frame=${posterFrame}:end_frame=${posterFrame + 1}[poster]`);
 
   const output = join(input.workDir, 'clip.mp4');
   const posterPath = join(input.workDir, 'poster.jpg');
-  args.push(
-    '-filter_complex',
-    graph.join(';'),
-    '-map',
-    '[vout]',
-    '-map',
-    `[${audio}]`,
-    ...VIDEO_ENCODE_ARGS,
-    '-r',
-    `${FPS}`,
-    ...AUDIO_ENCODE_ARGS,
-    '-t',
-    f(D),
-    '-movflags',
-    '+faststart',
-    output,
-    '-map',
-    '[poster]',
-    ...POSTER_ENCODE_ARGS,
-    posterPath,
-  );
+  args.push(...outputArgs(graph, audio, D, output, posterPath));
 
   const setupMs = ms();
   let drawMs = 0;
@@ -333,7 +367,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
       count: timing.frames,
       frame: (i) => {
         const s = performance.now();
-        const frame = compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing));
+        const frame = bot.compositor.render(bot.framePoses[i]!, zoomFactor(i, input.transitions, timing));
         drawMs += performance.now() - s;
         if (i === 0) firstFrameMs = ms();
         return frame;

@@ -80,34 +80,32 @@ function decode(path: string): Rgba {
   return image;
 }
 
-/**
- * Area-average resampling with premultiplied alpha (no dark fringes), separable: good for the 0.4–0.9×
- * reductions used here and run once per look and size.
- */
-function resample(src: Rgba, width: number, height: number): Rgba {
-  const weights = (srcSize: number, dstSize: number) => {
-    const ratio = srcSize / dstSize;
-    const rows: { start: number; w: Float32Array }[] = [];
-    for (let d = 0; d < dstSize; d++) {
-      const a = d * ratio;
-      const b = Math.min(srcSize, (d + 1) * ratio);
-      const start = Math.floor(a);
-      const end = Math.min(srcSize, Math.ceil(b));
-      const w = new Float32Array(Math.max(1, end - start));
-      let sum = 0;
-      for (let s = start; s < end; s++) {
-        const overlap = Math.min(b, s + 1) - Math.max(a, s);
-        w[s - start] = Math.max(0, overlap);
-        sum += w[s - start]!;
-      }
-      for (let i = 0; i < w.length; i++) w[i] = sum > 0 ? w[i]! / sum : 0;
-      rows.push({ start, w });
+/** For each pixel along one axis of the destination: the first source pixel it covers, and each covered pixel's share. */
+function areaWeights(srcSize: number, dstSize: number): { start: number; w: Float32Array }[] {
+  const ratio = srcSize / dstSize;
+  const rows: { start: number; w: Float32Array }[] = [];
+  for (let d = 0; d < dstSize; d++) {
+    const a = d * ratio;
+    const b = Math.min(srcSize, (d + 1) * ratio);
+    const start = Math.floor(a);
+    const end = Math.min(srcSize, Math.ceil(b));
+    const w = new Float32Array(Math.max(1, end - start));
+    let sum = 0;
+    for (let s = start; s < end; s++) {
+      const overlap = Math.min(b, s + 1) - Math.max(a, s);
+      w[s - start] = Math.max(0, overlap);
+      sum += w[s - start]!;
     }
-    return rows;
-  };
+    for (let i = 0; i < w.length; i++) w[i] = sum > 0 ? w[i]! / sum : 0;
+    rows.push({ start, w });
+  }
+  return rows;
+}
+
+/** The source's pixels as floats, premultiplied by their alpha. */
+function premultiply(src: Rgba): Float32Array {
   const sw = src.width;
   const sh = src.height;
-  // Premultiply into floats.
   const pre = new Float32Array(sw * sh * 4);
   for (let i = 0; i < sw * sh; i++) {
     const a = src.data[i * 4 + 3]! / 255;
@@ -116,7 +114,12 @@ function resample(src: Rgba, width: number, height: number): Rgba {
     pre[i * 4 + 2] = src.data[i * 4 + 2]! * a;
     pre[i * 4 + 3] = a;
   }
-  const xw = weights(sw, width);
+  return pre;
+}
+
+/** The horizontal pass: every row of the premultiplied source resampled to `width`. */
+function resampleRows(pre: Float32Array, sw: number, sh: number, width: number): Float32Array {
+  const xw = areaWeights(sw, width);
   const tmp = new Float32Array(width * sh * 4);
   for (let y = 0; y < sh; y++) {
     for (let x = 0; x < width; x++) {
@@ -140,7 +143,12 @@ function resample(src: Rgba, width: number, height: number): Rgba {
       tmp[t + 3] = a;
     }
   }
-  const yw = weights(sh, height);
+  return tmp;
+}
+
+/** The vertical pass to `height`, back to straight alpha (a pixel with next to no alpha stays transparent). */
+function resampleColumns(tmp: Float32Array, sh: number, width: number, height: number): Buffer {
+  const yw = areaWeights(sh, height);
   const out = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y++) {
     const { start, w } = yw[y]!;
@@ -166,7 +174,16 @@ function resample(src: Rgba, width: number, height: number): Rgba {
       }
     }
   }
-  return { width, height, data: out };
+  return out;
+}
+
+/**
+ * Area-average resampling with premultiplied alpha (no dark fringes), separable: good for the 0.4–0.9×
+ * reductions used here and run once per look and size.
+ */
+function resample(src: Rgba, width: number, height: number): Rgba {
+  const tmp = resampleRows(premultiply(src), src.width, src.height, width);
+  return { width, height, data: resampleColumns(tmp, src.height, width, height) };
 }
 
 const manifests = new Recent<BotManifest>(64);

@@ -8,7 +8,7 @@ import type { BotPosition, CaptionMode } from '#domain/choices';
 import type { Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
 import type { SpeechVoice } from '#domain/voices';
-import type { BackgroundMedia } from '#media/media';
+import type { BackgroundMedia } from '#media/background-media';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '2';

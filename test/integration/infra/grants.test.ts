@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { envNames } from '#commons/env-names';
 import { signWebhook } from '#commons/webhooks/signature';
-import { type AccountBot, lookFileKey, uploadKey } from '#domain/account-bots';
+import { type AccountBot, lookFileKey, uploadKey } from '#domain/account-bot';
 import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
 import type { PrepareBotMessage } from '#domain/messages';
 import { type Emulators, ensureQueues, ensureTables, LOCAL_REGION, type ProvisionedQueue, startEmulators } from '#infra/local/emulators.ts';

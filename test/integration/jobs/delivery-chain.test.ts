@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { type AccountBot, redeliverBotEvent, settledDelivery } from '#domain/account-bots';
+import type { AccountBot } from '#domain/account-bot';
+import { settledDelivery } from '#domain/account-bot-outcomes';
+import { redeliverBotEvent } from '#domain/account-bots';
 import { issueApiKey } from '#domain/api-keys';
 import { Conflict, Forbidden, NotFound } from '#domain/errors';
 import type { DeliverBotMessage } from '#domain/messages';

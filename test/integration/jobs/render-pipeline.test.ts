@@ -6,7 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { deleteAccountBot, lookPrefix, parsePutBot, putAccountBot } from '#domain/account-bots';
+import { lookPrefix } from '#domain/account-bot';
+import { parsePutBot } from '#domain/account-bot-request';
+import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, JobFailure } from '#domain/errors';
@@ -15,8 +17,9 @@ import { KEPT, REUSABLE_RENDER_MAX_AGE_MS, TEMPORARY } from '#domain/render-cach
 import { failVideo } from '#domain/video-outcomes';
 import { createVideo } from '#domain/videos';
 import { type AssembleDeps, handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
+import type { BackgroundMedia } from '#functions/media/background-media.ts';
 import type { ConcatInput } from '#functions/media/concat.ts';
-import { type BackgroundMedia, MediaToolError } from '#functions/media/media.ts';
+import { MediaToolError } from '#functions/media/media.ts';
 import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
 import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';

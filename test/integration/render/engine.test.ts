@@ -12,8 +12,8 @@ import { BOT_POSITIONS, type BotPosition, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } 
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
+import { type BackgroundMedia, inspectBackground } from '#functions/media/background-media.ts';
 import { concatClips } from '#functions/media/concat.ts';
-import { type BackgroundMedia, inspectBackground } from '#functions/media/media.ts';
 import { BotCompositor } from '#functions/render/engine/compositor.ts';
 import {
   clipMouthLevels,

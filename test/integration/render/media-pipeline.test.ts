@@ -14,15 +14,9 @@ import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import {
-  BACKGROUND_FORMATS,
-  budgetFor,
-  inspectBackground,
-  MediaBudgetError,
-  MediaRejectedError,
-  parseInputReport,
-  runFfmpeg,
-} from '#functions/media/media.ts';
+import { BACKGROUND_FORMATS, inspectBackground } from '#functions/media/background-media.ts';
+import { budgetFor, MediaBudgetError, MediaRejectedError, runFfmpeg } from '#functions/media/media.ts';
+import { parseInputReport } from '#functions/media/probe.ts';
 import { fetchBackground } from '#functions/render/background.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';

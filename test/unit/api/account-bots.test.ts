@@ -1,6 +1,7 @@
 /** The rules of a PUT /v1/bot/{uid} and the one conversion of an account bot into the renderer's Bot. */
 import { describe, expect, it } from 'vitest';
-import { type AccountBot, parsePutBot, toBot } from '#domain/account-bots';
+import { type AccountBot, toBot } from '#domain/account-bot';
+import { parsePutBot } from '#domain/account-bot-request';
 import { Forbidden, InvalidRequest } from '#domain/errors';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseBatchFields } from '#domain/batch-request';
 import { readBatchRows } from '#domain/batch-rows';
-import { parseBatchFields } from '#domain/batches';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 

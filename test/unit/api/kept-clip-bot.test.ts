@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { AccountBot } from '#domain/account-bots';
+import type { AccountBot } from '#domain/account-bot';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, InvalidRequest } from '#domain/errors';

@@ -3,7 +3,9 @@
  * the bucket would be served as a page of the caller's until the preparation deletes it.
  */
 import { describe, expect, it } from 'vitest';
-import { type AccountBot, type AccountBotDeps, parsePutBot, putAccountBot } from '#domain/account-bots';
+import type { AccountBot } from '#domain/account-bot';
+import { parsePutBot } from '#domain/account-bot-request';
+import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 
 const PNG = builtInLookAsPrepared('ava').files.get('head-m0-eo.png')!;

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AccountBot } from '#domain/account-bots';
+import type { AccountBot } from '#domain/account-bot';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 
 const bot = (uid: string, files = ['manifest.json', 'panel.png']): AccountBot => ({

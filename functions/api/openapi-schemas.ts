@@ -1,0 +1,116 @@
+/** The request and error schemas of the OpenAPI document (openapi.ts), beside the zod ones they describe. */
+import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bot';
+import { BOT_POSITIONS } from '#domain/choices';
+import { createRequestSchema } from '#domain/create-request';
+import { jsonSchemaOf } from '#domain/json-schema';
+import { limits } from '#domain/limits';
+
+const file = (description: string) => ({ type: 'string', contentMediaType: 'application/octet-stream', description });
+
+/** PUT /v1/bot/{uid}: a multipart form (files) or JSON (image_url only). */
+export const putBotFields = {
+  name: { type: 'string', maxLength: limits.maxBotNameChars, description: 'Required.' },
+  description: { type: 'string', maxLength: limits.maxBotDescriptionChars },
+  voice: { type: 'string', description: `A voice id from GET /v1/voices. Default: ${DEFAULT_BOT_VOICE}.` },
+  default_position: { type: 'string', enum: [...BOT_POSITIONS] },
+  webhook: { type: 'string', description: 'Receives a signed bot.ready or bot.failed event when the preparation settles.' },
+  image_url: {
+    type: 'string',
+    description: `A photo (JPEG, PNG or WebP, at most ${limits.maxBotImageBytes / 1024 / 1024} MB), fetched through the address guard.`,
+  },
+};
+export const putBotRequest = {
+  type: 'object',
+  required: ['name'],
+  description:
+    `Exactly one image source: image, image_url, or mouth_closed and mouth_open (${DRAWN_PARTS.join(', ')}). ` +
+    `An upload's whole body is at most ${limits.maxBotBodyBytes} bytes (what API Gateway and Lambda carry); larger photos go by image_url.`,
+  properties: {
+    ...putBotFields,
+    image: file('A photo: JPEG, PNG or WebP.'),
+    ...Object.fromEntries(DRAWN_PARTS.map((part) => [part, file('A drawn layer: PNG with alpha.')])),
+  },
+};
+
+/** PUT /v1/templates/{uid}: the create request's fields but the webhook, and a name. */
+export function templateRequest() {
+  const {
+    properties,
+    required: _required,
+    description: _description,
+    ...create
+  } = jsonSchemaOf(createRequestSchema) as { properties: Record<string, unknown>; required: string[]; description: string };
+  const { webhook: _webhook, process_done_webhook: _alias, ...fields } = properties;
+  return {
+    ...create,
+    description:
+      'A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions) may hold {{name}} or {{name|default}}.',
+    required: ['name', 'clips'],
+    properties: { name: { type: 'string', maxLength: limits.maxTemplateNameChars }, ...fields },
+  };
+}
+
+export const templateVideoRequest = {
+  type: 'object',
+  required: ['webhook'],
+  properties: {
+    webhook: { type: 'string', description: 'Address notified when the video is ready, as in a create request.' },
+    variables: {
+      type: 'object',
+      additionalProperties: { type: 'string', maxLength: limits.maxVariableChars },
+      description: 'A value for each variable of the template; those with a default may be left out.',
+    },
+  },
+};
+
+const batchRows = {
+  type: 'array',
+  maxItems: limits.maxBatchRows,
+  items: { type: 'object', additionalProperties: { type: 'string', maxLength: limits.maxVariableChars } },
+  description: 'One object of variable values per video (as `variables` of a video from the template).',
+};
+const batchFields = {
+  webhook: { type: 'string', description: 'Receives batch.completed once every row has settled (signed like every event).' },
+  notify_each: { type: 'boolean', default: false, description: "Each video's own video.completed / video.failed goes to the webhook too." },
+  dry_run: {
+    type: 'boolean',
+    default: false,
+    description:
+      "Check every row as a batch would be and make nothing: 200 {dry_run, template_uid, rows, first_row: {row, variables, clips}} with the first row's clips filled in, or the batch's 400.",
+  },
+};
+export const batchRequest = {
+  json: {
+    type: 'object',
+    required: ['webhook', 'rows'],
+    properties: { ...batchFields, rows: batchRows },
+  },
+  multipart: {
+    type: 'object',
+    required: ['webhook', 'rows'],
+    properties: {
+      ...batchFields,
+      rows: {
+        type: 'string',
+        format: 'binary',
+        description: `A CSV file (UTF-8, RFC 4180 quoting, at most ${limits.maxBatchCsvBytes} bytes): a header row of variable names, then one row per video. An empty cell leaves the variable to its default.`,
+      },
+    },
+  },
+};
+
+export const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      },
+    },
+  },
+};
