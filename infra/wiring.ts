@@ -1,5 +1,6 @@
 import { envNames, type QueueName, type TableName } from '#commons/env-names';
 import { KEY_REQUIRED, WWW_AUTHENTICATE } from '#commons/gateway-messages';
+import { BUCKET_PREFIXES } from '#domain/bucket-layout';
 
 /**
  * The one declaration of how vidbot is wired: which function serves which route, which queue feeds which
@@ -374,7 +375,7 @@ export const functions = {
     // A PUT queues the preparation; POST /v1/bot/{uid}/redeliver queues the bot's event.
     queues: { prepare: 'send', notify: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads and looks (looks/, retired-looks/).
-    bucket: { access: 'readWrite', delete: ['looks/', 'retired-looks/', 'uploads/'] },
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.retiredLooks, BUCKET_PREFIXES.uploads] },
   },
   /** Templates: saved, listed, read and deleted here; videos are made from them by createVideo. */
   templates: {
@@ -544,7 +545,7 @@ export const functions = {
     queues: { notify: 'send' },
     // It deletes an output it stored for a video that ended meanwhile (assemble-job.ts discardOutput), and
     // only what it writes: outputs/ (outputObjectKey).
-    bucket: { access: 'readWrite', delete: ['outputs/'] },
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.outputs] },
     layers: ['media'],
   },
   notifier: {
@@ -583,7 +584,7 @@ export const functions = {
     queues: { notify: 'send' },
     // It writes looks and removes what it used or made: the uploads, a failed look; it moves a replaced look to
     // retired-looks/ (copy, then delete).
-    bucket: { access: 'readWrite', delete: ['looks/', 'uploads/'] },
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads] },
   },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',
@@ -598,7 +599,7 @@ export const functions = {
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
     deadLetters: ['render', 'assemble', 'prepare'],
     // A failed bot's uploads go (its previous look stays where it is); it reads and writes nothing.
-    bucket: { delete: ['uploads/'] },
+    bucket: { delete: [BUCKET_PREFIXES.uploads] },
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;

@@ -4,12 +4,12 @@ import { runQueueJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
 import { makeWorkDir } from '#commons/workdirs';
+import { captionObjectKey, cuesObjectKey, outputObjectKey, posterObjectKey, retentionBeside, videoPosterKey } from '#domain/bucket-layout';
 import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE } from '#domain/captions';
 import { posterSecondsOf } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
-import { cuesObjectKey, posterObjectKey, retentionBeside } from '#domain/render-cache';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
@@ -28,12 +28,6 @@ export interface AssembleDeps {
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
 }
-
-const videoPosterKey = (tenantId: string, videoId: string) => `outputs/${tenantId}/${videoId}.jpg`;
-const captionObjectKey = (tenantId: string, videoId: string, format: 'vtt' | 'srt') => `outputs/${tenantId}/${videoId}.${format}`;
-
-const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
-  `outputs/${tenantId}/${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
 
 /**
  * Joins a video's rendered clips in order (stream copy, no re-encode; one clip is copied within the bucket),

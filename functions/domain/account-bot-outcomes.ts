@@ -2,17 +2,8 @@
  * How a preparation of a bot ends: the version settles ready or failed once, its uploads go, the look it replaces
  * is retired, and its webhook is told. The prepare job (functions/prepare) and the sweeper end preparations here.
  */
-import {
-  type AccountBot,
-  type BotDelivery,
-  type BotFailure,
-  DRAWN_PARTS,
-  lookFileKey,
-  lookKeysOf,
-  retiredLookFileKey,
-  type StoredLook,
-  uploadKey,
-} from './account-bot.ts';
+import { type AccountBot, type BotDelivery, type BotFailure, DRAWN_PARTS, lookKeysOf, type StoredLook } from './account-bot.ts';
+import { lookFileKey, retiredLookFileKey, uploadKey } from './bucket-layout.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
 import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
 

@@ -5,6 +5,7 @@
  * account-bot-outcomes.ts. Preparation (the look) is an asynchronous job (functions/prepare).
  */
 import { type Bot, BUILT_IN_BOTS } from './bot.ts';
+import { lookFileKey, lookPrefix, retiredLookFileKey } from './bucket-layout.ts';
 import type { BotPosition } from './choices.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { botVoiceOf, findVoice } from './voices.ts';
@@ -103,15 +104,6 @@ export interface ResolvedBot {
 
 /** The voice of a bot that names none. */
 export const DEFAULT_BOT_VOICE = 'espeak:en-us+f3';
-
-export const uploadKey = (tenantId: string, uid: string, version: string, part: string) => `uploads/${tenantId}/${uid}/${version}/${part}`;
-export const lookPrefix = (tenantId: string, uid: string, version: string) => `looks/${tenantId}/${uid}/${version}`;
-export const lookFileKey = (tenantId: string, uid: string, version: string, file: string) => `${lookPrefix(tenantId, uid, version)}/${file}`;
-/** Where a replaced look's files go (the bucket's lifecycle rule expires them). */
-export const retiredLookFileKey = (tenantId: string, uid: string, version: string, file: string) =>
-  `retired-${lookFileKey(tenantId, uid, version, file)}`;
-/** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes retired looks: far beyond a video's deadline. */
-export const RETIRED_LOOK_EXPIRY_DAYS = 1;
 
 export const isBuiltInUid = (uid: string) => BUILT_IN_BOTS.some((bot) => bot.uid === uid);
 

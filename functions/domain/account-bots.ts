@@ -12,11 +12,11 @@ import {
   type ResolvedBot,
   type RetiredLook,
   toBot,
-  uploadKey,
 } from './account-bot.ts';
 import { settledDelivery } from './account-bot-outcomes.ts';
 import type { ImagePart, PutBotCommand } from './account-bot-request.ts';
 import type { Bot } from './bot.ts';
+import { uploadKey } from './bucket-layout.ts';
 import { BOT_UID_PATTERN } from './choices.ts';
 import { Conflict, Forbidden, NotFound, TooManyBotsInProgress } from './errors.ts';
 import { limits } from './limits.ts';

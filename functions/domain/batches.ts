@@ -16,6 +16,7 @@
  * others once it has rendered them, so they find them in the render cache (`cached: true`), rendered once.
  */
 import { rowCommand, type StartBatchCommand } from './batch-request.ts';
+import { batchInputKey } from './bucket-layout.ts';
 import { Conflict, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
 import { maxVideosInProgress } from './fair-use.ts';
 import { limits } from './limits.ts';
@@ -79,7 +80,6 @@ export interface BatchInput {
 }
 
 const BATCH_ID = /^bat_[A-Za-z0-9_-]{1,64}$/;
-const batchInputKey = (tenantId: string, batchId: string) => `batches/${tenantId}/${batchId}.json`;
 /** The video of a row: derived, so that a look done twice finds the videos the first one made. */
 export const rowVideoId = (batchId: string, row: number) => `vid_${batchId.slice('bat_'.length)}_r${row}`;
 const batchEventId = (batchId: string) => `evt_${batchId}_completed`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
+import { TEMPORARY_EXPIRY_DAYS } from './bucket-layout.ts';
 import type { ClipSpec } from './clip.ts';
 import { frameSizeOf, type Shape } from './shape.ts';
 import type { SpeechVoice } from './voices.ts';
@@ -47,35 +48,6 @@ export function clipContentHash(
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
 
-const extension = (mode: 'video' | 'voice') => (mode === 'video' ? 'mp4' : 'mp3');
-
-/** A render, tagged temporary: it expires TEMPORARY_EXPIRY_DAYS after it was last written. */
-export const renderObjectKey = (hash: string, mode: 'video' | 'voice') => `renders/${hash}.${extension(mode)}`;
-/**
- * A kept clip (reusable_clip: true), tagged kept: it never expires. Kept clips have their own prefix so that no
- * write of a temporary render can ever retag one (the tags of an object are those of its last PUT).
- */
-export const keptObjectKey = (hash: string, mode: 'video' | 'voice') => `kept/${hash}.${extension(mode)}`;
-
-/** A rendered clip's cues (captions), beside it: `renders/<hash>.cues.json`, `kept/<hash>.cues.json`. */
-export const cuesObjectKey = (clipObjectKey: string) => clipObjectKey.replace(/\.(mp4|mp3)$/, '.cues.json');
-
-/** A rendered video clip's poster (JPEG), beside it: `renders/<hash>.poster.jpg`; the first clip's is its video's. */
-export function posterObjectKey(clipObjectKey: string): string {
-  if (!clipObjectKey.endsWith('.mp4')) throw new Error(`only a video clip has a poster, not ${clipObjectKey}`);
-  return clipObjectKey.replace(/\.mp4$/, '.poster.jpg');
-}
-
-/** Object tags read by the bucket's lifecycle rules: temporary renders expire, kept clips stay. */
-const RETENTION_TAG = 'retention';
-export const TEMPORARY = { [RETENTION_TAG]: 'temporary' };
-export const KEPT = { [RETENTION_TAG]: 'kept' };
-
-/** The retention of what lies beside a rendered clip (its cues, its poster): the clip's own. */
-export const retentionBeside = (clipObjectKey: string) => (clipObjectKey.startsWith('kept/') ? KEPT : TEMPORARY);
-
-/** Days after which the bucket's lifecycle rule (infra/stack.ts) deletes objects tagged TEMPORARY. */
-export const TEMPORARY_EXPIRY_DAYS = 7;
 /**
  * A temporary render older than this is not reused: it could expire before the video using it is assembled
  * (S3 expires objects at the first midnight UTC after the age is reached, and reading one does not reset its

@@ -9,10 +9,9 @@
  * wrote removed); a version already settled removes its uploads and queues its event again (the notifier delivers
  * an event once). A version that crashes on every attempt is failed by the sweeper from the dead-letter queue.
  */
-
 import { runJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
-import { type AccountBot, type DrawnPart, lookFileKey, type StoredLook } from '#domain/account-bot';
+import type { AccountBot, DrawnPart, StoredLook } from '#domain/account-bot';
 import {
   announceBot,
   failBot,
@@ -22,6 +21,7 @@ import {
   retireLook,
   settledDelivery,
 } from '#domain/account-bot-outcomes';
+import { lookFileKey } from '#domain/bucket-layout';
 import { JobFailure } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';

@@ -7,21 +7,13 @@ import { makeWorkDir } from '#commons/workdirs';
 import { type AccountBot, ownsLook, type PinnedBot, pinOf, type StoredLook, toBot } from '#domain/account-bot';
 import { resolveBot } from '#domain/account-bots';
 import type { Bot } from '#domain/bot';
+import { cuesObjectKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, TEMPORARY } from '#domain/bucket-layout';
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipSpec } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
-import {
-  clipContentHash,
-  cuesObjectKey,
-  isReusableRender,
-  KEPT,
-  keptObjectKey,
-  posterObjectKey,
-  renderObjectKey,
-  TEMPORARY,
-} from '#domain/render-cache';
+import { clipContentHash, isReusableRender } from '#domain/render-cache';
 import { frameSizeOf, type Shape } from '#domain/shape';
 import type { ClipResult, VideoRecord } from '#domain/video';
 import { isTerminal, shapeOf } from '#domain/video';

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AccountBot, lookFileKey, retiredLookFileKey, type StoredLook } from '#domain/account-bot';
+import type { AccountBot, StoredLook } from '#domain/account-bot';
+import { lookFileKey, retiredLookFileKey } from '#domain/bucket-layout';
 import { JobFailure } from '#domain/errors';
 import type { ObjectStore } from '#domain/ports';
 

@@ -1,8 +1,14 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { RETIRED_LOOK_EXPIRY_DAYS } from '#domain/account-bot';
-import { TEMPORARY, TEMPORARY_EXPIRY_DAYS } from '#domain/render-cache';
+import {
+  BUCKET_PREFIXES,
+  RETIRED_LOOK_EXPIRY_DAYS,
+  TEMPORARY,
+  TEMPORARY_EXPIRY_DAYS,
+  TMP_EXPIRY_DAYS,
+  UPLOAD_EXPIRY_DAYS,
+} from '#domain/bucket-layout';
 import { mediaCors } from '../wiring.ts';
 
 /**
@@ -48,12 +54,12 @@ export class MediaStorage extends Construct {
       ],
       lifecycleRules: [
         // Renders not kept (renders/) are tagged retention=temporary by the render job, which reads the same
-        // expiry to stop reusing one before it goes (functions/domain/render-cache.ts).
+        // expiry to stop reusing one before it goes (functions/domain/bucket-layout.ts, render-cache.ts).
         { id: 'ExpireTemporary', tagFilters: TEMPORARY, expiration: Duration.days(TEMPORARY_EXPIRY_DAYS) },
-        { id: 'ExpireUploads', prefix: 'uploads/', expiration: Duration.days(1) },
-        // A replaced bot's look, kept for clips of videos accepted before the replacement (functions/domain/account-bots.ts).
-        { id: 'ExpireRetiredLooks', prefix: 'retired-looks/', expiration: Duration.days(RETIRED_LOOK_EXPIRY_DAYS) },
-        { id: 'ExpireTmp', prefix: 'tmp/', expiration: Duration.days(1) },
+        { id: 'ExpireUploads', prefix: BUCKET_PREFIXES.uploads, expiration: Duration.days(UPLOAD_EXPIRY_DAYS) },
+        // A replaced bot's look, kept for clips of videos accepted before the replacement (functions/domain/bucket-layout.ts).
+        { id: 'ExpireRetiredLooks', prefix: BUCKET_PREFIXES.retiredLooks, expiration: Duration.days(RETIRED_LOOK_EXPIRY_DAYS) },
+        { id: 'ExpireTmp', prefix: BUCKET_PREFIXES.tmp, expiration: Duration.days(TMP_EXPIRY_DAYS) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,

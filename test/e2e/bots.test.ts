@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookPrefix } from '#domain/account-bot';
+import { lookPrefix } from '#domain/bucket-layout';
 import { limits } from '#domain/limits';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { FPS } from '#functions/render/engine/index.ts';

@@ -1,6 +1,7 @@
 /** How callers see a bot (GET /v1/bot, POST /v1/bot/, GET /v1/bot/{uid}, PUT /v1/bot/{uid}, bot.* events). */
-import { type AccountBot, lookFileKey, toBot } from '#domain/account-bot';
+import { type AccountBot, toBot } from '#domain/account-bot';
 import { type Bot, botPreviewKey } from '#domain/bot';
+import { lookFileKey } from '#domain/bucket-layout';
 import type { ObjectStore } from '#domain/ports';
 import { type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import { presentAttempts } from './video.ts';

@@ -3,7 +3,6 @@
  * stored, a builder's LookError fails it with its code leaving nothing, a transient error is retried, a replaced or
  * deleted bot leaves no look behind; and the render engine draws a prepared look fetched from the bucket.
  */
-
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +12,10 @@ import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { logger } from '#commons/logger';
 import { presentAccountBot } from '#commons/presenters/bot';
-import { type AccountBot, lookPrefix, toBot } from '#domain/account-bot';
+import { type AccountBot, toBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { type AccountBotDeps, deleteAccountBot, putAccountBot } from '#domain/account-bots';
+import { lookPrefix } from '#domain/bucket-layout';
 import { Conflict } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { clipContentHash } from '#domain/render-cache';

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { lookPrefix } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { KEPT, lookPrefix, TEMPORARY } from '#domain/bucket-layout';
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverBotMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
-import { KEPT, REUSABLE_RENDER_MAX_AGE_MS, TEMPORARY } from '#domain/render-cache';
+import { REUSABLE_RENDER_MAX_AGE_MS } from '#domain/render-cache';
 import { failVideo } from '#domain/video-outcomes';
 import { createVideo } from '#domain/videos';
 import { type AssembleDeps, handleAssembleMessage } from '#functions/assemble/assemble-job.ts';

@@ -2,10 +2,10 @@
  * A kept clip (clip_uid) of an account's bot is checked like a clip described in full: its bot deleted is a 400
  * naming the clip_uid, its bot preparing or failed is the 409 bot_not_ready.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { AccountBot } from '#domain/account-bot';
 import { BUILT_IN_BOTS } from '#domain/bot';
+
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, InvalidRequest } from '#domain/errors';
 import type { KeptClip, VideoRepository } from '#domain/ports';

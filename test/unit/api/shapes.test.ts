@@ -3,7 +3,6 @@
  * video, shown by its presenters and the OpenAPI document, part of a clip's cache key, and a kept clip of
  * another shape refused.
  */
-
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
