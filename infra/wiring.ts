@@ -644,7 +644,10 @@ export function apiMethods(fns: Record<string, FunctionDecl> = functions): ApiMe
   return [...methods.values()];
 }
 
-/** Every route with the function that serves it. */
+/**
+ * Every route with the function that serves it.
+ * @internal Exported for its tests.
+ */
 export const routes = Object.entries(functions).flatMap(([name, fn]) =>
   fn.trigger === 'http' ? fn.routes.map((route) => ({ ...(route as Route), function: name as FunctionName })) : [],
 );
@@ -658,19 +661,18 @@ export interface ResourceNames {
 }
 
 /**
- * The environment a function gets: exactly the resources its declaration names, under the variable names of
- * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
- */
-/**
  * The speech engine of the built-in bots: Amazon Polly's neural voices on AWS; espeak-ng locally, where there is
  * no AWS (it is also every deployment's offline engine: its voices are always listed). To deploy without Polly,
  * set `cloud` to 'espeak'.
+ * @internal Exported for its tests.
  */
 export const speechEngines: Record<'cloud' | 'local', 'espeak' | 'polly'> = { cloud: 'polly', local: 'espeak' };
 
 /**
- * A function's environment. `speechEngine` defaults to the mode's (speechEngines); the local runtime gives
- * 'espeak' in either mode, having no Polly.
+ * The environment a function gets: exactly the resources its declaration names, under the variable names of
+ * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
+ * `speechEngine` defaults to the mode's (speechEngines); the local runtime gives 'espeak' in either mode, having
+ * no Polly.
  */
 export function environmentFor(
   fn: FunctionDecl,

@@ -19,7 +19,10 @@ export interface VoiceGroup {
 
 const words = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean);
 
-/** Every word typed must appear in the voice's id, language tag, language name or gender. */
+/**
+ * Every word typed must appear in the voice's id, language tag, language name or gender.
+ * @internal Exported for its tests.
+ */
 export function matchesVoice(voice: Voice, filter: string): boolean {
   const haystack = `${voice.id} ${voice.language} ${voice.language_name} ${voice.gender ?? ''} ${voice.engine}`.toLowerCase();
   return words(filter).every((word) => haystack.includes(word));

@@ -80,7 +80,10 @@ export interface BatchInput {
 }
 
 const BATCH_ID = /^bat_[A-Za-z0-9_-]{1,64}$/;
-/** The video of a row: derived, so that a look done twice finds the videos the first one made. */
+/**
+ * The video of a row: derived, so that a look done twice finds the videos the first one made.
+ * @internal Exported for its tests.
+ */
 export const rowVideoId = (batchId: string, row: number) => `vid_${batchId.slice('bat_'.length)}_r${row}`;
 const batchEventId = (batchId: string) => `evt_${batchId}_completed`;
 

@@ -29,7 +29,10 @@ export const assembleMessageSchema = z.object({
 });
 export type AssembleMessage = z.infer<typeof assembleMessageSchema>;
 
-/** Notify queue: deliver the video's event to its webhook. `attempt` counts from 1. */
+/**
+ * Notify queue: deliver the video's event to its webhook. `attempt` counts from 1.
+ * @internal Exported for its tests.
+ */
 export const deliverMessageSchema = z.object({
   kind: z.literal('deliver'),
   tenantId,

@@ -53,6 +53,7 @@ export function clipContentHash(
  * (S3 expires objects at the first midnight UTC after the age is reached, and reading one does not reset its
  * age). Rendering it again rewrites the object, which starts its age afresh. One day of margin is far more
  * than a video's deadline.
+ * @internal Exported for its tests.
  */
 export const REUSABLE_RENDER_MAX_AGE_MS = (TEMPORARY_EXPIRY_DAYS - 1) * 24 * 3600 * 1000;
 

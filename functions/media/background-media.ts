@@ -18,7 +18,10 @@ export interface BackgroundFormat {
   remux?: boolean;
 }
 
-/** The formats a background may be in (docs/security.md). Anything ffmpeg identifies as another is refused. */
+/**
+ * The formats a background may be in (docs/security.md). Anything ffmpeg identifies as another is refused.
+ * @internal Exported for its tests.
+ */
 export const BACKGROUND_FORMATS: readonly BackgroundFormat[] = [
   { demuxer: 'mov', label: 'MP4 / MOV' },
   { demuxer: 'matroska', label: 'WebM / Matroska' },

@@ -36,6 +36,7 @@ export const carriedByAnotherChain = (message: ChainMessage, delivery: RecordedD
  * Where this attempt stands in its chain's schedule: a caller's redelivery starts a schedule of its own; any other
  * message continues its chain from `attempt` (a chain's first message says 1; the local runtime's restart
  * recovery says where the chain had got to, so its backoff and its number of attempts go on rather than restart).
+ * @internal Exported for its tests.
  */
 export const positionInSchedule = (message: ChainMessage, receiveCount: number) =>
   message.redelivery ? receiveCount : message.attempt + receiveCount - 1;

@@ -11,11 +11,18 @@
 
 export const DELIVERY_SCHEDULE_SECONDS: readonly number[] = [0, 30, 120, 300, 900, 1800, 3600, 7200, 10800, 14400, 21600, 25200];
 export const MAX_DELIVERY_ATTEMPTS = DELIVERY_SCHEDULE_SECONDS.length;
+/** @internal Exported for its tests. */
 export const DELIVERY_JITTER = 0.2;
-/** SQS's maximum visibility timeout. */
+/**
+ * SQS's maximum visibility timeout.
+ * @internal Exported for its tests.
+ */
 export const MAX_DELAY_SECONDS = 12 * 60 * 60;
 
-/** True when `attempt` (counting from 1) is the last one: no retry follows a failure. */
+/**
+ * True when `attempt` (counting from 1) is the last one: no retry follows a failure.
+ * @internal Exported for its tests.
+ */
 export const isLastAttempt = (attempt: number, maxAttempts = MAX_DELIVERY_ATTEMPTS) => attempt >= maxAttempts;
 
 /**

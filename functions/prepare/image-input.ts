@@ -49,6 +49,7 @@ const MAX_JPEG_SCANS = 32;
 /**
  * Counts a JPEG's scans (SOS markers) by walking its segments, before anything decodes it: a file with more than
  * MAX_JPEG_SCANS, or whose segments do not parse, is refused as image_invalid. Linear in the file's size.
+ * @internal Exported for its tests.
  */
 export function checkJpegScans(image: Buffer, name = 'image'): number {
   const invalid = (why: string) => new LookError('image_invalid', `${name} is not a JPEG image we accept: ${why}`);

@@ -205,6 +205,7 @@ function accept(fn: LambdaFunction, finding: string, reason: string): void {
 /**
  * A declaration's bucket access as read/write access (none for a delete-only `{ delete }`) plus the object key
  * patterns it may delete: none, everything ('readWriteDelete'), or `<prefix>*` for each prefix of `{ access, delete }`.
+ * @internal Exported for its tests.
  */
 export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access?: Access; deletes: string[] } {
   if (bucket === 'readWriteDelete') return { access: 'readWrite', deletes: ['*'] };

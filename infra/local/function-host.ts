@@ -267,7 +267,10 @@ export class FunctionHost {
   }
 }
 
-/** SIGKILLs every process whose command line mentions `dir` (Linux /proc; elsewhere nothing happens). */
+/**
+ * SIGKILLs every process whose command line mentions `dir` (Linux /proc; elsewhere nothing happens).
+ * @internal Exported for its tests.
+ */
 export function killProcessesUsing(dir: string): number {
   let killed = 0;
   let pids: string[];

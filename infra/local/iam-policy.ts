@@ -12,7 +12,10 @@ interface PolicyStatement {
   Resource?: string | string[];
 }
 
-/** IAM wildcard match: `*` any run of characters, `?` any one character, case-sensitive. */
+/**
+ * IAM wildcard match: `*` any run of characters, `?` any one character, case-sensitive.
+ * @internal Exported for its tests.
+ */
 export function wildcardMatch(pattern: string, value: string): boolean {
   const regex = new RegExp(
     `^${pattern

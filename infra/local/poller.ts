@@ -25,7 +25,10 @@ export interface PollerOptions {
   log: Log;
 }
 
-/** Lambda's SQS record shape. */
+/**
+ * Lambda's SQS record shape.
+ * @internal Exported for its tests.
+ */
 export function toSqsRecord(message: Message, queueArn: string) {
   const attributes = message.Attributes ?? {};
   return {
@@ -63,6 +66,7 @@ export function toSqsRecord(message: Message, queueArn: string) {
 /**
  * Which messages of a batch succeeded, by Lambda's rules for ReportBatchItemFailures: a thrown error or a
  * malformed response fails the whole batch; otherwise every message not listed in batchItemFailures succeeded.
+ * @internal Exported for its tests.
  */
 export function successfulMessages(messageIds: string[], outcome: { error: true } | { error: false; result: unknown }): string[] {
   if (outcome.error) return [];
@@ -91,6 +95,7 @@ const MAX_BUFFERED = 1000;
 /**
  * The account a message is for: its SQS message group (fair queues on AWS), else the `tenantId` of its body;
  * one shared group when it names none.
+ * @internal Exported for its tests.
  */
 export function messageGroupOf(message: Pick<Message, 'Attributes' | 'Body'>): string {
   const group = message.Attributes?.MessageGroupId;
@@ -107,6 +112,7 @@ export function messageGroupOf(message: Pick<Message, 'Attributes' | 'Body'>): s
  * Fair dispatch among accounts, the local counterpart of SQS fair queues: the next free execution environment
  * takes the oldest message of the account with the fewest messages in flight (the one served longest ago
  * breaking ties), so one account's backlog of clips or hanging webhooks does not hold up another's small job.
+ * @internal Exported for its tests.
  */
 export class FairBuffer {
   private readonly byGroup = new Map<string, Buffered[]>();

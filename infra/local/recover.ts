@@ -13,6 +13,7 @@ import type { Log } from './log.ts';
  * How long a recovered event waits before its next attempt: what the schedule still owed since the last attempt
  * (a restart neither hurries the backoff nor starts it again). SQS delays a message by at most 15 minutes, so a
  * longer wait is cut to that.
+ * @internal Exported for its tests.
  */
 export function recoveredDeliveryDelay(attempts: { at: string }[], nowMs: number): number {
   const last = attempts.at(-1);

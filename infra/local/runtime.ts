@@ -25,6 +25,7 @@ import { requeueUnfinishedWork } from './recover.ts';
 import { buildResources } from './routing.ts';
 import { type DevTenant, seedBots, seedDevTenant } from './seed.ts';
 
+/** @internal Exported for its tests. */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface LocalRuntimeOptions {
@@ -118,7 +119,10 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-/** Physical names of the local resources. */
+/**
+ * Physical names of the local resources.
+ * @internal Exported for its tests.
+ */
 export const localNames = {
   table: (name: string) => `vidbot-${name}`,
   queue: (name: string) => `vidbot-${name}`,

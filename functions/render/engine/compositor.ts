@@ -51,6 +51,7 @@ interface Mask {
   full: Int32Array;
 }
 
+/** @internal Exported for its tests. */
 export function maskOf(coverage: Uint8Array, width: number, height: number): Mask {
   const full = new Int32Array(height * 2);
   for (let y = 0; y < height; y++) {
@@ -107,6 +108,7 @@ function blendPixels(dst: Rgba, src: Rgba, y: number, dy: number, x0: number, x1
 /**
  * Blends `src` (straight alpha) over `dst` at (ox, oy), clipped to dst; `mask` (0..255 per dst pixel) optionally
  * limits src. Opaque runs where the mask is full are copied; everything else is blended per pixel.
+ * @internal Exported for its tests.
  */
 export function blendOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Mask): void {
   const runs = runsOf(src);

@@ -1,4 +1,4 @@
 /** The render engine: one clip drawn and encoded from local files (see ./types.ts for the contract). */
 
-export { clipMouthLevels, clipTiming, renderClip } from './render-clip.ts';
+export { clipTiming, renderClip } from './render-clip.ts';
 export * from './types.ts';

@@ -76,6 +76,7 @@ export function mouthLevelsFromVisemes(visemes: { timeMs: number; value: string 
   });
 }
 
+/** @internal Exported for its tests. */
 export function pearson(a: number[], b: number[]): number {
   const n = Math.min(a.length, b.length);
   let ma = 0,

@@ -49,7 +49,10 @@ export function clipTiming(speechSeconds: number, transitions: Transitions): Cli
   };
 }
 
-/** Mouth level of every frame of the clip (closed during the transitions). */
+/**
+ * Mouth level of every frame of the clip (closed during the transitions).
+ * @internal Exported for its tests.
+ */
 export function clipMouthLevels(speech: SpeechResult, timing: ClipTiming, levels: number): number[] {
   const pcm = readWav(speech.wavPath);
   const speechFrames = Math.ceil(speech.durationSeconds * FPS);

@@ -27,7 +27,10 @@ interface Span {
   end: number;
 }
 
-/** The words of a text: runs of characters between whitespace that hold a letter or a digit (UTF-16 offsets). */
+/**
+ * The words of a text: runs of characters between whitespace that hold a letter or a digit (UTF-16 offsets).
+ * @internal Exported for its tests.
+ */
 export function wordsOf(text: string): (Span & { weight: number })[] {
   const words: (Span & { weight: number })[] = [];
   for (const match of text.matchAll(/\S+/gu)) {
@@ -44,7 +47,10 @@ export function wordsOf(text: string): (Span & { weight: number })[] {
 const endsClause = (text: string, word: Span, next: Span | undefined) =>
   /[,.;:!?…،؛؟。！？，；：]/u.test(text.slice(word.end, next?.start ?? text.length) + text.slice(word.start, word.end).slice(-1));
 
-/** The silent stretches of the audio (interior ones only), and where sound starts and ends. */
+/**
+ * The silent stretches of the audio (interior ones only), and where sound starts and ends.
+ * @internal Exported for its tests.
+ */
 export function silences(samples: Float32Array, sampleRate: number): { gaps: Span[]; soundStart: number; soundEnd: number } {
   const hop = Math.max(1, Math.round(sampleRate * HOP_SECONDS));
   const levels: number[] = [];

@@ -120,6 +120,7 @@ function espeakThread(): EspeakThread {
 /**
  * Runs the espeak-ng program once, in a fresh instance, on its own thread: what it printed, and `output` if it wrote it.
  * A run still going after `timeoutMs` stops the thread.
+ * @internal Exported for its tests.
  */
 export function runEspeak(args: string[], output?: string, timeoutMs = RUN_TIMEOUT_MS): Promise<EspeakRun> {
   const thread = espeakThread();

@@ -6,7 +6,6 @@ import { EspeakSpeechEngine } from './espeak.ts';
 import { PollySpeechEngine } from './polly.ts';
 
 export { EspeakSpeechEngine } from './espeak.ts';
-export { PollySpeechEngine } from './polly.ts';
 
 let espeak: EspeakSpeechEngine | undefined;
 let polly: PollySpeechEngine | undefined;

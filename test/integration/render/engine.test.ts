@@ -15,17 +15,10 @@ import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
 import { type BackgroundMedia, inspectBackground } from '#functions/media/background-media.ts';
 import { concatClips } from '#functions/media/concat.ts';
 import { BotCompositor } from '#functions/render/engine/compositor.ts';
-import {
-  clipMouthLevels,
-  clipTiming,
-  FPS,
-  type RenderClipInput,
-  renderClip,
-  type SpeechEngine,
-  type SpeechResult,
-} from '#functions/render/engine/index.ts';
+import { clipTiming, FPS, type RenderClipInput, renderClip, type SpeechEngine, type SpeechResult } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { clipMouthLevels } from '#functions/render/engine/render-clip.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';

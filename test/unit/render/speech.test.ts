@@ -10,7 +10,8 @@ import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes, pearson } from '#functions/render/engine/lipsync.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
 import { runEspeak } from '#functions/render/speech/espeak.ts';
-import { EspeakSpeechEngine, PollySpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
+import { EspeakSpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
+import { PollySpeechEngine } from '#functions/render/speech/polly.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 /** Ava's voice where Polly is off: her espeak-ng voice, rate and pitch. */
