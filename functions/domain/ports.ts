@@ -65,6 +65,11 @@ export interface VideoRepository {
   postponeDeadline(videoId: string, deadlineAt: number): Promise<void>;
   /** Appends an attempt; the first one takes the video out of the sweeper's view. */
   recordDeliveryAttempt(videoId: string, attempt: DeliveryAttempt, state: DeliveryState, chainId: string): Promise<void>;
+  /**
+   * A finished video that sends no event of its own (a batch's row without notify_each) leaves the sweeper's
+   * index: nothing more is owed for it.
+   */
+  settleWithoutEvent(videoId: string): Promise<void>;
 }
 
 /** A clip kept with reusable_clip: true. */

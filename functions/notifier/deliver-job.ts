@@ -43,6 +43,7 @@ export async function deliverVideoEvent(message: DeliverMessage, receipt: Receip
   if (!isTerminal(video.status)) throw new Error(`video ${video.videoId} is ${video.status}; events are only sent for finished videos`);
   if (video.delivery.state === 'none') {
     logger.info('video sends no event of its own (a batch without notify_each)', { video_id: video.videoId });
+    await deps.videos.settleWithoutEvent(video.videoId);
     return { done: true };
   }
   if (alreadyDelivered(message, video.delivery)) {

@@ -105,6 +105,9 @@ export async function sweep(deps: SweepDeps, batch = 100, batchLimit = 100): Pro
         recordVideoFailed(error.code);
       }
       failed++;
+    } else if (video.delivery.state === 'none') {
+      // Finished, and it sends no event of its own (a batch's row): nothing is owed; it leaves the index.
+      await deps.videos.settleWithoutEvent(video.videoId);
     } else if (video.delivery.attempts.length === 0) {
       // Finished, but no attempt was ever recorded (its first message was lost): the event goes out again.
       const deliver = pendingDelivery(video);

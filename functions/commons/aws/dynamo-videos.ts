@@ -281,6 +281,16 @@ export class DynamoVideoRepository implements VideoRepository {
       });
   }
 
+  async settleWithoutEvent(videoId: string): Promise<void> {
+    await this.conditional({
+      Key: { videoId },
+      UpdateExpression: 'REMOVE pendingShard',
+      ConditionExpression: 'attribute_exists(pendingShard) AND delivery.#state = :none AND #status IN (:completed, :failed)',
+      ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
+      ExpressionAttributeValues: { ':none': 'none', ':completed': 'completed', ':failed': 'failed' },
+    });
+  }
+
   async postponeDeadline(videoId: string, deadlineAt: number): Promise<void> {
     await this.conditional({
       Key: { videoId },

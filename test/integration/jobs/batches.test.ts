@@ -254,5 +254,14 @@ describe('the batch worker', () => {
     expect(notifyQueue.take().filter((m) => m.batchId === batch.batchId)).toEqual([
       { kind: 'deliver-batch', tenantId: caller.tenantId, batchId: batch.batchId, eventId: `evt_${batch.batchId}_completed`, attempt: 1 },
     ]);
+    // Its row's video sends no event of its own: once past its deadline, a sweep takes it out of its index
+    // (nothing is owed for it) instead of finding it again at every sweep.
+    const later = new Date(clock.getTime() + 10 * 86_400_000);
+    const isOverdue = async () =>
+      (await videos.listOverdue(Math.floor(later.getTime() / 1000), 1000)).some((v) => v.videoId === rowVideoId(batch.batchId, 0));
+    expect(await isOverdue()).toBe(true);
+    await sweep({ ...sweeperDeps, now: () => later });
+    const overdue = await videos.listOverdue(Math.floor(later.getTime() / 1000), 1000);
+    expect(overdue.map((v) => v.videoId)).not.toContain(rowVideoId(batch.batchId, 0));
   });
 });

@@ -76,6 +76,18 @@ it("keeps one chain of attempts per event: a re-queued duplicate is dropped, a c
   expect((await deps.videos.get('vid_chain'))?.delivery.chainId).toBe('msg-redeliver');
 });
 
+it("takes a batch's row that sends no event of its own out of the sweeper's index, without a POST", async () => {
+  const videos = deps.videos as DynamoVideoRepository;
+  const quiet = { ...(await videos.get('vid_chain'))!, videoId: 'vid_quiet', status: 'completed' as const, error: undefined };
+  await videos.create({ ...quiet, delivery: { state: 'none', attempts: [] }, batch: { batchId: 'bat_1', row: 0 } });
+  expect((await videos.listOverdue(Math.floor(Date.now() / 1000), 10)).map((v) => v.videoId)).toContain('vid_quiet');
+  const calls = deliver.mock.calls.length;
+  expect(await deliverVideoEvent({ ...message, videoId: 'vid_quiet' }, { messageId: 'msg-quiet', receiveCount: 1 }, deps)).toEqual({ done: true });
+  expect(deliver.mock.calls.length).toBe(calls);
+  expect((await videos.listOverdue(Math.floor(Date.now() / 1000), 10)).map((v) => v.videoId)).not.toContain('vid_quiet');
+  expect((await videos.get('vid_quiet'))?.delivery).toEqual({ state: 'none', attempts: [] });
+});
+
 describe("a bot's event", () => {
   it("is recorded on the bot as a video's: one chain per event, a redelivery its own chain, and POST …/redeliver only once it has ended", async () => {
     const bots = new DynamoAccountBotStore(dynamo.client, 'accountBots');
