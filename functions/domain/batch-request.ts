@@ -87,6 +87,10 @@ export async function checkRows(
   const lookups = memoised(deps);
   let webhookUrl: string | undefined;
   let webhookProblem = false;
+  // Problems are kept up to the answer's limit: one row may name thousands (never spread into push).
+  const add = (found: FieldProblem[]) => {
+    for (const problem of found) if (problems.length < limits.maxBatchProblems) problems.push(problem);
+  };
   for (const [row, { values, line }] of command.rows.entries()) {
     if (problems.length >= limits.maxBatchProblems) break;
     const where = (problem: FieldProblem): FieldProblem => ({
@@ -98,16 +102,16 @@ export async function checkRows(
       webhookUrl = parsed.webhookUrl;
       const refused = refuse(parsed);
       const webhook = refused.filter((p) => p.path === 'webhook');
-      if (webhook.length && !webhookProblem) problems.push(...webhook);
+      if (webhook.length && !webhookProblem) add(webhook);
       webhookProblem ||= webhook.length > 0;
-      problems.push(...refused.filter((p) => p.path !== 'webhook').map(where));
+      add(refused.filter((p) => p.path !== 'webhook').map(where));
       await checkClips(parsed, tenantId, lookups, 'ready');
     } catch (error) {
       if (error instanceof InvalidRequest) {
         const [webhook, rest] = [error.problems.filter((p) => p.path === 'webhook'), error.problems.filter((p) => p.path !== 'webhook')];
-        if (webhook.length && !webhookProblem) problems.push(...webhook);
+        if (webhook.length && !webhookProblem) add(webhook);
         webhookProblem ||= webhook.length > 0;
-        problems.push(...rest.map(where));
+        add(rest.map(where));
       } else if (error instanceof Conflict) problems.push(where({ path: 'clips', message: error.message }));
       else throw error;
     }

@@ -55,7 +55,9 @@ function rowsOfCsv(text: string): BatchRow[] {
       relax_quotes: true,
       // One cell can hold at most a variable's value; a longer one is a broken file, not a value.
       max_record_size: 64 * 1024,
-      to_line: limits.maxBatchRows + 2,
+      // Records, not lines: a quoted cell may hold line breaks. The header and one record past the limit are read,
+      // so a longer file is refused below rather than cut short.
+      to: limits.maxBatchRows + 2,
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (error) {
     if (error instanceof CsvError) return refuse(`is not a valid CSV file: ${csvProblem(error)}`);
@@ -64,6 +66,8 @@ function rowsOfCsv(text: string): BatchRow[] {
   const [header, ...body] = records;
   if (!header) return refuse('has no header row: its first line names the variables');
   if (body.length > limits.maxBatchRows) refuse(`has more than ${limits.maxBatchRows} rows; a batch has at most ${limits.maxBatchRows}`);
+  if (header.record.length > limits.maxTemplateVariables)
+    refuse(`has ${header.record.length} columns; a template has at most ${limits.maxTemplateVariables} variables`);
   const names = header.record.map((name) => name.trim());
   const problems: FieldProblem[] = [];
   names.forEach((name, column) => {

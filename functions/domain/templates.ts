@@ -193,6 +193,9 @@ export function fieldsFromTemplate(template: TemplateRecord, values: unknown, pa
   const given = values === undefined ? {} : values;
   if (!given || typeof given !== 'object' || Array.isArray(given))
     throw new InvalidRequest([{ path: pathPrefix, message: 'must be an object of variable names to text values' }]);
+  const count = Object.keys(given).length;
+  if (count > limits.maxTemplateVariables)
+    throw new InvalidRequest([{ path: pathPrefix, message: `has ${count} values; a template has at most ${limits.maxTemplateVariables} variables` }]);
   const names = new Set(template.variables.map((v) => v.name));
   const text = new Map<string, string>();
   for (const [key, value] of Object.entries(given)) {

@@ -40,6 +40,10 @@ describe('batch attacks', () => {
     expect((await api(`/v1/batches/${mine.batch_id}`, { headers: other })).status).toBe(404);
     expect((await api(`/v1/batches/${mine.batch_id}`, { method: 'DELETE', headers: other })).status).toBe(404);
     expect(((await (await api('/v1/batches', { headers: other })).json()) as any).batches).toEqual([]);
+    // Settled before the next test counts videos.
+    await expect
+      .poll(async () => ((await (await api(`/v1/batches/${mine.batch_id}`)).json()) as any).status, { timeout: 60_000 })
+      .toBe('completed');
   });
 
   it('names at most 100 problems of a file of 1000 bad rows, and makes nothing', async () => {
@@ -52,6 +56,41 @@ describe('batch attacks', () => {
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as any).error.details).toHaveLength(limits.maxBatchProblems);
     expect(await count('/v1/video', 'videos')).toBe(before);
+  });
+
+  it('counts records, not lines: a file of multi-line cells over the row limit is refused, never cut short', async () => {
+    const before = await count('/v1/video', 'videos');
+    const csv = `name\n${'"two\nlines"\n'.repeat(limits.maxBatchRows + 1)}`;
+    for (const dryRun of ['true', 'false']) {
+      const form = new FormData();
+      form.set('webhook', receiver.url);
+      form.set('dry_run', dryRun);
+      form.set('rows', new Blob([csv]), 'rows.csv');
+      const refused = await api('/v1/templates/hello/batches', { method: 'POST', body: form });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as any).error.details[0]).toEqual({
+        path: 'rows',
+        message: `has more than ${limits.maxBatchRows} rows; a batch has at most ${limits.maxBatchRows}`,
+      });
+    }
+    expect(await count('/v1/video', 'videos')).toBe(before);
+  });
+
+  it('answers a row of a hundred thousand keys, or a header of thousands of columns, with one clear 400', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, 'v']));
+    const refused = await api('/v1/templates/hello/batches', json('POST', { webhook: receiver.url, dry_run: true, rows: [{ name: 'Ada' }, wide] }));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).error.details).toEqual([
+      { path: 'rows[1]', message: `has 100000 values; a template has at most ${limits.maxTemplateVariables} variables` },
+    ]);
+    const form = new FormData();
+    form.set('webhook', receiver.url);
+    form.set('rows', new Blob([`${Array.from({ length: 5000 }, (_, i) => `c${i}`).join(',')}\n`]), 'rows.csv');
+    const header = await api('/v1/templates/hello/batches', { method: 'POST', body: form });
+    expect(header.status).toBe(400);
+    expect(((await header.json()) as any).error.details).toEqual([
+      { path: 'rows', message: `has 5000 columns; a template has at most ${limits.maxTemplateVariables} variables` },
+    ]);
   });
 
   it('refuses a body over the cap with 413 before reading rows', async () => {
