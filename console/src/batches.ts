@@ -98,8 +98,16 @@ export const sendingBatch = signal(false);
 
 export const batchProblemsAt = (path: string) => batchProblems.value.filter((p) => p.path === path);
 
+/**
+ * A problem's place as a person reads it: the API names rows from 0 (`rows[1].first_name`), the page from 1, as
+ * the row cards do ("Row 2: first_name"; a CSV's problems also name their line).
+ */
+export const problemPlace = (path: string) =>
+  path.replace(/^rows\[(\d+)\]\.?/, (_, row: string) => `Row ${Number(row) + 1}${path.includes('].') ? ': ' : ''}`);
+
 export function selectTemplate(uid: string) {
   selection.value = { kind: 'template', uid };
+  openedBatch.value = null;
   batchDraft.value = { webhook: batchDraft.value.webhook || inboxUrl.value, notifyEach: false, file: null };
   batchPreview.value = null;
   batchProblems.value = [];
@@ -217,8 +225,12 @@ export async function showMoreRows() {
 
 /** The open batch can still change: the page reads it again every few seconds. */
 export const batchInProgress = computed(() => {
-  const batch = openedBatch.value;
-  return (batch !== null && !isBatchSettled(batch)) || batches.value.some((b) => !isBatchSettled(b));
+  const chosen = selection.value;
+  const batch = chosen?.kind === 'batch' && openedBatch.value?.batch_id === chosen.id ? openedBatch.value : null;
+  // The open batch until its batch.completed has been attempted (its delivery line changes until then), and any
+  // batch of the list still running.
+  const open = batch !== null && (!isBatchSettled(batch) || batch.webhook.state === 'waiting' || batch.webhook.state === 'pending');
+  return open || batches.value.some((b) => !isBatchSettled(b));
 });
 
 export async function cancelOpenBatch() {
@@ -240,6 +252,7 @@ export async function deleteTemplate(uid: string) {
     await call('DELETE', `v1/templates/${encodeURIComponent(uid)}`);
     pendingTemplateDelete.value = null;
     selection.value = null;
+    openedBatch.value = null;
     notice.value = { kind: 'info', text: `Template ${uid} deleted (its batches and videos stay).` };
     await loadTemplates();
   } catch (error) {

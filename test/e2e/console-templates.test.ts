@@ -72,7 +72,7 @@ describe('console: templates and batches', () => {
     await writeFile(bad, 'first_name,company\nAda,Acme\n,Initech\n');
     await page.getByLabel('Rows (CSV)').setInputFiles(bad);
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent(), { timeout: 10_000 }).toContain('rows[1].first_name: is required (CSV line 3)');
+    await expect.poll(() => alert.textContent(), { timeout: 10_000 }).toContain('Row 2: first_name is required (CSV line 3)');
     expect(await alert.textContent()).toContain('Nothing was made');
     expect(await page.getByRole('button', { name: 'Choose a CSV to check first' }).isDisabled()).toBe(true);
 

@@ -10,6 +10,7 @@ import {
   csvHeaderOf,
   deleteTemplate,
   pendingTemplateDelete,
+  problemPlace,
   selectedTemplate,
   sendBatch,
   sendingBatch,
@@ -153,7 +154,7 @@ export function BatchSend() {
               <ul>
                 {rowProblems.map((p) => (
                   <li>
-                    <code>{p.path}</code>: {p.message}
+                    <strong>{problemPlace(p.path)}</strong> {p.message}
                   </li>
                 ))}
               </ul>
