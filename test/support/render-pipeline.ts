@@ -1,3 +1,9 @@
+/**
+ * The render pipeline's collaborators for its integration tests: the stores on dynalite (started once per file), a
+ * folder standing in for the bucket, recording queues, and stand-ins for the media engine, the poster, the join and
+ * the background download (each tested on its own with real ffmpeg). The clock is the calling file's, so that its
+ * tests can move it.
+ */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,7 @@
+/**
+ * The bot API and the prepare job on dynalite and a folder standing in for the bucket, with requests on one bot at
+ * once: racing PUTs and DELETEs are 409 conflicts that keep nothing, and a deleted bot leaves no look behind.
+ */
 import { describe, expect, it } from 'vitest';
 import type { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { type AccountBot, lookPrefix } from '#domain/account-bot';

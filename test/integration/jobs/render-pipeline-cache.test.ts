@@ -1,3 +1,7 @@
+/**
+ * The render pipeline on dynalite, with stand-ins for the media steps: the render cache and the expiry of temporary
+ * renders, kept clips stored apart, the cache per tenant, and the video's shape in the cache key.
+ */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * The render pipeline on dynalite, with stand-ins for the media steps, when things go wrong: clips that fail, the
+ * sweeper settling dead-lettered and stuck renders, and assembly claimed once with a lease.
+ */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

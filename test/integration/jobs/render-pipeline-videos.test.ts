@@ -1,3 +1,7 @@
+/**
+ * The render pipeline on dynalite, with stand-ins for the media steps: a one-clip video is its clip, a multi-clip
+ * video renders each clip once (voices, the render cache, kept clips, temporary renders), and its captions.
+ */
 import { describe, expect, it, vi } from 'vitest';
 import { KEPT, TEMPORARY } from '#domain/render-cache';
 import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';

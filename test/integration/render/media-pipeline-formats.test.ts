@@ -1,3 +1,6 @@
+/**
+ * The pinned media pipeline (functions/render/engine/media.ts): every accepted background format renders.
+ */
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { BACKGROUND_FORMATS, inspectBackground } from '#functions/media/background-media.ts';
