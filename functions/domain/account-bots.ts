@@ -13,6 +13,7 @@ import {
   type RetiredLook,
   toBot,
 } from './account-bot.ts';
+
 import { settledDelivery } from './account-bot-outcomes.ts';
 import type { ImagePart, PutBotCommand } from './account-bot-request.ts';
 import type { Bot } from './bot.ts';

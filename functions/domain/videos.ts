@@ -1,5 +1,6 @@
 import { pinOf, type ResolvedBot } from './account-bot.ts';
 
+
 import { resolveBot } from './account-bots.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';

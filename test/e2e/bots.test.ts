@@ -9,139 +9,44 @@
  * - a drawn bot from two PNGs (two of ava's head frames) becomes ready and renders;
  * - every bad input gets its code: not an image (400), truncated, a header declaring an enormous size, no face, a
  *   face too small, an image URL refused by the address guard or larger than 10 MB.
- * One runtime for the whole file; videos and failing preparations run concurrently where they do not distort
- * the measured preparation time.
+ * One runtime for the whole file (started by test/support/bots-e2e.ts); videos and failing preparations run
+ * concurrently where they do not distort the measured preparation time.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookPrefix } from '#domain/bucket-layout';
+import { describe, expect, it } from 'vitest';
 import { limits } from '#domain/limits';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { FPS } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
-import { createKey } from '#infra/scripts/keys.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
-import { startTestRuntime, type TestRuntime } from '../support/harness.ts';
+import {
+  app,
+  ava,
+  botEvent,
+  declaredPng,
+  download,
+  drawnForm,
+  FRAME,
+  fetchLook,
+  fetchLookCount,
+  getBot,
+  other,
+  PORTRAIT,
+  photoForm,
+  put,
+  receiver,
+  renderWith,
+  SPANISH,
+  useBotsRuntime,
+  work,
+} from '../support/bots-e2e.ts';
 import { eventually } from '../support/media.ts';
-import { keyTarget } from '../support/reliability.ts';
 import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../support/render-media.ts';
-import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
-const ava = resolve(import.meta.dirname, '..', '..', 'functions', 'render', 'bots', 'ava');
-const PORTRAIT = readFileSync(resolve(import.meta.dirname, '../fixtures/prepare', 'portrait.jpg'));
-const FRAME = frameSizeOf(DEFAULT_SHAPE);
-const SPANISH = 'Hola a todos, y bienvenidos de nuevo al programa. ¡Hoy vemos algo realmente asombroso!';
-const png = (file: string) => new Blob([readFileSync(join(ava, file))], { type: 'image/png' });
-
-let app: TestRuntime;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let other: Record<string, string>;
-let work: string;
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'vidbot-bots-e2e-'));
-  app = await startTestRuntime();
-  receiver = await startWebhookReceiver(app.webhookSecret);
-  const issued = await createKey(keyTarget(app), { name: 'another account' });
-  other = { Authorization: `Bearer ${issued.apiKey}` };
-}, 60_000);
-afterAll(async () => {
-  await receiver?.stop();
-  await app?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-function put(uid: string, form: FormData | Record<string, unknown>, headers = app.authHeaders) {
-  const body = form instanceof FormData ? form : JSON.stringify(form);
-  return fetch(`${app.baseUrl}/v1/bot/${uid}`, {
-    method: 'PUT',
-    headers: { ...headers, ...(form instanceof FormData ? {} : { 'Content-Type': 'application/json' }) },
-    body,
-  });
-}
-
-function form(fields: Record<string, string>, images: Record<string, Blob>) {
-  const f = new FormData();
-  for (const [name, value] of Object.entries(fields)) f.set(name, value);
-  for (const [name, blob] of Object.entries(images)) f.set(name, blob, `${name}.${blob.type === 'image/png' ? 'png' : 'jpg'}`);
-  return f;
-}
-
-const drawnForm = (fields: Record<string, string>) => form(fields, { mouth_closed: png('head-m0-eo.png'), mouth_open: png('head-m4-eo.png') });
-const photoForm = (fields: Record<string, string>, image: Buffer, type = 'image/jpeg') => form(fields, { image: new Blob([image], { type }) });
-
-const getBot = async (uid: string, headers = app.authHeaders) =>
-  (await (await fetch(`${app.baseUrl}/v1/bot/${uid}`, { headers })).json()) as Record<string, any>;
-
-/** The signed bot.* event of `uid` (one per bot in this file), once delivered. */
-const botEvent = (uid: string, timeoutMs: number) =>
-  eventually(
-    async () => receiver.delivered().find((r) => r.event?.type.startsWith('bot.') && r.event.data.uid === uid),
-    timeoutMs,
-    `a bot.* event for ${uid}`,
-    100,
-  );
-
-/** Posts one clip with the bot and waits for its terminal video.* event. */
-async function renderWith(clip: Record<string, unknown>, timeoutMs = 150_000) {
-  const res = await fetch(`${app.baseUrl}/v1/bot`, {
-    method: 'POST',
-    headers: { ...app.authHeaders, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ webhook: receiver.url, clips: [clip] }),
-  });
-  expect(res.status, JSON.stringify(await res.clone().json())).toBe(202);
-  const { video_id: id } = (await res.json()) as { video_id: string };
-  expect(id).toMatch(/^vid_/);
-  const done = await eventually(
-    async () => receiver.delivered().find((r) => r.event?.type.startsWith('video.') && r.event.data.video_id === id),
-    timeoutMs,
-    `video ${id} done`,
-    200,
-  );
-  expect(done.verified).toBe(true);
-  return { id, event: done.event! };
-}
-
-async function download(id: string, file: string) {
-  const res = await fetch(`${app.baseUrl}/v1/video/${id}/download`, { headers: app.authHeaders });
-  expect(res.status).toBe(200);
-  const path = join(work, file);
-  writeFileSync(path, Buffer.from(await res.arrayBuffer()));
-  return path;
-}
-
-/** Copies a ready bot's look (manifest and sprites) out of the bucket, to find its mouth in the frames. */
-async function fetchLook(uid: string, version: string) {
-  const s3 = new S3Client({ region: 'us-east-1', credentials: app.runtime.credentials, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
-  const prefix = lookPrefix(app.tenantId, uid, version);
-  const listed = await s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket, Prefix: `${prefix}/` }));
-  const dir = join(work, `look-${uid}`);
-  mkdirSync(dir, { recursive: true });
-  for (const object of listed.Contents ?? []) {
-    const got = await s3.send(new GetObjectCommand({ Bucket: app.runtime.names.bucket, Key: object.Key! }));
-    writeFileSync(join(dir, object.Key!.slice(prefix.length + 1)), await got.Body!.transformToByteArray());
-  }
-  s3.destroy();
-  return dir;
-}
-
-/** A PNG whose header (signature + IHDR) declares width x height, with no pixels behind it. */
-function declaredPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'ascii');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8;
-  ihdr[17] = 6;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
-}
+useBotsRuntime();
 
 describe('the rules of PUT /v1/bot/{uid}', () => {
   it('refuses malformed uids (400), the built-in namespace (400) and a built-in bot (403)', async () => {
@@ -394,13 +299,6 @@ describe('bad images: each fails the bot with its code and a signed bot.failed, 
     }
   }, 180_000);
 });
-
-async function fetchLookCount(uid: string, version: string) {
-  const s3 = new S3Client({ region: 'us-east-1', credentials: app.runtime.credentials, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
-  const listed = await s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket, Prefix: `${lookPrefix(app.tenantId, uid, version)}/` }));
-  s3.destroy();
-  return listed.KeyCount ?? 0;
-}
 
 describe('DELETE /v1/bot/{uid}', () => {
   it("answers 200 with JSON and removes the look, then 404; a built-in bot is a 403 in the error shape, another account's a 404", async () => {

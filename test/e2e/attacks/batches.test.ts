@@ -41,9 +41,7 @@ describe('batch attacks', () => {
     expect((await api(`/v1/batches/${mine.batch_id}`, { method: 'DELETE', headers: other })).status).toBe(404);
     expect(((await (await api('/v1/batches', { headers: other })).json()) as any).batches).toEqual([]);
     // Settled before the next test counts videos.
-    await expect
-      .poll(async () => ((await (await api(`/v1/batches/${mine.batch_id}`)).json()) as any).status, { timeout: 60_000 })
-      .toBe('completed');
+    await expect.poll(async () => ((await (await api(`/v1/batches/${mine.batch_id}`)).json()) as any).status, { timeout: 60_000 }).toBe('completed');
   });
 
   it('names at most 100 problems of a file of 1000 bad rows, and makes nothing', async () => {

@@ -1,93 +1,19 @@
 /**
- * The media engine with real ffmpeg: placement, backdrop removal, background volume, durations, output
- * format, every transition, lip sync, voice mode and concatenation. Texts are short to keep the file fast.
+ * The media engine with real ffmpeg, rendering video: placement, backdrop removal, background volume, durations,
+ * output format, every transition, the clip timing and the compositor. Texts are short to keep the file fast.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { imageSize } from 'image-size';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_BOTS } from '#domain/bot';
-import { BOT_POSITIONS, type BotPosition, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
-import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
-import { type BackgroundMedia, inspectBackground } from '#functions/media/background-media.ts';
-import { concatClips } from '#functions/media/concat.ts';
 import { BotCompositor } from '#functions/render/engine/compositor.ts';
-import { clipTiming, FPS, type RenderClipInput, renderClip, type SpeechEngine, type SpeechResult } from '#functions/render/engine/index.ts';
-import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
-import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
-import { clipMouthLevels } from '#functions/render/engine/render-clip.ts';
+import { clipTiming } from '#functions/render/engine/index.ts';
+import { botHeightFor } from '#functions/render/engine/layout.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
-import { readWav } from '#functions/render/engine/wav.ts';
-import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
-import { makeSampleBackground } from '#infra/scripts/make-sample-background.ts';
 import { probeFile } from '../../support/media.ts';
-import {
-  audioSamples,
-  colourDistance,
-  dbfs,
-  frameRgb,
-  grayCropFrames,
-  mouthBox,
-  pictureRgb,
-  pixel,
-  rms,
-  shareDiffering,
-  topLevelBoxes,
-} from '../../support/render-media.ts';
-
-const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
-const SHORT = 'Hello, this is a test.';
-const TINY = 'Hi there.';
-/** This file measures the 1280x720 frame; test/integration/render/shapes.test.ts renders the others. */
-const FRAME = frameSizeOf(DEFAULT_SHAPE);
-
-/** espeak-ng, remembering what it produced so durations can be checked against the speech. */
-class RecordingSpeech implements SpeechEngine {
-  readonly name = 'espeak';
-  readonly results: SpeechResult[] = [];
-  private readonly inner = new EspeakSpeechEngine();
-  async synthesize(text: string, voice: SpeechVoice, workDir: string) {
-    const result = await this.inner.synthesize(text, voice, workDir);
-    this.results.push(result);
-    return result;
-  }
-}
-
-let root: string;
-let greenWithTone: BackgroundMedia;
-let silentBackground: BackgroundMedia;
-let counter = 0;
-
-async function render(overrides: Partial<RenderClipInput>) {
-  const workDir = mkdtempSync(join(root, `clip${counter++}-`));
-  const speech = new RecordingSpeech();
-  const output = await renderClip({
-    bot: ava,
-    text: SHORT,
-    voice: voiceToSpeak(ava.voice, undefined, { polly: false }),
-    position: 'top-left',
-    removeBotBackground: false,
-    backgroundVolume: 0,
-    transitions: {},
-    frame: FRAME,
-    mode: 'video',
-    workDir,
-    speech,
-    ...overrides,
-  });
-  const spoken = speech.results[0]!;
-  return { ...output, speech: spoken };
-}
-
-/** Where the bot's canvas sits for a position. */
-function botRect(position: BotPosition, look = 'ava') {
-  const sprites = loadSprites(look, botHeightFor(FRAME, position));
-  const place = layoutFor(FRAME, position, sprites.manifest);
-  return { x: place.x, y: place.y, w: sprites.width, h: sprites.height, sprites };
-}
+import { botRect, FRAME, greenWithTone, render, silentBackground, TINY, useEngineBackgrounds } from '../../support/render-engine.ts';
+import { audioSamples, colourDistance, dbfs, frameRgb, pictureRgb, pixel, rms, shareDiffering, topLevelBoxes } from '../../support/render-media.ts';
 
 const shrink = (r: { x: number; y: number; w: number; h: number }, f: number) => ({
   x: Math.round(r.x + (r.w * f) / 2),
@@ -107,16 +33,7 @@ const expectDuration = async (path: string, expected: number) => {
   expect(Math.abs(Number(info.format.duration) - expected)).toBeLessThanOrEqual(0.1);
 };
 
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'vidbot-engine-'));
-  const [green, silent] = await Promise.all([
-    makeSampleBackground(join(root, 'green.mp4'), { seconds: 3, pattern: 'solid', color: '0x20c040', audio: 'tone', toneHz: 1000 }),
-    makeSampleBackground(join(root, 'silent.mp4'), { seconds: 2, pattern: 'plasma', audio: 'none' }),
-  ]);
-  [greenWithTone, silentBackground] = await Promise.all([inspectBackground(green, root), inspectBackground(silent, root)]);
-});
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+useEngineBackgrounds();
 
 describe('layout', () => {
   it('places the bot inside the frame for all nine positions, each somewhere else', () => {
@@ -316,93 +233,6 @@ describe('renderClip (video)', () => {
     ]);
     for (const name of [...ENTRY_TRANSITIONS, ...EXIT_TRANSITIONS]) expect(tested.has(name)).toBe(true);
   });
-});
-
-/**
- * Renders `text` spoken by Ava in the centre over a green background and measures lip sync on the rendered frames:
- * Pearson r of the mouth's openness (dark pixels in the mouth box) against the voice's loudness, frame by frame.
- */
-async function measureLipSync(text: string, voice?: string) {
-  const clip = await render({
-    text,
-    voice: voiceToSpeak(ava.voice, voice, { polly: false }),
-    position: 'center',
-    removeBotBackground: true,
-    background: greenWithTone,
-    backgroundVolume: 0,
-  });
-  const { x, y, sprites } = botRect('center');
-  const rect = mouthBox({ x, y }, sprites);
-  const frames = await grayCropFrames(clip.path, rect);
-  // Mouth openness per frame: pixels in the mouth box darker than skin (lips and the open mouth).
-  const openness = frames.map((f) => f.reduce((n, v) => n + (v < 160 ? 1 : 0), 0));
-  const audio = await audioSamples(clip.path);
-  const loudness = loudnessPerFrame(audio, 48000, FPS, frames.length);
-  const measured = pearson(openness, loudness);
-  // The same figure straight from the engine's mouth levels, before encoding.
-  const timing = clipTiming(clip.speech.durationSeconds, {});
-  const levels = clipMouthLevels(clip.speech, timing, sprites.manifest.mouthLevels);
-  const pcm = readWav(clip.speech.wavPath);
-  const computed = pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, levels.length));
-  console.log(
-    `lip sync (${voice ?? "Ava's own voice"}): Pearson r(mouth openness in rendered frames, voice RMS per frame) = ${measured.toFixed(3)} over ${frames.length} frames; ` +
-      `r(engine mouth level, speech RMS) = ${computed.toFixed(3)}; distinct openness values: ${new Set(openness).size}`,
-  );
-  return { measured, computed, seconds: clip.speech.durationSeconds };
-}
-
-describe('lip sync', () => {
-  it('opens the mouth with the loudness of the voice (Pearson ≥ 0.6, measured on the rendered frames)', async () => {
-    const { measured, computed } = await measureLipSync('Hello everyone, and welcome back to the show. Today we look at something truly amazing!');
-    expect(measured).toBeGreaterThanOrEqual(0.6);
-    expect(computed).toBeGreaterThanOrEqual(0.6);
-  }, 30_000);
-
-  // The mouth follows the voice, not the spelling: the same measure holds in other languages and scripts.
-  it.each([
-    ['Spanish', 'espeak:es+f3', 'Hola a todos, y bienvenidos de nuevo al programa. ¡Hoy vemos algo realmente asombroso!'],
-    // In kana: espeak-ng's Japanese reads kanji out as "Chinese letter" (Polly's Japanese voices read them).
-    ['Japanese', 'espeak:ja+f3', 'みなさん、こんにちは。ばんぐみへ ようこそ。きょうは ほんとうに すばらしい ものを みます。'],
-    ['Arabic', 'espeak:ar+m3', 'مرحبا بالجميع، وأهلا بكم من جديد في البرنامج. اليوم نرى شيئا رائعا حقا!'],
-  ])(
-    'in %s (%s) too',
-    async (_language, voice, text) => {
-      const { measured, computed, seconds } = await measureLipSync(text, voice);
-      expect(seconds).toBeGreaterThan(2);
-      expect(measured).toBeGreaterThanOrEqual(0.6);
-      expect(computed).toBeGreaterThanOrEqual(0.6);
-    },
-    30_000,
-  );
-});
-
-describe('voice mode and concatenation', () => {
-  it('voice mode produces the speech alone as MP3', async () => {
-    const voice = await render({ mode: 'voice', text: TINY, transitions: { entry: 'fade_in' } });
-    const info = await probeFile(voice.path);
-    expect(voice.contentType).toBe('audio/mpeg');
-    expect(info.streams.map((s) => s.codec_type)).toEqual(['audio']);
-    expect(info.streams[0]!.codec_name).toBe('mp3');
-    expect(Math.abs(voice.durationSeconds - voice.speech.durationSeconds)).toBeLessThan(0.1);
-
-    const joined = await concatClips({ parts: [voice.path, voice.path], mode: 'voice', workDir: mkdtempSync(join(root, 'concat-voice-')) });
-    expect(joined.contentType).toBe('audio/mpeg');
-    expect(Math.abs(joined.durationSeconds - 2 * voice.durationSeconds)).toBeLessThan(0.15);
-  });
-
-  it('concatenates video clips by stream copy: duration is the sum', async () => {
-    const a = await render({ text: TINY, transitions: { entry: 'fade_in' } });
-    const b = await render({ text: TINY, position: 'center', background: greenWithTone, backgroundVolume: 0.5 });
-    const [da, db] = await Promise.all([probeFile(a.path), probeFile(b.path)]).then((r) => r.map((i) => Number(i.format.duration)));
-    const joined = await concatClips({ parts: [a.path, b.path], mode: 'video', workDir: mkdtempSync(join(root, 'concat-video-')) });
-    expect(joined.contentType).toBe('video/mp4');
-    expect(Math.abs(joined.durationSeconds - (da! + db!))).toBeLessThanOrEqual(0.1);
-    expect(joined.sizeBytes).toBeGreaterThan(0);
-    const info = await probeFile(joined.path);
-    expect(info.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
-    const boxes = topLevelBoxes(joined.path);
-    expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
-  }, 30_000);
 });
 
 describe('clip timing', () => {
