@@ -22,7 +22,7 @@ export interface AssembleDeps {
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
   /**
    * Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (functions/media/poster.ts extractPoster): for a
-   * first clip rendered before the render stored a poster beside each clip.
+   * first clip whose poster is missing beside it (removed by hand).
    */
   poster: (videoPath: string, atSeconds: number, posterPath: string) => Promise<string>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
@@ -92,7 +92,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       if (await deps.objects.head(posterObjectKey(firstKey))) {
         await deps.objects.copy(posterObjectKey(firstKey), posterKey, { tags: {} });
       } else {
-        // A clip rendered before renders stored posters: taken from the clip itself, and stored beside it (with the
+        // Its poster is missing (removed by hand): taken from the clip itself, and stored beside it (with the
         // clip's retention), so that the next video starting with this clip copies it.
         const at = posterSecondsOf(first.transitions, output.clipDurations[0] ?? 1);
         const poster = await deps.poster(parts[0] ?? (await download(first)), at, join(workDir, 'poster.jpg'));
@@ -112,8 +112,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
 
 /**
  * The video's captions: each clip's cues (stored beside its render) shifted to where the clip starts, written
- * as WebVTT and SubRip next to the video. A clip whose cues are missing (rendered before captions existed, or
- * removed by hand) contributes none; the video is not failed for it.
+ * as WebVTT and SubRip next to the video. A clip whose cues are missing (removed by hand) contributes none; the video is not failed for it.
  */
 async function storeCaptions(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<VideoOutput['captions']> {
   const clips: { cues: Cue[]; durationSeconds: number }[] = [];

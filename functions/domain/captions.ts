@@ -152,7 +152,7 @@ export function joinClipCues(clips: { cues: Cue[]; durationSeconds: number }[]):
 export const VTT_CONTENT_TYPE = 'text/vtt; charset=utf-8';
 export const SRT_CONTENT_TYPE = 'application/x-subrip; charset=utf-8';
 
-/** A clip's cues as stored beside its render (see render-cache cuesObjectKey). */
+/** A clip's cues as stored beside its render (see bucket-layout cuesObjectKey). */
 export const CUES_CONTENT_TYPE = 'application/json';
 const clipCuesSchema = z.object({
   cues: z.array(

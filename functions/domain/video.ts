@@ -1,6 +1,6 @@
 import type { CaptionMode } from './choices.ts';
 import type { ClipSpec } from './clip.ts';
-import { DEFAULT_SHAPE, type Shape } from './shape.ts';
+import type { Shape } from './shape.ts';
 
 /** queued → rendering → (assembling) → completed, or → failed from any non-terminal state. */
 export const VIDEO_STATUSES = ['queued', 'rendering', 'assembling', 'completed', 'failed'] as const;
@@ -90,8 +90,6 @@ export interface VideoRecord {
    */
   delivery: { state: DeliveryState; attempts: DeliveryAttempt[]; eventId?: string; chainId?: string };
 }
-
-export const shapeOf = (video: Pick<VideoRecord, 'shape'>): Shape => video.shape ?? DEFAULT_SHAPE;
 
 /** The video's `captions` choice: every clip of a video that burns its captions carries `captions: "burn"`. */
 export const captionModeOf = (video: Pick<VideoRecord, 'clips'>): CaptionMode =>

@@ -1,6 +1,5 @@
 import { pinOf, type ResolvedBot } from './account-bot.ts';
 
-
 import { resolveBot } from './account-bots.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
@@ -10,7 +9,7 @@ import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
-import { DEFAULT_SHAPE, describeShape, type Shape, sameShape } from './shape.ts';
+import { describeShape, type Shape, sameShape } from './shape.ts';
 import type { VideoRecord } from './video.ts';
 import { findVoice, type VoiceOptions } from './voices.ts';
 
@@ -87,7 +86,7 @@ async function keptClipSpec(
     return undefined;
   }
   // A kept video clip is its pictures: it joins only a video of its own frame size (a voice has no frame).
-  const keptShape = kept.shape ?? DEFAULT_SHAPE;
+  const keptShape = kept.shape;
   if (video.createVideo && kept.createVideo && !sameShape(keptShape, video.shape)) {
     trouble.problems.push({
       path: `clips[${index}].clip_uid`,

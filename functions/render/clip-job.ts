@@ -16,7 +16,7 @@ import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead
 import { clipContentHash, isReusableRender } from '#domain/render-cache';
 import { frameSizeOf, type Shape } from '#domain/shape';
 import type { ClipResult, VideoRecord } from '#domain/video';
-import { isTerminal, shapeOf } from '#domain/video';
+import { isTerminal } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
 import { type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
@@ -123,14 +123,14 @@ async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip
   if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
   const { own } = resolved;
   // A bot of the account renders as it was when the video was accepted, whatever it is now (replaced, preparing,
-  // failed): its pinned look, under looks/ or retired-looks/. A clip accepted before pinning takes the bot as it is.
+  // failed): its pinned look, under looks/ or retired-looks/. A clip with no pin takes the bot as it is now.
   const pin = own && (clip.pinnedBot ?? pinOf(own));
   if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
   // Deleted and made again under the same uid: another bot, whose record does not list the pinned look.
   if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
   const bot = own ? toBot(own, pin) : resolved.bot;
   const mode = video.createVideo ? 'video' : 'voice';
-  const shape = shapeOf(video);
+  const { shape } = video;
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
   const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape);
   const keptKey = keptObjectKey(hash, mode);
@@ -148,7 +148,8 @@ async function findInCache(
   let found: { key: string; head: ObjectHead } | undefined;
   if (kept) found = { key: keptKey, head: kept };
   else if (rendered && isReusableRender(rendered.lastModified, deps.now())) found = { key: renderKey, head: rendered };
-  // A clip rendered before captions existed has no cues beside it: rendered again (once), so its video has them.
+  // A render is stored after its cues, so a cached clip has them; one whose cues were removed (by hand) is
+  // rendered again, once, so that its video has captions.
   if (found && !(await deps.objects.head(cuesObjectKey(found.key)))) {
     logger.info('cached clip has no captions; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
     found = undefined;
@@ -255,7 +256,7 @@ function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, backg
 async function storeRender({ clip, mode }: ClipRender, objectKey: string, output: RenderClipOutput, deps: ClipJobDeps): Promise<void> {
   // The clip's cues and poster live beside it, under the same content address and retention, so a cached
   // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
-  // its cues (a poster is missing only beside clips rendered before posters were made here).
+  // its cues and its poster.
   await Promise.all([
     deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues), {
       contentType: CUES_CONTENT_TYPE,
