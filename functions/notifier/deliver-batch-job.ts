@@ -1,14 +1,12 @@
 import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
-import { recordWebhookAttempt } from '#commons/metrics';
 import { batchSummary } from '#commons/presenters/batch';
 import { activeWebhookSecrets } from '#domain/api-keys';
 import { isSettled } from '#domain/batches';
 import type { DeliverBatchMessage } from '#domain/messages';
 import type { BatchStore, KeyStore } from '#domain/ports';
-import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from './deliver.ts';
-import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
-import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
+import type { DeliverWebhookOptions, DeliveryResult } from './deliver.ts';
+import { alreadyDelivered, attemptDelivery, carriedByAnotherChain, type DeliveryOutcome, type Receipt } from './delivery-chain.ts';
 
 export interface DeliverBatchDeps {
   batches: Pick<BatchStore, 'get' | 'recordDeliveryAttempt'>;
@@ -23,7 +21,7 @@ export interface DeliverBatchDeps {
  * attempts per event), recorded on the batch (GET /v1/batches/{id} shows them).
  */
 export async function deliverBatchEvent(message: DeliverBatchMessage, receipt: Receipt, deps: DeliverBatchDeps): Promise<DeliveryOutcome> {
-  const { messageId, receiveCount } = receipt;
+  const { messageId } = receipt;
   const batch = await deps.batches.get(message.tenantId, message.batchId);
   if (!batch?.delivery || !isSettled(batch.status)) {
     logger.info('event of a missing or unsettled batch dropped', { batch_id: message.batchId });
@@ -37,28 +35,14 @@ export async function deliverBatchEvent(message: DeliverBatchMessage, receipt: R
   }
   const key = await deps.keys.findById(batch.keyId);
   const now = deps.now();
-  const result = await (deps.deliver ?? deliverWebhook)({
-    url: batch.webhookUrl,
-    event: { type: 'batch.completed', timestamp: batch.completedAt ?? batch.updatedAt, data: batchSummary(batch) },
-    eventId: message.eventId,
-    secrets: key ? activeWebhookSecrets(key, now) : [],
-    mode: deps.mode,
-    now,
+  const event = { type: 'batch.completed' as const, timestamp: batch.completedAt ?? batch.updatedAt, data: batchSummary(batch) };
+  return attemptDelivery({
+    send: { url: batch.webhookUrl, event, eventId: message.eventId, secrets: key ? activeWebhookSecrets(key, now) : [], mode: deps.mode, now },
+    delivery,
+    message,
+    receipt,
+    record: (attempt, state, chainId) => deps.batches.recordDeliveryAttempt(batch.tenantId, batch.batchId, attempt, state, chainId),
+    owner: { batch_id: batch.batchId },
+    deliver: deps.deliver,
   });
-  const { attemptNumber, retryIn, state } = afterAttempt(result, delivery, message, receiveCount);
-  await deps.batches.recordDeliveryAttempt(batch.tenantId, batch.batchId, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
-  recordWebhookAttempt(result.ok);
-  logger[result.ok ? 'info' : 'warn']('webhook attempt', {
-    batch_id: batch.batchId,
-    event_id: message.eventId,
-    attempt: attemptNumber,
-    receive: receiveCount,
-    state,
-    status_code: result.statusCode,
-    error: result.error,
-    detail: result.detail,
-    retry_in_s: retryIn,
-  });
-  if (result.ok || !result.retryable) return { done: true };
-  return { done: false, retryInSeconds: retryIn ?? 0, reason: result.error ?? 'delivery failed' };
 }

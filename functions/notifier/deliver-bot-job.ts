@@ -1,14 +1,12 @@
 import type { Mode } from '#commons/config';
 import { logger } from '#commons/logger';
-import { recordWebhookAttempt } from '#commons/metrics';
 import { presentAccountBot } from '#commons/presenters/bot';
 import { activeWebhookSecrets } from '#domain/api-keys';
 import type { DeliverBotMessage } from '#domain/messages';
 import type { AccountBotStore, KeyStore, ObjectStore } from '#domain/ports';
 import type { VoiceOptions } from '#domain/voices';
-import { type DeliverWebhookOptions, type DeliveryResult, deliverWebhook, toDeliveryAttempt } from './deliver.ts';
-import type { DeliveryOutcome, Receipt } from './deliver-job.ts';
-import { afterAttempt, alreadyDelivered, carriedByAnotherChain } from './delivery-chain.ts';
+import type { DeliverWebhookOptions, DeliveryResult } from './deliver.ts';
+import { alreadyDelivered, attemptDelivery, carriedByAnotherChain, type DeliveryOutcome, type Receipt } from './delivery-chain.ts';
 
 export interface DeliverBotDeps {
   accountBots: Pick<AccountBotStore, 'get' | 'recordDeliveryAttempt'>;
@@ -28,7 +26,7 @@ export interface DeliverBotDeps {
  * An event of a version that was replaced or deleted meanwhile is dropped: the bot it describes is gone.
  */
 export async function deliverBotEvent(message: DeliverBotMessage, receipt: Receipt, deps: DeliverBotDeps): Promise<DeliveryOutcome> {
-  const { messageId, receiveCount } = receipt;
+  const { messageId } = receipt;
   const bot = await deps.accountBots.get(message.tenantId, message.uid);
   if (!bot || bot.version !== message.version || bot.status === 'preparing' || !bot.webhookUrl) {
     logger.info('event of a replaced or deleted bot dropped', { bot_uid: message.uid, version: message.version });
@@ -45,31 +43,18 @@ export async function deliverBotEvent(message: DeliverBotMessage, receipt: Recei
   }
   const key = await deps.keys.findById(bot.keyId);
   const now = deps.now();
-  const type = bot.status === 'ready' ? 'bot.ready' : 'bot.failed';
+  const type = bot.status === 'ready' ? ('bot.ready' as const) : ('bot.failed' as const);
   // The bot as GET /v1/bot/{uid} shows it, less the record of this very delivery (the same event every attempt).
   const { webhook_delivery: _delivery, ...data } = await presentAccountBot(bot, deps.objects, deps.voices);
-  const result = await (deps.deliver ?? deliverWebhook)({
-    url: bot.webhookUrl,
-    event: { type, timestamp: bot.updatedAt, data: { ...data, status: bot.status } },
-    eventId: message.eventId,
-    secrets: key ? activeWebhookSecrets(key, now) : [],
-    mode: deps.mode,
-    now,
+  const event = { type, timestamp: bot.updatedAt, data: { ...data, status: bot.status } };
+  const { webhookUrl } = bot;
+  return attemptDelivery({
+    send: { url: webhookUrl, event, eventId: message.eventId, secrets: key ? activeWebhookSecrets(key, now) : [], mode: deps.mode, now },
+    delivery,
+    message,
+    receipt,
+    record: (attempt, state, chainId) => deps.accountBots.recordDeliveryAttempt(bot.tenantId, bot.uid, bot.version, attempt, state, chainId),
+    owner: { bot_uid: bot.uid },
+    deliver: deps.deliver,
   });
-  const { attemptNumber, retryIn, state } = afterAttempt(result, delivery, message, receiveCount);
-  await deps.accountBots.recordDeliveryAttempt(bot.tenantId, bot.uid, bot.version, toDeliveryAttempt(result, attemptNumber, now), state, messageId);
-  recordWebhookAttempt(result.ok);
-  logger[result.ok ? 'info' : 'warn']('webhook attempt', {
-    bot_uid: bot.uid,
-    event_id: message.eventId,
-    attempt: attemptNumber,
-    receive: receiveCount,
-    state,
-    status_code: result.statusCode,
-    error: result.error,
-    detail: result.detail,
-    retry_in_s: retryIn,
-  });
-  if (result.ok || !result.retryable) return { done: true };
-  return { done: false, retryInSeconds: retryIn ?? 0, reason: result.error ?? 'delivery failed' };
 }
