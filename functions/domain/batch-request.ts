@@ -66,7 +66,10 @@ function memoised(deps: ClipDeps): ClipDeps {
     voices: deps.voices,
     bots: { list: () => deps.bots.list(), get: (uid) => once(`bot:${uid}`, () => deps.bots.get(uid)) },
     accountBots: { get: (tenantId, uid) => once(`own:${tenantId}:${uid}`, () => deps.accountBots.get(tenantId, uid)) },
-    clips: { ...deps.clips, get: (tenantId, uid) => once(`clip:${tenantId}:${uid}`, () => deps.clips.get(tenantId, uid)) },
+    // The library itself with `get` memoised (a spread would drop the methods of its class).
+    clips: Object.assign(Object.create(deps.clips), {
+      get: (tenantId: string, uid: string) => once(`clip:${tenantId}:${uid}`, () => deps.clips.get(tenantId, uid)),
+    }),
   };
 }
 
