@@ -132,6 +132,8 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => reject(new PayloadTooLargeError(maxBytes)));
+      // A body cut off inside a file part errs on the part's stream: unheard, the error would end the process.
+      stream.on('error', fail);
       stream.on('close', () => {
         try {
           add(name, decodeUtf8(Buffer.concat(chunks), `Field "${name}"`));
@@ -206,6 +208,7 @@ export async function readFieldsAndFiles(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(new PayloadTooLargeError(options.maxFileBytes)));
+      stream.on('error', fail);
       stream.on('close', () => {
         try {
           taken(name);

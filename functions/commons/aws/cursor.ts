@@ -12,7 +12,7 @@ const MAX_VALUE_CHARS = 256;
 
 /**
  * A cursor back into the ExclusiveStartKey it was made from, or a 400 `invalid_cursor`: it must hold exactly the
- * listing's key attributes (`keys`: the table's and the index's), each a short string or number, and `pinned`
+ * listing's key attributes (`keys`: the table's and the index's), each a short string, and `pinned`
  * ones (the caller's tenant) as given, so a crafted or another listing's cursor never reaches DynamoDB.
  */
 export function decodeCursor(
@@ -42,8 +42,8 @@ export function decodeCursor(
   return record;
 }
 
-const isKeyValue = (v: unknown) =>
-  (typeof v === 'string' && v.length > 0 && v.length <= MAX_VALUE_CHARS) || (typeof v === 'number' && Number.isFinite(v));
+/** Every key attribute of a listing is a string (ids, times as ISO text): a number would be a key of the wrong type. */
+const isKeyValue = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= MAX_VALUE_CHARS;
 
 /**
  * One page of an account's items in a table keyed by `tenantId` and `sortKey`, in sort-key order (`newestFirst`:

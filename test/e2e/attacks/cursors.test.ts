@@ -28,9 +28,15 @@ describe('crafted cursors', () => {
     encode({ tenantId: 'acct_someone_else', uid: 'x' }),
     encode({ tenantId: app.tenantId, receivedKey: 'x'.repeat(5000) }),
     'A'.repeat(5000),
+    // The right attributes, a number where the table keeps a string (DynamoDB: "does not match the schema").
+    ...['uid', 'clipUid', 'receivedKey', 'batchId'].flatMap((key) => [
+      encode({ tenantId: app.tenantId, [key]: 5 }),
+      encode({ tenantId: app.tenantId, [key]: 1e308 }),
+    ]),
+    encode({ tenantId: app.tenantId, videoId: 1, createdAt: 7 }),
   ];
 
-  for (const path of ['/v1/video', '/v1/clips', '/v1/inbox', '/v1/templates']) {
+  for (const path of ['/v1/video', '/v1/clips', '/v1/inbox', '/v1/templates', '/v1/batches']) {
     it(`${path}: every crafted cursor is a 400 invalid_cursor`, async () => {
       for (const cursor of crafted()) {
         const response = await api(`${path}?cursor=${encodeURIComponent(cursor)}`);
