@@ -19,9 +19,9 @@ export interface StartBatchCommand {
 const BATCH_FIELDS = new Set(['webhook', 'notify_each', 'dry_run', 'rows']);
 
 /** A boolean field as JSON (true) or a form (the text "true") sends it; anything else is named. */
-function flag(body: Record<string, unknown>, key: string, problems: FieldProblem[]): boolean {
+function flag(body: Record<string, unknown>, key: string, problems: FieldProblem[], emptyIsFalse = true): boolean {
   const raw = body[key];
-  if (raw !== undefined && raw !== '' && typeof raw !== 'boolean' && raw !== 'true' && raw !== 'false')
+  if (raw !== undefined && (raw !== '' || !emptyIsFalse) && typeof raw !== 'boolean' && raw !== 'true' && raw !== 'false')
     problems.push({ path: key, message: 'must be true or false' });
   return raw === true || raw === 'true';
 }
@@ -32,7 +32,8 @@ export function parseBatchFields(body: Record<string, unknown>): { webhook: unkn
     .filter((key) => !BATCH_FIELDS.has(key))
     .map((path) => ({ path, message: 'is not a field of a batch (webhook, notify_each, dry_run, rows)' }));
   const notifyEach = flag(body, 'notify_each', problems);
-  const dryRun = flag(body, 'dry_run', problems);
+  // An empty dry_run is refused rather than read as false: a client that meant to check must never send a batch.
+  const dryRun = flag(body, 'dry_run', problems, false);
   if (problems.length) throw new InvalidRequest(problems);
   return { webhook: body.webhook, notifyEach, dryRun };
 }

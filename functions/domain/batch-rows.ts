@@ -7,7 +7,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
 import { limits } from './limits.ts';
-import { VARIABLE_NAME_PATTERN } from './placeholders.ts';
+import { isVariableName, VARIABLE_NAME_PATTERN } from './placeholders.ts';
 
 export interface BatchRow {
   /** The row's values by variable name (a CSV's empty cells are left out, so a variable's default applies). */
@@ -74,6 +74,8 @@ function rowsOfCsv(text: string): BatchRow[] {
     const where = `column ${column + 1} of the header`;
     if (!VARIABLE_NAME_PATTERN.test(name))
       problems.push({ path: 'rows', message: `${where} ("${name.slice(0, 64)}") is not a variable name (a letter or _, then letters, digits or _)` });
+    else if (!isVariableName(name))
+      problems.push({ path: 'rows', message: `${where} ("${name}") is a reserved name (__proto__, constructor, prototype)` });
     else if (names.indexOf(name) !== column) problems.push({ path: 'rows', message: `${where} names "${name}" a second time` });
   });
   if (problems.length) throw new InvalidRequest(problems);

@@ -5,6 +5,10 @@
  */
 
 export const VARIABLE_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
+/** Names JavaScript objects carry already: refused as variables, as the request readers refuse them as keys. */
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+/** A variable's name: the pattern, and none of the reserved names. */
+export const isVariableName = (name: string) => VARIABLE_NAME_PATTERN.test(name) && !RESERVED_NAMES.has(name);
 /** The longest default a placeholder may carry (a value is at most as long: see limits.maxVariableChars). */
 const MAX_DEFAULT_CHARS = 500;
 
@@ -25,6 +29,7 @@ export function parsePlaceholders(value: string): { parts: TemplatePart[] } | { 
     const name = (bar < 0 ? inside : inside.slice(0, bar)).trim();
     if (!VARIABLE_NAME_PATTERN.test(name))
       return { problem: `has a placeholder "{{${inside.slice(0, 70)}}}" whose name is not a letter or _ followed by up to 63 letters, digits or _` };
+    if (!isVariableName(name)) return { problem: `has a placeholder "{{${name}}}" whose name is reserved (__proto__, constructor, prototype)` };
     if (bar < 0) parts.push({ variable: name });
     else {
       const fallback = inside.slice(bar + 1);

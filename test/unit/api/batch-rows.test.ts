@@ -3,6 +3,7 @@ import { parseBatchFields } from '#domain/batch-request';
 import { readBatchRows } from '#domain/batch-rows';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
+import { parsePlaceholders } from '#domain/placeholders';
 
 const problems = (value: unknown) => {
   try {
@@ -73,5 +74,14 @@ describe('batch rows', () => {
       expect((error as InvalidRequest).problems).toEqual([{ path: 'dry_run', message: 'must be true or false' }]);
     }
     expect(() => parseBatchFields({ rows: [], dry_run: 'yes' })).toThrow(InvalidRequest);
+    // An empty dry_run is refused, never read as "make the batch"; an empty notify_each is simply not given.
+    expect(() => parseBatchFields({ rows: [], dry_run: '' })).toThrow(InvalidRequest);
+    expect(parseBatchFields({ rows: [], notify_each: '' })).toMatchObject({ notifyEach: false });
+  });
+
+  it('refuses reserved names as variables: in a header and in a placeholder', () => {
+    expect(problems('__proto__,name\nA,B\n')[0]).toMatchObject({ path: 'rows', message: expect.stringMatching(/is a reserved name/) });
+    expect(parsePlaceholders('Hi {{constructor}}')).toEqual({ problem: expect.stringMatching(/is reserved/) });
+    expect(parsePlaceholders('Hi {{constructor_name}}')).toMatchObject({ parts: [{ text: 'Hi ' }, { variable: 'constructor_name' }] });
   });
 });
