@@ -33,9 +33,14 @@ export function FileDrop({
   const [over, setOver] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
 
+  // The file the input was last told about: the input is emptied only when a chosen file is taken away (a sent
+  // form), never by the first render's effect, which can run after a fast drop has already filled the input.
+  const shown = useRef<File | null>(null);
   useEffect(() => {
+    const had = shown.current;
+    shown.current = file;
     if (!file) {
-      if (input.current) input.current.value = '';
+      if (had && input.current) input.current.value = '';
       setPreview(null);
       return;
     }
