@@ -1,5 +1,6 @@
 /** PUT /v1/bot/{uid}: the request's fields and image parts, checked, become a PutBotCommand (account-bots.ts). */
 import { z } from 'zod';
+import './zod-messages.ts';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS, type DrawnPart, isBuiltInUid } from './account-bot.ts';
 import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
 import { httpUrlSchema, positionSchema } from './clip.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './zod-messages.ts';
 import type { PinnedBot } from './account-bot.ts';
 import { BOT_POSITIONS, type BotPosition, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
 import { limits } from './limits.ts';
@@ -24,11 +25,14 @@ export interface Transitions {
 const normaliseWord = (value: string) => value.trim().toLowerCase().replace(/_/g, '-');
 
 /** true/false, "true"/"false" in any case, 1/0 and "1"/"0": how forms and JSON clients spell booleans. */
-export const booleanLike = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False']).transform((v) => v === '1' || v.toLowerCase() === 'true'),
-  z.union([z.literal(1), z.literal(0)]).transform((v) => v === 1),
-]);
+export const booleanLike = z.union(
+  [
+    z.boolean(),
+    z.enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False']).transform((v) => v === '1' || v.toLowerCase() === 'true'),
+    z.union([z.literal(1), z.literal(0)]).transform((v) => v === 1),
+  ],
+  { error: 'must be true or false' },
+);
 
 export const positionSchema = z
   .string()

@@ -1,5 +1,6 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
+import './zod-messages.ts';
 import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
 import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES } from './clip.ts';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
