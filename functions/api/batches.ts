@@ -17,7 +17,7 @@ import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
 import { checkRows, parseBatchFields, previewBatch } from '#domain/batch-request';
 import { type BatchRow, readBatchRows } from '#domain/batch-rows';
 import { cancelBatch, ownBatch, rowStates, startBatch } from '#domain/batches';
-import { InvalidRequest } from '#domain/errors';
+import { invalidCursor } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { downloadLink, posterLink } from '#domain/links';
 import type { BatchTickMessage } from '#domain/messages';
@@ -93,12 +93,7 @@ async function createBatchOperation(request: KeyedRequest): Promise<HttpResult> 
 function rowCursor(cursor: string | undefined, rowCount: number): number {
   if (cursor === undefined || cursor === '') return 0;
   const row = /^\d{1,6}$/.test(cursor) ? Number(cursor) : Number.NaN;
-  if (!(row < rowCount))
-    throw new InvalidRequest(
-      [{ path: 'cursor', message: 'invalid' }],
-      'The cursor is not valid; pass the next_cursor of a previous page.',
-      'invalid_cursor',
-    );
+  if (!(row < rowCount)) throw invalidCursor();
   return row;
 }
 

@@ -23,6 +23,10 @@ export class InvalidRequest extends Error {
   }
 }
 
+/** A list's `cursor` that is not a `next_cursor` the same listing gave (crafted, another list's, another account's). */
+export const invalidCursor = () =>
+  new InvalidRequest([{ path: 'cursor', message: 'invalid' }], 'The cursor is not valid; pass the next_cursor of a previous page.', 'invalid_cursor');
+
 /** The thing asked for does not exist (or belongs to another account, which must look the same). */
 export class NotFound extends Error {
   constructor(message: string) {

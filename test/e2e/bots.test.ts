@@ -26,7 +26,6 @@ import {
   app,
   ava,
   botEvent,
-  declaredPng,
   download,
   drawnForm,
   FRAME,
@@ -43,6 +42,7 @@ import {
   useBotsRuntime,
   work,
 } from '../support/bots-e2e.ts';
+import { declaredPng } from '../support/hostile-media.ts';
 import { eventually } from '../support/media.ts';
 import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../support/render-media.ts';
 

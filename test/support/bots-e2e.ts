@@ -118,18 +118,6 @@ export async function fetchLook(uid: string, version: string) {
   return dir;
 }
 
-/** A PNG whose header (signature + IHDR) declares width x height, with no pixels behind it. */
-export function declaredPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'ascii');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8;
-  ihdr[17] = 6;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
-}
-
 export async function fetchLookCount(uid: string, version: string) {
   const s3 = new S3Client({ region: 'us-east-1', credentials: app.runtime.credentials, endpoint: app.runtime.endpoints.s3, forcePathStyle: true });
   const listed = await s3.send(new ListObjectsV2Command({ Bucket: app.runtime.names.bucket, Prefix: `${lookPrefix(app.tenantId, uid, version)}/` }));

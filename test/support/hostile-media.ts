@@ -105,3 +105,15 @@ export async function writeSample(dir: string, format: SampleFormat, color = '0x
   await ff([...inputs, ...recipe.args, '-t', '1.5', path]);
   return path;
 }
+
+/** A PNG whose header (signature + IHDR) declares width x height, with no pixels behind it. */
+export function declaredPng(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'ascii');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr[16] = 8;
+  ihdr[17] = 6;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
+}

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequest } from '#domain/errors';
+import { invalidCursor } from '#domain/errors';
 import type { Page } from '#domain/ports';
 
 /** Pagination cursors are DynamoDB's LastEvaluatedKey, opaque to callers (base64url JSON). */
@@ -33,12 +33,7 @@ export function decodeCursor(
     Object.keys(record).length === keys.length &&
     keys.every((k) => Object.hasOwn(record, k) && isKeyValue(record[k])) &&
     Object.entries(pinned).every(([k, v]) => record[k] === v);
-  if (!valid)
-    throw new InvalidRequest(
-      [{ path: 'cursor', message: 'invalid' }],
-      'The cursor is not valid; pass the next_cursor of a previous page.',
-      'invalid_cursor',
-    );
+  if (!valid) throw invalidCursor();
   return record;
 }
 

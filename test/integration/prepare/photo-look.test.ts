@@ -24,6 +24,7 @@ import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
+import { declaredPng } from '../../support/hostile-media.ts';
 import { writeLook } from '../../support/look-files.ts';
 import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../../support/render-media.ts';
 
@@ -47,18 +48,6 @@ async function code(image: Buffer): Promise<string> {
     expect(error).toBeInstanceOf(LookError);
     return (error as LookError).code;
   }
-}
-
-/** A PNG whose header (signature + IHDR) declares width x height, with no pixels behind it. */
-function declaredPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'ascii');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8;
-  ihdr[17] = 6;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
 }
 
 const luminance = (data: Buffer, i: number) => 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
