@@ -25,8 +25,13 @@ function answerBeforeBody(path: string, headers: Record<string, string>): Promis
     let sent = 0;
     let reply = '';
     const chunk = Buffer.alloc(16 * 1024, 0x61);
+    // The body starts a moment after the headers: a gateway that answers on the headers has answered by then, so
+    // the answer is read before a write can meet the closed connection (EPIPE, which would drop the answer unread).
+    // One that waits for the body never answers at all: 100 MB never come.
+    let pumping = false;
+    const startPump = setTimeout(() => (pumping = true), 250);
     const pump = setInterval(() => {
-      if (!socket.writable || sent >= 8 * 1024 * 1024) return;
+      if (!pumping || !socket.writable || sent >= 8 * 1024 * 1024) return;
       try {
         socket.write(chunk, (error) => {
           if (!error) sent += chunk.length;
@@ -37,6 +42,7 @@ function answerBeforeBody(path: string, headers: Record<string, string>): Promis
     }, 20);
     const give = setTimeout(() => finish(), 5_000);
     const finish = () => {
+      clearTimeout(startPump);
       clearInterval(pump);
       clearTimeout(give);
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
