@@ -3,11 +3,23 @@
  * labels are the console's own. Each field's control is in components/Composer.tsx or ClipEditor.tsx, and its
  * field in request.ts, which sends only what differs from the API's defaults.
  */
-import { BOT_POSITIONS, BOT_UID_PATTERN, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
+import {
+  BOT_POSITIONS,
+  BOT_SIZES,
+  BOT_UID_PATTERN,
+  CAPTION_MODES,
+  type CaptionMode,
+  CLIP_DEFAULTS,
+  ENTRY_TRANSITIONS,
+  EXIT_TRANSITIONS,
+  MUSIC_PRESETS,
+  OVERLAY_STYLES,
+  THEME_FONTS,
+} from '#domain/choices';
 import { limits } from '#domain/limits';
 import { ASPECT_RATIOS, type AspectRatio, DEFAULT_SHAPE, frameSizeOf, RESOLUTIONS as RESOLUTION_IDS, type Resolution } from '#domain/shape';
 
-export { ENTRY_TRANSITIONS, EXIT_TRANSITIONS };
+export { BOT_SIZES, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, MUSIC_PRESETS, OVERLAY_STYLES, THEME_FONTS };
 
 export const LIMITS = {
   textPerClip: limits.maxTextChars,
@@ -52,3 +64,24 @@ export const POSITIONS = BOT_POSITIONS;
 export const DEFAULT_BACKGROUND_VOLUME = CLIP_DEFAULTS.background_volume;
 
 export const humanize = (name: string) => name.replace(/[_-]/g, ' ');
+
+/** `bot_size` when a clip does not say. */
+export const DEFAULT_BOT_SIZE = 'medium';
+
+/** The composer's scene before the person chooses anything: no logo, the default theme, no music. */
+export const SCENE_DEFAULTS = {
+  logoUrl: '',
+  logoPosition: 'top-right',
+  logoSize: 0.12,
+  logoOpacity: 1,
+  font: '',
+  primaryColor: '',
+  textColor: '',
+  music: 'none',
+  musicPreset: MUSIC_PRESETS[0],
+  musicUrl: '',
+  musicVolume: 0.25,
+} as const;
+
+/** The overlays a clip may carry, and an image layer's size range (a share of the frame's width). */
+export const OVERLAY_LIMITS = { perClip: 10, minImageSize: 0.05, maxImageSize: 0.3 } as const;

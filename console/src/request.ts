@@ -2,7 +2,40 @@
  * The composer's state as the API's create request, and the same request as a curl command. Only fields the API
  * accepts are sent, and only when they differ from its defaults, so the curl shown is the one a person would write.
  */
-import { DEFAULT_BACKGROUND_VOLUME, VIDEO_DEFAULTS } from './options.ts';
+import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, VIDEO_DEFAULTS } from './options.ts';
+
+/** One on-screen layer of a clip (`overlays[]`): a text or an image, shown from `start` to `end` seconds. */
+export interface OverlayDraft {
+  /** Local identity, not sent. */
+  id: number;
+  type: 'text' | 'image';
+  text: string;
+  style: string;
+  url: string;
+  /** Seconds from the clip's start, as typed ('' leaves the API's default: the clip's start, the clip's end). */
+  start: string;
+  end: string;
+  /** '' leaves the style's own place. */
+  position: string;
+  /** An image's width as a share of the frame's width. */
+  size: number;
+}
+
+/** The video's brand and sound: a logo on every frame, a theme for its text, a music bed under the voice. */
+export interface SceneDraft {
+  logoUrl: string;
+  logoPosition: string;
+  logoSize: number;
+  logoOpacity: number;
+  /** '' : the default font and colours. */
+  font: string;
+  primaryColor: string;
+  textColor: string;
+  music: 'none' | 'preset' | 'url';
+  musicPreset: string;
+  musicUrl: string;
+  musicVolume: number;
+}
 
 export interface ClipDraft {
   /** Local identity (stable across reordering), not sent. */
@@ -23,6 +56,9 @@ export interface ClipDraft {
   exit: string;
   keep: boolean;
   name: string;
+  /** `bot_size`: small, medium (the API's default), large or full. */
+  size: string;
+  overlays: OverlayDraft[];
 }
 
 export interface ComposerDraft {
@@ -32,7 +68,38 @@ export interface ComposerDraft {
   aspectRatio: string;
   resolution: string;
   captions: string;
+  scene: SceneDraft;
   clips: ClipDraft[];
+}
+
+/** A time field as typed: a number when it is one, else the text as typed (the API names what is wrong with it). */
+const seconds = (typed: string): number | string => (typed.trim() !== '' && Number.isFinite(Number(typed)) ? Number(typed) : typed.trim());
+
+function overlayBody(overlay: OverlayDraft): Record<string, unknown> {
+  const body: Record<string, unknown> =
+    overlay.type === 'text'
+      ? { type: 'text', text: overlay.text, style: overlay.style }
+      : { type: 'image', url: overlay.url.trim(), size: overlay.size };
+  if (overlay.start.trim()) body.start = seconds(overlay.start);
+  if (overlay.end.trim()) body.end = seconds(overlay.end);
+  if (overlay.position) body.position = overlay.position;
+  return body;
+}
+
+/** The video-level scene fields (`logo`, `theme`, `music`), each only when chosen. */
+function sceneBody(scene: SceneDraft, picture: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (picture && scene.logoUrl.trim())
+    body.logo = { url: scene.logoUrl.trim(), position: scene.logoPosition, size: scene.logoSize, opacity: scene.logoOpacity };
+  if (picture && (scene.font || scene.primaryColor || scene.textColor))
+    body.theme = {
+      ...(scene.font ? { font: scene.font } : {}),
+      ...(scene.primaryColor ? { primary_color: scene.primaryColor } : {}),
+      ...(scene.textColor ? { text_color: scene.textColor } : {}),
+    };
+  if (scene.music === 'preset') body.music = { preset: scene.musicPreset, volume: scene.musicVolume };
+  if (scene.music === 'url') body.music = { url: scene.musicUrl.trim(), volume: scene.musicVolume };
+  return body;
 }
 
 function clipBody(clip: ClipDraft): Record<string, unknown> {
@@ -40,6 +107,7 @@ function clipBody(clip: ClipDraft): Record<string, unknown> {
   const body: Record<string, unknown> = { bot_uid: clip.botUid, text: clip.text };
   if (clip.voice) body.voice = clip.voice;
   if (clip.position) body.bot_position = clip.position;
+  if (clip.size !== DEFAULT_BOT_SIZE) body.bot_size = clip.size;
   if (clip.removeBackground) body.remove_bot_background = true;
   if (clip.background.trim()) body.background = clip.background.trim();
   if (clip.backgroundVolume !== DEFAULT_BACKGROUND_VOLUME) body.background_volume = clip.backgroundVolume;
@@ -47,6 +115,7 @@ function clipBody(clip: ClipDraft): Record<string, unknown> {
   if (transitions) body.transitions = transitions;
   if (clip.keep) body.reusable_clip = true;
   if (clip.name.trim()) body.clip_name = clip.name.trim();
+  if (clip.overlays.length) body.overlays = clip.overlays.map(overlayBody);
   return body;
 }
 
@@ -61,6 +130,7 @@ export function requestBody(draft: ComposerDraft): Record<string, unknown> {
     webhook: draft.webhook.trim(),
     ...(draft.voiceOnly ? { create_video: false } : {}),
     ...picture,
+    ...sceneBody(draft.scene, !draft.voiceOnly),
     clips: draft.clips.map(clipBody),
   };
 }

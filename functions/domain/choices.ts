@@ -41,3 +41,15 @@ export type CaptionMode = (typeof CAPTION_MODES)[number];
 /** A bot of an account's uid (PUT /v1/bot/{uid}): 3 to 64 of a-z, 0-9, "_" and "-". */
 export const BOT_UID_PATTERN = /^[a-z0-9_-]{3,64}$/;
 export const BOT_UID_RULE = 'must be 3-64 characters of a-z, 0-9, _ and -';
+
+/** `bot_size`: how big the presenter is in the frame; `full` makes it the subject (head and shoulders). */
+export const BOT_SIZES = ['small', 'medium', 'large', 'full'] as const;
+
+/** The looks of a text overlay (`overlays[].style`). */
+export const OVERLAY_STYLES = ['title', 'lower_third', 'caption_box'] as const;
+
+/** The bundled font families a video's `theme.font` may name. */
+export const THEME_FONTS = ['inter', 'roboto-slab', 'montserrat'] as const;
+
+/** The music beds that ship with vidbot (`music.preset`). */
+export const MUSIC_PRESETS = ['calm', 'upbeat', 'ambient'] as const;

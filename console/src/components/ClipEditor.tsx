@@ -1,9 +1,10 @@
 import type { Bot } from '../api.ts';
-import { ENTRY_TRANSITIONS, EXIT_TRANSITIONS, frameShape, humanize, LIMITS } from '../options.ts';
+import { BOT_SIZES, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, frameShape, humanize, LIMITS } from '../options.ts';
 import { type ClipDraft, charCount } from '../request.ts';
 import { bots, composer, moveClip, problemsAt, removeClip, updateClip, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
+import { OverlayList } from './OverlayList.tsx';
 import { PositionPicker } from './PositionPicker.tsx';
 import { VoicePicker } from './VoicePicker.tsx';
 
@@ -108,6 +109,21 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
           <FieldError {...err('bot_position')} />
 
           <div class="row">
+            <label for={id('size')}>Presenter size</label>
+            <select
+              id={id('size')}
+              value={clip.size}
+              onChange={(e) => set({ size: e.currentTarget.value })}
+              {...invalidProps(err('bot_size').id, path('bot_size'))}
+            >
+              {BOT_SIZES.map((s) => (
+                <option value={s}>{s === 'full' ? 'full (the subject: head and shoulders)' : s}</option>
+              ))}
+            </select>
+            <FieldError {...err('bot_size')} />
+          </div>
+
+          <div class="row">
             <label class="check">
               <input type="checkbox" checked={clip.removeBackground} onChange={(e) => set({ removeBackground: e.currentTarget.checked })} />
               Remove the bot's own background
@@ -164,6 +180,8 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             </div>
           </div>
           <FieldError {...err('transitions')} />
+
+          <OverlayList clip={clip} clipIndex={index} />
 
           <div class="row two">
             <div>

@@ -4,6 +4,7 @@ import { addClip, composer, formError, inboxUrl, problems, setDraft, submit, sub
 import { ClipEditor } from './ClipEditor.tsx';
 import { CurlPreview } from './CurlPreview.tsx';
 import { FieldError, invalidProps } from './FieldError.tsx';
+import { BrandOptions, MusicOptions } from './SceneOptions.tsx';
 
 /** The picture's options: shape, resolution and captions (a voice-only result has no picture). */
 function PictureOptions() {
@@ -58,6 +59,7 @@ function PictureOptions() {
       <p class="help">
         Frame: {size.width}x{size.height}. Every video comes with its captions as VTT and SRT files.
       </p>
+      <BrandOptions />
     </div>
   );
 }
@@ -107,6 +109,7 @@ function VideoOptions() {
       </label>
       <FieldError id="create_video-error" path="create_video" />
       {!draft.voiceOnly && <PictureOptions />}
+      <MusicOptions />
     </fieldset>
   );
 }
@@ -114,7 +117,12 @@ function VideoOptions() {
 export function Composer() {
   const draft = composer.value;
   const total = draft.clips.reduce((sum, c) => sum + (c.kind === 'new' ? charCount(c.text) : 0), 0);
-  const unplaced = problems.value.filter((p) => !/^(webhook|create_video|aspect_ratio|resolution|captions|clips\[\d+\](\.\w+)?)$/.test(p.path));
+  const unplaced = problems.value.filter(
+    (p) =>
+      !/^(webhook|create_video|aspect_ratio|resolution|captions|(logo|theme|music)(\.\w+)?|clips\[\d+\](\.\w+|\.overlays(\[\d+\](\.\w+)?)?)?)$/.test(
+        p.path,
+      ),
+  );
   return (
     <section aria-labelledby="create-title" class="composer">
       <h2 id="create-title">Create a video</h2>

@@ -1,6 +1,6 @@
 /** The composer's request: only what differs from the API's defaults is sent, and the curl shown is that request. */
 import { describe, expect, it } from 'vitest';
-import { frameSize } from '../../../console/src/options.ts';
+import { frameSize, SCENE_DEFAULTS } from '../../../console/src/options.ts';
 import { type ClipDraft, type ComposerDraft, curlCommand, requestBody } from '../../../console/src/request.ts';
 
 const clip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
@@ -18,6 +18,8 @@ const clip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   exit: '',
   keep: false,
   name: '',
+  size: 'medium',
+  overlays: [],
   ...overrides,
 });
 const draft = (overrides: Partial<ComposerDraft> = {}): ComposerDraft => ({
@@ -26,6 +28,7 @@ const draft = (overrides: Partial<ComposerDraft> = {}): ComposerDraft => ({
   aspectRatio: '16:9',
   resolution: '720p',
   captions: 'none',
+  scene: { ...SCENE_DEFAULTS },
   clips: [clip()],
   ...overrides,
 });
@@ -80,6 +83,59 @@ describe('console request', () => {
     expect(command).not.toContain('resolution');
     const json = command.slice(command.indexOf("-d '") + 4, command.lastIndexOf("'"));
     expect(JSON.parse(json)).toEqual(body);
+  });
+
+  it('sends the scene: bot_size and overlays on the clip; logo, theme and music on the video, only when chosen', () => {
+    const overlays: ClipDraft['overlays'] = [
+      { id: 1, type: 'text', text: 'Ana Pérez, CEO', style: 'lower_third', url: '', start: '0', end: '4', position: '', size: 0.2 },
+      {
+        id: 2,
+        type: 'image',
+        text: '',
+        style: 'title',
+        url: ' https://example.com/badge.png ',
+        start: '1.5',
+        end: '',
+        position: 'top-left',
+        size: 0.1,
+      },
+      { id: 3, type: 'text', text: 'Typed wrong', style: 'title', url: '', start: 'soon', end: '', position: '', size: 0.2 },
+    ];
+    const scene = {
+      ...SCENE_DEFAULTS,
+      logoUrl: 'https://example.com/logo.png',
+      font: 'inter',
+      primaryColor: '#112233',
+      music: 'preset' as const,
+      musicPreset: 'calm',
+      musicVolume: 0.3,
+    };
+    const body = requestBody(draft({ aspectRatio: '9:16', scene, clips: [clip({ size: 'full', overlays })] }));
+    expect(body).toEqual({
+      webhook: 'https://example.com/hook',
+      aspect_ratio: '9:16',
+      logo: { url: 'https://example.com/logo.png', position: 'top-right', size: 0.12, opacity: 1 },
+      theme: { font: 'inter', primary_color: '#112233' },
+      music: { preset: 'calm', volume: 0.3 },
+      clips: [
+        {
+          bot_uid: 'bot_ava',
+          text: 'Hola, bienvenidos.',
+          bot_size: 'full',
+          overlays: [
+            { type: 'text', text: 'Ana Pérez, CEO', style: 'lower_third', start: 0, end: 4 },
+            { type: 'image', url: 'https://example.com/badge.png', size: 0.1, start: 1.5, position: 'top-left' },
+            // What is not a number is sent as typed: the API names the field.
+            { type: 'text', text: 'Typed wrong', style: 'title', start: 'soon' },
+          ],
+        },
+      ],
+    });
+    // Voice only: no picture, so no logo or theme, but the music still plays under the voice.
+    const voice = requestBody(draft({ voiceOnly: true, scene: { ...scene, music: 'url', musicUrl: 'https://example.com/bed.mp3' } }));
+    expect(voice).toEqual(expect.objectContaining({ music: { url: 'https://example.com/bed.mp3', volume: 0.3 } }));
+    expect(voice).not.toHaveProperty('logo');
+    expect(voice).not.toHaveProperty('theme');
   });
 
   it('knows each frame size the API renders', () => {
