@@ -84,6 +84,83 @@ export async function syntheticBackground(path: string, frame: FrameSize): Promi
 }
 
 /**
+ * A background like a caller's (made once per size): a moving picture with a camera's grain, encoded as cameras
+ * and editors do — H.264 High profile, x264's `medium` preset (B-frames, CABAC), a 2-second GOP — with stereo
+ * AAC sound. Decoding it costs what a real background costs, which the synthetic background at `veryfast` does not.
+ */
+export async function realWorldBackground(path: string, frame: FrameSize): Promise<string> {
+  if (existsSync(path)) return path;
+  mkdirSync(dirname(path), { recursive: true });
+  await runFfmpeg(
+    [
+      '-y',
+      ...syntheticSource(60, frame),
+      '-filter:v',
+      'noise=alls=10:allf=t+u',
+      '-c:v',
+      'libx264',
+      '-profile:v',
+      'high',
+      '-preset',
+      'medium',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '60',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-t',
+      '60',
+      '-movflags',
+      '+faststart',
+      path,
+    ],
+    { budgetSeconds: 900 },
+  );
+  return path;
+}
+
+/**
+ * The floor of any compositing render: the same binary decoding the same background (looped to `seconds`, its
+ * sound included) and encoding it at the clips' settings, the same length and frame size. A render can only add
+ * to this: the bot, its voice, the layers. Returns its wall and CPU seconds.
+ */
+export async function floorEncode(seconds: number, background: string, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
+  const cpu = cpuSeconds();
+  const started = performance.now();
+  await runFfmpeg(
+    [
+      '-y',
+      '-protocol_whitelist',
+      'file',
+      '-f',
+      'mov',
+      '-stream_loop',
+      '-1',
+      '-i',
+      background,
+      '-filter:v',
+      `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`,
+      ...VIDEO_ENCODE_ARGS,
+      '-r',
+      String(FPS),
+      ...AUDIO_ENCODE_ARGS,
+      '-t',
+      String(seconds),
+      '-movflags',
+      '+faststart',
+      output,
+    ],
+    { budgetSeconds: 900 },
+  );
+  return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
+}
+
+/**
  * The baseline: a bare libx264 encode of the synthetic source, `seconds` long and `frame` sized, with the clips'
  * encoder settings (same preset, CRF, frame rate, audio) and the same binary. Returns its wall and CPU seconds.
  */
