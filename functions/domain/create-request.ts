@@ -1,8 +1,18 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
-import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES } from './clip.ts';
+import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS } from './choices.ts';
+import {
+  booleanLike,
+  type ClipInput,
+  type ClipReference,
+  clipInputSchema,
+  clipReferenceSchema,
+  httpUrlSchema,
+  type Logo,
+  positionSchema,
+  TRANSITION_NAMES,
+} from './clip.ts';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
@@ -87,6 +97,8 @@ export interface CreateVideoCommand {
   /** 'burn': the captions are also drawn into the picture (the caption files are made either way). */
   captions: CaptionMode;
   clips: (ClipInput | ClipReference)[];
+  /** An image drawn on every frame of every clip. */
+  logo?: Logo;
 }
 
 /**
@@ -134,6 +146,43 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
   if (totalText > limits.maxTotalTextChars)
     problem('clips', `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
   return clips;
+}
+
+const { minImageLayerSize: minSize, maxImageLayerSize: maxSize } = limits;
+
+/** The video's `logo`: an image drawn on every frame, in a corner (or another position) inside the safe margins. */
+const logoSchema = z.strictObject(
+  {
+    url: httpUrlSchema.describe(
+      'The image: PNG (its transparency is kept), JPEG or WebP; a still, not animated. Fetched like a background, at most 10 MiB.',
+    ),
+    position: positionSchema
+      .default(LOGO_DEFAULTS.position)
+      .describe(`One of ${BOT_POSITIONS.join(', ')}, inside the frame's safe margins (underscores and any case accepted).`),
+    size: z
+      .number()
+      .min(minSize, `must be between ${minSize} and ${maxSize}`)
+      .max(maxSize, `must be between ${minSize} and ${maxSize}`)
+      .default(LOGO_DEFAULTS.size)
+      .describe("The logo's width as a share of the frame's width (its height follows the image's proportions)."),
+    opacity: z
+      .number()
+      .min(0, 'must be between 0 and 1')
+      .max(1, 'must be between 0 and 1')
+      .default(LOGO_DEFAULTS.opacity)
+      .describe('0 (invisible) to 1 (the image as it is).'),
+  },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object like {"url": "https://…"}, or a string of its JSON' : undefined) },
+);
+
+/** A form sends an object field as a string of its JSON; one that is not JSON stays a string, which the object refuses. */
+function parsedJsonObject(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
 }
 
 const clipsDoc = jsonSchemaOf(z.array(z.union([clipInputSchema, clipReferenceSchema])));
@@ -202,6 +251,10 @@ export const createRequestSchema = z
           'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
       },
     ),
+    logo: optionalField(z.preprocess(parsedJsonObject, logoSchema.optional()), {
+      anyOf: [jsonSchemaOf(logoSchema), { type: 'string', description: 'The same object as a string of JSON (a form field).' }],
+      description: `An image drawn on every frame of every clip. Defaults: ${JSON.stringify(LOGO_DEFAULTS)}.`,
+    }),
     clips: z
       .unknown()
       .transform(readClips)
@@ -234,7 +287,13 @@ const issuePath = (prefix: string, path: PropertyKey[]) =>
 export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
   const { webhook, problems } = webhookAlias(fields);
   const result = createRequestSchema.safeParse({ ...fields, webhook });
-  if (!result.success) problems.push(...result.error.issues.map((issue) => ({ path: fieldPathOf(issue), message: issue.message })));
+  if (!result.success)
+    for (const issue of result.error.issues) {
+      // A field of an object field (`logo.colour`) that is not one of its fields: named by its own path.
+      if (issue.code === 'unrecognized_keys')
+        for (const key of issue.keys) problems.push({ path: `${fieldPathOf(issue)}.${key}`, message: `is not a ${String(issue.path[0])} field` });
+      else problems.push({ path: fieldPathOf(issue), message: issue.message });
+    }
   if (problems.length || !result.success) throw new InvalidRequest(problems);
   const { data } = result;
   return {
@@ -243,5 +302,6 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     shape: { aspectRatio: data.aspect_ratio, resolution: data.resolution },
     captions: data.captions,
     clips: data.clips,
+    ...(data.logo && { logo: data.logo }),
   };
 }
