@@ -110,7 +110,7 @@ const optionalField = <T extends z.ZodType>(schema: T, doc: Record<string, unkno
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 
-/** A problem found while reading the clips, with the path our messages give it (`clips[0].text`). */
+/** A problem found while reading the clips or the logo, with the path our messages give it (`clips[0].text`, `logo.size`). */
 type ClipProblemIssue = { fieldPath: string };
 
 /** `clips`: the JSON array (or a string holding it) read and each clip validated, or its problems named. */
@@ -156,9 +156,12 @@ const logoSchema = z.strictObject(
     url: httpUrlSchema.describe(
       'The image: PNG (its transparency is kept), JPEG or WebP; a still, not animated. Fetched like a background, at most 10 MiB.',
     ),
-    position: positionSchema
-      .default(LOGO_DEFAULTS.position)
-      .describe(`One of ${BOT_POSITIONS.join(', ')}, inside the frame's safe margins (underscores and any case accepted).`),
+    position: positionSchema.default(LOGO_DEFAULTS.position).meta({
+      type: 'string',
+      enum: [...BOT_POSITIONS],
+      docDefault: LOGO_DEFAULTS.position,
+      description: "Where it is drawn, a safe margin in from the frame's edges (underscores and any case accepted).",
+    }),
     size: z
       .number()
       .min(minSize, `must be between ${minSize} and ${maxSize}`)
@@ -175,14 +178,28 @@ const logoSchema = z.strictObject(
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object like {"url": "https://…"}, or a string of its JSON' : undefined) },
 );
 
-/** A form sends an object field as a string of its JSON; one that is not JSON stays a string, which the object refuses. */
-function parsedJsonObject(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
+/**
+ * `logo`: an object in a JSON body, or a string of its JSON (a form field), validated, or its problems named with
+ * their paths (`logo.size`). Empty or absent: no logo.
+ */
+function readLogo(value: unknown, ctx: z.RefinementCtx): Logo | undefined {
+  if (value === undefined || value === '') return undefined;
+  let parsed = value;
+  if (typeof value === 'string')
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      // Not JSON: the object refuses the string as it is.
+    }
+  const result = logoSchema.safeParse(parsed);
+  if (result.success) return result.data;
+  const problem = (fieldPath: string, message: string) => ctx.addIssue({ code: 'custom', message, params: { fieldPath } satisfies ClipProblemIssue });
+  for (const issue of result.error.issues) {
+    const at = issuePath('logo', issue.path);
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, 'is not a logo field');
+    else problem(at, issue.message);
   }
+  return undefined;
 }
 
 const clipsDoc = jsonSchemaOf(z.array(z.union([clipInputSchema, clipReferenceSchema])));
@@ -251,10 +268,14 @@ export const createRequestSchema = z
           'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
       },
     ),
-    logo: optionalField(z.preprocess(parsedJsonObject, logoSchema.optional()), {
-      anyOf: [jsonSchemaOf(logoSchema), { type: 'string', description: 'The same object as a string of JSON (a form field).' }],
-      description: `An image drawn on every frame of every clip. Defaults: ${JSON.stringify(LOGO_DEFAULTS)}.`,
-    }),
+    logo: z
+      .unknown()
+      .transform(readLogo)
+      .optional()
+      .meta({
+        anyOf: [jsonSchemaOf(logoSchema), { type: 'string', description: 'The same object as a string of JSON (a form field).' }],
+        description: `An image drawn on every frame of every clip, over the presenter. Defaults: ${JSON.stringify(LOGO_DEFAULTS)}.`,
+      }),
     clips: z
       .unknown()
       .transform(readClips)
@@ -287,13 +308,7 @@ const issuePath = (prefix: string, path: PropertyKey[]) =>
 export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
   const { webhook, problems } = webhookAlias(fields);
   const result = createRequestSchema.safeParse({ ...fields, webhook });
-  if (!result.success)
-    for (const issue of result.error.issues) {
-      // A field of an object field (`logo.colour`) that is not one of its fields: named by its own path.
-      if (issue.code === 'unrecognized_keys')
-        for (const key of issue.keys) problems.push({ path: `${fieldPathOf(issue)}.${key}`, message: `is not a ${String(issue.path[0])} field` });
-      else problems.push({ path: fieldPathOf(issue), message: issue.message });
-    }
+  if (!result.success) problems.push(...result.error.issues.map((issue) => ({ path: fieldPathOf(issue), message: issue.message })));
   if (problems.length || !result.success) throw new InvalidRequest(problems);
   const { data } = result;
   return {
