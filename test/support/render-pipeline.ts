@@ -21,6 +21,7 @@ import type { ConcatInput } from '#functions/media/concat.ts';
 import type { ImageMedia } from '#functions/media/image-media.ts';
 import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
+import type { ImageSubject } from '#functions/render/image.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
 import { startDynamo } from './dynamo.ts';
@@ -67,7 +68,7 @@ export const fetchBackground = vi.fn(async (_url: string, path: string, _workDir
 });
 
 /** Stands for render/image.ts fetchImage (tested on its own with real files and a local server). */
-export const fetchImage = vi.fn(async (_url: string, path: string): Promise<ImageMedia> => {
+export const fetchImage = vi.fn(async (_url: string, path: string, _subject: ImageSubject): Promise<ImageMedia> => {
   await writeFile(path, 'image');
   return { path, format: { demuxer: 'png_pipe', label: 'PNG' }, width: 400, height: 200 };
 });

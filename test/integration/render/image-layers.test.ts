@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import type { Mode } from '#commons/config';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { JobFailure } from '#domain/errors';
 import { inspectBackground } from '#functions/media/background-media.ts';
@@ -136,7 +137,7 @@ describe('image layers on real frames', () => {
 });
 
 describe('fetchImage', () => {
-  async function failure(url: string, mode: 'local' | 'aws' = 'local'): Promise<JobFailure> {
+  async function failure(url: string, mode: Mode = 'local'): Promise<JobFailure> {
     const work = dir();
     const error = await fetchImage(url, join(work, 'logo'), mode, LOGO).then(
       () => undefined,
@@ -193,7 +194,7 @@ describe('fetchImage', () => {
         code: 'logo_invalid',
         message: 'the logo is not a PNG, JPEG or WebP image',
       });
-      expect(await failure(`${server.base}/logo.png`, 'aws')).toMatchObject({ code: 'logo_not_allowed' });
+      expect(await failure(`${server.base}/logo.png`, 'cloud')).toMatchObject({ code: 'logo_not_allowed' });
     } finally {
       await server.stop();
     }
