@@ -4,6 +4,7 @@ import { InvalidRequest } from '#domain/errors';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
 import { openApiDocument } from '#functions/api/openapi.ts';
+import { unreachableProblems } from '#functions/api/unreachable.ts';
 import { SPEC_SAMPLE_FIELDS } from '../../support/events.ts';
 
 const problemsOf = (fields: Record<string, unknown>) => {
@@ -205,6 +206,17 @@ describe('the logo', () => {
     expect(problemsOf({ ...base, logo: { ...logo, size: 0.01 } })).toEqual([{ path: 'logo.size', message: 'must be between 0.05 and 0.3' }]);
     expect(problemsOf({ ...base, logo: { ...logo, size: '0.1' } })).toEqual([{ path: 'logo.size', message: 'must be a number' }]);
     expect(problemsOf({ ...base, logo: { size: 0.1 } })).toEqual([{ path: 'logo.url', message: 'is required' }]);
+  });
+
+  it('naming an address vidbot never fetches from is refused at create, naming logo.url', () => {
+    for (const [url, reason] of [
+      ['http://169.254.169.254/latest/meta-data', 'metadata'],
+      ['http://10.0.0.1/logo.png', 'private'],
+    ] as const)
+      expect(unreachableProblems(parseCreateVideo({ ...base, logo: { url } }), 'cloud')).toEqual([
+        { path: 'logo.url', message: `points at an address vidbot does not connect to (${reason})` },
+      ]);
+    expect(unreachableProblems(parseCreateVideo({ ...base, logo }), 'cloud')).toEqual([]);
   });
 
   it('refuses what is not an object, a form string that is not JSON, and prototype keys', () => {
