@@ -24,12 +24,12 @@ export interface ImageLayer {
 }
 
 /** How long a layer with a window fades in at its start and out at its end. */
-export const IMAGE_LAYER_FADE_SECONDS = 0.3;
+const IMAGE_LAYER_FADE_SECONDS = 0.3;
 /**
  * The most a picture is enlarged: beyond twice its own size it looks blurred, so a picture smaller than half its
  * asked width is drawn at twice its own size, smaller than asked.
  */
-export const MAX_IMAGE_UPSCALE = 2;
+const MAX_IMAGE_UPSCALE = 2;
 
 /** A layer's rectangle in the frame, px. */
 export interface ImageBox {
@@ -43,6 +43,7 @@ export interface ImageBox {
  * Where a picture of `image`'s size is drawn: `size` of the frame's width wide (never more than MAX_IMAGE_UPSCALE
  * times its own size, never taller or wider than the frame inside its margins), at `position` a safe margin in
  * from the frame's edges, as the bot is.
+ * @internal Exported for its tests.
  */
 export function imageBoxOf(frame: FrameSize, image: { width: number; height: number }, position: BotPosition, size: number): ImageBox {
   const margin = safeMarginOf(frame);
