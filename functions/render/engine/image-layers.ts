@@ -1,8 +1,8 @@
 /**
  * Image layers: still pictures drawn over a clip (the video's logo, an overlay's image) at a position inside
  * the safe margins, at a share of the frame's width, with an opacity, for the whole clip or a window of it.
- * Each picture is decoded, scaled and made translucent once; its one frame is then repeated (as a still
- * background is), so a layer costs an alpha blend of its own rectangle per frame and nothing more.
+ * Each picture is decoded, scaled and made translucent once, and its one frame is blended over every frame of
+ * the clip (over those of its window only): a layer costs an alpha blend of its own rectangle per frame.
  */
 import type { BotPosition } from '#domain/choices';
 import type { FrameSize } from '#domain/shape';
@@ -85,11 +85,13 @@ export function imageLayerFilters(
     ...(layer.opacity < 1 ? [`colorchannelmixer=aa=${f(layer.opacity)}`] : []),
     // Converted to what the blend takes once, here, and not per frame.
     'format=yuva420p',
-    'loop=loop=-1:size=1:start=0',
-    `setpts=N/${FPS}/TB`,
   ];
+  // A layer for the whole clip is that one frame: the blend keeps drawing it after its input ends (overlay's
+  // eof_action=repeat), at no cost per frame. Repeating it with `loop` instead cost ~10 % more CPU per clip.
   let enable = '';
   if (windowed) {
+    // A window fades the picture's alpha in and out over time, so the frame is repeated for the fade to act on.
+    steps.push('loop=loop=-1:size=1:start=0', `setpts=N/${FPS}/TB`);
     const start = layer.start ?? 0;
     const end = layer.end ?? Number.POSITIVE_INFINITY;
     const fade = Math.min(IMAGE_LAYER_FADE_SECONDS, (end - start) / 2);
@@ -100,6 +102,6 @@ export function imageLayerFilters(
   }
   return {
     source: `[${input}:v]${steps.join(',')}[${label}]`,
-    overlay: `overlay=x=${box.x}:y=${box.y}:eval=init:format=yuv420${enable}`,
+    overlay: `overlay=x=${box.x}:y=${box.y}:eval=init:eof_action=repeat:format=yuv420${enable}`,
   };
 }

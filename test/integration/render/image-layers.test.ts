@@ -117,7 +117,7 @@ describe('image layers on real frames', () => {
     const centre = [windowed.x + windowed.width / 2, windowed.y + windowed.height / 2] as const;
     expect(near(pixel(during, ...centre), MAGENTA, 12)).toBe(true);
     expect(Math.abs(changedBox(during, quadrant(0, 0)).left - (windowed.x + 26))).toBeLessThanOrEqual(2);
-    for (const seconds of [0.5, 2.5]) {
+    for (const seconds of [0.5, 2.5, clip.durationSeconds - 0.05]) {
       const outside = await frameRgb(clip.path, seconds);
       expect(changedBox(outside, quadrant(0, 0)).right, `at ${seconds} s`).toBe(-1);
       // The logo without a window is there all the time.
