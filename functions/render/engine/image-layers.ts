@@ -95,7 +95,8 @@ export function imageLayerFilters(
     const start = layer.start ?? 0;
     const end = layer.end ?? Number.POSITIVE_INFINITY;
     const fade = Math.min(IMAGE_LAYER_FADE_SECONDS, (end - start) / 2);
-    steps.push(`fade=t=in:st=${f(start)}:d=${f(fade)}:alpha=1`);
+    // It fades in at a start inside the clip and out at an end inside it (not at the clip's own first frame).
+    if (start > 0) steps.push(`fade=t=in:st=${f(start)}:d=${f(fade)}:alpha=1`);
     if (Number.isFinite(end)) steps.push(`fade=t=out:st=${f(end - fade)}:d=${f(fade)}:alpha=1`);
     // Outside its window the layer is not blended at all.
     enable = `:enable='between(t,${f(start)},${Number.isFinite(end) ? f(end) : '1e9'})'`;

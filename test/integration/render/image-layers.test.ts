@@ -33,10 +33,12 @@ const MAGENTA = [255, 0, 255] as const;
  * box), inside it opaque magenta.
  */
 async function framedLogo(path: string): Promise<string> {
-  const svg =
-    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="#000000" fill-opacity="0"/>' +
-    '<rect x="40" y="40" width="320" height="120" fill="#ff00ff"/></svg>';
-  await sharp(Buffer.from(svg)).png().toFile(path);
+  const [width, height] = [400, 200];
+  const rgba = Buffer.alloc(width * height * 4); // transparent black
+  for (let y = 40; y < 160; y++) for (let x = 40; x < 360; x++) rgba.set([...MAGENTA, 255], (y * width + x) * 4);
+  await sharp(rgba, { raw: { width, height, channels: 4 } })
+    .png()
+    .toFile(path);
   return path;
 }
 
@@ -117,6 +119,13 @@ describe('image layers on real frames', () => {
     const centre = [windowed.x + windowed.width / 2, windowed.y + windowed.height / 2] as const;
     expect(near(pixel(during, ...centre), MAGENTA, 12)).toBe(true);
     expect(Math.abs(changedBox(during, quadrant(0, 0)).left - (windowed.x + 26))).toBeLessThanOrEqual(2);
+    // Its edges blend magenta into the backdrop, no pixel darker than both: the black of its transparent pixels
+    // does not bleed in while it is scaled (0.64 times here).
+    const luma = ([r, g, b]: readonly number[]) => 0.299 * r! + 0.587 * g! + 0.114 * b!;
+    let darkest = 255;
+    for (let y = windowed.y; y < windowed.y + windowed.height; y++)
+      for (let x = windowed.x; x < windowed.x + windowed.width; x++) darkest = Math.min(darkest, luma(pixel(during, x, y, FRAME.width)));
+    expect(darkest).toBeGreaterThan(Math.min(luma(BACKDROP), luma(MAGENTA)) - 15); // 82 here; 67 with the fringe
     for (const seconds of [0.5, 2.5, clip.durationSeconds - 0.05]) {
       const outside = await frameRgb(clip.path, seconds);
       expect(changedBox(outside, quadrant(0, 0)).right, `at ${seconds} s`).toBe(-1);
