@@ -180,10 +180,10 @@ const logoSchema = z.strictObject(
 
 /**
  * `logo`: an object in a JSON body, or a string of its JSON (a form field), validated, or its problems named with
- * their paths (`logo.size`). Empty or absent: no logo.
+ * their paths (`logo.size`). Empty, null or absent: no logo.
  */
 function readLogo(value: unknown, ctx: z.RefinementCtx): Logo | undefined {
-  if (value === undefined || value === '') return undefined;
+  if (value === undefined || value === null || value === '') return undefined;
   let parsed = value;
   if (typeof value === 'string')
     try {

@@ -178,6 +178,7 @@ describe('the logo', () => {
   it('is optional, and its defaults are applied: top-right, 12 % of the width, opaque', () => {
     expect(parseCreateVideo(base).logo).toBeUndefined();
     expect(parseCreateVideo({ ...base, logo: '' }).logo).toBeUndefined();
+    expect(parseCreateVideo({ ...base, logo: null }).logo).toBeUndefined();
     expect(parseCreateVideo({ ...base, logo }).logo).toEqual({ url: logo.url, position: 'top-right', size: 0.12, opacity: 1 });
   });
 
