@@ -15,6 +15,7 @@ export function unreachableProblems(command: CreateVideoCommand, mode: Mode): Fi
     if (reason) problems.push({ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` });
   };
   check('webhook', command.webhookUrl);
+  check('logo.url', command.logo?.url);
   for (const [index, clip] of command.clips.entries()) check(`clips[${index}].background`, 'background' in clip ? clip.background : undefined);
   return problems;
 }

@@ -34,6 +34,13 @@ export const CLIP_DEFAULTS = {
   reusable_clip: false,
 } as const;
 
+/** Defaults of the video's `logo` (its `url` has none): a small mark in the top-right corner, fully opaque. */
+export const LOGO_DEFAULTS = { position: 'top-right', size: 0.12, opacity: 1 } as const satisfies {
+  position: BotPosition;
+  size: number;
+  opacity: number;
+};
+
 /** `captions`: the caption files come with every video; 'burn' also draws them into the picture. */
 export const CAPTION_MODES = ['none', 'burn'] as const;
 export type CaptionMode = (typeof CAPTION_MODES)[number];

@@ -132,6 +132,17 @@ export const clipReferenceSchema = z.strictObject({
 export type ClipInput = z.output<typeof clipInputSchema>;
 export type ClipReference = z.output<typeof clipReferenceSchema>;
 
+/** The video's `logo`, after defaults: an image drawn on every frame of every clip. */
+export interface Logo {
+  /** Absolute http(s) URL of a PNG, JPEG or WebP image. */
+  url: string;
+  position: BotPosition;
+  /** Its width as a share of the frame's width (limits.minImageLayerSize to maxImageLayerSize). */
+  size: number;
+  /** 0 (invisible) to 1 (as the image is). */
+  opacity: number;
+}
+
 /** A clip after validation and defaults: what is stored on the video and handed to the renderer. */
 export interface ClipSpec {
   index: number;
@@ -151,6 +162,8 @@ export interface ClipSpec {
   reusedClipUid?: string;
   /** The video's `captions: "burn"`: its captions are drawn into this clip's picture. Absent: not drawn. */
   captions?: 'burn';
+  /** The video's logo, drawn on every frame of this clip (a kept clip takes the logo of the video it joins). */
+  logo?: Logo;
   /**
    * For a bot of the account: its look and voice when the video was accepted, which the clip renders with even if
    * the bot is replaced before it renders. Absent for a built-in bot (and on clips accepted before pinning).

@@ -1,8 +1,18 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
-import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES } from './clip.ts';
+import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS } from './choices.ts';
+import {
+  booleanLike,
+  type ClipInput,
+  type ClipReference,
+  clipInputSchema,
+  clipReferenceSchema,
+  httpUrlSchema,
+  type Logo,
+  positionSchema,
+  TRANSITION_NAMES,
+} from './clip.ts';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
@@ -87,6 +97,8 @@ export interface CreateVideoCommand {
   /** 'burn': the captions are also drawn into the picture (the caption files are made either way). */
   captions: CaptionMode;
   clips: (ClipInput | ClipReference)[];
+  /** An image drawn on every frame of every clip. */
+  logo?: Logo;
 }
 
 /**
@@ -98,7 +110,7 @@ const optionalField = <T extends z.ZodType>(schema: T, doc: Record<string, unkno
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 
-/** A problem found while reading the clips, with the path our messages give it (`clips[0].text`). */
+/** A problem found while reading the clips or the logo, with the path our messages give it (`clips[0].text`, `logo.size`). */
 type ClipProblemIssue = { fieldPath: string };
 
 /** `clips`: the JSON array (or a string holding it) read and each clip validated, or its problems named. */
@@ -134,6 +146,60 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
   if (totalText > limits.maxTotalTextChars)
     problem('clips', `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
   return clips;
+}
+
+const { minImageLayerSize: minSize, maxImageLayerSize: maxSize } = limits;
+
+/** The video's `logo`: an image drawn on every frame, in a corner (or another position) inside the safe margins. */
+const logoSchema = z.strictObject(
+  {
+    url: httpUrlSchema.describe(
+      'The image: PNG (its transparency is kept), JPEG or WebP; a still, not animated. Fetched like a background, at most 10 MiB.',
+    ),
+    position: positionSchema.default(LOGO_DEFAULTS.position).meta({
+      type: 'string',
+      enum: [...BOT_POSITIONS],
+      docDefault: LOGO_DEFAULTS.position,
+      description: "Where it is drawn, a safe margin in from the frame's edges (underscores and any case accepted).",
+    }),
+    size: z
+      .number()
+      .min(minSize, `must be between ${minSize} and ${maxSize}`)
+      .max(maxSize, `must be between ${minSize} and ${maxSize}`)
+      .default(LOGO_DEFAULTS.size)
+      .describe("The logo's width as a share of the frame's width (its height follows the image's proportions)."),
+    opacity: z
+      .number()
+      .min(0, 'must be between 0 and 1')
+      .max(1, 'must be between 0 and 1')
+      .default(LOGO_DEFAULTS.opacity)
+      .describe('0 (invisible) to 1 (the image as it is).'),
+  },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object like {"url": "https://…"}, or a string of its JSON' : undefined) },
+);
+
+/**
+ * `logo`: an object in a JSON body, or a string of its JSON (a form field), validated, or its problems named with
+ * their paths (`logo.size`). Empty, null or absent: no logo.
+ */
+function readLogo(value: unknown, ctx: z.RefinementCtx): Logo | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let parsed = value;
+  if (typeof value === 'string')
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      // Not JSON: the object refuses the string as it is.
+    }
+  const result = logoSchema.safeParse(parsed);
+  if (result.success) return result.data;
+  const problem = (fieldPath: string, message: string) => ctx.addIssue({ code: 'custom', message, params: { fieldPath } satisfies ClipProblemIssue });
+  for (const issue of result.error.issues) {
+    const at = issuePath('logo', issue.path);
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, 'is not a logo field');
+    else problem(at, issue.message);
+  }
+  return undefined;
 }
 
 const clipsDoc = jsonSchemaOf(z.array(z.union([clipInputSchema, clipReferenceSchema])));
@@ -202,6 +268,14 @@ export const createRequestSchema = z
           'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
       },
     ),
+    logo: z
+      .unknown()
+      .transform(readLogo)
+      .optional()
+      .meta({
+        anyOf: [jsonSchemaOf(logoSchema), { type: 'string', description: 'The same object as a string of JSON (a form field).' }],
+        description: `An image drawn on every frame of every clip, over the presenter. Defaults: ${JSON.stringify(LOGO_DEFAULTS)}.`,
+      }),
     clips: z
       .unknown()
       .transform(readClips)
@@ -243,5 +317,6 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     shape: { aspectRatio: data.aspect_ratio, resolution: data.resolution },
     captions: data.captions,
     clips: data.clips,
+    ...(data.logo && { logo: data.logo }),
   };
 }

@@ -20,6 +20,13 @@ export const limits = {
   maxBackgroundPixels: 8192 * 4320,
   /** ... or whose declared frame rate is above this. */
   maxBackgroundFps: 240,
+  /** A logo's (and an image overlay's) width: this share of the frame's width, at least and at most. */
+  minImageLayerSize: 0.05,
+  maxImageLayerSize: 0.3,
+  /** A logo or an overlay's image is refused while downloading above this size (its pixels: the backgrounds' limits). */
+  maxImageLayerBytes: 10 * 1024 * 1024,
+  /** A logo or an overlay's image that takes longer than this to download fails the clip. */
+  imageLayerTimeoutMs: 20_000,
   /**
    * Every media run has a time budget: this much, plus renderBudgetPerSecond for every second of media it
    * produces. A run over budget, or one that makes no progress for mediaStallSeconds, is killed, and its clip

@@ -13,8 +13,8 @@ import type { SpeechVoice } from './voices.ts';
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
  * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
  * account-bot.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
- * The background is identified by its URL: a background that changes behind the same URL is not noticed
- * (documented in docs/api.md).
+ * The background and the logo are identified by their URLs: an image that changes behind the same URL is not
+ * noticed (documented in docs/api.md).
  */
 export function clipContentHash(
   tenantId: string,
@@ -42,6 +42,9 @@ export function clipContentHash(
           backgroundVolume: clip.background ? clip.backgroundVolume : 0,
           transitions: { entry: clip.transitions.entry ?? null, exit: clip.transitions.exit ?? null },
           captions: clip.captions,
+          // Its fields in a fixed order (a stored map's order is not kept); absent when there is none (undefined is
+          // left out of the JSON), so the keys of clips without a logo are unchanged.
+          logo: clip.logo && { url: clip.logo.url, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity },
         }
       : {}),
   };

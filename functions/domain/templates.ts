@@ -16,7 +16,7 @@ const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid
 type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number];
 const OPTIONAL_FIELDS: readonly PlaceholderField[] = ['clip_name', 'background', 'voice', 'bot_position', 'transitions'];
 /** What a template may hold: a create request's fields but the webhook, which each video (or batch) gives. */
-const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'clips'] as const;
+const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'clips'] as const;
 
 export interface TemplateVariable {
   name: string;

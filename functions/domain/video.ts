@@ -1,5 +1,5 @@
 import type { CaptionMode } from './choices.ts';
-import type { ClipSpec } from './clip.ts';
+import type { ClipSpec, Logo } from './clip.ts';
 import type { Shape } from './shape.ts';
 
 /** queued → rendering → (assembling) → completed, or → failed from any non-terminal state. */
@@ -94,6 +94,9 @@ export interface VideoRecord {
 /** The video's `captions` choice: every clip of a video that burns its captions carries `captions: "burn"`. */
 export const captionModeOf = (video: Pick<VideoRecord, 'clips'>): CaptionMode =>
   video.clips.some((clip) => clip.captions === 'burn') ? 'burn' : 'none';
+
+/** The video's `logo`: every clip of a video with a logo carries it (the same one). */
+export const logoOf = (video: Pick<VideoRecord, 'clips'>): Logo | undefined => video.clips.find((clip) => clip.logo)?.logo;
 
 export const isTerminal = (status: VideoStatus) => TERMINAL_STATUSES.includes(status);
 

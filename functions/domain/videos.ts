@@ -2,7 +2,7 @@ import { pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
 import type { CaptionMode } from './choices.ts';
-import type { ClipInput, ClipReference, ClipSpec } from './clip.ts';
+import type { ClipInput, ClipReference, ClipSpec, Logo } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
 import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
@@ -43,13 +43,13 @@ function pinned(resolved: ResolvedBot): Pick<ClipSpec, 'pinnedBot'> {
 async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: string, video: VideoOfClips, deps: ClipLookups): Promise<ClipSpec[]> {
   const trouble: ClipTrouble = { problems: [], notReady: [] };
   const specs: ClipSpec[] = [];
-  // The video's captions choice belongs to each clip's render (and its cache key), a kept one included.
-  const burn = video.captions === 'burn' ? ({ captions: 'burn' } as const) : {};
+  // The video's captions choice and logo belong to each clip's render (and its cache key), a kept one included.
+  const fromVideo: FromVideo = { ...(video.captions === 'burn' && { captions: 'burn' }), ...(video.logo && { logo: video.logo }) };
   for (const [index, input] of inputs.entries()) {
     const spec =
       'clip_uid' in input
-        ? await keptClipSpec(input, index, tenantId, video, burn, deps, trouble)
-        : await describedClipSpec(input, index, tenantId, burn, deps, trouble);
+        ? await keptClipSpec(input, index, tenantId, video, fromVideo, deps, trouble)
+        : await describedClipSpec(input, index, tenantId, fromVideo, deps, trouble);
     if (spec) specs.push(spec);
   }
   const { problems, notReady } = trouble;
@@ -63,7 +63,9 @@ async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: str
 }
 
 type ClipLookups = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;
-type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode };
+type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode; logo?: Logo };
+/** What every clip of a video takes from the video: its captions choice and its logo. */
+type FromVideo = Pick<ClipSpec, 'captions' | 'logo'>;
 /** What resolving a video's clips found wrong: problems (a 400), and bots of the account not ready (a 409). */
 interface ClipTrouble {
   problems: FieldProblem[];
@@ -76,7 +78,7 @@ async function keptClipSpec(
   index: number,
   tenantId: string,
   video: VideoOfClips,
-  burn: { captions?: 'burn' },
+  fromVideo: FromVideo,
   deps: ClipLookups,
   trouble: ClipTrouble,
 ): Promise<ClipSpec | undefined> {
@@ -109,10 +111,11 @@ async function keptClipSpec(
   if (keptBot.own && keptBot.own.status !== 'ready')
     trouble.notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
   // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
-  const { captions: _kept, pinnedBot: _pinned, ...spec } = kept.spec;
+  // The kept clip's captions choice and logo were its first video's: this video's replace them.
+  const { captions: _captions, logo: _logo, pinnedBot: _pinned, ...spec } = kept.spec;
   return {
     ...spec,
-    ...burn,
+    ...fromVideo,
     ...pinned(keptBot),
     index,
     clipName: input.clip_name ?? kept.clipName,
@@ -126,7 +129,7 @@ async function describedClipSpec(
   input: ClipInput,
   index: number,
   tenantId: string,
-  burn: { captions?: 'burn' },
+  fromVideo: FromVideo,
   deps: ClipLookups,
   trouble: ClipTrouble,
 ): Promise<ClipSpec | undefined> {
@@ -156,7 +159,7 @@ async function describedClipSpec(
     backgroundVolume: input.background ? input.background_volume : 0,
     transitions: input.transitions,
     reusable: input.reusable_clip,
-    ...burn,
+    ...fromVideo,
     ...pinned(found),
   };
 }

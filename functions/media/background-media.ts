@@ -61,7 +61,8 @@ export function backgroundInputArgs(media: BackgroundMedia): string[] {
 
 const px = (w: number, h: number) => `${w}x${h} pixels`;
 
-function checkPictureSize(width: number, height: number): void {
+/** Refuses a picture over the backgrounds' limits (limits.maxBackgroundSide, maxBackgroundPixels), in our words. */
+export function checkPictureSize(width: number, height: number): void {
   const { maxBackgroundSide: side, maxBackgroundPixels: pixels } = limits;
   if (width > side || height > side) throw new MediaRejectedError(`is ${px(width, height)}; at most ${side} pixels on either side are accepted`);
   if (width * height > pixels) throw new MediaRejectedError(`is ${px(width, height)}; at most ${pixels.toLocaleString('en')} pixels are accepted`);

@@ -21,9 +21,12 @@ import { keptClipUid } from '#domain/videos';
 import { type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
+import type { ImageMedia } from '#media/image-media';
 import { MediaBudgetError, MediaToolError } from '#media/media';
+import type { ImageLayer } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
+import { type ImageSubject, LOGO } from './image.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
 const DURATION_METADATA = 'duration-seconds';
@@ -45,6 +48,8 @@ export interface ClipJobDeps {
   voices: VoiceOptions;
   /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
+  /** Downloads an image drawn over the clip (the logo) into `path` through the address guard and inspects it, or throws JobFailure. */
+  fetchImage: (url: string, path: string, subject: ImageSubject) => Promise<ImageMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
   renderBudgetScale?: number;
   /** Epoch ms by which a render's encode must be over (the invocation's time left, less the upload's share). */
@@ -157,12 +162,18 @@ async function findInCache(
   return { found, rendered };
 }
 
+/** The pictures a clip draws over itself, bottom first: the video's logo on top. */
+function imageLayersOf(clip: ClipSpec): (Omit<ImageLayer, 'image'> & { url: string; subject: ImageSubject })[] {
+  return clip.logo ? [{ url: clip.logo.url, subject: LOGO, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity }] : [];
+}
+
 /** Renders the clip afresh and stores it, its cues and its poster under its content address. */
 async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
   const { videoId, clip, clipIndex, bot, own, pin, mode, shape, voice, keptKey, renderKey } = job;
   const started = Date.now();
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
+  let images: (ImageLayer & { image: Promise<ImageMedia> })[] = [];
   try {
     // The background downloads while the speech is synthesised (the engine waits for it after the speech).
     let backgroundMs = 0;
@@ -170,8 +181,14 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
       mode === 'video' && clip.background
         ? deps.fetchBackground(clip.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
         : undefined;
-    // Its failure is handled where the engine awaits it; until then it must not count as unhandled.
+    // So do the images drawn over it, side by side.
+    images = (mode === 'video' ? imageLayersOf(clip) : []).map(({ url, subject, ...layer }, i) => ({
+      ...layer,
+      image: deps.fetchImage(url, join(workDir, `image-${i}`), subject),
+    }));
+    // Their failures are handled where the engine awaits them; until then they must not count as unhandled.
     background?.catch(() => undefined);
+    for (const { image } of images) image.catch(() => undefined);
     const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
     const output = await deps
       .renderClip({
@@ -186,6 +203,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
         transitions: clip.transitions,
         frame: frameSizeOf(shape),
         captions: clip.captions,
+        imageLayers: images,
         mode,
         workDir,
         speech: deps.speechFor(voice),
@@ -195,8 +213,9 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
       .catch((error: unknown) => {
         throw renderFailure(error, job, background);
       });
-    // Whatever the engine did with it, a background that failed fails the clip.
+    // Whatever the engine did with them, a background or an image that failed fails the clip.
     await background;
+    await Promise.all(images.map(({ image }) => image));
     result.durationSeconds = output.durationSeconds;
     result.objectKey = clip.reusable ? keptKey : renderKey;
     const uploadStarted = Date.now();
@@ -219,6 +238,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
   } finally {
     // A render that failed before it needed the background leaves no download writing into a removed dir.
     await background?.catch(() => undefined);
+    await Promise.allSettled(images.map(({ image }) => image));
     await rm(workDir, { recursive: true, force: true });
   }
 }

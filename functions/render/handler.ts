@@ -12,6 +12,7 @@ import { type AssembleMessage, type DeliverMessage, renderClipMessageSchema } fr
 import { fetchBackground } from './background.ts';
 import { type ClipJobDeps, handleRenderMessage } from './clip-job.ts';
 import { renderClip } from './engine/index.ts';
+import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { speechEngineFor } from './speech/index.ts';
 
@@ -30,6 +31,7 @@ const deps: ClipJobDeps = {
   speechFor: (voice) => speechEngineFor(voice),
   voices: config.voices,
   fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
+  fetchImage: (url, path, subject) => fetchImage(url, path, config.mode, subject),
   renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),
 };

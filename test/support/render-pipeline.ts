@@ -18,8 +18,10 @@ import { createVideo } from '#domain/videos';
 import type { AssembleDeps } from '#functions/assemble/assemble-job.ts';
 import type { BackgroundMedia } from '#functions/media/background-media.ts';
 import type { ConcatInput } from '#functions/media/concat.ts';
+import type { ImageMedia } from '#functions/media/image-media.ts';
 import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
+import type { ImageSubject } from '#functions/render/image.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
 import { startDynamo } from './dynamo.ts';
@@ -63,6 +65,12 @@ export const concat = vi.fn(async (input: ConcatInput) => {
 export const fetchBackground = vi.fn(async (_url: string, path: string, _workDir: string): Promise<BackgroundMedia> => {
   await writeFile(path, 'bg');
   return { path, format: { demuxer: 'mov', label: 'MP4 / MOV' }, width: 1280, height: 720, hasAudio: false };
+});
+
+/** Stands for render/image.ts fetchImage (tested on its own with real files and a local server). */
+export const fetchImage = vi.fn(async (_url: string, path: string, _subject: ImageSubject): Promise<ImageMedia> => {
+  await writeFile(path, 'image');
+  return { path, format: { demuxer: 'png_pipe', label: 'PNG' }, width: 400, height: 200 };
 });
 
 export let clipDeps: ClipJobDeps;
@@ -110,6 +118,7 @@ export function useRenderPipeline(clock: () => Date) {
       renderClip,
       speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0, words: [] }) }),
       fetchBackground,
+      fetchImage,
       voices: { polly: false },
       now: () => now(),
     };
@@ -121,6 +130,7 @@ export function useRenderPipeline(clock: () => Date) {
     concat.mockClear();
     poster.mockClear();
     fetchBackground.mockClear();
+    fetchImage.mockClear();
     for (const q of [renderQueue, assembleQueue, notifyQueue]) q.take();
   });
 }

@@ -3,9 +3,15 @@
  * shape of a video is built here, from the domain's record.
  */
 import type { PresignedLink } from '#domain/ports';
-import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, type VideoRecord } from '#domain/video';
+import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, logoOf, type VideoRecord } from '#domain/video';
 import { type CreatedVideo, keptClipUid } from '#domain/videos';
 import type { VideoEvent, VideoEventClip, VideoEventData } from '../webhooks/event.ts';
+
+/** The video's logo as the request gave it (defaults applied), or null. */
+function publicLogo(video: VideoRecord) {
+  const logo = logoOf(video);
+  return logo ? { url: logo.url, position: logo.position, size: logo.size, opacity: logo.opacity } : null;
+}
 
 /** The answer to a create (202): the new video's id and where to watch it. */
 export function toCreatedVideo(created: CreatedVideo, baseUrl: string) {
@@ -35,6 +41,7 @@ export function toPublicVideo(
     create_video: video.createVideo,
     ...publicShape(video),
     captions: captionModeOf(video),
+    logo: publicLogo(video),
     // A batch's video: its batch and row (GET /v1/batches/{id} lists the batch's videos).
     ...(video.batch && { batch_id: video.batch.batchId, row: video.batch.row }),
     created_at: video.createdAt,

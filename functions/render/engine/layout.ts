@@ -20,10 +20,7 @@ const FLUSH_OVERSHOOT = 2;
 
 const shareOf = (frame: FrameSize, px: number) => Math.round((px * Math.min(frame.width, frame.height)) / REFERENCE_SHORT_SIDE);
 
-/**
- * The safe margin kept between the bot and the frame's edges, px.
- * @internal Exported for its tests.
- */
+/** The safe margin kept between the bot (and the logo) and the frame's edges, px. */
 export const safeMarginOf = (frame: FrameSize): number => shareOf(frame, MARGIN);
 
 /** The bot's canvas height for a position: ~46 % of the frame's shorter side at the edges, ~64 % in the centre. */

@@ -16,6 +16,7 @@ import { probe } from '#media/probe';
 import { hashString, poses } from './animation.ts';
 import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
+import { type ImageLayer, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
 import { botHeightFor, isBottomPosition, layoutFor } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { loadSprites } from './sprites.ts';
@@ -250,11 +251,22 @@ const botFramesInputArgs = (compositor: BotCompositor) => [
   'pipe:0',
 ];
 
+/** An image layer whose picture is here, and the ffmpeg input that reads it. */
+type ReadyImageLayer = Omit<ImageLayer, 'image'> & { image: Awaited<ImageLayer['image']>; input: number };
+
 /**
- * The picture's filters, appended to `graph` after [bg]: the bot over the background, the wipes, the burned
- * captions and the fades. Returns the last label of the chain and whether captions were burned.
+ * The picture's filters, appended to `graph` after [bg]: the bot over the background, the image layers (the
+ * logo), the wipes, the burned captions and the fades. Returns the last label of the chain and whether captions
+ * were burned.
  */
-function videoChain(graph: string[], input: RenderClipInput, timing: ClipTiming, bot: DrawnBot, cues: Cue[]): { video: string; burned: boolean } {
+function videoChain(
+  graph: string[],
+  input: RenderClipInput,
+  timing: ClipTiming,
+  bot: DrawnBot,
+  cues: Cue[],
+  layers: ReadyImageLayer[],
+): { video: string; burned: boolean } {
   const { frame, transitions } = input;
   const { place, compositor } = bot;
   const T = TRANSITION_SECONDS;
@@ -267,6 +279,12 @@ function videoChain(graph: string[], input: RenderClipInput, timing: ClipTiming,
     graph.push(`[${video}]${second ? `[${second}]` : ''}${filter}[${label}]`);
     video = label;
   };
+  // The image layers go over the bot, under the transitions: a logo wipes and fades with the picture.
+  for (const [i, layer] of layers.entries()) {
+    const { source, overlay } = imageLayerFilters(layer, frame, layer.input, `img${i}`);
+    graph.push(source);
+    next(overlay, `img${i}`);
+  }
   const outStart = timing.totalSeconds - timing.exitSeconds;
   if (transitions.entry === 'wipe_in') {
     graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T)}[wipein]`);
@@ -330,6 +348,9 @@ const outputArgs = (graph: string[], audio: string, seconds: number, output: str
   posterPath,
 ];
 
+/** How many inputs (`-i`) an ffmpeg command line has so far: the index of the next one. */
+const inputCount = (args: string[]) => args.filter((a) => a === '-i').length;
+
 export async function renderClip(input: RenderClipInput): Promise<RenderClipOutput> {
   // Where the time goes (RenderClipOutput.timings; the render job logs them).
   const t0 = performance.now();
@@ -349,9 +370,16 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const background = await backgroundInput(input, input.frame);
   const args: string[] = ['-y', ...background.args, ...botFramesInputArgs(bot.compositor)];
   args.push('-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath);
+  // Then one input per image layer, each downloaded while the speech was synthesised.
+  const layers: ReadyImageLayer[] = [];
+  for (const layer of input.imageLayers ?? []) {
+    const image = await layer.image;
+    layers.push({ ...layer, image, input: inputCount(args) });
+    args.push(...imageLayerInputArgs(image));
+  }
 
   const graph: string[] = [background.filter];
-  const { video, burned } = videoChain(graph, input, timing, bot, cues);
+  const { video, burned } = videoChain(graph, input, timing, bot, cues, layers);
   const audio = audioChain(graph, input, timing, background.hasAudio);
   // The poster: one frame of the finished picture, split off before the encoder (no second decode later).
   const posterFrame = Math.max(0, Math.min(timing.frames - 1, Math.round(posterSecondsOf(input.transitions, D) * FPS)));

@@ -9,6 +9,7 @@ import type { Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
+import type { ImageLayer } from './image-layers.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '2';
@@ -52,6 +53,11 @@ export interface RenderClipInput {
   transitions: Transitions;
   /** The picture's size (the video's shape: domain/shape.ts frameSizeOf); the bot and the background are laid out in it. */
   frame: FrameSize;
+  /**
+   * Pictures drawn over the clip (overlays' images, then the video's logo), in order, the last on top: over the
+   * bot, under the burned captions and the transitions. Video only.
+   */
+  imageLayers?: ImageLayer[];
   /** 'burn' draws the clip's captions into the picture (video only; text the caption font cannot draw is not burned). @default 'none' */
   captions?: CaptionMode;
   /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */

@@ -4,6 +4,7 @@ import { InvalidRequest } from '#domain/errors';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
 import { openApiDocument } from '#functions/api/openapi.ts';
+import { unreachableProblems } from '#functions/api/unreachable.ts';
 import { SPEC_SAMPLE_FIELDS } from '../../support/events.ts';
 
 const problemsOf = (fields: Record<string, unknown>) => {
@@ -170,6 +171,66 @@ describe('parseCreateVideo', () => {
   });
 });
 
+describe('the logo', () => {
+  const base = { webhook: 'https://e.com/h', clips: [clip()] };
+  const logo = { url: 'https://cdn.example.com/logo.png' };
+
+  it('is optional, and its defaults are applied: top-right, 12 % of the width, opaque', () => {
+    expect(parseCreateVideo(base).logo).toBeUndefined();
+    expect(parseCreateVideo({ ...base, logo: '' }).logo).toBeUndefined();
+    expect(parseCreateVideo({ ...base, logo: null }).logo).toBeUndefined();
+    expect(parseCreateVideo({ ...base, logo }).logo).toEqual({ url: logo.url, position: 'top-right', size: 0.12, opacity: 1 });
+  });
+
+  it('is read from an object in a JSON body or a string of its JSON in a form, its position in any spelling', () => {
+    const given = { url: logo.url, position: 'Bottom_Left', size: 0.3, opacity: 0.5 };
+    const expected = { url: logo.url, position: 'bottom-left', size: 0.3, opacity: 0.5 };
+    expect(parseCreateVideo({ ...base, logo: given }).logo).toEqual(expected);
+    expect(parseCreateVideo({ ...base, logo: JSON.stringify(given) }).logo).toEqual(expected);
+    expect(parseCreateVideo({ ...base, logo: { ...logo, size: 0.05, opacity: 0 } }).logo).toMatchObject({ size: 0.05, opacity: 0 });
+  });
+
+  it('names each bad field of it with its path', () => {
+    const problems = problemsOf({
+      ...base,
+      logo: { url: 'ftp://x/logo.png', position: 'middle', size: 0.5, opacity: -0.1, colour: 'red' },
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { path: 'logo.url', message: 'must be an http(s) URL' },
+        { path: 'logo.position', message: expect.stringMatching(/^must be one of top-left, /) },
+        { path: 'logo.size', message: 'must be between 0.05 and 0.3' },
+        { path: 'logo.opacity', message: 'must be between 0 and 1' },
+        { path: 'logo.colour', message: 'is not a logo field' },
+      ]),
+    );
+    expect(problemsOf({ ...base, logo: { ...logo, size: 0.01 } })).toEqual([{ path: 'logo.size', message: 'must be between 0.05 and 0.3' }]);
+    expect(problemsOf({ ...base, logo: { ...logo, size: '0.1' } })).toEqual([{ path: 'logo.size', message: 'must be a number' }]);
+    expect(problemsOf({ ...base, logo: { size: 0.1 } })).toEqual([{ path: 'logo.url', message: 'is required' }]);
+  });
+
+  it('naming an address vidbot never fetches from is refused at create, naming logo.url', () => {
+    for (const [url, reason] of [
+      ['http://169.254.169.254/latest/meta-data', 'metadata'],
+      ['http://10.0.0.1/logo.png', 'private'],
+    ] as const)
+      expect(unreachableProblems(parseCreateVideo({ ...base, logo: { url } }), 'cloud')).toEqual([
+        { path: 'logo.url', message: `points at an address vidbot does not connect to (${reason})` },
+      ]);
+    expect(unreachableProblems(parseCreateVideo({ ...base, logo }), 'cloud')).toEqual([]);
+  });
+
+  it('refuses what is not an object, a form string that is not JSON, and prototype keys', () => {
+    const notObject = [{ path: 'logo', message: 'must be an object like {"url": "https://…"}, or a string of its JSON' }];
+    expect(problemsOf({ ...base, logo: 'https://cdn.example.com/logo.png' })).toEqual(notObject);
+    expect(problemsOf({ ...base, logo: '{"url": ' })).toEqual(notObject);
+    expect(problemsOf({ ...base, logo: [logo] })).toEqual(notObject);
+    expect(problemsOf({ ...base, logo: `{"url": "${logo.url}", "__proto__": {"size": 0.2}}` })).toEqual([
+      { path: 'logo.__proto__', message: 'is not a logo field' },
+    ]);
+  });
+});
+
 describe('normaliseWebhook', () => {
   it.each([
     ['www.website.com/webhook', 'https://www.website.com/webhook'],
@@ -199,6 +260,9 @@ describe('the create request in the OpenAPI document', () => {
     expect(documented.properties.resolution!.default).toBe(defaults.shape.resolution);
     expect(documented.properties.captions!.default).toBe(defaults.captions);
     expect(documented.properties.create_video!.default).toBe(defaults.createVideo);
+    const logo = (documented.properties.logo as { anyOf: { properties?: Record<string, { default?: unknown }> }[] }).anyOf[0]!.properties!;
+    const logoDefaults = parseCreateVideo({ ...base, logo: { url: 'https://e.com/l.png' } }).logo!;
+    for (const field of ['position', 'size', 'opacity'] as const) expect(logo[field]!.default).toBe(logoDefaults[field]);
     for (const field of documented.required) expect(problemsOf({ ...base, [field]: undefined }).map((p) => p.path)).toContain(field);
   });
 });

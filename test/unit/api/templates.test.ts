@@ -52,6 +52,15 @@ describe('placeholders', () => {
 });
 
 describe('parseTemplate', () => {
+  it("keeps the video's logo, checked when saved, and gives it to every video made from the template", () => {
+    const logo = { url: 'https://cdn.example.com/logo.png', position: 'bottom-left' };
+    const fields = fieldsFromTemplate(record({ ...outreach, logo }), { first_name: 'Ana' });
+    expect(parseCreateVideo({ ...fields, webhook: 'https://e.com/h' }).logo).toEqual({ ...logo, size: 0.12, opacity: 1 });
+    expect(problemsOf(() => parseTemplate('t-1', { ...outreach, logo: { ...logo, size: 2 } }))).toEqual([
+      { path: 'logo.size', message: 'must be between 0.05 and 0.3' },
+    ]);
+  });
+
   it('lists the variables with their defaults, required when none is given', () => {
     const saved = parseTemplate('outreach', outreach);
     expect(saved.variables).toEqual([

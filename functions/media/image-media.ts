@@ -1,0 +1,87 @@
+/**
+ * Images drawn over a clip (the video's logo, an overlay's image): what a caller may send, identified from its
+ * header and decoded once before a frame is rendered (see media.ts). A still PNG, JPEG or WebP only: a GIF, an
+ * SVG or anything else is refused (docs/security.md).
+ */
+import { open } from 'node:fs/promises';
+import { imageSize } from 'image-size';
+import { limits } from '#domain/limits';
+import { checkPictureSize } from './background-media.ts';
+import { MediaRejectedError, runFfmpeg, SAFE_INPUT } from './media.ts';
+
+export interface ImageFormat {
+  /** The ffmpeg demuxer, named with -f (and alone in -format_whitelist) on every run. */
+  demuxer: 'png_pipe' | 'jpeg_pipe' | 'webp_pipe';
+  label: string;
+}
+
+/** The accepted images, by the type image-size reads from the header. */
+const IMAGE_FORMATS: Record<string, ImageFormat> = {
+  png: { demuxer: 'png_pipe', label: 'PNG' },
+  jpg: { demuxer: 'jpeg_pipe', label: 'JPEG' },
+  webp: { demuxer: 'webp_pipe', label: 'WebP' },
+};
+const ACCEPTED = 'PNG, JPEG or WebP';
+
+/** An image that passed inspection: how to read it, and its size as its header declares it. */
+export interface ImageMedia {
+  path: string;
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
+/** The pinned input options of an image for the render (before its `-i`). */
+export const imageInputArgs = (media: ImageMedia): string[] => [
+  ...SAFE_INPUT,
+  '-format_whitelist',
+  media.format.demuxer,
+  '-f',
+  media.format.demuxer,
+  '-max_pixels',
+  String(limits.maxBackgroundPixels),
+];
+
+/** The header's type and size (image-size reads only the header), or undefined when it is no image it knows. */
+async function readHeader(path: string): Promise<{ type?: string; width: number; height: number } | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(256 * 1024);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return imageSize(head.subarray(0, bytesRead));
+  } catch {
+    return undefined;
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Decides whether a downloaded image may be drawn: its header must be a PNG, JPEG or WebP within the
+ * backgrounds' picture limits (checked before anything decodes it), and its first picture must decode with the
+ * demuxer of that type alone. Refusals are MediaRejectedError, in our words.
+ */
+export async function inspectImage(path: string): Promise<ImageMedia> {
+  const header = await readHeader(path);
+  if (!header) throw new MediaRejectedError(`is not a ${ACCEPTED} image`);
+  const format = IMAGE_FORMATS[header.type ?? ''];
+  if (!format) {
+    const why =
+      header.type === 'gif'
+        ? 'is a GIF; send it as a PNG (its transparency is kept), JPEG or WebP'
+        : header.type === 'svg'
+          ? 'is an SVG drawing; send it as a PNG (its transparency is kept), JPEG or WebP'
+          : `is not a ${ACCEPTED} image`;
+    throw new MediaRejectedError(why);
+  }
+  if (!(header.width >= 1 && header.height >= 1)) throw new MediaRejectedError(`(${format.label}) declares an empty picture`);
+  checkPictureSize(header.width, header.height);
+  // Decoded once now, with its own demuxer only: what passes here decodes the same way in the render.
+  // -xerror: a decoding error ends the run with a failure instead of an empty output.
+  const { exitCode } = await runFfmpeg(
+    [...imageInputArgs({ path, format, ...header }), '-i', path, '-map', '0:v:0', '-frames:v', '1', '-xerror', '-f', 'null', '-'],
+    { budgetSeconds: 20, anyExit: true, stallSeconds: false },
+  );
+  if (exitCode !== 0) throw new MediaRejectedError(`(${format.label}) could not be decoded: it is damaged or not a complete image`);
+  return { path, format, width: header.width, height: header.height };
+}
