@@ -12,6 +12,7 @@ import {
   CLIP_DEFAULTS,
   ENTRY_TRANSITIONS,
   EXIT_TRANSITIONS,
+  LOGO_DEFAULTS,
   MUSIC_PRESETS,
   OVERLAY_STYLES,
   THEME_FONTS,
@@ -71,9 +72,9 @@ export const DEFAULT_BOT_SIZE = 'medium';
 /** The composer's scene before the person chooses anything: no logo, the default theme, no music. */
 export const SCENE_DEFAULTS = {
   logoUrl: '',
-  logoPosition: 'top-right',
-  logoSize: 0.12,
-  logoOpacity: 1,
+  logoPosition: LOGO_DEFAULTS.position,
+  logoSize: LOGO_DEFAULTS.size,
+  logoOpacity: LOGO_DEFAULTS.opacity,
   font: '',
   primaryColor: '',
   textColor: '',
@@ -84,4 +85,4 @@ export const SCENE_DEFAULTS = {
 } as const;
 
 /** The overlays a clip may carry, and an image layer's size range (a share of the frame's width). */
-export const OVERLAY_LIMITS = { perClip: 10, minImageSize: 0.05, maxImageSize: 0.3 } as const;
+export const OVERLAY_LIMITS = { perClip: 10, minImageSize: limits.minImageLayerSize, maxImageSize: limits.maxImageLayerSize } as const;

@@ -1,4 +1,4 @@
-import { humanize, MUSIC_PRESETS, POSITIONS, THEME_FONTS } from '../options.ts';
+import { humanize, MUSIC_PRESETS, OVERLAY_LIMITS, POSITIONS, THEME_FONTS } from '../options.ts';
 import type { SceneDraft } from '../request.ts';
 import { composer, setScene } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
@@ -66,8 +66,8 @@ export function BrandOptions() {
               <input
                 id="logo-size"
                 type="range"
-                min={0.05}
-                max={0.3}
+                min={OVERLAY_LIMITS.minImageSize}
+                max={OVERLAY_LIMITS.maxImageSize}
                 step={0.01}
                 value={scene.logoSize}
                 onInput={(e) => set({ logoSize: Number(e.currentTarget.value) })}
