@@ -41,3 +41,12 @@ export type CaptionMode = (typeof CAPTION_MODES)[number];
 /** A bot of an account's uid (PUT /v1/bot/{uid}): 3 to 64 of a-z, 0-9, "_" and "-". */
 export const BOT_UID_PATTERN = /^[a-z0-9_-]{3,64}$/;
 export const BOT_UID_RULE = 'must be 3-64 characters of a-z, 0-9, _ and -';
+
+/**
+ * `music.preset`: the beds the service makes itself (functions/media/music-presets.ts synthesises them; nothing is
+ * downloaded). calm: soft pad chords; upbeat: a brighter pad with a gentle arpeggio; ambient: slow drifting fifths.
+ */
+export const MUSIC_PRESETS = ['calm', 'upbeat', 'ambient'] as const;
+export type MusicPreset = (typeof MUSIC_PRESETS)[number];
+/** `music.volume` when it is left out: a bed well under the voice. */
+export const MUSIC_DEFAULT_VOLUME = 0.25;

@@ -1,11 +1,12 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
+import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, MUSIC_DEFAULT_VOLUME } from './choices.ts';
 import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES } from './clip.ts';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
+import { type MusicSpec, musicInputSchema, musicSpecOf, readMusicField } from './music.ts';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
 
 /** `16:9`, `9:16`, `1:1` (spaces around the colon are forgiven). */
@@ -87,6 +88,8 @@ export interface CreateVideoCommand {
   /** 'burn': the captions are also drawn into the picture (the caption files are made either way). */
   captions: CaptionMode;
   clips: (ClipInput | ClipReference)[];
+  /** A bed of music under the whole video (mixed at assembly). */
+  music?: MusicSpec;
 }
 
 /**
@@ -202,6 +205,13 @@ export const createRequestSchema = z
           'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
       },
     ),
+    music: optionalField(z.preprocess(readMusicField, musicInputSchema.optional()), {
+      ...jsonSchemaOf(musicInputSchema),
+      description:
+        'Music under the whole video: {"url": "https://…"} (an audio file, or a video whose sound is used) or {"preset": "calm"}, ' +
+        `with "volume" 0-1 (default ${MUSIC_DEFAULT_VOLUME}). Looped to the video's length, faded in and out, ducked under the speech. ` +
+        'In a form body, the object as a JSON string.',
+    }),
     clips: z
       .unknown()
       .transform(readClips)
@@ -227,6 +237,12 @@ function webhookAlias(fields: Record<string, unknown>): { webhook: unknown; prob
   return { webhook: webhook ?? alias, problems };
 }
 
+/** A zod issue as the problems we report: an unknown key of an object field is named by its own path. */
+const problemsOf = (issue: z.core.$ZodIssue): FieldProblem[] =>
+  issue.code === 'unrecognized_keys'
+    ? issue.keys.map((key) => ({ path: `${fieldPathOf(issue)}.${key}`, message: `is not a field of ${fieldPathOf(issue)}` }))
+    : [{ path: fieldPathOf(issue), message: issue.message }];
+
 const issuePath = (prefix: string, path: PropertyKey[]) =>
   path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), prefix);
 
@@ -234,7 +250,7 @@ const issuePath = (prefix: string, path: PropertyKey[]) =>
 export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
   const { webhook, problems } = webhookAlias(fields);
   const result = createRequestSchema.safeParse({ ...fields, webhook });
-  if (!result.success) problems.push(...result.error.issues.map((issue) => ({ path: fieldPathOf(issue), message: issue.message })));
+  if (!result.success) problems.push(...result.error.issues.flatMap(problemsOf));
   if (problems.length || !result.success) throw new InvalidRequest(problems);
   const { data } = result;
   return {
@@ -243,5 +259,6 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     shape: { aspectRatio: data.aspect_ratio, resolution: data.resolution },
     captions: data.captions,
     clips: data.clips,
+    ...(data.music && { music: musicSpecOf(data.music) }),
   };
 }
