@@ -206,7 +206,7 @@ export const createRequestSchema = z
       },
     ),
     music: optionalField(z.preprocess(readMusicField, musicInputSchema.optional()), {
-      ...jsonSchemaOf(musicInputSchema),
+      anyOf: [{ type: 'string', description: 'The same object as a string of JSON (a form body).' }, jsonSchemaOf(musicInputSchema)],
       description:
         'Music under the whole video: {"url": "https://…"} (an audio file, or a video whose sound is used) or {"preset": "calm"}, ' +
         `with "volume" 0-1 (default ${MUSIC_DEFAULT_VOLUME}). Looped to the video's length, faded in and out, ducked under the speech. ` +
