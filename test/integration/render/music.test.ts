@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpStatusError } from '#commons/net/errors';
 import { MUSIC_PRESETS } from '#domain/choices';
 import { JobFailure } from '#domain/errors';
 import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
@@ -24,6 +25,7 @@ import { handleRenderMessage } from '#functions/render/clip-job.ts';
 import type { RenderClipInput } from '#functions/render/engine/types.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
 import { probeFile } from '../../support/media.ts';
+import { startServer } from '../../support/net.ts';
 import {
   assembleDeps,
   assembleQueue,
@@ -266,6 +268,19 @@ describe('a music file that cannot be used', () => {
       code: 'music_invalid',
       message: expect.stringMatching(/^the music file is not an audio/),
     });
+  });
+
+  it('is retried, not failed, when its server answers 503 or 429 (it may recover), as a background is', async () => {
+    const busy = await startServer((req, res) => res.writeHead(req.url === '/busy.mp3' ? 503 : 429).end());
+    try {
+      for (const path of ['/busy.mp3', '/later.mp3']) {
+        const error = await bed(`${busy.origin}${path}`).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(HttpStatusError);
+        expect(error).not.toBeInstanceOf(JobFailure);
+      }
+    } finally {
+      await busy.close();
+    }
   });
 
   it('is music_unavailable when missing, music_not_allowed at a metadata address, never naming the URL', async () => {
