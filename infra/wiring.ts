@@ -539,8 +539,11 @@ export const functions = {
     memoryMb: 1024,
     timeoutSeconds: ASSEMBLE_TIMEOUT_SECONDS,
     environment: { [envNames.assemblyLeaseSeconds]: String(assemblyLeaseSeconds) },
-    // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again.
-    ephemeralStorageMb: 4096,
+    // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again; with
+    // music, the mixed file (as large again), the caller's music file (limits.maxMusicBytes) and its decoded WAV
+    // (at most the video's length: 30 minutes are 350 MB). The music is fetched through the address guard, as the
+    // render fetches backgrounds: the function needs no more than the internet access every Lambda has.
+    ephemeralStorageMb: 6144,
     tables: { videos: 'readWrite' },
     queues: { notify: 'send' },
     // It deletes an output it stored for a video that ended meanwhile (assemble-job.ts discardOutput), and

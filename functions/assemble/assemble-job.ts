@@ -9,11 +9,13 @@ import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVt
 import { posterSecondsOf } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
+import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
+import type { MixMusicInput } from '#media/music';
 
 export interface AssembleDeps {
   videos: VideoRepository;
@@ -25,13 +27,20 @@ export interface AssembleDeps {
    * first clip whose poster is missing beside it (removed by hand).
    */
   poster: (videoPath: string, atSeconds: number, posterPath: string) => Promise<string>;
+  /**
+   * The video's music bed as a WAV in `workDir`, at most `seconds` long (functions/assemble/music.ts musicBed: a
+   * preset, or the caller's file fetched through the address guard and decoded).
+   */
+  musicBed: (music: MusicSpec, workDir: string, seconds: number) => Promise<string>;
+  /** Lays the bed under the joined video, ducked under its speech (functions/media/music.ts mixMusic). */
+  mixMusic: (input: MixMusicInput) => Promise<{ path: string; sizeBytes: number }>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
 }
 
 /**
- * Joins a video's rendered clips in order (stream copy, no re-encode; one clip is copied within the bucket),
- * stores the result and completes the video. The claim is a lease (a duplicate message stands down while another run holds it) and the completion
+ * Joins a video's rendered clips in order (stream copy, no re-encode; one clip without music is copied within the
+ * bucket), lays its music under it (the sound alone is encoded again), stores the result and completes the video. The claim is a lease (a duplicate message stands down while another run holds it) and the completion
  * a conditional write: a redelivered message cannot complete a video twice, and a video that failed
  * meanwhile is left alone, its output removed.
  */
@@ -49,8 +58,8 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   const objectKey = outputObjectKey(video.tenantId, videoId, kind);
   const workDir = await makeWorkDir('assemble', videoId);
   try {
-    // A one-clip video is its clip already (faststart MP4, or MP3): copied within the bucket, not joined.
-    const single = video.clips.length === 1;
+    // A one-clip video without music is its clip already (faststart MP4, or MP3): copied within the bucket, not joined.
+    const single = video.clips.length === 1 && !video.music;
     const download = async (clip: VideoRecord['clips'][number]) => {
       const result = video.clipResults[String(clip.index)];
       if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
@@ -69,6 +78,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       clipDurations.push(video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
     }
     let output: VideoOutput;
+    let cues: Cue[];
     if (single) {
       const clip = video.clips[0]!;
       const result = video.clipResults[String(clip.index)];
@@ -79,9 +89,17 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       const durationSeconds = result.durationSeconds ?? 0;
       const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
       output = { kind, objectKey, contentType, durationSeconds, sizeBytes, clipDurations: [durationSeconds] };
+      cues = await readVideoCues(deps, video, output.clipDurations, workDir);
     } else {
-      const joined = await deps.concat({ parts, mode, workDir });
-      const { sizeBytes } = await deps.objects.putFile(objectKey, joined.path, { contentType: joined.contentType });
+      const joined =
+        parts.length === 1
+          ? { path: parts[0]!, contentType: mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE, durationSeconds: clipDurations[0]! }
+          : await deps.concat({ parts, mode, workDir });
+      cues = await readVideoCues(deps, video, clipDurations, workDir);
+      const file = video.music
+        ? await addMusic(deps, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues, workDir })
+        : joined.path;
+      const { sizeBytes } = await deps.objects.putFile(objectKey, file, { contentType: joined.contentType });
       output = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
     }
     if (mode === 'video') {
@@ -103,7 +121,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       }
       output.posterKey = posterKey;
     }
-    output.captions = await storeCaptions(deps, video, output.clipDurations, workDir);
+    output.captions = await storeCaptions(deps, video, cues);
     await finish(deps, video, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -111,10 +129,33 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
 }
 
 /**
- * The video's captions: each clip's cues (stored beside its render) shifted to where the clip starts, written
- * as WebVTT and SubRip next to the video. A clip whose cues are missing (removed by hand) contributes none; the video is not failed for it.
+ * The music under the joined file: its bed (looped to length by the mix) ducked wherever a caption cue shows,
+ * which is where a voice speaks. Returns the mixed file.
  */
-async function storeCaptions(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<VideoOutput['captions']> {
+async function addMusic(
+  deps: AssembleDeps,
+  music: MusicSpec,
+  joined: { mode: 'video' | 'voice'; path: string; seconds: number; cues: Cue[]; workDir: string },
+): Promise<string> {
+  const bed = await deps.musicBed(music, joined.workDir, joined.seconds);
+  const speech = joined.cues.map(({ startSeconds, endSeconds }) => ({ startSeconds, endSeconds }));
+  const mixed = await deps.mixMusic({
+    input: joined.path,
+    mode: joined.mode,
+    music: bed,
+    volume: music.volume,
+    speech,
+    durationSeconds: joined.seconds,
+    workDir: joined.workDir,
+  });
+  return mixed.path;
+}
+
+/**
+ * The video's cues: each clip's cues (stored beside its render) shifted to where the clip starts. A clip whose
+ * cues are missing (removed by hand) contributes none; the video is not failed for it.
+ */
+async function readVideoCues(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<Cue[]> {
   const clips: { cues: Cue[]; durationSeconds: number }[] = [];
   for (const [position, clip] of video.clips.entries()) {
     const result = video.clipResults[String(clip.index)];
@@ -124,7 +165,11 @@ async function storeCaptions(deps: AssembleDeps, video: VideoRecord, clipDuratio
     const durationSeconds = clipDurations[position] ?? result?.durationSeconds ?? 0;
     clips.push({ cues: found ? parseClipCues(await readFile(path, 'utf8')) : [], durationSeconds });
   }
-  const cues = joinClipCues(clips);
+  return joinClipCues(clips);
+}
+
+/** The video's captions, written as WebVTT and SubRip next to the video. */
+async function storeCaptions(deps: AssembleDeps, video: VideoRecord, cues: Cue[]): Promise<VideoOutput['captions']> {
   const captions = { vttKey: captionObjectKey(video.tenantId, video.videoId, 'vtt'), srtKey: captionObjectKey(video.tenantId, video.videoId, 'srt') };
   await deps.objects.putBytes(captions.vttKey, toWebVtt(cues), { contentType: VTT_CONTENT_TYPE });
   await deps.objects.putBytes(captions.srtKey, toSrt(cues), { contentType: SRT_CONTENT_TYPE });

@@ -7,8 +7,10 @@ import { queueConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
 import { concatClips } from '#media/concat';
+import { mixMusic } from '#media/music';
 import { extractPoster } from '#media/poster';
 import { type AssembleDeps, handleAssembleMessage } from './assemble-job.ts';
+import { musicBed } from './music.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true, consumer: true, assemblyLease: true });
 const deps: AssembleDeps = {
@@ -17,6 +19,8 @@ const deps: AssembleDeps = {
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
   concat: concatClips,
   poster: extractPoster,
+  musicBed: (music, workDir, seconds) => musicBed(music, workDir, seconds, config.mode),
+  mixMusic,
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };
 export const handler = queueConsumer(

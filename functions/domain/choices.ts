@@ -58,5 +58,11 @@ export const OVERLAY_STYLES = ['title', 'lower_third', 'caption_box'] as const;
 /** The bundled font families a video's `theme.font` may name. */
 export const THEME_FONTS = ['inter', 'roboto-slab', 'montserrat'] as const;
 
-/** The music beds that ship with vidbot (`music.preset`). */
+/**
+ * `music.preset`: the beds the service makes itself (functions/media/music-presets.ts synthesises them; nothing is
+ * downloaded). calm: soft pad chords; upbeat: a brighter pad with a gentle arpeggio; ambient: slow drifting fifths.
+ */
 export const MUSIC_PRESETS = ['calm', 'upbeat', 'ambient'] as const;
+export type MusicPreset = (typeof MUSIC_PRESETS)[number];
+/** `music.volume` when it is left out: a bed well under the voice. */
+export const MUSIC_DEFAULT_VOLUME = 0.25;

@@ -72,15 +72,18 @@ export const httpUrlSchema = z
     }
   });
 
-const volumeSchema = z
-  .union([
-    z.number(),
-    z
-      .string()
-      .trim()
-      .regex(/^\d*\.?\d+$/, 'must be a number')
-      .transform(Number),
-  ])
+export const volumeSchema = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d*\.?\d+$/, 'must be a number')
+        .transform(Number),
+    ],
+    { error: 'must be a number between 0 and 1' },
+  )
   .pipe(z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'));
 
 /**

@@ -1,7 +1,7 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS } from './choices.ts';
+import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS, MUSIC_DEFAULT_VOLUME } from './choices.ts';
 import {
   booleanLike,
   type ClipInput,
@@ -16,6 +16,7 @@ import {
 import { type FieldProblem, InvalidRequest } from './errors.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
+import { type MusicSpec, musicInputSchema, musicSpecOf, readMusicField } from './music.ts';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
 
 /** `16:9`, `9:16`, `1:1` (spaces around the colon are forgiven). */
@@ -99,6 +100,8 @@ export interface CreateVideoCommand {
   clips: (ClipInput | ClipReference)[];
   /** An image drawn on every frame of every clip. */
   logo?: Logo;
+  /** A bed of music under the whole video (mixed at assembly). */
+  music?: MusicSpec;
 }
 
 /**
@@ -276,6 +279,13 @@ export const createRequestSchema = z
         anyOf: [jsonSchemaOf(logoSchema), { type: 'string', description: 'The same object as a string of JSON (a form field).' }],
         description: `An image drawn on every frame of every clip, over the presenter. Defaults: ${JSON.stringify(LOGO_DEFAULTS)}.`,
       }),
+    music: optionalField(z.preprocess(readMusicField, musicInputSchema.optional()), {
+      anyOf: [{ type: 'string', description: 'The same object as a string of JSON (a form body).' }, jsonSchemaOf(musicInputSchema)],
+      description:
+        'Music under the whole video: {"url": "https://…"} (an audio file, or a video whose sound is used) or {"preset": "calm"}, ' +
+        `with "volume" 0-1 (default ${MUSIC_DEFAULT_VOLUME}). Looped to the video's length, faded in and out, ducked under the speech. ` +
+        'In a form body, the object as a JSON string.',
+    }),
     clips: z
       .unknown()
       .transform(readClips)
@@ -301,6 +311,12 @@ function webhookAlias(fields: Record<string, unknown>): { webhook: unknown; prob
   return { webhook: webhook ?? alias, problems };
 }
 
+/** A zod issue as the problems we report: an unknown key of an object field is named by its own path. */
+const problemsOf = (issue: z.core.$ZodIssue): FieldProblem[] =>
+  issue.code === 'unrecognized_keys'
+    ? issue.keys.map((key) => ({ path: `${fieldPathOf(issue)}.${key}`, message: `is not a field of ${fieldPathOf(issue)}` }))
+    : [{ path: fieldPathOf(issue), message: issue.message }];
+
 const issuePath = (prefix: string, path: PropertyKey[]) =>
   path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), prefix);
 
@@ -308,7 +324,7 @@ const issuePath = (prefix: string, path: PropertyKey[]) =>
 export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
   const { webhook, problems } = webhookAlias(fields);
   const result = createRequestSchema.safeParse({ ...fields, webhook });
-  if (!result.success) problems.push(...result.error.issues.map((issue) => ({ path: fieldPathOf(issue), message: issue.message })));
+  if (!result.success) problems.push(...result.error.issues.flatMap(problemsOf));
   if (problems.length || !result.success) throw new InvalidRequest(problems);
   const { data } = result;
   return {
@@ -318,5 +334,6 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     captions: data.captions,
     clips: data.clips,
     ...(data.logo && { logo: data.logo }),
+    ...(data.music && { music: musicSpecOf(data.music) }),
   };
 }

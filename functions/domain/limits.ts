@@ -14,6 +14,10 @@ export const limits = {
   maxBackgroundBytes: 200 * 1024 * 1024,
   /** A background download that takes longer than this fails the clip. */
   backgroundTimeoutMs: 30_000,
+  /** A video's music file larger than this is refused while downloading (as a background). */
+  maxMusicBytes: 200 * 1024 * 1024,
+  /** A music download that takes longer than this fails the video. */
+  musicTimeoutMs: 30_000,
   /** A background whose picture is wider or taller than this (as declared, before decoding) is refused. */
   maxBackgroundSide: 8192,
   /** ... or whose picture has more pixels than this (8192x4320, "8K"); also the decoder's own per-frame limit. */

@@ -16,7 +16,7 @@ const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid
 type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number];
 const OPTIONAL_FIELDS: readonly PlaceholderField[] = ['clip_name', 'background', 'voice', 'bot_position', 'transitions'];
 /** What a template may hold: a create request's fields but the webhook, which each video (or batch) gives. */
-const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'clips'] as const;
+const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'music', 'clips'] as const;
 
 export interface TemplateVariable {
   name: string;
@@ -150,7 +150,8 @@ export function parseTemplate(uid: string, body: Record<string, unknown>): SaveT
     if (key === 'webhook' || key === 'process_done_webhook')
       problems.push({ path: key, message: 'is given when videos are made from the template (POST /v1/templates/{uid}/videos), not saved in it' });
     else if (!(TEMPLATE_FIELDS as readonly string[]).includes(key)) problems.push({ path: key, message: 'is not a template field' });
-    else if (key !== 'clips' && key !== 'name' && typeof body[key] === 'string' && (body[key] as string).includes('{{'))
+    // Placeholders are filled in the clips' text fields only; `music` (an object, or its JSON) takes none either.
+    else if (key !== 'clips' && key !== 'name' && JSON.stringify(body[key] ?? '').includes('{{'))
       problems.push({ path: key, message: 'takes no placeholder' });
   }
   const name = typeof body.name === 'string' ? body.name.trim() : '';

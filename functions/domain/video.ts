@@ -1,5 +1,6 @@
 import type { CaptionMode } from './choices.ts';
 import type { ClipSpec, Logo } from './clip.ts';
+import type { MusicSpec } from './music.ts';
 import type { Shape } from './shape.ts';
 
 /** queued → rendering → (assembling) → completed, or → failed from any non-terminal state. */
@@ -72,6 +73,8 @@ export interface VideoRecord {
   /** A video made for a row of a batch (POST /v1/templates/{uid}/batches). */
   batch?: { batchId: string; row: number };
   clips: ClipSpec[];
+  /** Music under the whole video, mixed at assembly (no clip's render depends on it). */
+  music?: MusicSpec;
   clipResults: Record<string, ClipResult>;
   clipCount: number;
   renderedCount: number;

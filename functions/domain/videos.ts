@@ -223,6 +223,7 @@ export async function createVideo(
     webhookUrl: command.webhookUrl,
     ...(options && { batch: options.batch }),
     clips,
+    ...(command.music && { music: command.music }),
     clipResults: Object.fromEntries(clips.map((c) => [String(c.index), { status: 'queued' as const }])),
     clipCount: clips.length,
     renderedCount: 0,

@@ -14,11 +14,13 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import type { MusicSpec } from '#domain/music';
 import { createVideo } from '#domain/videos';
 import type { AssembleDeps } from '#functions/assemble/assemble-job.ts';
 import type { BackgroundMedia } from '#functions/media/background-media.ts';
 import type { ConcatInput } from '#functions/media/concat.ts';
 import type { ImageMedia } from '#functions/media/image-media.ts';
+import type { MixMusicInput } from '#functions/media/music.ts';
 import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
 import type { ImageSubject } from '#functions/render/image.ts';
@@ -61,6 +63,20 @@ export const concat = vi.fn(async (input: ConcatInput) => {
   const path = join(input.workDir, 'joined');
   await writeFile(path, parts.join('|'));
   return { path, contentType: 'video/mp4', durationSeconds: 9, sizeBytes: 1 };
+});
+/** Stands for the music bed (functions/assemble/music.ts musicBed): a file naming the music. */
+const musicBed = vi.fn(async (music: MusicSpec, workDir: string, seconds: number) => {
+  const path = join(workDir, 'music.wav');
+  await writeFile(path, `bed of ${music.preset ?? music.url} for ${seconds.toFixed(1)} s`);
+  return path;
+});
+/** Stands for the mix (functions/media/music.ts mixMusic): the joined file, then what was laid under it. */
+const mixMusic = vi.fn(async (input: MixMusicInput) => {
+  const { readFile } = await import('node:fs/promises');
+  const path = join(input.workDir, 'mixed');
+  const speech = input.speech.map((s) => `${s.startSeconds}-${s.endSeconds}`).join(',');
+  await writeFile(path, `${await readFile(input.input, 'utf8')} + ${await readFile(input.music, 'utf8')} at ${input.volume} ducked at ${speech}`);
+  return { path, sizeBytes: 1 };
 });
 export const fetchBackground = vi.fn(async (_url: string, path: string, _workDir: string): Promise<BackgroundMedia> => {
   await writeFile(path, 'bg');
@@ -122,7 +138,7 @@ export function useRenderPipeline(clock: () => Date) {
       voices: { polly: false },
       now: () => now(),
     };
-    assembleDeps = { videos, objects, notifyQueue, concat, poster, assemblyLeaseSeconds };
+    assembleDeps = { videos, objects, notifyQueue, concat, poster, musicBed, mixMusic, assemblyLeaseSeconds };
   });
   afterAll(() => dynamo.stop());
   beforeEach(() => {
@@ -131,6 +147,8 @@ export function useRenderPipeline(clock: () => Date) {
     poster.mockClear();
     fetchBackground.mockClear();
     fetchImage.mockClear();
+    musicBed.mockClear();
+    mixMusic.mockClear();
     for (const q of [renderQueue, assembleQueue, notifyQueue]) q.take();
   });
 }

@@ -49,6 +49,7 @@ export function toPublicVideo(
     completed_at: video.completedAt ?? null,
     progress: { clips_total: video.clipCount, clips_rendered: video.renderedCount },
     clips: publicClips(video),
+    music: publicMusic(video),
     output: video.output
       ? {
           kind: video.output.kind,
@@ -82,6 +83,12 @@ export const presentAttempts = (attempts: DeliveryAttempt[]) =>
 function publicShape(video: VideoRecord) {
   const { shape } = video;
   return { aspect_ratio: shape.aspectRatio, resolution: shape.resolution };
+}
+
+/** The video's music as asked for (its defaults applied), or null. */
+function publicMusic({ music }: VideoRecord) {
+  if (!music) return null;
+  return music.url !== undefined ? { url: music.url, volume: music.volume } : { preset: music.preset, volume: music.volume };
 }
 
 function publicClips(video: VideoRecord) {

@@ -70,7 +70,7 @@ describe('functions', () => {
 
   it("gives render and assemble the /tmp their media needs, and the others Lambda's default", () => {
     expect(resources[fnId('render')]!.Properties.EphemeralStorage).toEqual({ Size: 2048 });
-    expect(resources[fnId('assemble')]!.Properties.EphemeralStorage).toEqual({ Size: 4096 });
+    expect(resources[fnId('assemble')]!.Properties.EphemeralStorage).toEqual({ Size: 6144 });
     for (const name of functionNames.filter((n) => n !== 'render' && n !== 'assemble')) {
       expect(resources[fnId(name)]!.Properties.EphemeralStorage, name).toBeUndefined();
     }

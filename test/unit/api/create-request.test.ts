@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { MUSIC_DEFAULT_VOLUME, MUSIC_PRESETS } from '#domain/choices';
 import { createRequestSchema, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
 import { openApiDocument } from '#functions/api/openapi.ts';
 import { unreachableProblems } from '#functions/api/unreachable.ts';
+import { mergeSpeech } from '#functions/media/music.ts';
 import { SPEC_SAMPLE_FIELDS } from '../../support/events.ts';
 
 const problemsOf = (fields: Record<string, unknown>) => {
@@ -264,5 +266,63 @@ describe('the create request in the OpenAPI document', () => {
     const logoDefaults = parseCreateVideo({ ...base, logo: { url: 'https://e.com/l.png' } }).logo!;
     for (const field of ['position', 'size', 'opacity'] as const) expect(logo[field]!.default).toBe(logoDefaults[field]);
     for (const field of documented.required) expect(problemsOf({ ...base, [field]: undefined }).map((p) => p.path)).toContain(field);
+  });
+});
+
+describe('music', () => {
+  const base = { webhook: 'https://e.com/h', clips: [clip()] };
+  const music = (value: unknown) => parseCreateVideo({ ...base, music: value }).music;
+
+  it('is left out unless given (an empty form field too)', () => {
+    expect(music(undefined)).toBeUndefined();
+    expect(music('')).toBeUndefined();
+  });
+
+  it('takes a url or a preset, with a volume defaulting to MUSIC_DEFAULT_VOLUME', () => {
+    expect(music({ url: 'https://cdn.example.com/bed.mp3' })).toEqual({ url: 'https://cdn.example.com/bed.mp3', volume: MUSIC_DEFAULT_VOLUME });
+    expect(music({ preset: 'calm', volume: 0 })).toEqual({ preset: 'calm', volume: 0 });
+    for (const preset of MUSIC_PRESETS) expect(music({ preset, volume: 1 })).toEqual({ preset, volume: 1 });
+  });
+
+  it('is read from a JSON (or JSON5) string in a form body, as clips are; words in any case', () => {
+    expect(music('{"preset": "Upbeat", "volume": "0.4"}')).toEqual({ preset: 'upbeat', volume: 0.4 });
+    expect(music("{preset: 'calm'}")).toEqual({ preset: 'calm', volume: MUSIC_DEFAULT_VOLUME });
+  });
+
+  it.each([
+    [{}, 'music', 'give a url or a preset'],
+    [{ url: 'https://a.example/m.mp3', preset: 'calm' }, 'music.preset', 'give a url or a preset, not both'],
+    [{ preset: 'rock' }, 'music.preset', `must be one of ${MUSIC_PRESETS.join(', ')}`],
+    [{ preset: 7 }, 'music.preset', `must be one of ${MUSIC_PRESETS.join(', ')}`],
+    [{ preset: 'calm', volume: 1.5 }, 'music.volume', 'must be between 0 and 1'],
+    [{ preset: 'calm', volume: -0.1 }, 'music.volume', 'must be between 0 and 1'],
+    [{ preset: 'calm', volume: 'loud' }, 'music.volume', 'must be a number between 0 and 1'],
+    [{ preset: 'calm', volume: true }, 'music.volume', 'must be a number between 0 and 1'],
+    [{ url: 'ftp://a.example/m.mp3' }, 'music.url', 'must be an http(s) URL'],
+    [{ url: 'https://user:pw@a.example/m.mp3' }, 'music.url', 'must not carry credentials'],
+    [{ url: 'not a url' }, 'music.url', 'must be an absolute http(s) URL'],
+    [{ preset: 'calm', loop: false }, 'music.loop', 'is not a field of music'],
+    ['calm', 'music', expect.stringMatching(/^must be an object/)],
+    [[{ preset: 'calm' }], 'music', expect.stringMatching(/^must be an object/)],
+    [3, 'music', expect.stringMatching(/^must be an object/)],
+  ])('%j is refused at its path', (value, path, message) => {
+    expect(problemsOf({ ...base, music: value })).toEqual([{ path, message }]);
+  });
+
+  it('is documented as it is validated (presets, default volume)', () => {
+    const documented = openApiDocument('https://example.com').components.schemas.CreateVideoRequest as {
+      properties: { music: { anyOf: [{ type: string }, { properties: { preset: { enum: string[] }; volume: { default: number } } }] } };
+    };
+    const [asString, asObject] = documented.properties.music.anyOf;
+    expect(asString.type).toBe('string');
+    expect(asObject.properties.preset.enum).toEqual([...MUSIC_PRESETS]);
+    expect(asObject.properties.volume.default).toBe(MUSIC_DEFAULT_VOLUME);
+  });
+});
+
+describe('mergeSpeech', () => {
+  it('joins spans closer than 0.4 s, keeps the others apart, in time order', () => {
+    const span = (startSeconds: number, endSeconds: number) => ({ startSeconds, endSeconds });
+    expect(mergeSpeech([span(3, 4), span(0.5, 1), span(1.2, 2), span(4.5, 5), span(6, 6)])).toEqual([span(0.5, 2), span(3, 4), span(4.5, 5)]);
   });
 });

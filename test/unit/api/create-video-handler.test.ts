@@ -182,6 +182,8 @@ describe('POST /v1/bot and /v1/create_video: create a video', () => {
       'clips[0].background',
       { webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', background: 'http://metadata.google.internal/x' }] },
     ],
+    ['music.url', { webhook: 'https://e.com/h', music: { url: 'http://169.254.169.254/bed.mp3' }, clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }],
+    ['music.url', { webhook: 'https://e.com/h', music: { url: 'http://192.168.1.10/bed.mp3' }, clips: [{ bot_uid: 'bot_ava', text: 'Hi' }] }],
   ])('refuses at once a %s that names an address vidbot never connects to (on AWS)', async (path, fields) => {
     const response = await invoke(
       createVideo,

@@ -145,3 +145,28 @@ describe('fieldsFromTemplate', () => {
     expect(command.clips[0]).not.toHaveProperty('bot_position');
   });
 });
+
+describe('a template with music', () => {
+  it('keeps its music: every video made from it has the bed, checked as a create request when saved', () => {
+    const withMusic = { ...outreach, music: { url: 'https://cdn.example.com/bed.mp3', volume: 0.3 } };
+    const saved = parseTemplate('outreach', withMusic);
+    expect(saved.sample.music).toEqual({ url: 'https://cdn.example.com/bed.mp3', volume: 0.3 });
+    const fields = fieldsFromTemplate(record(withMusic), { first_name: 'Ada' });
+    expect(parseCreateVideo({ ...fields, webhook: 'https://e.com/h' }).music).toEqual({ url: 'https://cdn.example.com/bed.mp3', volume: 0.3 });
+    // As a form gives it: the object's JSON.
+    const fromForm = fieldsFromTemplate(record({ ...outreach, music: '{"preset": "calm"}' }), { first_name: 'Ada' });
+    expect(parseCreateVideo({ ...fromForm, webhook: 'https://e.com/h' }).music).toEqual({ preset: 'calm', volume: 0.25 });
+  });
+
+  it('refuses a bad music when saved, and a placeholder in it (placeholders fill the clips only)', () => {
+    expect(problemsOf(() => parseTemplate('t-1', { ...outreach, music: { preset: 'loud' } }))).toEqual([
+      { path: 'music.preset', message: expect.stringMatching(/^must be one of calm/) },
+    ]);
+    expect(problemsOf(() => parseTemplate('t-1', { ...outreach, music: { url: 'https://cdn.example.com/{{track}}.mp3' } }))).toEqual([
+      { path: 'music', message: 'takes no placeholder' },
+    ]);
+    expect(problemsOf(() => parseTemplate('t-1', { ...outreach, music: '{"url": "https://x.example/{{t}}.mp3"}' }))).toEqual([
+      { path: 'music', message: 'takes no placeholder' },
+    ]);
+  });
+});
