@@ -13,6 +13,7 @@ import {
   ENTRY_TRANSITIONS,
   EXIT_TRANSITIONS,
   LOGO_DEFAULTS,
+  MUSIC_DEFAULT_VOLUME,
   MUSIC_PRESETS,
   OVERLAY_STYLES,
   THEME_FONTS,
@@ -81,7 +82,7 @@ export const SCENE_DEFAULTS = {
   music: 'none',
   musicPreset: MUSIC_PRESETS[0],
   musicUrl: '',
-  musicVolume: 0.25,
+  musicVolume: MUSIC_DEFAULT_VOLUME,
 } as const;
 
 /** The overlays a clip may carry, and an image layer's size range (a share of the frame's width). */
