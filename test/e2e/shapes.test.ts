@@ -82,8 +82,7 @@ describe('the spec sample as a 9:16 1080p video', () => {
     // Clip 0: bot_ava bottom-right without her card (standing on the bottom edge); clip 1: bot_leo top-left on his.
     const [first, second] = video.clips.map((c: { duration_seconds: number }) => c.duration_seconds) as number[];
     const avaSprites = loadSprites('ava', botHeightFor(FRAME, 'bottom-right'));
-    const panel = avaSprites.manifest.panel;
-    const ava = layoutFor(FRAME, 'bottom-right', avaSprites.manifest, { flushBottom: Math.round((panel.y + panel.height) * avaSprites.scale) });
+    const ava = layoutFor(FRAME, 'bottom-right', avaSprites.manifest, { removeBotBackground: true });
     const leo = layoutFor(FRAME, 'top-left', loadSprites('leo', botHeightFor(FRAME, 'top-left')).manifest);
     const mirrored = (box: BotBox): BotBox => ({ ...box, x: FRAME.width - box.x - box.width, y: FRAME.height - box.y - box.height });
     const [during0, during1] = await Promise.all([

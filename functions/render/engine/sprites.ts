@@ -205,6 +205,9 @@ function loadManifest(dir: string): BotManifest {
   return manifest;
 }
 
+/** A look's manifest (its canvas, card and head box in its own units): built in, or in `directory`. */
+export const lookManifest = (look: string, directory = builtInLookDirectory(look)): BotManifest => loadManifest(directory);
+
 /** Sprites by look and height: a clip needs one; a few dozen cover the built-in looks at every size and some more. */
 const spriteCache = new Recent<BotSprites>(32);
 

@@ -59,6 +59,7 @@ describe('parseCreateVideo', () => {
     expect(command.clips[0]).toEqual({
       bot_uid: 'bot_ava',
       text: 'Hello there',
+      bot_size: 'medium',
       remove_bot_background: false,
       background_volume: 0.2,
       transitions: {},
@@ -72,6 +73,24 @@ describe('parseCreateVideo', () => {
       clips: [clip({ bot_position: 'Top_Right', transitions: 'fade-in  slide-out-left' })],
     });
     expect(command.clips[0]).toMatchObject({ bot_position: 'top-right', transitions: { entry: 'fade_in', exit: 'slide_out_left' } });
+  });
+
+  it("reads bot_size in any case, and refuses an unknown size at its path in the API's words", () => {
+    for (const [given, size] of [
+      ['small', 'small'],
+      ['LARGE', 'large'],
+      [' Full ', 'full'],
+      ['Medium', 'medium'],
+    ] as const) {
+      const command = parseCreateVideo({ webhook: 'https://e.com', clips: [clip({ bot_size: given })] });
+      expect(command.clips[0]).toMatchObject({ bot_size: size });
+    }
+    for (const bad of ['huge', '', 3, null]) {
+      const problems = problemsOf({ webhook: 'https://e.com', clips: [clip({ bot_size: bad })] });
+      expect(problems, String(bad)).toHaveLength(1);
+      expect(problems[0]?.path).toBe('clips[0].bot_size');
+      if (typeof bad === 'string') expect(problems[0]?.message).toBe('must be one of small, medium, large, full');
+    }
   });
 
   it('names every bad field with its path', () => {
