@@ -41,7 +41,7 @@ export const positionSchema = z
 
 /** A bot size in any letter case, normalised to lower case. */
 const botSizeSchema = z
-  .string()
+  .string({ error: () => `must be one of ${BOT_SIZES.join(', ')}` })
   .transform((value) => value.trim().toLowerCase())
   .pipe(z.enum(BOT_SIZES, { error: () => `must be one of ${BOT_SIZES.join(', ')}` }));
 
@@ -115,12 +115,15 @@ export const clipInputSchema = z.strictObject({
   bot_position: positionSchema
     .optional()
     .describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
-  bot_size: botSizeSchema
-    .default(CLIP_DEFAULTS.bot_size)
-    .describe(
-      `One of ${BOT_SIZES.join(', ')} (any case). \`full\`: the presenter is the subject, head and shoulders about 85 % of the frame's ` +
-        "height (as wide as the frame at most), standing on the bottom edge; only bot_position's left/center/right counts then.",
-    ),
+  bot_size: botSizeSchema.default(CLIP_DEFAULTS.bot_size).meta({
+    type: 'string',
+    enum: [...BOT_SIZES],
+    docDefault: CLIP_DEFAULTS.bot_size,
+    description:
+      "How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: " +
+      "its head and shoulders fill 85 % of the frame's height (at most the frame's width: about 60 % of the height in 9:16), standing on the " +
+      "bottom edge, and only bot_position's left/center/right counts.",
+  }),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
   background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
   background_volume: volumeSchema

@@ -220,4 +220,16 @@ describe('the create request in the OpenAPI document', () => {
     expect(documented.properties.create_video!.default).toBe(defaults.createVideo);
     for (const field of documented.required) expect(problemsOf({ ...base, [field]: undefined }).map((p) => p.path)).toContain(field);
   });
+
+  it("documents a clip's bot_size: every size it lists is accepted, its default is the validator's", () => {
+    const clipDoc = JSON.stringify(documented.properties.clips);
+    const botSize = JSON.parse(clipDoc.slice(clipDoc.indexOf('"bot_size":') + '"bot_size":'.length).match(/^\{[^{}]*\}/)![0]) as {
+      enum: string[];
+      default: string;
+    };
+    expect(botSize.enum).toEqual(['small', 'medium', 'large', 'full']);
+    for (const size of botSize.enum)
+      expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip({ bot_size: size })] }).clips[0]).toMatchObject({ bot_size: size });
+    expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip()] }).clips[0]).toMatchObject({ bot_size: botSize.default });
+  });
 });
