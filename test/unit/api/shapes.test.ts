@@ -289,6 +289,16 @@ describe('a kept clip in a video of another shape', () => {
     expect(await create(kept(DEFAULT_SHAPE, false), { aspect_ratio: '1:1' })).toHaveLength(1);
   });
 
+  it('keeps the bot_size it was made with, and a clip kept before sizes stays medium (the same cache key)', async () => {
+    const large = kept();
+    const [video] = await create({ ...large, spec: { ...large.spec, botSize: 'large' } }, {});
+    expect(video!.clips[0]).toMatchObject({ botSize: 'large', reusedClipUid: 'clip_abc' });
+    const [old] = await create(kept(), {});
+    expect(old!.clips[0]!.botSize).toBeUndefined();
+    const hash = (clip: ClipSpec) => clipContentHash('acct_1', clip, ava, AVA_VOICE, 'video', '3', DEFAULT_SHAPE);
+    expect(hash(old!.clips[0]!)).toBe(hash({ ...old!.clips[0]!, botSize: 'medium' }));
+  });
+
   it('lists its own voice among the kept clips, where its request named one', () => {
     const voiced = kept();
     expect(toPublicKeptClip({ ...voiced, spec: { ...voiced.spec, voice: 'espeak:es+m3' } })).toMatchObject({ voice: 'espeak:es+m3' });
