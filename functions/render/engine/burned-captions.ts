@@ -54,7 +54,8 @@ const PADDING = 0.22;
 /**
  * Where the captions of a clip go, and how big, given the frame, the presenter's rectangle, the longest line and
  * the presenter's head box. A presenter that leaves no room (a `full` or `large` one) gets its captions over its
- * bust, never over its head: at the bottom if that is clear of the head, else at the top.
+ * bust, never over its head: at the bottom, at a smaller font if that is what fits under the head (never under
+ * minReadableFont), else at the top if that is clear of the head.
  */
 export function placeCaptions(
   frame: { width: number; height: number },

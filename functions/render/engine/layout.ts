@@ -7,9 +7,10 @@
  * its meaning: `top-left` is the top-left corner of a vertical frame too, a safe margin in from both edges.
  *
  * `full`: the presenter is the subject. Its head and shoulders (the card's height, which a look's figure fills
- * whether the card is drawn or not) are 85 % of the frame's height, unless that would make it wider than the frame (a vertical frame): then its canvas is as
- * wide as the frame, the card's own margin inside. It always stands on the bottom edge; the position's
- * horizontal word moves it left, centre or right, its vertical word is ignored.
+ * whether the card is drawn or not) are 85 % of the frame's height, unless that would make it wider than the
+ * frame (a vertical frame): then its canvas is as wide as the frame, the card's own margin inside. It always
+ * stands on the bottom edge; the position's horizontal word moves it left, centre or right, its vertical word is
+ * ignored.
  */
 import type { BotPosition, BotSize } from '#domain/choices';
 import type { BotManifest } from '#domain/look';
@@ -23,8 +24,11 @@ const CANVAS_HEIGHTS: Record<Exclude<BotSize, 'full'>, { edge: number; centre: n
   medium: { edge: 332, centre: 460 },
   large: { edge: 480, centre: 600 },
 };
-/** Share of the frame's height a `full` presenter's card fills (its head and shoulders, from the card's top to the bust's bottom). */
-/** @internal Exported for its tests. */
+/**
+ * Share of the frame's height a `full` presenter's card fills (its head and shoulders, from the card's top to the
+ * bust's bottom).
+ * @internal Exported for its tests.
+ */
 export const FULL_CARD_SHARE = 0.85;
 /** Gap between the bot's canvas and the frame's edges. */
 const MARGIN = 24;
@@ -42,7 +46,7 @@ export type Artwork = Pick<BotManifest, 'width' | 'height' | 'panel' | 'head'>;
  */
 export const safeMarginOf = (frame: FrameSize): number => shareOf(frame, MARGIN);
 
-/** The bot's canvas height, px: a share of the frame's shorter side, or for `full` what makes its figure fill the frame. */
+/** The bot's canvas height, px: a share of the frame's shorter side, or for `full` what makes its card fill the frame. */
 export function botHeightFor(frame: FrameSize, position: BotPosition, size: BotSize = 'medium', artwork?: Artwork): number {
   if (size !== 'full') {
     const heights = CANVAS_HEIGHTS[size];
@@ -71,8 +75,8 @@ export interface BotBox {
 }
 
 /**
- * The bot's box for a position and size (default `medium`) in a frame. `artwork` is the look's manifest (its canvas in its own
- * units): the box keeps its proportions, as loadSprites scales the layers. A bot standing on the bottom edge
+ * The bot's box for a position and size (default `medium`) in a frame. `artwork` is the look's manifest (its
+ * canvas in its own units): the box keeps its proportions, as loadSprites scales the layers. A bot standing on the bottom edge
  * (standsOnBottomEdge) has its bust's bottom on it; with its card at `full`, the card's rounded bottom corners
  * go below the edge, so the card looks cut by the frame rather than standing on two rounded feet.
  */
