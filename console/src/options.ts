@@ -68,7 +68,7 @@ export const DEFAULT_BACKGROUND_VOLUME = CLIP_DEFAULTS.background_volume;
 export const humanize = (name: string) => name.replace(/[_-]/g, ' ');
 
 /** `bot_size` when a clip does not say. */
-export const DEFAULT_BOT_SIZE = 'medium';
+export const DEFAULT_BOT_SIZE = CLIP_DEFAULTS.bot_size;
 
 /** The composer's scene before the person chooses anything: no logo, the default theme, no music. */
 export const SCENE_DEFAULTS = {

@@ -22,6 +22,14 @@ export const BOT_POSITIONS = [
 ] as const;
 export type BotPosition = (typeof BOT_POSITIONS)[number];
 
+/**
+ * How big the bot is drawn: `medium` is the standard presenter, `small` and `large` are smaller and bigger, and
+ * `full` makes the presenter the subject (head and shoulders filling most of the frame's height, standing on its
+ * bottom edge; only the horizontal word of the position counts). Any letter case is accepted.
+ */
+export const BOT_SIZES = ['small', 'medium', 'large', 'full'] as const;
+export type BotSize = (typeof BOT_SIZES)[number];
+
 /** Entry transitions play at the start of a clip, exit transitions at its end. */
 export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
 export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
@@ -29,6 +37,7 @@ export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right'
 /** Defaults of the optional clip fields (also written in the docs and the OpenAPI document). */
 export const CLIP_DEFAULTS = {
   remove_bot_background: false,
+  bot_size: 'medium',
   background_volume: 0.2,
   transitions: '',
   reusable_clip: false,
@@ -48,9 +57,6 @@ export type CaptionMode = (typeof CAPTION_MODES)[number];
 /** A bot of an account's uid (PUT /v1/bot/{uid}): 3 to 64 of a-z, 0-9, "_" and "-". */
 export const BOT_UID_PATTERN = /^[a-z0-9_-]{3,64}$/;
 export const BOT_UID_RULE = 'must be 3-64 characters of a-z, 0-9, _ and -';
-
-/** `bot_size`: how big the presenter is in the frame; `full` makes it the subject (head and shoulders). */
-export const BOT_SIZES = ['small', 'medium', 'large', 'full'] as const;
 
 /** The looks of a text overlay (`overlays[].style`). */
 export const OVERLAY_STYLES = ['title', 'lower_third', 'caption_box'] as const;

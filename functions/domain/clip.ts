@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import './zod-messages.ts';
 import type { PinnedBot } from './account-bot.ts';
-import { BOT_POSITIONS, type BotPosition, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
+import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
 import { limits } from './limits.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
@@ -38,6 +38,12 @@ export const positionSchema = z
   .string()
   .transform(normaliseWord)
   .pipe(z.enum(BOT_POSITIONS, { error: () => `must be one of ${BOT_POSITIONS.join(', ')}` }));
+
+/** A bot size in any letter case, normalised to lower case. */
+const botSizeSchema = z
+  .string({ error: () => `must be one of ${BOT_SIZES.join(', ')}` })
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.enum(BOT_SIZES, { error: () => `must be one of ${BOT_SIZES.join(', ')}` }));
 
 /** "fade_in fade_out" (or "fade-in fade-out", or an array of names in a JSON body) to {entry, exit}. */
 const transitionsSchema = z.union([z.string().max(200), z.array(z.string().max(50)).max(2)]).transform((value, ctx): Transitions => {
@@ -112,6 +118,15 @@ export const clipInputSchema = z.strictObject({
   bot_position: positionSchema
     .optional()
     .describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
+  bot_size: botSizeSchema.default(CLIP_DEFAULTS.bot_size).meta({
+    type: 'string',
+    enum: [...BOT_SIZES],
+    docDefault: CLIP_DEFAULTS.bot_size,
+    description:
+      "How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: " +
+      "its head and shoulders fill 85 % of the frame's height (at most the frame's width: about 60 % of the height in 9:16), standing on the " +
+      "bottom edge, and only bot_position's left/center/right counts.",
+  }),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
   background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
   background_volume: volumeSchema
@@ -155,6 +170,8 @@ export interface ClipSpec {
   /** A voice id of the catalog (domain/voices.ts) the clip is spoken with instead of its bot's voice. */
   voice?: string;
   position: BotPosition;
+  /** How big the bot is drawn. Absent on clips stored before sizes existed: `medium`. */
+  botSize?: BotSize;
   removeBotBackground: boolean;
   /** Absolute http(s) URL of the background video, if any. */
   background?: string;

@@ -1,7 +1,7 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS, MUSIC_DEFAULT_VOLUME } from './choices.ts';
+import { BOT_POSITIONS, BOT_SIZES, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS, MUSIC_DEFAULT_VOLUME } from './choices.ts';
 import {
   booleanLike,
   type ClipInput,
@@ -292,7 +292,7 @@ export const createRequestSchema = z
       .meta({
         anyOf: [{ type: 'string', description: 'The same array as a string: strict JSON, or with single-quoted strings (JSON5).' }, clipsDoc],
         description:
-          `The clips, 1 to ${limits.maxClips}. Positions: ${BOT_POSITIONS.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. ` +
+          `The clips, 1 to ${limits.maxClips}. Positions: ${BOT_POSITIONS.join(', ')}. Bot sizes: ${BOT_SIZES.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. ` +
           `Defaults: ${JSON.stringify({ ...CLIP_DEFAULTS, bot_position: "the bot's default_position" })}.`,
       }),
   })

@@ -5,9 +5,14 @@
  */
 export interface BotManifest {
   look: string;
-  /** Canvas of every full-size layer (panel, back, body), px. */
+  /** The canvas every full-size layer (panel, back, body) covers, in canvas units; every position below is in them too. */
   width: number;
   height: number;
+  /**
+   * Layer pixels per canvas unit: a layer is `width * density` px wide (a head frame, its box's width times it).
+   * Built-in looks are drawn at 2 so that a `full` presenter is sharp at 1080p. @default 1
+   */
+  density?: number;
   panel: { file: string; x: number; y: number; width: number; height: number; radius: number };
   back: string;
   body: string;

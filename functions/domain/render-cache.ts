@@ -37,6 +37,7 @@ export function clipContentHash(
       ? {
           frame: frameSizeOf(shape),
           position: clip.position,
+          botSize: clip.botSize ?? 'medium',
           removeBotBackground: clip.removeBotBackground,
           background: clip.background ?? null,
           backgroundVolume: clip.background ? clip.backgroundVolume : 0,

@@ -12,9 +12,9 @@ import { fillPlaceholders, hasPlaceholder, parsePlaceholders, type TemplatePart 
 import type { TemplateStore } from './ports.ts';
 
 /** The clip fields that may hold placeholders: text fields; booleans and numbers take none. */
-const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'transitions'] as const;
+const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'bot_size', 'transitions'] as const;
 type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number];
-const OPTIONAL_FIELDS: readonly PlaceholderField[] = ['clip_name', 'background', 'voice', 'bot_position', 'transitions'];
+const OPTIONAL_FIELDS: readonly PlaceholderField[] = ['clip_name', 'background', 'voice', 'bot_position', 'bot_size', 'transitions'];
 /** What a template may hold: a create request's fields but the webhook, which each video (or batch) gives. */
 const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'music', 'clips'] as const;
 
@@ -47,6 +47,7 @@ const SAMPLE_FOR_WHOLE_FIELD: Record<PlaceholderField, string | undefined> = {
   voice: undefined,
   bot_uid: 'bot_ava',
   bot_position: 'center',
+  bot_size: 'medium',
   transitions: '',
 };
 const SAMPLE_WORD = 'sample';

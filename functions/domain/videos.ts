@@ -154,6 +154,7 @@ async function describedClipSpec(
     text: input.text.trim(),
     ...(input.voice !== undefined && { voice: input.voice }),
     position: input.bot_position ?? bot.defaultPosition,
+    botSize: input.bot_size,
     removeBotBackground: input.remove_bot_background,
     background: input.background,
     backgroundVolume: input.background ? input.background_volume : 0,

@@ -6,17 +6,17 @@ import type { Picture } from './mesh-warp.ts';
 export const CANVAS = { width: 520, height: 600 };
 export const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 };
 
-/** Coverage of the card's rounded rectangle. */
-export function cardAlpha(x: number, y: number): number {
+/** Coverage of the card's rounded rectangle at pixel (x, y) of a layer of `density` pixels per canvas unit. */
+export function cardAlpha(x: number, y: number, density = 1): number {
   const { x: x0, y: y0, width, height, radius: r } = PANEL;
   const x1 = x0 + width,
     y1 = y0 + height;
-  const px = x + 0.5,
-    py = y + 0.5;
+  const px = (x + 0.5) / density,
+    py = (y + 0.5) / density;
   const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
   const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
   const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
-  return Math.min(1, Math.max(0, 0.5 - outside));
+  return Math.min(1, Math.max(0, 0.5 - outside * density));
 }
 
 /** Straight RGBA to PNG bytes; fully transparent pixels are stored black (they compress to almost nothing). */

@@ -25,6 +25,11 @@ const EYES_AT = { x: 260, y: 226 };
 /** A face narrower than this (detector box, px of the photo after orientation) is refused: too little detail. */
 const MIN_FACE_PX = 80;
 const MOUTH_LEVELS = 5;
+/**
+ * Layer pixels per canvas unit at most: the layers are made at the photo's own detail up to twice the canvas (a
+ * `full` presenter at 1080p is 1.65x the canvas in 16:9), never enlarged from a smaller photo.
+ */
+const MAX_DENSITY = 2;
 /** Photos are decoded at most this size a side; faces are searched at most DETECT_SIDE. */
 const DECODE_SIDE = 4096;
 const DETECT_SIDE = 960;
@@ -42,6 +47,7 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
   const photo = await decode(image, 3, DECODE_SIDE);
   const face = await largestFace(photo);
   const crop = await frame(photo, face);
+  // Matting, the person's territory and the backdrop's hole are found on the canvas; the layers are made at `density`.
   const alpha = isolate(await matte(rgbaOf(crop.rgb, 255), CANVAS.width, CANVAS.height), crop.landmarks, crop.others);
   // Mirrored edges beside and above the photo are not the person (below it, the bust goes on).
   for (let i = 0; i < alpha.length; i++) {
@@ -49,10 +55,41 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
       y = (i - x) / CANVAS.width;
     if (x < crop.inside.x0 || x >= crop.inside.x1 || y < crop.inside.y0) alpha[i] = 0;
   }
-  const person = rgbaOf(crop.rgb, 0);
-  for (let i = 0; i < alpha.length; i++) person[i * 4 + 3] = Math.round(alpha[i]! * 255);
-  const backdrop = fillBackdrop(crop.rgb, alpha);
-  return assemble(backdrop, { width: CANVAS.width, height: CANVAS.height, data: person }, crop.landmarks);
+  const { density, fine } = crop;
+  const fineAlpha = upsample(alpha, CANVAS.width, CANVAS.height, fine.width, fine.height);
+  const person = rgbaOf(fine.rgb, 0);
+  for (let i = 0; i < fineAlpha.length; i++) person[i * 4 + 3] = Math.round(fineAlpha[i]! * 255);
+  const hole = dilate(
+    Uint8Array.from(alpha, (a) => (a > 0.04 ? 1 : 0)),
+    CANVAS.width,
+    CANVAS.height,
+    5,
+  );
+  const backdrop = fillBackdrop(fine.rgb, upsample(hole, CANVAS.width, CANVAS.height, fine.width, fine.height), fine.width, fine.height);
+  return assemble(backdrop, { width: fine.width, height: fine.height, data: person }, crop.landmarks, density);
+}
+
+/** A field on the canvas, resampled (bilinear) to `width` x `height`. */
+function upsample(field: ArrayLike<number>, sw: number, sh: number, width: number, height: number): Float32Array {
+  const out = new Float32Array(width * height);
+  const fx = sw / width,
+    fy = sh / height;
+  for (let y = 0; y < height; y++) {
+    const v = Math.min(sh - 1, Math.max(0, (y + 0.5) * fy - 0.5));
+    const y0 = Math.floor(v),
+      y1 = Math.min(sh - 1, y0 + 1),
+      ty = v - y0;
+    for (let x = 0; x < width; x++) {
+      const u = Math.min(sw - 1, Math.max(0, (x + 0.5) * fx - 0.5));
+      const x0 = Math.floor(u),
+        x1 = Math.min(sw - 1, x0 + 1),
+        tx = u - x0;
+      const top = field[y0 * sw + x0]! * (1 - tx) + field[y0 * sw + x1]! * tx;
+      const bottom = field[y1 * sw + x0]! * (1 - tx) + field[y1 * sw + x1]! * tx;
+      out[y * width + x] = top * (1 - ty) + bottom * ty;
+    }
+  }
+  return out;
 }
 
 async function largestFace(photo: { data: Buffer; width: number; height: number }): Promise<{ face: Face; others: Face[] }> {
@@ -92,21 +129,36 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
     iy0 = Math.max(0, Math.floor(top));
   const ix1 = Math.min(photo.width, Math.ceil(left + CANVAS.width / scale)),
     iy1 = Math.min(photo.height, Math.ceil(top + CANVAS.height / scale));
-  const padL = Math.max(0, Math.round((ix0 - left) * scale)),
-    padT = Math.max(0, Math.round((iy0 - top) * scale));
-  const cw = Math.max(1, Math.min(CANVAS.width - padL, Math.round((ix1 - ix0) * scale)));
-  const ch = Math.max(1, Math.min(CANVAS.height - padT, Math.round((iy1 - iy0) * scale)));
-  const rgb = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
-    .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
-    .resize(cw, ch, { fit: 'fill', kernel: 'lanczos3' })
-    .extend({ left: padL, top: padT, right: CANVAS.width - padL - cw, bottom: CANVAS.height - padT - ch, extendWith: 'mirror' })
-    .raw()
-    .toBuffer();
+  const portrait = (density: number) => {
+    const width = Math.round(CANVAS.width * density),
+      height = Math.round(CANVAS.height * density);
+    const padL = Math.max(0, Math.round((ix0 - left) * scale * density)),
+      padT = Math.max(0, Math.round((iy0 - top) * scale * density));
+    const cw = Math.max(1, Math.min(width - padL, Math.round((ix1 - ix0) * scale * density)));
+    const ch = Math.max(1, Math.min(height - padT, Math.round((iy1 - iy0) * scale * density)));
+    return { width, height, padL, padT, cw, ch };
+  };
+  const render = async (p: ReturnType<typeof portrait>) =>
+    sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+      .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
+      .resize(p.cw, p.ch, { fit: 'fill', kernel: 'lanczos3' })
+      .extend({ left: p.padL, top: p.padT, right: p.width - p.padL - p.cw, bottom: p.height - p.padT - p.ch, extendWith: 'mirror' })
+      .raw()
+      .toBuffer();
+  const { padL, padT, cw, ch } = portrait(1);
+  const rgb = await render(portrait(1));
+  // As much of the photo's own detail as it has, up to MAX_DENSITY (in steps of 0.05): never an enlargement.
+  const density = Math.max(1, Math.min(MAX_DENSITY, Math.floor((20 * jaw) / FACE_WIDTH) / 20));
+  const fineSize = portrait(density);
+  const fine = { width: fineSize.width, height: fineSize.height, rgb: density === 1 ? rgb : await render(fineSize) };
   const sx = cw / (ix1 - ix0),
     sy = ch / (iy1 - iy0);
   const toCanvas = (p: Point) => ({ x: (p.x - ix0) * sx + padL, y: (p.y - iy0) * sy + padT });
   return {
     rgb,
+    /** Layer pixels per canvas unit, and the portrait at that resolution. */
+    density,
+    fine,
     /** Columns and rows that hold the photo itself (outside: mirrored edges; below the photo the bust may go on). */
     inside: { x0: padL, x1: padL + cw, y0: padT },
     landmarks: lm.map(toCanvas),
@@ -177,17 +229,10 @@ function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Poin
 }
 
 /**
- * The backdrop without the person: the person's place (matte, widened) filled by push-pull from the pixels
- * around it, so a swaying figure uncovers backdrop, not a second outline of itself.
+ * The backdrop without the person: the person's place (`hole`: the matte, widened) filled by push-pull from the
+ * pixels around it, so a swaying figure uncovers backdrop, not a second outline of itself.
  */
-function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
-  const { width, height } = CANVAS;
-  const hole = dilate(
-    Uint8Array.from(alpha, (a) => (a > 0.04 ? 1 : 0)),
-    width,
-    height,
-    5,
-  );
+function fillBackdrop(rgb: Buffer, hole: Float32Array, width: number, height: number): Buffer {
   const levels: { w: number; h: number; c: Float32Array; k: Float32Array }[] = [];
   let c = new Float32Array(width * height * 3);
   let k = new Float32Array(width * height);
@@ -259,43 +304,55 @@ function fillBackdrop(rgb: Buffer, alpha: Float32Array): Buffer {
   return Buffer.from(levels[0]!.c.map((v) => Math.max(0, Math.min(255, Math.round(v)))));
 }
 
-async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[]): Promise<PreparedLook> {
-  const { width, height } = CANVAS;
+/**
+ * The look's files from the backdrop and the person at `density` layer pixels per canvas unit (their size), and the
+ * face's landmarks on the canvas.
+ */
+async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], density: number): Promise<PreparedLook> {
+  const { width, height } = person;
   const faceWidth = Math.hypot(landmarks[16]!.x - landmarks[0]!.x, landmarks[16]!.y - landmarks[0]!.y);
   const panel = rgbaOf(backdrop, 0);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) panel[(y * width + x) * 4 + 3] = Math.round(cardAlpha(x, y) * 255);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) panel[(y * width + x) * 4 + 3] = Math.round(cardAlpha(x, y, density) * 255);
 
-  // The head box: the face from above the brows to below the lowest the chin goes.
+  // The head box (on the canvas): the face from above the brows to below the lowest the chin goes.
   const xs = landmarks.map((p) => p.x),
     ys = landmarks.map((p) => p.y);
   const bx0 = Math.max(0, Math.floor(Math.min(...xs) - faceWidth * 0.25));
-  const bx1 = Math.min(width, Math.ceil(Math.max(...xs) + faceWidth * 0.25));
+  const bx1 = Math.min(CANVAS.width, Math.ceil(Math.max(...xs) + faceWidth * 0.25));
   const by0 = Math.max(0, Math.floor(Math.min(...ys) - faceWidth * 0.2));
-  const by1 = Math.min(height, Math.ceil(Math.max(...ys) + faceWidth * 0.45));
+  const by1 = Math.min(CANVAS.height, Math.ceil(Math.max(...ys) + faceWidth * 0.45));
   const box = { x: bx0, y: by0, width: bx1 - bx0, height: by1 - by0 };
-  const headPerson: Picture = { width: box.width, height: box.height, data: Buffer.alloc(box.width * box.height * 4) };
-  for (let y = 0; y < box.height; y++)
-    person.data.copy(headPerson.data, y * box.width * 4, ((y + box.y) * width + box.x) * 4, ((y + box.y) * width + box.x + box.width) * 4);
-  const local = landmarks.map((p) => ({ x: p.x - box.x, y: p.y - box.y }));
-  const geometry = { landmarks: local, faceWidth };
-  const anchors = anchorPoints(geometry, { x: 0, y: 0, width: box.width - 1, height: box.height - 1 });
+  // The same box in the layers' pixels: the head frames are made there, at the body's resolution.
+  const fine = {
+    x: Math.round(box.x * density),
+    y: Math.round(box.y * density),
+    width: Math.min(width - Math.round(box.x * density), Math.round(box.width * density)),
+    height: Math.min(height - Math.round(box.y * density), Math.round(box.height * density)),
+  };
+  const headPerson: Picture = { width: fine.width, height: fine.height, data: Buffer.alloc(fine.width * fine.height * 4) };
+  for (let y = 0; y < fine.height; y++)
+    person.data.copy(headPerson.data, y * fine.width * 4, ((y + fine.y) * width + fine.x) * 4, ((y + fine.y) * width + fine.x + fine.width) * 4);
+  const local = landmarks.map((p) => ({ x: p.x * density - fine.x, y: p.y * density - fine.y }));
+  const geometry = { landmarks: local, faceWidth: faceWidth * density };
+  const anchors = anchorPoints(geometry, { x: 0, y: 0, width: fine.width - 1, height: fine.height - 1 });
   const from = [...local, ...anchors];
   const triangles = triangulate([...targetLandmarks(geometry, 1, false), ...anchors]);
 
   const frames: { key: string; picture: Picture }[] = [];
-  const moved = new Uint8Array(box.width * box.height);
+  const moved = new Uint8Array(fine.width * fine.height);
   for (let level = 0; level < MOUTH_LEVELS; level++) {
     for (const eyesClosed of [false, true]) {
       const to = [...targetLandmarks(geometry, openness(level, MOUTH_LEVELS), eyesClosed), ...anchors];
       const result = warp(headPerson, triangles, from, to);
-      if (level > 0) paintMouth(result.picture, to, faceWidth, result.moved);
-      if (eyesClosed) paintLashes(result.picture, to, faceWidth, result.moved);
+      if (level > 0) paintMouth(result.picture, to, geometry.faceWidth, result.moved);
+      if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
       for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
       frames.push({ key: `m${level}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
     }
   }
   // Each head frame carries only the changed region (feathered): elsewhere the body shows, pixel for pixel.
-  const reach = boxBlur(dilate(moved, box.width, box.height, 3), box.width, box.height, 3);
+  const feather = Math.round(3 * density);
+  const reach = boxBlur(dilate(moved, fine.width, fine.height, feather), fine.width, fine.height, feather);
   for (const { picture } of frames) for (let i = 0; i < reach.length; i++) picture.data[i * 4 + 3] = Math.round(picture.data[i * 4 + 3]! * reach[i]!);
 
   const files = new Map<string, Buffer>();
@@ -317,15 +374,15 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[]): 
   files.set(
     'preview.png',
     await sharp(panelPng)
-      .composite([{ input: bodyPng }, { input: await png(head.picture), left: box.x, top: box.y }])
+      .composite([{ input: bodyPng }, { input: await png(head.picture), left: fine.x, top: fine.y }])
       .png()
       .toBuffer()
       .then((composed) => sharp(composed).resize(512, 512, { fit: 'cover', position: 'top' }).png().toBuffer()),
   );
   const manifest: BotManifest = {
     look: 'photo',
-    width,
-    height,
+    ...CANVAS,
+    density,
     panel: { file: 'panel.png', ...PANEL },
     back: 'back.png',
     body: 'body.png',

@@ -197,6 +197,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
         text: clip.text,
         voice,
         position: clip.position,
+        botSize: clip.botSize ?? 'medium',
         removeBotBackground: clip.removeBotBackground,
         background,
         backgroundVolume: clip.backgroundVolume,

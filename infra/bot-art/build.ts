@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
+import sharp from 'sharp';
 import type { BotManifest } from '#domain/look';
 import { backSvg, bodySvg, CANVAS, CX, HEAD_BOX, headSvg, MOUTH_LEVELS, PANEL, panelSvg, previewSvg } from './draw.ts';
 import { LOOKS } from './looks.ts';
@@ -15,30 +16,42 @@ import { LOOKS } from './looks.ts';
 /** The artwork the render engine ships: functions/render/bots/<look>/. */
 const botsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions', 'render', 'bots');
 
-const png = (svg: string) => new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
+/**
+ * Layer pixels per canvas unit: the layers are drawn at twice the canvas so that a `full` presenter at 1080p
+ * (1.75x the canvas in 16:9 and 1:1, 2.08x in 9:16) is a reduction, or next to one, never a visible upscale.
+ * The render reduces them once per clip size (engine/sprites.ts loadSprites).
+ */
+const DENSITY = 2;
 
-export function buildLook(name: string): BotManifest {
+/** Rasterised, then stored again with zlib's best compression (lossless; a third of resvg's bytes for these layers). */
+const png = (svg: string, zoom = DENSITY) =>
+  sharp(new Resvg(svg, { font: { loadSystemFonts: false }, fitTo: { mode: 'zoom', value: zoom } }).render().asPng())
+    .png({ compressionLevel: 9, adaptiveFiltering: false })
+    .toBuffer();
+
+export async function buildLook(name: string): Promise<BotManifest> {
   const look = LOOKS[name];
   if (!look) throw new Error(`unknown look "${name}"`);
   const dir = join(botsDir, name);
   mkdirSync(dir, { recursive: true });
-  const write = (file: string, svg: string) => writeFileSync(join(dir, file), png(svg));
-  write('panel.png', panelSvg(look));
-  write('back.png', backSvg(look));
-  write('body.png', bodySvg(look));
+  const write = async (file: string, svg: string, zoom?: number) => writeFileSync(join(dir, file), await png(svg, zoom));
+  await write('panel.png', panelSvg(look));
+  await write('back.png', backSvg(look));
+  await write('body.png', bodySvg(look));
   const frames: Record<string, string> = {};
   for (let level = 0; level < MOUTH_LEVELS; level++) {
     for (const open of [true, false]) {
       const key = `m${level}-e${open ? 'o' : 'c'}`;
       frames[key] = `head-${key}.png`;
-      write(frames[key], headSvg(look, level, open));
+      await write(frames[key], headSvg(look, level, open));
     }
   }
-  write('preview.png', previewSvg(look, 512));
+  await write('preview.png', previewSvg(look, 512), 1);
   const manifest: BotManifest = {
     look: name,
     width: CANVAS.width,
     height: CANVAS.height,
+    density: DENSITY,
     panel: { file: 'panel.png', ...PANEL },
     back: 'back.png',
     body: 'body.png',
@@ -55,7 +68,7 @@ export function buildLook(name: string): BotManifest {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(LOOKS);
   for (const name of names) {
-    buildLook(name);
+    await buildLook(name);
     console.log(`bots: built ${name}`);
   }
 }

@@ -7,12 +7,14 @@
  * timed), to compare a photo bot's render with a built-in one's.
  * `npm run bench:engine -- --logo`: the same with a logo (a 512x256 PNG with transparency, made first, not timed)
  * drawn top-right at 12 % of the width and 90 % opacity, to measure what a logo costs.
+ * `--size small|medium|large|full` draws the bot at that size (default medium); `--no-card` without its card.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { BOT_SIZES, type BotSize } from '#domain/choices';
 import { describeShape, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { inspectBackground } from '../../functions/media/background-media.ts';
@@ -28,6 +30,9 @@ async function main() {
   try {
     const shape = parseShapes(argument('shape') ?? '16:9@720p')[0]!;
     const frame = frameSizeOf(shape);
+    const size = (argument('size') ?? 'medium') as BotSize;
+    if (!BOT_SIZES.includes(size)) throw new Error(`--size: one of ${BOT_SIZES.join(', ')}`);
+    const removeBotBackground = process.argv.includes('--no-card');
     const cached = await syntheticBackground(`.local/samples/background-testsrc2-60s-${frame.width}x${frame.height}.mp4`, frame);
     const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
     const photo = process.argv.indexOf('--photo');
@@ -48,7 +53,8 @@ async function main() {
       text: BENCH_TEXT,
       voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
       position: 'bottom-right',
-      removeBotBackground: false,
+      botSize: size,
+      removeBotBackground,
       background: await inspectBackground(cached, workDir),
       backgroundVolume: 0.2,
       transitions: { entry: 'fade_in', exit: 'fade_out' },
@@ -69,7 +75,9 @@ async function main() {
     const bareCpu = (runs[0]!.cpu + runs[1]!.cpu) / 2;
     const t = clip.timings!;
     console.log(`shape:                 ${describeShape(shape)}`);
-    console.log(`bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}`);
+    console.log(
+      `bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}, ${size}${removeBotBackground ? ', no card' : ''}`,
+    );
     console.log(`logo:                  ${logo ? 'a 512x256 PNG with transparency, top-right, 12 % of the width, opacity 0.9' : 'none'}`);
     console.log(`bare runs:             ${runs.map((r) => r.seconds.toFixed(2)).join(' s, ')} s`);
     console.log(`clip length:           ${clipSeconds.toFixed(2)} s`);

@@ -23,7 +23,7 @@ async function canvas(dir: string, m: BotManifest, key: string): Promise<Buffer>
     .composite([
       { input: join(dir, m.back), left: 0, top: 0 },
       { input: join(dir, m.body), left: 0, top: 0 },
-      { input: join(dir, m.head.frames[key]!), left: m.head.x, top: m.head.y },
+      { input: join(dir, m.head.frames[key]!), left: m.head.x * (m.density ?? 1), top: m.head.y * (m.density ?? 1) },
     ])
     .png()
     .toBuffer();
@@ -36,10 +36,12 @@ async function row(dir: string): Promise<Buffer[]> {
   const side = 300;
   const left = Math.max(0, Math.min(m.width - side, m.mouth.x - side / 2));
   const top = Math.max(0, Math.min(m.height - side, m.mouth.y - 70 - side / 2));
+  // In the layers' pixels (a built-in look's are drawn at twice its canvas).
+  const d = m.density ?? 1;
   return Promise.all(
     KEYS.map(async (key) =>
       sharp(await canvas(dir, m, key))
-        .extract({ left: Math.round(left), top: Math.round(top), width: side, height: side })
+        .extract({ left: Math.round(left * d), top: Math.round(top * d), width: Math.round(side * d), height: Math.round(side * d) })
         .resize(TILE, TILE)
         .png()
         .toBuffer(),
@@ -64,7 +66,10 @@ async function main(): Promise<void> {
     const am = JSON.parse(readFileSync(join(ava, 'manifest.json'), 'utf8')) as BotManifest;
     const drawing = async (key: string) =>
       sharp(join(ava, am.back))
-        .composite([{ input: join(ava, am.body) }, { input: join(ava, am.head.frames[key]!), left: am.head.x, top: am.head.y }])
+        .composite([
+          { input: join(ava, am.body) },
+          { input: join(ava, am.head.frames[key]!), left: am.head.x * (am.density ?? 1), top: am.head.y * (am.density ?? 1) },
+        ])
         .png()
         .toBuffer();
     save(

@@ -59,7 +59,9 @@ describe('the spec sample as a 9:16 1080p video', () => {
         .replace('Welcome to our product tour!', 'Welcome.')
         .replace('Let me show you around.', 'Here we go.')
         // Keep this clip out of the other suites' kept clips: it is of another shape.
-        .replace(`"reusable_clip": true`, `"reusable_clip": false`),
+        .replace(`"reusable_clip": true`, `"reusable_clip": false`)
+        // Leo's clip asks for a large presenter (any letter case).
+        .replace(`"bot_position": 'top-left'`, `"bot_position": 'top-left', "bot_size": 'Large'`),
     };
     const { body, contentType } = await multipart(fields);
     const created = await api('/v1/create_video', { method: 'POST', headers: { 'content-type': contentType }, body });
@@ -79,12 +81,11 @@ describe('the spec sample as a 9:16 1080p video', () => {
     const poster = Buffer.from(await (await fetch(video.output.thumbnail_url)).arrayBuffer());
     expect(imageSize(poster)).toMatchObject({ type: 'jpg', width: 1080, height: 1920 });
 
-    // Clip 0: bot_ava bottom-right without her card (standing on the bottom edge); clip 1: bot_leo top-left on his.
+    // Clip 0: bot_ava bottom-right without her card (standing on the bottom edge); clip 1: bot_leo top-left on his, large.
     const [first, second] = video.clips.map((c: { duration_seconds: number }) => c.duration_seconds) as number[];
     const avaSprites = loadSprites('ava', botHeightFor(FRAME, 'bottom-right'));
-    const panel = avaSprites.manifest.panel;
-    const ava = layoutFor(FRAME, 'bottom-right', avaSprites.manifest, { flushBottom: Math.round((panel.y + panel.height) * avaSprites.scale) });
-    const leo = layoutFor(FRAME, 'top-left', loadSprites('leo', botHeightFor(FRAME, 'top-left')).manifest);
+    const ava = layoutFor(FRAME, 'bottom-right', avaSprites.manifest, { removeBotBackground: true });
+    const leo = layoutFor(FRAME, 'top-left', loadSprites('leo', botHeightFor(FRAME, 'top-left', 'large')).manifest, { size: 'large' });
     const mirrored = (box: BotBox): BotBox => ({ ...box, x: FRAME.width - box.x - box.width, y: FRAME.height - box.y - box.height });
     const [during0, during1] = await Promise.all([
       frameRgb(path, first! / 2, FRAME.width, FRAME.height),

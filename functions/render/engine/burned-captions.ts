@@ -5,7 +5,8 @@
  * White semi-bold text on a translucent black box (ASS BorderStyle 3): legible on any background. The caption
  * block sits inside safe margins (5 % of the width at the sides; 6 % of the height at the bottom, 20 % in a
  * portrait frame, where players put their own controls over the lower part), centred at the bottom, unless the
- * presenter is there: then beside the presenter if that leaves room, else above the presenter, else at the top.
+ * presenter is there: then beside the presenter if that leaves room, else above the presenter, else at the top,
+ * else over the presenter's bust where that leaves its head clear.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -50,11 +51,17 @@ const CHAR_WIDTH = 0.5;
 const LINE_HEIGHT = 1.25;
 const PADDING = 0.22;
 
-/** Where the captions of a clip go, and how big, given the frame, the presenter's rectangle and the longest line. */
+/**
+ * Where the captions of a clip go, and how big, given the frame, the presenter's rectangle, the longest line and
+ * the presenter's head box. A presenter that leaves no room (a `full` or `large` one) gets its captions over its
+ * bust, never over its head: at the bottom, at a smaller font if that is what fits under the head (never under
+ * minReadableFont), else at the top if that is clear of the head.
+ */
 export function placeCaptions(
   frame: { width: number; height: number },
   bot: Rect,
   longestLine: number = CAPTION_LIMITS.maxLineChars,
+  head: Rect = bot,
 ): CaptionPlacement {
   const { width: W, height: H } = frame;
   const portrait = H > W;
@@ -88,8 +95,17 @@ export function placeCaptions(
   // At the top.
   const top = topMargin + blockHeight(fullFont);
   if (clear(side, W - side, top, fullFont)) return { left: side, right: W - side, bottom: top, fontSize: fullFont, where: 'top' };
-  return { left: side, right: W - side, bottom: low, fontSize: fullFont, where: 'over' };
+  // Over the presenter's bust, under its head: smaller if need be, down to a readable size; else at the top if that
+  // is clear of the head; else at the bottom.
+  const underHead = low - (head.y + head.height + gap);
+  const fontUnderHead = Math.min(fullFont, Math.floor(underHead / (2 * LINE_HEIGHT + 2 * PADDING)));
+  if (fontUnderHead >= minReadableFont(W, H)) return { left: side, right: W - side, bottom: low, fontSize: fontUnderHead, where: 'over' };
+  const clearOfHead = top <= head.y - gap;
+  return { left: side, right: W - side, bottom: clearOfHead ? top : low, fontSize: fullFont, where: 'over' };
 }
+
+/** The smallest caption font placed over a presenter: 2.5 % of the frame's short side (18 px at 720p). */
+const minReadableFont = (width: number, height: number) => Math.ceil(Math.min(width, height) * 0.025);
 
 /** h:mm:ss.cc, ASS's clock. */
 function assTime(seconds: number): string {

@@ -175,8 +175,12 @@ function figureMask(sprites: BotSprites, bottom: BotBottom): Mask {
   return maskOf(mask, width, height);
 }
 
-/** Bases (panel, hair and body at one offset) kept for reuse. */
+/**
+ * Bases (panel, hair and body at one offset) kept for reuse: 48, or fewer for a big bot so that they stay within
+ * 128 MB (a `full` presenter's canvas at 1080p is 4-5 MB).
+ */
 const MAX_BASES = 48;
+const MAX_BASE_BYTES = 128 * 1024 * 1024;
 
 /** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
 type BotBottom = 'card' | 'flush' | 'fade';
@@ -195,6 +199,7 @@ export class BotCompositor {
   private readonly mask: Mask;
   private readonly bases = new Map<string, Buffer>();
   private readonly frame: Rgba;
+  private readonly maxBases: number;
 
   constructor(
     private readonly sprites: BotSprites,
@@ -204,6 +209,7 @@ export class BotCompositor {
     this.height = sprites.height;
     this.mask = figureMask(sprites, options.bottom ?? (options.withPanel ? 'card' : 'fade'));
     this.frame = { width: this.width, height: this.height, data: Buffer.alloc(this.width * this.height * 4) };
+    this.maxBases = Math.max(8, Math.min(MAX_BASES, Math.floor(MAX_BASE_BYTES / this.frame.data.length)));
   }
 
   /** Panel + back hair + body for one pose offset. */
@@ -219,7 +225,7 @@ export class BotCompositor {
     // The least recently used base gives up its buffer: a clip meets hundreds of offsets, and a fresh buffer for
     // each (380 KB at 720p) made the garbage collector run a full collection about every second of a render.
     let data: Buffer;
-    if (this.bases.size >= MAX_BASES) {
+    if (this.bases.size >= this.maxBases) {
       const oldest = this.bases.keys().next().value!;
       data = this.bases.get(oldest)!;
       this.bases.delete(oldest);

@@ -17,9 +17,9 @@ import { hashString, poses } from './animation.ts';
 import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
 import { type ImageLayer, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
-import { botHeightFor, isBottomPosition, layoutFor } from './layout.ts';
+import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
-import { loadSprites } from './sprites.ts';
+import { loadSprites, lookManifest } from './sprites.ts';
 import { FPS, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult, SpeechTooLongError } from './types.ts';
 import { readWav } from './wav.ts';
 
@@ -159,10 +159,10 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
  * The `ass` filter that draws a clip's cues: the script and a folder holding only the caption font (libass
  * loads every file of `fontsdir`) are written into the work directory.
  */
-function burnCaptions(cues: Cue[], frame: { width: number; height: number }, bot: Rect, workDir: string): string {
+function burnCaptions(cues: Cue[], frame: { width: number; height: number }, bot: Rect, head: Rect, workDir: string): string {
   const longest = Math.max(...cues.flatMap((cue) => cue.lines.map((line) => [...line].length)));
   const script = join(workDir, 'captions.ass');
-  writeFileSync(script, captionsScript(cues, frame, placeCaptions(frame, bot, longest)));
+  writeFileSync(script, captionsScript(cues, frame, placeCaptions(frame, bot, longest, head)));
   const fonts = join(workDir, 'fonts');
   mkdirSync(fonts, { recursive: true });
   const font = captionFontPath();
@@ -198,19 +198,20 @@ function budgetOf(input: RenderClipInput, mediaSeconds: number): number {
 
 /** The bot as the clip draws it: its sprites at the frame's scale, its pose in every frame, and where it stands. */
 function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming) {
-  const frame = input.frame;
-  const sprites = loadSprites(input.bot.look, botHeightFor(frame, input.position), input.lookDirectory);
-  // Without its card, a bot at a bottom position stands on the frame's edge; elsewhere its bust fades out.
-  const flush = input.removeBotBackground && isBottomPosition(input.position);
+  const { frame, position } = input;
+  const size = input.botSize ?? 'medium';
+  const artwork = lookManifest(input.bot.look, input.lookDirectory);
+  const sprites = loadSprites(input.bot.look, botHeightFor(frame, position, size, artwork), input.lookDirectory);
+  // Without its card, a bot standing on the frame's bottom edge ends there; elsewhere its bust fades out.
+  const flush = standsOnBottomEdge(position, size, input.removeBotBackground);
   const compositor = new BotCompositor(sprites, {
     withPanel: !input.removeBotBackground,
     bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
   });
   const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
   const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
-  const panelBottom = Math.round((sprites.manifest.panel.y + sprites.manifest.panel.height) * sprites.scale);
-  const place = layoutFor(frame, input.position, sprites.manifest, flush ? { flushBottom: panelBottom } : {});
-  return { compositor, framePoses, place };
+  const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
+  return { compositor, framePoses, place, head: headBoxOf(place, sprites.manifest) };
 }
 type DrawnBot = ReturnType<typeof drawnBot>;
 
@@ -296,7 +297,7 @@ function videoChain(
   }
   // Burned captions go over the picture and the bot, under the fades (they fade with the picture).
   const burned = input.captions === 'burn' && cues.length > 0 && isBurnable(input.text);
-  if (burned) next(burnCaptions(cues, frame, place, input.workDir));
+  if (burned) next(burnCaptions(cues, frame, place, bot.head, input.workDir));
   if (transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
   if (transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);
   return { video, burned };

@@ -44,11 +44,16 @@ function botsDirectory(): string {
 }
 
 /**
- * A Map that keeps at most `limit` entries, dropping the least recently used: a warm render function meets the
- * looks of many accounts' bots, and a look's decoded layers weigh 10-20 MB, so nothing here may grow for ever.
+ * A Map that keeps its entries' total weight (by default their count) at most `limit`, dropping the least recently
+ * used: a warm render function meets the looks of many accounts' bots at many sizes, and a look's decoded layers
+ * weigh 10-35 MB (a `full` presenter's sprites at 1080p as much), so nothing here may grow for ever.
  */
 class Recent<V> extends Map<string, V> {
-  constructor(private readonly limit: number) {
+  private total = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {
     super();
   }
   override get(key: string): V | undefined {
@@ -60,15 +65,23 @@ class Recent<V> extends Map<string, V> {
     return value;
   }
   override set(key: string, value: V): this {
-    super.delete(key);
+    this.delete(key);
     super.set(key, value);
-    while (this.size > this.limit) this.delete(this.keys().next().value!);
+    this.total += this.weigh(value);
+    while (this.total > this.limit && this.size > 1) this.delete(this.keys().next().value!);
     return this;
+  }
+  override delete(key: string): boolean {
+    const value = super.get(key);
+    if (value !== undefined) this.total -= this.weigh(value);
+    return super.delete(key);
   }
 }
 
-/** Full-size layers: the built-in looks' 4 x 15 files, and room for the looks of a few accounts' bots. */
-const decoded = new Recent<Rgba>(160);
+const MB = 1024 * 1024;
+
+/** Full-size layers by bytes: the built-in looks' (about 33 MB each, drawn at twice the canvas) and a few accounts' bots'. */
+const decoded = new Recent<Rgba>(256 * MB, (image) => image.data.length);
 
 function decode(path: string): Rgba {
   let image = decoded.get(path);
@@ -205,8 +218,13 @@ function loadManifest(dir: string): BotManifest {
   return manifest;
 }
 
-/** Sprites by look and height: a clip needs one; a few dozen cover the built-in looks at every size and some more. */
-const spriteCache = new Recent<BotSprites>(32);
+/** A look's manifest (its canvas, card and head box in its own units): built in, or in `directory`. */
+export const lookManifest = (look: string, directory = builtInLookDirectory(look)): BotManifest => loadManifest(directory);
+
+/** Sprites by look and height, by bytes: a clip needs one set (2.5 MB for medium at 720p, up to 36 MB for full at 1080p). */
+const spriteCache = new Recent<BotSprites>(256 * MB, (s) =>
+  [s.panel, s.back, s.body, ...s.heads.flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),
+);
 
 /**
  * The look's layers scaled so the whole canvas is `height` px tall. `directory` holds a look that is not built in

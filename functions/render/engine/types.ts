@@ -4,7 +4,7 @@
  */
 import type { Bot } from '#domain/bot';
 import type { Cue, TimedWord } from '#domain/captions';
-import type { BotPosition, CaptionMode } from '#domain/choices';
+import type { BotPosition, BotSize, CaptionMode } from '#domain/choices';
 import type { Transitions } from '#domain/clip';
 import type { FrameSize } from '#domain/shape';
 import type { SpeechVoice } from '#domain/voices';
@@ -12,7 +12,7 @@ import type { BackgroundMedia } from '#media/background-media';
 import type { ImageLayer } from './image-layers.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '2';
+export const RENDERER_VERSION = '3';
 
 /** Frames per second of every clip, whatever its size (clips join by stream copy). */
 export const FPS = 30;
@@ -42,6 +42,8 @@ export interface RenderClipInput {
   /** The voice the clip is spoken with (domain voiceToSpeak): `speech` is this voice's engine. */
   voice: SpeechVoice;
   position: BotPosition;
+  /** How big the bot is drawn (layout.ts). @default 'medium' */
+  botSize?: BotSize;
   removeBotBackground: boolean;
   /**
    * The downloaded (guarded) and inspected background (see inspectBackground), or its download still under way:

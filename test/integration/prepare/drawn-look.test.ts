@@ -30,7 +30,11 @@ const drawing = (key: string) =>
   sharp(join(AVA, avaManifest.back))
     .composite([
       { input: join(AVA, avaManifest.body) },
-      { input: join(AVA, avaManifest.head.frames[key]!), left: avaManifest.head.x, top: avaManifest.head.y },
+      {
+        input: join(AVA, avaManifest.head.frames[key]!),
+        left: avaManifest.head.x * (avaManifest.density ?? 1),
+        top: avaManifest.head.y * (avaManifest.density ?? 1),
+      },
     ])
     .png()
     .toBuffer();

@@ -101,6 +101,8 @@ describe('buildPhotoLook: a portrait', () => {
         .flat()
         .sort(),
     );
+    // The fixture's face is narrower than the canvas's 176 px: nothing to gain above the canvas's own resolution.
+    expect(m.density).toBe(1);
     for (const file of [m.panel.file, m.back, m.body])
       expect(await sharp(look.files.get(file)!).metadata()).toMatchObject({ width: m.width, height: m.height, hasAlpha: true });
     for (const file of Object.values(m.head.frames))
@@ -110,6 +112,71 @@ describe('buildPhotoLook: a portrait', () => {
     expect(m.head.x + m.head.width).toBeLessThanOrEqual(m.width);
     expect(m.head.y + m.head.height).toBeLessThanOrEqual(m.height);
   });
+
+  it("makes a larger photo's layers at twice the canvas, in register with the canvas-sized look of the same picture", async () => {
+    // The same picture three times as large: its face is wider than 2 x 176 px, so the layers are made at density 2.
+    const large = await sharp(PORTRAIT)
+      .resize({ width: 3 * (await sharp(PORTRAIT).metadata()).width! })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const started = performance.now();
+    const fine = await buildPhotoLook(large);
+    console.log(`photo look at density ${fine.manifest.density}: ${Math.round(performance.now() - started)} ms`);
+    const m = fine.manifest;
+    expect(m).toMatchObject({ width: 520, height: 600, density: 2 });
+    for (const file of [m.panel.file, m.back, m.body])
+      expect(await sharp(fine.files.get(file)!).metadata()).toMatchObject({ width: 1040, height: 1200, hasAlpha: true });
+    for (const file of Object.values(m.head.frames)) {
+      const size = await sharp(fine.files.get(file)!).metadata();
+      expect(Math.abs(size.width! - 2 * m.head.width)).toBeLessThanOrEqual(1);
+      expect(Math.abs(size.height! - 2 * m.head.height)).toBeLessThanOrEqual(1);
+    }
+    // Card, body and the widest-open mouth composited, brought to the canvas's size: the same picture as the
+    // canvas-sized look's (a head frame out of register would put a second mouth beside the first).
+    const composite = async (look: PreparedLook) => {
+      const d = look.manifest.density ?? 1;
+      const { head } = look.manifest;
+      const picture = await sharp(look.files.get('panel.png')!)
+        .composite([
+          { input: look.files.get('body.png')! },
+          { input: look.files.get(head.frames['m4-eo']!)!, left: Math.round(head.x * d), top: Math.round(head.y * d) },
+        ])
+        .png()
+        .toBuffer();
+      return sharp(picture).resize(520, 600).flatten({ background: '#000000' }).raw().toBuffer();
+    };
+    const [a, b] = await Promise.all([composite(fine), composite(look)]);
+    // Compared around the open mouth (80x60 canvas px about it), where a misplaced head frame would show.
+    let sum = 0;
+    let n = 0;
+    for (let y = look.manifest.mouth.y - 20; y < look.manifest.mouth.y + 40; y++)
+      for (let x = look.manifest.mouth.x - 40; x < look.manifest.mouth.x + 40; x++)
+        for (let c = 0; c < 3; c++, n++) sum += Math.abs(a[(y * 520 + x) * 3 + c]! - b[(y * 520 + x) * 3 + c]!);
+    console.log(`mean difference about the mouth: ${(sum / n).toFixed(1)}`);
+    expect(sum / n).toBeLessThan(12);
+    // It renders like any look: a full presenter at 1080p from layers that need no enlargement.
+    const frame = frameSizeOf({ aspectRatio: '16:9', resolution: '1080p' });
+    const directory = writeLook(root, fine);
+    const clip = await renderClip({
+      bot: photoBot,
+      lookDirectory: directory,
+      text: 'Hello.',
+      voice: voiceToSpeak(photoBot.voice, undefined, { polly: false }),
+      position: 'center',
+      botSize: 'full',
+      removeBotBackground: true,
+      backgroundVolume: 0,
+      transitions: {},
+      mode: 'video',
+      frame,
+      workDir: mkdtempSync(join(root, 'clip-')),
+      speech: new EspeakSpeechEngine(),
+    });
+    const rgb = await frameRgb(clip.path, 0.5, frame.width, frame.height);
+    // The bust stands on the bottom edge: the bottom row under the middle of the frame is the person.
+    const i = ((frame.height - 1) * frame.width + frame.width / 2) * 3;
+    expect(rgb[i]! + rgb[i + 1]! + rgb[i + 2]!).toBeGreaterThan(0);
+  }, 120_000);
 
   it('cuts the person out: the body is opaque on the face and transparent in the backdrop; the panel is the backdrop', async () => {
     const m = look.manifest;

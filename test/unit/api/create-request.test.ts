@@ -62,6 +62,7 @@ describe('parseCreateVideo', () => {
     expect(command.clips[0]).toEqual({
       bot_uid: 'bot_ava',
       text: 'Hello there',
+      bot_size: 'medium',
       remove_bot_background: false,
       background_volume: 0.2,
       transitions: {},
@@ -75,6 +76,24 @@ describe('parseCreateVideo', () => {
       clips: [clip({ bot_position: 'Top_Right', transitions: 'fade-in  slide-out-left' })],
     });
     expect(command.clips[0]).toMatchObject({ bot_position: 'top-right', transitions: { entry: 'fade_in', exit: 'slide_out_left' } });
+  });
+
+  it("reads bot_size in any case, and refuses an unknown size at its path in the API's words", () => {
+    for (const [given, size] of [
+      ['small', 'small'],
+      ['LARGE', 'large'],
+      [' Full ', 'full'],
+      ['Medium', 'medium'],
+    ] as const) {
+      const command = parseCreateVideo({ webhook: 'https://e.com', clips: [clip({ bot_size: given })] });
+      expect(command.clips[0]).toMatchObject({ bot_size: size });
+    }
+    for (const bad of ['huge', '', 3, null]) {
+      const problems = problemsOf({ webhook: 'https://e.com', clips: [clip({ bot_size: bad })] });
+      expect(problems, String(bad)).toHaveLength(1);
+      expect(problems[0]?.path).toBe('clips[0].bot_size');
+      if (typeof bad === 'string') expect(problems[0]?.message).toBe('must be one of small, medium, large, full');
+    }
   });
 
   it('names every bad field with its path', () => {
@@ -266,6 +285,18 @@ describe('the create request in the OpenAPI document', () => {
     const logoDefaults = parseCreateVideo({ ...base, logo: { url: 'https://e.com/l.png' } }).logo!;
     for (const field of ['position', 'size', 'opacity'] as const) expect(logo[field]!.default).toBe(logoDefaults[field]);
     for (const field of documented.required) expect(problemsOf({ ...base, [field]: undefined }).map((p) => p.path)).toContain(field);
+  });
+
+  it("documents a clip's bot_size: every size it lists is accepted, its default is the validator's", () => {
+    const clipDoc = JSON.stringify(documented.properties.clips);
+    const botSize = JSON.parse(clipDoc.slice(clipDoc.indexOf('"bot_size":') + '"bot_size":'.length).match(/^\{[^{}]*\}/)![0]) as {
+      enum: string[];
+      default: string;
+    };
+    expect(botSize.enum).toEqual(['small', 'medium', 'large', 'full']);
+    for (const size of botSize.enum)
+      expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip({ bot_size: size })] }).clips[0]).toMatchObject({ bot_size: size });
+    expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip()] }).clips[0]).toMatchObject({ bot_size: botSize.default });
   });
 });
 

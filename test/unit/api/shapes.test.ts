@@ -13,6 +13,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toPublicKeptClip } from '#commons/presenters/clip';
 import { buildVideoEvent, toPublicVideo } from '#commons/presenters/video';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { BOT_SIZES } from '#domain/choices';
 import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
@@ -194,11 +195,19 @@ describe("the clip's cache key", () => {
     );
   });
 
+  it('differs for every bot size of a video clip (a clip stored before sizes is medium), and not for a voice', () => {
+    const keyOf = (botSize: ClipSpec['botSize'], mode: 'video' | 'voice' = 'video') =>
+      clipContentHash('acct_1', { ...spec, botSize }, ava, AVA_VOICE, mode, '3', DEFAULT_SHAPE);
+    expect(new Set(BOT_SIZES.map((size) => keyOf(size))).size).toBe(BOT_SIZES.length);
+    expect(keyOf(undefined)).toBe(keyOf('medium'));
+    expect(new Set(BOT_SIZES.map((size) => keyOf(size, 'voice'))).size).toBe(1);
+  });
+
   it('is pinned: a change to what is hashed must be deliberate', () => {
     // A change to the material renders every cached and kept clip again (after upgrading, `npm run start:fresh`
     // locally): the test makes it a decision, not an accident.
     expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '2', DEFAULT_SHAPE)).toBe(
-      '826a4fbd975142b457fc574c06d9ae83ae8a2697ef9e1b74c0f196634add8657',
+      '18c5017c54ffba30872b44e5f4279910aff14758706a1789303bbc579b5e6e30',
     );
   });
 });
@@ -278,6 +287,16 @@ describe('a kept clip in a video of another shape', () => {
     expect(same).toMatchObject({ shape: { aspectRatio: '9:16', resolution: '1080p' }, clips: [{ reusedClipUid: 'clip_abc' }] });
     expect(await create(kept({ aspectRatio: '9:16', resolution: '1080p' }), { create_video: false })).toHaveLength(1);
     expect(await create(kept(DEFAULT_SHAPE, false), { aspect_ratio: '1:1' })).toHaveLength(1);
+  });
+
+  it('keeps the bot_size it was made with, and a clip kept before sizes stays medium (the same cache key)', async () => {
+    const large = kept();
+    const [video] = await create({ ...large, spec: { ...large.spec, botSize: 'large' } }, {});
+    expect(video!.clips[0]).toMatchObject({ botSize: 'large', reusedClipUid: 'clip_abc' });
+    const [old] = await create(kept(), {});
+    expect(old!.clips[0]!.botSize).toBeUndefined();
+    const hash = (clip: ClipSpec) => clipContentHash('acct_1', clip, ava, AVA_VOICE, 'video', '3', DEFAULT_SHAPE);
+    expect(hash(old!.clips[0]!)).toBe(hash({ ...old!.clips[0]!, botSize: 'medium' }));
   });
 
   it('lists its own voice among the kept clips, where its request named one', () => {

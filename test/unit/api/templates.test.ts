@@ -138,6 +138,15 @@ describe('fieldsFromTemplate', () => {
     ).toBe('clips[0].background');
   });
 
+  it('fills bot_size from a variable, checks it as a size, and leaves it medium when filled with nothing', () => {
+    const t = record({ name: 's', clips: [{ bot_uid: 'bot_ava', text: 'x', bot_size: '{{size|}}' }] });
+    const sized = (size?: string) => parseCreateVideo({ ...fieldsFromTemplate(t, size === undefined ? {} : { size }), webhook: 'https://e.com/h' });
+    expect(sized('FULL').clips[0]).toMatchObject({ bot_size: 'full' });
+    expect(sized().clips[0]).toMatchObject({ bot_size: 'medium' });
+    expect(problemsOf(() => sized('huge'))[0]).toEqual({ path: 'clips[0].bot_size', message: 'must be one of small, medium, large, full' });
+    expect(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: 'bot_ava', text: 'x', bot_size: '{{size}}' }] })).not.toThrow();
+  });
+
   it("leaves out an optional field filled with nothing, so the bot's own is used", () => {
     const t = record({ name: 'v', clips: [{ bot_uid: 'bot_ava', text: 'x', voice: '{{voice|}}', bot_position: '{{where|}}' }] });
     const command = parseCreateVideo({ ...fieldsFromTemplate(t, {}), webhook: 'https://e.com/h' });

@@ -1,12 +1,18 @@
 /** The frame of each shape and where the bot stands in it: pure arithmetic, no artwork, no ffmpeg. */
 import { describe, expect, it } from 'vitest';
-import { BOT_POSITIONS } from '#domain/choices';
+import { BOT_POSITIONS, BOT_SIZES } from '#domain/choices';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, describeShape, frameSizeOf, RESOLUTIONS, type Shape, sameShape } from '#domain/shape';
-import { botHeightFor, layoutFor, safeMarginOf } from '#functions/render/engine/layout.ts';
+import { botHeightFor, FULL_CARD_SHARE, headBoxOf, layoutFor, safeMarginOf } from '#functions/render/engine/layout.ts';
 
 const SHAPES: Shape[] = RESOLUTIONS.flatMap((resolution) => ASPECT_RATIOS.map((aspectRatio) => ({ aspectRatio, resolution })));
-/** The built-in looks' canvas (their manifest's width and height). */
-const ARTWORK = { width: 520, height: 600 };
+/** The built-in looks' canvas, card and head box (functions/render/bots/ava/manifest.json). */
+const ARTWORK = {
+  width: 520,
+  height: 600,
+  panel: { file: 'panel.png', x: 24, y: 20, width: 472, height: 556, radius: 40 },
+  head: { x: 100, y: 50, width: 320, height: 360, frames: {} },
+};
+const area = (b: { width: number; height: number }) => b.width * b.height;
 
 describe('frameSizeOf', () => {
   it.each([
@@ -84,10 +90,101 @@ describe('layoutFor', () => {
   it('stands a card-less bot at a bottom position on the bottom edge, overshooting it slightly', () => {
     for (const shape of SHAPES) {
       const frame = frameSizeOf(shape);
-      const box = layoutFor(frame, 'bottom-center', ARTWORK, { flushBottom: 300 });
-      const overshoot = box.y + 300 - frame.height;
-      expect(overshoot).toBeGreaterThanOrEqual(2);
-      expect(overshoot).toBeLessThanOrEqual(3);
+      for (const size of BOT_SIZES) {
+        const box = layoutFor(frame, 'bottom-center', ARTWORK, { size, removeBotBackground: true });
+        const bustBottom = Math.round(((ARTWORK.panel.y + ARTWORK.panel.height) * box.height) / ARTWORK.height);
+        const overshoot = box.y + bustBottom - frame.height;
+        expect(overshoot, `${describeShape(shape)} ${size}`).toBeGreaterThanOrEqual(2);
+        expect(overshoot, `${describeShape(shape)} ${size}`).toBeLessThanOrEqual(3);
+      }
     }
+  });
+});
+
+describe('layoutFor: bot sizes', () => {
+  it('keeps medium as it was, and grows small < medium < large < full in every shape and position', () => {
+    for (const shape of SHAPES) {
+      const frame = frameSizeOf(shape);
+      for (const position of BOT_POSITIONS) {
+        const [small, medium, large, full] = BOT_SIZES.map((size) => layoutFor(frame, position, ARTWORK, { size }));
+        expect(medium).toEqual(layoutFor(frame, position, ARTWORK));
+        const where = `${describeShape(shape)} ${position}`;
+        expect(area(small!), where).toBeLessThan(area(medium!));
+        expect(area(medium!), where).toBeLessThan(area(large!));
+        expect(area(large!), where).toBeLessThan(area(full!));
+      }
+    }
+  });
+
+  it('keeps small and large inside the safe margins where the position says, as the same share of the short side in every shape', () => {
+    for (const shape of SHAPES) {
+      const frame = frameSizeOf(shape);
+      const short = Math.min(frame.width, frame.height);
+      const margin = safeMarginOf(frame);
+      expect(botHeightFor(frame, 'bottom-left', 'small') / short).toBeCloseTo(232 / 720, 2);
+      expect(botHeightFor(frame, 'bottom-left', 'large') / short).toBeCloseTo(480 / 720, 2);
+      expect(botHeightFor(frame, 'center', 'large') / short).toBeCloseTo(600 / 720, 2);
+      for (const size of ['small', 'large'] as const) {
+        for (const position of BOT_POSITIONS) {
+          const box = layoutFor(frame, position, ARTWORK, { size });
+          const where = `${describeShape(shape)} ${size} ${position}`;
+          expect(box.x, where).toBeGreaterThanOrEqual(margin);
+          expect(box.y, where).toBeGreaterThanOrEqual(margin);
+          expect(box.x + box.width, where).toBeLessThanOrEqual(frame.width - margin);
+          expect(box.y + box.height, where).toBeLessThanOrEqual(frame.height - margin);
+          if (position.endsWith('right')) expect(box.x + box.width, where).toBe(frame.width - margin);
+          if (position.startsWith('bottom')) expect(box.y + box.height, where).toBe(frame.height - margin);
+        }
+      }
+    }
+  });
+
+  it("full: the card is 85 % of the frame's height in 16:9 and 1:1, as wide as the frame in 9:16, always on the bottom edge", () => {
+    for (const shape of SHAPES) {
+      const frame = frameSizeOf(shape);
+      for (const removeBotBackground of [false, true]) {
+        for (const position of BOT_POSITIONS) {
+          const box = layoutFor(frame, position, ARTWORK, { size: 'full', removeBotBackground });
+          const scale = box.height / ARTWORK.height;
+          const card = ARTWORK.panel.height * scale;
+          const where = `${describeShape(shape)} ${position} card=${!removeBotBackground}`;
+          if (shape.aspectRatio === '9:16') {
+            expect(box.width, where).toBeLessThanOrEqual(frame.width);
+            expect(box.width, where).toBeGreaterThanOrEqual(frame.width - 1);
+            expect(card / frame.height, where).toBeGreaterThan(0.5);
+          } else {
+            expect(card / frame.height, where).toBeCloseTo(FULL_CARD_SHARE, 2);
+          }
+          // Never out of the frame at the sides or the top; its bust (or its card's straight part) reaches the bottom edge.
+          expect(box.x, where).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width, where).toBeLessThanOrEqual(frame.width);
+          expect(box.y + ARTWORK.panel.y * scale, where).toBeGreaterThan(0);
+          const standRow = (ARTWORK.panel.y + ARTWORK.panel.height - (removeBotBackground ? 0 : ARTWORK.panel.radius)) * scale;
+          expect(box.y + standRow, where).toBeGreaterThanOrEqual(frame.height);
+          expect(box.y + standRow, where).toBeLessThanOrEqual(frame.height + 4);
+        }
+      }
+    }
+  });
+
+  it('full: only the horizontal word of the position counts', () => {
+    const frame = frameSizeOf({ aspectRatio: '16:9', resolution: '1080p' });
+    const full = (position: (typeof BOT_POSITIONS)[number]) => layoutFor(frame, position, ARTWORK, { size: 'full' });
+    expect(full('top-left')).toEqual(full('bottom-left'));
+    expect(full('top-center')).toEqual(full('center'));
+    expect(full('center-right')).toEqual(full('bottom-right'));
+    expect(full('bottom-left').x).toBe(safeMarginOf(frame));
+    expect(full('bottom-right').x + full('bottom-right').width).toBe(frame.width - safeMarginOf(frame));
+    expect(full('bottom-left').x).toBeLessThan(full('center').x);
+  });
+
+  it('headBoxOf scales the head box into the frame', () => {
+    const frame = frameSizeOf({ aspectRatio: '16:9', resolution: '1080p' });
+    const box = layoutFor(frame, 'center', ARTWORK, { size: 'full' });
+    const head = headBoxOf(box, ARTWORK);
+    const scale = box.height / ARTWORK.height;
+    expect(head.x).toBe(Math.round(box.x + 100 * scale));
+    expect(head.y).toBe(Math.round(box.y + 50 * scale));
+    expect(head.width).toBe(Math.round(320 * scale));
   });
 });

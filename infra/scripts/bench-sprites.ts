@@ -1,0 +1,39 @@
+/**
+ * `npx tsx infra/scripts/bench-sprites.ts [-- --look <dir>]`: what a clip's sprites cost before its first frame, in
+ * CPU time (not disturbed by a busy machine): the look's PNG layers decoded (once per warm process), then scaled
+ * to each bot size in each shape (once per size, then cached), and the compositor's mask (the card's rounded shape) made for each clip.
+ * Default: bot_ava (built in); `--look` a prepared look's directory.
+ */
+import { BOT_SIZES } from '#domain/choices';
+import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
+import { BotCompositor } from '../../functions/render/engine/compositor.ts';
+import { botHeightFor } from '../../functions/render/engine/layout.ts';
+import { loadSprites, lookManifest } from '../../functions/render/engine/sprites.ts';
+import { argument } from './bench-support.ts';
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return Math.round((used.user + used.system) / 1000);
+};
+
+const directory = argument('look');
+const look = directory ? 'look' : 'ava';
+const manifest = lookManifest(look, directory);
+console.log(`look: ${directory ?? 'ava (built in)'}, density ${manifest.density ?? 1}`);
+let started = process.cpuUsage();
+// The smallest size first: its cost is the layers' decoding plus one scaling.
+loadSprites(look, 1, directory);
+console.log(`decode the layers (once per process): ${cpuMs(started)} ms CPU`);
+console.log('| Shape | Size | Canvas (px) | Scale the layers (ms CPU, once per size) | Mask (ms CPU, per clip) |');
+console.log('|---|---|---|---|---|');
+for (const resolution of RESOLUTIONS)
+  for (const aspectRatio of ASPECT_RATIOS)
+    for (const size of BOT_SIZES) {
+      const frame = frameSizeOf({ aspectRatio, resolution });
+      started = process.cpuUsage();
+      const sprites = loadSprites(look, botHeightFor(frame, 'bottom-right', size, manifest), directory);
+      const scaling = cpuMs(started);
+      started = process.cpuUsage();
+      new BotCompositor(sprites, { withPanel: true });
+      console.log(`| ${aspectRatio} ${resolution} | ${size} | ${sprites.width}x${sprites.height} | ${scaling} | ${cpuMs(started)} |`);
+    }
