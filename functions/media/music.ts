@@ -143,14 +143,15 @@ const n = (x: number) => x.toFixed(3);
 
 /**
  * The music's gain as an expression of the time `t`: `volume` in the pauses, DUCKING.depthDb lower while a voice
- * speaks, with a linear ramp of DUCKING.rampSeconds down before each span and up after it. Merged spans are at
+ * speaks, with a ramp of DUCKING.rampSeconds (linear in dB) down before each span and up after it. Merged spans are at
  * least two ramps apart, so their trapezoids never overlap and their sum is the speech's presence, 0 to 1.
  */
 function duckingExpression(volume: number, speech: MixMusicInput['speech']): string {
   const r = DUCKING.rampSeconds;
-  const depth = 1 - 10 ** (-DUCKING.depthDb / 20);
   const terms = mergeSpeech(speech).map(({ startSeconds: a, endSeconds: b }) => `clip((t-${n(a - r)})/${r},0,1)*clip((${n(b + r)}-t)/${r},0,1)`);
-  return terms.length ? `${volume.toFixed(4)}*(1-${depth.toFixed(4)}*(${terms.join('+')}))` : volume.toFixed(4);
+  // The ramp is linear in decibels (as a listener hears it), not in amplitude.
+  const depth = (DUCKING.depthDb / 20).toFixed(4);
+  return terms.length ? `${volume.toFixed(4)}*pow(10,-${depth}*(${terms.join('+')}))` : volume.toFixed(4);
 }
 
 /**
