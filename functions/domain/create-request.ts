@@ -1,11 +1,13 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS } from './choices.ts';
-import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, httpUrlSchema, TRANSITION_NAMES } from './clip.ts';
+import { BOT_POSITIONS, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, THEME_DEFAULTS } from './choices.ts';
+import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, TRANSITION_NAMES } from './clip.ts';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
+import { httpUrlSchema } from './field-schemas.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
+import { type Theme, themeSchema } from './overlays.ts';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
 
 /** `16:9`, `9:16`, `1:1` (spaces around the colon are forgiven). */
@@ -87,6 +89,8 @@ export interface CreateVideoCommand {
   /** 'burn': the captions are also drawn into the picture (the caption files are made either way). */
   captions: CaptionMode;
   clips: (ClipInput | ClipReference)[];
+  /** The video's font and colours (overlays and burned captions); absent: the default theme. */
+  theme?: Theme;
 }
 
 /**
@@ -126,7 +130,8 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
     else
       for (const issue of result.error.issues) {
         const at = issuePath(`clips[${index}]`, issue.path);
-        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, 'is not a clip field');
+        const what = issue.path.includes('overlays') ? 'an overlay' : 'a clip';
+        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, `is not ${what} field`);
         else problem(at, issue.message);
       }
   });
@@ -202,6 +207,22 @@ export const createRequestSchema = z
           'burn: the captions are also drawn into the picture. Either way the finished video links its captions as WebVTT and SRT (output.captions).',
       },
     ),
+    theme: optionalField(
+      z.preprocess((value, ctx) => {
+        // A form sends the object as a string of JSON, as it sends clips.
+        if (typeof value !== 'string') return value;
+        try {
+          return JSON.parse(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON object: {"font", "primary_color", "text_color"}' });
+          return z.NEVER;
+        }
+      }, themeSchema.optional()),
+      {
+        ...jsonSchemaOf(themeSchema),
+        description: `The video's font and colours, for its text overlays and its burned captions. Defaults: ${JSON.stringify(THEME_DEFAULTS)}.`,
+      },
+    ),
     clips: z
       .unknown()
       .transform(readClips)
@@ -243,5 +264,6 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     shape: { aspectRatio: data.aspect_ratio, resolution: data.resolution },
     captions: data.captions,
     clips: data.clips,
+    ...(data.theme && { theme: data.theme }),
   };
 }

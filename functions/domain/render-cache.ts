@@ -42,6 +42,9 @@ export function clipContentHash(
           backgroundVolume: clip.background ? clip.backgroundVolume : 0,
           transitions: { entry: clip.transitions.entry ?? null, exit: clip.transitions.exit ?? null },
           captions: clip.captions,
+          // Absent when none, so that a clip without them keeps the address it had.
+          ...(clip.overlays?.length && { overlays: clip.overlays }),
+          ...(clip.theme && { theme: clip.theme }),
         }
       : {}),
   };

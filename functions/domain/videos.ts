@@ -8,6 +8,7 @@ import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
+import type { Theme } from './overlays.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import type { VideoRecord } from './video.ts';
@@ -43,8 +44,8 @@ function pinned(resolved: ResolvedBot): Pick<ClipSpec, 'pinnedBot'> {
 async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: string, video: VideoOfClips, deps: ClipLookups): Promise<ClipSpec[]> {
   const trouble: ClipTrouble = { problems: [], notReady: [] };
   const specs: ClipSpec[] = [];
-  // The video's captions choice belongs to each clip's render (and its cache key), a kept one included.
-  const burn = video.captions === 'burn' ? ({ captions: 'burn' } as const) : {};
+  // The video's captions choice and theme belong to each clip's render (and its cache key), a kept one included.
+  const burn: VideoLook = { ...(video.captions === 'burn' && { captions: 'burn' as const }), ...(video.theme && { theme: video.theme }) };
   for (const [index, input] of inputs.entries()) {
     const spec =
       'clip_uid' in input
@@ -63,7 +64,9 @@ async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: str
 }
 
 type ClipLookups = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;
-type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode };
+type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode; theme?: Theme };
+/** What a video gives each of its clips' pictures: its captions choice and its theme. */
+type VideoLook = Pick<ClipSpec, 'captions' | 'theme'>;
 /** What resolving a video's clips found wrong: problems (a 400), and bots of the account not ready (a 409). */
 interface ClipTrouble {
   problems: FieldProblem[];
@@ -76,7 +79,7 @@ async function keptClipSpec(
   index: number,
   tenantId: string,
   video: VideoOfClips,
-  burn: { captions?: 'burn' },
+  burn: VideoLook,
   deps: ClipLookups,
   trouble: ClipTrouble,
 ): Promise<ClipSpec | undefined> {
@@ -109,7 +112,7 @@ async function keptClipSpec(
   if (keptBot.own && keptBot.own.status !== 'ready')
     trouble.notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
   // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
-  const { captions: _kept, pinnedBot: _pinned, ...spec } = kept.spec;
+  const { captions: _kept, theme: _keptTheme, pinnedBot: _pinned, ...spec } = kept.spec;
   return {
     ...spec,
     ...burn,
@@ -126,7 +129,7 @@ async function describedClipSpec(
   input: ClipInput,
   index: number,
   tenantId: string,
-  burn: { captions?: 'burn' },
+  burn: VideoLook,
   deps: ClipLookups,
   trouble: ClipTrouble,
 ): Promise<ClipSpec | undefined> {
@@ -156,6 +159,7 @@ async function describedClipSpec(
     backgroundVolume: input.background ? input.background_volume : 0,
     transitions: input.transitions,
     reusable: input.reusable_clip,
+    ...(input.overlays?.length && { overlays: input.overlays }),
     ...burn,
     ...pinned(found),
   };

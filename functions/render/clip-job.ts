@@ -186,6 +186,8 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
         transitions: clip.transitions,
         frame: frameSizeOf(shape),
         captions: clip.captions,
+        ...(clip.overlays && { overlays: clip.overlays }),
+        ...(clip.theme && { theme: clip.theme }),
         mode,
         workDir,
         speech: deps.speechFor(voice),
