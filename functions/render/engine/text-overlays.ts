@@ -32,7 +32,10 @@ export interface PlacedText {
   align: 'left' | 'center' | 'right';
   start: number;
   end: number;
-  /** Which rule placed it: its own position, moved clear of something, or over something (no room anywhere). */
+  /**
+   * Which rule placed it: its own position; moved clear of something; or, with no room left, over another
+   * overlay shown at the same time (never over the presenter or the captions while a place clear of them exists).
+   */
   where: 'position' | 'moved' | 'over';
 }
 
@@ -48,8 +51,15 @@ const STYLE_SIZES: Record<OverlayStyle, { font: number; second: number; width: [
 /** Line height as a share of the font size (Latin; Arabic and CJK need taller lines). */
 const LINE_HEIGHT = 1.25;
 const TALL_LINE_HEIGHT = 1.6;
-/** Smaller sizes tried when an overlay fits nowhere at its own. */
-const SCALES = [1, 0.85, 0.7];
+/**
+ * The sizes tried, in order, until an overlay fits somewhere: its own, then narrower (more lines), then smaller.
+ * `scale` multiplies the font size, `narrow` the widest box.
+ */
+interface Fit {
+  scale: number;
+  narrow: number;
+}
+const FITS: Fit[] = [1, 0.85, 0.7].flatMap((scale) => [1, 0.65, 0.45].map((narrow) => ({ scale, narrow })));
 /** Seconds of the fade in and out (and a lower third's slide). */
 const FADE_SECONDS = 0.3;
 
@@ -111,11 +121,11 @@ interface Layout {
   height: number;
 }
 
-function layoutOf(overlay: TextOverlay, frame: { width: number; height: number }, font: FontFile, scale: number): Layout {
+function layoutOf(overlay: TextOverlay, frame: { width: number; height: number }, font: FontFile, { scale, narrow }: Fit): Layout {
   const sizes = STYLE_SIZES[overlay.style];
   const short = Math.min(frame.width, frame.height);
   const area = safeArea(frame);
-  const maxBox = Math.min(area.right - area.left, Math.round(frame.width * sizes.width[frame.height > frame.width ? 1 : 0]));
+  const maxBox = Math.round(Math.min(area.right - area.left, frame.width * sizes.width[frame.height > frame.width ? 1 : 0]) * narrow);
   const maxLines = limits.overlayText[overlay.style].maxLines;
   let fontSize = Math.round(short * sizes.font * scale);
   let secondFontSize = Math.round(short * sizes.second * scale);
@@ -186,10 +196,10 @@ export function placeTextOverlays(
       ...placed.filter((p) => p.start < end && start < p.end).map((p) => p.box),
     ];
     const inside = (r: Rect) => r.x >= area.left && r.x + r.width <= area.right && r.y >= area.top && r.y + r.height <= area.bottom;
-    const free = (r: Rect) => inside(r) && obstacles.every((o) => !overlaps(r, o, gap));
-    let chosen: { rect: Rect; layout: Layout; where: PlacedText['where'] } | undefined;
-    for (const scale of SCALES) {
-      const layout = layoutOf(overlay, frame, font, scale);
+    const clearOf = (r: Rect, rects: Rect[]) => inside(r) && rects.every((o) => !overlaps(r, o, gap));
+    // The largest text first: a narrower box is tried before a smaller font only if it keeps the size.
+    const layouts = FITS.map((fit) => layoutOf(overlay, frame, font, fit)).sort((a, b) => b.fontSize - a.fontSize);
+    const candidatesOf = (layout: Layout) => {
       const own = rectAt(overlay.position, layout.width, layout.height, frame);
       // In its own column: above or below what is in the way, then the grid's other places, nearest first.
       const besideObstacles = (r: Rect) =>
@@ -198,20 +208,28 @@ export function placeTextOverlays(
           { ...r, y: o.y + o.height + gap },
         ]);
       const others = byDistance(overlay.position).map((p) => rectAt(p, layout.width, layout.height, frame));
-      const candidates = [own, ...besideObstacles(own), ...others, ...others.flatMap(besideObstacles)];
-      const rect = candidates.find(free);
-      if (rect) {
-        chosen = { rect, layout, where: rect === own ? 'position' : 'moved' };
-        break;
+      return [own, ...besideObstacles(own), ...others, ...others.flatMap(besideObstacles)];
+    };
+    const find = (rects: Rect[]) => {
+      for (const layout of layouts) {
+        const candidates = candidatesOf(layout);
+        const rect = candidates.find((r) => clearOf(r, rects));
+        if (rect) return { rect, layout, own: rect === candidates[0] };
       }
-    }
-    if (!chosen) {
-      // Nowhere free even at the smallest size: where it covers least.
-      const layout = layoutOf(overlay, frame, font, SCALES[SCALES.length - 1]!);
-      const covered = (r: Rect) => obstacles.reduce((sum, o) => sum + overlapArea(r, o), 0);
-      const rect = byDistance(overlay.position)
-        .map((p) => rectAt(p, layout.width, layout.height, frame))
-        .reduce((best, r) => (covered(r) < covered(best) ? r : best));
+      return undefined;
+    };
+    const mustStayVisible = obstacles.slice(0, keepClear.captions ? 2 : 1);
+    // Clear of everything; else, with no room left, over another overlay but still clear of the presenter and the
+    // captions; else (a frame too full for any room) where it covers least.
+    const free = find(obstacles);
+    const crowded = free ? undefined : find(mustStayVisible);
+    let chosen: { rect: Rect; layout: Layout; where: PlacedText['where'] };
+    if (free) chosen = { rect: free.rect, layout: free.layout, where: free.own ? 'position' : 'moved' };
+    else if (crowded) chosen = { rect: crowded.rect, layout: crowded.layout, where: 'over' };
+    else {
+      const layout = layouts[layouts.length - 1]!;
+      const covered = (r: Rect) => mustStayVisible.reduce((sum, o) => sum + overlapArea(r, o), 0);
+      const rect = candidatesOf(layout).reduce((best, r) => (inside(r) && covered(r) < covered(best) ? r : best));
       chosen = { rect, layout, where: 'over' };
     }
     const [, col] = rowCol(overlay.position);
@@ -234,7 +252,7 @@ export const assRuns = (line: string, base: FontFile): string =>
   fontRuns(line, base)
     .map((r) => {
       if (r.font === base) return assLiteral(r.text);
-      const scale = r.font.scale ? `\\fscx${r.font.scale * 100}\\fscy${r.font.scale * 100}` : '';
+      const scale = r.font.scale ? `\\fscx${Math.round(r.font.scale * 100)}\\fscy${Math.round(r.font.scale * 100)}` : '';
       return `{\\fn${r.font.family}${scale}}${assLiteral(r.text)}{\\fn${scale && '\\fscx100\\fscy100'}}`;
     })
     .join('');
