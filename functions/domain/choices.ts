@@ -48,7 +48,6 @@ export const BOT_UID_RULE = 'must be 3-64 characters of a-z, 0-9, _ and -';
  */
 export const OVERLAY_STYLES = ['title', 'lower_third', 'caption_box'] as const;
 export type OverlayStyle = (typeof OVERLAY_STYLES)[number];
-export const OVERLAY_TYPES = ['text', 'image'] as const;
 export const OVERLAY_DEFAULT_POSITIONS: Record<OverlayStyle | 'image', BotPosition> = {
   title: 'center',
   lower_third: 'bottom-left',

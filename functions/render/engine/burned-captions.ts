@@ -27,11 +27,11 @@ export interface CaptionPlacement {
   where: 'bottom' | 'beside' | 'above' | 'top' | 'over';
 }
 
-/** The captions' font when the video has no theme (Inter SemiBold, OFL, from npm @expo-google-fonts/inter). */
-export const CAPTION_FONT = THEME_FONT_FILES.inter;
-
-/** The caption font file (see fonts.ts fontFilePath). */
-export const captionFontPath = (): string => fontFilePath(CAPTION_FONT);
+/**
+ * The captions' font file when the video has no theme (Inter SemiBold, see fonts.ts).
+ * @internal Exported for its tests.
+ */
+export const captionFontPath = (): string => fontFilePath(THEME_FONT_FILES.inter);
 
 /** Line height and the box's padding, as shares of the font size. */
 const LINE_HEIGHT = 1.25;

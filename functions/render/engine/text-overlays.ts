@@ -63,7 +63,10 @@ const FITS: Fit[] = [1, 0.85, 0.7].flatMap((scale) => [1, 0.65, 0.45].map((narro
 /** Seconds of the fade in and out (and a lower third's slide). */
 const FADE_SECONDS = 0.3;
 
-/** The frame's safe area: the burned captions' margins (more at the bottom of a portrait frame, under players' controls). */
+/**
+ * The frame's safe area: the burned captions' margins (more at the bottom of a portrait frame, under players' controls).
+ * @internal Exported for its tests.
+ */
 export function safeArea(frame: { width: number; height: number }) {
   const portrait = frame.height > frame.width;
   return {
@@ -82,6 +85,7 @@ const widthOf = (text: string, font: FontFile, size: number) => [...text].reduce
 /**
  * The text broken into lines no wider than `maxWidth` px: at its own line breaks, between words, between CJK
  * characters (which need no space), and inside a word longer than a line.
+ * @internal Exported for its tests.
  */
 export function wrapLines(text: string, font: FontFile, size: number, maxWidth: number): string[] {
   const lines: string[] = [];
