@@ -251,7 +251,10 @@ export function placeTextOverlays(
  */
 export const assLiteral = (text: string) => text.replace(/\\(?=[Nnh{}]|$)/g, '\\\u2060').replace(/[{}]/g, '\\$&');
 
-/** A line of text as ASS with each run of another script in its font (`\fn`), back to the style's font after it. */
+/**
+ * A line of text as ASS with each run of another script in its font (`\fn`), back to the style's font after it.
+ * @internal Exported for its tests.
+ */
 export const assRuns = (line: string, base: FontFile): string =>
   fontRuns(line, base)
     .map((r) => {
