@@ -45,12 +45,12 @@ async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: str
   const trouble: ClipTrouble = { problems: [], notReady: [] };
   const specs: ClipSpec[] = [];
   // The video's captions choice and theme belong to each clip's render (and its cache key), a kept one included.
-  const burn: VideoLook = { ...(video.captions === 'burn' && { captions: 'burn' as const }), ...(video.theme && { theme: video.theme }) };
+  const look: VideoLook = { ...(video.captions === 'burn' && { captions: 'burn' as const }), ...(video.theme && { theme: video.theme }) };
   for (const [index, input] of inputs.entries()) {
     const spec =
       'clip_uid' in input
-        ? await keptClipSpec(input, index, tenantId, video, burn, deps, trouble)
-        : await describedClipSpec(input, index, tenantId, burn, deps, trouble);
+        ? await keptClipSpec(input, index, tenantId, video, look, deps, trouble)
+        : await describedClipSpec(input, index, tenantId, look, deps, trouble);
     if (spec) specs.push(spec);
   }
   const { problems, notReady } = trouble;
@@ -79,7 +79,7 @@ async function keptClipSpec(
   index: number,
   tenantId: string,
   video: VideoOfClips,
-  burn: VideoLook,
+  look: VideoLook,
   deps: ClipLookups,
   trouble: ClipTrouble,
 ): Promise<ClipSpec | undefined> {
@@ -115,7 +115,7 @@ async function keptClipSpec(
   const { captions: _kept, theme: _keptTheme, pinnedBot: _pinned, ...spec } = kept.spec;
   return {
     ...spec,
-    ...burn,
+    ...look,
     ...pinned(keptBot),
     index,
     clipName: input.clip_name ?? kept.clipName,
@@ -129,7 +129,7 @@ async function describedClipSpec(
   input: ClipInput,
   index: number,
   tenantId: string,
-  burn: VideoLook,
+  look: VideoLook,
   deps: ClipLookups,
   trouble: ClipTrouble,
 ): Promise<ClipSpec | undefined> {
@@ -160,7 +160,7 @@ async function describedClipSpec(
     transitions: input.transitions,
     reusable: input.reusable_clip,
     ...(input.overlays?.length && { overlays: input.overlays }),
-    ...burn,
+    ...look,
     ...pinned(found),
   };
 }

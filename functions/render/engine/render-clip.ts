@@ -158,8 +158,8 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
 }
 
 /**
- * The `ass` filter that draws a clip's burned cues and its text overlays, in one script: placed clear of the
- * presenter (and the overlays of the captions), in the theme's font and colours. The script and a folder holding
+ * The `ass` filter that draws a clip's burned cues and its text overlays, in one script, in the theme's font and
+ * colours: the captions placed clear of the presenter, the overlays clear of both. The script and a folder holding
  * only the fonts it needs (libass loads every file of `fontsdir`) are written into the work directory. Undefined
  * when there is nothing to draw.
  */

@@ -55,7 +55,7 @@ export interface RenderClipInput {
   frame: FrameSize;
   /** 'burn' draws the clip's captions into the picture (video only; text the caption font cannot draw is not burned). @default 'none' */
   captions?: CaptionMode;
-  /** Text and images over the picture (video only). Image overlays are drawn by the compositing step of images. */
+  /** Text and images over the picture (video only). The text ones are drawn (text-overlays.ts); the image ones are not drawn yet. */
   overlays?: Overlay[];
   /** Font and colours of the text overlays and burned captions. @default DEFAULT_THEME */
   theme?: Theme;
