@@ -44,7 +44,7 @@ export function templateRequest() {
   return {
     ...create,
     description:
-      'A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions) may hold {{name}} or {{name|default}}.',
+      'A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions, and the text and url of each overlay) may hold {{name}} or {{name|default}}.',
     required: ['name', 'clips'],
     properties: { name: { type: 'string', maxLength: limits.maxTemplateNameChars }, ...fields },
   };

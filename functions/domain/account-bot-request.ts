@@ -3,9 +3,9 @@ import { z } from 'zod';
 import './zod-messages.ts';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS, type DrawnPart, isBuiltInUid } from './account-bot.ts';
 import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
-import { httpUrlSchema, positionSchema } from './clip.ts';
 import { normaliseWebhook } from './create-request.ts';
 import { type FieldProblem, Forbidden, InvalidRequest } from './errors.ts';
+import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
 import { findVoice, type VoiceOptions } from './voices.ts';
 

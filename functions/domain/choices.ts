@@ -58,11 +58,27 @@ export type CaptionMode = (typeof CAPTION_MODES)[number];
 export const BOT_UID_PATTERN = /^[a-z0-9_-]{3,64}$/;
 export const BOT_UID_RULE = 'must be 3-64 characters of a-z, 0-9, _ and -';
 
-/** The looks of a text overlay (`overlays[].style`). */
+/**
+ * Text overlays (a clip's `overlays` of type "text"): a large centred title, a name/role bar at the lower left,
+ * a box of text. Each has a natural place (OVERLAY_DEFAULT_POSITIONS); its `position` is one of BOT_POSITIONS.
+ */
 export const OVERLAY_STYLES = ['title', 'lower_third', 'caption_box'] as const;
+export type OverlayStyle = (typeof OVERLAY_STYLES)[number];
+export const OVERLAY_DEFAULT_POSITIONS: Record<OverlayStyle | 'image', BotPosition> = {
+  title: 'center',
+  lower_third: 'bottom-left',
+  caption_box: 'bottom-center',
+  image: 'top-right',
+};
 
-/** The bundled font families a video's `theme.font` may name. */
-export const THEME_FONTS = ['inter', 'roboto-slab', 'montserrat'] as const;
+/**
+ * A video's `theme` fonts: bundled OFL families (npm @expo-google-fonts, SemiBold TTF). Arabic and CJK text,
+ * which none of them draws, is drawn with Noto Sans Arabic and Noto Sans SC in any theme.
+ */
+export const THEME_FONTS = ['inter', 'montserrat', 'merriweather'] as const;
+export type ThemeFont = (typeof THEME_FONTS)[number];
+/** The theme of a video that gives none (and of each field left out): the burned captions' look. */
+export const THEME_DEFAULTS = { font: 'inter', primary_color: '#2B59C3', text_color: '#FFFFFF' } as const;
 
 /**
  * `music.preset`: the beds the service makes itself (functions/media/music-presets.ts synthesises them; nothing is

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import './zod-messages.ts';
 import type { PinnedBot } from './account-bot.ts';
 import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
+import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
+import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
@@ -22,8 +24,6 @@ export interface Transitions {
   exit?: ExitTransition;
 }
 
-const normaliseWord = (value: string) => value.trim().toLowerCase().replace(/_/g, '-');
-
 /** true/false, "true"/"false" in any case, 1/0 and "1"/"0": how forms and JSON clients spell booleans. */
 export const booleanLike = z.union(
   [
@@ -33,11 +33,6 @@ export const booleanLike = z.union(
   ],
   { error: 'must be true or false' },
 );
-
-export const positionSchema = z
-  .string()
-  .transform(normaliseWord)
-  .pipe(z.enum(BOT_POSITIONS, { error: () => `must be one of ${BOT_POSITIONS.join(', ')}` }));
 
 /** A bot size in any letter case, normalised to lower case. */
 const botSizeSchema = z
@@ -62,21 +57,6 @@ const transitionsSchema = z.union([z.string().max(200), z.array(z.string().max(5
   }
   return result;
 });
-
-export const httpUrlSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(limits.maxUrlChars)
-  .superRefine((value, ctx) => {
-    try {
-      const url = new URL(value);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
-      else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry credentials' });
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
-    }
-  });
 
 export const volumeSchema = z
   .union(
@@ -139,6 +119,7 @@ export const clipInputSchema = z.strictObject({
     ),
   reusable_clip: booleanLike.default(CLIP_DEFAULTS.reusable_clip),
   clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
+  overlays: overlaysSchema.optional(),
 });
 
 /** A reference to a clip kept earlier with reusable_clip: true. */
@@ -184,6 +165,10 @@ export interface ClipSpec {
   captions?: 'burn';
   /** The video's logo, drawn on every frame of this clip (a kept clip takes the logo of the video it joins). */
   logo?: Logo;
+  /** Text and images over the clip's picture, each for a window of its time. Absent: none. */
+  overlays?: Overlay[];
+  /** The video's `theme` (its font and colours for overlays and burned captions). Absent: the default theme. */
+  theme?: Theme;
   /**
    * For a bot of the account: its look and voice when the video was accepted, which the clip renders with even if
    * the bot is replaced before it renders. Absent for a built-in bot (and on clips accepted before pinning).

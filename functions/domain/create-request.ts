@@ -1,22 +1,23 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import './zod-messages.ts';
-import { BOT_POSITIONS, BOT_SIZES, CAPTION_MODES, type CaptionMode, CLIP_DEFAULTS, LOGO_DEFAULTS, MUSIC_DEFAULT_VOLUME } from './choices.ts';
 import {
-  booleanLike,
-  type ClipInput,
-  type ClipReference,
-  clipInputSchema,
-  clipReferenceSchema,
-  httpUrlSchema,
-  type Logo,
-  positionSchema,
-  TRANSITION_NAMES,
-} from './clip.ts';
+  BOT_POSITIONS,
+  BOT_SIZES,
+  CAPTION_MODES,
+  type CaptionMode,
+  CLIP_DEFAULTS,
+  LOGO_DEFAULTS,
+  MUSIC_DEFAULT_VOLUME,
+  THEME_DEFAULTS,
+} from './choices.ts';
+import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, type Logo, TRANSITION_NAMES } from './clip.ts';
 import { type FieldProblem, InvalidRequest } from './errors.ts';
+import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
 import { type MusicSpec, musicInputSchema, musicSpecOf, readMusicField } from './music.ts';
+import { type Theme, themeSchema } from './overlays.ts';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, RESOLUTIONS, type Shape } from './shape.ts';
 
 /** `16:9`, `9:16`, `1:1` (spaces around the colon are forgiven). */
@@ -102,6 +103,8 @@ export interface CreateVideoCommand {
   logo?: Logo;
   /** A bed of music under the whole video (mixed at assembly). */
   music?: MusicSpec;
+  /** The video's font and colours (overlays and burned captions); absent: the default theme. */
+  theme?: Theme;
 }
 
 /**
@@ -141,7 +144,8 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
     else
       for (const issue of result.error.issues) {
         const at = issuePath(`clips[${index}]`, issue.path);
-        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, 'is not a clip field');
+        const what = issue.path.includes('overlays') ? 'an overlay' : 'a clip';
+        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problem(`${at}.${key}`, `is not ${what} field`);
         else problem(at, issue.message);
       }
   });
@@ -286,6 +290,22 @@ export const createRequestSchema = z
         `with "volume" 0-1 (default ${MUSIC_DEFAULT_VOLUME}). Looped to the video's length, faded in and out, ducked under the speech. ` +
         'In a form body, the object as a JSON string.',
     }),
+    theme: optionalField(
+      z.preprocess((value, ctx) => {
+        // A form sends the object as a string of JSON, as it sends clips.
+        if (typeof value !== 'string') return value;
+        try {
+          return JSON.parse(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON object: {"font", "primary_color", "text_color"}' });
+          return z.NEVER;
+        }
+      }, themeSchema.optional()),
+      {
+        ...jsonSchemaOf(themeSchema),
+        description: `The video's font and colours, for its text overlays and its burned captions. Defaults: ${JSON.stringify(THEME_DEFAULTS)}.`,
+      },
+    ),
     clips: z
       .unknown()
       .transform(readClips)
@@ -335,5 +355,6 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
     clips: data.clips,
     ...(data.logo && { logo: data.logo }),
     ...(data.music && { music: musicSpecOf(data.music) }),
+    ...(data.theme && { theme: data.theme }),
   };
 }

@@ -9,6 +9,23 @@ export const limits = {
   /** Characters of text across all clips of one video. */
   maxTotalTextChars: 10000,
   maxClipNameChars: 100,
+  /** Overlays (text and images) on one clip. */
+  maxOverlays: 10,
+  /**
+   * A text overlay's characters and lines (a line break in the text starts a line; long lines are wrapped to
+   * the frame, and the font shrinks to keep within these lines): a title is a headline, a lower third a name
+   * and a role, a caption box a sentence or two.
+   */
+  overlayText: {
+    title: { maxChars: 80, maxLines: 2 },
+    lower_third: { maxChars: 120, maxLines: 2 },
+    caption_box: { maxChars: 240, maxLines: 4 },
+  },
+  /** An overlay's start and end are seconds from its clip's start, at most this (a clip's speech is shorter). */
+  maxOverlaySeconds: 600,
+  /** An image overlay's width, as a share of the frame's width. */
+  minOverlayImageSize: 0.05,
+  maxOverlayImageSize: 0.3,
   maxUrlChars: 2048,
   /** Background videos larger than this are refused while downloading. */
   maxBackgroundBytes: 200 * 1024 * 1024,

@@ -6,7 +6,8 @@
 import JSON5 from 'json5';
 import { z } from 'zod';
 import { MUSIC_DEFAULT_VOLUME, MUSIC_PRESETS, type MusicPreset } from './choices.ts';
-import { httpUrlSchema, volumeSchema } from './clip.ts';
+import { volumeSchema } from './clip.ts';
+import { httpUrlSchema } from './field-schemas.ts';
 
 const presetSchema = z
   .string({ error: `must be one of ${MUSIC_PRESETS.join(', ')}` })

@@ -46,10 +46,25 @@ export function clipContentHash(
           // Its fields in a fixed order (a stored map's order is not kept); absent when there is none (undefined is
           // left out of the JSON), so the keys of clips without a logo are unchanged.
           logo: clip.logo && { url: clip.logo.url, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity },
+          // Absent when none, so that a clip without them keeps the address it had; their keys sorted, as a stored
+          // map comes back in any order.
+          ...(clip.overlays?.length && { overlays: withSortedKeys(clip.overlays) }),
+          ...(clip.theme && { theme: withSortedKeys(clip.theme) }),
         }
       : {}),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}
+
+/** The value with every object's keys in sorted order (arrays keep theirs), so equal data hashes alike. */
+function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, withSortedKeys((value as Record<string, unknown>)[key])]),
+  );
 }
 
 /**

@@ -13,10 +13,12 @@ import type { TemplateStore } from './ports.ts';
 
 /** The clip fields that may hold placeholders: text fields; booleans and numbers take none. */
 const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'bot_size', 'transitions'] as const;
-type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number];
+/** An overlay's fields that may hold placeholders (`clips[0].overlays[1].text`: "Hi {{name}}"). */
+const OVERLAY_PLACEHOLDER_FIELDS = ['text', 'url'] as const;
+type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number] | 'url';
 const OPTIONAL_FIELDS: readonly PlaceholderField[] = ['clip_name', 'background', 'voice', 'bot_position', 'bot_size', 'transitions'];
 /** What a template may hold: a create request's fields but the webhook, which each video (or batch) gives. */
-const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'music', 'clips'] as const;
+const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'theme', 'music', 'clips'] as const;
 
 export interface TemplateVariable {
   name: string;
@@ -49,12 +51,35 @@ const SAMPLE_FOR_WHOLE_FIELD: Record<PlaceholderField, string | undefined> = {
   bot_position: 'center',
   bot_size: 'medium',
   transitions: '',
+  url: 'https://example.com/logo.png',
 };
 const SAMPLE_WORD = 'sample';
 /** The webhook of the sample request a template is checked as (a real one is given per video). */
 const SAMPLE_WEBHOOK = 'https://example.com/webhook';
 
-type ParsedClips = { clip: Record<string, unknown>; fields: Partial<Record<PlaceholderField, TemplatePart[]>> }[];
+/** A clip's fields with placeholders, by their path in the clip (`text`, `overlays[1].text`). */
+type ParsedClips = { clip: Record<string, unknown>; fields: Record<string, TemplatePart[]> }[];
+
+/** The kind of a placeholder field from its path in the clip: `overlays[1].text` is a text. */
+const fieldKind = (key: string) => key.slice(key.lastIndexOf('.') + 1) as PlaceholderField;
+
+/** An overlay's placeholder fields, into `fields` by their path in the clip; any other field takes none. */
+function readOverlays(overlays: unknown[], clipPath: string, fields: ParsedClips[number]['fields'], problems: FieldProblem[]) {
+  overlays.forEach((overlay, i) => {
+    if (!overlay || typeof overlay !== 'object') return;
+    for (const [key, value] of Object.entries(overlay)) {
+      const path = `${clipPath}.overlays[${i}].${key}`;
+      if (typeof value !== 'string') continue;
+      if (!(OVERLAY_PLACEHOLDER_FIELDS as readonly string[]).includes(key)) {
+        if (value.includes('{{')) problems.push({ path, message: 'takes no placeholder' });
+        continue;
+      }
+      const parsed = parsePlaceholders(value);
+      if ('problem' in parsed) problems.push({ path, message: parsed.problem });
+      else if (hasPlaceholder(parsed.parts)) fields[`overlays[${i}].${key}`] = parsed.parts;
+    }
+  });
+}
 
 /** The clips' placeholder fields cut into parts; a placeholder where none may be, or a malformed one, is named. */
 function readClips(value: unknown, problems: FieldProblem[]): ParsedClips {
@@ -74,6 +99,7 @@ function readClips(value: unknown, problems: FieldProblem[]): ParsedClips {
     const fields: ParsedClips[number]['fields'] = {};
     for (const [key, fieldValue] of Object.entries(clip)) {
       const path = `clips[${index}].${key}`;
+      if (key === 'overlays' && Array.isArray(fieldValue)) readOverlays(fieldValue, `clips[${index}]`, fields, problems);
       if (typeof fieldValue !== 'string') continue;
       if (!(PLACEHOLDER_FIELDS as readonly string[]).includes(key)) {
         if (fieldValue.includes('{{')) problems.push({ path, message: 'takes no placeholder' });
@@ -81,7 +107,7 @@ function readClips(value: unknown, problems: FieldProblem[]): ParsedClips {
       }
       const parsed = parsePlaceholders(fieldValue);
       if ('problem' in parsed) problems.push({ path, message: parsed.problem });
-      else if (hasPlaceholder(parsed.parts)) fields[key as PlaceholderField] = parsed.parts;
+      else if (hasPlaceholder(parsed.parts)) fields[key] = parsed.parts;
     }
     return { clip: clip as Record<string, unknown>, fields };
   });
@@ -121,10 +147,15 @@ const withoutEmpty = (field: PlaceholderField, value: string): string | undefine
 function filledClips(clips: ParsedClips, fill: (field: PlaceholderField, parts: TemplatePart[]) => string | undefined): Record<string, unknown>[] {
   return clips.map(({ clip, fields }) => {
     const filled: Record<string, unknown> = { ...clip };
-    for (const [key, parts] of Object.entries(fields) as [PlaceholderField, TemplatePart[]][]) {
-      const value = fill(key, parts);
-      if (value === undefined) delete filled[key];
-      else filled[key] = value;
+    // The overlays are copied too: the template's own objects are never written.
+    if (Array.isArray(clip.overlays)) filled.overlays = clip.overlays.map((o) => (o && typeof o === 'object' ? { ...o } : o));
+    for (const [key, parts] of Object.entries(fields)) {
+      const value = fill(fieldKind(key), parts);
+      const overlay = /^overlays\[(\d+)\]\.(\w+)$/.exec(key);
+      const target = overlay ? ((filled.overlays as Record<string, unknown>[])[Number(overlay[1])] as Record<string, unknown>) : filled;
+      const name = overlay ? overlay[2]! : key;
+      if (value === undefined) delete target[name];
+      else target[name] = value;
     }
     return filled;
   });

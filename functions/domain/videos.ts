@@ -8,6 +8,7 @@ import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
+import type { Theme } from './overlays.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import type { VideoRecord } from './video.ts';
@@ -43,8 +44,12 @@ function pinned(resolved: ResolvedBot): Pick<ClipSpec, 'pinnedBot'> {
 async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: string, video: VideoOfClips, deps: ClipLookups): Promise<ClipSpec[]> {
   const trouble: ClipTrouble = { problems: [], notReady: [] };
   const specs: ClipSpec[] = [];
-  // The video's captions choice and logo belong to each clip's render (and its cache key), a kept one included.
-  const fromVideo: FromVideo = { ...(video.captions === 'burn' && { captions: 'burn' }), ...(video.logo && { logo: video.logo }) };
+  // The video's captions choice, logo and theme belong to each clip's render (and its cache key), a kept one included.
+  const fromVideo: FromVideo = {
+    ...(video.captions === 'burn' && { captions: 'burn' as const }),
+    ...(video.logo && { logo: video.logo }),
+    ...(video.theme && { theme: video.theme }),
+  };
   for (const [index, input] of inputs.entries()) {
     const spec =
       'clip_uid' in input
@@ -63,9 +68,9 @@ async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: str
 }
 
 type ClipLookups = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;
-type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode; logo?: Logo };
-/** What every clip of a video takes from the video: its captions choice and its logo. */
-type FromVideo = Pick<ClipSpec, 'captions' | 'logo'>;
+type VideoOfClips = { createVideo: boolean; shape: Shape; captions: CaptionMode; logo?: Logo; theme?: Theme };
+/** What every clip of a video takes from the video for its picture: its captions choice, its logo and its theme. */
+type FromVideo = Pick<ClipSpec, 'captions' | 'logo' | 'theme'>;
 /** What resolving a video's clips found wrong: problems (a 400), and bots of the account not ready (a 409). */
 interface ClipTrouble {
   problems: FieldProblem[];
@@ -111,8 +116,8 @@ async function keptClipSpec(
   if (keptBot.own && keptBot.own.status !== 'ready')
     trouble.notReady.push(`clips[${index}].clip_uid: bot "${keptBot.own.uid}" is ${keptBot.own.status}`);
   // Pinned anew: the bot as it is now, like a clip described in full (the kept clip is found again if unchanged).
-  // The kept clip's captions choice and logo were its first video's: this video's replace them.
-  const { captions: _captions, logo: _logo, pinnedBot: _pinned, ...spec } = kept.spec;
+  // The kept clip's captions choice, logo and theme were its first video's: this video's replace them.
+  const { captions: _captions, logo: _logo, theme: _theme, pinnedBot: _pinned, ...spec } = kept.spec;
   return {
     ...spec,
     ...fromVideo,
@@ -160,6 +165,7 @@ async function describedClipSpec(
     backgroundVolume: input.background ? input.background_volume : 0,
     transitions: input.transitions,
     reusable: input.reusable_clip,
+    ...(input.overlays?.length && { overlays: input.overlays }),
     ...fromVideo,
     ...pinned(found),
   };

@@ -205,6 +205,8 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
         frame: frameSizeOf(shape),
         captions: clip.captions,
         imageLayers: images,
+        ...(clip.overlays && { overlays: clip.overlays }),
+        ...(clip.theme && { theme: clip.theme }),
         mode,
         workDir,
         speech: deps.speechFor(voice),

@@ -8,6 +8,8 @@
  * `npm run bench:engine -- --logo`: the same with a logo (a 512x256 PNG with transparency, made first, not timed)
  * drawn top-right at 12 % of the width and 90 % opacity, to measure what a logo costs.
  * `--size small|medium|large|full` draws the bot at that size (default medium); `--no-card` without its card.
+ * `npm run bench:engine -- --overlays`: the same clip as a full scene: a title (0-4 s) and two lower thirds
+ * (6-12 s and 30-36 s), drawn by the engine's text overlays (target: at most 1.25x the bare encode).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { BOT_SIZES, type BotSize } from '#domain/choices';
+import type { TextOverlay } from '#domain/overlays';
 import { describeShape, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { inspectBackground } from '../../functions/media/background-media.ts';
@@ -43,6 +46,13 @@ async function main() {
       for (const [name, bytes] of look.files) writeFileSync(join(lookDirectory, name), bytes);
     }
     const bot = lookDirectory ? { ...ava, uid: 'photo_bot', look: 'photo' } : ava;
+    const overlays: TextOverlay[] | undefined = process.argv.includes('--overlays')
+      ? [
+          { type: 'text', style: 'title', text: 'The quarterly review', start: 0, end: 4, position: 'center' },
+          { type: 'text', style: 'lower_third', text: 'Ava Martin\nHead of product', start: 6, end: 12, position: 'bottom-left' },
+          { type: 'text', style: 'lower_third', text: 'Leo Durand\nFinance', start: 30, end: 36, position: 'bottom-left' },
+        ]
+      : undefined;
     const workDir = mkdtempSync(join(root, 'clip-'));
     const logo = process.argv.includes('--logo') ? await benchLogo(join(root, 'logo.png')) : undefined;
     const started = Date.now();
@@ -63,6 +73,7 @@ async function main() {
       mode: 'video',
       workDir,
       speech: new EspeakSpeechEngine(),
+      ...(overlays && { overlays }),
     });
     const renderSeconds = (Date.now() - started) / 1000;
     const renderCpu = cpuSeconds() - cpu;
@@ -79,6 +90,7 @@ async function main() {
       `bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}, ${size}${removeBotBackground ? ', no card' : ''}`,
     );
     console.log(`logo:                  ${logo ? 'a 512x256 PNG with transparency, top-right, 12 % of the width, opacity 0.9' : 'none'}`);
+    console.log(`overlays:              ${overlays ? 'a title and two lower thirds' : 'none'}`);
     console.log(`bare runs:             ${runs.map((r) => r.seconds.toFixed(2)).join(' s, ')} s`);
     console.log(`clip length:           ${clipSeconds.toFixed(2)} s`);
     console.log(

@@ -8,7 +8,8 @@
  *                          espeak-ng package's JS, bundled)
  *     espeak-ng.wasm       the speech synthesizer
  *     bots/<look>/…        the bot artwork (PNG sprites + manifest.json)
- *     fonts/…              the burned captions' font (Inter SemiBold TTF, from @expo-google-fonts/inter)
+ *     fonts/…              the fonts of burned captions and text overlays (render/engine/fonts.ts: the theme
+ *                          families and Noto Sans Arabic / SC, SemiBold TTF from @expo-google-fonts)
  *     bin/ffmpeg           static build for --arch (arm64 by default, the Lambda's architecture); the one media
  *                          binary (functions/render/engine/media.ts)
  *     Dockerfile           from functions/render/Dockerfile
@@ -24,7 +25,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rm
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { CAPTION_FONT } from '../../functions/render/engine/burned-captions.ts';
+import { ALL_FONT_FILES } from '../../functions/render/engine/fonts.ts';
 import { buildLayer } from './build-layers.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
 import { type Arch, lambdaBundleOptions, runImageScript } from './support/image-folder.ts';
@@ -69,7 +70,8 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   copyFileSync(join(root, 'node_modules', 'espeak-ng', 'dist', 'espeak-ng.wasm'), join(out, 'espeak-ng.wasm'));
 
   mkdirSync(join(out, 'fonts'), { recursive: true });
-  copyFileSync(join(root, 'node_modules', '@expo-google-fonts', 'inter', '600SemiBold', CAPTION_FONT.file), join(out, 'fonts', CAPTION_FONT.file));
+  for (const font of ALL_FONT_FILES)
+    copyFileSync(join(root, 'node_modules', '@expo-google-fonts', font.npmPackage, '600SemiBold', font.file), join(out, 'fonts', font.file));
 
   const bots = join(root, 'functions', 'render', 'bots');
   for (const look of readdirSync(bots)) {

@@ -1,4 +1,5 @@
 /** How callers see a clip they kept for reuse (GET /v1/clips). */
+import { toPublicOverlay } from '#domain/overlays';
 import type { KeptClip } from '#domain/ports';
 
 export const toPublicKeptClip = (clip: KeptClip) => ({
@@ -6,6 +7,7 @@ export const toPublicKeptClip = (clip: KeptClip) => ({
   clip_name: clip.clipName,
   bot_uid: clip.botUid,
   ...(clip.spec.voice !== undefined && { voice: clip.spec.voice }),
+  ...(clip.spec.overlays?.length && { overlays: clip.spec.overlays.map(toPublicOverlay) }),
   kind: clip.createVideo ? 'video' : 'audio',
   // A kept video clip joins only videos of its own shape.
   aspect_ratio: clip.shape.aspectRatio,

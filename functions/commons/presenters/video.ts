@@ -2,6 +2,8 @@
  * How callers see a video: in the API (GET /v1/video/{id}, the list) and in its webhook event. Every public
  * shape of a video is built here, from the domain's record.
  */
+
+import { toPublicOverlay, toPublicTheme } from '#domain/overlays';
 import type { PresignedLink } from '#domain/ports';
 import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, logoOf, type VideoRecord } from '#domain/video';
 import { type CreatedVideo, keptClipUid } from '#domain/videos';
@@ -42,6 +44,7 @@ export function toPublicVideo(
     ...publicShape(video),
     captions: captionModeOf(video),
     logo: publicLogo(video),
+    ...(video.clips[0]?.theme && { theme: toPublicTheme(video.clips[0].theme) }),
     // A batch's video: its batch and row (GET /v1/batches/{id} lists the batch's videos).
     ...(video.batch && { batch_id: video.batch.batchId, row: video.batch.row }),
     created_at: video.createdAt,
@@ -100,6 +103,7 @@ function publicClips(video: VideoRecord) {
       bot_uid: clip.botUid,
       text: clip.text,
       ...(clip.voice !== undefined && { voice: clip.voice }),
+      ...(clip.overlays?.length && { overlays: clip.overlays.map(toPublicOverlay) }),
       status: clipStatusOf(video, clip.index),
       duration_seconds: result?.durationSeconds ?? null,
       render_seconds: result?.renderMs !== undefined ? result.renderMs / 1000 : null,

@@ -8,18 +8,15 @@
  * presenter is there: then beside the presenter if that leaves room, else above the presenter, else at the top,
  * else over the presenter's bust where that leaves its head clear.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CAPTION_LIMITS, type Cue } from '#domain/captions';
+import { DEFAULT_THEME, type Theme } from '#domain/overlays';
+import { fontFilePath, THEME_FONT_FILES } from './fonts.ts';
+import { assColour, assLiteral, assTime, type Rect } from './text-overlays.ts';
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Rect } from './text-overlays.ts';
+
+/** Inter SemiBold's widest average character, as a share of the ASS font size (all capitals). */
+export const CAPTION_CHAR_WIDTH = 0.5;
 
 /** The caption block: its left and right edges, its bottom edge (from the frame's top), and the font size (px). */
 export interface CaptionPlacement {
@@ -31,22 +28,12 @@ export interface CaptionPlacement {
   where: 'bottom' | 'beside' | 'above' | 'top' | 'over';
 }
 
-/** The font (Inter SemiBold, OFL, from npm @expo-google-fonts/inter) and its family name as libass looks it up. */
-export const CAPTION_FONT = { family: 'Inter SemiBold', file: 'Inter_600SemiBold.ttf' } as const;
-
 /**
- * The caption font file: CAPTION_FONT_PATH, else `fonts/` next to the running module (the render bundle copies
- * it there), else the npm package.
+ * The captions' font file when the video has no theme (Inter SemiBold, see fonts.ts).
+ * @internal Exported for its tests.
  */
-export function captionFontPath(): string {
-  if (process.env.CAPTION_FONT_PATH) return process.env.CAPTION_FONT_PATH;
-  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'fonts', CAPTION_FONT.file);
-  if (existsSync(bundled)) return bundled;
-  return createRequire(import.meta.url).resolve(`@expo-google-fonts/inter/600SemiBold/${CAPTION_FONT.file}`);
-}
+export const captionFontPath = (): string => fontFilePath(THEME_FONT_FILES.inter);
 
-/** A character of Inter SemiBold is at most this wide on average, as a share of the ASS font size (all capitals). */
-const CHAR_WIDTH = 0.5;
 /** Line height and the box's padding, as shares of the font size. */
 const LINE_HEIGHT = 1.25;
 const PADDING = 0.22;
@@ -62,6 +49,8 @@ export function placeCaptions(
   bot: Rect,
   longestLine: number = CAPTION_LIMITS.maxLineChars,
   head: Rect = bot,
+  /** A character of the font is at most this wide on average, as a share of the ASS font size (all capitals). */
+  charWidth = CAPTION_CHAR_WIDTH,
 ): CaptionPlacement {
   const { width: W, height: H } = frame;
   const portrait = H > W;
@@ -71,7 +60,7 @@ export function placeCaptions(
   const gap = Math.round(Math.min(W, H) * 0.03);
   const baseFont = Math.round(Math.min(W, H) * 0.055);
   const chars = Math.max(1, Math.min(longestLine, CAPTION_LIMITS.maxLineChars));
-  const fontFor = (width: number) => Math.max(12, Math.min(baseFont, Math.floor(width / (chars * CHAR_WIDTH))));
+  const fontFor = (width: number) => Math.max(12, Math.min(baseFont, Math.floor(width / (chars * charWidth))));
   const blockHeight = (font: number) => Math.ceil(font * (2 * LINE_HEIGHT + 2 * PADDING));
   const clear = (left: number, right: number, bottom: number, font: number) =>
     right <= bot.x - gap || left >= bot.x + bot.width + gap || bottom <= bot.y - gap || bottom - blockHeight(font) >= bot.y + bot.height + gap;
@@ -107,22 +96,25 @@ export function placeCaptions(
 /** The smallest caption font placed over a presenter: 2.5 % of the frame's short side (18 px at 720p). */
 const minReadableFont = (width: number, height: number) => Math.ceil(Math.min(width, height) * 0.025);
 
-/** h:mm:ss.cc, ASS's clock. */
-function assTime(seconds: number): string {
-  const cs = Math.max(0, Math.round(seconds * 100));
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${Math.floor(cs / 360000)}:${pad(Math.floor(cs / 6000) % 60)}:${pad(Math.floor(cs / 100) % 60)}.${pad(cs % 100)}`;
+/** The rectangle the caption block takes (its two lines with their box), to keep other text clear of it. */
+export function captionBlockOf(place: CaptionPlacement): Rect {
+  const height = Math.ceil(place.fontSize * (2 * LINE_HEIGHT + 2 * PADDING));
+  return { x: place.left, y: place.bottom - height, width: place.right - place.left, height };
 }
 
 /**
- * A line as ASS dialogue text, shown as written: `{` and `}` (an override block) are escaped as `\{` `\}`, which
- * libass draws as braces; a backslash before N, n or h (a line break, a hard space) gets an invisible word
- * joiner (U+2060) after it. Any other backslash is drawn as it is.
+ * The ASS script of a clip's cues (times are the clip's own), for a frame of `frame`'s size, in the theme's font
+ * and text colour; `overlays` adds the styles and events of the clip's text overlays (one script, one filter).
  */
-const assText = (line: string) => line.replace(/\\(?=[Nnh])/g, '\\\u2060').replace(/[{}]/g, '\\$&');
-
-/** The ASS script of a clip's cues (times are the clip's own), for a frame of `frame`'s size. */
-export function captionsScript(cues: Cue[], frame: { width: number; height: number }, place: CaptionPlacement): string {
+export function captionsScript(
+  cues: Cue[],
+  frame: { width: number; height: number },
+  place: CaptionPlacement,
+  theme: Theme = DEFAULT_THEME,
+  overlays: { styles: string[]; events: string[] } = { styles: [], events: [] },
+): string {
+  const font = THEME_FONT_FILES[theme.font];
+  const text = assColour(theme.textColor);
   const pad = Math.max(2, Math.round(place.fontSize * PADDING));
   const marginL = place.left;
   const marginR = frame.width - place.right;
@@ -138,11 +130,15 @@ export function captionsScript(cues: Cue[], frame: { width: number; height: numb
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
     // Colours are &HAABBGGRR (AA: 00 opaque). BorderStyle 3: the outline colour fills a box around each line.
-    `Style: Caption,${CAPTION_FONT.family},${place.fontSize},&H00FFFFFF,&H00FFFFFF,&H48000000,&H00000000,0,0,0,0,100,100,0,0,3,${pad},0,2,${marginL},${marginR},${marginV},1`,
+    `Style: Caption,${font.family},${place.fontSize},${text},${text},&H48000000,&H00000000,0,0,0,0,100,100,0,0,3,${pad},0,2,${marginL},${marginR},${marginV},1`,
+    ...overlays.styles,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
-    ...cues.map((cue) => `Dialogue: 0,${assTime(cue.startSeconds)},${assTime(cue.endSeconds)},Caption,,0,0,0,,${cue.lines.map(assText).join('\\N')}`),
+    ...cues.map(
+      (cue) => `Dialogue: 0,${assTime(cue.startSeconds)},${assTime(cue.endSeconds)},Caption,,0,0,0,,${cue.lines.map(assLiteral).join('\\N')}`,
+    ),
+    ...overlays.events,
     '',
   ].join('\n');
 }

@@ -8,18 +8,21 @@ import { join } from 'node:path';
 import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { limits } from '#domain/limits';
+import { DEFAULT_THEME, type TextOverlay } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
 import { backgroundInputArgs } from '#media/background-media';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { budgetFor, runFfmpeg } from '#media/media';
 import { probe } from '#media/probe';
 import { hashString, poses } from './animation.ts';
-import { captionFontPath, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
+import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
+import { fontFilePath, fontsFor, THEME_FONT_FILES } from './fonts.ts';
 import { type ImageLayer, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
 import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
+import { overlayEvent, overlayStyles, placeTextOverlays } from './text-overlays.ts';
 import { FPS, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult, SpeechTooLongError } from './types.ts';
 import { readWav } from './wav.ts';
 
@@ -156,17 +159,28 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
 }
 
 /**
- * The `ass` filter that draws a clip's cues: the script and a folder holding only the caption font (libass
- * loads every file of `fontsdir`) are written into the work directory.
+ * The `ass` filter that draws a clip's burned cues and its text overlays, in one script, in the theme's font and
+ * colours: the captions placed clear of the presenter, the overlays clear of both. The script and a folder holding
+ * only the fonts it needs (libass loads every file of `fontsdir`) are written into the work directory. Undefined
+ * when there is nothing to draw.
  */
-function burnCaptions(cues: Cue[], frame: { width: number; height: number }, bot: Rect, head: Rect, workDir: string): string {
-  const longest = Math.max(...cues.flatMap((cue) => cue.lines.map((line) => [...line].length)));
-  const script = join(workDir, 'captions.ass');
-  writeFileSync(script, captionsScript(cues, frame, placeCaptions(frame, bot, longest, head)));
+function burnText(input: RenderClipInput, cues: Cue[], bot: Rect, head: Rect, clipSeconds: number): string | undefined {
+  const { frame, workDir } = input;
+  const theme = input.theme ?? DEFAULT_THEME;
+  const font = THEME_FONT_FILES[theme.font];
+  const texts = (input.overlays ?? []).filter((o): o is TextOverlay => o.type === 'text');
+  const charWidth = (CAPTION_CHAR_WIDTH * font.charWidth) / THEME_FONT_FILES.inter.charWidth;
+  const longest = Math.max(0, ...cues.flatMap((cue) => cue.lines.map((line) => [...line].length)));
+  const place = placeCaptions(frame, bot, longest || undefined, head, charWidth);
+  const placed = placeTextOverlays(frame, texts, { presenter: bot, ...(cues.length && { captions: captionBlockOf(place) }) }, clipSeconds, font);
+  if (!cues.length && !placed.length) return undefined;
+  const script = join(workDir, 'text.ass');
+  const overlays = { styles: placed.length ? overlayStyles(theme, font) : [], events: placed.map((p) => overlayEvent(p, font, frame)) };
+  writeFileSync(script, captionsScript(cues, frame, place, theme, overlays));
   const fonts = join(workDir, 'fonts');
   mkdirSync(fonts, { recursive: true });
-  const font = captionFontPath();
-  symlinkSync(font, join(fonts, 'caption-font.ttf'));
+  for (const file of fontsFor([...cues.flatMap((c) => c.lines), ...placed.flatMap((p) => p.lines)], font))
+    symlinkSync(fontFilePath(file), join(fonts, file.file));
   // Filter option values: the work directory is ours (letters, digits, / _ . -), never a caller's string.
   for (const path of [script, fonts]) if (!/^[\w/.-]+$/.test(path)) throw new Error(`unexpected characters in work path ${path}`);
   return `ass=filename=${script}:fontsdir=${fonts}`;
@@ -295,9 +309,10 @@ function videoChain(
     graph.push(`color=c=black:s=${frame.width}x${frame.height}:r=${FPS}:d=${f(T + 0.1)},setpts=PTS+${f(outStart)}/TB[wipeout]`);
     next(`overlay=x='-W+W*${easeIn(`min(1,(t-${f(outStart)})/${f(T)})`)}':y=0:eval=frame:eof_action=pass`, 'wipeout');
   }
-  // Burned captions go over the picture and the bot, under the fades (they fade with the picture).
+  // Burned captions and text overlays go over the picture and the bot, under the fades (they fade with the picture).
   const burned = input.captions === 'burn' && cues.length > 0 && isBurnable(input.text);
-  if (burned) next(burnCaptions(cues, frame, place, bot.head, input.workDir));
+  const text = burnText(input, burned ? cues : [], place, bot.head, timing.totalSeconds);
+  if (text) next(text);
   if (transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
   if (transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);
   return { video, burned };

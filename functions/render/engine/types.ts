@@ -6,6 +6,7 @@ import type { Bot } from '#domain/bot';
 import type { Cue, TimedWord } from '#domain/captions';
 import type { BotPosition, BotSize, CaptionMode } from '#domain/choices';
 import type { Transitions } from '#domain/clip';
+import type { Overlay, Theme } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
@@ -62,6 +63,10 @@ export interface RenderClipInput {
   imageLayers?: ImageLayer[];
   /** 'burn' draws the clip's captions into the picture (video only; text the caption font cannot draw is not burned). @default 'none' */
   captions?: CaptionMode;
+  /** Text and images over the picture (video only). The text ones are drawn (text-overlays.ts); the image ones are not drawn yet. */
+  overlays?: Overlay[];
+  /** Font and colours of the text overlays and burned captions. @default DEFAULT_THEME */
+  theme?: Theme;
   /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */
   mode: 'video' | 'voice';
   /** An empty directory the engine may use; the caller removes it. */

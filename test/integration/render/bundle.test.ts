@@ -21,6 +21,10 @@ it('bundles a self-contained render folder that renders from outside the reposit
     'bots/ava/manifest.json',
     'bots/otto/head-m4-eo.png',
     'fonts/Inter_600SemiBold.ttf',
+    'fonts/Montserrat_600SemiBold.ttf',
+    'fonts/Merriweather_600SemiBold.ttf',
+    'fonts/NotoSansArabic_600SemiBold.ttf',
+    'fonts/NotoSansSC_600SemiBold.ttf',
     'Dockerfile',
   ]) {
     expect(existsSync(join(out, file)), file).toBe(true);
