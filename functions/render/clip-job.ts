@@ -26,7 +26,7 @@ import { MediaBudgetError, MediaToolError } from '#media/media';
 import type { ImageLayer } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
-import { type ImageSubject, LOGO } from './image.ts';
+import { type ImageSubject, LOGO, overlayImageSubject } from './image.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
 const DURATION_METADATA = 'duration-seconds';
@@ -164,7 +164,25 @@ async function findInCache(
 
 /** The pictures a clip draws over itself, bottom first: the video's logo on top. */
 function imageLayersOf(clip: ClipSpec): (Omit<ImageLayer, 'image'> & { url: string; subject: ImageSubject })[] {
-  return clip.logo ? [{ url: clip.logo.url, subject: LOGO, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity }] : [];
+  // The clip's image overlays in their order, each in its window, then the logo on top of them all.
+  const overlays = (clip.overlays ?? []).flatMap((overlay, index) =>
+    overlay.type === 'image'
+      ? [
+          {
+            url: overlay.url,
+            subject: overlayImageSubject(index),
+            position: overlay.position,
+            size: overlay.size,
+            opacity: overlay.opacity,
+            // A window from the clip's first frame has no start to fade in at; an end past the clip is cut by it.
+            ...(overlay.start > 0 && { start: overlay.start }),
+            ...(overlay.end !== undefined && { end: overlay.end }),
+          },
+        ]
+      : [],
+  );
+  const logo = clip.logo ? [{ url: clip.logo.url, subject: LOGO, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity }] : [];
+  return [...overlays, ...logo];
 }
 
 /** Renders the clip afresh and stores it, its cues and its poster under its content address. */

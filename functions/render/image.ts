@@ -17,6 +17,8 @@ export interface ImageSubject {
 }
 
 export const LOGO: ImageSubject = { code: 'logo', name: 'the logo' };
+/** The image of a clip's overlay `index` (0-based; its message counts from 1, as a person does). */
+export const overlayImageSubject = (index: number): ImageSubject => ({ code: 'overlay_image', name: `the image of overlay ${index + 1}` });
 
 /** The codes and messages of what the download can end in that the caller can fix. */
 function fetchFailure(error: FetchError, { code, name }: ImageSubject): JobFailure {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { JobFailure } from '#domain/errors';
 import { toPublicVideo } from '#functions/commons/presenters/video.ts';
 import { handleRenderMessage } from '#functions/render/clip-job.ts';
-import { LOGO } from '#functions/render/image.ts';
+import { LOGO, overlayImageSubject } from '#functions/render/image.ts';
 import { caller, clipDeps, counter, fetchImage, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 
 const clock = new Date('2026-11-22T10:00:00Z');
@@ -107,5 +107,31 @@ describe('the logo', () => {
     const video = await renderAll();
     expect(video).toMatchObject({ status: 'failed', error: { code: 'logo_unavailable', clipIndex: 0 } });
     expect(video.error!.message).toBe('clip 0: the URL of the logo answered HTTP 404');
+  });
+
+  it("a clip's image overlays are drawn under the logo, each in its window, and fail the clip with their own code", async () => {
+    const overlays = [
+      { type: 'text', text: 'A title', style: 'title' },
+      { type: 'image', url: 'https://cdn.test/badge.png', start: 1.5, end: 4, position: 'top-left', size: 0.1 },
+      { type: 'image', url: 'https://cdn.test/seal.png', position: 'bottom-right', size: 0.2, opacity: 0.5 },
+    ];
+    await submit([{ bot_uid: 'bot_ava', text: 'Badges and a logo', overlays }], true, caller, { logo: { url: LOGO_URL } });
+    await renderAll();
+    expect(fetchImage.mock.calls.map(([url, , subject]) => [url, subject])).toEqual([
+      ['https://cdn.test/badge.png', overlayImageSubject(1)],
+      ['https://cdn.test/seal.png', overlayImageSubject(2)],
+      [LOGO_URL, LOGO],
+    ]);
+    const layers = renderClip.mock.lastCall![0].imageLayers!.map(({ image: _image, ...layer }) => layer);
+    expect(layers).toEqual([
+      { position: 'top-left', size: 0.1, opacity: 1, start: 1.5, end: 4 },
+      { position: 'bottom-right', size: 0.2, opacity: 0.5 },
+      { position: 'top-right', size: 0.12, opacity: 1 },
+    ]);
+
+    fetchImage.mockRejectedValueOnce(new JobFailure('overlay_image_invalid', 'the image of overlay 1 is not a PNG, JPEG or WebP'));
+    await submit([{ bot_uid: 'bot_ava', text: 'A broken badge', overlays: [overlays[1]] }]);
+    const failed = await renderAll();
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'overlay_image_invalid', clipIndex: 0 } });
   });
 });
