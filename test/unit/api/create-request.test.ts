@@ -241,6 +241,22 @@ describe('the logo', () => {
     expect(unreachableProblems(parseCreateVideo({ ...base, logo }), 'cloud')).toEqual([]);
   });
 
+  it("an overlay's image naming such an address is refused at create too, naming its overlay", () => {
+    const clips = [
+      {
+        bot_uid: 'bot_ava',
+        text: 'Hi',
+        overlays: [
+          { type: 'text', text: 'Title', style: 'title' },
+          { type: 'image', url: 'http://169.254.169.254/latest/meta-data', size: 0.1 },
+        ],
+      },
+    ];
+    expect(unreachableProblems(parseCreateVideo({ ...base, clips }), 'cloud')).toEqual([
+      { path: 'clips[0].overlays[1].url', message: 'points at an address vidbot does not connect to (metadata)' },
+    ]);
+  });
+
   it('refuses what is not an object, a form string that is not JSON, and prototype keys', () => {
     const notObject = [{ path: 'logo', message: 'must be an object like {"url": "https://…"}, or a string of its JSON' }];
     expect(problemsOf({ ...base, logo: 'https://cdn.example.com/logo.png' })).toEqual(notObject);
