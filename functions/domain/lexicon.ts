@@ -5,6 +5,8 @@
  * Pure: no I/O.
  */
 import { z } from 'zod';
+import { InvalidRequest } from './errors.ts';
+import type { LexiconStore } from './ports.ts';
 import './zod-messages.ts';
 import { type EmphasisLevel, parseSpeechMarkup, type SpeechMarkup, SpeechMarkupError } from './speech-markup.ts';
 
@@ -33,7 +35,7 @@ const entrySchema = z.strictObject({
     .min(1)
     .max(LEXICON_LIMITS.maxWordChars)
     .refine((w) => !CONTROL.test(w), 'must not hold control characters or line breaks')
-    .refine((w) => SAYABLE.test(w), 'must hold a letter or a digit'),
+    .refine((w) => !w || SAYABLE.test(w), 'must hold a letter or a digit'),
   say: z
     .string()
     .trim()
@@ -41,7 +43,7 @@ const entrySchema = z.strictObject({
     .max(LEXICON_LIMITS.maxSayChars)
     .refine((s) => !CONTROL.test(s), 'must not hold control characters or line breaks')
     .refine((s) => !/[<>]/.test(s), 'must be plain text: no markup (< or >)')
-    .refine((s) => SAYABLE.test(s), 'must hold a letter or a digit'),
+    .refine((s) => !s || SAYABLE.test(s), 'must hold a letter or a digit'),
 });
 
 const keyOf = (word: string) => word.toLowerCase().replace(/\s+/gu, ' ');
@@ -67,6 +69,34 @@ export const lexiconRequestSchema = z
       else seen.set(keyOf(entry.word), i);
     });
   });
+
+const issuePath = (path: PropertyKey[]) =>
+  path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
+
+/** Validates PUT /v1/lexicon's body into its entries (trimmed), or throws InvalidRequest naming each bad field. */
+export function parseLexicon(fields: unknown): LexiconEntry[] {
+  const result = lexiconRequestSchema.safeParse(fields);
+  if (!result.success)
+    throw new InvalidRequest(
+      result.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((key) => ({
+              path: issuePath([...issue.path, key]),
+              message: issue.path.length ? 'is not an entry field (word, say)' : 'is not a lexicon field (entries)',
+            }))
+          : [{ path: issuePath(issue.path) || 'entries', message: issue.message }],
+      ),
+    );
+  return result.data.entries;
+}
+
+/** Replaces the account's lexicon (an empty list removes it). */
+export async function saveLexicon(tenantId: string, entries: LexiconEntry[], deps: { lexicons: LexiconStore; now: () => Date }): Promise<Lexicon> {
+  const lexicon: Lexicon = { tenantId, entries, updatedAt: deps.now().toISOString() };
+  if (entries.length) await deps.lexicons.put(lexicon);
+  else await deps.lexicons.delete(tenantId);
+  return lexicon;
+}
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -12,7 +12,7 @@ import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '2';
+export const RENDERER_VERSION = '3';
 
 /** Frames per second of every clip, whatever its size (clips join by stream copy). */
 export const FPS = 30;
