@@ -22,7 +22,7 @@ const problemsOf = (run: () => unknown) => {
 
 /** The spoken pieces of a text: what each says, and how. */
 const said = (text: string, lexicon: LexiconEntry[] = []) =>
-  speechScriptOf(text, lexicon).parts.map((p) => (p.kind === 'break' ? { break: p.seconds } : { text: p.text, ...p }));
+  speechScriptOf(text, lexicon).parts.map((p) => (p.kind === 'break' ? { break: p.seconds } : p));
 
 describe('speech markup', () => {
   it('reads breaks, emphasis and say-as into runs of the text as shown, tags removed and entities read', () => {
