@@ -10,7 +10,7 @@ import type { LexiconStore } from './ports.ts';
 import './zod-messages.ts';
 import { type EmphasisLevel, parseSpeechMarkup, type SpeechMarkup, SpeechMarkupError } from './speech-markup.ts';
 
-export const LEXICON_LIMITS = { maxEntries: 500, maxWordChars: 50, maxSayChars: 100 } as const;
+const LEXICON_LIMITS = { maxEntries: 500, maxWordChars: 50, maxSayChars: 100 } as const;
 
 export interface LexiconEntry {
   word: string;

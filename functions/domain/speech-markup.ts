@@ -11,7 +11,7 @@
  * is refused, with a message naming it. Pure: no I/O.
  */
 
-export const EMPHASIS_LEVELS = ['strong', 'moderate', 'reduced'] as const;
+const EMPHASIS_LEVELS = ['strong', 'moderate', 'reduced'] as const;
 export type EmphasisLevel = (typeof EMPHASIS_LEVELS)[number];
 const TAGS = ['break', 'emphasis', 'say-as'] as const;
 
