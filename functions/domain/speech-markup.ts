@@ -179,6 +179,12 @@ function durationSeconds(value: string | undefined): number {
   return seconds;
 }
 
+/**
+ * Text written into a clip's text as data (a template variable's value): its `&`, `<` and `>` escaped, so that it is
+ * said and shown as written, never read as markup.
+ */
+export const escapeSpeechText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** The text as shown (tags removed, entities read), or the text itself if its markup is invalid (validation refuses it earlier). */
 export function shownText(text: string): string {
   try {
