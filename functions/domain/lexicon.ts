@@ -123,10 +123,11 @@ function replacementsIn(markup: SpeechMarkup, entries: LexiconEntry[]): Replacem
   const found: Replacement[] = [];
   for (const run of markup.runs) {
     if (run.kind !== 'text' || run.spell) continue;
-    // Matched in the whole shown text (so "whole word" looks past the run's edges), kept if inside the run.
-    const text = markup.shown.slice(0, run.end);
+    // Matched in the whole shown text (so "whole word" looks past the run's edges: "vid<emphasis>bot</emphasis>"
+    // is the word "vidbot"), kept if inside the run.
     matcher.lastIndex = run.start;
-    for (let m = matcher.exec(text); m; m = matcher.exec(text)) {
+    for (let m = matcher.exec(markup.shown); m && m.index < run.end; m = matcher.exec(markup.shown)) {
+      if (m.index + m[0].length > run.end) continue;
       const entry = byKey.get(keyOf(m[0])) ?? entries.find((e) => new RegExp(`^${matcherOf([e])!.source}$`, 'iu').test(m![0]));
       if (entry) found.push({ start: m.index, end: m.index + m[0].length, entry });
     }

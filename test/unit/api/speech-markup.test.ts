@@ -191,6 +191,8 @@ describe('the lexicon', () => {
     expect(pronunciationsFor('New York loves SQL.', lexicon)).toEqual([lexicon[1], lexicon[2]]);
     expect(pronunciationsFor('Nothing here; vidbots is another word.', lexicon)).toEqual([]);
     expect(pronunciationsFor('<say-as interpret-as="characters">SQL</say-as>', lexicon)).toEqual([]);
+    // A word split by a tag is still one word: its part is not a word of its own.
+    expect(pronunciationsFor('vid<emphasis>bot</emphasis> and SQL<emphasis>ite</emphasis>', [{ word: 'vid', say: 'x' }, ...lexicon])).toEqual([]);
   });
 
   it('keeps breaks and styles apart from the words said', () => {
