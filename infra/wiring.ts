@@ -196,6 +196,8 @@ export const tables = {
   inbox: { partitionKey: 'tenantId', sortKey: 'receivedKey', ttlAttribute: 'expiresAt' },
   /** Templates of each account (PUT /v1/templates/{uid}): a create request with placeholders, saved once. */
   templates: { partitionKey: 'tenantId', sortKey: 'uid' },
+  /** Each account's pronunciation lexicon (PUT /v1/lexicon): one item per account. */
+  lexicons: { partitionKey: 'tenantId' },
   /**
    * Batches of each account, newest first by id. `unsettled` is sparse (a batch carries `pendingShard` until its
    * batch.completed event's first attempt is recorded), by its last look, for the sweeper.
@@ -393,6 +395,19 @@ export const functions = {
     voices: true,
     tables: { templates: 'readWrite', bots: 'read', accountBots: 'read', clips: 'read' },
   },
+  /** The account's pronunciation lexicon: replaced, read and removed here; the render reads it. */
+  lexicon: {
+    entry: 'functions/api/lexicon.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/lexicon' },
+      { method: 'PUT', path: '/v1/lexicon' },
+      { method: 'DELETE', path: '/v1/lexicon' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { lexicons: 'readWrite' },
+  },
   /**
    * Batches: one video per row of a template's data. A POST checks every row as a create and stores the batch; the
    * batcher releases the rows.
@@ -525,7 +540,8 @@ export const functions = {
     // The background (up to limits.maxBackgroundBytes, 200 MB), the speech track and the encoded clip, with
     // room for the leftovers of one killed render until the next invocation clears them.
     ephemeralStorageMb: 2048,
-    tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite' },
+    // lexicons: a clip is said with its account's lexicon as it is when the clip renders.
+    tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite', lexicons: 'read' },
     queues: { assemble: 'send', notify: 'send' },
     bucket: 'readWrite',
     polly: true,

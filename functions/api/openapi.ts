@@ -1,6 +1,7 @@
 import { BOT_UID_PATTERN } from '#domain/choices';
 import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';
+import { lexiconRequestSchema } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { VIDEO_STATUSES } from '#domain/video';
 import { batchRequest, errorSchema, putBotFields, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
@@ -106,6 +107,22 @@ function botPaths({ create, uidParam }: Shared) {
         parameters: uidParam,
         responses: { ...ok('Redelivery queued', '202'), ...errors(401, 403, 404, 409) },
       },
+    },
+  };
+}
+
+/** The account's pronunciation lexicon. */
+function lexiconPaths() {
+  return {
+    '/v1/lexicon': {
+      get: { operationId: 'getLexicon', responses: { ...ok('Your lexicon: {"entries": [{"word", "say"}], "updated_at"}'), ...errors(401) } },
+      put: {
+        operationId: 'putLexicon',
+        summary: 'Replace your lexicon: words (whole words, any case) and how every voice says them; captions show the word as written',
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/LexiconRequest' } } } },
+        responses: { ...ok('The lexicon as stored'), ...errors(400, 401, 413, 415) },
+      },
+      delete: { operationId: 'deleteLexicon', responses: { ...ok('Removed: {"entries": [], "updated_at": null}'), ...errors(401) } },
     },
   };
 }
@@ -316,6 +333,7 @@ export function openApiDocument(serverUrl: string) {
       schemas: {
         CreateVideoRequest: jsonSchemaOf(createRequestSchema),
         TemplateRequest: templateRequest(),
+        LexiconRequest: jsonSchemaOf(lexiconRequestSchema),
         PutBotRequest: putBotRequest,
         Error: errorSchema,
       },
@@ -324,6 +342,7 @@ export function openApiDocument(serverUrl: string) {
       ...botPaths(shared),
       ...templatePaths(shared),
       ...batchPaths(shared),
+      ...lexiconPaths(),
       ...voicePaths(),
       ...videoPaths(shared),
       ...servicePaths(shared),

@@ -19,7 +19,8 @@ export function unreachableProblems(command: CreateVideoCommand, mode: Mode): Fi
   for (const [index, clip] of command.clips.entries()) {
     if (!('bot_uid' in clip)) continue;
     check(`clips[${index}].background`, clip.background);
-    for (const [i, overlay] of (clip.overlays ?? []).entries()) if (overlay.type === 'image') check(`clips[${index}].overlays[${i}].url`, overlay.url);
+    for (const [i, overlay] of (clip.overlays ?? []).entries())
+      if (overlay.type === 'image') check(`clips[${index}].overlays[${i}].url`, overlay.url);
   }
   check('music.url', command.music?.url);
   return problems;

@@ -4,7 +4,19 @@
  * set up. The wiring (infra/wiring.ts) sets them and functions/commons/config.ts reads them: one naming, two
  * readers, and no import from functions/ into infra/ or back beyond this file (which imports nothing).
  */
-const TABLE_NAMES = ['keys', 'accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'inbox', 'templates', 'batches'] as const;
+const TABLE_NAMES = [
+  'keys',
+  'accounts',
+  'bots',
+  'accountBots',
+  'videos',
+  'clips',
+  'idempotency',
+  'inbox',
+  'templates',
+  'batches',
+  'lexicons',
+] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 const QUEUE_NAMES = ['render', 'assemble', 'notify', 'prepare', 'batch'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];

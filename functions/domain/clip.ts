@@ -5,6 +5,7 @@ import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize, CLIP_DEFAULTS
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
+import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-markup.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
@@ -82,7 +83,17 @@ const textSchema = z
   .string()
   .max(limits.maxTextChars, `must be at most ${limits.maxTextChars} characters`)
   .refine((t) => t.trim().length > 0, 'must not be empty')
-  .refine((t) => t.trim().length === 0 || SPEAKABLE.test(t), 'must contain something to say: at least one letter or digit');
+  .superRefine((t, ctx) => {
+    if (t.trim().length === 0) return;
+    const problem = speechMarkupProblem(t);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    else if (!SPEAKABLE.test(shownText(t))) ctx.addIssue({ code: 'custom', message: 'must contain something to say: at least one letter or digit' });
+  })
+  .describe(
+    `What the bot says (at most ${limits.maxTextChars} characters, markup included). May carry <break time="500ms"/> (at most ` +
+      `${SPEECH_MARKUP_LIMITS.maxBreakSeconds} s each, ${SPEECH_MARKUP_LIMITS.maxTotalBreakSeconds} s and ${SPEECH_MARKUP_LIMITS.maxBreaks} breaks in all), ` +
+      '<emphasis level="strong|moderate|reduced">…</emphasis> and <say-as interpret-as="characters">…</say-as>; &lt; &gt; &amp; &quot; &apos; are read.',
+  );
 
 /** A full clip as a caller describes it (interface 2.1). */
 export const clipInputSchema = z.strictObject({

@@ -8,6 +8,7 @@ import type { BatchRecord } from './batches.ts';
 import type { Bot } from './bot.ts';
 import type { ClipSpec } from './clip.ts';
 import type { InboxEvent } from './inbox.ts';
+import type { Lexicon } from './lexicon.ts';
 import type { Shape } from './shape.ts';
 import type { TemplateRecord } from './templates.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
@@ -240,6 +241,13 @@ export interface AccountBotStore {
   listUnsentEvents(nowEpochSeconds: number, limit: number): Promise<AccountBot[]>;
   /** Gives an unsent event until `notifyBy` before the sweeper looks at it again (while the record is at `version`). */
   postponeUnsentEvent(tenantId: string, uid: string, version: string, notifyBy: number): Promise<void>;
+}
+
+/** Each account's pronunciation lexicon (one per account): another account's is never found. */
+export interface LexiconStore {
+  get(tenantId: string): Promise<Lexicon | undefined>;
+  put(lexicon: Lexicon): Promise<void>;
+  delete(tenantId: string): Promise<void>;
 }
 
 /** Templates of each account, keyed by account and uid: another account's template is never found. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Bot } from './bot.ts';
 import { TEMPORARY_EXPIRY_DAYS } from './bucket-layout.ts';
 import type { ClipSpec } from './clip.ts';
+import type { LexiconEntry } from './lexicon.ts';
 import { frameSizeOf, type Shape } from './shape.ts';
 import type { SpeechVoice } from './voices.ts';
 
@@ -13,6 +14,7 @@ import type { SpeechVoice } from './voices.ts';
  * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
  * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
  * account-bot.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
+ * The account's lexicon entries that the text uses are part of it: a clip is said anew when one of them changes.
  * The background and the logo are identified by their URLs: an image that changes behind the same URL is not
  * noticed (documented in docs/api.md).
  */
@@ -24,12 +26,16 @@ export function clipContentHash(
   mode: 'video' | 'voice',
   rendererVersion: string,
   shape: Shape,
+  /** The account's lexicon entries the clip's text uses (lexicon.ts pronunciationsFor): they change what it says. */
+  pronunciations: readonly LexiconEntry[] = [],
 ): string {
   const material = {
     tenantId,
     rendererVersion,
     mode,
+    // The raw text, markup included: a break or an emphasis changes the sound.
     text: clip.text,
+    ...(pronunciations.length && { pronunciations: pronunciations.map((p) => [p.word, p.say]) }),
     // The voice actually spoken (voiceToSpeak), not the bot's choices: the clip's own voice, or the bot's Polly or
     // espeak-ng voice as the deployment decides, so a clip is rendered again when any of them changes.
     bot: { look: bot.look, voice },

@@ -10,6 +10,7 @@ import { type FieldProblem, InvalidRequest, NotFound } from './errors.ts';
 import { limits } from './limits.ts';
 import { fillPlaceholders, hasPlaceholder, parsePlaceholders, type TemplatePart } from './placeholders.ts';
 import type { TemplateStore } from './ports.ts';
+import { escapeSpeechText } from './speech-markup.ts';
 
 /** The clip fields that may hold placeholders: text fields; booleans and numbers take none. */
 const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'bot_size', 'transitions'] as const;
@@ -201,12 +202,15 @@ export function parseTemplate(uid: string, body: Record<string, unknown>): SaveT
     if (parts.length === 1 && 'variable' in parts[0]! && parts[0].default === undefined) return SAMPLE_FOR_WHOLE_FIELD[field];
     return withoutEmpty(
       field,
-      fillPlaceholders(parts, (_, fallback) => fallback ?? SAMPLE_WORD),
+      fillPlaceholders(parts, (_, fallback) => asValue(field, fallback ?? SAMPLE_WORD)),
     );
   });
   const sample = parseCreateVideo({ ...fields, webhook: SAMPLE_WEBHOOK, clips: body.clips === undefined ? undefined : sampleClips });
   return { uid, name, request: { ...fields, clips: clips.map((c) => c.clip) }, variables, sample };
 }
+
+/** A value filled into a clip's `text` is data: escaped, so that it is said as written and never read as markup. */
+const asValue = (field: PlaceholderField, value: string) => (field === 'text' ? escapeSpeechText(value) : value);
 
 /** A variable's value as rows and requests give it: text (numbers and booleans as written). */
 function valueText(value: unknown): string | undefined {
@@ -247,7 +251,7 @@ export function fieldsFromTemplate(template: TemplateRecord, values: unknown, pa
   const filled = filledClips(clips, (field, parts) =>
     withoutEmpty(
       field,
-      fillPlaceholders(parts, (name, fallback) => text.get(name) ?? fallback ?? ''),
+      fillPlaceholders(parts, (name, fallback) => asValue(field, text.get(name) ?? fallback ?? '')),
     ),
   );
   return { ...template.request, clips: filled };

@@ -11,8 +11,9 @@ import { cuesObjectKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, T
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipSpec } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
+import { type LexiconEntry, pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
-import type { AccountBotStore, BotCatalog, ClipLibrary, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
+import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { clipContentHash, isReusableRender } from '#domain/render-cache';
 import { frameSizeOf, type Shape } from '#domain/shape';
 import type { ClipResult, VideoRecord } from '#domain/video';
@@ -39,6 +40,8 @@ export interface ClipJobDeps {
   /** An account bot's look in a local directory (downloaded from the bucket, cached per version). */
   lookDirectory: (own: Pick<AccountBot, 'tenantId' | 'uid'>, look: StoredLook) => Promise<string>;
   clips: ClipLibrary;
+  /** The video's account's pronunciation lexicon, read when its clip renders. */
+  lexicons: Pick<LexiconStore, 'get'>;
   objects: ObjectStore;
   assembleQueue: MessageQueue<AssembleMessage>;
   notifyQueue: MessageQueue<DeliverMessage>;
@@ -70,6 +73,8 @@ interface ClipRender {
   mode: 'video' | 'voice';
   shape: Shape;
   voice: SpeechVoice;
+  /** The entries of the account's lexicon that change what the clip says. */
+  pronunciations: LexiconEntry[];
   hash: string;
   keptKey: string;
   renderKey: string;
@@ -137,10 +142,12 @@ async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip
   const mode = video.createVideo ? 'video' : 'voice';
   const { shape } = video;
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
-  const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape);
+  // The lexicon as it is now: only the entries the clip's text uses count, so a change elsewhere in it keeps the cache.
+  const pronunciations = pronunciationsFor(clip.text, (await deps.lexicons.get(video.tenantId))?.entries ?? []);
+  const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape, pronunciations);
   const keptKey = keptObjectKey(hash, mode);
   const renderKey = renderObjectKey(hash, mode);
-  return { videoId, video, clip, clipIndex, bot, own, pin, mode, shape, voice, hash, keptKey, renderKey };
+  return { videoId, video, clip, clipIndex, bot, own, pin, mode, shape, voice, pronunciations, hash, keptKey, renderKey };
 }
 
 /** The clip's render in the cache: kept, else a temporary one young enough; either with its cues beside it. */
@@ -181,13 +188,15 @@ function imageLayersOf(clip: ClipSpec): (Omit<ImageLayer, 'image'> & { url: stri
         ]
       : [],
   );
-  const logo = clip.logo ? [{ url: clip.logo.url, subject: LOGO, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity }] : [];
+  const logo = clip.logo
+    ? [{ url: clip.logo.url, subject: LOGO, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity }]
+    : [];
   return [...overlays, ...logo];
 }
 
 /** Renders the clip afresh and stores it, its cues and its poster under its content address. */
 async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
-  const { videoId, clip, clipIndex, bot, own, pin, mode, shape, voice, keptKey, renderKey } = job;
+  const { videoId, clip, clipIndex, bot, own, pin, mode, shape, voice, pronunciations, keptKey, renderKey } = job;
   const started = Date.now();
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
@@ -213,6 +222,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
         bot,
         lookDirectory,
         text: clip.text,
+        pronunciations,
         voice,
         position: clip.position,
         botSize: clip.botSize ?? 'medium',

@@ -1,4 +1,5 @@
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoLexiconStore } from '#commons/aws/dynamo-lexicons';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -16,7 +17,12 @@ import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { speechEngineFor } from './speech/index.ts';
 
-const config = loadConfig({ tables: ['videos', 'bots', 'accountBots', 'clips'], queues: ['assemble', 'notify'], bucket: true, consumer: true });
+const config = loadConfig({
+  tables: ['videos', 'bots', 'accountBots', 'clips', 'lexicons'],
+  queues: ['assemble', 'notify'],
+  bucket: true,
+  consumer: true,
+});
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
@@ -24,6 +30,7 @@ const deps: ClipJobDeps = {
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
   lookDirectory: lookDirectories(objects),
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
+  lexicons: new DynamoLexiconStore(dynamoClient(), config.tables.lexicons),
   objects,
   assembleQueue: new SqsQueue<AssembleMessage>(sqsClient(), config.queues.assemble),
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),

@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { speechScriptOf } from '#domain/lexicon';
 import { describeShape, type FrameSize, frameSizeOf, type Shape } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
@@ -53,7 +54,7 @@ interface LogLine {
 /** The clip's length, from the same speech engine and timing rule the render uses. */
 async function clipLength(work: string): Promise<number> {
   const bot = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-  const speech = await new EspeakSpeechEngine().synthesize(BENCH_TEXT, voiceToSpeak(bot.voice, undefined, { polly: false }), work);
+  const speech = await new EspeakSpeechEngine().synthesize(speechScriptOf(BENCH_TEXT), voiceToSpeak(bot.voice, undefined, { polly: false }), work);
   return Number(clipTiming(speech.durationSeconds, { entry: 'fade_in', exit: 'fade_out' }).totalSeconds.toFixed(3));
 }
 

@@ -20,6 +20,7 @@ Object.assign(process.env, {
   TABLE_VIDEOS: 'videos',
   TABLE_CLIPS: 'clips',
   TABLE_TEMPLATES: 'templates',
+  TABLE_LEXICONS: 'lexicons',
   TABLE_IDEMPOTENCY: 'idempotency',
   TABLE_KEYS: 'keys',
   QUEUE_RENDER_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/render',
@@ -40,6 +41,7 @@ type ApiHandler = Handler<ReturnType<typeof restEvent>, APIGatewayProxyResult>;
 export let createVideo: ApiHandler;
 export let videos: ApiHandler;
 export let bots: ApiHandler;
+export let lexicon: ApiHandler;
 export let authorizer: (event: { type: 'TOKEN'; authorizationToken: string; methodArn: string }) => Promise<unknown>;
 
 export const invoke = async (handler: ApiHandler, event: ReturnType<typeof restEvent>) => {
@@ -53,6 +55,7 @@ export function useMockedApi() {
     createVideo = (await import('#functions/api/create-video.ts')).handler as ApiHandler;
     videos = (await import('#functions/api/videos.ts')).handler as ApiHandler;
     bots = (await import('#functions/api/bots.ts')).handler as ApiHandler;
+    lexicon = (await import('#functions/api/lexicon.ts')).handler as ApiHandler;
     authorizer = (await import('#functions/authorizer/handler.ts')).handler as typeof authorizer;
   });
 

@@ -83,6 +83,13 @@ export async function runScenarios() {
     expect((await delivery({ ...signedHeaders, 'webhook-signature': 'v1,AAAA' })).statusCode).toBe(401);
     expect((await http('inbox', 'GET', '/v1/inbox')).body.events).toHaveLength(1);
 
+    // The lexicon: replaced, read, removed, and saved again for the renders below to read.
+    const lexicon = { entries: [{ word: 'Ada', say: 'Ay da' }] };
+    expect((await http('lexicon', 'PUT', '/v1/lexicon', { body: lexicon })).status).toBe(200);
+    expect((await http('lexicon', 'GET', '/v1/lexicon')).body.entries).toHaveLength(1);
+    expect((await http('lexicon', 'DELETE', '/v1/lexicon')).status).toBe(200);
+    expect((await http('lexicon', 'PUT', '/v1/lexicon', { body: lexicon })).status).toBe(200);
+
     // Templates: saved (its bots checked), read, listed, a video made from it, deleted.
     const templatePath = { resource: '/v1/templates/{uid}', pathParameters: { uid: 'grants' } };
     const template = { name: 'Grants', create_video: false, clips: [{ bot_uid: 'bot_ava', text: 'Hi {{name}}.' }] };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { BotPosition } from '#domain/choices';
+import type { SpeechScript } from '#domain/lexicon';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
 import { type BackgroundMedia, inspectBackground } from '#functions/media/background-media.ts';
@@ -29,8 +30,8 @@ class RecordingSpeech implements SpeechEngine {
   readonly name = 'espeak';
   readonly results: SpeechResult[] = [];
   private readonly inner = new EspeakSpeechEngine();
-  async synthesize(text: string, voice: SpeechVoice, workDir: string) {
-    const result = await this.inner.synthesize(text, voice, workDir);
+  async synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string) {
+    const result = await this.inner.synthesize(script, voice, workDir);
     this.results.push(result);
     return result;
   }

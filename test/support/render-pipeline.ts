@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { DynamoLexiconStore } from '#commons/aws/dynamo-lexicons';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { BUILT_IN_BOTS } from '#domain/bot';
@@ -128,6 +129,7 @@ export function useRenderPipeline(clock: () => Date) {
       accountBots,
       lookDirectory: lookDirectories(objects, await mkdtemp(join(tmpdir(), 'looks-'))),
       clips: new DynamoClipLibrary(dynamo.client, 'clips'),
+      lexicons: new DynamoLexiconStore(dynamo.client, 'lexicons'),
       objects,
       assembleQueue,
       notifyQueue,

@@ -7,6 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
+import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { DEFAULT_THEME, type TextOverlay } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
@@ -186,15 +187,15 @@ function burnText(input: RenderClipInput, cues: Cue[], bot: Rect, head: Rect, cl
   return `ass=filename=${script}:fontsdir=${fonts}`;
 }
 
-async function renderVoice(speech: SpeechResult, workDir: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
+async function renderVoice(speech: SpeechResult, shown: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
   const started = performance.now();
-  const path = join(workDir, 'voice.mp3');
+  const path = join(input.workDir, 'voice.mp3');
   await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], {
     budgetSeconds: budgetOf(input, speech.durationSeconds),
   });
   const duration = (await probe(path, 'mp3')).format.duration;
   const timings: RenderTimings = { speechMs, setupMs: 0, firstFrameMs: 0, drawMs: 0, encodeMs: Math.round(performance.now() - started) };
-  const cues = cuesFromWords(input.text, speech.words);
+  const cues = cuesFromWords(shown, speech.words);
   return {
     path,
     contentType: VOICE_CONTENT_TYPE,
@@ -371,16 +372,17 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   // Where the time goes (RenderClipOutput.timings; the render job logs them).
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
-  const speech = await input.speech.synthesize(input.text, input.voice, input.workDir);
+  const script = speechScriptOf(input.text, input.pronunciations);
+  const speech = await input.speech.synthesize(script, input.voice, input.workDir);
   const speechMs = ms();
   if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
-  if (input.mode === 'voice') return renderVoice(speech, input.workDir, input, speechMs);
+  if (input.mode === 'voice') return renderVoice(speech, script.shown, input, speechMs);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
   const bot = drawnBot(input, speech, timing);
   const D = timing.totalSeconds;
   // The speech starts after the entry transition: so do its captions.
-  const cues = cuesFromWords(input.text, speech.words, timing.entrySeconds);
+  const cues = cuesFromWords(script.shown, speech.words, timing.entrySeconds);
 
   // Inputs: 0 background, 1 the bot's frames on stdin, 2 the speech. Every input is pinned to its demuxer.
   const background = await backgroundInput(input, input.frame);

@@ -6,6 +6,7 @@ import type { Bot } from '#domain/bot';
 import type { Cue, TimedWord } from '#domain/captions';
 import type { BotPosition, BotSize, CaptionMode } from '#domain/choices';
 import type { Transitions } from '#domain/clip';
+import type { LexiconEntry, SpeechScript } from '#domain/lexicon';
 import type { Overlay, Theme } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
 import type { SpeechVoice } from '#domain/voices';
@@ -25,21 +26,28 @@ export interface SpeechResult {
   durationSeconds: number;
   /** Mouth openness cues from the engine (Polly visemes), if it gives them; otherwise the envelope drives the mouth. */
   visemes?: { timeMs: number; value: string }[];
-  /** When each word of the clip's text is said: offsets into the text as given to synthesize (not a normalised form). */
+  /** When each word is said: offsets into the script's shown text (the clip's text without its markup; not a normalised form). */
   words: TimedWord[];
 }
 
 export interface SpeechEngine {
   readonly name: string;
-  /** Speaks `text` with `voice` (one of this engine's voice ids) into a WAV file in workDir. */
-  synthesize(text: string, voice: SpeechVoice, workDir: string): Promise<SpeechResult>;
+  /**
+   * Speaks `script` (the clip's text with its markup read and its pronunciations applied: domain/lexicon.ts
+   * speechScriptOf) with `voice` (one of this engine's voice ids) into a WAV file in workDir. Breaks are silences
+   * of their length; emphasis and spelling as the engine can (docs/bots-and-voices.md).
+   */
+  synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult>;
 }
 
 export interface RenderClipInput {
   bot: Bot;
   /** Where the bot's look (manifest.json and its layers) is, when it is not a built-in look (see sprites.ts loadSprites). */
   lookDirectory?: string;
+  /** The clip's text, with its markup (domain/speech-markup.ts). */
   text: string;
+  /** The account's lexicon entries that apply to this text (domain/lexicon.ts pronunciationsFor). @default [] */
+  pronunciations?: LexiconEntry[];
   /** The voice the clip is spoken with (domain voiceToSpeak): `speech` is this voice's engine. */
   voice: SpeechVoice;
   position: BotPosition;

@@ -9,10 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TimedWord } from '#domain/captions';
+import type { SpeechScript, SpokenPiece } from '#domain/lexicon';
 import { espeakVoiceArgument, type SpeechVoice } from '#domain/voices';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
-import { parseWav } from '../engine/wav.ts';
+import { parseWav, wavFromPcm16 } from '../engine/wav.ts';
 import { alignWords } from './alignment.ts';
+import { SpokenText, spelledOut } from './spoken-text.ts';
 
 /**
  * The .wasm file: ESPEAK_WASM_PATH, else `espeak-ng.wasm` next to the running module (the render bundle
@@ -24,38 +26,6 @@ function espeakWasmPath(): string {
   if (existsSync(bundled)) return bundled;
   return createRequire(import.meta.url).resolve('espeak-ng/dist/espeak-ng.wasm');
 }
-
-/**
- * What is spoken: the text without control characters, whitespace squeezed and trimmed; with where each of its
- * UTF-16 units came from in `text` (`origin[i]`; `origin[length]` is the end), so that word offsets found in
- * what was spoken point into the clip's own text.
- */
-export function speakable(text: string): { text: string; origin: number[] } {
-  let out = '';
-  const origin: number[] = [];
-  let pendingSpace = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds, to skip them
-    if (/[\u0000-\u001f\u007f]|\s/.test(c)) {
-      if (out.length && pendingSpace < 0) pendingSpace = i;
-      continue;
-    }
-    if (pendingSpace >= 0) {
-      out += ' ';
-      origin.push(pendingSpace);
-      pendingSpace = -1;
-    }
-    out += c;
-    origin.push(i);
-  }
-  origin.push(origin.length ? origin[origin.length - 1]! + 1 : 0);
-  return { text: out, origin };
-}
-
-/** Word offsets in the spoken text moved back into the clip's own text. */
-export const wordsInOriginal = (origin: number[], words: TimedWord[]): TimedWord[] =>
-  words.map((w) => ({ ...w, start: origin[w.start]!, end: origin[w.end - 1]! + 1 }));
 
 /** The voice to speak with, and optionally its rate and pitch. */
 interface EspeakVoiceSettings {
@@ -141,35 +111,127 @@ export function runEspeak(args: string[], output?: string, timeoutMs = RUN_TIMEO
   });
 }
 
+/** A phrase: the speech between two breaks, and the silence after it. */
+interface Phrase {
+  pieces: (SpokenPiece & { kind: 'speech' })[];
+  silenceAfter: number;
+}
+
+function phrasesOf(script: SpeechScript): Phrase[] {
+  const phrases: Phrase[] = [{ pieces: [], silenceAfter: 0 }];
+  for (const part of script.parts) {
+    if (part.kind === 'break') {
+      phrases[phrases.length - 1]!.silenceAfter += part.seconds;
+      phrases.push({ pieces: [], silenceAfter: 0 });
+    } else phrases[phrases.length - 1]!.pieces.push(part);
+  }
+  return phrases;
+}
+
+/** espeak-ng's SSML for emphasis (it reads the level) and spelling. */
+const EMPHASIS_TAG = (level: string) => `<emphasis level="${level}">`;
+
+/**
+ * What espeak-ng is given for a phrase (plain text, or SSML with `-m` when a piece is emphasised or spelled) and
+ * the same speech as plain words for alignment (a spelled word as its letters, each a word).
+ */
+function phraseTexts(phrase: Phrase): { argument: string; ssml: boolean; words: SpokenText } {
+  const ssml = phrase.pieces.some((p) => p.emphasis || p.spell);
+  const argument = new SpokenText();
+  const words = new SpokenText();
+  if (ssml) argument.markup('<speak>');
+  for (const piece of phrase.pieces) {
+    if (ssml && piece.emphasis) argument.markup(EMPHASIS_TAG(piece.emphasis));
+    if (ssml && piece.spell) argument.markup('<say-as interpret-as="characters">');
+    argument.say(piece.text, piece.spans, { xml: ssml });
+    if (ssml && piece.spell) argument.markup('</say-as>');
+    if (ssml && piece.emphasis) argument.markup('</emphasis>');
+    const spelled = piece.spell ? spelledOut(piece.text, piece.spans) : piece;
+    words.say(spelled.text, spelled.spans);
+  }
+  if (ssml) argument.markup('</speak>');
+  return { argument: argument.text, ssml, words };
+}
+
+/**
+ * espeak-ng: each phrase (the speech between two breaks) is synthesised on its own and its words aligned to its
+ * own audio; the phrases are joined with silences of the breaks' lengths. A phrase with emphasis or spelling is
+ * given as SSML (`-m`): espeak-ng's own `<emphasis>` and `<say-as interpret-as="characters">`. A text without
+ * markup is one plain run, as it always was.
+ */
 export class EspeakSpeechEngine implements SpeechEngine {
   readonly name = 'espeak';
 
-  async synthesize(text: string, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
+  async synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
     const settings = espeakSettings(voice);
-    const spoken = speakable(text);
+    const phrases = phrasesOf(script);
+    const wavPath = join(workDir, 'speech.wav');
+    let sampleRate = 0;
+    const chunks: Int16Array[] = [];
+    const words: TimedWord[] = [];
+    let seconds = 0;
+    let pendingSilence = 0;
+    for (const phrase of phrases) {
+      const texts = phraseTexts(phrase);
+      if (texts.words.text) {
+        const bytes = await this.speak(texts.argument, texts.ssml, settings);
+        const pcm = parseWav(bytes);
+        if (sampleRate && pcm.sampleRate !== sampleRate) throw new Error('espeak-ng changed its sample rate between phrases');
+        sampleRate = pcm.sampleRate;
+        if (phrases.length === 1) {
+          // One phrase (no breaks): its WAV as espeak-ng wrote it.
+          writeFileSync(wavPath, bytes);
+          const aligned = texts.words.wordsInShown(alignWords(texts.words.text, pcm.samples, pcm.sampleRate));
+          return { wavPath, sampleRate, durationSeconds: pcm.samples.length / sampleRate, words: aligned };
+        }
+        if (pendingSilence) chunks.push(new Int16Array(Math.round(pendingSilence * sampleRate)));
+        seconds += pendingSilence;
+        pendingSilence = 0;
+        // espeak-ng's command line reports no word events: the words are aligned to the phrase's own pauses.
+        for (const word of texts.words.wordsInShown(alignWords(texts.words.text, pcm.samples, pcm.sampleRate)))
+          words.push({ ...word, startSeconds: round(word.startSeconds + seconds), endSeconds: round(word.endSeconds + seconds) });
+        chunks.push(Int16Array.from(pcm.samples, (x) => Math.max(-32768, Math.min(32767, Math.round(x * 32768)))));
+        seconds += pcm.samples.length / sampleRate;
+      }
+      pendingSilence += phrase.silenceAfter;
+    }
+    if (!sampleRate) throw new Error('espeak-ng was given nothing to say');
+    // A break at the very end is a silence too (it ends the clip's speech later).
+    if (pendingSilence) chunks.push(new Int16Array(Math.round(pendingSilence * sampleRate)));
+    const total = chunks.reduce((n, c) => n + c.length, 0);
+    const joined = new Int16Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      joined.set(chunk, at);
+      at += chunk.length;
+    }
+    // Int16Array is in the machine's byte order: little-endian on every platform Node runs the render on.
+    writeFileSync(wavPath, wavFromPcm16(Buffer.from(joined.buffer), sampleRate));
+    return { wavPath, sampleRate, durationSeconds: total / sampleRate, words };
+  }
+
+  private async speak(argument: string, ssml: boolean, settings: EspeakVoiceSettings): Promise<Buffer> {
     const output = 'speech.wav';
     const run = await runEspeak(
       [
+        ...(ssml ? ['-m'] : []),
         '-v',
         settings.voice,
         ...(settings.rate !== undefined ? ['-s', String(settings.rate)] : []),
         ...(settings.pitch !== undefined ? ['-p', String(settings.pitch)] : []),
         '-w',
         output,
-        ` ${spoken.text}`,
+        // A leading space keeps plain text that starts with "-" from being read as an option (SSML starts with "<").
+        ssml ? argument : ` ${argument}`,
       ],
       output,
     );
     if (!run.file) throw new Error(`espeak-ng produced no audio: ${run.lines.slice(-3).join(' | ')}`);
-    const bytes = Buffer.from(run.file.buffer, run.file.byteOffset, run.file.byteLength);
-    const wavPath = join(workDir, 'speech.wav');
-    writeFileSync(wavPath, bytes);
-    const pcm = parseWav(bytes);
-    // espeak-ng's command line reports no word events: the words are aligned to the audio's pauses.
-    const words = wordsInOriginal(spoken.origin, alignWords(spoken.text, pcm.samples, pcm.sampleRate));
-    return { wavPath, sampleRate: pcm.sampleRate, durationSeconds: pcm.samples.length / pcm.sampleRate, words };
+    return Buffer.from(run.file.buffer, run.file.byteOffset, run.file.byteLength);
   }
 }
+
+const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /** `espeak:<voice>+<variant>` with the bot's delivery, as espeak-ng's options. */
 function espeakSettings(voice: SpeechVoice): EspeakVoiceSettings {

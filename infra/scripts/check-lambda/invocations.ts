@@ -139,6 +139,11 @@ export const invocations: Record<FunctionName, Invocation> = {
     event: apiEvent('GET', '/v1/templates/{uid}', '/v1/templates/NOT%20A%20UID', { caller: true, pathParameters: { uid: 'NOT A UID' } }),
     expect: expectHttp(404, 'not_found'),
   },
+  lexicon: {
+    what: 'GET /v1/lexicon without the authorizer context: 401 from the handler',
+    event: apiEvent('GET', '/v1/lexicon', '/v1/lexicon'),
+    expect: expectHttp(401, 'unauthorized'),
+  },
   batches: {
     what: 'GET /v1/batches/{id} with an id that cannot exist: 404 without a read',
     event: apiEvent('GET', '/v1/batches/{id}', '/v1/batches/not-a-batch', { caller: true, pathParameters: { id: 'not-a-batch' } }),

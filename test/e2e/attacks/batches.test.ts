@@ -107,7 +107,9 @@ describe('batch attacks', () => {
       .toBe('completed');
     const row = ((await (await api(`/v1/batches/${created.batch_id}`)).json()) as any).videos[0];
     const video = (await (await api(`/v1/video/${row.video_id}`)).json()) as any;
-    expect(video.clips[0].text).toBe('Hi {{company}} <b>x</b> {\\an8} from us.');
+    // Escaped into the clip's text (its markup language): said and shown as written, never read as a tag.
+    expect(video.clips[0].text).toBe('Hi {{company}} &lt;b&gt;x&lt;/b&gt; {\\an8} from us.');
+    expect(video.status).toBe('completed');
   });
 
   it(`holds an account to ${limits.maxBatchesInProgress} batches running: the next is a 429 with Retry-After, nothing made`, async () => {

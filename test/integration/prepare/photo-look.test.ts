@@ -20,6 +20,7 @@ import { clipMouthLevels } from '#functions/render/engine/render-clip.ts';
 
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
+import { speechScriptOf } from '#domain/lexicon';
 import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
@@ -314,7 +315,7 @@ describe('a photo bot through renderClip', () => {
 
   it('the engine lip-syncs a photo bot like a built-in one (mouth level vs speech loudness)', async () => {
     const workDir = mkdtempSync(join(root, 'speech-'));
-    const spoken = await speech.synthesize(SPEECH, voiceToSpeak(photoBot.voice, undefined, { polly: false }), workDir);
+    const spoken = await speech.synthesize(speechScriptOf(SPEECH), voiceToSpeak(photoBot.voice, undefined, { polly: false }), workDir);
     const levels = clipMouthLevels(spoken, clipTiming(spoken.durationSeconds, {}), look.manifest.mouthLevels);
     const pcm = readWav(spoken.wavPath);
     expect(pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, levels.length))).toBeGreaterThanOrEqual(0.6);

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { speechScriptOf } from '#domain/lexicon';
 import { voiceToSpeak } from '#domain/voices';
 import { readWav } from '#functions/render/engine/wav.ts';
 import { alignWords, silences } from '#functions/render/speech/alignment.ts';
@@ -19,7 +20,7 @@ describe('espeak-ng word timings', () => {
   it('sentence and clause starts land on the speech onsets after the pauses; every word in order, inside the audio', async () => {
     const text = 'Hello there! Welcome to vidbot, the talking presenter. It turns your text into video, in 2026 and beyond. Ready?';
     const workDir = mkdtempSync(join(root, 'espeak-'));
-    const result = await new EspeakSpeechEngine().synthesize(text, voiceToSpeak(ava.voice, undefined, { polly: false }), workDir);
+    const result = await new EspeakSpeechEngine().synthesize(speechScriptOf(text), voiceToSpeak(ava.voice, undefined, { polly: false }), workDir);
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(text.split(' '));
     result.words.slice(1).forEach((w, i) => expect(w.startSeconds).toBeGreaterThanOrEqual(result.words[i]!.endSeconds - 1e-6));
     expect(result.words.at(-1)!.endSeconds).toBeLessThanOrEqual(result.durationSeconds);
@@ -40,7 +41,7 @@ describe('espeak-ng word timings', () => {
     'on the 60-second benchmark text, every clause of %s starts within 50 ms of a speech onset',
     async (_uid, bot) => {
       const result = await new EspeakSpeechEngine().synthesize(
-        BENCH_TEXT,
+        speechScriptOf(BENCH_TEXT),
         voiceToSpeak(bot.voice, undefined, { polly: false }),
         mkdtempSync(join(root, 'espeak-')),
       );
@@ -59,7 +60,7 @@ describe('espeak-ng word timings', () => {
   it('offsets point into the text as given, control characters and runs of spaces included', async () => {
     const text = '  Line one,\n\n\tline\u0007two.  ';
     const result = await new EspeakSpeechEngine().synthesize(
-      text,
+      speechScriptOf(text),
       voiceToSpeak(ava.voice, undefined, { polly: false }),
       mkdtempSync(join(root, 'espeak-')),
     );

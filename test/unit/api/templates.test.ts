@@ -3,6 +3,7 @@ import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { fillPlaceholders, parsePlaceholders } from '#domain/placeholders';
+import { shownText } from '#domain/speech-markup';
 import { fieldsFromTemplate, parseTemplate, type TemplateRecord } from '#domain/templates';
 
 const problemsOf = (run: () => unknown) => {
@@ -131,7 +132,13 @@ describe('fieldsFromTemplate', () => {
   it('keeps a value as text: markup-like and placeholder-like values are spoken as written, and rules still apply after filling', () => {
     const fields = fieldsFromTemplate(record(), { first_name: '{{company}} <b>"x"</b>' });
     const command = parseCreateVideo({ ...fields, webhook: 'https://e.com/h' });
-    expect(command.clips[0]).toMatchObject({ text: 'Hi {{company}} <b>"x"</b>, welcome to our team!' });
+    // Escaped into the text: said and shown as written, never read as markup.
+    expect(command.clips[0]).toMatchObject({ text: 'Hi {{company}} &lt;b&gt;"x"&lt;/b&gt;, welcome to our team!' });
+    expect(shownText((command.clips[0] as { text: string }).text)).toBe('Hi {{company}} <b>"x"</b>, welcome to our team!');
+    const marked = record({ name: 'm', clips: [{ bot_uid: 'bot_ava', text: 'Hi <emphasis>{{name}}</emphasis>.<break time="{{pause|1s}}"/>' }] });
+    expect(parseCreateVideo({ ...fieldsFromTemplate(marked, { name: 'R&D <3' }), webhook: 'https://e.com/h' }).clips[0]).toMatchObject({
+      text: 'Hi <emphasis>R&amp;D &lt;3</emphasis>.<break time="1s"/>',
+    });
     const withUrl = record({ name: 'bg', clips: [{ bot_uid: 'bot_ava', text: 'x', background: '{{bg}}' }] });
     expect(
       problemsOf(() => parseCreateVideo({ ...fieldsFromTemplate(withUrl, { bg: 'file:///etc/passwd' }), webhook: 'https://e.com/h' }))[0]?.path,

@@ -6,6 +6,8 @@ import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import { cuesFromWords } from '#domain/captions';
+import { speechScriptOf } from '#domain/lexicon';
 import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes, pearson } from '#functions/render/engine/lipsync.ts';
 import { readWav } from '#functions/render/engine/wav.ts';
@@ -27,7 +29,7 @@ const stream = (bytes: Buffer) => ({
 
 describe('espeak-ng', () => {
   it('speaks the text into a 16-bit WAV whose duration it reports', async () => {
-    const result = await new EspeakSpeechEngine().synthesize('Good morning, world.', avaEspeak, workDir);
+    const result = await new EspeakSpeechEngine().synthesize(speechScriptOf('Good morning, world.'), avaEspeak, workDir);
     const pcm = readWav(result.wavPath);
     expect(result.sampleRate).toBe(pcm.sampleRate);
     expect(result.durationSeconds).toBeGreaterThan(0.5);
@@ -39,17 +41,17 @@ describe('espeak-ng', () => {
     const engine = new EspeakSpeechEngine();
     const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));
     const [first, second] = await Promise.all([
-      engine.synthesize('The first of two texts.', avaEspeak, dir('a')),
-      engine.synthesize('And the second one, which is quite a bit longer than the first.', avaEspeak, dir('b')),
+      engine.synthesize(speechScriptOf('The first of two texts.'), avaEspeak, dir('a')),
+      engine.synthesize(speechScriptOf('And the second one, which is quite a bit longer than the first.'), avaEspeak, dir('b')),
     ]);
-    const alone = await engine.synthesize('The first of two texts.', avaEspeak, dir('c'));
+    const alone = await engine.synthesize(speechScriptOf('The first of two texts.'), avaEspeak, dir('c'));
     expect(readFileSync(first.wavPath).equals(readFileSync(alone.wavPath))).toBe(true);
     expect(second.durationSeconds).toBeGreaterThan(first.durationSeconds + 1);
     // A run that writes nothing hands back no file (what it printed says why); the thread speaks on.
     const nothing = await runEspeak(['--voices=variant'], 'out.wav');
     expect(nothing.file).toBeUndefined();
     expect(nothing.lines.join(' ')).toMatch(/Pty Language/);
-    expect((await engine.synthesize('Still speaking.', avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
+    expect((await engine.synthesize(speechScriptOf('Still speaking.'), avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
   });
 
   it('stops a run that goes on past its time limit, failing it and what the thread held; the next run starts a new thread', async () => {
@@ -65,20 +67,24 @@ describe('espeak-ng', () => {
   it('speaks the same text and voice the same, byte for byte, a second later (the breath noise of f3 voices is seeded)', async () => {
     const engine = new EspeakSpeechEngine();
     const dir = (name: string) => mkdtempSync(join(workDir, `${name}-`));
-    const before = await engine.synthesize('Breath in the voice.', avaEspeak, dir('before'));
+    const before = await engine.synthesize(speechScriptOf('Breath in the voice.'), avaEspeak, dir('before'));
     // espeak-ng seeds its noise from time(): past a whole second, a running clock would give another seed.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const after = await engine.synthesize('Breath in the voice.', avaEspeak, dir('after'));
+    const after = await engine.synthesize(speechScriptOf('Breath in the voice.'), avaEspeak, dir('after'));
     expect(readFileSync(after.wavPath).equals(readFileSync(before.wavPath))).toBe(true);
   });
 
   it('speaks text that looks like options or carries control characters, as text', async () => {
-    const result = await new EspeakSpeechEngine().synthesize('-v xx --help\u0007 minus five', avaEspeak, workDir);
+    const result = await new EspeakSpeechEngine().synthesize(speechScriptOf('-v xx --help\u0007 minus five'), avaEspeak, workDir);
     expect(result.durationSeconds).toBeGreaterThan(0.5);
   });
 
   it('drives the mouth from the loudness: Pearson r(mouth level, RMS) ≥ 0.6 on a real utterance', async () => {
-    const result = await new EspeakSpeechEngine().synthesize('The quick brown fox jumps over the lazy dog, twice!', avaEspeak, workDir);
+    const result = await new EspeakSpeechEngine().synthesize(
+      speechScriptOf('The quick brown fox jumps over the lazy dog, twice!'),
+      avaEspeak,
+      workDir,
+    );
     const pcm = readWav(result.wavPath);
     const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, 30);
     const levels = mouthLevelsFromLoudness(loudness);
@@ -105,7 +111,7 @@ describe('Amazon Polly', () => {
     polly.on(SynthesizeSpeechCommand, { OutputFormat: 'json' }).resolves({ AudioStream: stream(Buffer.from(marks)) as never });
 
     const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(
-      'Hello',
+      speechScriptOf('Hello'),
       voiceToSpeak(ava.voice, undefined, { polly: true }),
       workDir,
     );
@@ -154,7 +160,7 @@ describe('Amazon Polly', () => {
       .resolves({ AudioStream: stream(Buffer.from(['{"time":0,"type":"viseme","value":"sil"}', ...wordMarks].join('\n'))) as never });
 
     const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(
-      text,
+      speechScriptOf(text),
       voiceToSpeak(ava.voice, undefined, { polly: true }),
       workDir,
     );
@@ -177,12 +183,94 @@ describe('Amazon Polly', () => {
       .on(SynthesizeSpeechCommand, { OutputFormat: 'json' })
       .resolves({ AudioStream: stream(Buffer.from('{"time":0,"type":"viseme","value":"sil"}')) as never });
     const engine = new PollySpeechEngine(new PollyClient({ region: 'us-east-1' }));
-    await engine.synthesize('Hola a todos.', voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true }), workDir);
-    await engine.synthesize('Привет.', voiceToSpeak(ava.voice, 'polly:Tatyana', { polly: true }), workDir);
+    await engine.synthesize(speechScriptOf('Hola a todos.'), voiceToSpeak(ava.voice, 'polly:Lucia', { polly: true }), workDir);
+    await engine.synthesize(speechScriptOf('Привет.'), voiceToSpeak(ava.voice, 'polly:Tatyana', { polly: true }), workDir);
     const calls = polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
     expect(calls.filter((c) => c.VoiceId === 'Lucia').map((c) => c.Engine)).toEqual(['neural', 'neural']);
     expect(calls.filter((c) => c.VoiceId === 'Tatyana').map((c) => c.Engine)).toEqual(['standard', 'standard']);
-    await expect(engine.synthesize('Hi.', { id: 'espeak:en-us+f3' }, workDir)).rejects.toThrow(/not a Polly voice/);
+    await expect(engine.synthesize(speechScriptOf('Hi.'), { id: 'espeak:en-us+f3' }, workDir)).rejects.toThrow(/not a Polly voice/);
+  });
+});
+
+describe('Amazon Polly with markup and a lexicon', () => {
+  const polly = mockClient(PollyClient);
+  beforeEach(() => polly.reset());
+
+  /** Answers every request with two seconds of silence and the given word marks, each computed from the request's text. */
+  const answer = (marks: (ssml: string) => string[]) => {
+    polly.on(SynthesizeSpeechCommand, { OutputFormat: 'pcm' }).resolves({ AudioStream: stream(Buffer.alloc(16000 * 2 * 2)) as never });
+    polly
+      .on(SynthesizeSpeechCommand, { OutputFormat: 'json' })
+      .callsFake((input: { Text: string }) => ({ AudioStream: stream(Buffer.from(marks(input.Text).join('\n'))) }));
+  };
+  /** Polly's word mark for the n-th occurrence of `word` in the request's text (byte offsets, as Polly gives them). */
+  const mark = (sent: string, word: string, time: number, occurrence = 0) => {
+    let at = -1;
+    for (let i = 0; i <= occurrence; i++) at = sent.indexOf(word, at + 1);
+    const start = Buffer.byteLength(sent.slice(0, at));
+    return JSON.stringify({ time, type: 'word', start, end: start + Buffer.byteLength(word), value: word });
+  };
+  const sentTexts = () => polly.commandCalls(SynthesizeSpeechCommand).map((c) => c.args[0].input);
+
+  it("sends SSML with the caller's text escaped: text that spells markup out cannot become markup", async () => {
+    answer(() => []);
+    const text =
+      'Hi &lt;/speak&gt;&lt;break time="100s"/&gt; & "quotes" <break time="250ms"/>then <emphasis level="strong">loud</emphasis> <say-as interpret-as="characters">API</say-as>.';
+    await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(
+      speechScriptOf(text),
+      voiceToSpeak(ava.voice, undefined, { polly: true }),
+      workDir,
+    );
+    const calls = sentTexts();
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(call.TextType).toBe('ssml');
+      expect(call.Text).toBe(
+        '<speak>Hi &lt;/speak&gt;&lt;break time=&quot;100s&quot;/&gt; &amp; &quot;quotes&quot; <break time="250ms"/>then ' +
+          '<prosody volume="+6dB" rate="90%">loud</prosody> <say-as interpret-as="characters">API</say-as>.</speak>',
+      );
+    }
+    // Well formed: every tag opened is closed, in order, and no "<" or "&" is left bare.
+    const stack: string[] = [];
+    for (const [, close, name, self] of calls[0]!.Text!.matchAll(/<(\/?)([a-z-]+)[^>]*?(\/?)>/g)) {
+      if (self) continue;
+      if (close) expect(stack.pop()).toBe(name);
+      else stack.push(name!);
+    }
+    expect(stack).toEqual([]);
+    expect(calls[0]!.Text!.replace(/<[^<>]+>/g, '').replace(/&(amp|lt|gt|quot|apos);/g, '')).not.toMatch(/[<>&]/);
+  });
+
+  it('says emphasis with <emphasis> on a standard voice, and plain text stays plain text', async () => {
+    answer(() => []);
+    const engine = new PollySpeechEngine(new PollyClient({ region: 'us-east-1' }));
+    await engine.synthesize(speechScriptOf('Привет <emphasis>друг</emphasis>.'), voiceToSpeak(ava.voice, 'polly:Tatyana', { polly: true }), workDir);
+    expect(sentTexts()[0]).toMatchObject({ TextType: 'ssml', Text: '<speak>Привет <emphasis level="moderate">друг</emphasis>.</speak>' });
+    polly.resetHistory();
+    await engine.synthesize(speechScriptOf('3 < 5 & vidbot'), voiceToSpeak(ava.voice, undefined, { polly: true }), workDir);
+    expect(sentTexts()[0]).toMatchObject({ TextType: 'text', Text: '3 < 5 & vidbot' });
+  });
+
+  it('maps word marks in the SSML back to the shown text; a lexicon replacement is one word, shown as written', async () => {
+    answer((sent) => [mark(sent, 'Meet', 0), mark(sent, 'vid', 300), mark(sent, 'bot', 500), mark(sent, 'API', 1200), mark(sent, 'now', 1600)]);
+    const text = 'Meet <emphasis>vidbot</emphasis><break time="500ms"/> <say-as interpret-as="characters">API</say-as> &amp; now';
+    const script = speechScriptOf(text, [{ word: 'vidbot', say: 'vid bot' }]);
+    const result = await new PollySpeechEngine(new PollyClient({ region: 'us-east-1' })).synthesize(
+      script,
+      voiceToSpeak(ava.voice, undefined, { polly: true }),
+      workDir,
+    );
+    expect(sentTexts()[0]!.Text).toBe(
+      '<speak>Meet <prosody volume="+3dB" rate="95%">vid bot</prosody><break time="500ms"/> <say-as interpret-as="characters">API</say-as> &amp; now</speak>',
+    );
+    expect(script.shown).toBe('Meet vidbot API & now');
+    expect(result.words.map((w) => [script.shown.slice(w.start, w.end), w.startSeconds, w.endSeconds])).toEqual([
+      ['Meet', 0, 0.3],
+      ['vidbot', 0.3, 1.2],
+      ['API', 1.2, 1.6],
+      ['now', 1.6, 2],
+    ]);
+    expect(cuesFromWords(script.shown, result.words).flatMap((c) => c.lines)).toEqual(['Meet vidbot API & now']);
   });
 });
 
