@@ -36,7 +36,7 @@ export function BrandOptions() {
   const scene = composer.value.scene;
   const set = (change: Partial<SceneDraft>) => setScene(change);
   return (
-    <div class="row brand">
+    <div class="row scene-brand">
       <label for="logo-url">Logo URL</label>
       <input
         id="logo-url"
@@ -123,7 +123,7 @@ export function MusicOptions() {
   const scene = composer.value.scene;
   const set = (change: Partial<SceneDraft>) => setScene(change);
   return (
-    <div class="row music">
+    <div class="row scene-music">
       <div class="row two">
         <div>
           <label for="music">Music</label>
