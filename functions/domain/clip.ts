@@ -4,6 +4,7 @@ import type { PinnedBot } from './account-bot.ts';
 import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
+import { CONTROL_MESSAGE, HIDDEN_CONTROL } from './text-rules.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
 import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-markup.ts';
 
@@ -85,7 +86,7 @@ const textSchema = z
   .refine((t) => t.trim().length > 0, 'must not be empty')
   .superRefine((t, ctx) => {
     if (t.trim().length === 0) return;
-    const problem = speechMarkupProblem(t);
+    const problem = HIDDEN_CONTROL.test(t) ? CONTROL_MESSAGE : speechMarkupProblem(t);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
     else if (!SPEAKABLE.test(shownText(t))) ctx.addIssue({ code: 'custom', message: 'must contain something to say: at least one letter or digit' });
   })

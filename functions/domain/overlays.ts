@@ -15,6 +15,10 @@ import {
 } from './choices.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
+import { CONTROL_MESSAGE, HIDDEN_CONTROL } from './text-rules.ts';
+
+/** A character a viewer sees: not a space, a control or an invisible format character (zero-width, bidi marks). */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
 
 /** A text overlay as stored: its position resolved (the style's default when none was given). */
 export interface TextOverlay {
@@ -86,6 +90,8 @@ const textOverlaySchema = z
     const { maxChars, maxLines } = limits.overlayText[o.style];
     const text = o.text.trim();
     if (!text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'must not be empty' });
+    else if (HIDDEN_CONTROL.test(text)) ctx.addIssue({ code: 'custom', path: ['text'], message: CONTROL_MESSAGE });
+    else if (!VISIBLE.test(text)) ctx.addIssue({ code: 'custom', path: ['text'], message: 'must show something: at least one visible character' });
     else if ([...text].length > maxChars)
       ctx.addIssue({ code: 'custom', path: ['text'], message: `must be at most ${maxChars} characters for a ${o.style}` });
     else if (text.split(/\r\n|\r|\n/).length > maxLines)

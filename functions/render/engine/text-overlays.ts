@@ -249,7 +249,12 @@ export function placeTextOverlays(
  * libass draws as braces; a backslash that could start an escape (before N, n, h, a brace, or at the end of the
  * text, where an override of ours may follow) gets an invisible word joiner (U+2060) after it.
  */
-export const assLiteral = (text: string) => text.replace(/\\(?=[Nnh{}]|$)/g, '\\\u2060').replace(/[{}]/g, '\\$&');
+export const assLiteral = (text: string) =>
+  text
+    // A control character (refused at create; never trusted here) would end or garble the script: a NUL ends it.
+    .replace(/[\p{Cc}]/gu, ' ')
+    .replace(/\\(?=[Nnh{}]|$)/g, '\\\u2060')
+    .replace(/[{}]/g, '\\$&');
 
 /**
  * A line of text as ASS with each run of another script in its font (`\fn`), back to the style's font after it.
