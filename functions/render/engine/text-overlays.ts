@@ -183,7 +183,7 @@ const byDistance = (preferred: BotPosition) => {
 export function placeTextOverlays(
   frame: { width: number; height: number },
   overlays: TextOverlay[],
-  keepClear: { presenter: Rect; captions?: Rect },
+  keepClear: { presenter: Rect; captions?: Rect; images?: { box: Rect; start: number; end: number }[] },
   clipSeconds: number,
   font: FontFile,
 ): PlacedText[] {
@@ -198,6 +198,8 @@ export function placeTextOverlays(
       keepClear.presenter,
       ...(keepClear.captions ? [keepClear.captions] : []),
       ...placed.filter((p) => p.start < end && start < p.end).map((p) => p.box),
+      // The logo and the image overlays shown meanwhile: text is drawn over them, so it keeps clear where it can.
+      ...(keepClear.images ?? []).filter((i) => i.start < end && start < i.end).map((i) => i.box),
     ];
     const inside = (r: Rect) => r.x >= area.left && r.x + r.width <= area.right && r.y >= area.top && r.y + r.height <= area.bottom;
     const clearOf = (r: Rect, rects: Rect[]) => inside(r) && rects.every((o) => !overlaps(r, o, gap));
