@@ -110,10 +110,10 @@ const imageOverlaySchema = z
     position: positionSchema.optional().describe(`Where it goes. Default ${OVERLAY_DEFAULT_POSITIONS.image}.`),
     size: z
       .number({ error: 'must be a number' })
-      .min(limits.minOverlayImageSize, `must be between ${limits.minOverlayImageSize} and ${limits.maxOverlayImageSize}`)
-      .max(limits.maxOverlayImageSize, `must be between ${limits.minOverlayImageSize} and ${limits.maxOverlayImageSize}`)
+      .min(limits.minImageLayerSize, `must be between ${limits.minImageLayerSize} and ${limits.maxImageLayerSize}`)
+      .max(limits.maxImageLayerSize, `must be between ${limits.minImageLayerSize} and ${limits.maxImageLayerSize}`)
       .default(0.15)
-      .describe(`Its width as a share of the frame's width, ${limits.minOverlayImageSize} to ${limits.maxOverlayImageSize}. Default 0.15.`),
+      .describe(`Its width as a share of the frame's width, ${limits.minImageLayerSize} to ${limits.maxImageLayerSize}. Default 0.15.`),
     opacity: z
       .number({ error: 'must be a number' })
       .min(0, 'must be between 0 and 1')
