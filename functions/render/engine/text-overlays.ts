@@ -250,6 +250,7 @@ export function placeTextOverlays(
  * Text as ASS dialogue text, shown as written: `{` and `}` (an override block) are escaped as `\{` `\}`, which
  * libass draws as braces; a backslash that could start an escape (before N, n, h, a brace, or at the end of the
  * text, where an override of ours may follow) gets an invisible word joiner (U+2060) after it.
+ * @internal Exported for its tests.
  */
 export const assLiteral = (text: string) => text.replace(/\\(?=[Nnh{}]|$)/g, '\\\u2060').replace(/[{}]/g, '\\$&');
 
