@@ -105,7 +105,7 @@ const textOverlaySchema = z
 const imageOverlaySchema = z
   .strictObject({
     type: z.literal('image'),
-    url: httpUrlSchema.describe('A PNG or JPEG, fetched when the clip renders.'),
+    url: httpUrlSchema.describe('A PNG (its transparency is kept), JPEG or WebP still, fetched when the clip renders, at most 10 MiB (as the logo).'),
     ...window,
     position: positionSchema.optional().describe(`Where it goes. Default ${OVERLAY_DEFAULT_POSITIONS.image}.`),
     size: z
