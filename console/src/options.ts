@@ -15,13 +15,15 @@ import {
   LOGO_DEFAULTS,
   MUSIC_DEFAULT_VOLUME,
   MUSIC_PRESETS,
+  OVERLAY_DEFAULT_POSITIONS,
   OVERLAY_STYLES,
+  THEME_DEFAULTS,
   THEME_FONTS,
 } from '#domain/choices';
 import { limits } from '#domain/limits';
 import { ASPECT_RATIOS, type AspectRatio, DEFAULT_SHAPE, frameSizeOf, RESOLUTIONS as RESOLUTION_IDS, type Resolution } from '#domain/shape';
 
-export { BOT_SIZES, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, MUSIC_PRESETS, OVERLAY_STYLES, THEME_FONTS };
+export { BOT_SIZES, ENTRY_TRANSITIONS, EXIT_TRANSITIONS, MUSIC_PRESETS, OVERLAY_DEFAULT_POSITIONS, OVERLAY_STYLES, THEME_DEFAULTS, THEME_FONTS };
 
 export const LIMITS = {
   textPerClip: limits.maxTextChars,
@@ -86,4 +88,8 @@ export const SCENE_DEFAULTS = {
 } as const;
 
 /** The overlays a clip may carry, and an image layer's size range (a share of the frame's width). */
-export const OVERLAY_LIMITS = { perClip: 10, minImageSize: limits.minImageLayerSize, maxImageSize: limits.maxImageLayerSize } as const;
+export const OVERLAY_LIMITS = {
+  perClip: limits.maxOverlays,
+  minImageSize: limits.minImageLayerSize,
+  maxImageSize: limits.maxImageLayerSize,
+} as const;

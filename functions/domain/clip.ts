@@ -4,9 +4,9 @@ import type { PinnedBot } from './account-bot.ts';
 import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
-import { CONTROL_MESSAGE, HIDDEN_CONTROL } from './text-rules.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
 import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-markup.ts';
+import { CONTROL_MESSAGE, HIDDEN_CONTROL } from './text-rules.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];

@@ -23,9 +23,6 @@ export const limits = {
   },
   /** An overlay's start and end are seconds from its clip's start, at most this (a clip's speech is shorter). */
   maxOverlaySeconds: 600,
-  /** An image overlay's width, as a share of the frame's width. */
-  minOverlayImageSize: 0.05,
-  maxOverlayImageSize: 0.3,
   maxUrlChars: 2048,
   /** Background videos larger than this are refused while downloading. */
   maxBackgroundBytes: 200 * 1024 * 1024,

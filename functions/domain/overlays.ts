@@ -111,15 +111,15 @@ const textOverlaySchema = z
 const imageOverlaySchema = z
   .strictObject({
     type: z.literal('image'),
-    url: httpUrlSchema.describe('A PNG or JPEG, fetched when the clip renders.'),
+    url: httpUrlSchema.describe('A PNG (its transparency is kept), JPEG or WebP still, fetched when the clip renders, at most 10 MiB (as the logo).'),
     ...window,
     position: positionSchema.optional().describe(`Where it goes. Default ${OVERLAY_DEFAULT_POSITIONS.image}.`),
     size: z
       .number({ error: 'must be a number' })
-      .min(limits.minOverlayImageSize, `must be between ${limits.minOverlayImageSize} and ${limits.maxOverlayImageSize}`)
-      .max(limits.maxOverlayImageSize, `must be between ${limits.minOverlayImageSize} and ${limits.maxOverlayImageSize}`)
+      .min(limits.minImageLayerSize, `must be between ${limits.minImageLayerSize} and ${limits.maxImageLayerSize}`)
+      .max(limits.maxImageLayerSize, `must be between ${limits.minImageLayerSize} and ${limits.maxImageLayerSize}`)
       .default(0.15)
-      .describe(`Its width as a share of the frame's width, ${limits.minOverlayImageSize} to ${limits.maxOverlayImageSize}. Default 0.15.`),
+      .describe(`Its width as a share of the frame's width, ${limits.minImageLayerSize} to ${limits.maxImageLayerSize}. Default 0.15.`),
     opacity: z
       .number({ error: 'must be a number' })
       .min(0, 'must be between 0 and 1')

@@ -3,6 +3,7 @@ import type { Bot } from './bot.ts';
 import { TEMPORARY_EXPIRY_DAYS } from './bucket-layout.ts';
 import type { ClipSpec } from './clip.ts';
 import type { LexiconEntry } from './lexicon.ts';
+import { DEFAULT_THEME } from './overlays.ts';
 import { frameSizeOf, type Shape } from './shape.ts';
 import type { SpeechVoice } from './voices.ts';
 
@@ -55,12 +56,23 @@ export function clipContentHash(
           // Absent when none, so that a clip without them keeps the address it had; their keys sorted, as a stored
           // map comes back in any order.
           ...(clip.overlays?.length && { overlays: withSortedKeys(clip.overlays) }),
-          ...(clip.theme && { theme: withSortedKeys(clip.theme) }),
+          ...(drawnTheme(clip) && { theme: withSortedKeys(clip.theme) }),
         }
       : {}),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
+
+/**
+ * Whether the clip's theme changes its pixels: only text is drawn in it (burned captions, text overlays), and the
+ * default theme draws as no theme does.
+ */
+const drawnTheme = (clip: ClipSpec): boolean =>
+  !!clip.theme &&
+  (clip.captions === 'burn' || !!clip.overlays?.some((o) => o.type === 'text')) &&
+  (clip.theme.font !== DEFAULT_THEME.font ||
+    clip.theme.primaryColor !== DEFAULT_THEME.primaryColor ||
+    clip.theme.textColor !== DEFAULT_THEME.textColor);
 
 /** The value with every object's keys in sorted order (arrays keep theirs), so equal data hashes alike. */
 function withSortedKeys(value: unknown): unknown {

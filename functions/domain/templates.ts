@@ -145,13 +145,16 @@ const withoutEmpty = (field: PlaceholderField, value: string): string | undefine
   value.trim() === '' && OPTIONAL_FIELDS.includes(field) ? undefined : value;
 
 /** The clips with every placeholder filled by `fill`; a field that is one placeholder alone may be left out (undefined). */
-function filledClips(clips: ParsedClips, fill: (field: PlaceholderField, parts: TemplatePart[]) => string | undefined): Record<string, unknown>[] {
+function filledClips(
+  clips: ParsedClips,
+  fill: (field: PlaceholderField, parts: TemplatePart[], key: string) => string | undefined,
+): Record<string, unknown>[] {
   return clips.map(({ clip, fields }) => {
     const filled: Record<string, unknown> = { ...clip };
     // The overlays are copied too: the template's own objects are never written.
     if (Array.isArray(clip.overlays)) filled.overlays = clip.overlays.map((o) => (o && typeof o === 'object' ? { ...o } : o));
     for (const [key, parts] of Object.entries(fields)) {
-      const value = fill(fieldKind(key), parts);
+      const value = fill(fieldKind(key), parts, key);
       const overlay = /^overlays\[(\d+)\]\.(\w+)$/.exec(key);
       const target = overlay ? ((filled.overlays as Record<string, unknown>[])[Number(overlay[1])] as Record<string, unknown>) : filled;
       const name = overlay ? overlay[2]! : key;
@@ -198,19 +201,22 @@ export function parseTemplate(uid: string, body: Record<string, unknown>): SaveT
   if (problems.length) throw new InvalidRequest(problems);
 
   const { name: _name, ...fields } = body;
-  const sampleClips = filledClips(clips, (field, parts) => {
+  const sampleClips = filledClips(clips, (field, parts, key) => {
     if (parts.length === 1 && 'variable' in parts[0]! && parts[0].default === undefined) return SAMPLE_FOR_WHOLE_FIELD[field];
     return withoutEmpty(
       field,
-      fillPlaceholders(parts, (_, fallback) => asValue(field, fallback ?? SAMPLE_WORD)),
+      fillPlaceholders(parts, (_, fallback) => asValue(key, fallback ?? SAMPLE_WORD)),
     );
   });
   const sample = parseCreateVideo({ ...fields, webhook: SAMPLE_WEBHOOK, clips: body.clips === undefined ? undefined : sampleClips });
   return { uid, name, request: { ...fields, clips: clips.map((c) => c.clip) }, variables, sample };
 }
 
-/** A value filled into a clip's `text` is data: escaped, so that it is said as written and never read as markup. */
-const asValue = (field: PlaceholderField, value: string) => (field === 'text' ? escapeSpeechText(value) : value);
+/**
+ * A value filled into a clip's own `text` (spoken, markup read) is data: escaped, so that it is said as written and
+ * never read as markup. An overlay's `text` reads no markup: its value goes in as written.
+ */
+const asValue = (key: string, value: string) => (key === 'text' ? escapeSpeechText(value) : value);
 
 /** A variable's value as rows and requests give it: text (numbers and booleans as written). */
 function valueText(value: unknown): string | undefined {
@@ -248,10 +254,10 @@ export function fieldsFromTemplate(template: TemplateRecord, values: unknown, pa
   if (problems.length) throw new InvalidRequest(problems);
 
   const clips = readClips(template.request.clips, problems);
-  const filled = filledClips(clips, (field, parts) =>
+  const filled = filledClips(clips, (field, parts, key) =>
     withoutEmpty(
       field,
-      fillPlaceholders(parts, (name, fallback) => asValue(field, text.get(name) ?? fallback ?? '')),
+      fillPlaceholders(parts, (name, fallback) => asValue(key, text.get(name) ?? fallback ?? '')),
     ),
   );
   return { ...template.request, clips: filled };

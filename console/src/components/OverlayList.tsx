@@ -1,4 +1,4 @@
-import { humanize, OVERLAY_LIMITS, OVERLAY_STYLES, POSITIONS } from '../options.ts';
+import { humanize, OVERLAY_DEFAULT_POSITIONS, OVERLAY_LIMITS, OVERLAY_STYLES, POSITIONS } from '../options.ts';
 import type { ClipDraft, OverlayDraft } from '../request.ts';
 import { addOverlay, removeOverlay, updateOverlay } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
@@ -117,7 +117,7 @@ function OverlayEditor({ clip, clipIndex, overlay, index }: { clip: ClipDraft; c
             onChange={(e) => set({ position: e.currentTarget.value })}
             {...invalidProps(err('position').id, path('position'))}
           >
-            <option value="">{overlay.type === 'text' ? "The style's place" : 'Top right'}</option>
+            <option value="">{overlay.type === 'text' ? "The style's place" : humanize(OVERLAY_DEFAULT_POSITIONS.image)}</option>
             {POSITIONS.map((p) => (
               <option value={p}>{humanize(p)}</option>
             ))}

@@ -1,4 +1,4 @@
-import { humanize, MUSIC_PRESETS, OVERLAY_LIMITS, POSITIONS, THEME_FONTS } from '../options.ts';
+import { humanize, MUSIC_PRESETS, OVERLAY_LIMITS, POSITIONS, THEME_DEFAULTS, THEME_FONTS } from '../options.ts';
 import type { SceneDraft } from '../request.ts';
 import { composer, setScene } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
@@ -16,7 +16,7 @@ function ColourField({ id, label, field }: { id: string; label: string; field: '
         <input
           id={id}
           type="color"
-          value={value || (field === 'primaryColor' ? '#2563eb' : '#ffffff')}
+          value={value || (field === 'primaryColor' ? THEME_DEFAULTS.primary_color : THEME_DEFAULTS.text_color).toLowerCase()}
           onInput={(e) => setScene({ [field]: e.currentTarget.value })}
         />
         <output for={id}>{value || 'default'}</output>

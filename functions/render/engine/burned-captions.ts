@@ -11,7 +11,7 @@
 import { CAPTION_LIMITS, type Cue } from '#domain/captions';
 import { DEFAULT_THEME, type Theme } from '#domain/overlays';
 import { fontFilePath, THEME_FONT_FILES } from './fonts.ts';
-import { assColour, assLiteral, assTime, type Rect } from './text-overlays.ts';
+import { assColour, assRuns, assTime, type Rect } from './text-overlays.ts';
 
 export type { Rect } from './text-overlays.ts';
 
@@ -136,7 +136,8 @@ export function captionsScript(
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
     ...cues.map(
-      (cue) => `Dialogue: 0,${assTime(cue.startSeconds)},${assTime(cue.endSeconds)},Caption,,0,0,0,,${cue.lines.map(assLiteral).join('\\N')}`,
+      (cue) =>
+        `Dialogue: 0,${assTime(cue.startSeconds)},${assTime(cue.endSeconds)},Caption,,0,0,0,,${cue.lines.map((line) => assRuns(line, font)).join('\\N')}`,
     ),
     ...overlays.events,
     '',

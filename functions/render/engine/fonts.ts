@@ -23,12 +23,20 @@ export interface FontFile {
   charWidth: number;
   /** Drawn this much larger than the size asked (Noto Sans Arabic's letters are small beside Latin ones). @default 1 */
   scale?: number;
+  /** The family has no Greek letters (Montserrat, Merriweather): Greek is drawn with Inter instead. @default false */
+  lacksGreek?: boolean;
 }
 
 export const THEME_FONT_FILES: Record<ThemeFont, FontFile> = {
   inter: { family: 'Inter SemiBold', npmPackage: 'inter', file: 'Inter_600SemiBold.ttf', charWidth: 0.62 },
-  montserrat: { family: 'Montserrat SemiBold', npmPackage: 'montserrat', file: 'Montserrat_600SemiBold.ttf', charWidth: 0.72 },
-  merriweather: { family: 'Merriweather SemiBold', npmPackage: 'merriweather', file: 'Merriweather_600SemiBold.ttf', charWidth: 0.72 },
+  montserrat: { family: 'Montserrat SemiBold', npmPackage: 'montserrat', file: 'Montserrat_600SemiBold.ttf', charWidth: 0.72, lacksGreek: true },
+  merriweather: {
+    family: 'Merriweather SemiBold',
+    npmPackage: 'merriweather',
+    file: 'Merriweather_600SemiBold.ttf',
+    charWidth: 0.72,
+    lacksGreek: true,
+  },
 };
 
 /** Arabic script (shaped and laid right to left by libass with FriBidi). */
@@ -46,6 +54,7 @@ const CJK_FONT: FontFile = { family: 'Noto Sans SC SemiBold', npmPackage: 'noto-
 export const ALL_FONT_FILES: readonly FontFile[] = [...Object.values(THEME_FONT_FILES), ARABIC_FONT, CJK_FONT];
 
 const ARABIC = /\p{Script=Arabic}/u;
+const GREEK = /\p{Script=Greek}/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef]/u;
 /** Spaces, digits, punctuation, combining marks: drawn by the font of the run they are in. */
 const NEUTRAL = /[\p{Script=Common}\p{Script=Inherited}]/u;
@@ -54,6 +63,7 @@ const NEUTRAL = /[\p{Script=Common}\p{Script=Inherited}]/u;
 function fontOfChar(char: string, base: FontFile): FontFile | undefined {
   if (CJK.test(char)) return CJK_FONT;
   if (ARABIC.test(char)) return ARABIC_FONT;
+  if (base.lacksGreek && GREEK.test(char)) return THEME_FONT_FILES.inter;
   if (NEUTRAL.test(char)) return undefined;
   return base;
 }
@@ -81,7 +91,12 @@ export const needsTallLines = (text: string) => ARABIC.test(text) || CJK.test(te
 /** The files the texts need: the base font and, only if some text has their script, the Noto fonts. */
 export function fontsFor(texts: string[], base: FontFile): FontFile[] {
   const all = texts.join('\n');
-  return [base, ...(ARABIC.test(all) ? [ARABIC_FONT] : []), ...(CJK.test(all) ? [CJK_FONT] : [])];
+  return [
+    base,
+    ...(base.lacksGreek && GREEK.test(all) ? [THEME_FONT_FILES.inter] : []),
+    ...(ARABIC.test(all) ? [ARABIC_FONT] : []),
+    ...(CJK.test(all) ? [CJK_FONT] : []),
+  ];
 }
 
 /**

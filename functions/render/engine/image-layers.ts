@@ -42,8 +42,7 @@ export interface ImageBox {
 /**
  * Where a picture of `image`'s size is drawn: `size` of the frame's width wide (never more than MAX_IMAGE_UPSCALE
  * times its own size, never taller or wider than the frame inside its margins), at `position` a safe margin in
- * from the frame's edges, as the bot is.
- * @internal Exported for its tests.
+ * from the frame's edges, as the bot is (text overlays keep clear of it).
  */
 export function imageBoxOf(frame: FrameSize, image: { width: number; height: number }, position: BotPosition, size: number): ImageBox {
   const margin = safeMarginOf(frame);

@@ -19,7 +19,7 @@ import { hashString, poses } from './animation.ts';
 import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
 import { fontFilePath, fontsFor, THEME_FONT_FILES } from './fonts.ts';
-import { type ImageLayer, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
+import { type ImageLayer, imageBoxOf, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
 import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
@@ -165,7 +165,7 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
  * only the fonts it needs (libass loads every file of `fontsdir`) are written into the work directory. Undefined
  * when there is nothing to draw.
  */
-function burnText(input: RenderClipInput, cues: Cue[], bot: Rect, head: Rect, clipSeconds: number): string | undefined {
+function burnText(input: RenderClipInput, cues: Cue[], bot: Rect, head: Rect, clipSeconds: number, layers: ReadyImageLayer[]): string | undefined {
   const { frame, workDir } = input;
   const theme = input.theme ?? DEFAULT_THEME;
   const font = THEME_FONT_FILES[theme.font];
@@ -173,7 +173,9 @@ function burnText(input: RenderClipInput, cues: Cue[], bot: Rect, head: Rect, cl
   const charWidth = (CAPTION_CHAR_WIDTH * font.charWidth) / THEME_FONT_FILES.inter.charWidth;
   const longest = Math.max(0, ...cues.flatMap((cue) => cue.lines.map((line) => [...line].length)));
   const place = placeCaptions(frame, bot, longest || undefined, head, charWidth);
-  const placed = placeTextOverlays(frame, texts, { presenter: bot, ...(cues.length && { captions: captionBlockOf(place) }) }, clipSeconds, font);
+  const images = layers.map((l) => ({ box: imageBoxOf(frame, l.image, l.position, l.size), start: l.start ?? 0, end: l.end ?? clipSeconds }));
+  const keepClear = { presenter: bot, images, ...(cues.length && { captions: captionBlockOf(place) }) };
+  const placed = placeTextOverlays(frame, texts, keepClear, clipSeconds, font);
   if (!cues.length && !placed.length) return undefined;
   const script = join(workDir, 'text.ass');
   const overlays = { styles: placed.length ? overlayStyles(theme, font) : [], events: placed.map((p) => overlayEvent(p, font, frame)) };
@@ -312,7 +314,7 @@ function videoChain(
   }
   // Burned captions and text overlays go over the picture and the bot, under the fades (they fade with the picture).
   const burned = input.captions === 'burn' && cues.length > 0 && isBurnable(input.text);
-  const text = burnText(input, burned ? cues : [], place, bot.head, timing.totalSeconds);
+  const text = burnText(input, burned ? cues : [], place, bot.head, timing.totalSeconds, layers);
   if (text) next(text);
   if (transitions.entry === 'fade_in') next(`fade=t=in:st=0:d=${f(T)}`);
   if (transitions.exit === 'fade_out') next(`fade=t=out:st=${f(outStart)}:d=${f(T)}`);

@@ -183,7 +183,7 @@ const byDistance = (preferred: BotPosition) => {
 export function placeTextOverlays(
   frame: { width: number; height: number },
   overlays: TextOverlay[],
-  keepClear: { presenter: Rect; captions?: Rect },
+  keepClear: { presenter: Rect; captions?: Rect; images?: { box: Rect; start: number; end: number }[] },
   clipSeconds: number,
   font: FontFile,
 ): PlacedText[] {
@@ -198,6 +198,8 @@ export function placeTextOverlays(
       keepClear.presenter,
       ...(keepClear.captions ? [keepClear.captions] : []),
       ...placed.filter((p) => p.start < end && start < p.end).map((p) => p.box),
+      // The logo and the image overlays shown meanwhile: text is drawn over them, so it keeps clear where it can.
+      ...(keepClear.images ?? []).filter((i) => i.start < end && start < i.end).map((i) => i.box),
     ];
     const inside = (r: Rect) => r.x >= area.left && r.x + r.width <= area.right && r.y >= area.top && r.y + r.height <= area.bottom;
     const clearOf = (r: Rect, rects: Rect[]) => inside(r) && rects.every((o) => !overlaps(r, o, gap));
@@ -248,6 +250,7 @@ export function placeTextOverlays(
  * Text as ASS dialogue text, shown as written: `{` and `}` (an override block) are escaped as `\{` `\}`, which
  * libass draws as braces; a backslash that could start an escape (before N, n, h, a brace, or at the end of the
  * text, where an override of ours may follow) gets an invisible word joiner (U+2060) after it.
+ * @internal Exported for its tests.
  */
 export const assLiteral = (text: string) =>
   text

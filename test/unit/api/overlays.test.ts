@@ -245,10 +245,10 @@ describe("the clip's cache key", () => {
       key({ ...plain, overlays: [{ ...title, position: 'top-left' }] }),
       key({ ...plain, overlays: [{ type: 'image', url: 'https://e.com/l.png', start: 0, position: 'top-right', size: 0.1, opacity: 1 }] }),
       key({ ...plain, overlays: [{ type: 'image', url: 'https://e.com/l.png', start: 0, position: 'top-right', size: 0.1, opacity: 0.5 }] }),
-      key({ ...plain, theme: { font: 'inter', primaryColor: '#000000', textColor: '#FFFFFF' } }),
-      key({ ...plain, theme: { font: 'inter', primaryColor: '#000001', textColor: '#FFFFFF' } }),
-      key({ ...plain, theme: { font: 'inter', primaryColor: '#000000', textColor: '#FFFFFE' } }),
-      key({ ...plain, theme: { font: 'montserrat', primaryColor: '#000000', textColor: '#FFFFFF' } }),
+      key({ ...plain, overlays: [title], theme: { font: 'inter', primaryColor: '#000000', textColor: '#FFFFFF' } }),
+      key({ ...plain, overlays: [title], theme: { font: 'inter', primaryColor: '#000001', textColor: '#FFFFFF' } }),
+      key({ ...plain, overlays: [title], theme: { font: 'inter', primaryColor: '#000000', textColor: '#FFFFFE' } }),
+      key({ ...plain, overlays: [title], theme: { font: 'montserrat', primaryColor: '#000000', textColor: '#FFFFFF' } }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
     // No overlays at all is the clip's address without the field.
