@@ -43,10 +43,15 @@ const entrySchema = z.strictObject({
     .max(LEXICON_LIMITS.maxSayChars)
     .refine((s) => !CONTROL.test(s), 'must not hold control characters or line breaks')
     .refine((s) => !/[<>]/.test(s), 'must be plain text: no markup (< or >)')
+    .refine((s) => !/\[\[|\]\]/.test(s), 'must be plain text: no phoneme brackets ([[ or ]])')
     .refine((s) => !s || SAYABLE.test(s), 'must hold a letter or a digit'),
 });
 
-const keyOf = (word: string) => word.toLowerCase().replace(/\s+/gu, ' ');
+/**
+ * A word's key: its case folded as the matcher's `iu` flags fold it (upper-casing first takes "ſ" to "s", as the
+ * matcher does), its spaces squeezed.
+ */
+const keyOf = (word: string) => word.toUpperCase().toLowerCase().replace(/\s+/gu, ' ');
 
 /** The body of PUT /v1/lexicon: the whole lexicon, words unique whatever their case. */
 export const lexiconRequestSchema = z
@@ -120,6 +125,12 @@ function replacementsIn(markup: SpeechMarkup, entries: LexiconEntry[]): Replacem
   const matcher = matcherOf(entries);
   if (!matcher) return [];
   const byKey = new Map(entries.map((e) => [keyOf(e.word), e]));
+  // For a match whose key folds otherwise than its entry's: each entry's own whole-word pattern, compiled once.
+  let exact: [LexiconEntry, RegExp][] | undefined;
+  const entryOf = (word: string) => {
+    exact ??= entries.map((e) => [e, new RegExp(`^${matcherOf([e])!.source}$`, 'iu')]);
+    return exact.find(([, pattern]) => pattern.test(word))?.[0];
+  };
   const found: Replacement[] = [];
   for (const run of markup.runs) {
     if (run.kind !== 'text' || run.spell) continue;
@@ -128,7 +139,7 @@ function replacementsIn(markup: SpeechMarkup, entries: LexiconEntry[]): Replacem
     matcher.lastIndex = run.start;
     for (let m = matcher.exec(markup.shown); m && m.index < run.end; m = matcher.exec(markup.shown)) {
       if (m.index + m[0].length > run.end) continue;
-      const entry = byKey.get(keyOf(m[0])) ?? entries.find((e) => new RegExp(`^${matcherOf([e])!.source}$`, 'iu').test(m![0]));
+      const entry = byKey.get(keyOf(m[0])) ?? entryOf(m[0]);
       if (entry) found.push({ start: m.index, end: m.index + m[0].length, entry });
     }
   }

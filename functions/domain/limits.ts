@@ -57,6 +57,13 @@ export const limits = {
    * synthesis, so that a clip's render budget and its inputs always fit in the render function's time.
    */
   maxSpeechSeconds: 180,
+  /**
+   * A clip's text as said — the account's lexicon applied, markup removed — is at most this many characters (Polly
+   * bills at most 3,000 a request; espeak-ng fails on far longer): a lexicon cannot multiply what a clip says.
+   */
+  maxSpokenChars: 3000,
+  /** Polly's own ceiling on a request's text, markup included. */
+  maxPollyRequestChars: 6000,
   renderBudgetPerSecond: 4,
   mediaStallSeconds: 30,
   /** Page size bounds of list operations. */

@@ -26,7 +26,7 @@ import type { ImageMedia } from '#media/image-media';
 import { MediaBudgetError, MediaToolError } from '#media/media';
 import type { ImageLayer } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
-import { RENDERER_VERSION, SpeechTooLongError } from './engine/types.ts';
+import { RENDERER_VERSION, SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
 import { type ImageSubject, LOGO, overlayImageSubject } from './image.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
@@ -276,6 +276,11 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
 
 /** What a failed render means for the caller: a JobFailure of theirs to fix, or the error as it is (retried). */
 function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, background: Promise<BackgroundMedia> | undefined): unknown {
+  if (error instanceof SpokenTextTooLongError)
+    return new JobFailure(
+      'text_too_long',
+      `its text, as said (the account's lexicon applied), is ${error.chars} characters; at most ${error.maxChars} can be said in one clip: shorten it or split it into more clips`,
+    );
   if (error instanceof SpeechTooLongError)
     return new JobFailure(
       'text_too_long',

@@ -24,7 +24,7 @@ import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
 import { overlayEvent, overlayStyles, placeTextOverlays } from './text-overlays.ts';
-import { FPS, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult, SpeechTooLongError } from './types.ts';
+import { FPS, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult, SpeechTooLongError, SpokenTextTooLongError } from './types.ts';
 import { readWav } from './wav.ts';
 
 export interface ClipTiming {
@@ -375,6 +375,8 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
   const script = speechScriptOf(input.text, input.pronunciations);
+  const spokenChars = script.parts.reduce((n, part) => n + (part.kind === 'speech' ? part.text.length : 0), 0);
+  if (spokenChars > limits.maxSpokenChars) throw new SpokenTextTooLongError(spokenChars, limits.maxSpokenChars);
   const speech = await input.speech.synthesize(script, input.voice, input.workDir);
   const speechMs = ms();
   if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);

@@ -119,6 +119,20 @@ export interface RenderTimings {
   encodeMs: number;
 }
 
+/**
+ * What a clip says is longer than a speech engine takes: `chars` against `maxChars` (limits.maxSpokenChars for the
+ * text as said; Polly's request ceiling for its SSML).
+ */
+export class SpokenTextTooLongError extends Error {
+  constructor(
+    readonly chars: number,
+    readonly maxChars: number,
+  ) {
+    super(`the text as said is ${chars} characters, more than ${maxChars}`);
+    this.name = 'SpokenTextTooLongError';
+  }
+}
+
 /** The clip's speech lasts longer than limits.maxSpeechSeconds: refused, whatever renders it. */
 export class SpeechTooLongError extends Error {
   constructor(

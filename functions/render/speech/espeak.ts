@@ -222,7 +222,7 @@ export class EspeakSpeechEngine implements SpeechEngine {
         '-w',
         output,
         // A leading space keeps plain text that starts with "-" from being read as an option (SSML starts with "<").
-        ssml ? argument : ` ${argument}`,
+        ssml ? withoutPhonemeInput(argument) : ` ${withoutPhonemeInput(argument)}`,
       ],
       output,
     );
@@ -232,6 +232,13 @@ export class EspeakSpeechEngine implements SpeechEngine {
 }
 
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/**
+ * espeak-ng reads `[[…]]` as raw phonemes: a caller's `[[` (in the text, a template value, a lexicon entry) is
+ * broken up, so what is said is what is written, as with any other engine.
+ * @internal Exported for its tests.
+ */
+export const withoutPhonemeInput = (text: string) => text.replace(/\[(?=\[)/g, '[ ');
 
 /** `espeak:<voice>+<variant>` with the bot's delivery, as espeak-ng's options. */
 function espeakSettings(voice: SpeechVoice): EspeakVoiceSettings {

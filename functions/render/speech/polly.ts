@@ -8,9 +8,10 @@ import { PollyClient, SynthesizeSpeechCommand, type VoiceId } from '@aws-sdk/cli
 import { traced } from '#commons/tracer';
 import type { TimedWord } from '#domain/captions';
 import type { SpeechScript } from '#domain/lexicon';
+import { limits } from '#domain/limits';
 import type { EmphasisLevel } from '#domain/speech-markup';
 import { pollyEngineOf, type SpeechVoice, splitVoiceId } from '#domain/voices';
-import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
+import { type SpeechEngine, type SpeechResult, SpokenTextTooLongError } from '../engine/types.ts';
 import { wavFromPcm16 } from '../engine/wav.ts';
 import { SpokenText } from './spoken-text.ts';
 
@@ -99,6 +100,8 @@ export class PollySpeechEngine implements SpeechEngine {
     if (engine !== 'polly' || !voiceId) throw new Error(`not a Polly voice: "${voice.id}"`);
     const pollyEngine = pollyEngineOf(voiceId);
     const { sent, textType } = requestText(script, pollyEngine);
+    // Escaped markup can make a request longer than its text: refused here rather than paid for and refused by Polly.
+    if (sent.text.length > limits.maxPollyRequestChars) throw new SpokenTextTooLongError(sent.text.length, limits.maxPollyRequestChars);
     const common = { Engine: pollyEngine, Text: sent.text, TextType: textType, VoiceId: voiceId as VoiceId } as const;
     const [audio, marks] = await Promise.all([
       this.client.send(new SynthesizeSpeechCommand({ ...common, OutputFormat: 'pcm', SampleRate: String(SAMPLE_RATE) })),
