@@ -24,7 +24,15 @@ import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
 import { overlayEvent, overlayStyles, placeTextOverlays } from './text-overlays.ts';
-import { FPS, type RenderClipInput, type RenderClipOutput, type RenderTimings, type SpeechResult, SpeechTooLongError, SpokenTextTooLongError } from './types.ts';
+import {
+  FPS,
+  type RenderClipInput,
+  type RenderClipOutput,
+  type RenderTimings,
+  type SpeechResult,
+  SpeechTooLongError,
+  SpokenTextTooLongError,
+} from './types.ts';
 import { readWav } from './wav.ts';
 
 export interface ClipTiming {

@@ -137,13 +137,18 @@ describe('parseCreateVideo', () => {
       ['zero-width space', '\u200B'],
       ['zero-width joiners and a BOM', '\u200D\u200D\uFEFF\u200B'],
       ['zero-width characters between spaces', ' \u200B \u200C '],
-      ['control characters', '\u0000\u0007\u001B\u007F'],
       ['punctuation', '...!?;:—«»'],
       ['symbols and emoji alone', '★ ♪ 🙂 👍🏽'],
       ['combining marks alone', '\u0301\u0308'],
     ])('refuses %s with a 400 naming the clip', (_what, text) => {
       const problems = refusedText(text, 1);
       expect(problems).toEqual([{ path: 'clips[1].text', message: expect.stringMatching(/letter or digit/) }]);
+    });
+
+    it('refuses control characters (but line breaks and tabs) with a 400 naming the clip', () => {
+      expect(refusedText('\u0000\u0007\u001B\u007F', 1)).toEqual([
+        { path: 'clips[1].text', message: 'must not hold control characters (only line breaks and tabs)' },
+      ]);
     });
 
     it('keeps saying "must not be empty" (once) for blank text', () => {
