@@ -68,7 +68,8 @@ export const OVERLAY_DEFAULT_POSITIONS: Record<OverlayStyle | 'image', BotPositi
   title: 'center',
   lower_third: 'bottom-left',
   caption_box: 'bottom-center',
-  image: 'top-right',
+  // Not the logo's corner (top-right by default): an image left in its place is not under the logo.
+  image: 'top-left',
 };
 
 /**

@@ -292,7 +292,8 @@ export const createRequestSchema = z
     }),
     theme: optionalField(
       z.preprocess((value, ctx) => {
-        // A form sends the object as a string of JSON, as it sends clips.
+        // A form sends the object as a string of JSON, as it sends clips; null is no theme, as for the logo.
+        if (value === null) return undefined;
         if (typeof value !== 'string') return value;
         try {
           return JSON.parse(value);

@@ -40,6 +40,7 @@ export type MusicSpec = ({ url: string; preset?: undefined } | { preset: MusicPr
 
 /** `music` in a form body is the object as a JSON (or JSON5) string; in a JSON body, the object itself. */
 export function readMusicField(value: unknown): unknown {
+  if (value === null) return undefined; // no music, as an empty form field (and `logo: null`) say
   if (typeof value !== 'string') return value;
   const text = value.trim();
   try {

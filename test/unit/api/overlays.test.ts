@@ -56,7 +56,7 @@ describe('overlays', () => {
       { type: 'text', text: 'Welcome', style: 'title', start: 0, position: 'center' },
       { type: 'text', text: 'Ava Martin\nHost', style: 'lower_third', start: 1.5, end: 6, position: 'bottom-left' },
       { type: 'text', text: 'A box', style: 'caption_box', start: 0, position: 'top-left' },
-      { type: 'image', url: 'https://e.com/logo.png', start: 0, position: 'top-right', size: 0.15, opacity: 1 },
+      { type: 'image', url: 'https://e.com/logo.png', start: 0, position: 'top-left', size: 0.15, opacity: 1 },
     ]);
   });
 
@@ -223,7 +223,7 @@ describe('overlays and theme on the stored clips', () => {
     expect(shown.theme).toEqual({ font: 'inter', primary_color: '#2B59C3', text_color: '#000000' });
     expect(shown.clips[0]!.overlays).toEqual([
       { type: 'text', text: 'Hi', style: 'title', start: 0, end: null, position: 'center' },
-      { type: 'image', url: 'https://e.com/l.png', start: 0, end: null, position: 'top-right', size: 0.1, opacity: 1 },
+      { type: 'image', url: 'https://e.com/l.png', start: 0, end: null, position: 'top-left', size: 0.1, opacity: 1 },
     ]);
     expect(toPublicKeptClip(kept).overlays).toEqual([{ type: 'text', text: 'Kept title', style: 'title', start: 0, end: null, position: 'center' }]);
   });
