@@ -5,8 +5,8 @@
 import { computed, effect, signal } from '@preact/signals';
 import { type Account, ApiFailure, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
 import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
-import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, OVERLAY_STYLES, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
-import { type ClipDraft, type ComposerDraft, type OverlayDraft, requestBody, type SceneDraft } from './request.ts';
+import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
+import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
 import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
@@ -250,37 +250,6 @@ export function setDraft(change: Partial<ComposerDraft>) {
 
 export function updateClip(id: number, change: Partial<ClipDraft>) {
   setDraft({ clips: composer.value.clips.map((c) => (c.id === id ? { ...c, ...change } : c)) });
-}
-
-export function setScene(change: Partial<SceneDraft>) {
-  setDraft({ scene: { ...composer.value.scene, ...change } });
-}
-
-let nextOverlayId = 1;
-const overlaysOf = (clipId: number) => composer.value.clips.find((c) => c.id === clipId)?.overlays ?? [];
-
-/** A new text (a lower third by default) or image layer at the end of a clip's overlays. */
-export function addOverlay(clipId: number, type: OverlayDraft['type']) {
-  const overlay: OverlayDraft = {
-    id: nextOverlayId++,
-    type,
-    text: '',
-    style: OVERLAY_STYLES[1] ?? OVERLAY_STYLES[0],
-    url: '',
-    start: '',
-    end: '',
-    position: '',
-    size: 0.2,
-  };
-  updateClip(clipId, { overlays: [...overlaysOf(clipId), overlay] });
-}
-
-export function updateOverlay(clipId: number, overlayId: number, change: Partial<OverlayDraft>) {
-  updateClip(clipId, { overlays: overlaysOf(clipId).map((o) => (o.id === overlayId ? { ...o, ...change } : o)) });
-}
-
-export function removeOverlay(clipId: number, overlayId: number) {
-  updateClip(clipId, { overlays: overlaysOf(clipId).filter((o) => o.id !== overlayId) });
 }
 
 export function addClip(clip: ClipDraft = newClip()) {

@@ -43,6 +43,9 @@ export const CLIP_DEFAULTS = {
   reusable_clip: false,
 } as const;
 
+/** An image overlay's width (a share of the frame's width) when it gives none. */
+export const OVERLAY_IMAGE_DEFAULT_SIZE = 0.15;
+
 /** Defaults of the video's `logo` (its `url` has none): a small mark in the top-right corner, fully opaque. */
 export const LOGO_DEFAULTS = { position: 'top-right', size: 0.12, opacity: 1 } as const satisfies {
   position: BotPosition;

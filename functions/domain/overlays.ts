@@ -7,6 +7,7 @@ import './zod-messages.ts';
 import {
   type BotPosition,
   OVERLAY_DEFAULT_POSITIONS,
+  OVERLAY_IMAGE_DEFAULT_SIZE,
   OVERLAY_STYLES,
   type OverlayStyle,
   THEME_DEFAULTS,
@@ -118,8 +119,10 @@ const imageOverlaySchema = z
       .number({ error: 'must be a number' })
       .min(limits.minImageLayerSize, `must be between ${limits.minImageLayerSize} and ${limits.maxImageLayerSize}`)
       .max(limits.maxImageLayerSize, `must be between ${limits.minImageLayerSize} and ${limits.maxImageLayerSize}`)
-      .default(0.15)
-      .describe(`Its width as a share of the frame's width, ${limits.minImageLayerSize} to ${limits.maxImageLayerSize}. Default 0.15.`),
+      .default(OVERLAY_IMAGE_DEFAULT_SIZE)
+      .describe(
+        `Its width as a share of the frame's width, ${limits.minImageLayerSize} to ${limits.maxImageLayerSize}. Default ${OVERLAY_IMAGE_DEFAULT_SIZE}.`,
+      ),
     opacity: z
       .number({ error: 'must be a number' })
       .min(0, 'must be between 0 and 1')

@@ -1,6 +1,6 @@
 import { humanize, OVERLAY_DEFAULT_POSITIONS, OVERLAY_LIMITS, OVERLAY_STYLES, POSITIONS } from '../options.ts';
 import type { ClipDraft, OverlayDraft } from '../request.ts';
-import { addOverlay, removeOverlay, updateOverlay } from '../state.ts';
+import { addOverlay, removeOverlay, updateOverlay } from '../scene-state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 
 /** One layer: a text with its style, or an image with its size; each shown from `start` to `end` seconds. */

@@ -1,6 +1,7 @@
 import { humanize, MUSIC_PRESETS, OVERLAY_LIMITS, POSITIONS, THEME_DEFAULTS, THEME_FONTS } from '../options.ts';
 import type { SceneDraft } from '../request.ts';
-import { composer, setScene } from '../state.ts';
+import { setScene } from '../scene-state.ts';
+import { composer } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;

@@ -11,11 +11,11 @@ import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { DEFAULT_THEME, type TextOverlay } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
-import { backgroundInputArgs } from '#media/background-media';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { budgetFor, runFfmpeg } from '#media/media';
 import { probe } from '#media/probe';
 import { hashString, poses } from './animation.ts';
+import { backgroundInput } from './background-input.ts';
 import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
 import { fontFilePath, fontsFor, THEME_FONT_FILES } from './fonts.ts';
@@ -132,42 +132,6 @@ function zoomFactor(frame: number, transitions: Transitions, timing: ClipTiming)
 }
 
 /**
- * A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered,
- * computed for the frame's own size (it covers any shape) and kept per size for the life of the process.
- */
-const backdrops = new Map<string, Buffer>();
-
-function defaultBackdrop(path: string, frame: FrameSize): void {
-  const { width, height } = frame;
-  const key = `${width}x${height}`;
-  let data = backdrops.get(key);
-  if (!data) {
-    data = Buffer.alloc(width * height * 3);
-    const top = [34, 48, 84];
-    const bottom = [12, 18, 36];
-    let seed = 12345;
-    for (let y = 0; y < height; y++) {
-      const v = y / (height - 1);
-      for (let x = 0; x < width; x++) {
-        const dx = (x - width * 0.62) / width;
-        const dy = (y - height * 0.3) / height;
-        const glow = Math.exp(-(dx * dx + dy * dy) * 5.5) * 0.55;
-        const vignette = 1 - 0.35 * Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5) ** 2;
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        const dither = ((seed >>> 16) & 0xff) / 255 - 0.5;
-        for (let c = 0; c < 3; c++) {
-          const base = top[c]! + (bottom[c]! - top[c]!) * v;
-          const lit = base + glow * [90, 120, 170][c]!;
-          data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(lit * vignette + dither)));
-        }
-      }
-    }
-    backdrops.set(key, data);
-  }
-  writeFileSync(path, data);
-}
-
-/**
  * The `ass` filter that draws a clip's burned cues and its text overlays, in one script, in the theme's font and
  * colours: the captions placed clear of the presenter, the overlays clear of both. The script and a folder holding
  * only the fonts it needs (libass loads every file of `fontsdir`) are written into the work directory. Undefined
@@ -239,27 +203,6 @@ function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTimi
   return { compositor, framePoses, place, head: headBoxOf(place, sprites.manifest) };
 }
 type DrawnBot = ReturnType<typeof drawnBot>;
-
-/** Input 0, the background, and its filter to the frame ([bg]): the caller's file, or the default backdrop. */
-async function backgroundInput(input: RenderClipInput, frame: FrameSize): Promise<{ args: string[]; filter: string; hasAudio: boolean }> {
-  // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
-  const scaleToFrame = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`;
-  const media = await input.background;
-  const hasAudio = Boolean(media?.hasAudio);
-  if (media) {
-    const filter = media.format.still
-      ? // One picture: scaled and converted once, then repeated.
-        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB[bg]`
-      : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
-        `[0:v]${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
-    return { args: [...backgroundInputArgs(media), '-i', media.path], filter, hasAudio };
-  }
-  const backdrop = join(input.workDir, 'backdrop.rgb');
-  defaultBackdrop(backdrop, frame);
-  const args = ['-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop];
-  // Converted once, then the one frame is repeated.
-  return { args, filter: `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`, hasAudio };
-}
 
 /** Input 1: the bot's frames, raw RGBA on stdin. */
 const botFramesInputArgs = (compositor: BotCompositor) => [

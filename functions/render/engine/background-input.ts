@@ -1,0 +1,66 @@
+/**
+ * Input 0 of a clip's ffmpeg run: the caller's background (looped or held to the clip's length, scaled to cover
+ * the frame), or, without one, a calm studio backdrop computed for the frame's size.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameSize } from '#domain/shape';
+import { backgroundInputArgs } from '#media/background-media';
+import { FPS, type RenderClipInput } from './types.ts';
+
+/**
+ * A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered,
+ * computed for the frame's own size (it covers any shape) and kept per size for the life of the process.
+ */
+const backdrops = new Map<string, Buffer>();
+
+function defaultBackdrop(path: string, frame: FrameSize): void {
+  const { width, height } = frame;
+  const key = `${width}x${height}`;
+  let data = backdrops.get(key);
+  if (!data) {
+    data = Buffer.alloc(width * height * 3);
+    const top = [34, 48, 84];
+    const bottom = [12, 18, 36];
+    let seed = 12345;
+    for (let y = 0; y < height; y++) {
+      const v = y / (height - 1);
+      for (let x = 0; x < width; x++) {
+        const dx = (x - width * 0.62) / width;
+        const dy = (y - height * 0.3) / height;
+        const glow = Math.exp(-(dx * dx + dy * dy) * 5.5) * 0.55;
+        const vignette = 1 - 0.35 * Math.hypot((x / width - 0.5) * 1.2, y / height - 0.5) ** 2;
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        const dither = ((seed >>> 16) & 0xff) / 255 - 0.5;
+        for (let c = 0; c < 3; c++) {
+          const base = top[c]! + (bottom[c]! - top[c]!) * v;
+          const lit = base + glow * [90, 120, 170][c]!;
+          data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(lit * vignette + dither)));
+        }
+      }
+    }
+    backdrops.set(key, data);
+  }
+  writeFileSync(path, data);
+}
+
+/** Input 0, the background, and its filter to the frame ([bg]): the caller's file, or the default backdrop. */
+export async function backgroundInput(input: RenderClipInput, frame: FrameSize): Promise<{ args: string[]; filter: string; hasAudio: boolean }> {
+  // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
+  const scaleToFrame = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`;
+  const media = await input.background;
+  const hasAudio = Boolean(media?.hasAudio);
+  if (media) {
+    const filter = media.format.still
+      ? // One picture: scaled and converted once, then repeated.
+        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB[bg]`
+      : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
+        `[0:v]${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
+    return { args: [...backgroundInputArgs(media), '-i', media.path], filter, hasAudio };
+  }
+  const backdrop = join(input.workDir, 'backdrop.rgb');
+  defaultBackdrop(backdrop, frame);
+  const args = ['-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop];
+  // Converted once, then the one frame is repeated.
+  return { args, filter: `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`, hasAudio };
+}
