@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
 import { MediaRejectedError, MediaToolError, runFfmpeg, SAFE_INPUT } from './media.ts';
-import { parseInputReport } from './probe.ts';
+import { identifyInput } from './probe.ts';
 
 export interface BackgroundFormat {
   /** The ffmpeg demuxer, named with -f on every run. */
@@ -93,24 +93,9 @@ export async function inspectBackground(path: string, workDir: string): Promise<
   const declared = await declaredImageSize(path);
   if (declared) checkPictureSize(declared.width, declared.height);
 
-  const { stderr } = await runFfmpeg(
-    [
-      ...SAFE_INPUT,
-      '-format_whitelist',
-      FORMAT_WHITELIST,
-      '-max_pixels',
-      String(limits.maxBackgroundPixels),
-      '-probesize',
-      '5000000',
-      '-analyzeduration',
-      '5000000',
-      '-i',
-      path,
-    ],
-    { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false },
-  );
-  const probed = parseInputReport(stderr);
-  const demuxer = probed?.format.format_name.split(',')[0];
+  const identified = await identifyInput(path, FORMAT_WHITELIST);
+  const probed = identified?.probed;
+  const demuxer = identified?.demuxer;
   const format = BACKGROUND_FORMATS.find((f) => f.demuxer === demuxer);
   if (!probed || !format) throw new MediaRejectedError(`is not a video or picture in an accepted format (${ACCEPTED_FORMATS_TEXT})`);
 

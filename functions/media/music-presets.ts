@@ -8,6 +8,7 @@
  */
 import type { MusicPreset } from '#domain/choices';
 import { MUSIC_SAMPLE_RATE } from './music.ts';
+import { wavFromPcm16 } from './wav.ts';
 
 interface Note {
   /** MIDI note number (60 = middle C). */
@@ -175,24 +176,13 @@ export function presetWav(preset: MusicPreset): Buffer {
   const rms = Math.sqrt(sum / (2 * left.length));
   const gain = 10 ** (TARGET_RMS_DBFS / 20) / rms;
   const frames = left.length;
-  const wav = Buffer.alloc(44 + frames * 4);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + frames * 4, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(2, 22);
-  wav.writeUInt32LE(MUSIC_SAMPLE_RATE, 24);
-  wav.writeUInt32LE(MUSIC_SAMPLE_RATE * 4, 28);
-  wav.writeUInt16LE(4, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(frames * 4, 40);
-  const pcm = (x: number) => Math.max(-32768, Math.min(32767, Math.round(x * gain * 32767)));
+  const pcm = Buffer.alloc(frames * 4);
+  const sample = (x: number) => Math.max(-32768, Math.min(32767, Math.round(x * gain * 32767)));
   for (let i = 0; i < frames; i++) {
-    wav.writeInt16LE(pcm(left[i]!), 44 + i * 4);
-    wav.writeInt16LE(pcm(right[i]!), 46 + i * 4);
+    pcm.writeInt16LE(sample(left[i]!), i * 4);
+    pcm.writeInt16LE(sample(right[i]!), i * 4 + 2);
   }
+  const wav = wavFromPcm16(pcm, MUSIC_SAMPLE_RATE, 2);
   made.set(preset, wav);
   return wav;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { limits } from '#domain/limits';
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
 import { budgetFor, MediaRejectedError, MediaToolError, runFfmpeg, SAFE_INPUT } from './media.ts';
-import { parseInputReport } from './probe.ts';
+import { identifyInput } from './probe.ts';
 
 /**
  * The formats a music file may be in (docs/security.md): audio files, and video files whose sound is used.
@@ -34,24 +34,9 @@ export const MUSIC_SAMPLE_RATE = 48_000;
  * Rejects (MediaRejectedError) anything not in MUSIC_FORMATS, without a sound, or that does not decode.
  */
 export async function decodeMusic(path: string, workDir: string, seconds: number): Promise<string> {
-  const { stderr } = await runFfmpeg(
-    [
-      ...SAFE_INPUT,
-      '-format_whitelist',
-      FORMAT_WHITELIST,
-      '-max_pixels',
-      String(limits.maxBackgroundPixels),
-      '-probesize',
-      '5000000',
-      '-analyzeduration',
-      '5000000',
-      '-i',
-      path,
-    ],
-    { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false },
-  );
-  const probed = parseInputReport(stderr);
-  const demuxer = probed?.format.format_name.split(',')[0];
+  const identified = await identifyInput(path, FORMAT_WHITELIST);
+  const probed = identified?.probed;
+  const demuxer = identified?.demuxer;
   const format = MUSIC_FORMATS.find((f) => f.demuxer === demuxer);
   if (!probed || !format) throw new MediaRejectedError(`is not an audio or video file in an accepted format (${ACCEPTED_FORMATS_TEXT})`);
 

@@ -2,6 +2,7 @@
  * The probe: ffmpeg's input report (what `ffmpeg -i` prints), read. One binary probes and renders, so the probe and
  * the render read a file with the same demuxers and cannot disagree (see media.ts).
  */
+import { limits } from '#domain/limits';
 import { MediaToolError, runFfmpeg, SAFE_INPUT, tail } from './media.ts';
 
 interface ProbedStream {
@@ -28,6 +29,7 @@ const rate = (value: string, suffix: string) => Number(value) * (suffix === 'k' 
  * Reads ffmpeg's input report. Containers' metadata is printed in the same report and is the file author's
  * text, so lines are read defensively: a forged "Stream" line can add a stream (every declared picture size is
  * checked, the largest wins) but cannot hide one; only the first "Input #0" line names the demuxer.
+ * @internal Exported for its tests.
  */
 export function parseInputReport(report: string): ProbeResult | undefined {
   const lines = report.split('\n');
@@ -75,4 +77,30 @@ export async function probeDuration(path: string, demuxer?: 'mov' | 'mp3'): Prom
   const duration = (await probe(path, demuxer)).format.duration;
   if (duration === undefined || !Number.isFinite(duration)) throw new MediaToolError('a file we wrote has no duration', null, '');
   return duration;
+}
+
+/**
+ * A caller's file identified by ffmpeg's own probe, with only the demuxers of `formatWhitelist` allowed (comma
+ * separated) and the pictures' size bounded: its report and the demuxer that read it, or undefined for none of them.
+ */
+export async function identifyInput(path: string, formatWhitelist: string): Promise<{ probed: ProbeResult; demuxer: string } | undefined> {
+  const { stderr } = await runFfmpeg(
+    [
+      ...SAFE_INPUT,
+      '-format_whitelist',
+      formatWhitelist,
+      '-max_pixels',
+      String(limits.maxBackgroundPixels),
+      '-probesize',
+      '5000000',
+      '-analyzeduration',
+      '5000000',
+      '-i',
+      path,
+    ],
+    { budgetSeconds: 20, logLevel: 'info', anyExit: true, stallSeconds: false },
+  );
+  const probed = parseInputReport(stderr);
+  const demuxer = probed?.format.format_name.split(',')[0];
+  return probed && demuxer ? { probed, demuxer } : undefined;
 }

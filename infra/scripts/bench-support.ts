@@ -50,79 +50,25 @@ export const syntheticSource = (seconds: number, frame: FrameSize): string[] => 
   `aevalsrc='0.1*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)|0.1*sin(2*PI*220*t)+0.08*sin(2*PI*329.63*t)':s=48000:d=${seconds}`,
 ];
 
-/** The clip's background: 60 s of the synthetic source as a caller would send it (H.264 + AAC MP4), made once per size. */
-export async function syntheticBackground(path: string, frame: FrameSize): Promise<string> {
+/** 60 s of the synthetic source encoded as a caller's MP4 (H.264 + stereo AAC, a 2-second GOP), made once per path. */
+async function sampleBackground(path: string, frame: FrameSize, video: string[], budgetSeconds: number): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(dirname(path), { recursive: true });
-  await runFfmpeg(
-    [
-      '-y',
-      ...syntheticSource(60, frame),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-pix_fmt',
-      'yuv420p',
-      '-g',
-      '60',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '128k',
-      '-t',
-      '60',
-      '-movflags',
-      '+faststart',
-      path,
-    ],
-    { budgetSeconds: 300 },
-  );
+  const encode = ['-c:v', 'libx264', ...video, '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-b:a', '128k'];
+  await runFfmpeg(['-y', ...syntheticSource(60, frame), ...encode, '-t', '60', '-movflags', '+faststart', path], { budgetSeconds });
   return path;
 }
+
+/** The clip's background: 60 s of the synthetic source as a caller would send it (H.264 + AAC MP4), made once per size. */
+export const syntheticBackground = (path: string, frame: FrameSize) => sampleBackground(path, frame, ['-preset', 'veryfast', '-crf', '23'], 300);
 
 /**
  * A background like a caller's (made once per size): a moving picture with a camera's grain, encoded as cameras
  * and editors do — H.264 High profile, x264's `medium` preset (B-frames, CABAC), a 2-second GOP — with stereo
  * AAC sound. Decoding it costs what a real background costs, which the synthetic background at `veryfast` does not.
  */
-export async function realWorldBackground(path: string, frame: FrameSize): Promise<string> {
-  if (existsSync(path)) return path;
-  mkdirSync(dirname(path), { recursive: true });
-  await runFfmpeg(
-    [
-      '-y',
-      ...syntheticSource(60, frame),
-      '-filter:v',
-      'noise=alls=10:allf=t+u',
-      '-c:v',
-      'libx264',
-      '-profile:v',
-      'high',
-      '-preset',
-      'medium',
-      '-crf',
-      '20',
-      '-pix_fmt',
-      'yuv420p',
-      '-g',
-      '60',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '128k',
-      '-t',
-      '60',
-      '-movflags',
-      '+faststart',
-      path,
-    ],
-    { budgetSeconds: 900 },
-  );
-  return path;
-}
+export const realWorldBackground = (path: string, frame: FrameSize) =>
+  sampleBackground(path, frame, ['-filter:v', 'noise=alls=10:allf=t+u', '-profile:v', 'high', '-preset', 'medium', '-crf', '20'], 900);
 
 /**
  * The floor of any compositing render: the same binary decoding the same background (looped to `seconds`, its

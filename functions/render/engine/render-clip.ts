@@ -14,6 +14,7 @@ import type { FrameSize } from '#domain/shape';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { budgetFor, runFfmpeg } from '#media/media';
 import { probe } from '#media/probe';
+import { readWav } from '#media/wav';
 import { hashString, poses } from './animation.ts';
 import { backgroundInput } from './background-input.ts';
 import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
@@ -33,7 +34,6 @@ import {
   SpeechTooLongError,
   SpokenTextTooLongError,
 } from './types.ts';
-import { readWav } from './wav.ts';
 
 export interface ClipTiming {
   entrySeconds: number;

@@ -11,8 +11,8 @@ import { Worker } from 'node:worker_threads';
 import type { TimedWord } from '#domain/captions';
 import type { SpeechScript, SpokenPiece } from '#domain/lexicon';
 import { espeakVoiceArgument, type SpeechVoice } from '#domain/voices';
+import { parseWav, wavFromPcm16 } from '#media/wav';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
-import { parseWav, wavFromPcm16 } from '../engine/wav.ts';
 import { alignWords } from './alignment.ts';
 import { SpokenText, spelledOut } from './spoken-text.ts';
 

@@ -11,8 +11,8 @@ import type { SpeechScript } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import type { EmphasisLevel } from '#domain/speech-markup';
 import { pollyEngineOf, type SpeechVoice, splitVoiceId } from '#domain/voices';
+import { wavFromPcm16 } from '#media/wav';
 import { type SpeechEngine, type SpeechResult, SpokenTextTooLongError } from '../engine/types.ts';
-import { wavFromPcm16 } from '../engine/wav.ts';
 import { SpokenText } from './spoken-text.ts';
 
 const SAMPLE_RATE = 16000;

@@ -21,9 +21,9 @@ import { clipMouthLevels } from '#functions/render/engine/render-clip.ts';
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
 import { speechScriptOf } from '#domain/lexicon';
+import { readWav } from '#functions/media/wav.ts';
 import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
-import { readWav } from '#functions/render/engine/wav.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { declaredPng } from '../../support/hostile-media.ts';
 import { writeLook } from '../../support/look-files.ts';

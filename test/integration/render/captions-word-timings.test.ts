@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { speechScriptOf } from '#domain/lexicon';
 import { voiceToSpeak } from '#domain/voices';
-import { readWav } from '#functions/render/engine/wav.ts';
+import { readWav } from '#functions/media/wav.ts';
 import { alignWords, silences } from '#functions/render/speech/alignment.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { BENCH_TEXT } from '#infra/scripts/bench-support.ts';

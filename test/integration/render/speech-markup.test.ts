@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cuesFromWords } from '#domain/captions';
 import { type LexiconEntry, speechScriptOf } from '#domain/lexicon';
 import { voiceToSpeak } from '#domain/voices';
-import { readWav } from '#functions/render/engine/wav.ts';
+import { readWav } from '#functions/media/wav.ts';
 import { silences } from '#functions/render/speech/alignment.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { ava, scratchDir } from '../../support/captions.ts';

@@ -42,8 +42,8 @@ export function parseWav(bytes: Buffer): Pcm {
 
 export const readWav = (path: string) => parseWav(readFileSync(path));
 
-/** A WAV file around raw 16-bit little-endian mono PCM (Polly's "pcm" output). */
-export function wavFromPcm16(pcm: Buffer, sampleRate: number): Buffer {
+/** A WAV file around raw 16-bit little-endian PCM (Polly's "pcm" output is mono; `channels` interleaved). */
+export function wavFromPcm16(pcm: Buffer, sampleRate: number, channels = 1): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + pcm.length, 4);
@@ -51,10 +51,10 @@ export function wavFromPcm16(pcm: Buffer, sampleRate: number): Buffer {
   header.write('fmt ', 12, 'ascii');
   header.writeUInt32LE(16, 16);
   header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
+  header.writeUInt16LE(channels, 22);
   header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
+  header.writeUInt32LE(sampleRate * 2 * channels, 28);
+  header.writeUInt16LE(2 * channels, 32);
   header.writeUInt16LE(16, 34);
   header.write('data', 36, 'ascii');
   header.writeUInt32LE(pcm.length, 40);
