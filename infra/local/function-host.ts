@@ -83,6 +83,11 @@ export class FunctionHost {
     return existsSync(this.entryPath);
   }
 
+  /** How many execution environments the function has now (started, busy or idle). */
+  get environments() {
+    return this.sandboxes.size;
+  }
+
   get concurrency() {
     return this.options.concurrency;
   }
@@ -96,6 +101,15 @@ export class FunctionHost {
       sandbox.busy = false;
       this.waiting.shift()?.();
     }
+  }
+
+  /**
+   * Starts one execution environment and waits for its initialisation (its handler module imported), so the first
+   * invocation finds it warm. A failed initialisation is left to the first invocation to report.
+   */
+  async prewarm(): Promise<void> {
+    if (this.stopped || this.sandboxes.size > 0) return;
+    await this.spawn().ready.catch(() => undefined);
   }
 
   async stop() {

@@ -42,7 +42,7 @@ async function main() {
   }
   const functionLog = resolve(options.dataDir ?? resolve(REPO_ROOT, '.local'), 'logs', 'functions.log');
   const verbose = process.argv.includes('--verbose');
-  const runtime = await startLocalRuntime({ ...options, functionOutput: functionOutputToFile(functionLog, verbose) });
+  const runtime = await startLocalRuntime({ prewarm: true, ...options, functionOutput: functionOutputToFile(functionLog, verbose) });
   const tenant = runtime.devTenant!;
   const banner = [
     '',

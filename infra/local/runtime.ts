@@ -31,6 +31,12 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface LocalRuntimeOptions {
   /** Repository root: function entries and bot artwork are resolved from here. @default the repo of this file */
   root?: string;
+  /**
+   * Start one execution environment of each function a video passes through (WARM_FUNCTIONS) before the runtime is
+   * ready, as Lambda's provisioned concurrency does: the first video after `npm start` does not wait for their cold
+   * starts. `npm start` and the bench turn it on; tests, which start many runtimes, leave it off. @default false
+   */
+  prewarm?: boolean;
   /** Where DynamoDB, S3 and the dev tenant persist. @default `<root>/.local` */
   dataDir?: string;
   /** Gateway port; 0 picks a free one. @default 3000 */
@@ -132,6 +138,9 @@ export const localNames = {
 type Stops = Array<() => Promise<void> | void>;
 
 /** Runs the whole service on this machine: emulators, seeded data, functions in workers, gateway, pollers, schedules. */
+/** The functions a video passes through, from the create request to the signed webhook. */
+const WARM_FUNCTIONS = ['authorizer', 'createVideo', 'render', 'assemble', 'notifier'] as const;
+
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const root = options.root ?? REPO_ROOT;
   const dataDir = resolve(options.dataDir ?? resolve(root, '.local'));
@@ -169,6 +178,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     else {
       startPollers(functions, hosts, queues, emulators.sqs, options.pollWaitSeconds ?? 5, log, stops);
       startSchedules(functions, hosts, options.scheduleSeconds, log, stops);
+    }
+
+    if (options.prewarm) {
+      const started = Date.now();
+      await Promise.all(WARM_FUNCTIONS.map((name) => hosts.get(name)?.prewarm()));
+      log.info('functions on the video path started', { functions: WARM_FUNCTIONS.join(', '), ms: Date.now() - started });
     }
 
     const gateway = createLocalGateway(functions, hosts, options, log);

@@ -156,7 +156,9 @@ async function startBenchService(shape: Shape, work: string, background: string,
   const frame = frameSizeOf(shape);
   const lines: LogLine[] = [];
   const files = await startFileServer({ '/background.mp4': background, '/logo.png': logo });
+  // As `npm start` runs it: the functions on the video path started before the first video.
   const runtime = await startLocalRuntime({
+    prewarm: true,
     port: 0,
     dataDir: join(work, `data-${frame.width}x${frame.height}`),
     logLevel: 'warn',
