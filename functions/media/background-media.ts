@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
-import { MediaRejectedError, MediaToolError, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
 import { identifyInput } from './probe.ts';
 
 export interface BackgroundFormat {
@@ -47,16 +47,7 @@ export interface BackgroundMedia {
 
 /** The pinned input options of a background for the render (before its `-i`). */
 export function backgroundInputArgs(media: BackgroundMedia): string[] {
-  return [
-    ...SAFE_INPUT,
-    '-format_whitelist',
-    media.format.demuxer,
-    '-f',
-    media.format.demuxer,
-    '-max_pixels',
-    String(limits.maxBackgroundPixels),
-    ...(media.format.still ? [] : ['-stream_loop', '-1']),
-  ];
+  return [...pinnedInput(media.format.demuxer), ...(media.format.still ? [] : ['-stream_loop', '-1'])];
 }
 
 const px = (w: number, h: number) => `${w}x${h} pixels`;
@@ -128,27 +119,11 @@ export async function inspectBackground(path: string, workDir: string): Promise<
 
 /** Whether the file really has a stream of `kind`: mapping it works (`-t 0`: nothing is decoded). */
 async function hasStream(path: string, format: BackgroundFormat, kind: 'v' | 'a'): Promise<boolean> {
-  const { exitCode } = await runFfmpeg(
-    [
-      ...SAFE_INPUT,
-      '-format_whitelist',
-      format.demuxer,
-      '-f',
-      format.demuxer,
-      '-max_pixels',
-      String(limits.maxBackgroundPixels),
-      '-i',
-      path,
-      '-map',
-      `0:${kind}:0`,
-      '-t',
-      '0',
-      '-f',
-      'null',
-      '-',
-    ],
-    { budgetSeconds: 20, anyExit: true, stallSeconds: false },
-  );
+  const { exitCode } = await runFfmpeg([...pinnedInput(format.demuxer), '-i', path, '-map', `0:${kind}:0`, '-t', '0', '-f', 'null', '-'], {
+    budgetSeconds: 20,
+    anyExit: true,
+    stallSeconds: false,
+  });
   return exitCode === 0;
 }
 

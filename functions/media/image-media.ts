@@ -5,9 +5,8 @@
  */
 import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
-import { limits } from '#domain/limits';
 import { checkPictureSize } from './background-media.ts';
-import { MediaRejectedError, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { MediaRejectedError, pinnedInput, runFfmpeg } from './media.ts';
 
 export interface ImageFormat {
   /** The ffmpeg demuxer, named with -f (and alone in -format_whitelist) on every run. */
@@ -32,15 +31,7 @@ export interface ImageMedia {
 }
 
 /** The pinned input options of an image for the render (before its `-i`). */
-export const imageInputArgs = (media: ImageMedia): string[] => [
-  ...SAFE_INPUT,
-  '-format_whitelist',
-  media.format.demuxer,
-  '-f',
-  media.format.demuxer,
-  '-max_pixels',
-  String(limits.maxBackgroundPixels),
-];
+export const imageInputArgs = (media: ImageMedia): string[] => [...pinnedInput(media.format.demuxer)];
 
 /** The header's type and size (image-size reads only the header), or undefined when it is no image it knows. */
 async function readHeader(path: string): Promise<{ type?: string; width: number; height: number } | undefined> {

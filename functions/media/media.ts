@@ -60,6 +60,20 @@ const BASE_ARGS = ['-hide_banner', '-nostats', '-max_alloc', String(MAX_ALLOC_BY
 /** Input options every input gets: local files and pipes only. */
 export const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
 
+/**
+ * A caller's file already identified (see probe.ts identifyInput), read only with its own demuxer, and its pictures
+ * bounded: the input options before its `-i`.
+ */
+export const pinnedInput = (demuxer: string): string[] => [
+  ...SAFE_INPUT,
+  '-format_whitelist',
+  demuxer,
+  '-f',
+  demuxer,
+  '-max_pixels',
+  String(limits.maxBackgroundPixels),
+];
+
 /** A run's time budget for `mediaSeconds` of output. */
 export const budgetFor = (mediaSeconds: number) =>
   Math.round(limits.renderBudgetBaseSeconds + limits.renderBudgetPerSecond * Math.max(0, mediaSeconds));

@@ -5,9 +5,8 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { limits } from '#domain/limits';
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
-import { budgetFor, MediaRejectedError, MediaToolError, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { budgetFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
 /**
@@ -47,13 +46,7 @@ export async function decodeMusic(path: string, workDir: string, seconds: number
     await runFfmpeg(
       [
         '-y',
-        ...SAFE_INPUT,
-        '-format_whitelist',
-        format.demuxer,
-        '-f',
-        format.demuxer,
-        '-max_pixels',
-        String(limits.maxBackgroundPixels),
+        ...pinnedInput(format.demuxer),
         '-i',
         path,
         '-map',
