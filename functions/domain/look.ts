@@ -16,9 +16,17 @@ export interface BotManifest {
   panel: { file: string; x: number; y: number; width: number; height: number; radius: number };
   back: string;
   body: string;
-  /** Head frames are cropped to this box of the canvas; keys are `m<level>-e<o|c>`. */
+  /**
+   * Head frames are cropped to this box of the canvas; keys are `<mouth>-e<o|c>` (eyes open or closed), `<mouth>`
+   * one of the look's mouth frames (mouthFramesOf): `m<level>` for every level, and the frames of its mouthShapes.
+   */
   head: { x: number; y: number; width: number; height: number; frames: Record<string, string> };
   mouthLevels: number;
+  /**
+   * The shapes the look's mouth forms besides opening and closing (visemes), each with its head frames
+   * (SHAPE_FRAMES). A look without one shows its nearest open level instead. @default []
+   */
+  mouthShapes?: MouthShape[];
   /** Centre of the closed mouth on the canvas. */
   mouth: { x: number; y: number };
   /** Bottom centre of the panel: where the figure stands. */
@@ -30,3 +38,24 @@ export interface BotManifest {
    */
   headMotion?: boolean;
 }
+
+/**
+ * Mouth shapes besides the open/closed levels: `round` (rounded, narrow lips: o, u, w, "who"), `wide` (spread lips:
+ * ee, i, "see"), `fv` (lower lip to the upper teeth). Closed (m, b, p) is level 0; open (a) and mid (e, the rest)
+ * are the levels.
+ */
+export const MOUTH_SHAPES = ['round', 'wide', 'fv'] as const;
+export type MouthShape = (typeof MOUTH_SHAPES)[number];
+
+/**
+ * The mouth frames of each shape, from least to most open: `r1` rounded and nearly closed ("oo"), `r2` rounded
+ * and open ("o", "aw"); `w1` spread with the teeth showing ("ee"), `w2` spread and open ("eh", "a" of "cat");
+ * `fv` the lower lip tucked under the upper teeth.
+ */
+export const SHAPE_FRAMES: Record<MouthShape, readonly string[]> = { round: ['r1', 'r2'], wide: ['w1', 'w2'], fv: ['fv'] };
+
+/** Every mouth frame a look has: `m0`..`m<levels-1>`, then its shapes' frames. */
+export const mouthFramesOf = (manifest: Pick<BotManifest, 'mouthLevels' | 'mouthShapes'>): string[] => [
+  ...Array.from({ length: manifest.mouthLevels }, (_, level) => `m${level}`),
+  ...(manifest.mouthShapes ?? []).flatMap((shape) => SHAPE_FRAMES[shape]),
+];

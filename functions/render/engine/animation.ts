@@ -4,8 +4,17 @@
  * pixels every time — the render cache relies on that.
  */
 
+/**
+ * What the mouth shows on a frame: one of the look's mouth frames (`m0`..`m4`, `r1`, `w2`, `fv`: domain/look.ts
+ * mouthFramesOf), and while it changes shape, the next one blended in by `amount` (0..1) around the mouth.
+ */
+export interface MouthFrame {
+  frame: string;
+  toward?: { frame: string; amount: number };
+}
+
 export interface FramePose {
-  mouth: number;
+  mouth: MouthFrame;
   eyesOpen: boolean;
   /** Body offset, output px. */
   bodyX: number;
@@ -49,15 +58,16 @@ function blinkFrames(frames: number, fps: number, seed: number): Set<number> {
  * Poses for every frame. `mouth[i]` is the mouth level of frame i; `scale` converts artwork px to output px,
  * so the motion keeps its proportions at every bot size.
  */
-export function poses(mouth: number[], fps: number, scale: number, seed: number): FramePose[] {
+export function poses(mouth: MouthFrame[], fps: number, scale: number, seed: number): FramePose[] {
   const blinks = blinkFrames(mouth.length, fps, seed);
   const phase = (seed % 1000) / 1000;
   const amp = Math.max(0.6, scale * 1.6);
-  return mouth.map((level, i) => {
+  return mouth.map((frame, i) => {
+    const level = Number(frame.frame.startsWith('m') ? frame.frame.slice(1) : 2);
     const t = i / fps;
     const wave = (period: number, offset: number) => Math.sin(2 * Math.PI * (t / period + phase + offset));
     return {
-      mouth: level,
+      mouth: frame,
       eyesOpen: !blinks.has(i),
       bodyX: Math.round(3 * amp * wave(6.3, 0)),
       bodyY: Math.round(0.8 * amp * (1 + wave(4.1, 0.3))),

@@ -3,7 +3,7 @@
  * overlays them on the background. The panel, hair and body for one body/head offset are cached (they
  * change every few frames at most); only the head frame is blended each frame.
  */
-import type { FramePose } from './animation.ts';
+import type { FramePose, MouthFrame } from './animation.ts';
 import type { BotSprites, Rgba } from './sprites.ts';
 
 /**
@@ -249,7 +249,7 @@ export class BotCompositor {
   render(given: FramePose, zoom = 1): Buffer {
     const pose = this.sprites.manifest.headMotion === false ? { ...given, headX: 0, headY: 0 } : given;
     // Four frames in ten repeat the one before (the mouth holds, the sway rounds to the same pixel): reused as is.
-    const key = `${pose.mouth},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${zoom}`;
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${zoom}`;
     if (this.last?.key === key) return this.last.frame;
     const frame = this.draw(pose, zoom);
     this.last = { key, frame };
@@ -258,10 +258,32 @@ export class BotCompositor {
 
   private draw(pose: FramePose, zoom: number): Buffer {
     this.base(pose).copy(this.frame.data);
-    const level = Math.max(0, Math.min(this.sprites.heads.length - 1, pose.mouth));
-    const head = this.sprites.heads[level]![pose.eyesOpen ? 1 : 0]!;
+    const head = this.head(pose);
     blendOver(this.frame, head, this.sprites.headX + pose.bodyX + pose.headX, this.sprites.headY + pose.bodyY + pose.headY);
     return zoom >= 0.999 ? this.frame.data : this.zoomed(zoom);
+  }
+
+  private mixed?: Rgba;
+
+  /** The head frame of a pose: its mouth frame, or two of them mixed while the mouth changes shape. */
+  private head(pose: FramePose): Rgba {
+    const eyes = pose.eyesOpen ? 1 : 0;
+    const from = this.headFrame(pose.mouth.frame)[eyes];
+    const toward = pose.mouth.toward;
+    if (!toward || toward.amount <= 0) return from;
+    const to = this.headFrame(toward.frame)[eyes];
+    if (toward.amount >= 1 || to === from) return to;
+    this.mixed ??= { width: from.width, height: from.height, data: Buffer.alloc(from.data.length) };
+    mixInto(this.mixed.data, from.data, to.data, toward.amount);
+    // Its opaque and blended runs change with every mix.
+    spriteRuns.delete(this.mixed.data);
+    return this.mixed;
+  }
+
+  /** A mouth frame the look has; one it lacks (an old look without shapes) shows as its half-open level. */
+  private headFrame(frame: string): [Rgba, Rgba] {
+    const heads = this.sprites.heads;
+    return heads.get(frame) ?? heads.get(`m${Math.min(2, this.sprites.manifest.mouthLevels - 1)}`) ?? heads.values().next().value!;
   }
 
   private zoomBuffer?: Buffer;
@@ -285,5 +307,28 @@ export class BotCompositor {
       }
     }
     return out;
+  }
+}
+
+const mouthKey = (mouth: MouthFrame) => (mouth.toward ? `${mouth.frame}>${mouth.toward.frame}@${mouth.toward.amount.toFixed(2)}` : mouth.frame);
+
+/**
+ * `out` = `a` blended toward `b` by `t` (straight RGBA of the same size), with premultiplied alpha, so a pixel
+ * that is transparent in one frame takes the other's colour rather than going dark.
+ */
+function mixInto(out: Buffer, a: Buffer, b: Buffer, t: number): void {
+  const s = 1 - t;
+  for (let i = 0; i < out.length; i += 4) {
+    const aa = a[i + 3]! * s;
+    const ba = b[i + 3]! * t;
+    const alpha = aa + ba;
+    if (alpha < 0.5) {
+      out[i + 3] = 0;
+      continue;
+    }
+    out[i] = (a[i]! * aa + b[i]! * ba) / alpha;
+    out[i + 1] = (a[i + 1]! * aa + b[i + 1]! * ba) / alpha;
+    out[i + 2] = (a[i + 2]! * aa + b[i + 2]! * ba) / alpha;
+    out[i + 3] = alpha;
   }
 }

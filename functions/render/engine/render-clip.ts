@@ -198,7 +198,12 @@ function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTimi
     bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
   });
   const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
-  const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
+  const framePoses = poses(
+    mouth.map((level) => ({ frame: `m${level}` })),
+    FPS,
+    sprites.scale,
+    hashString(`${input.bot.uid}:${input.text}`),
+  );
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
   return { compositor, framePoses, place, head: headBoxOf(place, sprites.manifest) };
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import type { BotManifest } from '#domain/look';
+import { type BotManifest, mouthFramesOf } from '#domain/look';
 
 /** Straight (not premultiplied) RGBA. */
 export interface Rgba {
@@ -25,8 +25,8 @@ export interface BotSprites {
   panel: Rgba;
   back: Rgba;
   body: Rgba;
-  /** Head frames [mouthLevel][eyesOpen ? 1 : 0], all the same size, placed at headX/headY. */
-  heads: Rgba[][];
+  /** Head frames by mouth frame (`m0`, `r1`, …: domain/look.ts mouthFramesOf), [eyes closed, eyes open], all the same size, placed at headX/headY. */
+  heads: Map<string, [Rgba, Rgba]>;
   headX: number;
   headY: number;
 }
@@ -223,7 +223,7 @@ export const lookManifest = (look: string, directory = builtInLookDirectory(look
 
 /** Sprites by look and height, by bytes: a clip needs one set (2.5 MB for medium at 720p, up to 36 MB for full at 1080p). */
 const spriteCache = new Recent<BotSprites>(256 * MB, (s) =>
-  [s.panel, s.back, s.body, ...s.heads.flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),
+  [s.panel, s.back, s.body, ...[...s.heads.values()].flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),
 );
 
 /**
@@ -241,15 +241,14 @@ export function loadSprites(look: string, height: number, directory = builtInLoo
   const full = (file: string) => resample(decode(join(dir, file)), width, height);
   const headW = Math.round(manifest.head.width * scale);
   const headH = Math.round(manifest.head.height * scale);
-  const heads: Rgba[][] = [];
-  for (let level = 0; level < manifest.mouthLevels; level++) {
-    heads.push(
-      ['c', 'o'].map((eyes) => {
-        const file = manifest.head.frames[`m${level}-e${eyes}`];
-        if (!file) throw new Error(`bot look "${look}" lacks head frame m${level}-e${eyes}`);
-        return resample(decode(join(dir, file)), headW, headH);
-      }),
-    );
+  const heads = new Map<string, [Rgba, Rgba]>();
+  for (const mouth of mouthFramesOf(manifest)) {
+    const [closed, open] = (['c', 'o'] as const).map((eyes) => {
+      const file = manifest.head.frames[`${mouth}-e${eyes}`];
+      if (!file) throw new Error(`bot look "${look}" lacks head frame ${mouth}-e${eyes}`);
+      return resample(decode(join(dir, file)), headW, headH);
+    });
+    heads.set(mouth, [closed!, open!]);
   }
   const sprites: BotSprites = {
     manifest,

@@ -28,6 +28,18 @@ export interface SpeechResult {
   visemes?: { timeMs: number; value: string }[];
   /** When each word is said: offsets into the script's shown text (the clip's text without its markup; not a normalised form). */
   words: TimedWord[];
+  /** When each sound is made, if the engine tells (espeak-ng does, in every language): they shape the mouth and lead the head. */
+  phonemes?: TimedPhoneme[];
+}
+
+/** A sound of the speech, as the engine made it. */
+export interface TimedPhoneme {
+  /** The sound in IPA (`m`, `ˈɑː`, `iː`, `ʊ`), stress marks removed. */
+  ipa: string;
+  startSeconds: number;
+  endSeconds: number;
+  /** Lexical stress of a vowel: 1 primary (`ˈ`), 2 secondary (`ˌ`), 0 none. */
+  stress: 0 | 1 | 2;
 }
 
 export interface SpeechEngine {

@@ -120,12 +120,12 @@ describe('buildDrawnLook: two drawings and closed eyes', () => {
     const directory = writeLook(root, look);
     const sprites = loadSprites('drawn', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right'), directory);
     const compositor = new BotCompositor(sprites, { withPanel: true });
-    const still = Buffer.from(compositor.render({ mouth: 2, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 0, headY: 0 }));
-    const nodding = compositor.render({ mouth: 2, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 3, headY: -2 });
+    const still = Buffer.from(compositor.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 0, headY: 0 }));
+    const nodding = compositor.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 3, headY: -2 });
     expect(nodding.equals(still)).toBe(true);
     const ava = new BotCompositor(loadSprites('ava', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right')), { withPanel: true });
-    const avaStill = Buffer.from(ava.render({ mouth: 2, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 0, headY: 0 }));
-    expect(ava.render({ mouth: 2, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 3, headY: -2 }).equals(avaStill)).toBe(false);
+    const avaStill = Buffer.from(ava.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 0, headY: 0 }));
+    expect(ava.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 3, headY: -2 }).equals(avaStill)).toBe(false);
   });
 
   it('renders through renderClip from its directory, with and without its card', async () => {

@@ -112,7 +112,7 @@ describe('compositor frames', () => {
       const sprites = loadSprites('ava', 240);
       const compositor = new BotCompositor(sprites, { withPanel });
       const pose = (i: number) => ({
-        mouth: i % 5,
+        mouth: { frame: `m${i % 5}` },
         eyesOpen: i % 7 !== 0,
         bodyX: (i % 11) - 5,
         bodyY: i % 3,
