@@ -8,7 +8,7 @@ export interface Pcm {
   samples: Float32Array;
 }
 
-export function parseWav(bytes: Buffer): Pcm {
+function parseWav(bytes: Buffer): Pcm {
   if (bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
   let offset = 12;
   let sampleRate = 0;

@@ -4,9 +4,9 @@
  *
  *   dist/render-image/
  *     index.mjs (+ .map)   esbuild bundle of functions/render/handler.ts, exporting `handler`
- *     espeak-worker.mjs    the speech synthesizer's thread (functions/render/speech/espeak-worker.mjs and the
- *                          espeak-ng package's JS, bundled)
- *     espeak-ng.wasm       the speech synthesizer
+ *     espeak-worker.mjs    the speech synthesizer's thread (functions/render/speech/espeak-worker.mjs, bundled)
+ *     espeak-ng.js, .data  the speech synthesizer: espeak-ng as a library (@echogarden/espeak-ng-emscripten) and
+ *                          its voices, loaded by the thread from beside itself
  *     bots/<look>/…        the bot artwork (PNG sprites + manifest.json)
  *     fonts/…              the fonts of burned captions and text overlays (render/engine/fonts.ts: the theme
  *                          families and Noto Sans Arabic / SC, SemiBold TTF from @expo-google-fonts)
@@ -16,8 +16,8 @@
  *
  * How the code finds its assets at run time: esbuild makes `import.meta.url` the URL of index.mjs for all
  * bundled modules, so every lookup is relative to the bundle's own directory (= LAMBDA_TASK_ROOT):
- * binaries.ts tries `<dir>/bin/ffmpeg`, sprites.ts `<dir>/bots`, speech/espeak.ts `<dir>/espeak-ng.wasm` and
- * `<dir>/espeak-worker.mjs`,
+ * binaries.ts tries `<dir>/bin/ffmpeg`, sprites.ts `<dir>/bots`, speech/espeak.ts `<dir>/espeak-ng.js` and
+ * `<dir>/espeak-worker.mjs` (which reads `<dir>/espeak-ng.data`),
  * engine/burned-captions.ts `<dir>/fonts`,
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
@@ -67,7 +67,9 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
     if (elfMachine(target) !== ELF_MACHINE[arch]) throw new Error(`${binaries[name]} is not a linux-${arch} binary`);
   }
 
-  copyFileSync(join(root, 'node_modules', 'espeak-ng', 'dist', 'espeak-ng.wasm'), join(out, 'espeak-ng.wasm'));
+  // The espeak-ng library (plain JavaScript) and its voice data, which the thread loads from beside itself.
+  for (const file of ['espeak-ng.js', 'espeak-ng.data'])
+    copyFileSync(join(root, 'node_modules', '@echogarden', 'espeak-ng-emscripten', file), join(out, file));
 
   mkdirSync(join(out, 'fonts'), { recursive: true });
   for (const font of ALL_FONT_FILES)

@@ -22,7 +22,7 @@
  *      `qemu-aarch64-static -L <sysroot>`; otherwise reported as skipped, with the reason
  *      (`--require-arm64`, as CI runs it, makes that a failure). The arm64 ffmpeg of the media layer and of the
  *      render image then encodes one second of test picture and tone to H.264/AAC MP4, checked with ffprobe.
- *    On both, the render image's speech thread (espeak-worker.mjs with the image's wasm) says a sentence.
+ *    On both, the render image's speech thread (espeak-worker.mjs with the image's espeak-ng library and voices) says a sentence.
  *      The sysroot (.cache/check-lambda/arm64-sysroot) is /usr/aarch64-linux-gnu plus what an arm64 Lambda shows
  *      of its CPU: qemu-user looks a path up in it first, so the guest reads an arm64 /proc/cpuinfo (Graviton2:
  *      Neoverse N1), not the host's x86 one, on which onnxruntime's cpuinfo crashes (SIGSEGV at load); and empty

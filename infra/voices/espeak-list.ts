@@ -1,12 +1,12 @@
 /**
- * espeak-ng's own list of what it speaks (`espeak-ng --voices`), read from the WebAssembly build the render
- * function runs, and turned into the catalog's rows. Shared by the build (`npm run voices:build`) and the test
- * that checks the committed catalog still matches the WASM.
+ * espeak-ng's own list of what it speaks, read from the build the render function runs (the library's voice list,
+ * as its command line's `--voices` shows it), and turned into the catalog's rows. Shared by the build (`npm run voices:build`) and the test
+ * that checks the committed catalog still matches the engine.
  */
 import { createHash } from 'node:crypto';
-import { runEspeak } from '../../functions/render/speech/espeak.ts';
+import { espeakVoices, speakSsml } from '../../functions/render/speech/espeak.ts';
 
-/** One row of `espeak-ng --voices`. */
+/** One of espeak-ng's voices, as `espeak-ng --voices` lists it. */
 export interface EspeakListedVoice {
   /** The "Language" column: espeak-ng's language tag, lower case (e.g. `en-gb-x-rp`). */
   language: string;
@@ -18,28 +18,26 @@ export interface EspeakListedVoice {
   file: string;
 }
 
-/**
- * Parses the table `espeak-ng --voices[=variant]` prints: a header, then one voice a line,
- * `Pty Language Age/Gender VoiceName File Other-Languages`, separated by spaces (names have none).
- */
-function parseVoiceList(lines: string[]): EspeakListedVoice[] {
-  const rows: EspeakListedVoice[] = [];
-  for (const line of lines) {
-    const match = /^\s*(\d+)\s+(\S+)\s+(?:\d+|--)\/([MF-])\s+(\S+)\s+(\S+)/.exec(line);
-    if (!match) continue;
-    rows.push({ language: match[2]!, gender: match[3] as EspeakListedVoice['gender'], name: match[4]!, file: match[5]! });
-  }
-  return rows;
+const GENDER: Record<number, EspeakListedVoice['gender']> = { 1: 'M', 2: 'F' };
+
+/** Voice files that are no language a caller speaks: espeak-ng's own test voice ("xextan-test"). */
+const NOT_OFFERED = new Set(['art/xex']);
+
+/** The languages of the espeak-ng build the render function runs, as its `--voices` lists them (by language). */
+export async function espeakVoiceList(): Promise<EspeakListedVoice[]> {
+  const voices = await espeakVoices();
+  return voices
+    .filter((v) => !NOT_OFFERED.has(v.identifier))
+    .map((v) => ({ language: v.languages[0]!.name, gender: GENDER[v.gender] ?? '-', name: v.name.replace(/ /g, '_'), file: v.identifier }))
+    .sort((a, b) => a.language.localeCompare(b.language, 'en') || a.file.localeCompare(b.file, 'en'));
 }
 
-/** The languages (`--voices`) and the variants (`--voices=variant`) of the espeak-ng WASM. */
-export async function espeakVoiceList(): Promise<{ languages: EspeakListedVoice[]; variants: EspeakListedVoice[] }> {
-  const [languages, variants] = await Promise.all([runEspeak(['--voices']), runEspeak(['--voices=variant'])]);
-  return { languages: parseVoiceList(languages.lines), variants: parseVoiceList(variants.lines) };
-}
-
-/** A short hash of what espeak-ng says with `-v voice` (a name or a file, `+variant` or not), or undefined if it refuses the voice. */
+/** A short hash of what espeak-ng says with the voice (a file or a name, `+variant` or not), or undefined if it has no such voice. */
 export async function speechHash(voice: string, text = 'one two three'): Promise<string | undefined> {
-  const run = await runEspeak(['-v', voice, '-w', 'probe.wav', text], 'probe.wav');
-  return run.file && createHash('sha256').update(run.file).digest('hex').slice(0, 16);
+  try {
+    const spoken = await speakSsml(`<speak>${text}</speak>`, { voice });
+    return createHash('sha256').update(new Uint8Array(spoken.samples.buffer)).digest('hex').slice(0, 16);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,35 +1,36 @@
 /**
- * espeak-ng, the WebAssembly build from npm: runs anywhere Node runs, no native binary, no network.
- * The text is one argv element of the program (never a shell string); a leading space keeps text that
- * starts with "-" from being read as an option.
+ * espeak-ng as a library (the Emscripten build of @echogarden/espeak-ng-emscripten, plain JavaScript and its voice
+ * data): runs anywhere Node runs, no native binary, no network. Its synthesis reports every word and phoneme with
+ * its place in the audio: the captions and the mouths follow the engine's own timing, in every language. The text
+ * is data handed to a function (never a command line): nothing in it is read as an option.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TimedWord } from '#domain/captions';
 import type { SpeechScript, SpokenPiece } from '#domain/lexicon';
 import { espeakVoiceArgument, type SpeechVoice } from '#domain/voices';
-import { parseWav, wavFromPcm16 } from '#media/wav';
-import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
-import { alignWords } from './alignment.ts';
-import { SpokenText, spelledOut } from './spoken-text.ts';
+import { wavFromPcm16 } from '#media/wav';
+import type { SpeechEngine, SpeechResult, TimedPhoneme } from '../engine/types.ts';
+import { SpokenText } from './spoken-text.ts';
 
 /**
- * The .wasm file: ESPEAK_WASM_PATH, else `espeak-ng.wasm` next to the running module (the render bundle
- * copies it beside index.mjs), else the npm package.
+ * The module of the espeak-ng library build (@echogarden/espeak-ng-emscripten): ESPEAK_MODULE_PATH, else
+ * `espeak-ng.js` next to the running module (the render bundle copies it and its espeak-ng.data beside index.mjs),
+ * else the npm package's.
  */
-function espeakWasmPath(): string {
-  if (process.env.ESPEAK_WASM_PATH) return process.env.ESPEAK_WASM_PATH;
-  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'espeak-ng.wasm');
-  if (existsSync(bundled)) return bundled;
-  return createRequire(import.meta.url).resolve('espeak-ng/dist/espeak-ng.wasm');
+function espeakModulePath(): string {
+  if (process.env.ESPEAK_MODULE_PATH) return pathToFileURL(process.env.ESPEAK_MODULE_PATH).href;
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'espeak-ng.js');
+  if (existsSync(bundled)) return pathToFileURL(bundled).href;
+  return pathToFileURL(createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten')).href;
 }
 
 /** The voice to speak with, and optionally its rate and pitch. */
 interface EspeakVoiceSettings {
-  /** What espeak-ng's `-v` takes: a voice file and its variant (`roa/es+f3`). */
+  /** A voice file and its variant (`roa/es+f3`). */
   voice: string;
   /** Words per minute (espeak-ng's default is 175). */
   rate?: number;
@@ -37,25 +38,48 @@ interface EspeakVoiceSettings {
   pitch?: number;
 }
 
-interface EspeakRun {
-  lines: string[];
-  /** The file the run wrote, when asked for and written. */
-  file?: Uint8Array;
+/** What espeak-ng reports while it speaks: a word (its place in the text: 1-based code points), a phoneme (IPA), a sentence, the end. */
+interface EspeakEvent {
+  type: 'word' | 'phoneme' | 'sentence' | 'end';
+  position: number;
+  length: number;
+  /** Where in the audio, in milliseconds. */
+  ms: number;
+  /** A phoneme's IPA with its stress mark (`ˈɑː`); empty for a pause. */
+  name?: string | number;
 }
-interface EspeakReply extends EspeakRun {
+
+/** One synthesis: 16-bit samples, and the events that time them. */
+interface EspeakSpoken {
+  samples: Int16Array;
+  sampleRate: number;
+  events: EspeakEvent[];
+}
+
+/** A voice espeak-ng has: its file (`gmw/en-US`), name, gender (1 male, 2 female, 0 none) and languages by priority. */
+export interface EspeakListedVoice {
+  identifier: string;
+  name: string;
+  gender: number;
+  languages: { priority: number; name: string }[];
+}
+
+interface EspeakReply {
   id: number;
+  spoken?: EspeakSpoken;
+  voices?: EspeakListedVoice[];
   error?: string;
 }
 
 /**
  * The thread that runs espeak-ng (espeak-worker.mjs, next to this module or to the bundle's index.mjs), started on
- * first use and kept for the life of the process; it holds the compiled module. While nothing waits for it, it
- * does not keep the process alive. A thread that dies (or is stopped for running too long) fails only its own
- * runs; the next run starts a new one.
+ * first use and kept for the life of the process; it holds the voice data. While nothing waits for it, it does not
+ * keep the process alive. A thread that dies (or is stopped for running too long) fails only its own runs; the next
+ * run starts a new one.
  */
 interface EspeakThread {
   worker: Worker;
-  waiting: Map<number, { resolve: (run: EspeakRun) => void; reject: (error: Error) => void }>;
+  waiting: Map<number, { resolve: (reply: EspeakReply) => void; reject: (error: Error) => void }>;
 }
 let current: EspeakThread | undefined;
 let nextRun = 0;
@@ -66,19 +90,19 @@ const RUN_TIMEOUT_MS = 120_000;
 function espeakThread(): EspeakThread {
   if (current) return current;
   // No inherited command-line options: they are the host's (a loader, `--input-type` of an `-e` script), not the thread's.
-  const worker = new Worker(new URL('./espeak-worker.mjs', import.meta.url), { workerData: { wasmPath: espeakWasmPath() }, execArgv: [] });
+  const worker = new Worker(new URL('./espeak-worker.mjs', import.meta.url), { workerData: { modulePath: espeakModulePath() }, execArgv: [] });
   const thread: EspeakThread = { worker, waiting: new Map() };
   const failAll = (error: Error) => {
     if (current === thread) current = undefined;
     for (const run of thread.waiting.values()) run.reject(error);
     thread.waiting.clear();
   };
-  worker.on('message', ({ id, lines, file, error }: EspeakReply) => {
-    const run = thread.waiting.get(id);
-    thread.waiting.delete(id);
+  worker.on('message', (reply: EspeakReply) => {
+    const run = thread.waiting.get(reply.id);
+    thread.waiting.delete(reply.id);
     if (!thread.waiting.size) worker.unref();
-    if (error !== undefined) run?.reject(new Error(`espeak-ng failed: ${error}`));
-    else run?.resolve({ lines, file });
+    if (reply.error !== undefined) run?.reject(new Error(`espeak-ng failed: ${reply.error}`));
+    else run?.resolve(reply);
   });
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the espeak-ng thread stopped (exit code ${code})`)));
@@ -87,15 +111,11 @@ function espeakThread(): EspeakThread {
   return thread;
 }
 
-/**
- * Runs the espeak-ng program once, in a fresh instance, on its own thread: what it printed, and `output` if it wrote it.
- * A run still going after `timeoutMs` stops the thread.
- * @internal Exported for its tests.
- */
-export function runEspeak(args: string[], output?: string, timeoutMs = RUN_TIMEOUT_MS): Promise<EspeakRun> {
+/** One request to the thread; a run still going after `timeoutMs` stops the thread. */
+function askEspeak(op: 'speak' | 'voices', request: unknown, timeoutMs: number): Promise<EspeakReply> {
   const thread = espeakThread();
   const id = nextRun++;
-  return new Promise<EspeakRun>((resolve, reject) => {
+  return new Promise<EspeakReply>((resolve, reject) => {
     const timer = setTimeout(() => {
       // A run that never ends holds its thread: the thread is stopped, failing what it held; the next run starts anew.
       if (current === thread) current = undefined;
@@ -103,12 +123,27 @@ export function runEspeak(args: string[], output?: string, timeoutMs = RUN_TIMEO
     }, timeoutMs);
     timer.unref();
     thread.waiting.set(id, {
-      resolve: (run) => (clearTimeout(timer), resolve(run)),
+      resolve: (reply) => (clearTimeout(timer), resolve(reply)),
       reject: (error) => (clearTimeout(timer), reject(error)),
     });
     thread.worker.ref();
-    thread.worker.postMessage({ id, args, output });
+    thread.worker.postMessage({ id, op, request });
   });
+}
+
+/**
+ * espeak-ng speaks `ssml` (an SSML document: the library reads markup in every text) with `settings`, in a fresh
+ * instance on its own thread.
+ * @internal Exported for its tests.
+ */
+export async function speakSsml(ssml: string, settings: EspeakVoiceSettings, timeoutMs = RUN_TIMEOUT_MS): Promise<EspeakSpoken> {
+  const reply = await askEspeak('speak', { ...settings, text: ssml }, timeoutMs);
+  return reply.spoken!;
+}
+
+/** The voices espeak-ng has (the catalog is built from them: infra/voices). */
+export async function espeakVoices(): Promise<EspeakListedVoice[]> {
+  return (await askEspeak('voices', undefined, RUN_TIMEOUT_MS)).voices!;
 }
 
 /** A phrase: the speech between two breaks, and the silence after it. */
@@ -128,70 +163,132 @@ function phrasesOf(script: SpeechScript): Phrase[] {
   return phrases;
 }
 
-/** espeak-ng's SSML for emphasis (it reads the level) and spelling. */
+/** espeak-ng's SSML for emphasis (it reads the level). */
 const EMPHASIS_TAG = (level: string) => `<emphasis level="${level}">`;
 
 /**
- * What espeak-ng is given for a phrase (plain text, or SSML with `-m` when a piece is emphasised or spelled) and
- * the same speech as plain words for alignment (a spelled word as its letters, each a word).
+ * What espeak-ng is given for a phrase: an SSML document (the library reads markup in any text, so the text is
+ * always escaped), with espeak-ng's own `<emphasis>` and `<say-as interpret-as="characters">` where the script has them.
  */
-function phraseTexts(phrase: Phrase): { argument: string; ssml: boolean; words: SpokenText } {
-  const ssml = phrase.pieces.some((p) => p.emphasis || p.spell);
+function phraseText(phrase: Phrase): SpokenText {
   const argument = new SpokenText();
-  const words = new SpokenText();
-  if (ssml) argument.markup('<speak>');
+  argument.markup('<speak>');
   for (const piece of phrase.pieces) {
-    if (ssml && piece.emphasis) argument.markup(EMPHASIS_TAG(piece.emphasis));
-    if (ssml && piece.spell) argument.markup('<say-as interpret-as="characters">');
-    argument.say(piece.text, piece.spans, { xml: ssml });
-    if (ssml && piece.spell) argument.markup('</say-as>');
-    if (ssml && piece.emphasis) argument.markup('</emphasis>');
-    const spelled = piece.spell ? spelledOut(piece.text, piece.spans) : piece;
-    words.say(spelled.text, spelled.spans);
+    if (piece.emphasis) argument.markup(EMPHASIS_TAG(piece.emphasis));
+    if (piece.spell) argument.markup('<say-as interpret-as="characters">');
+    argument.say(...withoutPhonemeInput(piece.text, piece.spans), { xml: true });
+    if (piece.spell) argument.markup('</say-as>');
+    if (piece.emphasis) argument.markup('</emphasis>');
+    argument.space();
   }
-  if (ssml) argument.markup('</speak>');
-  return { argument: argument.text, ssml, words };
+  argument.markup('</speak>');
+  return argument;
+}
+
+/** UTF-16 offset of each code point of `text` (and of its end): espeak-ng counts places in code points. */
+function codePointOffsets(text: string): number[] {
+  const offsets: number[] = [];
+  let unit = 0;
+  for (const c of text) {
+    offsets.push(unit);
+    unit += c.length;
+  }
+  offsets.push(unit);
+  return offsets;
 }
 
 /**
- * espeak-ng: each phrase (the speech between two breaks) is synthesised on its own and its words aligned to its
- * own audio; the phrases are joined with silences of the breaks' lengths. A phrase with emphasis or spelling is
- * given as SSML (`-m`): espeak-ng's own `<emphasis>` and `<say-as interpret-as="characters">`. A text without
- * markup is one plain run, as it always was.
+ * The words and phonemes of one synthesis, timed from its events: a phoneme lasts until the next one (a nameless
+ * phoneme is a pause, not kept); a word from its event to the end of its last sound before the next word.
+ * Word offsets are into `text` (the SSML given), in UTF-16 units.
+ */
+function timedSpeech(spoken: EspeakSpoken, text: string): { words: TimedWord[]; phonemes: TimedPhoneme[] } {
+  const duration = spoken.samples.length / spoken.sampleRate;
+  // espeak-ng counts an event's milliseconds as samples / floor(rate / 1000): at 22,050 Hz, 22 samples a
+  // millisecond, so its times run 0.23 % ahead of the audio (125 ms after 55 s). Put back on the audio's clock.
+  const perMs = spoken.sampleRate / 1000;
+  const seconds = (e: EspeakEvent) => Math.min(duration, (e.ms * Math.floor(perMs)) / perMs / 1000);
+  // In the order espeak-ng reported them: a word's event, then its sounds.
+  const events = spoken.events.filter((e) => e.type === 'word' || e.type === 'phoneme' || e.type === 'end');
+  const offsets = codePointOffsets(text);
+  const at = (codePoint: number) => offsets[Math.max(0, Math.min(offsets.length - 1, codePoint))]!;
+  const phonemes: TimedPhoneme[] = [];
+  const words: (TimedWord & { sounds: number })[] = [];
+  events.forEach((event, i) => {
+    if (event.type === 'word') {
+      const [start, end] = wholeToken(text, at(event.position - 1));
+      words.push({ start, end, startSeconds: seconds(event), endSeconds: seconds(event), sounds: 0 });
+      return;
+    }
+    if (event.type !== 'phoneme') return;
+    const name = String(event.name ?? '');
+    const ipa = name.replace(/[ˈˌ]/g, '');
+    const next = events.slice(i + 1).find((e) => e.type !== 'word');
+    const start = seconds(event);
+    const end = next ? seconds(next) : duration;
+    // A nameless phoneme is a pause: it ends the sound before it, and is no sound of its own.
+    if (!ipa || end <= start) return;
+    phonemes.push({ ipa, startSeconds: round(start), endSeconds: round(end), stress: name.includes('ˈ') ? 1 : name.includes('ˌ') ? 2 : 0 });
+    const word = words[words.length - 1];
+    if (!word) return;
+    // The word's event comes a little before its first sound: a word is timed by its sounds.
+    if (!word.sounds++) word.startSeconds = start;
+    word.endSeconds = end;
+  });
+  return {
+    words: words
+      .map(({ sounds: _, ...word }) => ({ ...word, startSeconds: round(word.startSeconds), endSeconds: round(word.endSeconds) }))
+      .filter((w) => w.end > w.start && w.endSeconds > w.startSeconds),
+    phonemes,
+  };
+}
+
+/**
+ * A word as written: the run of text around where espeak-ng says a word starts, from white space (or markup) to
+ * white space (or markup). So "there!" keeps its "!", and the parts of a number it reads as several words ("2026":
+ * "two thousand and twenty-six") stay inside the number.
+ */
+function wholeToken(text: string, at: number): [number, number] {
+  let from = at;
+  let to = at;
+  while (from > 0 && !/[\s>]/.test(text[from - 1]!)) from--;
+  while (to < text.length && !/[\s<]/.test(text[to]!)) to++;
+  return [from, to];
+}
+
+const shifted = <T extends { startSeconds: number; endSeconds: number }>(items: T[], seconds: number): T[] =>
+  items.map((item) => ({ ...item, startSeconds: round(item.startSeconds + seconds), endSeconds: round(item.endSeconds + seconds) }));
+
+/**
+ * espeak-ng: each phrase (the speech between two breaks) is synthesised on its own, its words and phonemes timed by
+ * the engine's own events; the phrases are joined with silences of the breaks' lengths.
  */
 export class EspeakSpeechEngine implements SpeechEngine {
   readonly name = 'espeak';
 
   async synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
     const settings = espeakSettings(voice);
-    const phrases = phrasesOf(script);
     const wavPath = join(workDir, 'speech.wav');
     let sampleRate = 0;
     const chunks: Int16Array[] = [];
     const words: TimedWord[] = [];
+    const phonemes: TimedPhoneme[] = [];
     let seconds = 0;
     let pendingSilence = 0;
-    for (const phrase of phrases) {
-      const texts = phraseTexts(phrase);
-      if (texts.words.text) {
-        const bytes = await this.speak(texts.argument, texts.ssml, settings);
-        const pcm = parseWav(bytes);
-        if (sampleRate && pcm.sampleRate !== sampleRate) throw new Error('espeak-ng changed its sample rate between phrases');
-        sampleRate = pcm.sampleRate;
-        if (phrases.length === 1) {
-          // One phrase (no breaks): its WAV as espeak-ng wrote it.
-          writeFileSync(wavPath, bytes);
-          const aligned = texts.words.wordsInShown(alignWords(texts.words.text, pcm.samples, pcm.sampleRate));
-          return { wavPath, sampleRate, durationSeconds: pcm.samples.length / sampleRate, words: aligned };
-        }
+    for (const phrase of phrasesOf(script)) {
+      const text = phraseText(phrase);
+      if (text.spans.some(Boolean)) {
+        const spoken = await speakSsml(text.text, settings);
+        if (sampleRate && spoken.sampleRate !== sampleRate) throw new Error('espeak-ng changed its sample rate between phrases');
+        sampleRate = spoken.sampleRate;
         if (pendingSilence) chunks.push(new Int16Array(Math.round(pendingSilence * sampleRate)));
         seconds += pendingSilence;
         pendingSilence = 0;
-        // espeak-ng's command line reports no word events: the words are aligned to the phrase's own pauses.
-        for (const word of texts.words.wordsInShown(alignWords(texts.words.text, pcm.samples, pcm.sampleRate)))
-          words.push({ ...word, startSeconds: round(word.startSeconds + seconds), endSeconds: round(word.endSeconds + seconds) });
-        chunks.push(Int16Array.from(pcm.samples, (x) => Math.max(-32768, Math.min(32767, Math.round(x * 32768)))));
-        seconds += pcm.samples.length / sampleRate;
+        const timed = timedSpeech(spoken, text.text);
+        words.push(...shifted(text.wordsInShown(timed.words), seconds));
+        phonemes.push(...shifted(timed.phonemes, seconds));
+        chunks.push(spoken.samples);
+        seconds += spoken.samples.length / sampleRate;
       }
       pendingSilence += phrase.silenceAfter;
     }
@@ -207,27 +304,7 @@ export class EspeakSpeechEngine implements SpeechEngine {
     }
     // Int16Array is in the machine's byte order: little-endian on every platform Node runs the render on.
     writeFileSync(wavPath, wavFromPcm16(Buffer.from(joined.buffer), sampleRate));
-    return { wavPath, sampleRate, durationSeconds: total / sampleRate, words };
-  }
-
-  private async speak(argument: string, ssml: boolean, settings: EspeakVoiceSettings): Promise<Buffer> {
-    const output = 'speech.wav';
-    const run = await runEspeak(
-      [
-        ...(ssml ? ['-m'] : []),
-        '-v',
-        settings.voice,
-        ...(settings.rate !== undefined ? ['-s', String(settings.rate)] : []),
-        ...(settings.pitch !== undefined ? ['-p', String(settings.pitch)] : []),
-        '-w',
-        output,
-        // A leading space keeps plain text that starts with "-" from being read as an option (SSML starts with "<").
-        ssml ? withoutPhonemeInput(argument) : ` ${withoutPhonemeInput(argument)}`,
-      ],
-      output,
-    );
-    if (!run.file) throw new Error(`espeak-ng produced no audio: ${run.lines.slice(-3).join(' | ')}`);
-    return Buffer.from(run.file.buffer, run.file.byteOffset, run.file.byteLength);
+    return { wavPath, sampleRate, durationSeconds: total / sampleRate, words, phonemes };
   }
 }
 
@@ -235,10 +312,23 @@ const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /**
  * espeak-ng reads `[[…]]` as raw phonemes: a caller's `[[` (in the text, a template value, a lexicon entry) is
- * broken up, so what is said is what is written, as with any other engine.
+ * broken up by a space, so what is said is what is written, as with any other engine. The added space stands for
+ * the `[` before it in the shown text.
  * @internal Exported for its tests.
  */
-export const withoutPhonemeInput = (text: string) => text.replace(/\[(?=\[)/g, '[ ');
+export function withoutPhonemeInput(text: string, spans: readonly [number, number][] = []): [string, [number, number][]] {
+  let out = '';
+  const outSpans: [number, number][] = [];
+  for (let i = 0; i < text.length; i++) {
+    out += text[i];
+    outSpans.push(spans[i] ?? [i, i + 1]);
+    if (text[i] === '[' && text[i + 1] === '[') {
+      out += ' ';
+      outSpans.push(spans[i] ?? [i, i + 1]);
+    }
+  }
+  return [out, outSpans];
+}
 
 /** `espeak:<voice>+<variant>` with the bot's delivery, as espeak-ng's options. */
 function espeakSettings(voice: SpeechVoice): EspeakVoiceSettings {

@@ -91,18 +91,3 @@ export class SpokenText {
     return merged;
   }
 }
-
-/** Letter by letter: each letter or digit followed by a space, so that each is a word of its own (alignment weighs them). */
-export function spelledOut(text: string, spans: readonly Span[]): { text: string; spans: Span[] } {
-  let out = '';
-  const outSpans: Span[] = [];
-  for (let i = 0; i < text.length; i++) {
-    out += text[i];
-    outSpans.push(spans[i]!);
-    if (/[\p{L}\p{N}]/u.test(text[i]!)) {
-      out += ' ';
-      outSpans.push(spans[i]!);
-    }
-  }
-  return { text: out, spans: outSpans };
-}

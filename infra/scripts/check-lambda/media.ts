@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { lastLines, type Row, run } from './running.ts';
 import { commandLine, nodeBinary, type Runtime } from './runtimes.ts';
@@ -64,7 +65,8 @@ export async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtim
 
 /**
  * The render image's speech thread under this runtime: espeak-worker.mjs (started as speech/espeak.ts starts it,
- * from the image's folder, with the image's espeak-ng.wasm) says one sentence and hands back its WAV. That the
+ * from the image's folder, with the image's espeak-ng.js and .data) says one sentence and hands back its samples and
+ * its five words' events. That the
  * bundled index.mjs finds the file beside itself is shown by test/integration/render/bundled-handler.test.ts, which renders a
  * real job from a bundled folder.
  */
@@ -72,23 +74,23 @@ export async function checkSpeech(label: string, imageDir: string, runtime: Runt
   const row: Row = { fn: label, runtime: runtime.label, imported: '', invoked: '', ok: false };
   const script = [
     "import { Worker } from 'node:worker_threads';",
-    `const thread = new Worker(${JSON.stringify(join(imageDir, 'espeak-worker.mjs'))}, { workerData: { wasmPath: ${JSON.stringify(join(imageDir, 'espeak-ng.wasm'))} }, execArgv: [] });`,
-    "thread.on('message', (m) => { console.log(JSON.stringify({ error: m.error, bytes: m.file?.length ?? 0, head: m.file ? Buffer.from(m.file.subarray(0, 4)).toString('latin1') : '' })); process.exit(0); });",
+    `const thread = new Worker(${JSON.stringify(join(imageDir, 'espeak-worker.mjs'))}, { workerData: { modulePath: ${JSON.stringify(pathToFileURL(join(imageDir, 'espeak-ng.js')).href)} }, execArgv: [] });`,
+    "thread.on('message', (m) => { const s = m.spoken; console.log(JSON.stringify({ error: m.error, samples: s?.samples.length ?? 0, words: s?.events.filter((e) => e.type === 'word').length ?? 0 })); process.exit(0); });",
     "thread.on('error', (e) => { console.log(JSON.stringify({ error: String(e) })); process.exit(1); });",
-    "thread.postMessage({ id: 1, args: ['-v', 'en-us', '-w', 'check.wav', ' Hello from the render image.'], output: 'check.wav' });",
+    "thread.postMessage({ id: 1, op: 'speak', request: { voice: 'gmw/en-US', text: '<speak>Hello from the render image.</speak>' } });",
   ].join('\n');
   const [command, args] = commandLine(runtime, nodeBinary(runtime.arch!), ['--input-type=module', '-e', script]);
   const { code, output, ms } = await run(command, args, { cwd: imageDir, timeoutMs: 300_000 });
   row.wallMs = ms;
   row.imported = code === 0 ? 'ran' : `exit ${code}`;
-  let reply: { error?: string; bytes?: number; head?: string } = {};
+  let reply: { error?: string; samples?: number; words?: number } = {};
   try {
     reply = JSON.parse(output.trim().split('\n').pop() ?? '{}');
   } catch {
     reply = { error: lastLines(output) };
   }
-  if (code === 0 && !reply.error && reply.head === 'RIFF' && (reply.bytes ?? 0) > 20_000) {
-    row.invoked = `WAV ${reply.bytes} B`;
+  if (code === 0 && !reply.error && (reply.samples ?? 0) > 20_000 && reply.words === 5) {
+    row.invoked = `${reply.samples} samples, ${reply.words} words timed`;
     row.ok = true;
   } else {
     row.invoked = 'NO SPEECH';

@@ -1,6 +1,6 @@
 /**
  * The render image folder works on its own: bundled with a stand-in entry (the real handler needs AWS), copied
- * away from node_modules, it renders a clip with its own ffmpeg, espeak-ng wasm and bot artwork.
+ * away from node_modules, it renders a clip with its own ffmpeg, espeak-ng library and voices and bot artwork.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,8 @@ it('bundles a self-contained render folder that renders from outside the reposit
   await bundleRender({ arch: 'x64', entry: resolve('test/fixtures/render/bundle-smoke-entry.ts'), out });
   for (const file of [
     'index.mjs',
-    'espeak-ng.wasm',
+    'espeak-ng.js',
+    'espeak-ng.data',
     'bin/ffmpeg',
     'bots/ava/manifest.json',
     'bots/otto/head-m4-eo.png',

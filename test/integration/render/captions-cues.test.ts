@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CAPTION_LIMITS, type Cue, cuesFromWords, isBurnable, joinClipCues, type TimedWord, toSrt, toWebVtt } from '#domain/captions';
 import { runFfmpeg } from '#functions/media/media.ts';
-import { wordsOf } from '#functions/render/speech/alignment.ts';
 import { scratchDir, shown } from '../../support/captions.ts';
+import { wordsOf } from '../../support/silences.ts';
 
 const root = scratchDir('vidbot-captions-');
 

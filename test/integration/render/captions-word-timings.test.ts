@@ -1,5 +1,5 @@
 /**
- * Captions: espeak-ng's word timings against the audio, and alignment on silence alone.
+ * Captions: espeak-ng's word and phoneme timings (its own events) against the audio.
  */
 
 import { mkdtempSync } from 'node:fs';
@@ -9,10 +9,10 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { speechScriptOf } from '#domain/lexicon';
 import { voiceToSpeak } from '#domain/voices';
 import { readWav } from '#functions/media/wav.ts';
-import { alignWords, silences } from '#functions/render/speech/alignment.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { BENCH_TEXT } from '#infra/scripts/bench-support.ts';
 import { ava, scratchDir } from '../../support/captions.ts';
+import { silences } from '../../support/silences.ts';
 
 const root = scratchDir('vidbot-captions-');
 
@@ -67,23 +67,36 @@ describe('espeak-ng word timings', () => {
     expect(result.words.map((w) => text.slice(w.start, w.end))).toEqual(['Line', 'one,', 'line', 'two.']);
   });
 
-  it('aligns on silence alone: a synthetic voice of three bursts with pauses gets its three clauses there', () => {
-    const rate = 16000;
-    const samples = new Float32Array(rate * 3);
-    // Sound 0.2-0.9 s, 1.3-2.0 s, 2.3-2.8 s.
-    for (const [a, b] of [
-      [0.2, 0.9],
-      [1.3, 2.0],
-      [2.3, 2.8],
-    ] as const)
-      for (let i = a * rate; i < b * rate; i++) samples[i] = Math.sin(i / 5) * 0.5;
-    const words = alignWords('One two, three four. Five!', samples, rate);
-    expect(words.map((w) => [w.startSeconds, w.endSeconds])).toEqual([
-      [0.2, 0.55],
-      [0.55, 0.9],
-      [1.3, 1.689],
-      [1.689, 2],
-      [2.3, 2.8],
-    ]);
+  it("times every sound from espeak-ng's own events: in order, inside the audio, stressed vowels marked, on the audio's clock", async () => {
+    const text = 'Mama bought a puppy.';
+    const result = await new EspeakSpeechEngine().synthesize(
+      speechScriptOf(text),
+      voiceToSpeak(ava.voice, undefined, { polly: false }),
+      mkdtempSync(join(root, 'espeak-')),
+    );
+    const sounds = result.phonemes!.map((p) => p.ipa);
+    expect(sounds.filter((p) => ['m', 'b', 'p'].includes(p))).toEqual(['m', 'm', 'b', 'p', 'p']);
+    expect(result.phonemes!.filter((p) => p.stress === 1).length).toBeGreaterThanOrEqual(3);
+    result.phonemes!.slice(1).forEach((p, i) => expect(p.startSeconds).toBeGreaterThanOrEqual(result.phonemes![i]!.endSeconds - 1e-6));
+    expect(result.phonemes!.at(-1)!.endSeconds).toBeLessThanOrEqual(result.durationSeconds);
+    // A word spans its sounds.
+    const mama = result.words[0]!;
+    expect(result.phonemes![0]!.startSeconds).toBe(mama.startSeconds);
+
+    // After a minute of speech, the sound after each pause still starts where the audio does (within 15 ms): espeak-ng's
+    // event clock runs 0.23 % fast at 22,050 Hz (125 ms by the end), and the engine puts it back on the audio's.
+    const long = await new EspeakSpeechEngine().synthesize(
+      speechScriptOf(BENCH_TEXT),
+      voiceToSpeak(ava.voice, undefined, { polly: false }),
+      mkdtempSync(join(root, 'espeak-')),
+    );
+    const pcm = readWav(long.wavPath);
+    const { gaps } = silences(pcm.samples, pcm.sampleRate);
+    const late = gaps.filter((g) => g.start > long.durationSeconds - 15 && g.end - g.start >= 0.12);
+    expect(late.length).toBeGreaterThanOrEqual(3);
+    for (const gap of late) {
+      const first = long.phonemes!.find((p) => p.startSeconds >= gap.end - 0.1)!;
+      expect(Math.abs(first.startSeconds - gap.end), `sound at ${first.startSeconds} after the pause ending ${gap.end}`).toBeLessThanOrEqual(0.015);
+    }
   });
 });

@@ -9,9 +9,9 @@ import { cuesFromWords } from '#domain/captions';
 import { type LexiconEntry, speechScriptOf } from '#domain/lexicon';
 import { voiceToSpeak } from '#domain/voices';
 import { readWav } from '#functions/media/wav.ts';
-import { silences } from '#functions/render/speech/alignment.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { ava, scratchDir } from '../../support/captions.ts';
+import { silences } from '../../support/silences.ts';
 
 const root = scratchDir('vidbot-markup-');
 const voice = voiceToSpeak(ava.voice, undefined, { polly: false });

@@ -11,7 +11,7 @@ import { speechScriptOf } from '#domain/lexicon';
 import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
 import { readWav } from '#functions/media/wav.ts';
 import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes, pearson } from '#functions/render/engine/lipsync.ts';
-import { runEspeak } from '#functions/render/speech/espeak.ts';
+import { speakSsml } from '#functions/render/speech/espeak.ts';
 import { EspeakSpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
 import { PollySpeechEngine } from '#functions/render/speech/polly.ts';
 
@@ -47,21 +47,19 @@ describe('espeak-ng', () => {
     const alone = await engine.synthesize(speechScriptOf('The first of two texts.'), avaEspeak, dir('c'));
     expect(readFileSync(first.wavPath).equals(readFileSync(alone.wavPath))).toBe(true);
     expect(second.durationSeconds).toBeGreaterThan(first.durationSeconds + 1);
-    // A run that writes nothing hands back no file (what it printed says why); the thread speaks on.
-    const nothing = await runEspeak(['--voices=variant'], 'out.wav');
-    expect(nothing.file).toBeUndefined();
-    expect(nothing.lines.join(' ')).toMatch(/Pty Language/);
+    // A run that fails (a voice espeak-ng does not have) fails alone; the thread speaks on.
+    await expect(speakSsml('<speak>Nobody.</speak>', { voice: 'xx/none' })).rejects.toThrow(/no voice "xx\/none"/);
     expect((await engine.synthesize(speechScriptOf('Still speaking.'), avaEspeak, dir('d'))).durationSeconds).toBeGreaterThan(0.5);
   });
 
   it('stops a run that goes on past its time limit, failing it and what the thread held; the next run starts a new thread', async () => {
     const long = ` ${'A sentence that takes its time to be spoken. '.repeat(40)}`;
-    const slow = runEspeak(['-v', 'en-us', '-w', 'out.wav', long], 'out.wav', 20);
-    const alongside = runEspeak(['-v', 'en-gb', '-w', 'out.wav', long], 'out.wav');
+    const slow = speakSsml(`<speak>${long}</speak>`, { voice: 'gmw/en-US' }, 20);
+    const alongside = speakSsml(`<speak>${long}</speak>`, { voice: 'gmw/en' });
     await expect(slow).rejects.toThrow(/the espeak-ng thread stopped/);
     await expect(alongside).rejects.toThrow(/the espeak-ng thread stopped/);
-    const after = await runEspeak(['-v', 'en-us', '-w', 'out.wav', ' After.'], 'out.wav');
-    expect(after.file?.byteLength).toBeGreaterThan(1000);
+    const after = await speakSsml('<speak>After.</speak>', { voice: 'gmw/en-US' });
+    expect(after.samples.length).toBeGreaterThan(1000);
   });
 
   it('speaks the same text and voice the same, byte for byte, a second later (the breath noise of f3 voices is seeded)', async () => {
