@@ -1,6 +1,6 @@
 /**
  * `npm run bots:build`: draws every look (./looks.ts, ./draw.ts) and rasterises it with resvg into
- * functions/render/bots/<look>/: panel.png, back.png, body.png, head-m<level>-e<o|c>.png, preview.png and
+ * functions/render/bots/<look>/: panel.png, back.png, body.png, head-<mouth>-e<o|c>.png (m0..m4 and the shapes' r1, r2, w1, w2, fv), preview.png and
  * manifest.json. The PNGs are committed, so the render Lambda never needs an SVG rasteriser.
  */
 
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
-import type { BotManifest } from '#domain/look';
+import { type BotManifest, MOUTH_SHAPES, mouthFramesOf } from '#domain/look';
 import { backSvg, bodySvg, CANVAS, CX, HEAD_BOX, headSvg, MOUTH_LEVELS, PANEL, panelSvg, previewSvg } from './draw.ts';
 import { LOOKS } from './looks.ts';
 
@@ -39,11 +39,12 @@ export async function buildLook(name: string): Promise<BotManifest> {
   await write('back.png', backSvg(look));
   await write('body.png', bodySvg(look));
   const frames: Record<string, string> = {};
-  for (let level = 0; level < MOUTH_LEVELS; level++) {
+  const mouths = mouthFramesOf({ mouthLevels: MOUTH_LEVELS, mouthShapes: [...MOUTH_SHAPES] });
+  for (const mouth of mouths) {
     for (const open of [true, false]) {
-      const key = `m${level}-e${open ? 'o' : 'c'}`;
+      const key = `${mouth}-e${open ? 'o' : 'c'}`;
       frames[key] = `head-${key}.png`;
-      await write(frames[key], headSvg(look, level, open));
+      await write(frames[key], headSvg(look, mouth, open));
     }
   }
   await write('preview.png', previewSvg(look, 512), 1);
@@ -57,6 +58,7 @@ export async function buildLook(name: string): Promise<BotManifest> {
     body: 'body.png',
     head: { x: HEAD_BOX.x, y: HEAD_BOX.y, width: HEAD_BOX.width, height: HEAD_BOX.height, frames },
     mouthLevels: MOUTH_LEVELS,
+    mouthShapes: [...MOUTH_SHAPES],
     mouth: { x: CX, y: 314 },
     anchor: { x: CX, y: PANEL.y + PANEL.height },
     preview: 'preview.png',

@@ -2,13 +2,18 @@
  * `npx tsx infra/scripts/bench-sprites.ts [-- --look <dir>]`: what a clip's sprites cost before its first frame, in
  * CPU time (not disturbed by a busy machine): the look's PNG layers decoded (once per warm process), then scaled
  * to each bot size in each shape (once per size, then cached), and the compositor's mask (the card's rounded shape) made for each clip.
+ * Also the memory they hold: the decoded layers (kept by bytes in sprites.ts's cache) and each size's scaled sprites.
  * Default: bot_ava (built in); `--look` a prepared look's directory.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { BOT_SIZES } from '#domain/choices';
+import { mouthFramesOf } from '#domain/look';
 import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
 import { BotCompositor } from '../../functions/render/engine/compositor.ts';
 import { botHeightFor } from '../../functions/render/engine/layout.ts';
-import { loadSprites, lookManifest } from '../../functions/render/engine/sprites.ts';
+import { type BotSprites, loadSprites, lookManifest } from '../../functions/render/engine/sprites.ts';
 import { argument } from './bench-support.ts';
 
 const cpuMs = (since: NodeJS.CpuUsage) => {
@@ -24,8 +29,21 @@ let started = process.cpuUsage();
 // The smallest size first: its cost is the layers' decoding plus one scaling.
 loadSprites(look, 1, directory);
 console.log(`decode the layers (once per process): ${cpuMs(started)} ms CPU`);
-console.log('| Shape | Size | Canvas (px) | Scale the layers (ms CPU, once per size) | Mask (ms CPU, per clip) |');
-console.log('|---|---|---|---|---|');
+const MB = 1024 * 1024;
+const mb = (bytes: number) => (bytes / MB).toFixed(1);
+// The files loadSprites decodes, decoded again here to weigh them (RGBA, as sprites.ts keeps them).
+const dir = directory ?? join(import.meta.dirname, '../../functions/render/bots', look);
+const files = [
+  manifest.panel.file,
+  manifest.back,
+  manifest.body,
+  ...mouthFramesOf(manifest).flatMap((f) => [`${f}-eo`, `${f}-ec`].map((k) => manifest.head.frames[k]!)),
+];
+const decodedBytes = files.reduce((sum, file) => sum + PNG.sync.read(readFileSync(join(dir, file))).data.length, 0);
+console.log(`mouth frames: ${mouthFramesOf(manifest).join(' ')}; decoded layers: ${files.length} files, ${mb(decodedBytes)} MB`);
+const spriteBytes = (s: BotSprites) => [s.panel, s.back, s.body, ...[...s.heads.values()].flat()].reduce((sum, layer) => sum + layer.data.length, 0);
+console.log('| Shape | Size | Canvas (px) | Scale the layers (ms CPU, once per size) | Mask (ms CPU, per clip) | Sprites (MB) |');
+console.log('|---|---|---|---|---|---|');
 for (const resolution of RESOLUTIONS)
   for (const aspectRatio of ASPECT_RATIOS)
     for (const size of BOT_SIZES) {
@@ -35,5 +53,7 @@ for (const resolution of RESOLUTIONS)
       const scaling = cpuMs(started);
       started = process.cpuUsage();
       new BotCompositor(sprites, { withPanel: true });
-      console.log(`| ${aspectRatio} ${resolution} | ${size} | ${sprites.width}x${sprites.height} | ${scaling} | ${cpuMs(started)} |`);
+      console.log(
+        `| ${aspectRatio} ${resolution} | ${size} | ${sprites.width}x${sprites.height} | ${scaling} | ${cpuMs(started)} | ${mb(spriteBytes(sprites))} |`,
+      );
     }

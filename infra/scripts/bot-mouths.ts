@@ -3,13 +3,15 @@
  * First row: a bot prepared from a photo (default: the test portrait, test/fixtures/prepare/portrait.jpg);
  * then a drawn bot made from two of ava's frames (mouth closed, mouth open); then the built-in bots.
  * Each tile is the look's head box on its card, exactly the layers the render engine draws.
+ * Also docs/mouth-shapes.png: every mouth frame of every built-in look (mouthFramesOf: m0..m4, then the shapes'
+ * r1, r2, w1, w2, fv), close up on the lower face, one look a row.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { BotManifest } from '#domain/look';
+import { type BotManifest, mouthFramesOf } from '#domain/look';
 import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
 import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
 
@@ -49,7 +51,72 @@ async function row(dir: string): Promise<Buffer[]> {
   );
 }
 
+/** What each mouth frame is for, under its column of docs/mouth-shapes.png. */
+const SOUNDS: Record<string, string> = {
+  m0: 'm0 closed: m b p',
+  m1: 'm1',
+  m2: 'm2',
+  m3: 'm3',
+  m4: 'm4 open: a',
+  r1: 'r1 round: oo w',
+  r2: 'r2 round: o aw',
+  w1: 'w1 wide: ee',
+  w2: 'w2 wide: eh a',
+  fv: 'fv: f v',
+};
+
+/** docs/mouth-shapes.png: the lower face (nose to chin) of every mouth frame of every built-in look, eyes open. */
+async function shapesSheet(): Promise<void> {
+  const looks = ['ava', 'leo', 'maya', 'otto'].map((look) => join(repo, 'functions/render/bots', look));
+  const first = JSON.parse(readFileSync(join(looks[0]!, 'manifest.json'), 'utf8')) as BotManifest;
+  const keys = mouthFramesOf(first);
+  const [tileW, tileH, label] = [200, 160, 26];
+  // 100 x 80 canvas units around the mouth, from under the nose to the chin.
+  const [sideW, sideH] = [100, 80];
+  const rows = await Promise.all(
+    looks.map(async (dir) => {
+      const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as BotManifest;
+      const d = m.density ?? 1;
+      const region = {
+        left: Math.round((m.mouth.x - sideW / 2) * d),
+        top: Math.round((m.mouth.y - sideH * 0.4) * d),
+        width: sideW * d,
+        height: sideH * d,
+      };
+      return Promise.all(
+        keys.map(async (key) =>
+          sharp(await canvas(dir, m, `${key}-eo`))
+            .extract(region)
+            .resize(tileW, tileH)
+            .png()
+            .toBuffer(),
+        ),
+      );
+    }),
+  );
+  const labels = keys
+    .map(
+      (key, c) =>
+        `<text x="${c * tileW + tileW / 2}" y="18" text-anchor="middle" font-family="DejaVu Sans" font-size="14" fill="#e8edf3">${SOUNDS[key] ?? key}</text>`,
+    )
+    .join('');
+  const out = join(repo, 'docs/mouth-shapes.png');
+  await sharp({ create: { width: tileW * keys.length, height: label + tileH * rows.length, channels: 3, background: '#101820' } })
+    .composite([
+      {
+        input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${tileW * keys.length}" height="${label}">${labels}</svg>`),
+        left: 0,
+        top: 0,
+      },
+      ...rows.flatMap((tiles, r) => tiles.map((input, c) => ({ input, left: c * tileW, top: label + r * tileH }))),
+    ])
+    .png({ compressionLevel: 9 })
+    .toFile(out);
+  console.log(`wrote ${out}: rows ava, leo, maya, otto; columns ${keys.join(', ')}`);
+}
+
 async function main(): Promise<void> {
+  await shapesSheet();
   const photo = process.argv[2] ?? join(repo, 'test/fixtures/prepare/portrait.jpg');
   const work = mkdtempSync(join(tmpdir(), 'vidbot-mouths-'));
   try {

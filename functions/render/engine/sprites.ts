@@ -46,7 +46,7 @@ function botsDirectory(): string {
 /**
  * A Map that keeps its entries' total weight (by default their count) at most `limit`, dropping the least recently
  * used: a warm render function meets the looks of many accounts' bots at many sizes, and a look's decoded layers
- * weigh 10-35 MB (a `full` presenter's sprites at 1080p as much), so nothing here may grow for ever.
+ * weigh 10-50 MB (a `full` presenter's sprites at 1080p as much), so nothing here may grow for ever.
  */
 class Recent<V> extends Map<string, V> {
   private total = 0;
@@ -80,7 +80,7 @@ class Recent<V> extends Map<string, V> {
 
 const MB = 1024 * 1024;
 
-/** Full-size layers by bytes: the built-in looks' (about 33 MB each, drawn at twice the canvas) and a few accounts' bots'. */
+/** Full-size layers by bytes: the built-in looks' (49 MB each with their 20 head frames, drawn at twice the canvas) and a few accounts' bots'. */
 const decoded = new Recent<Rgba>(256 * MB, (image) => image.data.length);
 
 function decode(path: string): Rgba {
@@ -221,7 +221,7 @@ function loadManifest(dir: string): BotManifest {
 /** A look's manifest (its canvas, card and head box in its own units): built in, or in `directory`. */
 export const lookManifest = (look: string, directory = builtInLookDirectory(look)): BotManifest => loadManifest(directory);
 
-/** Sprites by look and height, by bytes: a clip needs one set (2.5 MB for medium at 720p, up to 36 MB for full at 1080p). */
+/** Sprites by look and height, by bytes: a clip needs one set (3.8 MB for a built-in look's medium at 720p, up to 53 MB for full at 1080p: infra/scripts/bench-sprites.ts). */
 const spriteCache = new Recent<BotSprites>(256 * MB, (s) =>
   [s.panel, s.back, s.body, ...[...s.heads.values()].flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),
 );
