@@ -44,6 +44,13 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
   writeFileSync(path, data);
 }
 
+/**
+ * A repeated picture's frames numbered at FPS on a 1/FPS clock. Without settb a still keeps its input's time base
+ * (1/25 for a raw or single-picture input), N/30 s is truncated onto it, and two frames share a time: the bot's frames
+ * were overlaid one frame late, and one in six twice (measured: frames 0,0,1,2,3,4,5,5…).
+ */
+const STILL_CLOCK = `settb=1/${FPS},setpts=N/${FPS}/TB`;
+
 /** Input 0, the background, and its filter to the frame ([bg]): the caller's file, or the default backdrop. */
 export async function backgroundInput(input: RenderClipInput, frame: FrameSize): Promise<{ args: string[]; filter: string; hasAudio: boolean }> {
   // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
@@ -53,7 +60,7 @@ export async function backgroundInput(input: RenderClipInput, frame: FrameSize):
   if (media) {
     const filter = media.format.still
       ? // One picture: scaled and converted once, then repeated.
-        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB[bg]`
+        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,${STILL_CLOCK}[bg]`
       : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
         `[0:v]${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
     return { args: [...backgroundInputArgs(media), '-i', media.path], filter, hasAudio };
@@ -62,5 +69,5 @@ export async function backgroundInput(input: RenderClipInput, frame: FrameSize):
   defaultBackdrop(backdrop, frame);
   const args = ['-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop];
   // Converted once, then the one frame is repeated.
-  return { args, filter: `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${FPS}/TB,setsar=1[bg]`, hasAudio };
+  return { args, filter: `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,${STILL_CLOCK},setsar=1[bg]`, hasAudio };
 }

@@ -90,7 +90,7 @@ export function imageLayerFilters(
   let enable = '';
   if (windowed) {
     // A window fades the picture's alpha in and out over time, so the frame is repeated for the fade to act on.
-    steps.push('loop=loop=-1:size=1:start=0', `setpts=N/${FPS}/TB`);
+    steps.push('loop=loop=-1:size=1:start=0', `settb=1/${FPS}`, `setpts=N/${FPS}/TB`);
     const start = layer.start ?? 0;
     const end = layer.end ?? Number.POSITIVE_INFINITY;
     const fade = Math.min(IMAGE_LAYER_FADE_SECONDS, (end - start) / 2);

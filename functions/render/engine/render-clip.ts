@@ -9,20 +9,21 @@ import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
+import type { BotManifest } from '#domain/look';
 import { DEFAULT_THEME, type TextOverlay } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { budgetFor, runFfmpeg } from '#media/media';
 import { probe } from '#media/probe';
 import { readWav } from '#media/wav';
-import { hashString, poses } from './animation.ts';
+import { hashString, type MouthFrame, poses } from './animation.ts';
 import { backgroundInput } from './background-input.ts';
 import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
 import { BotCompositor } from './compositor.ts';
 import { fontFilePath, fontsFor, THEME_FONT_FILES } from './fonts.ts';
 import { type ImageLayer, imageBoxOf, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
 import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
-import { loudnessPerFrame, mouthLevelsFromLoudness, mouthLevelsFromVisemes } from './lipsync.ts';
+import { loudnessPerFrame, mouthFrames, mouthLevelsFromLoudness, visemesOfPhonemes, visemesOfPolly } from './lipsync.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
 import { overlayEvent, overlayStyles, placeTextOverlays } from './text-overlays.ts';
 import {
@@ -67,15 +68,23 @@ export function clipTiming(speechSeconds: number, transitions: Transitions): Cli
 }
 
 /**
- * Mouth level of every frame of the clip (closed during the transitions).
+ * The mouth of every frame of the clip (closed during the transitions): shaped by the sounds the engine made
+ * (espeak-ng's phonemes, Polly's visemes), opened by the loudness; by the loudness alone if the engine timed none.
  * @internal Exported for its tests.
  */
-export function clipMouthLevels(speech: SpeechResult, timing: ClipTiming, levels: number): number[] {
+export function clipMouthFrames(speech: SpeechResult, timing: ClipTiming, look: Pick<BotManifest, 'mouthLevels' | 'mouthShapes'>): MouthFrame[] {
   const pcm = readWav(speech.wavPath);
   const speechFrames = Math.ceil(speech.durationSeconds * FPS);
   const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, speechFrames);
-  const speaking = speech.visemes?.length ? mouthLevelsFromVisemes(speech.visemes, loudness, FPS, levels) : mouthLevelsFromLoudness(loudness, levels);
-  return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? 0);
+  const visemes = speech.phonemes?.length
+    ? visemesOfPhonemes(speech.phonemes)
+    : speech.visemes?.length
+      ? visemesOfPolly(speech.visemes, speech.durationSeconds)
+      : undefined;
+  const speaking: MouthFrame[] = visemes
+    ? mouthFrames(visemes, loudness, FPS, look)
+    : mouthLevelsFromLoudness(loudness, look.mouthLevels).map((level) => ({ frame: `m${level}` }));
+  return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? { frame: 'm0' });
 }
 
 const f = (n: number) => Number(n.toFixed(4)).toString();
@@ -201,13 +210,8 @@ function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTimi
     withPanel: !input.removeBotBackground,
     bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
   });
-  const mouth = clipMouthLevels(speech, timing, sprites.manifest.mouthLevels);
-  const framePoses = poses(
-    mouth.map((level) => ({ frame: `m${level}` })),
-    FPS,
-    sprites.scale,
-    hashString(`${input.bot.uid}:${input.text}`),
-  );
+  const mouth = clipMouthFrames(speech, timing, sprites.manifest);
+  const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
   return { compositor, framePoses, place, head: headBoxOf(place, sprites.manifest) };
 }

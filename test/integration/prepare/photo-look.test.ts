@@ -16,13 +16,13 @@ import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
 import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
 import { clipTiming, FPS, type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
-import { clipMouthLevels } from '#functions/render/engine/render-clip.ts';
+import { clipMouthFrames } from '#functions/render/engine/render-clip.ts';
 
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
 import { speechScriptOf } from '#domain/lexicon';
 import { readWav } from '#functions/media/wav.ts';
-import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { loudnessPerFrame, opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { declaredPng } from '../../support/hostile-media.ts';
@@ -316,7 +316,7 @@ describe('a photo bot through renderClip', () => {
   it('the engine lip-syncs a photo bot like a built-in one (mouth level vs speech loudness)', async () => {
     const workDir = mkdtempSync(join(root, 'speech-'));
     const spoken = await speech.synthesize(speechScriptOf(SPEECH), voiceToSpeak(photoBot.voice, undefined, { polly: false }), workDir);
-    const levels = clipMouthLevels(spoken, clipTiming(spoken.durationSeconds, {}), look.manifest.mouthLevels);
+    const levels = clipMouthFrames(spoken, clipTiming(spoken.durationSeconds, {}), look.manifest).map((m) => opennessOf(m));
     const pcm = readWav(spoken.wavPath);
     expect(pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, levels.length))).toBeGreaterThanOrEqual(0.6);
   });

@@ -9,8 +9,8 @@ import { voiceToSpeak } from '#domain/voices';
 import { concatClips } from '#functions/media/concat.ts';
 import { readWav } from '#functions/media/wav.ts';
 import { clipTiming, FPS } from '#functions/render/engine/index.ts';
-import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
-import { clipMouthLevels } from '#functions/render/engine/render-clip.ts';
+import { loudnessPerFrame, opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
+import { clipMouthFrames } from '#functions/render/engine/render-clip.ts';
 import { probeFile } from '../../support/media.ts';
 import { ava, botRect, greenWithTone, render, root, TINY, useEngineBackgrounds } from '../../support/render-engine.ts';
 import { audioSamples, grayCropFrames, mouthBox, topLevelBoxes } from '../../support/render-media.ts';
@@ -40,7 +40,7 @@ async function measureLipSync(text: string, voice?: string) {
   const measured = pearson(openness, loudness);
   // The same figure straight from the engine's mouth levels, before encoding.
   const timing = clipTiming(clip.speech.durationSeconds, {});
-  const levels = clipMouthLevels(clip.speech, timing, sprites.manifest.mouthLevels);
+  const levels = clipMouthFrames(clip.speech, timing, sprites.manifest).map((m) => opennessOf(m));
   const pcm = readWav(clip.speech.wavPath);
   const computed = pearson(levels, loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, levels.length));
   console.log(
