@@ -171,7 +171,10 @@ export function mouthFrames(
   });
 }
 
-/** How open a mouth frame is, 0 (closed) .. 1 (wide open): for measures of the lip sync against the sound. */
+/**
+ * How open a mouth frame is, 0 (closed) .. 1 (wide open): for measures of the lip sync against the sound.
+ * @internal Exported for its tests.
+ */
 export function opennessOf(mouth: MouthFrame, levels = 5): number {
   const of = (frame: string) =>
     frame.startsWith('m')

@@ -52,12 +52,6 @@ function expectVisemes(label: string, measures: MouthMeasure[], phonemes: TimedP
   const openDark = median(open);
   const bilabials = during(phonemes, measures, (ipa) => /^[mbp]$/.test(ipa));
   const closedDark = bilabials.map((d) => Math.min(...d.frames.map((m) => m.dark)));
-        d.p.ipa,
-        d.p.startSeconds,
-        d.p.endSeconds,
-        framesDuring(d.p.startSeconds, d.p.endSeconds, FPS).join(','),
-        d.frames.map((m) => m.dark).join(','),
-      );
   const middle = (ipa: RegExp) =>
     phonemes.filter((p) => ipa.test(p.ipa)).map((p) => measures[Math.floor(((p.startSeconds + p.endSeconds) / 2) * FPS)]!.width);
   const oo = median(middle(/^uː?$/));
