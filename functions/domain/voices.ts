@@ -25,17 +25,25 @@ export interface VoiceOptions {
 }
 
 /**
- * espeak-ng's variants apply to every language: each language is offered as one female and one male voice.
- * Its other variants (f1-f5, m1-m8, named ones) are the same voices with other formants and pitch; listing
- * all of them would make a list of over 13,000 where a caller looks for a language and a gender.
+ * espeak-ng's variants (other formants and pitch; they apply to every language). Each language is offered as one
+ * female and one male voice, f3 and m3. The English voices are offered in four more variants, chosen because an
+ * offline recogniser understands them best (docs/bots-and-voices.md, `npm run voices:wer`): f2 and f5, m5 and m6.
+ * Listing every variant (f1-f5, m1-m8 and the named ones) for every language would make a list of over 13,000
+ * where a caller looks for a language and a gender; the measure is English, so the extra variants are too.
  */
 const ESPEAK_VARIANTS = [
   { variant: 'f3', gender: 'female' },
   { variant: 'm3', gender: 'male' },
+  { variant: 'f2', gender: 'female', english: true },
+  { variant: 'f5', gender: 'female', english: true },
+  { variant: 'm5', gender: 'male', english: true },
+  { variant: 'm6', gender: 'male', english: true },
 ] as const;
 
+const isEnglish = (language: string) => language === 'en' || language.startsWith('en-');
+
 const ESPEAK_VOICES: readonly Voice[] = ESPEAK_LANGUAGES.flatMap((l) =>
-  ESPEAK_VARIANTS.map(({ variant, gender }) => ({
+  ESPEAK_VARIANTS.filter((v) => !('english' in v) || isEnglish(l.language)).map(({ variant, gender }) => ({
     id: `espeak:${l.voice}+${variant}`,
     engine: 'espeak' as const,
     language: l.language,
@@ -78,7 +86,7 @@ export function espeakVoiceArgument(id: string): string | undefined {
   const plus = name.indexOf('+');
   const file = engine === 'espeak' && plus > 0 ? ESPEAK_FILES.get(name.slice(0, plus)) : undefined;
   const variant = name.slice(plus + 1);
-  return file && ESPEAK_VARIANTS.some((v) => v.variant === variant) ? `${file}+${variant}` : undefined;
+  return file && BY_ID.has(id) ? `${file}+${variant}` : undefined;
 }
 
 /** `espeak:es+f3` → ['espeak', 'es+f3']. */
@@ -136,7 +144,8 @@ export interface SpeechVoice {
  * regional forms, or else American English), its gender. It speaks a Polly voice where Polly is not available.
  */
 function espeakStandIn(voice: Voice): Voice {
-  const espeak = ALL.filter((v) => v.engine === 'espeak');
+  // The voices every language has (f3, m3): a stand-in keeps the voice it has always had.
+  const espeak = ALL.filter((v) => v.engine === 'espeak' && /\+[fm]3$/.test(v.id));
   const primary = voice.language.split('-')[0]!;
   const candidates = [
     espeak.filter((v) => v.language === voice.language),

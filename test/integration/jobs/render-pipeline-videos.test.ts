@@ -145,9 +145,9 @@ describe('rendering a multi-clip video', () => {
     expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([
       { id: 'espeak:es+m3' },
       { id: 'espeak:es-419+m3' },
-      { id: 'espeak:en-gb+m3', rate: 165, pitch: 40 },
+      { id: 'espeak:en-gb+m5', rate: 165, pitch: 30 },
     ]);
-    expect(speechFor.mock.calls.map(([voice]) => voice.id)).toEqual(['espeak:es+m3', 'espeak:es-419+m3', 'espeak:en-gb+m3']);
+    expect(speechFor.mock.calls.map(([voice]) => voice.id)).toEqual(['espeak:es+m3', 'espeak:es-419+m3', 'espeak:en-gb+m5']);
     const results = await Promise.all([3, 2, 1, 0].map((back) => videos.get(`vid_test${counter - back}`)));
     expect(results.map((v) => v!.clipResults['0']!.cached ?? false)).toEqual([false, true, false, false]);
     expect(new Set(results.map((v) => v!.clipResults['0']!.contentHash)).size).toBe(3);
@@ -160,7 +160,7 @@ describe('rendering a multi-clip video', () => {
       await submit([clip]);
       await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, voices: { polly } });
     }
-    expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([{ id: 'espeak:en-us+m3', rate: 150, pitch: 30 }, { id: 'polly:Matthew' }]);
+    expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([{ id: 'espeak:en-us+m6', rate: 150, pitch: 30 }, { id: 'polly:Matthew' }]);
   });
 
   it('keeps a reusable clip, lists it, and a later request reuses it by clip_uid without rendering', async () => {

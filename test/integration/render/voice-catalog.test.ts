@@ -40,5 +40,11 @@ describe('the espeak-ng catalog', () => {
       expect(hash, id).toBeDefined();
       expect(hash, id).not.toBe(await speechHash(argument.slice(0, argument.indexOf('+'))));
     }
+    // And each English variant sounds unlike the others (a variant this build cannot make, as its Klatt ones, would
+    // sound as the plain voice: "Bad voice attribute: klatt").
+    const english = listVoices({ polly: false }).filter((v) => v.language === 'en-US');
+    const hashes = await Promise.all(english.map((v) => speechHash(espeakVoiceArgument(v.id)!)));
+    expect(english.map((v) => v.id).sort()).toEqual(['f2', 'f3', 'f5', 'm3', 'm5', 'm6'].map((variant) => `espeak:en-us+${variant}`));
+    expect(new Set(hashes).size).toBe(english.length);
   });
 });

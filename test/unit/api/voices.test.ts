@@ -14,14 +14,27 @@ const espeakOnly = listVoices({ polly: false });
 const withPolly = listVoices({ polly: true });
 
 describe('the catalog', () => {
-  it('offers every espeak-ng language as a female and a male voice: 100+ languages', () => {
-    const languages = new Set(espeakOnly.map((v) => v.id.replace(/\+[fm]3$/, '')));
+  it('offers every espeak-ng language as a female and a male voice (100+ languages), English in four more variants', () => {
+    const languages = new Set(espeakOnly.map((v) => v.id.replace(/\+[fm]\d$/, '')));
+    const english = [...languages].filter((l) => l.startsWith('espeak:en-'));
     expect(languages.size).toBeGreaterThanOrEqual(100);
-    expect(espeakOnly).toHaveLength(languages.size * 2);
+    expect(english).toContain('espeak:en-us');
+    expect(english).toContain('espeak:en-gb');
+    expect(espeakOnly).toHaveLength(languages.size * 2 + english.length * 4);
     for (const language of languages) {
       expect(findVoice(`${language}+f3`, { polly: false })?.gender).toBe('female');
       expect(findVoice(`${language}+m3`, { polly: false })?.gender).toBe('male');
     }
+    // The variants an offline recogniser understands best (docs/bots-and-voices.md): English only, where they were measured.
+    for (const language of english)
+      for (const [variant, gender] of [
+        ['f2', 'female'],
+        ['f5', 'female'],
+        ['m5', 'male'],
+        ['m6', 'male'],
+      ])
+        expect(findVoice(`${language}+${variant}`, { polly: false })?.gender, `${language}+${variant}`).toBe(gender);
+    expect(findVoice('espeak:es+f5', { polly: false })).toBeUndefined();
     expect(espeakOnly.every((v) => v.engine === 'espeak')).toBe(true);
   });
 
@@ -37,7 +50,7 @@ describe('the catalog', () => {
   it('has unique ids, and canonical BCP 47 tags, English names and a gender on every voice', () => {
     expect(new Set(withPolly.map((v) => v.id)).size).toBe(withPolly.length);
     for (const voice of withPolly) {
-      expect(voice.id).toMatch(/^(espeak:[a-z0-9-]+\+[fm]3|polly:[A-Z][a-z]+)$/);
+      expect(voice.id).toMatch(/^(espeak:[a-z0-9-]+\+[fm]3|espeak:en-[a-z0-9-]+\+(f2|f5|m5|m6)|polly:[A-Z][a-z]+)$/);
       expect(Intl.getCanonicalLocales(voice.language)[0], voice.id).toBe(voice.language);
       expect(voice.languageName, voice.id).toMatch(/^[A-Z][\p{L} ()',.-]+$/u);
       expect(['female', 'male'], voice.id).toContain(voice.gender);

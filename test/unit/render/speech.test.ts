@@ -277,7 +277,7 @@ describe('Amazon Polly with markup and a lexicon', () => {
 describe('the voice a clip is spoken with, and its engine', () => {
   it("speaks a built-in bot's neural Polly voice where the deployment uses Polly, its espeak-ng voice elsewhere", () => {
     expect(voiceToSpeak(ava.voice, undefined, { polly: true })).toEqual({ id: 'polly:Joanna' });
-    expect(voiceToSpeak(ava.voice, undefined, { polly: false })).toEqual({ id: 'espeak:en-us+f3', rate: 160, pitch: 55 });
+    expect(voiceToSpeak(ava.voice, undefined, { polly: false })).toEqual({ id: 'espeak:en-us+f5', rate: 160, pitch: 55 });
     // The bots keep their own delivery with espeak-ng: two of them share a voice but not rate and pitch.
     const deliveries = BUILT_IN_BOTS.map((b) => JSON.stringify(voiceToSpeak(b.voice, undefined, { polly: false })));
     expect(new Set(deliveries).size).toBe(BUILT_IN_BOTS.length);
