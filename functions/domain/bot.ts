@@ -34,7 +34,7 @@ export const BUILT_IN_BOTS: readonly Bot[] = [
     uid: 'bot_maya',
     name: 'Maya',
     description: 'An upbeat product presenter.',
-    voice: { espeak: 'espeak:en-us+f2', espeakRate: 165, espeakPitch: 60, polly: 'polly:Ruth' },
+    voice: { espeak: 'espeak:en-us+f2', espeakRate: 165, espeakPitch: 65, polly: 'polly:Ruth' },
     defaultPosition: 'center',
     look: 'maya',
   },
