@@ -271,7 +271,7 @@ describe('a photo bot through renderClip', () => {
     });
   }
 
-  it('renders with and without its backdrop, and the mouth follows the voice (Pearson ≥ 0.6 on rendered frames)', async () => {
+  it('renders with and without its backdrop, and the mouth follows the voice (Pearson ≥ 0.4 on rendered frames)', async () => {
     const withBackdrop = await render({});
     const bare = await render({ removeBotBackground: true });
     const sprites = loadSprites('photo', botHeightFor(FRAME, 'center'), directory);
@@ -295,7 +295,9 @@ describe('a photo bot through renderClip', () => {
       const loudness = loudnessPerFrame(await audioSamples(clip.path), 48000, FPS, frames.length);
       const r = pearson(openness, loudness);
       console.log(`photo bot lip sync (${name}): Pearson r = ${r.toFixed(3)} over ${frames.length} frames`);
-      expect(r).toBeGreaterThanOrEqual(0.6);
+      // The mouth takes each sound's shape and the loudness opens it: openness follows loudness less closely than
+      // when loudness alone drove it (an "ee" is loud and narrow, an "m" hums with the lips closed).
+      expect(r).toBeGreaterThanOrEqual(0.4);
     }
   }, 90_000);
 

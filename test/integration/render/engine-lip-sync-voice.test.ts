@@ -51,10 +51,13 @@ async function measureLipSync(text: string, voice?: string) {
 }
 
 describe('lip sync', () => {
-  it('opens the mouth with the loudness of the voice (Pearson ≥ 0.6, measured on the rendered frames)', async () => {
+  // The mouth takes each sound's shape and the loudness opens it, so openness follows loudness less closely than
+  // when loudness alone drove it (0.87-0.93): an "ee" is loud and narrow, an "m" hums with the lips closed.
+  // Measured 2026-11-25: 0.55 English, 0.58 Spanish, 0.53 Japanese, 0.75 Arabic (docs/bots-and-voices.md).
+  it('opens the mouth with the loudness of the voice (Pearson ≥ 0.45, measured on the rendered frames)', async () => {
     const { measured, computed } = await measureLipSync('Hello everyone, and welcome back to the show. Today we look at something truly amazing!');
-    expect(measured).toBeGreaterThanOrEqual(0.6);
-    expect(computed).toBeGreaterThanOrEqual(0.6);
+    expect(measured).toBeGreaterThanOrEqual(0.45);
+    expect(computed).toBeGreaterThanOrEqual(0.45);
   }, 30_000);
 
   // The mouth follows the voice, not the spelling: the same measure holds in other languages and scripts.
@@ -68,8 +71,8 @@ describe('lip sync', () => {
     async (_language, voice, text) => {
       const { measured, computed, seconds } = await measureLipSync(text, voice);
       expect(seconds).toBeGreaterThan(2);
-      expect(measured).toBeGreaterThanOrEqual(0.6);
-      expect(computed).toBeGreaterThanOrEqual(0.6);
+      expect(measured).toBeGreaterThanOrEqual(0.45);
+      expect(computed).toBeGreaterThanOrEqual(0.45);
     },
     30_000,
   );
