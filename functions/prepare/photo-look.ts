@@ -1,23 +1,37 @@
 /**
  * A bot's look from a photo of a person: the largest face is found (face-api: detector + 68 landmarks), a
  * head-and-shoulders portrait is framed around it, the person is cut from the backdrop with ISNet matting,
- * and the mouth levels and closed eyes are made by a landmark-driven mesh warp of the real face.
+ * and the mouth levels, the mouth shapes (round, wide, fv) and closed eyes are made by a landmark-driven mesh warp
+ * of the real face.
  *
  * Layers (the same kind as a built-in look's, see functions/render/bots/ava/manifest.json):
  * - panel: the photo's own backdrop (the person's place filled from around it), on the card's rounded shape;
  * - back: empty (a photo has no separate back hair);
  * - body: the matted person, mouth closed and eyes open;
- * - head frames: only the pixels the warp changes (mouth, jaw, eyelids, feathered), drawn over the body.
+ * - head frames (`m0`..`m4`, `r1 r2 w1 w2 fv`, eyes open and closed): only the pixels the warp changes (mouth, jaw,
+ *   eyelids, feathered), drawn over the body.
  * `headMotion: false`: head and body are one picture, so they sway together (no seam at the neck).
  */
 import sharp from 'sharp';
-import type { BotManifest } from '#domain/look';
+import { type BotManifest, MOUTH_SHAPES, SHAPE_FRAMES } from '#domain/look';
 import { type Face, findFaces, loadFaces, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, fillHole, PANEL, png, rgbaOf } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { loadMatting, matte } from './matting.ts';
-import { anchorPoints, openness, type Picture, paintLashes, paintMouth, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
+import {
+  anchorPoints,
+  closeLips,
+  openness,
+  type Picture,
+  paintLashes,
+  paintMouth,
+  SHAPE_POSES,
+  shapeWarp,
+  targetLandmarks,
+  triangulate,
+  warp,
+} from './mesh-warp.ts';
 
 /** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
 const FACE_WIDTH = 176;
@@ -274,6 +288,19 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
       frames.push({ key: `m${level}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
     }
   }
+  // The mouth shapes (round, wide, lower lip to the teeth), warped from the face with its lips closed.
+  const closed = closeLips(headPerson, local, geometry.faceWidth);
+  for (const key of MOUTH_SHAPES.flatMap((shape) => SHAPE_FRAMES[shape])) {
+    const pose = SHAPE_POSES[key]!;
+    for (const eyesClosed of [false, true]) {
+      const { from, to, triangles, opening } = shapeWarp(geometry, pose, eyesClosed, anchors);
+      const result = warp(closed, triangles, from, to);
+      paintMouth(result.picture, to, geometry.faceWidth, result.moved, { opening, teeth: pose.teeth });
+      if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
+      for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
+      frames.push({ key: `${key}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
+    }
+  }
   // Each head frame carries only the changed region (feathered): elsewhere the body shows, pixel for pixel.
   const feather = Math.round(3 * density);
   const reach = boxBlur(dilate(moved, fine.width, fine.height, feather), fine.width, fine.height, feather);
@@ -312,6 +339,7 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
     body: 'body.png',
     head: { ...box, frames: Object.fromEntries(Object.entries(manifestFrames).sort()) },
     mouthLevels: MOUTH_LEVELS,
+    mouthShapes: [...MOUTH_SHAPES],
     mouth: { x: Math.round(restingMouth.x), y: Math.round(restingMouth.y) },
     anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
     preview: 'preview.png',
