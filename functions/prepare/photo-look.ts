@@ -63,7 +63,7 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
   const crop = await frame(photo, face);
   // Matting, the person's territory and the backdrop's hole are found on the canvas; the layers are made at `density`.
   const alpha = isolate(await matte(rgbaOf(crop.rgb, 255), CANVAS.width, CANVAS.height), crop.landmarks, crop.others);
-  // Mirrored edges beside and above the photo are not the person (below it, the bust goes on).
+  // The extended edges beside and above the photo are not the person (below it, the bust goes on).
   for (let i = 0; i < alpha.length; i++) {
     const x = i % CANVAS.width,
       y = (i - x) / CANVAS.width;
@@ -131,7 +131,7 @@ async function largestFace(photo: { data: Buffer; width: number; height: number 
   return { face, others };
 }
 
-/** The portrait: the photo mapped onto the canvas (jaw FACE_WIDTH wide, eyes at EYES_AT), edges extended. */
+/** The portrait: the photo mapped onto the canvas (jaw FACE_WIDTH wide, eyes at EYES_AT), edges extended softly. */
 async function frame(photo: { data: Buffer; width: number; height: number }, found: { face: Face; others: Face[] }) {
   const lm = found.face.landmarks;
   const jaw = Math.hypot(lm[16]!.x - lm[0]!.x, lm[16]!.y - lm[0]!.y);
@@ -153,12 +153,14 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
     return { width, height, padL, padT, cw, ch };
   };
   const render = async (p: ReturnType<typeof portrait>) =>
-    sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
-      .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
-      .resize(p.cw, p.ch, { fit: 'fill', kernel: 'lanczos3' })
-      .extend({ left: p.padL, top: p.padT, right: p.width - p.padL - p.cw, bottom: p.height - p.padT - p.ch, extendWith: 'mirror' })
-      .raw()
-      .toBuffer();
+    extendSoftly(
+      await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+        .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
+        .resize(p.cw, p.ch, { fit: 'fill', kernel: 'lanczos3' })
+        .raw()
+        .toBuffer(),
+      p,
+    );
   const { padL, padT, cw, ch } = portrait(1);
   const rgb = await render(portrait(1));
   // As much of the photo's own detail as it has, up to MAX_DENSITY (in steps of 0.05): never an enlargement.
@@ -173,7 +175,7 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
     /** Layer pixels per canvas unit, and the portrait at that resolution. */
     density,
     fine,
-    /** Columns and rows that hold the photo itself (outside: mirrored edges; below the photo the bust may go on). */
+    /** Columns and rows that hold the photo itself (outside: its edges extended; below the photo the bust may go on). */
     inside: { x0: padL, x1: padL + cw, y0: padT },
     landmarks: lm.map(toCanvas),
     others: found.others.map((f) => ({
@@ -182,6 +184,56 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
       height: f.box.height * sy,
     })),
   };
+}
+
+/**
+ * The photo (`cw` x `ch` RGB) placed at (`padL`, `padT`) on a `width` x `height` picture, the rest filled from its
+ * edges: each pixel outside is the mean of the photo about the nearest edge pixel, over a window that widens with the
+ * distance (beside and above: an ever softer blur of the edge; below: the bust's last rows going on, little blurred
+ * across). Nothing of the photo is repeated or mirrored, so no feature shows twice.
+ */
+/** @internal Exported for its tests. */
+export function extendSoftly(rgb: Buffer, p: { width: number; height: number; padL: number; padT: number; cw: number; ch: number }): Buffer {
+  const { width, height, padL, padT, cw, ch } = p;
+  if (padL === 0 && padT === 0 && cw === width && ch === height) return rgb;
+  // Summed-area table of the photo, per channel.
+  const sat = new Float64Array((cw + 1) * (ch + 1) * 3);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      for (let n = 0; n < 3; n++) {
+        const i = ((y + 1) * (cw + 1) + x + 1) * 3 + n;
+        sat[i] = rgb[(y * cw + x) * 3 + n]! + sat[i - 3]! + sat[i - (cw + 1) * 3]! - sat[i - (cw + 1) * 3 - 3]!;
+      }
+    }
+  }
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 3;
+      const px = x - padL,
+        py = y - padT;
+      if (px >= 0 && px < cw && py >= 0 && py < ch) {
+        rgb.copy(out, o, (py * cw + px) * 3, (py * cw + px) * 3 + 3);
+        continue;
+      }
+      const cx = Math.min(cw - 1, Math.max(0, px)),
+        cy = Math.min(ch - 1, Math.max(0, py));
+      const side = Math.abs(px - cx) + Math.max(0, -py);
+      const below = Math.max(0, py - (ch - 1));
+      const rx = Math.round(2 + 0.9 * side + 0.3 * below),
+        ry = Math.round(2 + 0.9 * side);
+      const x0 = Math.max(0, cx - rx),
+        x1 = Math.min(cw, cx + rx + 1),
+        y0 = Math.max(0, cy - ry),
+        y1 = Math.min(ch, cy + ry + 1);
+      const area = (x1 - x0) * (y1 - y0);
+      for (let n = 0; n < 3; n++) {
+        const at = (xx: number, yy: number) => sat[(yy * (cw + 1) + xx) * 3 + n]!;
+        out[o + n] = Math.round((at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0)) / area);
+      }
+    }
+  }
+  return out;
 }
 
 const mean = (points: Point[]): Point => ({

@@ -2,6 +2,7 @@
  * A photo bot's mouth shapes (round r1/r2, wide w1/w2, lower lip to the teeth fv), made by the mesh warp of the real
  * face: measured on the warp's own points (how wide the mouth is, nothing folds, the rest of the face stays) and on
  * the pixels of the prepared head frames (how far the lips and the opening reach across, a closed m0, teeth in fv).
+ * Also the card's extension of a photo too small to fill it: no mirrored copy of the photo's edge.
  */
 
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { MOUTH_SHAPES, mouthFramesOf, SHAPE_FRAMES } from '#domain/look';
 import { findFaces } from '#functions/prepare/faces.ts';
 import type { PreparedLook } from '#functions/prepare/look.ts';
 import { anchorPoints, foldedTriangles, SHAPE_POSES, shapeWarp } from '#functions/prepare/mesh-warp.ts';
-import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
+import { buildPhotoLook, extendSoftly, loadPhotoModels } from '#functions/prepare/photo-look.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'portrait.jpg'));
 const SHAPE_KEYS = MOUTH_SHAPES.flatMap((shape) => SHAPE_FRAMES[shape]);
@@ -241,5 +242,78 @@ describe('a photo bot’s mouth shapes: the prepared look', () => {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
     );
+  });
+});
+
+/** Strongest mirror symmetry (Pearson r of the vertical gradient) across a column near the card's left or right edge. */
+function mirrorAcrossColumns(rgba: Buffer, width: number, columns: number[], rows: [number, number]): { r: number; at: number } {
+  const lum = (x: number, y: number) => {
+    const o = (y * width + x) * 4;
+    return 0.299 * rgba[o]! + 0.587 * rgba[o + 1]! + 0.114 * rgba[o + 2]!;
+  };
+  let best = { r: -1, at: 0 };
+  for (const x0 of columns) {
+    const a: number[] = [],
+      b: number[] = [];
+    for (let y = rows[0]; y < rows[1]; y++) {
+      for (let k = 3; k < 12; k++) {
+        a.push(lum(x0 - 1 - k, y + 1) - lum(x0 - 1 - k, y));
+        b.push(lum(x0 + k, y + 1) - lum(x0 + k, y));
+      }
+    }
+    const r = pearson(a, b);
+    if (r > best.r) best = { r, at: x0 };
+  }
+  return best;
+}
+
+function pearson(a: number[], b: number[]): number {
+  const n = a.length;
+  const ma = a.reduce((s, v) => s + v, 0) / n,
+    mb = b.reduce((s, v) => s + v, 0) / n;
+  let ab = 0,
+    aa = 0,
+    bb = 0;
+  for (let i = 0; i < n; i++) {
+    ab += (a[i]! - ma) * (b[i]! - mb);
+    aa += (a[i]! - ma) ** 2;
+    bb += (b[i]! - mb) ** 2;
+  }
+  return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+describe('the card of a photo that does not fill it', () => {
+  it('extends the photo softly: its pixels kept, nothing outside mirrors the edge (a textured picture)', () => {
+    // A 60x80 picture of noise placed at (30, 10) on 100x100.
+    const cw = 60,
+      ch = 80;
+    const rgb = Buffer.alloc(cw * ch * 3);
+    let seed = 7;
+    for (let i = 0; i < rgb.length; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      rgb[i] = seed % 256;
+    }
+    const out = extendSoftly(rgb, { width: 100, height: 100, padL: 30, padT: 10, cw, ch });
+    for (let y = 0; y < ch; y++)
+      expect(out.subarray(((y + 10) * 100 + 30) * 3, ((y + 10) * 100 + 30 + cw) * 3)).toEqual(rgb.subarray(y * cw * 3, (y + 1) * cw * 3));
+    const rgba = Buffer.alloc(100 * 100 * 4);
+    for (let i = 0; i < 100 * 100; i++) out.copy(rgba, i * 4, i * 3, i * 3 + 3);
+    const { r } = mirrorAcrossColumns(rgba, 100, [30], [12, 88]);
+    expect(r).toBeLessThan(0.3);
+  });
+
+  it('shows no mirrored strip on the portrait’s card (left and right edges of the card)', async () => {
+    const m = look.manifest;
+    const card = await sharp(look.files.get(m.panel.file)!)
+      .composite([{ input: look.files.get(m.body)! }])
+      .raw()
+      .toBuffer();
+    const near = [
+      ...Array.from({ length: 70 }, (_, i) => m.panel.x + 10 + i),
+      ...Array.from({ length: 70 }, (_, i) => m.panel.x + m.panel.width - 80 + i),
+    ];
+    const mirror = mirrorAcrossColumns(card, m.width, near, [m.panel.y + 40, m.panel.y + m.panel.height - 40]);
+    console.log(`strongest mirror symmetry near the card's edges: r = ${mirror.r.toFixed(2)} at x = ${mirror.at}`);
+    expect(mirror.r).toBeLessThan(0.85);
   });
 });
