@@ -1,23 +1,37 @@
 /**
  * A bot's look from a photo of a person: the largest face is found (face-api: detector + 68 landmarks), a
  * head-and-shoulders portrait is framed around it, the person is cut from the backdrop with ISNet matting,
- * and the mouth levels and closed eyes are made by a landmark-driven mesh warp of the real face.
+ * and the mouth levels, the mouth shapes (round, wide, fv) and closed eyes are made by a landmark-driven mesh warp
+ * of the real face.
  *
  * Layers (the same kind as a built-in look's, see functions/render/bots/ava/manifest.json):
  * - panel: the photo's own backdrop (the person's place filled from around it), on the card's rounded shape;
  * - back: empty (a photo has no separate back hair);
  * - body: the matted person, mouth closed and eyes open;
- * - head frames: only the pixels the warp changes (mouth, jaw, eyelids, feathered), drawn over the body.
+ * - head frames (`m0`..`m4`, `r1 r2 w1 w2 fv`, eyes open and closed): only the pixels the warp changes (mouth, jaw,
+ *   eyelids, feathered), drawn over the body.
  * `headMotion: false`: head and body are one picture, so they sway together (no seam at the neck).
  */
 import sharp from 'sharp';
-import type { BotManifest } from '#domain/look';
+import { type BotManifest, MOUTH_SHAPES, SHAPE_FRAMES } from '#domain/look';
 import { type Face, findFaces, loadFaces, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
-import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png, rgbaOf } from './layers.ts';
+import { boxBlur, CANVAS, cardAlpha, dilate, fillHole, PANEL, png, rgbaOf } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { loadMatting, matte } from './matting.ts';
-import { anchorPoints, openness, type Picture, paintLashes, paintMouth, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
+import {
+  anchorPoints,
+  closeLips,
+  openness,
+  type Picture,
+  paintLashes,
+  paintMouth,
+  SHAPE_POSES,
+  shapeWarp,
+  targetLandmarks,
+  triangulate,
+  warp,
+} from './mesh-warp.ts';
 
 /** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
 const FACE_WIDTH = 176;
@@ -49,7 +63,7 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
   const crop = await frame(photo, face);
   // Matting, the person's territory and the backdrop's hole are found on the canvas; the layers are made at `density`.
   const alpha = isolate(await matte(rgbaOf(crop.rgb, 255), CANVAS.width, CANVAS.height), crop.landmarks, crop.others);
-  // Mirrored edges beside and above the photo are not the person (below it, the bust goes on).
+  // The extended edges beside and above the photo are not the person (below it, the bust goes on).
   for (let i = 0; i < alpha.length; i++) {
     const x = i % CANVAS.width,
       y = (i - x) / CANVAS.width;
@@ -65,7 +79,7 @@ export async function buildPhotoLook(image: Buffer): Promise<PreparedLook> {
     CANVAS.height,
     5,
   );
-  const backdrop = fillBackdrop(fine.rgb, upsample(hole, CANVAS.width, CANVAS.height, fine.width, fine.height), fine.width, fine.height);
+  const backdrop = fillHole(fine.rgb, upsample(hole, CANVAS.width, CANVAS.height, fine.width, fine.height), fine.width, fine.height);
   return assemble(backdrop, { width: fine.width, height: fine.height, data: person }, crop.landmarks, density);
 }
 
@@ -117,7 +131,7 @@ async function largestFace(photo: { data: Buffer; width: number; height: number 
   return { face, others };
 }
 
-/** The portrait: the photo mapped onto the canvas (jaw FACE_WIDTH wide, eyes at EYES_AT), edges extended. */
+/** The portrait: the photo mapped onto the canvas (jaw FACE_WIDTH wide, eyes at EYES_AT), edges extended softly. */
 async function frame(photo: { data: Buffer; width: number; height: number }, found: { face: Face; others: Face[] }) {
   const lm = found.face.landmarks;
   const jaw = Math.hypot(lm[16]!.x - lm[0]!.x, lm[16]!.y - lm[0]!.y);
@@ -139,12 +153,14 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
     return { width, height, padL, padT, cw, ch };
   };
   const render = async (p: ReturnType<typeof portrait>) =>
-    sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
-      .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
-      .resize(p.cw, p.ch, { fit: 'fill', kernel: 'lanczos3' })
-      .extend({ left: p.padL, top: p.padT, right: p.width - p.padL - p.cw, bottom: p.height - p.padT - p.ch, extendWith: 'mirror' })
-      .raw()
-      .toBuffer();
+    extendSoftly(
+      await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+        .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
+        .resize(p.cw, p.ch, { fit: 'fill', kernel: 'lanczos3' })
+        .raw()
+        .toBuffer(),
+      p,
+    );
   const { padL, padT, cw, ch } = portrait(1);
   const rgb = await render(portrait(1));
   // As much of the photo's own detail as it has, up to MAX_DENSITY (in steps of 0.05): never an enlargement.
@@ -159,7 +175,7 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
     /** Layer pixels per canvas unit, and the portrait at that resolution. */
     density,
     fine,
-    /** Columns and rows that hold the photo itself (outside: mirrored edges; below the photo the bust may go on). */
+    /** Columns and rows that hold the photo itself (outside: its edges extended; below the photo the bust may go on). */
     inside: { x0: padL, x1: padL + cw, y0: padT },
     landmarks: lm.map(toCanvas),
     others: found.others.map((f) => ({
@@ -168,6 +184,56 @@ async function frame(photo: { data: Buffer; width: number; height: number }, fou
       height: f.box.height * sy,
     })),
   };
+}
+
+/**
+ * The photo (`cw` x `ch` RGB) placed at (`padL`, `padT`) on a `width` x `height` picture, the rest filled from its
+ * edges: each pixel outside is the mean of the photo about the nearest edge pixel, over a window that widens with the
+ * distance (beside and above: an ever softer blur of the edge; below: the bust's last rows going on, little blurred
+ * across). Nothing of the photo is repeated or mirrored, so no feature shows twice.
+ */
+/** @internal Exported for its tests. */
+export function extendSoftly(rgb: Buffer, p: { width: number; height: number; padL: number; padT: number; cw: number; ch: number }): Buffer {
+  const { width, height, padL, padT, cw, ch } = p;
+  if (padL === 0 && padT === 0 && cw === width && ch === height) return rgb;
+  // Summed-area table of the photo, per channel.
+  const sat = new Float64Array((cw + 1) * (ch + 1) * 3);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      for (let n = 0; n < 3; n++) {
+        const i = ((y + 1) * (cw + 1) + x + 1) * 3 + n;
+        sat[i] = rgb[(y * cw + x) * 3 + n]! + sat[i - 3]! + sat[i - (cw + 1) * 3]! - sat[i - (cw + 1) * 3 - 3]!;
+      }
+    }
+  }
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 3;
+      const px = x - padL,
+        py = y - padT;
+      if (px >= 0 && px < cw && py >= 0 && py < ch) {
+        rgb.copy(out, o, (py * cw + px) * 3, (py * cw + px) * 3 + 3);
+        continue;
+      }
+      const cx = Math.min(cw - 1, Math.max(0, px)),
+        cy = Math.min(ch - 1, Math.max(0, py));
+      const side = Math.abs(px - cx) + Math.max(0, -py);
+      const below = Math.max(0, py - (ch - 1));
+      const rx = Math.round(2 + 0.9 * side + 0.3 * below),
+        ry = Math.round(2 + 0.9 * side);
+      const x0 = Math.max(0, cx - rx),
+        x1 = Math.min(cw, cx + rx + 1),
+        y0 = Math.max(0, cy - ry),
+        y1 = Math.min(ch, cy + ry + 1);
+      const area = (x1 - x0) * (y1 - y0);
+      for (let n = 0; n < 3; n++) {
+        const at = (xx: number, yy: number) => sat[(yy * (cw + 1) + xx) * 3 + n]!;
+        out[o + n] = Math.round((at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0)) / area);
+      }
+    }
+  }
+  return out;
 }
 
 const mean = (points: Point[]): Point => ({
@@ -229,82 +295,6 @@ function isolate(alpha: Float32Array, landmarks: Point[], others: { centre: Poin
 }
 
 /**
- * The backdrop without the person: the person's place (`hole`: the matte, widened) filled by push-pull from the
- * pixels around it, so a swaying figure uncovers backdrop, not a second outline of itself.
- */
-function fillBackdrop(rgb: Buffer, hole: Float32Array, width: number, height: number): Buffer {
-  const levels: { w: number; h: number; c: Float32Array; k: Float32Array }[] = [];
-  let c = new Float32Array(width * height * 3);
-  let k = new Float32Array(width * height);
-  for (let i = 0; i < width * height; i++) {
-    k[i] = 1 - hole[i]!;
-    for (let n = 0; n < 3; n++) c[i * 3 + n] = rgb[i * 3 + n]!;
-  }
-  let w = width,
-    h = height;
-  levels.push({ w, h, c, k });
-  while (w > 2 && h > 2) {
-    const nw = Math.ceil(w / 2),
-      nh = Math.ceil(h / 2);
-    const nc = new Float32Array(nw * nh * 3),
-      nk = new Float32Array(nw * nh);
-    for (let y = 0; y < nh; y++) {
-      for (let x = 0; x < nw; x++) {
-        let sk = 0;
-        const sc = [0, 0, 0];
-        for (const [dx, dy] of [
-          [0, 0],
-          [1, 0],
-          [0, 1],
-          [1, 1],
-        ] as const) {
-          const xx = Math.min(w - 1, 2 * x + dx),
-            yy = Math.min(h - 1, 2 * y + dy);
-          const kk = k[yy * w + xx]!;
-          sk += kk;
-          for (let n = 0; n < 3; n++) sc[n]! += c[(yy * w + xx) * 3 + n]! * kk;
-        }
-        nk[y * nw + x] = Math.min(1, sk);
-        for (let n = 0; n < 3; n++) nc[(y * nw + x) * 3 + n] = sk > 0 ? sc[n]! / sk : 0;
-      }
-    }
-    w = nw;
-    h = nh;
-    c = nc;
-    k = nk;
-    levels.push({ w, h, c, k });
-  }
-  for (let l = levels.length - 2; l >= 0; l--) {
-    const fine = levels[l]!,
-      coarse = levels[l + 1]!;
-    for (let y = 0; y < fine.h; y++) {
-      for (let x = 0; x < fine.w; x++) {
-        const i = y * fine.w + x;
-        const kk = fine.k[i]!;
-        if (kk >= 1) continue;
-        // Bilinear from the coarser level.
-        const cx = Math.min(coarse.w - 1, Math.max(0, (x + 0.5) / 2 - 0.5)),
-          cy = Math.min(coarse.h - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
-        const x0 = Math.floor(cx),
-          y0 = Math.floor(cy),
-          x1 = Math.min(coarse.w - 1, x0 + 1),
-          y1 = Math.min(coarse.h - 1, y0 + 1);
-        const fx = cx - x0,
-          fy = cy - y0;
-        for (let n = 0; n < 3; n++) {
-          const v =
-            (coarse.c[(y0 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y0 * coarse.w + x1) * 3 + n]! * fx) * (1 - fy) +
-            (coarse.c[(y1 * coarse.w + x0) * 3 + n]! * (1 - fx) + coarse.c[(y1 * coarse.w + x1) * 3 + n]! * fx) * fy;
-          fine.c[i * 3 + n] = fine.c[i * 3 + n]! * kk + v * (1 - kk);
-        }
-        fine.k[i] = 1;
-      }
-    }
-  }
-  return Buffer.from(levels[0]!.c.map((v) => Math.max(0, Math.min(255, Math.round(v)))));
-}
-
-/**
  * The look's files from the backdrop and the person at `density` layer pixels per canvas unit (their size), and the
  * face's landmarks on the canvas.
  */
@@ -350,6 +340,19 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
       frames.push({ key: `m${level}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
     }
   }
+  // The mouth shapes (round, wide, lower lip to the teeth), warped from the face with its lips closed.
+  const closed = closeLips(headPerson, local, geometry.faceWidth);
+  for (const key of MOUTH_SHAPES.flatMap((shape) => SHAPE_FRAMES[shape])) {
+    const pose = SHAPE_POSES[key]!;
+    for (const eyesClosed of [false, true]) {
+      const { from, to, triangles, opening } = shapeWarp(geometry, pose, eyesClosed, anchors);
+      const result = warp(closed, triangles, from, to);
+      paintMouth(result.picture, to, geometry.faceWidth, result.moved, { opening, teeth: pose.teeth });
+      if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
+      for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
+      frames.push({ key: `${key}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
+    }
+  }
   // Each head frame carries only the changed region (feathered): elsewhere the body shows, pixel for pixel.
   const feather = Math.round(3 * density);
   const reach = boxBlur(dilate(moved, fine.width, fine.height, feather), fine.width, fine.height, feather);
@@ -388,6 +391,7 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
     body: 'body.png',
     head: { ...box, frames: Object.fromEntries(Object.entries(manifestFrames).sort()) },
     mouthLevels: MOUTH_LEVELS,
+    mouthShapes: [...MOUTH_SHAPES],
     mouth: { x: Math.round(restingMouth.x), y: Math.round(restingMouth.y) },
     anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
     preview: 'preview.png',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
+import { mouthFramesOf } from '#domain/look';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
@@ -97,11 +98,14 @@ describe('buildPhotoLook: a portrait', () => {
     const m = look.manifest;
     const names = [m.panel.file, m.back, m.body, m.preview, ...Object.values(m.head.frames), 'manifest.json'];
     expect([...look.files.keys()].sort()).toEqual([...new Set(names)].sort());
+    // Five levels and the shapes (round, wide, fv: test/integration/prepare/photo-mouth-shapes.test.ts), eyes open and closed.
+    expect(m.mouthLevels).toBe(5);
     expect(Object.keys(m.head.frames).sort()).toEqual(
-      Array.from({ length: 5 }, (_, l) => [`m${l}-ec`, `m${l}-eo`])
-        .flat()
+      mouthFramesOf(m)
+        .flatMap((f) => [`${f}-ec`, `${f}-eo`])
         .sort(),
     );
+    expect(Object.keys(m.head.frames)).toHaveLength(2 * (5 + 5));
     // The fixture's face is narrower than the canvas's 176 px: nothing to gain above the canvas's own resolution.
     expect(m.density).toBe(1);
     for (const file of [m.panel.file, m.back, m.body])
