@@ -52,7 +52,7 @@ export type MouthShape = (typeof MOUTH_SHAPES)[number];
  * and open ("o", "aw"); `w1` spread with the teeth showing ("ee"), `w2` spread and open ("eh", "a" of "cat");
  * `fv` the lower lip tucked under the upper teeth.
  */
-const SHAPE_FRAMES: Record<MouthShape, readonly string[]> = { round: ['r1', 'r2'], wide: ['w1', 'w2'], fv: ['fv'] };
+export const SHAPE_FRAMES: Record<MouthShape, readonly string[]> = { round: ['r1', 'r2'], wide: ['w1', 'w2'], fv: ['fv'] };
 
 /** Every mouth frame a look has: `m0`..`m<levels-1>`, then its shapes' frames. */
 export const mouthFramesOf = (manifest: Pick<BotManifest, 'mouthLevels' | 'mouthShapes'>): string[] => [
