@@ -2,6 +2,7 @@
  * Making a bot (PUT /v1/bot/{uid}, multipart): the form's state, a uid suggested from the name, the checks the
  * page can make before sending, and the multipart body. Pure, so it is tested without a browser.
  */
+import type { DrawnPart } from '#domain/account-bot';
 import { BOT_UID, MAX_IMAGE_BYTES, PHOTO_TYPES } from './options.ts';
 
 /** A problem by the API's path of its field (the shape of the API's `details[]`). */
@@ -10,13 +11,16 @@ interface Problem {
   message: string;
 }
 
-/** The drawn bot's layers, as the API names them; the first two are required. */
+/** The drawn bot's layers, as the API names them (DRAWN_PARTS); the first two are required. */
 export const DRAWN_LAYERS = [
   { field: 'mouth_closed', label: 'Mouth closed', required: true },
   { field: 'mouth_open', label: 'Mouth open', required: true },
   { field: 'mouth_half', label: 'Mouth half open', required: false },
   { field: 'eyes_closed', label: 'Eyes closed', required: false },
-] as const;
+  { field: 'mouth_round', label: 'Mouth round ("oo", "o")', required: false },
+  { field: 'mouth_wide', label: 'Mouth wide ("ee")', required: false },
+  { field: 'mouth_fv', label: 'Lip to teeth ("f", "v")', required: false },
+] as const satisfies readonly { field: DrawnPart; label: string; required: boolean }[];
 export type DrawnLayer = (typeof DRAWN_LAYERS)[number]['field'];
 
 export interface BotDraft {

@@ -1,11 +1,25 @@
 /** The request and error schemas of the OpenAPI document (openapi.ts), beside the zod ones they describe. */
-import { DEFAULT_BOT_VOICE, DRAWN_PARTS } from '#domain/account-bot';
+import { DEFAULT_BOT_VOICE, DRAWN_PARTS, DRAWN_SHAPE_PARTS, type DrawnPart } from '#domain/account-bot';
 import { BOT_POSITIONS } from '#domain/choices';
 import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
+import { MOUTH_SHAPES, type MouthShape, SHAPE_FRAMES } from '#domain/look';
 
 const file = (description: string) => ({ type: 'string', contentMediaType: 'application/octet-stream', description });
+
+const SHAPE_SOUNDS: Record<MouthShape, string> = {
+  round: 'rounded lips ("oo", "o", "w")',
+  wide: 'lips spread wide ("ee", "eh")',
+  fv: 'the lower lip to the upper teeth (f, v)',
+};
+const drawnPartDescription = (part: DrawnPart) => {
+  const shape = MOUTH_SHAPES.find((s) => DRAWN_SHAPE_PARTS[s] === part);
+  const layer = `PNG with alpha, ${limits.minDrawnImageSide} to ${limits.maxDrawnImageSide} px a side`;
+  if (part === 'mouth_closed') return `A drawn layer: ${layer}. The face with its mouth closed; every other layer is its size.`;
+  if (!shape) return `A drawn layer: ${layer}.`;
+  return `Optional drawn mouth shape: ${SHAPE_SOUNDS[shape]}, drawn at its most open; ${layer}. The look gets its frames (${SHAPE_FRAMES[shape].join(', ')}).`;
+};
 
 /** PUT /v1/bot/{uid}: a multipart form (files) or JSON (image_url only). */
 export const putBotFields = {
@@ -23,12 +37,12 @@ export const putBotRequest = {
   type: 'object',
   required: ['name'],
   description:
-    `Exactly one image source: image, image_url, or mouth_closed and mouth_open (${DRAWN_PARTS.join(', ')}). ` +
+    `Exactly one image source: image, image_url, or the drawn layers (${DRAWN_PARTS.join(', ')}: mouth_closed and mouth_open required). ` +
     `An upload's whole body is at most ${limits.maxBotBodyBytes} bytes (what API Gateway and Lambda carry); larger photos go by image_url.`,
   properties: {
     ...putBotFields,
     image: file('A photo: JPEG, PNG or WebP.'),
-    ...Object.fromEntries(DRAWN_PARTS.map((part) => [part, file('A drawn layer: PNG with alpha.')])),
+    ...Object.fromEntries(DRAWN_PARTS.map((part) => [part, file(drawnPartDescription(part))])),
   },
 };
 

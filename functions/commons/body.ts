@@ -13,14 +13,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * one more than the most a valid body has.
  */
 const MAX_FIELDS = 50;
+/** File parts a body may have; a body that carries files may have one per file field where that is more. */
 const MAX_FILES = 5;
-const MULTIPART_LIMITS = { fields: MAX_FIELDS, files: MAX_FILES, parts: MAX_FIELDS + MAX_FILES + 1 } as const;
+const multipartLimits = (files: number) => ({ fields: MAX_FIELDS, files, parts: MAX_FIELDS + files + 1 });
 
 /** A body over a limit is refused, not read with its extra parts silently left out. */
-function refuseExtraParts(parser: busboy.Busboy, fail: (error: unknown) => void) {
+function refuseExtraParts(parser: busboy.Busboy, fail: (error: unknown) => void, files: number) {
   parser.on('fieldsLimit', () => fail(new BadRequestError(`Too many fields in the multipart body: at most ${MAX_FIELDS}.`)));
-  parser.on('filesLimit', () => fail(new BadRequestError(`Too many file parts in the multipart body: at most ${MAX_FILES}.`)));
-  parser.on('partsLimit', () => fail(new BadRequestError(`Too many parts in the multipart body: at most ${MAX_FIELDS + MAX_FILES}.`)));
+  parser.on('filesLimit', () => fail(new BadRequestError(`Too many file parts in the multipart body: at most ${files}.`)));
+  parser.on('partsLimit', () => fail(new BadRequestError(`Too many parts in the multipart body: at most ${MAX_FIELDS + files}.`)));
 }
 
 function decodeUtf8(bytes: Uint8Array, what: string): string {
@@ -112,7 +113,10 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes, fileSize: maxBytes, ...MULTIPART_LIMITS } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { fieldSize: maxBytes, fileSize: maxBytes, ...multipartLimits(MAX_FILES) },
+      });
     } catch (error) {
       reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
       return;
@@ -142,7 +146,7 @@ function readMultipart(body: Buffer, contentType: string, maxBytes: number, add:
         }
       });
     });
-    refuseExtraParts(parser, fail);
+    refuseExtraParts(parser, fail, MAX_FILES);
     parser.on('error', fail);
     parser.on('close', () => resolve());
     parser.end(body);
@@ -159,7 +163,7 @@ export interface FilePart {
 /**
  * A body that may carry files (PUT /v1/bot/{uid}): JSON or a URL-encoded form as readFields reads them, or a
  * multipart form whose parts named in `fileFields` are kept as bytes (each at most `maxFileBytes`, 413 above)
- * while every other part is a UTF-8 text field, as readFields reads it.
+ * while every other part is a UTF-8 text field, as readFields reads it. It may have a file part per file field.
  */
 export async function readFieldsAndFiles(
   request: HttpRequest,
@@ -171,6 +175,7 @@ export async function readFieldsAndFiles(
     return { fields: await readFields(request, options.maxBytes), files: {} };
   const fields: Record<string, unknown> = Object.create(null);
   const files: Record<string, FilePart> = Object.create(null);
+  const maxFiles = Math.max(MAX_FILES, options.fileFields.length);
   const taken = (name: string) => {
     checkKey(name);
     if (name in fields || name in files)
@@ -183,7 +188,7 @@ export async function readFieldsAndFiles(
       parser = busboy({
         headers: { 'content-type': contentType },
         defCharset: 'latin1',
-        limits: { fieldSize: options.maxBytes, fileSize: options.maxFileBytes, ...MULTIPART_LIMITS },
+        limits: { fieldSize: options.maxBytes, fileSize: options.maxFileBytes, ...multipartLimits(maxFiles) },
       });
     } catch (error) {
       reject(new BadRequestError(`Malformed multipart body: ${(error as Error).message}`));
@@ -220,7 +225,7 @@ export async function readFieldsAndFiles(
         }
       });
     });
-    refuseExtraParts(parser, fail);
+    refuseExtraParts(parser, fail, maxFiles);
     parser.on('error', fail);
     parser.on('close', () => resolve());
     parser.end(request.body);

@@ -7,14 +7,21 @@
 import { type Bot, BUILT_IN_BOTS } from './bot.ts';
 import { lookFileKey, lookPrefix, retiredLookFileKey } from './bucket-layout.ts';
 import type { BotPosition } from './choices.ts';
+import type { MouthShape } from './look.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { botVoiceOf, findVoice } from './voices.ts';
 
 export type AccountBotStatus = 'preparing' | 'ready' | 'failed';
 
-/** The drawn images a caller may send; the first two are required. */
-export const DRAWN_PARTS = ['mouth_closed', 'mouth_open', 'mouth_half', 'eyes_closed'] as const;
+/**
+ * The drawn images a caller may send; the first two are required. `mouth_round`, `mouth_wide` and `mouth_fv` are
+ * the mouth shapes (visemes) of DRAWN_SHAPE_PARTS.
+ */
+export const DRAWN_PARTS = ['mouth_closed', 'mouth_open', 'mouth_half', 'eyes_closed', 'mouth_round', 'mouth_wide', 'mouth_fv'] as const;
 export type DrawnPart = (typeof DRAWN_PARTS)[number];
+
+/** The drawing of each mouth shape (its most open frame; the preparation derives the others from it). */
+export const DRAWN_SHAPE_PARTS = { round: 'mouth_round', wide: 'mouth_wide', fv: 'mouth_fv' } as const satisfies Record<MouthShape, DrawnPart>;
 
 /** What the bot is prepared from. Uploads wait under uploads/ until the job has used them. */
 export type BotImageSource =

@@ -1,11 +1,14 @@
 /**
  * A bot's look from drawn images: the caller's PNGs (with alpha) are the sprites; no detection needed.
  * mouth_closed is the body; the head frames carry only what differs from it (the mouth, and the eyes when
- * eyes_closed is given); the in-between mouth levels are the wider drawing squashed towards the upper lip.
+ * eyes_closed is given); the in-between mouth levels are the wider drawing squashed towards the upper lip. Each mouth
+ * shape drawn (mouth_round, mouth_wide, mouth_fv) adds its frames: the drawing is the shape's most open frame, and
+ * its narrower frame (r1, w1) is the drawing squashed the same way.
  */
 import sharp from 'sharp';
+import { DRAWN_SHAPE_PARTS } from '#domain/account-bot';
 import { limits } from '#domain/limits';
-import type { BotManifest } from '#domain/look';
+import { type BotManifest, MOUTH_SHAPES, type MouthShape, SHAPE_FRAMES } from '#domain/look';
 import { checkHeader } from './image-input.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
@@ -16,12 +19,16 @@ export interface DrawnImages {
   mouthOpen: Buffer;
   mouthHalf?: Buffer;
   eyesClosed?: Buffer;
+  /** The drawing of each mouth shape given (DRAWN_SHAPE_PARTS): the shape at its most open. */
+  shapes?: Partial<Record<MouthShape, Buffer>>;
 }
 
 const MOUTH_LEVELS = 5;
 const { minDrawnImageSide: MIN_SIDE, maxDrawnImageSide: MAX_SIDE } = limits;
 /** A channel difference above this (of 255) counts as a change between two drawings. */
 const CHANGED = 10;
+/** How open a shape's narrower frame (r1, w1) is, of its drawing: about the mouth's first level (m1). */
+const SHAPE_NARROW = 0.5;
 
 /** Checks one drawing (PNG, alpha, sane size) and places it on the look's canvas, bottom-centred in the card. */
 async function place(
@@ -152,24 +159,29 @@ function drawnPanel(): Picture {
   return { width, height, data };
 }
 
+/** How much of a squashed drawing shows at each pixel (where it changes the mouth, feathered) and the box of it. */
+function squashWeight(change: Uint8Array): { weight: Float32Array; region: ReturnType<typeof bounds> } {
+  const { width, height } = CANVAS;
+  const weight = boxBlur(dilate(change, width, height, 3), width, height, 2);
+  return { weight, region: bounds(weight, width) };
+}
+
 /** The mouth's levels, closed to open (through mouth_half when given): the in-betweens squashed from the next wider drawing. */
 function mouthLevelPictures(closed: Picture, open: Picture, half: Picture | undefined, mouthChange: Uint8Array, halfChange: Uint8Array): Picture[] {
-  const { width, height } = CANVAS;
-  const mouthWeight = boxBlur(
-    dilate(
-      mouthChange.map((v, i) => v | halfChange[i]!),
-      width,
-      height,
-      3,
-    ),
-    width,
-    height,
-    2,
-  );
-  const region = bounds(mouthWeight, width);
+  const { weight: mouthWeight, region } = squashWeight(mouthChange.map((v, i) => v | halfChange[i]!));
   return half
     ? [closed, squash(closed, half, mouthWeight, region, 0.55), half, squash(closed, open, mouthWeight, region, 0.8), open]
     : [0, 0.45, 0.65, 0.85, 1].map((t) => (t === 0 ? closed : t === 1 ? open : squash(closed, open, mouthWeight, region, t)));
+}
+
+/**
+ * A shape's frames (SHAPE_FRAMES), least to most open: the drawing is the last; r1 and w1 are it squashed towards
+ * the upper lip as the levels are; fv is the drawing alone.
+ */
+function shapePictures(closed: Picture, drawing: Picture, change: Uint8Array, frames: readonly string[]): Picture[] {
+  if (frames.length === 1) return [drawing];
+  const { weight, region } = squashWeight(change);
+  return [squash(closed, drawing, weight, region, SHAPE_NARROW), drawing];
 }
 
 /** The head box: every changed pixel, with room for the feathering. */
@@ -206,20 +218,20 @@ function mouthCentre(mouthChange: Uint8Array): { x: number; y: number } {
   return { x: Math.round(mx / count), y: Math.round(my / count) };
 }
 
-/** The look's pictures but the manifest: a head frame per mouth level and eyes state, the card, the body, the back and the preview. */
+/** The look's pictures but the manifest: a head frame per mouth frame and eyes state, the card, the body, the back and the preview. */
 async function lookFiles(
-  levels: Picture[],
+  mouths: Map<string, Picture>,
   crop: (picture: Picture, eyesClosed: boolean) => Picture,
   body: Picture,
 ): Promise<{ files: Map<string, Buffer>; frames: Record<string, string> }> {
   const { width, height } = CANVAS;
   const files = new Map<string, Buffer>();
   const frames: Record<string, string> = {};
-  for (let level = 0; level < MOUTH_LEVELS; level++) {
+  for (const [mouth, picture] of mouths) {
     for (const eyesClosed of [true, false]) {
-      const key = `m${level}-e${eyesClosed ? 'c' : 'o'}`;
+      const key = `${mouth}-e${eyesClosed ? 'c' : 'o'}`;
       frames[key] = `head-${key}.png`;
-      files.set(frames[key], await png(crop(levels[level]!, eyesClosed)));
+      files.set(frames[key], await png(crop(picture, eyesClosed)));
     }
   }
   const panelPng = await png(drawnPanel());
@@ -245,6 +257,16 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   const open = await place(images.mouthOpen, 'mouth_open', size);
   const half = images.mouthHalf ? await place(images.mouthHalf, 'mouth_half', size) : undefined;
   const eyes = images.eyesClosed ? await place(images.eyesClosed, 'eyes_closed', size) : undefined;
+  const shapes: { shape: MouthShape; picture: Picture; change: Uint8Array }[] = [];
+  for (const shape of MOUTH_SHAPES) {
+    const drawing = images.shapes?.[shape];
+    if (!drawing) continue;
+    const part = DRAWN_SHAPE_PARTS[shape];
+    const { picture } = await place(drawing, part, size);
+    const change = difference(closed.picture, picture);
+    if (!change.some(Boolean)) throw new LookError('image_invalid', `${part} is the same picture as mouth_closed`);
+    shapes.push({ shape, picture, change });
+  }
 
   const { width, height } = CANVAS;
   const mouthChange = difference(closed.picture, open.picture);
@@ -252,8 +274,17 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   const eyesChange = eyes ? difference(closed.picture, eyes.picture) : new Uint8Array(width * height);
   const halfChange = half ? difference(closed.picture, half.picture) : new Uint8Array(width * height);
   const changed = mouthChange.map((v, i) => v | eyesChange[i]! | halfChange[i]!);
+  for (const { change } of shapes) for (let i = 0; i < change.length; i++) changed[i]! |= change[i]!;
 
   const levels = mouthLevelPictures(closed.picture, open.picture, half?.picture, mouthChange, halfChange);
+  const mouths = new Map(levels.map((picture, level) => [`m${level}`, picture]));
+  for (const { shape, picture, change } of shapes) {
+    const frames = SHAPE_FRAMES[shape];
+    const pictures = shapePictures(closed.picture, picture, change, frames);
+    frames.forEach((frame, n) => {
+      mouths.set(frame, pictures[n]!);
+    });
+  }
   const eyeWeight = eyes ? boxBlur(dilate(eyesChange, width, height, 2), width, height, 1) : undefined;
   const reach = boxBlur(dilate(changed, width, height, 3), width, height, 2);
   const box = headBox(reach);
@@ -273,7 +304,7 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
     return { width: box.width, height: box.height, data };
   };
 
-  const { files, frames } = await lookFiles(levels, crop, closed.picture);
+  const { files, frames } = await lookFiles(mouths, crop, closed.picture);
   const manifest: BotManifest = {
     look: 'drawn',
     width,
@@ -283,6 +314,7 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
     body: 'body.png',
     head: { ...box, frames: Object.fromEntries(Object.entries(frames).sort()) },
     mouthLevels: MOUTH_LEVELS,
+    ...(shapes.length ? { mouthShapes: shapes.map((s) => s.shape) } : {}),
     mouth: mouthCentre(mouthChange),
     anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
     preview: 'preview.png',

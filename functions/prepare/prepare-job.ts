@@ -11,7 +11,7 @@
  */
 import { runJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
-import type { AccountBot, DrawnPart, StoredLook } from '#domain/account-bot';
+import { type AccountBot, DRAWN_SHAPE_PARTS, type DrawnPart, type StoredLook } from '#domain/account-bot';
 import {
   announceBot,
   failBot,
@@ -23,6 +23,7 @@ import {
 } from '#domain/account-bot-outcomes';
 import { lookFileKey } from '#domain/bucket-layout';
 import { JobFailure } from '#domain/errors';
+import { MOUTH_SHAPES } from '#domain/look';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';
 import type { DrawnImages } from './drawn-look.ts';
@@ -65,6 +66,12 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
       mouthOpen: parts.mouth_open,
       mouthHalf: parts.mouth_half,
       eyesClosed: parts.eyes_closed,
+      shapes: Object.fromEntries(
+        MOUTH_SHAPES.flatMap((shape) => {
+          const drawing = parts[DRAWN_SHAPE_PARTS[shape]];
+          return drawing ? [[shape, drawing]] : [];
+        }),
+      ),
     });
   } catch (error) {
     // The builder's verdict on the caller's image: final, and its message is written for the caller.

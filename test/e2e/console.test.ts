@@ -2,7 +2,7 @@
  * The console in a real browser (headless Chromium from @sparticuz/chromium, driven by playwright-core) against
  * the local runtime: sign in, see the bots, compose the interface's sample (two clips), see a bad input's message
  * by its field, submit, watch the progress reach completed, play the video, find its event verified in the
- * webhook inbox, delete it. Then make a drawn bot from two PNGs (one dropped, one chosen), watch it become ready,
+ * webhook inbox, delete it. Then make a drawn bot from two PNGs (one dropped, one chosen) and a rounded mouth, watch it become ready,
  * make a 9:16 video with burned captions in a Spanish voice with it, play it with its captions track, and delete
  * both. Controls are found by their accessible names, as a person using a screen reader would.
  *
@@ -166,7 +166,7 @@ describe('console', () => {
     await context.close();
   }, 120_000);
 
-  it('makes a drawn bot from two PNGs, then a 9:16 video with burned captions in a Spanish voice with it', async () => {
+  it('makes a drawn bot from two PNGs and a mouth shape, then a 9:16 video with burned captions in a Spanish voice with it', async () => {
     const { context, page, consoleErrors } = await desktopPage(browser);
     await signIn(page, app);
 
@@ -179,6 +179,9 @@ describe('console', () => {
     expect(await page.getByLabel('Mouth closed', { exact: true }).evaluate((input: any) => input.files.length)).toBe(1); // the drop reached the input too
     await page.getByLabel('Mouth open', { exact: true }).setInputFiles(join(art, 'head-m4-eo.png'));
     await page.getByRole('img', { name: /Mouth open: head-m4-eo\.png/ }).waitFor();
+    // An optional mouth shape: the rounded mouth, a drawing of ava's between closed and open.
+    await page.getByLabel(/^Mouth round/).setInputFiles(join(art, 'head-m2-eo.png'));
+    await page.getByRole('img', { name: /Mouth round .*: head-m2-eo\.png/ }).waitFor();
 
     // The uid is suggested from the name; a bad one is refused by its field, before anything is sent.
     await page.getByLabel('Name', { exact: true }).fill('Sol Ñandú');
@@ -194,6 +197,7 @@ describe('console', () => {
     await page.getByRole('button', { name: 'Use my webhook inbox' }).click(); // bot.ready / bot.failed go to the inbox
     const botCurl = await page.getByLabel('Bot curl command').textContent();
     expect(botCurl).toContain("-F 'mouth_open=@head-m4-eo.png'");
+    expect(botCurl).toContain("-F 'mouth_round=@head-m2-eo.png'");
     expect(botCurl).toContain(`--form-string 'webhook=${app.baseUrl}/v1/inbox/${app.tenantId}'`);
 
     // Sent: preparing, then ready with its preview, marked as the account's own (built-ins have no delete).

@@ -77,7 +77,10 @@ export function BotMaker() {
           </div>
         ) : (
           <div class="row layers">
-            <p class="help">Same-size PNGs with transparency: the face with its mouth closed and open; optionally half open and with eyes closed.</p>
+            <p class="help">
+              Same-size PNGs with transparency: the face with its mouth closed and open; optionally half open, with eyes closed, and the mouth shapes
+              of speech (rounded, spread wide, lower lip to the upper teeth), each drawn at its most open.
+            </p>
             {DRAWN_LAYERS.map((layer) => (
               <FileDrop
                 id={`bot-${layer.field.replace('_', '-')}`}

@@ -1,6 +1,15 @@
 /** The console's voice picker (grouping, filter) and bot form (uid, checks, multipart body, curl), without a browser. */
 import { describe, expect, it } from 'vitest';
-import { type BotDraft, botCurlCommand, botDraftProblems, botFormData, emptyBotDraft, suggestUid } from '../../../console/src/bot-form.ts';
+import { DRAWN_PARTS } from '#domain/account-bot';
+import {
+  type BotDraft,
+  botCurlCommand,
+  botDraftProblems,
+  botFormData,
+  DRAWN_LAYERS,
+  emptyBotDraft,
+  suggestUid,
+} from '../../../console/src/bot-form.ts';
 import { describeVoice, groupVoices, matchesVoice, type Voice } from '../../../console/src/voices.ts';
 
 const VOICES: Voice[] = [
@@ -94,6 +103,17 @@ describe('bot form', () => {
     );
     expect([...form.keys()]).toEqual(['name', 'mouth_closed', 'mouth_open', 'eyes_closed']);
     expect((form.get('mouth_open') as File).name).toBe('open.png');
+  });
+
+  it('offers every drawn layer the API takes, the mouth shapes optional, each checked as a PNG and sent under its name', () => {
+    expect(DRAWN_LAYERS.map((layer) => layer.field)).toEqual([...DRAWN_PARTS]);
+    expect(DRAWN_LAYERS.filter((layer) => layer.required).map((layer) => layer.field)).toEqual(['mouth_closed', 'mouth_open']);
+    const layers = { mouth_closed: png('closed.png'), mouth_open: png('open.png'), mouth_fv: png('fv.png'), mouth_round: png('oo.png') };
+    expect(botDraftProblems(draft({ source: 'drawn', layers }))).toEqual([]);
+    expect(
+      botDraftProblems(draft({ source: 'drawn', layers: { ...layers, mouth_wide: new File(['x'], 'ee.svg', { type: 'image/svg+xml' }) } })),
+    ).toEqual([{ path: 'mouth_wide', message: 'ee.svg is not a PNG.' }]);
+    expect([...botFormData(draft({ source: 'drawn', layers })).keys()]).toEqual(['name', 'mouth_closed', 'mouth_open', 'mouth_round', 'mouth_fv']);
   });
 
   it('shows the same request as curl: files with -F @, text that curl cannot mistake for a file', () => {

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { logger } from '#commons/logger';
 import { presentAccountBot } from '#commons/presenters/bot';
@@ -15,9 +16,11 @@ import { toBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
+import type { BotManifest } from '#domain/look';
 import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
+import { buildDrawnLook } from '#functions/prepare/drawn-look.ts';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
 import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
@@ -70,6 +73,43 @@ describe('the prepare job', () => {
     // A redelivered message finds it settled and only queues its event again (the notifier sends it once).
     await handlePrepareMessage(message, 2, 3, jobDeps());
     expect(notifyQueue.take()).toHaveLength(1);
+  });
+
+  it("gives the builder a drawn bot's mouth shapes; the stored look has their frames and lists them", async () => {
+    const ava = builtInLookAsPrepared('ava');
+    const closed = ava.files.get('head-m0-eo.png')!;
+    // Each shape is the closed mouth with a mouth of its own painted on (ava's mouth is at 320,528 of a head frame).
+    const shape = (rx: number, ry: number, fill: string) =>
+      sharp(closed)
+        .composite([
+          {
+            input: Buffer.from(
+              `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * rx}" height="${2 * ry}"><ellipse cx="${rx}" cy="${ry}" rx="${rx}" ry="${ry}" fill="${fill}"/></svg>`,
+            ),
+            left: 320 - rx,
+            top: 522,
+          },
+        ])
+        .png()
+        .toBuffer();
+    const png = (bytes: Buffer) => ({ bytes, contentType: 'image/png' });
+    const files = {
+      mouth_closed: png(closed),
+      mouth_open: png(ava.files.get('head-m4-eo.png')!),
+      mouth_round: png(await shape(24, 34, '#2030c0')),
+      mouth_wide: png(await shape(64, 16, '#20a040')),
+      mouth_fv: png(await shape(44, 12, '#c02080')),
+    };
+    await putAccountBot(parsePutBot('shaped', { name: 'Shaped' }, files, voices), caller, apiDeps());
+    const message = prepareQueue.take().at(-1)!;
+    await handlePrepareMessage(message, 1, 3, jobDeps({ buildDrawnLook }));
+    const stored = (await accountBots.get(tenantId, 'shaped'))!;
+    expect(stored.status).toBe('ready');
+    const manifest = JSON.parse((await objects.read(`${lookPrefix(tenantId, 'shaped', stored.version)}/manifest.json`)).toString()) as BotManifest;
+    expect(manifest.mouthShapes).toEqual(['round', 'wide', 'fv']);
+    for (const frame of ['r1', 'r2', 'w1', 'w2', 'fv'])
+      expect(stored.look!.files).toEqual(expect.arrayContaining([`head-${frame}-eo.png`, `head-${frame}-ec.png`]));
+    expect(await keys('uploads/')).toEqual([]);
   });
 
   it("fails the bot with the builder's code (no retry), leaving no look and no upload", async () => {

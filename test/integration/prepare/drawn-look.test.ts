@@ -1,6 +1,7 @@
 /**
  * A bot from drawn PNGs: the drawings are validated (PNG, alpha, same size, sane size), become a complete look
- * whose mouth opens level by level, and render through renderClip like a built-in look.
+ * whose mouth opens level by level and forms the shapes drawn (mouth_round, mouth_wide, mouth_fv), and render
+ * through renderClip like a built-in look.
  */
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import type { BotManifest } from '#domain/look';
+import { limits } from '#domain/limits';
+import { type BotManifest, mouthFramesOf } from '#domain/look';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { buildDrawnLook, type DrawnImages } from '#functions/prepare/drawn-look.ts';
@@ -38,6 +40,35 @@ const drawing = (key: string) =>
     ])
     .png()
     .toBuffer();
+
+/** Where ava's mouth is in a drawing (px). */
+const MOUTH = { x: avaManifest.mouth.x * (avaManifest.density ?? 1), y: avaManifest.mouth.y * (avaManifest.density ?? 1) };
+/** A colour no drawing of ava has, for each shape: a frame made from that shape's drawing shows it. */
+const SHAPE_COLOURS = { round: [0, 0, 255], wide: [0, 200, 0], fv: [255, 0, 255] } as const;
+/** The closed drawing with the shape's mouth painted over it in its own colour: round and tall, wide and flat, or lip to teeth. */
+async function shapeDrawing(closed: Buffer, shape: keyof typeof SHAPE_COLOURS): Promise<Buffer> {
+  const [rx, ry] = ({ round: [24, 34], wide: [64, 16], fv: [44, 12] } as const)[shape];
+  const fill = `rgb(${SHAPE_COLOURS[shape].join(',')})`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * rx + 4}" height="${2 * ry + 4}"><ellipse cx="${rx + 2}" cy="${ry + 2}" rx="${rx}" ry="${ry}" fill="${fill}"/></svg>`;
+  return sharp(closed)
+    .composite([{ input: Buffer.from(svg), left: MOUTH.x - rx - 2, top: MOUTH.y - 6 }])
+    .png()
+    .toBuffer();
+}
+
+/** Pixels of a head frame within 40 of a colour on every channel, and the rows they span. */
+async function colourIn(look: PreparedLook, frame: string, colour: readonly number[]): Promise<{ pixels: number; rows: number }> {
+  const { data, info } = await sharp(look.files.get(look.manifest.head.frames[frame]!)!).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  let pixels = 0;
+  const rows = new Set<number>();
+  for (let i = 0; i < info.width * info.height; i++) {
+    if (data[i * 4 + 3]! > 200 && colour.every((c, n) => Math.abs(data[i * 4 + n]! - c) <= 40)) {
+      pixels++;
+      rows.add(Math.floor(i / info.width));
+    }
+  }
+  return { pixels, rows: rows.size };
+}
 
 let root: string;
 let images: DrawnImages;
@@ -85,6 +116,135 @@ describe('buildDrawnLook: validation', () => {
     expect((error as LookError).message).toBe('mouth_half cannot be decoded: it is damaged or not a complete PNG');
     assertPublicMessage((error as LookError).message, 'bot.failed');
     expect(internalsIn((error as LookError).detail ?? '')).toContain("an image library's text");
+  });
+
+  it('refuses a mouth shape by the rules of mouth_open, naming it: not a PNG, no alpha, another size, huge, damaged, unchanged', async () => {
+    const round = await shapeDrawing(images.mouthClosed, 'round');
+    const jpeg = await sharp(round).flatten({ background: '#fff' }).jpeg().toBuffer();
+    const opaque = await sharp(round).removeAlpha().png().toBuffer();
+    const smaller = await sharp(round).resize(260).png().toBuffer();
+    const oversized = await sharp({ create: { width: 4200, height: 4200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
+    // A header declaring far more pixels than any picture allowed: refused before anything decodes it.
+    const bomb = Buffer.from(round);
+    bomb.writeUInt32BE(60_000, 16);
+    bomb.writeUInt32BE(60_000, 20);
+    const shaped = (shapes: DrawnImages['shapes']) => code({ ...images, shapes });
+    expect(await shaped({ round: jpeg })).toMatch(/^image_invalid: mouth_round is jpg, not png/);
+    expect(await shaped({ wide: opaque })).toMatch(/^image_invalid: mouth_wide has no alpha/);
+    expect(await shaped({ fv: smaller })).toMatch(/^image_invalid: mouth_fv is 260x300 px; it must be the size of mouth_closed/);
+    expect(await shaped({ round: oversized })).toMatch(/^image_invalid: mouth_round is 4200x4200 px; a drawing is 64 to 4096 px a side/);
+    expect(await shaped({ wide: bomb })).toMatch(/^image_too_large: mouth_wide declares 60000x60000 px/);
+    expect(await shaped({ fv: Buffer.alloc(limits.maxBotImageBytes + 1) })).toMatch(/^image_too_large: mouth_fv is \d+ bytes/);
+    expect(await shaped({ fv: round.subarray(0, 2000) })).toBe('image_invalid: mouth_fv cannot be decoded: it is damaged or not a complete PNG');
+    expect(await shaped({ wide: Buffer.from('not a png') })).toMatch(/^image_invalid: mouth_wide is not a PNG image/);
+    expect(await shaped({ round: images.mouthClosed })).toBe('image_invalid: mouth_round is the same picture as mouth_closed');
+  });
+});
+
+describe('buildDrawnLook: the mouth shapes drawn (mouth_round, mouth_wide, mouth_fv)', () => {
+  let shaped: PreparedLook;
+  beforeAll(async () => {
+    const shapes = {
+      round: await shapeDrawing(images.mouthClosed, 'round'),
+      wide: await shapeDrawing(images.mouthClosed, 'wide'),
+      fv: await shapeDrawing(images.mouthClosed, 'fv'),
+    };
+    // Timed against the same drawings without the shapes (alternately, the quicker of two each, as the machine is
+    // shared): what the three more drawings cost a preparation.
+    const timed = async (given: DrawnImages) => {
+      const started = performance.now();
+      const built = await buildDrawnLook(given);
+      return { built, ms: performance.now() - started };
+    };
+    const times = { without: [] as number[], with: [] as number[] };
+    for (let run = 0; run < 2; run++) {
+      times.without.push((await timed(images)).ms);
+      const built = await timed({ ...images, shapes });
+      times.with.push(built.ms);
+      shaped = built.built;
+    }
+    console.log(
+      `drawn look: ${Math.round(Math.min(...times.without))} ms from three drawings, ${Math.round(Math.min(...times.with))} ms with the three mouth shapes too`,
+    );
+  });
+
+  it('has the frames of every shape given (eyes open and closed), and lists the shapes in its manifest', () => {
+    expect(shaped.manifest.mouthShapes).toEqual(['round', 'wide', 'fv']);
+    expect(mouthFramesOf(shaped.manifest)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'r1', 'r2', 'w1', 'w2', 'fv']);
+    expect(Object.keys(shaped.manifest.head.frames)).toEqual(
+      mouthFramesOf(shaped.manifest)
+        .flatMap((frame) => [`${frame}-ec`, `${frame}-eo`])
+        .sort(),
+    );
+    for (const file of Object.values(shaped.manifest.head.frames)) expect(shaped.files.has(file)).toBe(true);
+    expect(JSON.parse(shaped.files.get('manifest.json')!.toString()).mouthShapes).toEqual(['round', 'wide', 'fv']);
+  });
+
+  it("draws each shape's frames from its drawing: r1 and r2 show mouth_round's pixels, r1 less open; w1/w2 mouth_wide's; fv mouth_fv's", async () => {
+    const frames = ['m0', 'm2', 'm4', 'r1', 'r2', 'w1', 'w2', 'fv'];
+    const found = Object.fromEntries(
+      await Promise.all(
+        frames.map(async (frame) => [
+          frame,
+          Object.fromEntries(
+            await Promise.all(Object.entries(SHAPE_COLOURS).map(async ([shape, colour]) => [shape, await colourIn(shaped, `${frame}-eo`, colour)])),
+          ),
+        ]),
+      ),
+    ) as Record<string, Record<keyof typeof SHAPE_COLOURS, { pixels: number; rows: number }>>;
+    const owner = { r1: 'round', r2: 'round', w1: 'wide', w2: 'wide', fv: 'fv' } as const;
+    for (const frame of frames)
+      for (const shape of Object.keys(SHAPE_COLOURS) as (keyof typeof SHAPE_COLOURS)[]) {
+        if (owner[frame as keyof typeof owner] === shape) expect(found[frame]![shape].pixels, `${frame} shows ${shape}`).toBeGreaterThan(150);
+        else expect(found[frame]![shape].pixels, `${frame} shows no ${shape}`).toBe(0);
+      }
+    // The narrower frame of a shape is its drawing squashed towards the upper lip: about half as tall an opening.
+    for (const [narrow, open, shape] of [
+      ['r1', 'r2', 'round'],
+      ['w1', 'w2', 'wide'],
+    ] as const) {
+      expect(found[narrow]![shape].rows).toBeLessThan(found[open]![shape].rows * 0.7);
+      expect(found[narrow]![shape].rows).toBeGreaterThan(found[open]![shape].rows * 0.3);
+    }
+    // The round mouth is narrower than the wide one, as drawn.
+    expect(found.r2!.round.pixels / found.r2!.round.rows).toBeLessThan((found.w2!.wide.pixels / found.w2!.wide.rows) * 0.6);
+  });
+
+  it('gives the closed-eyes frame of a shape the closed eyes of eyes_closed', async () => {
+    const [open, closed, m0Closed] = await Promise.all(
+      ['r1-eo', 'r1-ec', 'm0-ec'].map((key) => sharp(shaped.files.get(shaped.manifest.head.frames[key]!)!).raw().toBuffer()),
+    );
+    const eyeRows = (picture: Buffer) => picture.subarray(0, shaped.manifest.head.width * 4 * Math.round(shaped.manifest.head.height * 0.4));
+    expect(eyeRows(closed!).equals(eyeRows(open!))).toBe(false);
+    expect(eyeRows(closed!).equals(eyeRows(m0Closed!))).toBe(true);
+  });
+
+  it('lists only the shapes given; without any it has none, and its frames are those of two drawings', async () => {
+    const roundOnly = await buildDrawnLook({ ...images, shapes: { round: await shapeDrawing(images.mouthClosed, 'round') } });
+    expect(roundOnly.manifest.mouthShapes).toEqual(['round']);
+    expect(mouthFramesOf(roundOnly.manifest)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'r1', 'r2']);
+    expect(Object.keys(roundOnly.manifest.head.frames).filter((key) => /^(w|fv)/.test(key))).toEqual([]);
+
+    expect(look.manifest.mouthShapes).toBeUndefined();
+    expect(mouthFramesOf(look.manifest)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(Object.keys(look.manifest.head.frames)).toHaveLength(10);
+    expect(JSON.parse(look.files.get('manifest.json')!.toString())).not.toHaveProperty('mouthShapes');
+  });
+
+  it('draws a shape through the compositor: the r1 frame shows the round drawing on the card', async () => {
+    const directory = writeLook(root, shaped);
+    const sprites = loadSprites('drawn', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right'), directory);
+    const compositor = new BotCompositor(sprites, { withPanel: true });
+    const pose = (frame: string) => ({ mouth: { frame }, eyesOpen: true, bodyX: 0, bodyY: 0, headX: 0, headY: 0 });
+    const blue = (rgba: Uint8Array) => {
+      let n = 0;
+      for (let i = 0; i < rgba.length; i += 4) if (rgba[i]! < 40 && rgba[i + 1]! < 40 && rgba[i + 2]! > 215) n++;
+      return n;
+    };
+    expect(blue(compositor.render(pose('r1')))).toBeGreaterThan(20);
+    expect(blue(compositor.render(pose('m4')))).toBe(0);
   });
 });
 

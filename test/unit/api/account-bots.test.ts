@@ -1,8 +1,10 @@
 /** The rules of a PUT /v1/bot/{uid} and the one conversion of an account bot into the renderer's Bot. */
 import { describe, expect, it } from 'vitest';
-import { type AccountBot, toBot } from '#domain/account-bot';
+import { type AccountBot, DRAWN_PARTS, toBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { Forbidden, InvalidRequest } from '#domain/errors';
+import { limits } from '#domain/limits';
+import { openApiDocument } from '#functions/api/openapi.ts';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]);
@@ -45,6 +47,43 @@ describe('parsePutBot', () => {
     expect(problems(() => parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, mouth_open: { bytes: JPEG } }, voices))).toEqual([
       'mouth_open',
     ]);
+  });
+
+  it('takes the optional mouth shapes (mouth_round, mouth_wide, mouth_fv) by the rules of mouth_open, naming each bad one', () => {
+    const drawn = { mouth_closed: { bytes: PNG }, mouth_open: { bytes: PNG } };
+    const shapes = { mouth_round: { bytes: PNG }, mouth_wide: { bytes: PNG }, mouth_fv: { bytes: PNG } };
+    expect(parsePutBot('drawn', { name: 'D' }, { ...drawn, ...shapes }, voices).images).toEqual({ kind: 'drawn', parts: { ...drawn, ...shapes } });
+    expect(parsePutBot('drawn', { name: 'D' }, { ...drawn, mouth_wide: { bytes: PNG } }, voices).images).toEqual({
+      kind: 'drawn',
+      parts: { ...drawn, mouth_wide: { bytes: PNG } },
+    });
+    // Not a PNG, too large, sent as text, or without the two drawings every drawn bot needs.
+    const huge = Buffer.concat([PNG, Buffer.alloc(limits.maxBotImageBytes)]);
+    expect(
+      problems(() =>
+        parsePutBot(
+          'drawn',
+          { name: 'D' },
+          { ...drawn, mouth_round: { bytes: JPEG }, mouth_wide: { bytes: huge }, mouth_fv: { bytes: WEBP } },
+          voices,
+        ),
+      ),
+    ).toEqual(['mouth_round', 'mouth_fv', 'mouth_wide']);
+    expect(problems(() => parsePutBot('drawn', { name: 'D', mouth_fv: 'abc' }, drawn, voices))).toEqual(['mouth_fv']);
+    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, ...shapes }, voices))).toEqual(['mouth_open']);
+    // A shape is a drawn layer: with a photo it is a second image source.
+    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { image: { bytes: PNG }, mouth_round: { bytes: PNG } }, voices))).toEqual(['image']);
+    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { ...drawn, mouth_oo: { bytes: PNG } }, voices))).toEqual(['mouth_oo', 'mouth_oo']);
+  });
+
+  it('documents every drawn layer in the OpenAPI document, the mouth shapes with the frames they give', () => {
+    const { properties } = (
+      openApiDocument('https://example.com').components.schemas as unknown as Record<string, { properties: Record<string, { description: string }> }>
+    ).PutBotRequest!;
+    for (const part of DRAWN_PARTS) expect(properties[part]?.description, part).toMatch(/PNG with alpha/);
+    expect(properties.mouth_round!.description).toMatch(/^Optional drawn mouth shape: rounded lips .*\(r1, r2\)\.$/);
+    expect(properties.mouth_wide!.description).toMatch(/\(w1, w2\)\.$/);
+    expect(properties.mouth_fv!.description).toMatch(/\(fv\)\.$/);
   });
 
   it('names every bad field: voice, webhook, unknown fields, an image sent as text, no source', () => {

@@ -36,7 +36,8 @@ async function refusal(promise: Promise<unknown>): Promise<BadRequestError> {
   throw new Error('expected a 400');
 }
 
-const FILE_FIELDS = ['file_0', 'file_1', 'file_2', 'file_3', 'file_4', 'file_5'];
+/** As many file fields as a bot's PUT has (image and the seven drawn layers). */
+const FILE_FIELDS = ['file_0', 'file_1', 'file_2', 'file_3', 'file_4', 'file_5', 'file_6', 'file_7'];
 const readBoth = async (request: HttpRequest) =>
   readFieldsAndFiles(request, { maxBytes: 1_000_000, maxFileBytes: 1_000_000, fileFields: FILE_FIELDS });
 
@@ -57,13 +58,15 @@ describe('readFields: a multipart body over its limits', () => {
 });
 
 describe('readFieldsAndFiles: a multipart body over its limits', () => {
-  it('reads 50 fields and 5 files, every one of them', async () => {
-    const { fields, files } = await readBoth(await multipartRequest(50, 5));
-    expect([Object.keys(fields).length, Object.keys(files).length]).toEqual([50, 5]);
+  it('reads 50 fields and a file per file field, every one of them', async () => {
+    const { fields, files } = await readBoth(await multipartRequest(50, 8));
+    expect([Object.keys(fields).length, Object.keys(files).length]).toEqual([50, 8]);
   });
 
-  it('refuses a 51st field and a 6th file with a 400 naming the limit', async () => {
+  it('refuses a 51st field and a file more than its file fields with a 400 naming the limit', async () => {
     expect((await refusal(readBoth(await multipartRequest(51, 1)))).message).toBe('Too many fields in the multipart body: at most 50.');
-    expect((await refusal(readBoth(await multipartRequest(1, 6)))).message).toBe('Too many file parts in the multipart body: at most 5.');
+    expect((await refusal(readBoth(await multipartRequest(1, 9)))).message).toBe('Too many file parts in the multipart body: at most 8.');
+    const fewFields = readFieldsAndFiles(await multipartRequest(1, 6), { maxBytes: 1_000_000, maxFileBytes: 1_000_000, fileFields: ['file_0'] });
+    expect((await refusal(fewFields)).message).toBe('Too many file parts in the multipart body: at most 5.');
   });
 });

@@ -3,6 +3,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { DRAWN_PARTS } from '#domain/account-bot';
 import { bots, createVideo, documents, invoke, sqs, useMockedApi, videos } from '../../support/api-handlers.ts';
 import { restEvent } from '../../support/events.ts';
 
@@ -129,5 +130,39 @@ describe('PUT and DELETE /v1/bot/{uid}: another request changed the bot meanwhil
       ConditionExpression: '#version = :version AND #updatedAt = :updatedAt',
       ExpressionAttributeValues: { ':version': 'v_read', ':updatedAt': '2026-11-23T00:00:00Z' },
     });
+  });
+});
+
+describe('PUT /v1/bot/{uid}: a drawn bot with every layer', () => {
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+  const put = async (files: Record<string, Buffer>) => {
+    const form = new FormData();
+    form.set('name', 'Drawn');
+    for (const [field, bytes] of Object.entries(files)) form.set(field, new Blob([bytes], { type: 'image/png' }), `${field}.png`);
+    const request = new Request('http://localhost/', { method: 'PUT', body: form });
+    return invoke(
+      bots,
+      restEvent({
+        method: 'PUT',
+        path: '/v1/bot/my-drawing',
+        resource: '/v1/bot/{uid}',
+        pathParameters: { uid: 'my-drawing' },
+        headers: { 'content-type': request.headers.get('content-type')! },
+        body: Buffer.from(await request.arrayBuffer()),
+      }),
+    );
+  };
+
+  it('takes all seven layers (the mouth shapes too) and keeps each as an upload of the preparation', async () => {
+    const accepted = await put(Object.fromEntries(DRAWN_PARTS.map((part) => [part, PNG])));
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const record = documents.commandCalls(PutCommand).find((call) => call.args[0].input.TableName === 'accountBots')!.args[0].input.Item!;
+    expect(Object.keys(record.source.uploadKeys).sort()).toEqual([...DRAWN_PARTS].sort());
+  });
+
+  it('answers 400 naming a mouth shape that is not a PNG', async () => {
+    const refused = await put({ mouth_closed: PNG, mouth_open: PNG, mouth_fv: Buffer.from('<svg/>') });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json.error.details).toEqual([{ path: 'mouth_fv', message: 'must be a PNG (with alpha)' }]);
   });
 });
