@@ -3,7 +3,9 @@
  * overlays them on the background. The panel, hair and body for one body/head offset are cached (they
  * change every few frames at most); only the head frame is blended each frame.
  */
+import type { FaceGeometry } from '#domain/look';
 import type { FramePose, MouthFrame } from './animation.ts';
+import { faceOf, type HeadPose, reachOf, type WarpRegion, warpInto, warpRegion } from './head-motion.ts';
 import type { BotSprites, Rgba } from './sprites.ts';
 
 /**
@@ -181,6 +183,9 @@ function figureMask(sprites: BotSprites, bottom: BotBottom): Mask {
  */
 const MAX_BASES = 48;
 const MAX_BASE_BYTES = 128 * 1024 * 1024;
+/** Turned heads (or warped upper figures) kept for reuse: 256, or fewer within 96 MB. */
+const MAX_WARPED = 256;
+const MAX_WARPED_BYTES = 96 * 1024 * 1024;
 
 /** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
 type BotBottom = 'card' | 'flush' | 'fade';
@@ -210,11 +215,66 @@ export class BotCompositor {
     this.mask = figureMask(sprites, options.bottom ?? (options.withPanel ? 'card' : 'fade'));
     this.frame = { width: this.width, height: this.height, data: Buffer.alloc(this.width * this.height * 4) };
     this.maxBases = Math.max(8, Math.min(MAX_BASES, Math.floor(MAX_BASE_BYTES / this.frame.data.length)));
+    this.face = faceOf(sprites.manifest);
+    this.layered = sprites.manifest.headMotion !== false;
+    if (this.layered) {
+      // A head layer turns whole about the pivot (its box widened by how far its corners may move); so does the back hair.
+      const { headX, headY } = sprites;
+      const { width, height } = sprites.heads.values().next().value![0];
+      const browReach = 6 * sprites.scale;
+      const m = reachOf(this.face, sprites.scale, { x: headX, y: headY, width, height }, browReach);
+      this.headRegion = warpRegion(
+        this.face,
+        sprites.scale,
+        { x: headX - m, y: headY - m, width: width + 2 * m, height: height + 2 * m },
+        true,
+        true,
+      );
+      const back = boundsOf(sprites.back);
+      if (back) {
+        const mb = reachOf(this.face, sprites.scale, back, 0);
+        this.backRegion = warpRegion(
+          this.face,
+          sprites.scale,
+          { x: back.x - mb, y: back.y - mb, width: back.width + 2 * mb, height: back.height + 2 * mb },
+          true,
+          false,
+        );
+      }
+    } else {
+      // One picture: the figure's rows above the neck (and the head frames') are warped; the rows below never move.
+      const split = Math.min(
+        this.height,
+        Math.ceil(Math.max(this.face.pivot.y * sprites.scale + 2, sprites.headY + sprites.heads.values().next().value![0].height)),
+      );
+      this.headRegion = warpRegion(this.face, sprites.scale, { x: 0, y: 0, width: this.width, height: split }, false, true);
+      const body = sprites.body;
+      this.upperBody = { width: body.width, height: split, data: body.data.subarray(0, body.width * split * 4) };
+      const lower = Buffer.from(body.data);
+      lower.fill(0, 0, body.width * split * 4);
+      this.lowerBody = { width: body.width, height: body.height, data: lower };
+    }
   }
 
-  /** Panel + back hair + body for one pose offset. */
+  private readonly face: FaceGeometry;
+  /** Whether the head is a layer of its own (built-in looks) or warped with the figure (one picture). */
+  private readonly layered: boolean;
+  /** Where the head's motion is drawn: the turned head layer's box, or the figure's rows above the neck. */
+  private readonly headRegion!: WarpRegion;
+  private readonly backRegion?: WarpRegion;
+  /** One picture: the figure above the first row that never moves, and from it down. */
+  private readonly upperBody?: Rgba;
+  private readonly lowerBody?: Rgba;
+  /** Warped heads (or upper figures) kept for reuse, by pose: a clip's tilts and mouths repeat. */
+  private readonly warped = new Map<string, Rgba>();
+  private get maxWarped(): number {
+    const bytes = this.headRegion.width * this.headRegion.height * 4;
+    return Math.max(8, Math.min(MAX_WARPED, Math.floor(MAX_WARPED_BYTES / bytes)));
+  }
+
+  /** Panel + back hair + body for one pose offset (and the back hair's turn). */
   private base(pose: FramePose): Buffer {
-    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY}`;
+    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0}`;
     const base = this.bases.get(key);
     if (base) {
       // Refresh its place in the LRU order.
@@ -237,19 +297,37 @@ export class BotCompositor {
     const canvas: Rgba = { width: this.width, height: this.height, data };
     const headDx = pose.bodyX + pose.headX;
     const headDy = pose.bodyY + pose.headY;
-    blendOver(canvas, this.sprites.back, headDx, headDy, this.mask);
-    blendOver(canvas, this.sprites.body, pose.bodyX, pose.bodyY, this.mask);
+    const turn = headPoseOf(pose, false);
+    if (this.backRegion && (turn.tilt || turn.nod)) {
+      const region = this.backRegion;
+      const back = this.reuse(this.backTurned, region);
+      this.backTurned = back;
+      warpInto(back.data, this.sprites.back, 0, 0, region, this.face, this.sprites.scale, turn, true);
+      blendOver(canvas, back, headDx + region.x, headDy + region.y, this.mask);
+    } else blendOver(canvas, this.sprites.back, headDx, headDy, this.mask);
+    blendOver(canvas, this.layered ? this.sprites.body : this.lowerBody!, pose.bodyX, pose.bodyY, this.mask);
     this.bases.set(key, data);
     return data;
+  }
+
+  private backTurned?: Rgba;
+
+  /** `previous` if it has the region's size (its runs forgotten: its pixels are about to change), else a new picture. */
+  private reuse(previous: Rgba | undefined, region: { width: number; height: number }): Rgba {
+    if (previous && previous.width === region.width && previous.height === region.height) {
+      spriteRuns.delete(previous.data);
+      return previous;
+    }
+    return { width: region.width, height: region.height, data: Buffer.alloc(region.width * region.height * 4) };
   }
 
   private last?: { key: string; frame: Buffer };
 
   /** The RGBA frame for a pose; the returned buffer is reused by the next call. */
   render(given: FramePose, zoom = 1): Buffer {
-    const pose = this.sprites.manifest.headMotion === false ? { ...given, headX: 0, headY: 0 } : given;
+    const pose = this.layered ? given : { ...given, headX: 0, headY: 0 };
     // Four frames in ten repeat the one before (the mouth holds, the sway rounds to the same pixel): reused as is.
-    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${zoom}`;
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0},${pose.brow ?? 0},${zoom}`;
     if (this.last?.key === key) return this.last.frame;
     const frame = this.draw(pose, zoom);
     this.last = { key, frame };
@@ -258,11 +336,63 @@ export class BotCompositor {
 
   private draw(pose: FramePose, zoom: number): Buffer {
     this.base(pose).copy(this.frame.data);
-    const head = this.head(pose);
-    blendOver(this.frame, head, this.sprites.headX + pose.bodyX + pose.headX, this.sprites.headY + pose.bodyY + pose.headY);
+    if (this.layered) {
+      const { picture, x, y } = this.turnedHead(pose);
+      blendOver(this.frame, picture, x + pose.bodyX + pose.headX, y + pose.bodyY + pose.headY + (pose.nod ?? 0));
+    } else {
+      blendOver(this.frame, this.upperFigure(pose), pose.bodyX, pose.bodyY, this.mask);
+    }
     return zoom >= 0.999 ? this.frame.data : this.zoomed(zoom);
   }
 
+  /** A warped picture kept by key, or drawn by `make` into a recycled (or new) picture of the region's size. */
+  private warpedPicture(key: string, make: (into: Rgba) => void): Rgba {
+    const kept = this.warped.get(key);
+    if (kept) {
+      this.warped.delete(key);
+      this.warped.set(key, kept);
+      return kept;
+    }
+    let picture: Rgba | undefined;
+    if (this.warped.size >= this.maxWarped) {
+      const oldest = this.warped.keys().next().value!;
+      picture = this.warped.get(oldest);
+      this.warped.delete(oldest);
+    }
+    picture = this.reuse(picture, this.headRegion);
+    make(picture);
+    this.warped.set(key, picture);
+    return picture;
+  }
+
+  /** Layered looks: the head frame turned about the pivot with its brows lifted, and where it goes (nod not included). */
+  private turnedHead(pose: FramePose): { picture: Rgba; x: number; y: number } {
+    const turn = headPoseOf(pose, true);
+    if (!turn.tilt && !turn.brow) return { picture: this.head(pose), x: this.sprites.headX, y: this.sprites.headY };
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${turn.tilt},${turn.brow}`;
+    const region = this.headRegion;
+    const picture = this.warpedPicture(key, (into) =>
+      warpInto(into.data, this.head(pose), this.sprites.headX, this.sprites.headY, region, this.face, this.sprites.scale, turn, true),
+    );
+    return { picture, x: region.x, y: region.y };
+  }
+
+  private upper?: Rgba;
+
+  /** One-picture looks: the figure above the neck with the pose's head frame, turned, nodded and its brows lifted. */
+  private upperFigure(pose: FramePose): Rgba {
+    const turn = headPoseOf(pose, false);
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${turn.tilt},${turn.nod},${turn.brow}`;
+    return this.warpedPicture(key, (into) => {
+      // The upper body with the head frame over it, then warped (an unmoved pose is that picture as is).
+      const upper = this.reuse(this.upper, this.upperBody!);
+      this.upper = upper;
+      this.upperBody!.data.copy(upper.data);
+      blendOver(upper, this.head(pose), this.sprites.headX, this.sprites.headY);
+      if (turn.tilt || turn.nod || turn.brow) warpInto(into.data, upper, 0, 0, this.headRegion, this.face, this.sprites.scale, turn, false);
+      else upper.data.copy(into.data);
+    });
+  }
   private mixed?: Rgba;
 
   /** The head frame of a pose: its mouth frame, or two of them mixed while the mouth changes shape. */
@@ -308,6 +438,31 @@ export class BotCompositor {
     }
     return out;
   }
+}
+
+/** The head's part of a pose; a layered head nods by moving (`layered`), so its turned picture does not depend on the nod. */
+const headPoseOf = (pose: FramePose, layered: boolean): HeadPose => ({
+  tilt: pose.tilt ?? 0,
+  nod: layered ? 0 : (pose.nod ?? 0),
+  brow: pose.brow ?? 0,
+});
+
+/** The bounding box of a picture's non-transparent pixels (undefined when it has none). */
+function boundsOf(picture: Rgba): { x: number; y: number; width: number; height: number } | undefined {
+  let x0 = picture.width,
+    y0 = picture.height,
+    x1 = -1,
+    y1 = -1;
+  for (let y = 0; y < picture.height; y++) {
+    for (let x = 0; x < picture.width; x++) {
+      if (!picture.data[(y * picture.width + x) * 4 + 3]) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  return x1 < 0 ? undefined : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
 }
 
 const mouthKey = (mouth: MouthFrame) => (mouth.toward ? `${mouth.frame}>${mouth.toward.frame}@${mouth.toward.amount.toFixed(2)}` : mouth.frame);

@@ -14,7 +14,7 @@ import type { BackgroundMedia } from '#media/background-media';
 import type { ImageLayer } from './image-layers.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '3';
+export const RENDERER_VERSION = '4';
 
 /** Frames per second of every clip, whatever its size (clips join by stream copy). */
 export const FPS = 30;
