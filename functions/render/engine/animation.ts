@@ -251,7 +251,7 @@ export function poses(mouth: MouthFrame[], fps: number, scale: number, seed: num
     const p = phrases.findIndex((ph) => t >= ph.start - 0.15 && t <= ph.end + 0.1);
     posture[i] = p >= 0 ? leans[p]! : restLean;
   }
-  const lean = follow(posture, fps, 0.9, restLean);
+  const lean = follow(posture, fps, 1.2, restLean);
 
   const nodPx = NOD_UNITS * scale;
   const browPx = BROW_UNITS * scale;

@@ -31,7 +31,7 @@ export function faceOf(manifest: BotManifest): FaceGeometry {
 }
 
 /** Directions from the pivot (radians from straight up) within which the head turns whole, and beyond which nothing moves. */
-const WHOLE = (50 * Math.PI) / 180;
+const WHOLE = (35 * Math.PI) / 180;
 const NONE = Math.PI / 2;
 
 /** A rectangle of the canvas (output px) over which a warp is computed, with its per-pixel weights (fixed per look and size). */
@@ -70,7 +70,7 @@ function browBumpAt(px: number, py: number, face: ReturnType<typeof scaled>): nu
     const u = Math.abs(px - brow.x) / (halfWidth * 1.5);
     if (u >= 1) continue;
     const dy = py - brow.y;
-    const v = dy >= 0 ? dy / gap : -dy / (2.2 * gap);
+    const v = dy >= 0 ? dy / (1.3 * gap) : -dy / (2.2 * gap);
     if (v >= 1) continue;
     const s = (1 - u * u) ** 2 * (1 - v * v) ** 2;
     if (s > best) best = s;
