@@ -204,10 +204,20 @@ export function follow(target: ArrayLike<number>, fps: number, hz: number, start
   return out;
 }
 
-const quantise = (value: number, step: number) => {
-  const q = Math.round(value / step) * step;
-  return q === 0 ? 0 : q; // no -0 in keys
-};
+/**
+ * A motion in steps of `step`, with hysteresis: a step is taken only once the motion is 0.7 of a step past the
+ * value held, so a motion hovering at a step's edge does not flicker between two values from frame to frame.
+ */
+function quantised(values: ArrayLike<number>, step: number): number[] {
+  const out: number[] = [];
+  let held = Math.round(values[0]! / step);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]! / step;
+    if (Math.abs(v - held) > 0.7) held = Math.round(v);
+    out.push(held * step === 0 ? 0 : held * step); // no -0 in keys
+  }
+  return out;
+}
 
 /**
  * Poses for every frame. `mouth[i]` is the mouth of frame i; `scale` converts artwork px to output px, so the
@@ -273,7 +283,10 @@ export function poses(mouth: MouthFrame[], fps: number, scale: number, seed: num
     return level;
   };
 
-  return mouth.map((frame, i) => {
+  const tilts = new Float64Array(frames);
+  const nods = new Float64Array(frames);
+  const brows = new Float64Array(frames);
+  for (let i = 0; i < frames; i++) {
     const t = i / fps;
     let nod = 0,
       tilt = lean[i]!,
@@ -290,6 +303,14 @@ export function poses(mouth: MouthFrame[], fps: number, scale: number, seed: num
       // Up in 0.15 s, held 0.3 s, down in 0.3 s.
       brow = Math.max(brow, ramp(t, a.time - 0.1, a.time + 0.05) * (1 - ramp(t, a.time + 0.35, a.time + 0.65)));
     }
+    tilts[i] = Math.max(-MAX_TILT, Math.min(MAX_TILT, tilt));
+    nods[i] = Math.min(1, nod) * nodPx;
+    brows[i] = brow * browPx;
+  }
+  const [tilt, nod, brow] = [quantised(tilts, TILT_STEP), quantised(nods, 1), quantised(brows, 1)];
+
+  return mouth.map((frame, i) => {
+    const t = i / fps;
     return {
       mouth: frame,
       eyesOpen: !blinks.has(i),
@@ -297,9 +318,9 @@ export function poses(mouth: MouthFrame[], fps: number, scale: number, seed: num
       bodyY: Math.round(breathPx * (1 - breathAt(t))),
       headX: 0,
       headY: 0,
-      tilt: quantise(Math.max(-MAX_TILT, Math.min(MAX_TILT, tilt)), TILT_STEP),
-      nod: Math.round(Math.min(1, nod) * nodPx),
-      brow: Math.round(brow * browPx),
+      tilt: tilt[i]!,
+      nod: nod[i]!,
+      brow: brow[i]!,
     };
   });
 }
