@@ -34,7 +34,7 @@ export interface FramePose {
 }
 
 /** Tilt is quantised to this many degrees (with nod and brow in whole px) so that poses repeat and their drawings are reused. */
-export const TILT_STEP = 0.25;
+const TILT_STEP = 0.25;
 /** The head never rolls further than this either way (degrees). */
 export const MAX_TILT = 2.5;
 
@@ -184,9 +184,8 @@ function blinkFrames(frames: number, fps: number, random: () => number, phrases:
 
 /**
  * Critically damped spring following `target` per frame (no overshoot, no snapping): settles in about 1/`hz` s.
- * @internal Exported for its tests.
  */
-export function follow(target: ArrayLike<number>, fps: number, hz: number, start = 0): Float64Array {
+function follow(target: ArrayLike<number>, fps: number, hz: number, start = 0): Float64Array {
   const out = new Float64Array(target.length);
   const w = 2 * Math.PI * hz;
   const dt = 1 / fps;

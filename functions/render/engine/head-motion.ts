@@ -174,7 +174,10 @@ export function sourcePoints(
 
 /**
  * Warps `src` (straight RGBA whose pixel (0,0) lies at (srcX, srcY) of the canvas) into `out` (the region's size),
- * bilinear with premultiplied alpha: no dark fringes, and an edge moves by fractions of a pixel, not in steps.
+ * bilinear with premultiplied alpha: no dark fringes, and an edge moves by fractions of a pixel, not in steps. The
+ * source points are sourcePoints' (the same formulas, inlined: this runs for every pixel of every new pose).
+ * `within` bounds the source's non-transparent pixels (in its own px). With `only`, just the region's pixels it
+ * marks are drawn (the others keep what `out` holds).
  */
 export function warpInto(
   out: Buffer,
@@ -186,43 +189,121 @@ export function warpInto(
   scale: number,
   pose: HeadPose,
   rigidNod: boolean,
+  within: { x: number; y: number; width: number; height: number },
+  only?: Uint8Array,
 ): void {
   const s = src.data;
   const sw = src.width,
     sh = src.height;
-  sourcePoints(region, face, scale, pose, rigidNod, (i, qx, qy) => {
-    const o = i * 4;
-    const u = qx - srcX - 0.5,
-      v = qy - srcY - 0.5;
-    const x0 = Math.floor(u),
-      y0 = Math.floor(v);
-    const fx = u - x0,
-      fy = v - y0;
-    let r = 0,
-      g = 0,
-      b = 0,
-      a = 0;
-    for (let k = 0; k < 4; k++) {
-      const xx = x0 + (k & 1),
-        yy = y0 + (k >> 1);
-      if (xx < 0 || yy < 0 || xx >= sw || yy >= sh) continue;
-      const wgt = (k & 1 ? fx : 1 - fx) * (k >> 1 ? fy : 1 - fy);
-      if (wgt === 0) continue;
-      const si = (yy * sw + xx) * 4;
-      const sa = s[si + 3]! * wgt;
-      if (sa === 0) continue;
-      r += s[si]! * sa;
-      g += s[si + 1]! * sa;
-      b += s[si + 2]! * sa;
-      a += sa;
-    }
-    if (a < 0.5) {
+  const f = scaled(face, scale);
+  const theta = (pose.tilt * Math.PI) / 180;
+  const eyeHeight = Math.max(1, f.pivot.y - (f.eyes[0]!.y + f.eyes[1]!.y) / 2);
+  const nodShare = rigidNod ? 0 : pose.nod / eyeHeight;
+  const shift = rigidNod ? pose.nod : 0;
+  const { weight, browBump } = region;
+  const brow = pose.brow;
+  const px0 = f.pivot.x,
+    py0 = f.pivot.y;
+  // `within`: the box of the source (its own px) outside which it is transparent; points outside it sample nothing.
+  const bx0 = within.x - 1,
+    bx1 = within.x + within.width,
+    by0 = within.y - 1,
+    by1 = within.y + within.height;
+  for (let y = 0; y < region.height; y++) {
+    const py = region.y + y + 0.5 - shift;
+    const dy = py - py0;
+    let i = y * region.width;
+    for (let x = 0; x < region.width; x++, i++) {
+      if (only && !only[i]) continue;
+      const o = i * 4;
       out[o] = out[o + 1] = out[o + 2] = out[o + 3] = 0;
-      return;
+      const px = region.x + x + 0.5;
+      const w = weight[i]!;
+      let qx = px,
+        qy = py;
+      if (w > 0) {
+        // cos and sin of a turn under 3° by their series (exact to 1e-8 px here).
+        const a = theta * w;
+        const a2 = a * a;
+        const c = 1 - a2 / 2 + (a2 * a2) / 24,
+          sn = a - (a * a2) / 6;
+        const dx = px - px0;
+        qx = px0 + c * dx + sn * dy;
+        qy = py0 - sn * dx + c * dy;
+        if (nodShare) qy += nodShare * dy * w;
+      }
+      if (brow) {
+        const b = browBump[i]!;
+        if (b > 0) qy += brow * b;
+      }
+      const u = qx - srcX - 0.5,
+        v = qy - srcY - 0.5;
+      if (u < bx0 || u > bx1 || v < by0 || v > by1) continue;
+      const x0 = Math.floor(u),
+        y0 = Math.floor(v);
+      const fx = u - x0,
+        fy = v - y0;
+      let r = 0,
+        g = 0,
+        bl = 0,
+        al = 0;
+      if (x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh) {
+        // All four taps inside the source (nearly always).
+        const i00 = (y0 * sw + x0) * 4,
+          i10 = i00 + 4,
+          i01 = i00 + sw * 4,
+          i11 = i01 + 4;
+        const a00 = s[i00 + 3]! * (1 - fx) * (1 - fy),
+          a10 = s[i10 + 3]! * fx * (1 - fy),
+          a01 = s[i01 + 3]! * (1 - fx) * fy,
+          a11 = s[i11 + 3]! * fx * fy;
+        al = a00 + a10 + a01 + a11;
+        if (al < 0.5) continue;
+        r = s[i00]! * a00 + s[i10]! * a10 + s[i01]! * a01 + s[i11]! * a11;
+        g = s[i00 + 1]! * a00 + s[i10 + 1]! * a10 + s[i01 + 1]! * a01 + s[i11 + 1]! * a11;
+        bl = s[i00 + 2]! * a00 + s[i10 + 2]! * a10 + s[i01 + 2]! * a01 + s[i11 + 2]! * a11;
+      } else {
+        for (let k = 0; k < 4; k++) {
+          const xx = x0 + (k & 1),
+            yy = y0 + (k >> 1);
+          if (xx < 0 || yy < 0 || xx >= sw || yy >= sh) continue;
+          const si = (yy * sw + xx) * 4;
+          const sa = s[si + 3]! * (k & 1 ? fx : 1 - fx) * (k >> 1 ? fy : 1 - fy);
+          r += s[si]! * sa;
+          g += s[si + 1]! * sa;
+          bl += s[si + 2]! * sa;
+          al += sa;
+        }
+      }
+      if (al < 0.5) continue;
+      out[o] = r / al + 0.5;
+      out[o + 1] = g / al + 0.5;
+      out[o + 2] = bl / al + 0.5;
+      out[o + 3] = al + 0.5;
     }
-    out[o] = r / a + 0.5;
-    out[o + 1] = g / a + 0.5;
-    out[o + 2] = b / a + 0.5;
-    out[o + 3] = a + 0.5;
-  });
+  }
+}
+
+/** `mask` (width x height, 0/1) widened by `by` px in every direction (a square's reach). */
+export function widen(mask: Uint8Array, width: number, height: number, by: number): Uint8Array {
+  /** One pass along lines: marks every pixel within `by` of a marked one on its line. */
+  const pass = (from: Uint8Array, count: number, length: number, at: (line: number, k: number) => number) => {
+    const to = new Uint8Array(from.length);
+    const before = new Float64Array(length);
+    for (let line = 0; line < count; line++) {
+      let last = -Infinity;
+      for (let k = 0; k < length; k++) {
+        if (from[at(line, k)]) last = k;
+        before[k] = k - last;
+      }
+      let next = Infinity;
+      for (let k = length - 1; k >= 0; k--) {
+        if (from[at(line, k)]) next = k;
+        if (Math.min(before[k]!, next - k) <= by) to[at(line, k)] = 1;
+      }
+    }
+    return to;
+  };
+  const rows = pass(mask, height, width, (y, x) => y * width + x);
+  return pass(rows, width, height, (x, y) => y * width + x);
 }

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FaceGeometry } from '#domain/look';
 import { type FramePose, MAX_TILT, poses } from '#functions/render/engine/animation.ts';
-import { BotCompositor } from '#functions/render/engine/compositor.ts';
-import { faceOf, sourcePoints, warpRegion } from '#functions/render/engine/head-motion.ts';
+import { BotCompositor, changedPixels } from '#functions/render/engine/compositor.ts';
+import { faceOf, reachOf, sourcePoints, warpInto, warpRegion } from '#functions/render/engine/head-motion.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
 
@@ -237,5 +237,44 @@ describe('a built-in head on its body', () => {
     const eye = face.eyes[1];
     const still2 = match(neutral, lifted, sprites.width, Math.round(eye.x * s - n / 2), Math.round(eye.y * s), n, 4);
     expect([still2.dx, still2.dy]).toEqual([0, 0]);
+  });
+});
+
+describe('a pose drawn from the warped reference', () => {
+  it('has exactly the pixels of the whole head frame warped (only where frames differ is redrawn)', () => {
+    const sprites = loadSprites('ava', 420);
+    const face = sprites.manifest.face!;
+    const [, reference] = sprites.heads.get('m0')!;
+    const frames = [...sprites.heads.values()].flat();
+    const { width, height } = reference;
+    const m = reachOf(face, sprites.scale, { x: sprites.headX, y: sprites.headY, width, height }, 6 * sprites.scale);
+    const region = warpRegion(
+      face,
+      sprites.scale,
+      { x: sprites.headX - m, y: sprites.headY - m, width: width + 2 * m, height: height + 2 * m },
+      true,
+      true,
+    );
+    const changed = changedPixels(region, reference, frames, sprites.headX, sprites.headY, m);
+    const within = { x: 0, y: 0, width, height };
+    for (const [key, eyes] of [
+      ['m4', 1],
+      ['m2', 0],
+    ] as const) {
+      const frame = sprites.heads.get(key)![eyes];
+      for (const pose of [
+        { tilt: 2.5, nod: 0, brow: 4 },
+        { tilt: -1.75, nod: 0, brow: 0 },
+      ]) {
+        const whole = Buffer.alloc(region.width * region.height * 4);
+        warpInto(whole, frame, sprites.headX, sprites.headY, region, face, sprites.scale, pose, true, within);
+        const partial = Buffer.alloc(whole.length);
+        warpInto(partial, reference, sprites.headX, sprites.headY, region, face, sprites.scale, pose, true, within);
+        const before = Buffer.from(partial);
+        warpInto(partial, frame, sprites.headX, sprites.headY, region, face, sprites.scale, pose, true, within, changed);
+        expect(partial.equals(whole)).toBe(true);
+        expect(partial.equals(before)).toBe(false); // the mouth or the eyes were redrawn
+      }
+    }
   });
 });
