@@ -37,6 +37,19 @@ export interface BotManifest {
    * (a photo, a caller's drawing) sets false: head and body move as one, so no seam opens at the neck. @default true
    */
   headMotion?: boolean;
+  /**
+   * Where the face is on the canvas, for the head's motion (engine/head-motion.ts): the point at the neck the head
+   * rolls about, and the centres of the eyes and of the brows (left, right). A look without it (older looks, drawn
+   * ones) gets one estimated from its head box and mouth.
+   */
+  face?: FaceGeometry;
+}
+
+/** A face's landmarks for the head's motion, in canvas units (BotManifest.face). */
+export interface FaceGeometry {
+  pivot: { x: number; y: number };
+  eyes: [{ x: number; y: number }, { x: number; y: number }];
+  brows: [{ x: number; y: number }, { x: number; y: number }];
 }
 
 /**

@@ -396,6 +396,12 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
     anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
     preview: 'preview.png',
     headMotion: false,
+    // The head rolls about a point on the neck below the chin; the brows lift above the eyes.
+    face: {
+      pivot: { x: landmarks[8]!.x, y: landmarks[8]!.y + 0.2 * faceWidth },
+      eyes: [mean(landmarks.slice(36, 42)), mean(landmarks.slice(42, 48))],
+      brows: [mean(landmarks.slice(17, 22)), mean(landmarks.slice(22, 27))],
+    },
   };
   files.set('manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return { manifest, files };

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { type BotManifest, MOUTH_SHAPES, mouthFramesOf } from '#domain/look';
-import { backSvg, bodySvg, CANVAS, CX, HEAD_BOX, headSvg, MOUTH_LEVELS, PANEL, panelSvg, previewSvg } from './draw.ts';
+import { BROW_RISE, backSvg, bodySvg, CANVAS, CX, EYE_DX, EYE_Y, HEAD_BOX, headSvg, MOUTH_LEVELS, PANEL, panelSvg, previewSvg } from './draw.ts';
 import { LOOKS } from './looks.ts';
 
 /** The artwork the render engine ships: functions/render/bots/<look>/. */
@@ -62,6 +62,18 @@ export async function buildLook(name: string): Promise<BotManifest> {
     mouth: { x: CX, y: 314 },
     anchor: { x: CX, y: PANEL.y + PANEL.height },
     preview: 'preview.png',
+    // The head rolls about the chin's point on the neck; the brows lift above the eyes.
+    face: {
+      pivot: { x: CX, y: look.chinY },
+      eyes: [
+        { x: CX - EYE_DX, y: EYE_Y },
+        { x: CX + EYE_DX, y: EYE_Y },
+      ],
+      brows: [
+        { x: CX - EYE_DX, y: EYE_Y - BROW_RISE },
+        { x: CX + EYE_DX, y: EYE_Y - BROW_RISE },
+      ],
+    },
   };
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

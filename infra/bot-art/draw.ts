@@ -11,8 +11,10 @@ export const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 } as co
 export const HEAD_BOX = { x: 100, y: 50, width: 320, height: 360 } as const;
 export const MOUTH_LEVELS = 5;
 export const CX = 260;
-const EYE_Y = 246;
-const EYE_DX = 34;
+export const EYE_Y = 246;
+export const EYE_DX = 34;
+/** How far above the eye's centre the middle of its brow is (the brow's curve, below). */
+export const BROW_RISE = 27;
 const MOUTH_Y = 314;
 /** How far each mouth level opens (px at canvas scale): closed, slightly, half, open, wide. */
 const MOUTH_OPEN = [0, 6, 12, 18, 25] as const;

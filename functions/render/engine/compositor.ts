@@ -3,7 +3,9 @@
  * overlays them on the background. The panel, hair and body for one body/head offset are cached (they
  * change every few frames at most); only the head frame is blended each frame.
  */
+import type { FaceGeometry } from '#domain/look';
 import type { FramePose, MouthFrame } from './animation.ts';
+import { faceOf, type HeadPose, reachOf, type WarpRegion, warpInto, warpRegion, widen } from './head-motion.ts';
 import type { BotSprites, Rgba } from './sprites.ts';
 
 /**
@@ -176,11 +178,16 @@ function figureMask(sprites: BotSprites, bottom: BotBottom): Mask {
 }
 
 /**
- * Bases (panel, hair and body at one offset) kept for reuse: 48, or fewer for a big bot so that they stay within
+ * Bases (panel, hair and body at one offset) kept for reuse: 192 (the offsets times the back hair's tilts and nods), or fewer for a big bot so that they stay within
  * 128 MB (a `full` presenter's canvas at 1080p is 4-5 MB).
  */
-const MAX_BASES = 48;
+const MAX_BASES = 192;
 const MAX_BASE_BYTES = 128 * 1024 * 1024;
+/** Turned heads (or warped upper figures) kept for reuse: 256, or fewer within 96 MB. */
+const MAX_WARPED = 256;
+const MAX_WARPED_BYTES = 96 * 1024 * 1024;
+/** Turned back hair kept for reuse: one per tilt (21 steps in ±2.5°). */
+const MAX_BACKS = 24;
 
 /** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
 type BotBottom = 'card' | 'flush' | 'fade';
@@ -210,11 +217,88 @@ export class BotCompositor {
     this.mask = figureMask(sprites, options.bottom ?? (options.withPanel ? 'card' : 'fade'));
     this.frame = { width: this.width, height: this.height, data: Buffer.alloc(this.width * this.height * 4) };
     this.maxBases = Math.max(8, Math.min(MAX_BASES, Math.floor(MAX_BASE_BYTES / this.frame.data.length)));
+    this.face = faceOf(sprites.manifest);
+    this.layered = sprites.manifest.headMotion !== false;
+    if (this.layered) {
+      // A head layer turns whole about the pivot (its box widened by how far its corners may move); so does the back hair.
+      const { headX, headY } = sprites;
+      const { width, height } = sprites.heads.values().next().value![0];
+      const browReach = 6 * sprites.scale;
+      const m = reachOf(this.face, sprites.scale, { x: headX, y: headY, width, height }, browReach);
+      this.headWithin = unionOf([...sprites.heads.values()].flat().map(boundsOf));
+      this.headRegion = warpRegion(
+        this.face,
+        sprites.scale,
+        { x: headX - m, y: headY - m, width: width + 2 * m, height: height + 2 * m },
+        true,
+        true,
+      );
+      this.changed = changedPixels(this.headRegion, this.reference(), [...sprites.heads.values()].flat(), headX, headY, m);
+      const back = boundsOf(sprites.back);
+      if (back) {
+        const mb = reachOf(this.face, sprites.scale, back, 0);
+        this.backRegion = warpRegion(
+          this.face,
+          sprites.scale,
+          { x: back.x - mb, y: back.y - mb, width: back.width + 2 * mb, height: back.height + 2 * mb },
+          true,
+          false,
+        );
+        this.backWithin = back;
+      }
+    } else {
+      // One picture: the figure's rows above the neck (and the head frames') are warped; the rows below never move.
+      const split = Math.min(
+        this.height,
+        Math.ceil(Math.max(this.face.pivot.y * sprites.scale + 2, sprites.headY + sprites.heads.values().next().value![0].height)),
+      );
+      this.headRegion = warpRegion(this.face, sprites.scale, { x: 0, y: 0, width: this.width, height: split }, false, true);
+      const body = sprites.body;
+      this.upperBody = { width: body.width, height: split, data: body.data.subarray(0, body.width * split * 4) };
+      const head = unionOf([...sprites.heads.values()].flat().map(boundsOf));
+      this.headWithin = unionOf([boundsOf(this.upperBody), head && { ...head, x: head.x + sprites.headX, y: head.y + sprites.headY }]);
+      const reach = reachOf(this.face, sprites.scale, { x: 0, y: 0, width: this.width, height: split }, 8 * sprites.scale);
+      this.changed = changedPixels(this.headRegion, this.reference(), [...sprites.heads.values()].flat(), sprites.headX, sprites.headY, reach);
+      const lower = Buffer.from(body.data);
+      lower.fill(0, 0, body.width * split * 4);
+      this.lowerBody = { width: body.width, height: body.height, data: lower };
+    }
   }
 
-  /** Panel + back hair + body for one pose offset. */
+  private readonly face: FaceGeometry;
+  /** Whether the head is a layer of its own (built-in looks) or warped with the figure (one picture). */
+  private readonly layered: boolean;
+  /** Where the head's motion is drawn: the turned head layer's box, or the figure's rows above the neck. */
+  private readonly headRegion!: WarpRegion;
+  private readonly backRegion?: WarpRegion;
+  /** The boxes outside which the warped sources are transparent (the head frames, or the upper figure; the back hair). */
+  private readonly headWithin?: Box;
+  private readonly backWithin?: Box;
+  /**
+   * The region's pixels where a head frame may differ from the reference frame once warped (the mouth and the eyes,
+   * widened by the motion's reach): a pose's picture is the reference's, warped once per turn, with only these redrawn.
+   */
+  private readonly changed!: Uint8Array;
+  /** The reference frames warped, by turn. */
+  private readonly references = new Map<string, Rgba>();
+
+  /** The head frame every other is drawn from (closed mouth, eyes open). */
+  private reference(): Rgba {
+    return this.headFrame('m0')[1];
+  }
+  /** One picture: the figure above the first row that never moves, and from it down. */
+  private readonly upperBody?: Rgba;
+  private readonly lowerBody?: Rgba;
+  /** Warped heads (or upper figures) kept for reuse, by pose: a clip's tilts and mouths repeat. */
+  private readonly warped = new Map<string, Rgba>();
+  private get maxWarped(): number {
+    const bytes = this.headRegion.width * this.headRegion.height * 4;
+    return Math.max(8, Math.min(MAX_WARPED, Math.floor(MAX_WARPED_BYTES / bytes)));
+  }
+
+  /** Panel + back hair + body for one pose offset (and the back hair's turn). */
   private base(pose: FramePose): Buffer {
-    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY}`;
+    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0}`;
     const base = this.bases.get(key);
     if (base) {
       // Refresh its place in the LRU order.
@@ -237,19 +321,56 @@ export class BotCompositor {
     const canvas: Rgba = { width: this.width, height: this.height, data };
     const headDx = pose.bodyX + pose.headX;
     const headDy = pose.bodyY + pose.headY;
-    blendOver(canvas, this.sprites.back, headDx, headDy, this.mask);
-    blendOver(canvas, this.sprites.body, pose.bodyX, pose.bodyY, this.mask);
+    const turn = headPoseOf(pose, false);
+    if (this.backRegion && turn.tilt) {
+      const region = this.backRegion;
+      blendOver(canvas, this.turnedBack(turn.tilt), headDx + region.x, headDy + region.y + turn.nod, this.mask);
+    } else blendOver(canvas, this.sprites.back, headDx, headDy + turn.nod, this.mask);
+    blendOver(canvas, this.layered ? this.sprites.body : this.lowerBody!, pose.bodyX, pose.bodyY, this.mask);
     this.bases.set(key, data);
     return data;
+  }
+
+  /** The back hair turned, by tilt (the nod moves it whole): a clip meets a dozen, and bases are redrawn far more often. */
+  private readonly backs = new Map<string, Rgba>();
+
+  private turnedBack(tilt: number): Rgba {
+    const key = `${tilt}`;
+    let back = this.backs.get(key);
+    if (back) {
+      this.backs.delete(key);
+      this.backs.set(key, back);
+      return back;
+    }
+    const region = this.backRegion!;
+    let previous: Rgba | undefined;
+    if (this.backs.size >= MAX_BACKS) {
+      const oldest = this.backs.keys().next().value!;
+      previous = this.backs.get(oldest);
+      this.backs.delete(oldest);
+    }
+    back = this.reuse(previous, region);
+    warpInto(back.data, this.sprites.back, 0, 0, region, this.face, this.sprites.scale, { tilt, nod: 0, brow: 0 }, true, this.backWithin!);
+    this.backs.set(key, back);
+    return back;
+  }
+
+  /** `previous` if it has the region's size (its runs forgotten: its pixels are about to change), else a new picture. */
+  private reuse(previous: Rgba | undefined, region: { width: number; height: number }): Rgba {
+    if (previous && previous.width === region.width && previous.height === region.height) {
+      spriteRuns.delete(previous.data);
+      return previous;
+    }
+    return { width: region.width, height: region.height, data: Buffer.alloc(region.width * region.height * 4) };
   }
 
   private last?: { key: string; frame: Buffer };
 
   /** The RGBA frame for a pose; the returned buffer is reused by the next call. */
   render(given: FramePose, zoom = 1): Buffer {
-    const pose = this.sprites.manifest.headMotion === false ? { ...given, headX: 0, headY: 0 } : given;
+    const pose = this.layered ? given : { ...given, headX: 0, headY: 0 };
     // Four frames in ten repeat the one before (the mouth holds, the sway rounds to the same pixel): reused as is.
-    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${zoom}`;
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0},${pose.brow ?? 0},${zoom}`;
     if (this.last?.key === key) return this.last.frame;
     const frame = this.draw(pose, zoom);
     this.last = { key, frame };
@@ -258,9 +379,120 @@ export class BotCompositor {
 
   private draw(pose: FramePose, zoom: number): Buffer {
     this.base(pose).copy(this.frame.data);
-    const head = this.head(pose);
-    blendOver(this.frame, head, this.sprites.headX + pose.bodyX + pose.headX, this.sprites.headY + pose.bodyY + pose.headY);
+    if (this.layered) {
+      const { picture, x, y } = this.turnedHead(pose);
+      blendOver(this.frame, picture, x + pose.bodyX + pose.headX, y + pose.bodyY + pose.headY + (pose.nod ?? 0));
+    } else {
+      blendOver(this.frame, this.upperFigure(pose), pose.bodyX, pose.bodyY, this.mask);
+    }
     return zoom >= 0.999 ? this.frame.data : this.zoomed(zoom);
+  }
+
+  /** A warped picture kept by key, or drawn by `make` into a recycled (or new) picture of the region's size. */
+  private warpedPicture(key: string, make: (into: Rgba) => void): Rgba {
+    const kept = this.warped.get(key);
+    if (kept) {
+      this.warped.delete(key);
+      this.warped.set(key, kept);
+      return kept;
+    }
+    let picture: Rgba | undefined;
+    if (this.warped.size >= this.maxWarped) {
+      const oldest = this.warped.keys().next().value!;
+      picture = this.warped.get(oldest);
+      this.warped.delete(oldest);
+    }
+    picture = this.reuse(picture, this.headRegion);
+    make(picture);
+    this.warped.set(key, picture);
+    return picture;
+  }
+
+  /** Layered looks: the head frame turned about the pivot with its brows lifted, and where it goes (nod not included). */
+  private turnedHead(pose: FramePose): { picture: Rgba; x: number; y: number } {
+    const turn = headPoseOf(pose, true);
+    if (!turn.tilt && !turn.brow) return { picture: this.head(pose), x: this.sprites.headX, y: this.sprites.headY };
+    const region = this.headRegion;
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${turn.tilt},${turn.brow}`;
+    const warp = (into: Rgba, source: Rgba, only?: Uint8Array) =>
+      warpInto(
+        into.data,
+        source,
+        this.sprites.headX,
+        this.sprites.headY,
+        region,
+        this.face,
+        this.sprites.scale,
+        turn,
+        true,
+        this.headWithin ?? EMPTY,
+        only,
+      );
+    return {
+      picture: this.fromReference(key, `${turn.tilt},${turn.brow}`, this.head(pose), (into) => warp(into, this.reference()), warp),
+      x: region.x,
+      y: region.y,
+    };
+  }
+
+  /**
+   * A pose's warped picture: the warped reference (kept by `turnKey`) with the pixels where `source` differs from the
+   * reference warped again from `source` (the whole of it, for the reference itself).
+   */
+  private fromReference(
+    key: string,
+    turnKey: string,
+    source: Rgba,
+    warpReference: (into: Rgba) => void,
+    warp: (into: Rgba, source: Rgba, only?: Uint8Array) => void,
+  ): Rgba {
+    let reference = this.references.get(turnKey);
+    if (reference) {
+      this.references.delete(turnKey);
+      this.references.set(turnKey, reference);
+    } else {
+      let previous: Rgba | undefined;
+      if (this.references.size >= MAX_BACKS * 2) {
+        const oldest = this.references.keys().next().value!;
+        previous = this.references.get(oldest);
+        this.references.delete(oldest);
+      }
+      reference = this.reuse(previous, this.headRegion);
+      warpReference(reference);
+      this.references.set(turnKey, reference);
+    }
+    const ready = reference;
+    return this.warpedPicture(key, (into) => {
+      ready.data.copy(into.data);
+      warp(into, source, this.changed);
+    });
+  }
+
+  private upper?: Rgba;
+
+  /** One-picture looks: the figure above the neck with the pose's head frame, turned, nodded and its brows lifted. */
+  private upperFigure(pose: FramePose): Rgba {
+    const turn = headPoseOf(pose, false);
+    const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${turn.tilt},${turn.nod},${turn.brow}`;
+    /** The upper body with a head frame over it. */
+    const figure = (head: Rgba) => {
+      const upper = this.reuse(this.upper, this.upperBody!);
+      this.upper = upper;
+      this.upperBody!.data.copy(upper.data);
+      blendOver(upper, head, this.sprites.headX, this.sprites.headY);
+      return upper;
+    };
+    if (!turn.tilt && !turn.nod && !turn.brow) return this.warpedPicture(key, (into) => figure(this.head(pose)).data.copy(into.data));
+    const warp = (into: Rgba, source: Rgba, only?: Uint8Array) =>
+      warpInto(into.data, source, 0, 0, this.headRegion, this.face, this.sprites.scale, turn, false, this.headWithin ?? EMPTY, only);
+    const head = this.head(pose);
+    return this.fromReference(
+      key,
+      `${turn.tilt},${turn.nod},${turn.brow}`,
+      head,
+      (into) => warp(into, figure(this.reference())),
+      (into, source, only) => warp(into, figure(source), only),
+    );
   }
 
   private mixed?: Rgba;
@@ -310,6 +542,48 @@ export class BotCompositor {
   }
 }
 
+/** The head's part of a pose; a layered head nods by moving (`layered`), so its turned picture does not depend on the nod. */
+const headPoseOf = (pose: FramePose, layered: boolean): HeadPose => ({
+  tilt: pose.tilt ?? 0,
+  nod: layered ? 0 : (pose.nod ?? 0),
+  brow: pose.brow ?? 0,
+});
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const EMPTY: Box = { x: 0, y: 0, width: 0, height: 0 };
+
+/** The smallest box around the given ones (undefined when there are none). */
+function unionOf(boxes: (Box | undefined)[]): Box | undefined {
+  const some = boxes.filter((b): b is Box => b !== undefined);
+  if (!some.length) return undefined;
+  const x = Math.min(...some.map((b) => b.x)),
+    y = Math.min(...some.map((b) => b.y));
+  return { x, y, width: Math.max(...some.map((b) => b.x + b.width)) - x, height: Math.max(...some.map((b) => b.y + b.height)) - y };
+}
+
+/** The bounding box of a picture's non-transparent pixels (undefined when it has none). */
+function boundsOf(picture: Rgba): Box | undefined {
+  let x0 = picture.width,
+    y0 = picture.height,
+    x1 = -1,
+    y1 = -1;
+  for (let y = 0; y < picture.height; y++) {
+    for (let x = 0; x < picture.width; x++) {
+      if (!picture.data[(y * picture.width + x) * 4 + 3]) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  return x1 < 0 ? undefined : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
 const mouthKey = (mouth: MouthFrame) => (mouth.toward ? `${mouth.frame}>${mouth.toward.frame}@${mouth.toward.amount.toFixed(2)}` : mouth.frame);
 
 /**
@@ -331,4 +605,28 @@ function mixInto(out: Buffer, a: Buffer, b: Buffer, t: number): void {
     out[i + 2] = (a[i + 2]! * aa + b[i + 2]! * ba) / alpha;
     out[i + 3] = alpha;
   }
+}
+
+/**
+ * The pixels of a warp region that may differ between head frames once warped: where any frame differs from the
+ * reference (the frames lie at headX, headY of the canvas), widened by `reach` (how far the warp moves a pixel).
+ * @internal Exported for its tests.
+ */
+export function changedPixels(region: WarpRegion, reference: Rgba, frames: Rgba[], headX: number, headY: number, reach: number): Uint8Array {
+  const mask = new Uint8Array(region.width * region.height);
+  const r = reference.data;
+  for (const frame of frames) {
+    const f = frame.data;
+    for (let y = 0; y < frame.height; y++) {
+      const ry = headY + y - region.y;
+      if (ry < 0 || ry >= region.height) continue;
+      for (let x = 0; x < frame.width; x++) {
+        const rx = headX + x - region.x;
+        if (rx < 0 || rx >= region.width) continue;
+        const i = (y * frame.width + x) * 4;
+        if (f[i] !== r[i] || f[i + 1] !== r[i + 1] || f[i + 2] !== r[i + 2] || f[i + 3] !== r[i + 3]) mask[ry * region.width + rx] = 1;
+      }
+    }
+  }
+  return widen(mask, region.width, region.height, reach + 2);
 }

@@ -211,7 +211,14 @@ function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTimi
     bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
   });
   const mouth = clipMouthFrames(speech, timing, sprites.manifest);
-  const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`));
+  // The head follows the speech: its stressed syllables (espeak-ng's phonemes), or the loudness's peaks (Polly).
+  const pcm = readWav(speech.wavPath);
+  const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, Math.ceil(speech.durationSeconds * FPS));
+  const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`), {
+    phonemes: speech.phonemes,
+    loudness,
+    startFrame: timing.entryFrames,
+  });
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
   return { compositor, framePoses, place, head: headBoxOf(place, sprites.manifest) };
 }

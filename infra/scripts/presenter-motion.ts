@@ -1,0 +1,100 @@
+/**
+ * `npx tsx infra/scripts/presenter-motion.ts`: the docs' pictures of the presenters' motion (docs/presenters.md).
+ * For bot_ava (built in) and a bot prepared from the test portrait (test/fixtures/prepare/portrait.jpg), a clip is
+ * rendered by the engine (renderClip, espeak-ng, 16:9 720p, `large`, centred on its card) saying two phrases with a
+ * pause between them; then, cropped to the bot: docs/presenter-motion-<kind>.png, a contact sheet (a frame every
+ * 0.3 s, its time under it), and docs/presenter-motion-<kind>.mp4, the clip itself (small, with its sound).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
+import { frameSizeOf } from '#domain/shape';
+import { voiceToSpeak } from '#domain/voices';
+import { runFfmpeg } from '../../functions/media/media.ts';
+import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
+import { fontFilePath, THEME_FONT_FILES } from '../../functions/render/engine/fonts.ts';
+import { renderClip } from '../../functions/render/engine/index.ts';
+import { layoutFor } from '../../functions/render/engine/layout.ts';
+import { lookManifest } from '../../functions/render/engine/sprites.ts';
+import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+
+const TEXT = 'Hello, and welcome back. Today we look at three things. <break time="1.2s"/> First, the numbers; then, what they mean for you.';
+const FRAME = frameSizeOf({ aspectRatio: '16:9', resolution: '720p' });
+const EVERY = 0.3;
+const COLUMNS = 8;
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'vidbot-motion-'));
+  try {
+    const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
+    await loadPhotoModels();
+    const look = await buildPhotoLook(readFileSync(resolve('test/fixtures/prepare/portrait.jpg')));
+    const photoDir = join(work, 'photo-look');
+    mkdirSync(photoDir);
+    for (const [file, bytes] of look.files) writeFileSync(join(photoDir, file), bytes);
+    const kinds: [string, Bot, string | undefined][] = [
+      ['built-in', ava, undefined],
+      ['photo', { ...ava, uid: 'photo', look: 'photo' }, photoDir],
+    ];
+    for (const [kind, bot, lookDirectory] of kinds) {
+      const workDir = mkdtempSync(join(work, 'clip-'));
+      const clip = await renderClip({
+        bot,
+        lookDirectory,
+        voice: voiceToSpeak(ava.voice, undefined, { polly: false }),
+        text: TEXT,
+        position: 'center',
+        botSize: 'large',
+        removeBotBackground: false,
+        backgroundVolume: 0,
+        transitions: {},
+        frame: FRAME,
+        mode: 'video',
+        workDir,
+        speech: new EspeakSpeechEngine(),
+      });
+      // The bot's card, its upper two thirds (the head and shoulders).
+      const box = layoutFor(FRAME, 'center', lookManifest(bot.look, lookDirectory), { size: 'large' });
+      const crop = `crop=${box.width}:${Math.round(box.height * 0.7)}:${box.x}:${box.y}`;
+      const sheet = join(work, `${kind}.png`);
+      const frames = Math.ceil(clip.durationSeconds / EVERY);
+      const rows = Math.ceil(frames / COLUMNS);
+      await runFfmpeg(
+        [
+          '-y',
+          '-i',
+          clip.path,
+          '-vf',
+          `fps=1/${EVERY},${crop},scale=150:-2,drawtext=fontfile=${fontFilePath(THEME_FONT_FILES.inter)}:text='%{pts\\:flt}':x=4:y=h-16:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5,tile=${COLUMNS}x${rows}:padding=4:color=white`,
+          '-frames:v',
+          '1',
+          sheet,
+        ],
+        { budgetSeconds: 120 },
+      );
+      const png = resolve(`docs/presenter-motion-${kind}.png`);
+      await sharp(sheet).png({ palette: true, quality: 90, compressionLevel: 9 }).toFile(png);
+      const mp4 = resolve(`docs/presenter-motion-${kind}.mp4`);
+      await runFfmpeg(
+        ['-y', '-i', clip.path, '-vf', `${crop},scale=360:-2`, '-c:v', 'libx264', '-preset', 'slow', '-crf', '27', '-pix_fmt', 'yuv420p'].concat([
+          '-c:a',
+          'aac',
+          '-b:a',
+          '48k',
+          '-movflags',
+          '+faststart',
+          mp4,
+        ]),
+        { budgetSeconds: 120 },
+      );
+      console.log(`${kind}: ${png} (${statSync(png).size} B), ${mp4} (${statSync(mp4).size} B), ${clip.durationSeconds} s`);
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
