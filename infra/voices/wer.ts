@@ -64,7 +64,10 @@ const DISTRACTOR_SENTENCES = [
   'Read verse out loud for pleasure.',
 ];
 
-/** A sentence as the words a transcript is compared with: lower case, no punctuation but the apostrophe. */
+/**
+ * A sentence as the words a transcript is compared with: lower case, no punctuation but the apostrophe.
+ * @internal Exported for its tests.
+ */
 export const wordsOf = (text: string): string[] =>
   text
     .toLowerCase()
@@ -75,7 +78,10 @@ export const wordsOf = (text: string): string[] =>
 /** Every word the recogniser knows. */
 const VOCABULARY: readonly string[] = [...new Set([...TEST_SENTENCES, ...DISTRACTOR_SENTENCES].flatMap(wordsOf))].sort();
 
-/** Word-level edit distance (substitutions, deletions, insertions) between a reference and a transcript. */
+/**
+ * Word-level edit distance (substitutions, deletions, insertions) between a reference and a transcript.
+ * @internal Exported for its tests.
+ */
 export function wordEdits(reference: readonly string[], heard: readonly string[]): number {
   let previous = Array.from({ length: heard.length + 1 }, (_, j) => j);
   for (let i = 1; i <= reference.length; i++) {

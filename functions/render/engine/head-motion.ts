@@ -131,6 +131,7 @@ export function reachOf(face: FaceGeometry, scale: number, box: { x: number; y: 
  * pixel's share of the tilt about the pivot, the nod, the brow bump). `rigidNod` moves the whole region down by the
  * nod (a separate head layer); otherwise the nod lowers the face by foreshortening about the pivot (its eyes by `nod`).
  * Calls `at(i, sx, sy)` with the region's pixel index and the source point (output px of the canvas).
+ * @internal Exported for its tests.
  */
 export function sourcePoints(
   region: WarpRegion,
