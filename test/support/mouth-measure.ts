@@ -1,7 +1,6 @@
 /**
- * Measuring a presenter's mouth on rendered frames: how much of the mouth's inside shows (dark pixels: an open
- * mouth) and how wide the mouth is (the run of lip, teeth and inside pixels across its middle, against the skin
- * around it). Used by the viseme tests on every bot kind.
+ * Measuring a presenter's mouth on rendered frames: how much of the mouth's inside shows (an open mouth) and how
+ * wide its opening is (inside and teeth). Used by the viseme tests on every bot kind.
  */
 import { runFfmpeg } from '#functions/media/media.ts';
 
@@ -15,7 +14,7 @@ export interface Box {
 export interface MouthMeasure {
   /** Pixels darker than the lips and skin: the mouth's inside. */
   dark: number;
-  /** The mouth's width in pixels. */
+  /** The width of the mouth's opening (inside and teeth) in pixels. */
   width: number;
 }
 
@@ -34,22 +33,15 @@ export async function croppedFrames(path: string, box: Box): Promise<Buffer[]> {
 const luma = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
 
 /**
- * The mouth in one cropped frame: the inside is its dark red pixels; the skin is the median colour of the crop's left and right edges; a pixel more
- * than `contrast` from it is mouth (lips, teeth, inside); the width is the longest run of mouth pixels on a row
- * through the middle third of the crop that covers its centre column (give or take an eighth of the width).
+ * The mouth in one cropped frame: how much of its inside shows (its dark red pixels: hair and shadows are dark but
+ * brown or grey), and how wide its opening is (the columns with inside or teeth in them, about the centre). Closed
+ * lips show neither; an "oo" a small round opening; an "ee" a long slit, mostly teeth. The same measure holds for a
+ * drawing and a photo, whatever the lips' colour against the skin.
  */
-export function measureMouth(frame: Buffer, w: number, h: number, contrast = 45, darkBelow = 70): MouthMeasure {
+export function measureMouth(frame: Buffer, w: number, h: number, darkBelow = 70): MouthMeasure {
   const at = (x: number, y: number) => {
     const i = (y * w + x) * 3;
     return [frame[i]!, frame[i + 1]!, frame[i + 2]!] as const;
-  };
-  const edge: (readonly [number, number, number])[] = [];
-  for (let y = Math.floor(h * 0.2); y < Math.ceil(h * 0.8); y++) edge.push(at(0, y), at(1, y), at(w - 1, y), at(w - 2, y));
-  const median = (k: 0 | 1 | 2) => edge.map((p) => p[k]).sort((a, b) => a - b)[edge.length >> 1]!;
-  const skin = [median(0), median(1), median(2)];
-  const isMouth = (x: number, y: number) => {
-    const [r, g, b] = at(x, y);
-    return Math.hypot(r - skin[0]!, g - skin[1]!, b - skin[2]!) > contrast;
   };
   // The inside of a mouth is dark red (hair and shadows are dark but brown or grey: not red, and less blue than green).
   let dark = 0;
@@ -58,18 +50,27 @@ export function measureMouth(frame: Buffer, w: number, h: number, contrast = 45,
       const [r, g, b] = at(x, y);
       if (luma(r, g, b) < darkBelow && r > g + 20 && b >= g - 5) dark++;
     }
-  let width = 0;
+  // The opening: the mouth's inside and its teeth (light and grey), column by column; its width is the run of such
+  // columns about the centre (gaps of two columns bridged).
+  const opening = new Uint8Array(w);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const [r, g, b] = at(x, y);
+      const inside = luma(r, g, b) < darkBelow && r > g + 20 && b >= g - 5;
+      const tooth = luma(r, g, b) > 165 && Math.max(r, g, b) - Math.min(r, g, b) < 60;
+      if (inside || tooth) opening[x] = 1;
+    }
   const cx = w >> 1;
-  const slack = Math.max(1, Math.round(w / 8));
-  for (let y = Math.floor(h / 3); y < Math.ceil((2 * h) / 3); y++) {
-    let x = cx - slack;
-    while (x <= cx + slack && !isMouth(x, y)) x++;
-    if (x > cx + slack) continue;
-    let left = x;
-    let right = x;
-    while (left > 0 && isMouth(left - 1, y)) left--;
-    while (right < w - 1 && isMouth(right + 1, y)) right++;
-    width = Math.max(width, right - left + 1);
+  const slack = Math.max(1, Math.round(w / 6));
+  let seed = -1;
+  for (let d = 0; d <= slack && seed < 0; d++) seed = opening[cx - d] ? cx - d : opening[cx + d] ? cx + d : -1;
+  let width = 0;
+  if (seed >= 0) {
+    let l = seed;
+    let r = seed;
+    while (l > 0 && (opening[l - 1] || (l > 2 && (opening[l - 2] || opening[l - 3])))) l--;
+    while (r < w - 1 && (opening[r + 1] || (r < w - 3 && (opening[r + 2] || opening[r + 3])))) r++;
+    width = r - l + 1;
   }
   return { dark, width };
 }

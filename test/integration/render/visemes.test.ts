@@ -3,13 +3,21 @@
  * and wide vowels, spoken by a bot of each kind; at the times of its phonemes (espeak-ng's own events) the lips are
  * closed on m/b/p and the mouth is narrower on "oo" than on "ee".
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
+import { buildDrawnLook } from '#functions/prepare/drawn-look.ts';
+import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
 import { layoutFor } from '#functions/render/engine/layout.ts';
 import { opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
 import { clipMouthFrames, clipTiming } from '#functions/render/engine/render-clip.ts';
 import { lookManifest } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
+import { writeLook } from '../../support/look-files.ts';
 import { croppedFrames, framesDuring, type MouthMeasure, measureMouth, median } from '../../support/mouth-measure.ts';
 import { render, useEngineBackgrounds } from '../../support/render-engine.ts';
 
@@ -27,9 +35,9 @@ async function measuredClip(overrides: Parameters<typeof render>[0], look: strin
   const scale = place.height / manifest.height;
   const box = {
     x: Math.round(place.x + (manifest.mouth.x - 40) * scale),
-    y: Math.round(place.y + (manifest.mouth.y - 14) * scale),
+    y: Math.round(place.y + (manifest.mouth.y - 26) * scale),
     w: Math.round(80 * scale),
-    h: Math.round(40 * scale),
+    h: Math.round(50 * scale),
   };
   const frames = await croppedFrames(clip.path, box);
   const mouths = clipMouthFrames(clip.speech, clipTiming(clip.speech.durationSeconds, {}), manifest);
@@ -58,13 +66,35 @@ function expectVisemes(label: string, measures: MouthMeasure[], phonemes: TimedP
   const ee = median(middle(/^iː?$/));
   console.log(
     `visemes (${label}): ${bilabials.length} bilabials, darkest-inside at each ${JSON.stringify(closedDark)} px vs open vowels' median ${openDark} px; ` +
-      `mouth width "oo" ${oo} px vs "ee" ${ee} px (${(oo / ee).toFixed(2)})`,
+      `mouth opening width "oo" ${oo} px vs "ee" ${ee} px (${(oo / ee).toFixed(2)})`,
   );
   expect(bilabials.length).toBe(10);
   expect(openDark).toBeGreaterThan(20);
   for (const dark of closedDark) expect(dark).toBeLessThanOrEqual(openDark * 0.1);
   expect(oo).toBeLessThanOrEqual(ee * 0.85);
 }
+
+const AVA = join(import.meta.dirname, '../../../functions/render/bots/ava');
+const avaManifest = lookManifest('ava');
+/** A caller's drawing: ava's back hair, body and one head frame flattened into one transparent PNG. */
+const drawing = (frame: string) =>
+  sharp(join(AVA, avaManifest.back))
+    .composite([
+      { input: join(AVA, avaManifest.body) },
+      {
+        input: join(AVA, avaManifest.head.frames[frame]!),
+        left: avaManifest.head.x * (avaManifest.density ?? 1),
+        top: avaManifest.head.y * (avaManifest.density ?? 1),
+      },
+    ])
+    .png()
+    .toBuffer();
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'vidbot-visemes-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('visemes on rendered frames', () => {
   it('a built-in bot closes its lips on m/b/p and narrows its mouth on "oo" against "ee"', async () => {
@@ -78,4 +108,26 @@ describe('visemes on rendered frames', () => {
     console.log(`mouth planned vs drawn: r = ${onTime.toFixed(3)} on time, ${late.toFixed(3)} a frame late`);
     expect(onTime).toBeGreaterThan(late + 0.1);
   }, 60_000);
+
+  it('a photo bot forms them from the mesh warp of its real face', async () => {
+    await loadPhotoModels();
+    const look = await buildPhotoLook(readFileSync(join(import.meta.dirname, '../../fixtures/prepare/portrait.jpg')));
+    const directory = writeLook(root, look);
+    const bot = { ...BUILT_IN_BOTS[0]!, uid: 'my_photo_bot', name: 'Photo', look: look.manifest.look };
+    const { measures, phonemes } = await measuredClip({ bot, lookDirectory: directory }, look.manifest.look, directory);
+    expectVisemes('photo', measures, phonemes);
+  }, 120_000);
+
+  it('a drawn bot given its mouth shapes forms them too', async () => {
+    const look = await buildDrawnLook({
+      mouthClosed: await drawing('m0-eo'),
+      mouthOpen: await drawing('m4-eo'),
+      eyesClosed: await drawing('m0-ec'),
+      shapes: { round: await drawing('r2-eo'), wide: await drawing('w2-eo'), fv: await drawing('fv-eo') },
+    });
+    const directory = writeLook(root, look);
+    const bot = { ...BUILT_IN_BOTS[0]!, uid: 'my_drawn_bot', name: 'Drawn', look: look.manifest.look };
+    const { measures, phonemes } = await measuredClip({ bot, lookDirectory: directory }, look.manifest.look, directory);
+    expectVisemes('drawn', measures, phonemes);
+  }, 120_000);
 });
