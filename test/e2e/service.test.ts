@@ -171,7 +171,7 @@ describe('voices', () => {
     expect(listed.voices.map((v) => v.id)).toEqual(expect.arrayContaining(['espeak:es+f3', 'espeak:es+m3', 'espeak:es-419+f3']));
     expect(listed.voices.every((v) => v.engine === 'espeak' && v.language.startsWith('es'))).toBe(true); // no Polly locally
     const bot = (await (await api('/v1/bot/bot_maya')).json()) as { voice: string };
-    expect(bot.voice).toBe('espeak:en-us+f3');
+    expect(bot.voice).toBe('espeak:en-us+f2');
 
     const unknown = await api('/v1/bot', {
       method: 'POST',
