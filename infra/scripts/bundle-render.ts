@@ -52,7 +52,7 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
 
   // @ffmpeg-installer is only loaded lazily as the last resort of binaries.ts; the image uses bin/.
   await build({ ...lambdaBundleOptions(['@ffmpeg-installer/ffmpeg']), entryPoints: [entry], outfile: join(out, 'index.mjs') });
-  // espeak-ng's thread (speech/espeak.ts starts it from next to index.mjs), with the package's JS bundled in.
+  // espeak-ng's thread (speech/espeak.ts starts it from next to index.mjs); it imports espeak-ng.js from beside itself at run time.
   await build({
     ...lambdaBundleOptions([]),
     entryPoints: [join(root, 'functions', 'render', 'speech', 'espeak-worker.mjs')],

@@ -72,10 +72,12 @@ export function clipTiming(speechSeconds: number, transitions: Transitions): Cli
  * (espeak-ng's phonemes, Polly's visemes), opened by the loudness; by the loudness alone if the engine timed none.
  * @internal Exported for its tests.
  */
-export function clipMouthFrames(speech: SpeechResult, timing: ClipTiming, look: Pick<BotManifest, 'mouthLevels' | 'mouthShapes'>): MouthFrame[] {
-  const pcm = readWav(speech.wavPath);
-  const speechFrames = Math.ceil(speech.durationSeconds * FPS);
-  const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, speechFrames);
+export function clipMouthFrames(
+  speech: SpeechResult,
+  timing: ClipTiming,
+  look: Pick<BotManifest, 'mouthLevels' | 'mouthShapes'>,
+  loudness = speechLoudness(speech),
+): MouthFrame[] {
   const visemes = speech.phonemes?.length
     ? visemesOfPhonemes(speech.phonemes)
     : speech.visemes?.length
@@ -85,6 +87,12 @@ export function clipMouthFrames(speech: SpeechResult, timing: ClipTiming, look: 
     ? mouthFrames(visemes, loudness, FPS, look)
     : mouthLevelsFromLoudness(loudness, look.mouthLevels).map((level) => ({ frame: `m${level}` }));
   return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? { frame: 'm0' });
+}
+
+/** The speech's loudness per video frame (lipsync.ts loudnessPerFrame), from its WAV. */
+function speechLoudness(speech: SpeechResult): number[] {
+  const pcm = readWav(speech.wavPath);
+  return loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, Math.ceil(speech.durationSeconds * FPS));
 }
 
 const f = (n: number) => Number(n.toFixed(4)).toString();
@@ -210,10 +218,9 @@ function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTimi
     withPanel: !input.removeBotBackground,
     bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
   });
-  const mouth = clipMouthFrames(speech, timing, sprites.manifest);
+  const loudness = speechLoudness(speech);
+  const mouth = clipMouthFrames(speech, timing, sprites.manifest, loudness);
   // The head follows the speech: its stressed syllables (espeak-ng's phonemes), or the loudness's peaks (Polly).
-  const pcm = readWav(speech.wavPath);
-  const loudness = loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, Math.ceil(speech.durationSeconds * FPS));
   const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`), {
     phonemes: speech.phonemes,
     loudness,

@@ -214,6 +214,12 @@ function timedSpeech(spoken: EspeakSpoken, text: string): { words: TimedWord[]; 
   const at = (codePoint: number) => offsets[Math.max(0, Math.min(offsets.length - 1, codePoint))]!;
   const phonemes: TimedPhoneme[] = [];
   const words: (TimedWord & { sounds: number })[] = [];
+  // For each event, the next one that is not a word (a phoneme or the end): where a sound stops. One pass from the end.
+  const nextSound: (EspeakEvent | undefined)[] = [];
+  for (let i = events.length - 1, after: EspeakEvent | undefined; i >= 0; i--) {
+    nextSound[i] = after;
+    if (events[i]!.type !== 'word') after = events[i];
+  }
   events.forEach((event, i) => {
     if (event.type === 'word') {
       const [start, end] = wholeToken(text, at(event.position - 1));
@@ -223,7 +229,7 @@ function timedSpeech(spoken: EspeakSpoken, text: string): { words: TimedWord[]; 
     if (event.type !== 'phoneme') return;
     const name = String(event.name ?? '');
     const ipa = name.replace(/[ˈˌ]/g, '');
-    const next = events.slice(i + 1).find((e) => e.type !== 'word');
+    const next = nextSound[i];
     const start = seconds(event);
     const end = next ? seconds(next) : duration;
     // A nameless phoneme is a pause: it ends the sound before it, and is no sound of its own.
