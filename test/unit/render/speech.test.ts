@@ -86,6 +86,14 @@ describe('espeak-ng', () => {
     }
   });
 
+  it('times every word of a text with lone surrogates (JSON lets "\\ud800" through): none is lost, none shifted', async () => {
+    const written = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    const script = speechScriptOf(written.map((w) => `${w}\ud800`).join(' '));
+    const result = await new EspeakSpeechEngine().synthesize(script, avaEspeak, workDir);
+    expect(result.words!.map((w) => script.shown.slice(w.start, w.end).replace('\ud800', ''))).toEqual(written);
+    for (const [i, word] of result.words!.entries()) if (i) expect(word.startSeconds).toBeGreaterThan(result.words![i - 1]!.startSeconds);
+  });
+
   it('drives the mouth from the loudness: Pearson r(mouth level, RMS) ≥ 0.6 on a real utterance', async () => {
     const result = await new EspeakSpeechEngine().synthesize(
       speechScriptOf('The quick brown fox jumps over the lazy dog, twice!'),
