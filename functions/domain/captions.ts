@@ -61,7 +61,9 @@ function tokensOf(text: string, words: TimedWord[]): Token[] {
     const from = i === 0 ? 0 : word.start;
     const to = i === sorted.length - 1 ? text.length : Math.max(word.end, sorted[i + 1]!.start);
     const raw = text.slice(from, to);
-    const spaced = i > 0 && /\s/u.test(text.slice(sorted[i - 1]!.end, word.start));
+    // Spaced if white space comes right before the word: text between two words that is no word of its own (the
+    // first "[" of "[[", which espeak-ng is given apart) joined the word before, and this word is glued to it.
+    const spaced = i > 0 && word.start > sorted[i - 1]!.end && /\s/u.test(text[word.start - 1]!);
     const shown = raw.trim().replace(/\s+/gu, ' ');
     if (!shown) return;
     // A token may itself hold spaces (words the engine merged); each part is placed on its own.

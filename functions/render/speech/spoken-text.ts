@@ -12,6 +12,23 @@ type Span = [number, number];
 const BLANK = /[\u0000-\u001f\u007f]|\s/u;
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
+/**
+ * A half of a surrogate pair without its other half: not a character. An engine given one reads it with the unit after
+ * it (espeak-ng's UTF-8 encoding takes the next unit as its pair), and every word after it is placed one unit early.
+ */
+const isLoneSurrogate = (text: string, i: number): boolean => {
+  const unit = text.charCodeAt(i);
+  if (unit >= 0xd800 && unit <= 0xdbff) {
+    const next = text.charCodeAt(i + 1);
+    return !(next >= 0xdc00 && next <= 0xdfff);
+  }
+  if (unit >= 0xdc00 && unit <= 0xdfff) {
+    const before = text.charCodeAt(i - 1);
+    return !(before >= 0xd800 && before <= 0xdbff);
+  }
+  return false;
+};
+
 export class SpokenText {
   text = '';
   /** Per unit of `text`: the span of the shown text it stands for; undefined for markup and spaces. */
@@ -20,8 +37,8 @@ export class SpokenText {
   private pendingSpace = false;
 
   /**
-   * Speech: control characters and whitespace runs become one space (none at the start), `xml` escapes what XML
-   * reads. `spans[i]` is the span of `text[i]`.
+   * Speech: control characters and whitespace runs become one space (none at the start), a lone surrogate becomes
+   * U+FFFD, `xml` escapes what XML reads. `spans[i]` is the span of `text[i]`.
    */
   say(text: string, spans: readonly Span[], options: { xml?: boolean } = {}): this {
     for (let i = 0; i < text.length; i++) {
@@ -31,7 +48,7 @@ export class SpokenText {
         continue;
       }
       this.flushSpace();
-      const out = options.xml ? (XML_ESCAPES[c] ?? c) : c;
+      const out = isLoneSurrogate(text, i) ? '\ufffd' : options.xml ? (XML_ESCAPES[c] ?? c) : c;
       this.text += out;
       for (let u = 0; u < out.length; u++) this.spans.push(spans[i]);
       this.spoke = true;

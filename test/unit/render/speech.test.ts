@@ -77,6 +77,23 @@ describe('espeak-ng', () => {
     expect(result.durationSeconds).toBeGreaterThan(0.5);
   });
 
+  it('captions show phoneme brackets as written: "[[" broken up for espeak-ng is not shown as "[ ["', async () => {
+    for (const text of ["Say [[h@l'oU]] now.", 'a [[b', 'x [[[ y', 'see (this) and [that] ok']) {
+      const script = speechScriptOf(text);
+      const result = await new EspeakSpeechEngine().synthesize(script, avaEspeak, workDir);
+      const cues = cuesFromWords(script.shown, result.words!);
+      expect(cues.map((c) => c.lines.join(' ')).join(' ')).toBe(text);
+    }
+  });
+
+  it('times every word of a text with lone surrogates (JSON lets "\\ud800" through): none is lost, none shifted', async () => {
+    const written = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    const script = speechScriptOf(written.map((w) => `${w}\ud800`).join(' '));
+    const result = await new EspeakSpeechEngine().synthesize(script, avaEspeak, workDir);
+    expect(result.words!.map((w) => script.shown.slice(w.start, w.end).replace('\ud800', ''))).toEqual(written);
+    for (const [i, word] of result.words!.entries()) if (i) expect(word.startSeconds).toBeGreaterThan(result.words![i - 1]!.startSeconds);
+  });
+
   it('drives the mouth from the loudness: Pearson r(mouth level, RMS) ≥ 0.6 on a real utterance', async () => {
     const result = await new EspeakSpeechEngine().synthesize(
       speechScriptOf('The quick brown fox jumps over the lazy dog, twice!'),
