@@ -9,21 +9,19 @@ import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
 import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
-import type { BotManifest } from '#domain/look';
 import { DEFAULT_THEME, type TextOverlay } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { budgetFor, runFfmpeg } from '#media/media';
 import { probe } from '#media/probe';
-import { readWav } from '#media/wav';
-import { hashString, type MouthFrame, poses } from './animation.ts';
+import { hashString, poses } from './animation.ts';
 import { backgroundInput } from './background-input.ts';
 import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type Rect } from './burned-captions.ts';
+import { type ClipTiming, clipMouthFrames, clipTiming, speechLoudness } from './clip-timeline.ts';
 import { BotCompositor } from './compositor.ts';
 import { fontFilePath, fontsFor, THEME_FONT_FILES } from './fonts.ts';
 import { type ImageLayer, imageBoxOf, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
 import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
-import { loudnessPerFrame, mouthFrames, mouthLevelsFromLoudness, visemesOfPhonemes, visemesOfPolly } from './lipsync.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
 import { overlayEvent, overlayStyles, placeTextOverlays } from './text-overlays.ts';
 import {
@@ -35,65 +33,6 @@ import {
   SpeechTooLongError,
   SpokenTextTooLongError,
 } from './types.ts';
-
-export interface ClipTiming {
-  entrySeconds: number;
-  exitSeconds: number;
-  speechSeconds: number;
-  totalSeconds: number;
-  frames: number;
-  entryFrames: number;
-  exitFrames: number;
-}
-
-/**
- * A clip lasts as long as its speech plus TRANSITION_SECONDS per transition, rounded up to a whole frame; the entry
- * plays before the speech.
- */
-export function clipTiming(speechSeconds: number, transitions: Transitions): ClipTiming {
-  const entrySeconds = transitions.entry ? TRANSITION_SECONDS : 0;
-  const exitSeconds = transitions.exit ? TRANSITION_SECONDS : 0;
-  // A whole number of frames, the last one whole: the picture and the sound end together (the sound is padded).
-  const frames = Math.ceil((entrySeconds + speechSeconds + exitSeconds) * FPS - 1e-6);
-  const totalSeconds = frames / FPS;
-  return {
-    entrySeconds,
-    exitSeconds,
-    speechSeconds,
-    totalSeconds,
-    frames,
-    entryFrames: Math.round(entrySeconds * FPS),
-    exitFrames: Math.round(exitSeconds * FPS),
-  };
-}
-
-/**
- * The mouth of every frame of the clip (closed during the transitions): shaped by the sounds the engine made
- * (espeak-ng's phonemes, Polly's visemes), opened by the loudness; by the loudness alone if the engine timed none.
- * @internal Exported for its tests.
- */
-export function clipMouthFrames(
-  speech: SpeechResult,
-  timing: ClipTiming,
-  look: Pick<BotManifest, 'mouthLevels' | 'mouthShapes'>,
-  loudness = speechLoudness(speech),
-): MouthFrame[] {
-  const visemes = speech.phonemes?.length
-    ? visemesOfPhonemes(speech.phonemes)
-    : speech.visemes?.length
-      ? visemesOfPolly(speech.visemes, speech.durationSeconds)
-      : undefined;
-  const speaking: MouthFrame[] = visemes
-    ? mouthFrames(visemes, loudness, FPS, look)
-    : mouthLevelsFromLoudness(loudness, look.mouthLevels).map((level) => ({ frame: `m${level}` }));
-  return Array.from({ length: timing.frames }, (_, i) => speaking[i - timing.entryFrames] ?? { frame: 'm0' });
-}
-
-/** The speech's loudness per video frame (lipsync.ts loudnessPerFrame), from its WAV. */
-function speechLoudness(speech: SpeechResult): number[] {
-  const pcm = readWav(speech.wavPath);
-  return loudnessPerFrame(pcm.samples, pcm.sampleRate, FPS, Math.ceil(speech.durationSeconds * FPS));
-}
 
 const f = (n: number) => Number(n.toFixed(4)).toString();
 const easeOut = (p: string) => `(1-pow(1-(${p}),3))`;
