@@ -1,6 +1,7 @@
 /**
  * `npx tsx infra/scripts/presenter-motion.ts`: the docs' pictures of the presenters' motion (docs/presenters.md).
- * For bot_ava (built in) and a bot prepared from the test portrait (test/fixtures/prepare/portrait.jpg), a clip is
+ * For bot_ava (built in), a bot prepared from the test portrait (test/fixtures/prepare/portrait.jpg) and a drawn bot
+ * (bot_ava's layers given as a caller's drawings, with its mouth shapes), a clip is
  * rendered by the engine (renderClip, espeak-ng, 16:9 720p, `large`, centred on its card) saying two phrases with a
  * pause between them; then, cropped to the bot: docs/presenter-motion-<kind>.png, a contact sheet (a frame every
  * 0.3 s, its time under it), and docs/presenter-motion-<kind>.mp4, the clip itself (small, with its sound).
@@ -13,6 +14,7 @@ import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
 import { frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '../../functions/media/media.ts';
+import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
 import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
 import { fontFilePath, THEME_FONT_FILES } from '../../functions/render/engine/fonts.ts';
 import { renderClip } from '../../functions/render/engine/index.ts';
@@ -25,6 +27,27 @@ const FRAME = frameSizeOf({ aspectRatio: '16:9', resolution: '720p' });
 const EVERY = 0.3;
 const COLUMNS = 8;
 
+/** A caller's drawing made of bot_ava's layers (its back hair, body and one head frame flattened into one PNG). */
+function drawing(frame: string): Promise<Buffer> {
+  const dir = resolve('functions/render/bots/ava');
+  const m = lookManifest('ava');
+  const density = m.density ?? 1;
+  return sharp(join(dir, m.back))
+    .composite([{ input: join(dir, m.body) }, { input: join(dir, m.head.frames[frame]!), left: m.head.x * density, top: m.head.y * density }])
+    .png()
+    .toBuffer();
+}
+
+/** A drawn bot as a caller would make it: closed and open mouths, closed eyes, and the three mouth shapes. */
+async function drawnLook() {
+  return buildDrawnLook({
+    mouthClosed: await drawing('m0-eo'),
+    mouthOpen: await drawing('m4-eo'),
+    eyesClosed: await drawing('m0-ec'),
+    shapes: { round: await drawing('r2-eo'), wide: await drawing('w2-eo'), fv: await drawing('fv-eo') },
+  });
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'vidbot-motion-'));
   try {
@@ -34,9 +57,13 @@ async function main() {
     const photoDir = join(work, 'photo-look');
     mkdirSync(photoDir);
     for (const [file, bytes] of look.files) writeFileSync(join(photoDir, file), bytes);
+    const drawnDir = join(work, 'drawn-look');
+    mkdirSync(drawnDir);
+    for (const [file, bytes] of (await drawnLook()).files) writeFileSync(join(drawnDir, file), bytes);
     const kinds: [string, Bot, string | undefined][] = [
       ['built-in', ava, undefined],
       ['photo', { ...ava, uid: 'photo', look: 'photo' }, photoDir],
+      ['drawn', { ...ava, uid: 'drawn', look: 'drawn' }, drawnDir],
     ];
     for (const [kind, bot, lookDirectory] of kinds) {
       const workDir = mkdtempSync(join(work, 'clip-'));
