@@ -9,36 +9,24 @@
  * - back: empty (a photo has no separate back hair);
  * - body: the matted person, mouth closed and eyes open;
  * - head frames (`m0`..`m4`, `r1 r2 w1 w2 fv`, eyes open and closed): only the pixels the warp changes (mouth, jaw,
- *   eyelids, feathered), drawn over the body.
+ *   eyelids, feathered), drawn over the body (./photo-head.ts).
  * `headMotion: false`: head and body are one picture, so they sway together (no seam at the neck).
  */
 import sharp from 'sharp';
-import { type BotManifest, MOUTH_SHAPES, SHAPE_FRAMES } from '#domain/look';
+import { type BotManifest, MOUTH_SHAPES } from '#domain/look';
 import { type Face, findFaces, loadFaces, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
 import { boxBlur, CANVAS, cardAlpha, dilate, fillHole, PANEL, png, rgbaOf } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { loadMatting, matte } from './matting.ts';
-import {
-  anchorPoints,
-  closeLips,
-  openness,
-  type Picture,
-  paintLashes,
-  paintMouth,
-  SHAPE_POSES,
-  shapeWarp,
-  targetLandmarks,
-  triangulate,
-  warp,
-} from './mesh-warp.ts';
+import type { Picture } from './mesh-warp.ts';
+import { headFrames, MOUTH_LEVELS } from './photo-head.ts';
 
 /** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
 const FACE_WIDTH = 176;
 const EYES_AT = { x: 260, y: 226 };
 /** A face narrower than this (detector box, px of the photo after orientation) is refused: too little detail. */
 const MIN_FACE_PX = 80;
-const MOUTH_LEVELS = 5;
 /**
  * Layer pixels per canvas unit at most: the layers are made at the photo's own detail up to twice the canvas (a
  * `full` presenter at 1080p is 1.65x the canvas in 16:9), never enlarged from a smaller photo.
@@ -304,59 +292,7 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
   const panel = rgbaOf(backdrop, 0);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) panel[(y * width + x) * 4 + 3] = Math.round(cardAlpha(x, y, density) * 255);
 
-  // The head box (on the canvas): the face from above the brows to below the lowest the chin goes.
-  const xs = landmarks.map((p) => p.x),
-    ys = landmarks.map((p) => p.y);
-  const bx0 = Math.max(0, Math.floor(Math.min(...xs) - faceWidth * 0.25));
-  const bx1 = Math.min(CANVAS.width, Math.ceil(Math.max(...xs) + faceWidth * 0.25));
-  const by0 = Math.max(0, Math.floor(Math.min(...ys) - faceWidth * 0.2));
-  const by1 = Math.min(CANVAS.height, Math.ceil(Math.max(...ys) + faceWidth * 0.45));
-  const box = { x: bx0, y: by0, width: bx1 - bx0, height: by1 - by0 };
-  // The same box in the layers' pixels: the head frames are made there, at the body's resolution.
-  const fine = {
-    x: Math.round(box.x * density),
-    y: Math.round(box.y * density),
-    width: Math.min(width - Math.round(box.x * density), Math.round(box.width * density)),
-    height: Math.min(height - Math.round(box.y * density), Math.round(box.height * density)),
-  };
-  const headPerson: Picture = { width: fine.width, height: fine.height, data: Buffer.alloc(fine.width * fine.height * 4) };
-  for (let y = 0; y < fine.height; y++)
-    person.data.copy(headPerson.data, y * fine.width * 4, ((y + fine.y) * width + fine.x) * 4, ((y + fine.y) * width + fine.x + fine.width) * 4);
-  const local = landmarks.map((p) => ({ x: p.x * density - fine.x, y: p.y * density - fine.y }));
-  const geometry = { landmarks: local, faceWidth: faceWidth * density };
-  const anchors = anchorPoints(geometry, { x: 0, y: 0, width: fine.width - 1, height: fine.height - 1 });
-  const from = [...local, ...anchors];
-  const triangles = triangulate([...targetLandmarks(geometry, 1, false), ...anchors]);
-
-  const frames: { key: string; picture: Picture }[] = [];
-  const moved = new Uint8Array(fine.width * fine.height);
-  for (let level = 0; level < MOUTH_LEVELS; level++) {
-    for (const eyesClosed of [false, true]) {
-      const to = [...targetLandmarks(geometry, openness(level, MOUTH_LEVELS), eyesClosed), ...anchors];
-      const result = warp(headPerson, triangles, from, to);
-      if (level > 0) paintMouth(result.picture, to, geometry.faceWidth, result.moved);
-      if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
-      for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
-      frames.push({ key: `m${level}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
-    }
-  }
-  // The mouth shapes (round, wide, lower lip to the teeth), warped from the face with its lips closed.
-  const closed = closeLips(headPerson, local, geometry.faceWidth);
-  for (const key of MOUTH_SHAPES.flatMap((shape) => SHAPE_FRAMES[shape])) {
-    const pose = SHAPE_POSES[key]!;
-    for (const eyesClosed of [false, true]) {
-      const { from, to, triangles, opening } = shapeWarp(geometry, pose, eyesClosed, anchors);
-      const result = warp(closed, triangles, from, to);
-      paintMouth(result.picture, to, geometry.faceWidth, result.moved, { opening, teeth: pose.teeth });
-      if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
-      for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
-      frames.push({ key: `${key}-e${eyesClosed ? 'c' : 'o'}`, picture: result.picture });
-    }
-  }
-  // Each head frame carries only the changed region (feathered): elsewhere the body shows, pixel for pixel.
-  const feather = Math.round(3 * density);
-  const reach = boxBlur(dilate(moved, fine.width, fine.height, feather), fine.width, fine.height, feather);
-  for (const { picture } of frames) for (let i = 0; i < reach.length; i++) picture.data[i * 4 + 3] = Math.round(picture.data[i * 4 + 3]! * reach[i]!);
+  const { box, fine, frames } = headFrames(person, landmarks, faceWidth, density);
 
   const files = new Map<string, Buffer>();
   const manifestFrames: Record<string, string> = {};

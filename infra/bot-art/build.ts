@@ -1,5 +1,5 @@
 /**
- * `npm run bots:build`: draws every look (./looks.ts, ./draw.ts) and rasterises it with resvg into
+ * `npm run bots:build`: draws every look (./looks.ts, ./draw.ts, ./mouths.ts) and rasterises it with resvg into
  * functions/render/bots/<look>/: panel.png, back.png, body.png, head-<mouth>-e<o|c>.png (m0..m4 and the shapes' r1, r2, w1, w2, fv), preview.png and
  * manifest.json. The PNGs are committed, so the render Lambda never needs an SVG rasteriser.
  */
@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { type BotManifest, MOUTH_SHAPES, mouthFramesOf } from '#domain/look';
-import { BROW_RISE, backSvg, bodySvg, CANVAS, CX, EYE_DX, EYE_Y, HEAD_BOX, headSvg, MOUTH_LEVELS, PANEL, panelSvg, previewSvg } from './draw.ts';
+import { backSvg, bodySvg, headSvg, panelSvg, previewSvg } from './draw.ts';
+import { BROW_RISE, CANVAS, CX, EYE_DX, EYE_Y, HEAD_BOX, MOUTH_LEVELS, PANEL } from './layout.ts';
 import { LOOKS } from './looks.ts';
 
 /** The artwork the render engine ships: functions/render/bots/<look>/. */

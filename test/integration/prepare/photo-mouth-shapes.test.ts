@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MOUTH_SHAPES, mouthFramesOf, SHAPE_FRAMES } from '#domain/look';
 import { findFaces } from '#functions/prepare/faces.ts';
 import type { PreparedLook } from '#functions/prepare/look.ts';
-import { anchorPoints, foldedTriangles, SHAPE_POSES, shapeWarp } from '#functions/prepare/mesh-warp.ts';
+import { anchorPoints } from '#functions/prepare/mesh-warp.ts';
+import { foldedTriangles, SHAPE_POSES, shapeWarp } from '#functions/prepare/mouth-shapes.ts';
 import { buildPhotoLook, extendSoftly, loadPhotoModels } from '#functions/prepare/photo-look.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'portrait.jpg'));

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { type BotManifest, MOUTH_SHAPES, mouthFramesOf } from '#domain/look';
-import { MOUTH_INTERIOR } from '../../../infra/bot-art/draw.ts';
 import { LOOKS } from '../../../infra/bot-art/looks.ts';
+import { MOUTH_INTERIOR } from '../../../infra/bot-art/mouths.ts';
 import { colourDistance } from '../../support/render-media.ts';
 
 const BOTS = join(import.meta.dirname, '../../../functions/render/bots');
