@@ -207,7 +207,7 @@ describe("the clip's cache key", () => {
     // A change to the material renders every cached and kept clip again (after upgrading, `npm run start:fresh`
     // locally): the test makes it a decision, not an accident.
     expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '2', DEFAULT_SHAPE)).toBe(
-      '18c5017c54ffba30872b44e5f4279910aff14758706a1789303bbc579b5e6e30',
+      'd4fd5e7bbaf1f225a6e7fb08b4eb8e28b9bc3a6939a9c6494fb25fa01b1c6649',
     );
   });
 });
