@@ -19,22 +19,19 @@ export interface ClipTiming {
   exitFrames: number;
 }
 
-/**
- * A clip lasts as long as its speech plus TRANSITION_SECONDS per transition, rounded up to a whole frame; the entry
- * plays before the speech.
- */
+/** A clip lasts as long as its speech plus TRANSITION_SECONDS per transition; the entry plays before the speech. */
 export function clipTiming(speechSeconds: number, transitions: Transitions): ClipTiming {
   const entrySeconds = transitions.entry ? TRANSITION_SECONDS : 0;
   const exitSeconds = transitions.exit ? TRANSITION_SECONDS : 0;
-  // A whole number of frames, the last one whole: the picture and the sound end together (the sound is padded).
-  const frames = Math.ceil((entrySeconds + speechSeconds + exitSeconds) * FPS - 1e-6);
-  const totalSeconds = frames / FPS;
+  const totalSeconds = entrySeconds + speechSeconds + exitSeconds;
   return {
     entrySeconds,
     exitSeconds,
     speechSeconds,
     totalSeconds,
-    frames,
+    // ffmpeg writes every frame that starts before the end (-t), so the bot must cover ceil(), not round(). The
+    // picture so ends on or after the sound: clips joined by stream copy then start on a frame.
+    frames: Math.ceil(totalSeconds * FPS - 1e-6),
     entryFrames: Math.round(entrySeconds * FPS),
     exitFrames: Math.round(exitSeconds * FPS),
   };

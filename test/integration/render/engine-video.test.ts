@@ -149,10 +149,7 @@ describe('renderClip (video)', () => {
     await expectDuration(withPanel.path, withPanel.speech.durationSeconds + TRANSITION_SECONDS);
     await expectDuration(withoutPanel.path, withoutPanel.speech.durationSeconds + 2 * TRANSITION_SECONDS);
     await expectDuration(fades.path, fades.speech.durationSeconds + 2 * TRANSITION_SECONDS);
-    // Rounded up to a whole frame: the picture and the sound end together.
-    const frames = Math.ceil((withPanel.speech.durationSeconds + TRANSITION_SECONDS) * 30 - 1e-6);
-    expect(withPanel.durationSeconds).toBeCloseTo(frames / 30, 3);
-    expect(withPanel.durationSeconds - (withPanel.speech.durationSeconds + TRANSITION_SECONDS)).toBeLessThan(1 / 30);
+    expect(withPanel.durationSeconds).toBeCloseTo(withPanel.speech.durationSeconds + TRANSITION_SECONDS, 2);
   });
 
   it('reports where its time went: speech, setup, the ffmpeg pass and the drawing inside it', () => {
