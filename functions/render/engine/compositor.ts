@@ -264,9 +264,37 @@ export class BotCompositor {
       // Only the person moves (the backdrop is the panel's): beyond its box widened by the motion's reach, the warped
       // figure is transparent, so the warp region is that box, not the whole rows of the card.
       this.headRegion = warpRegion(this.face, sprites.scale, clipTo(widenBox(this.headWithin ?? EMPTY, reach), rows), false, true);
-      this.changed = changedPixels(this.headRegion, this.reference(), [...sprites.heads.values()].flat(), sprites.headX, sprites.headY, reach);
+      const frames = [...sprites.heads.values()].flat();
+      // The frames differ only around the mouth and the eyes, near the pivot: their pixels move by far less than the
+      // region's corners (the motion's reach is taken where they are, widened by itself until it holds).
+      const differing = differingBox(this.reference(), frames);
+      let near = reach;
+      if (differing) {
+        const box = { ...differing, x: differing.x + sprites.headX, y: differing.y + sprites.headY };
+        near = reachOf(this.face, sprites.scale, box, 8 * sprites.scale);
+        for (let k = 0; k < 3; k++) near = Math.min(reach, reachOf(this.face, sprites.scale, widenBox(box, near), 8 * sprites.scale));
+      }
+      this.changed = changedPixels(this.headRegion, this.reference(), frames, sprites.headX, sprites.headY, near);
       this.changedOrBrows = this.changed.map((c, i) => (c || this.headRegion.browBump[i]! > 0 ? 1 : 0));
       this.upperHead = clipTo({ x: sprites.headX, y: sprites.headY, ...sizeOf(this.reference()) }, rows);
+      // Within the box, too, only the pixels the motion can bring a pixel of the person to are warped.
+      const region = this.headRegion;
+      const person = new Uint8Array(region.width * region.height);
+      const figure = this.figure(this.reference()).data;
+      for (let y = 0; y < region.height; y++) {
+        for (let x = 0; x < region.width; x++) if (figure[((region.y + y) * this.width + region.x + x) * 4 + 3]) person[y * region.width + x] = 1;
+      }
+      for (const frame of frames) {
+        for (let y = 0; y < frame.height; y++) {
+          const ry = sprites.headY + y - region.y;
+          if (ry < 0 || ry >= region.height) continue;
+          for (let x = 0; x < frame.width; x++) {
+            const rx = sprites.headX + x - region.x;
+            if (rx >= 0 && rx < region.width && frame.data[(y * frame.width + x) * 4 + 3]) person[ry * region.width + rx] = 1;
+          }
+        }
+      }
+      this.reaches = widen(person, region.width, region.height, reach + 2);
       const lower = Buffer.from(body.data);
       lower.fill(0, 0, body.width * split * 4);
       this.lowerBody = { width: body.width, height: body.height, data: lower };
@@ -289,6 +317,8 @@ export class BotCompositor {
   private readonly changed!: Uint8Array;
   /** One picture: `changed` and the pixels the brows lift (the brows are drawn as the mouth and eyes are, not by turn). */
   private readonly changedOrBrows?: Uint8Array;
+  /** One picture: the region's pixels within the motion's reach of the person (elsewhere the warped figure is clear). */
+  private readonly reaches?: Uint8Array;
   /** One picture: the head frames' box on the upper figure (clipped to it). */
   private readonly upperHead?: Box;
   /** The reference frames warped, by turn. */
@@ -535,7 +565,10 @@ export class BotCompositor {
       key,
       `${turn.tilt},${turn.nod}`,
       () => this.head(pose),
-      (into) => warp(into, this.figure(this.reference()), undefined, 0),
+      (into) => {
+        into.data.fill(0);
+        warp(into, this.figure(this.reference()), this.reaches, 0);
+      },
       (into, source, only) => warp(into, this.figure(source), only, turn.brow),
       turn.brow ? this.changedOrBrows : this.changed,
     );
@@ -602,6 +635,30 @@ interface Box {
   height: number;
 }
 const EMPTY: Box = { x: 0, y: 0, width: 0, height: 0 };
+
+/** The box (in the frames' px) of the pixels where any frame differs from the reference (undefined when none does). */
+function differingBox(reference: Rgba, frames: Rgba[]): Box | undefined {
+  const r = reference.data;
+  const boxes = frames.map((frame) => {
+    const f = frame.data;
+    let x0 = frame.width,
+      y0 = frame.height,
+      x1 = -1,
+      y1 = -1;
+    for (let y = 0; y < frame.height; y++) {
+      for (let x = 0; x < frame.width; x++) {
+        const i = (y * frame.width + x) * 4;
+        if (f[i] === r[i] && f[i + 1] === r[i + 1] && f[i + 2] === r[i + 2] && f[i + 3] === r[i + 3]) continue;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+    }
+    return x1 < 0 ? undefined : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+  });
+  return unionOf(boxes);
+}
 
 const sizeOf = (picture: Rgba) => ({ width: picture.width, height: picture.height });
 

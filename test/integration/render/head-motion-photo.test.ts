@@ -218,6 +218,8 @@ describe('a photo bot moving its head', () => {
       { tilt: 2.5, nod: 2, brow: 3, mouth: { frame: 'm2' } },
       { tilt: 0, nod: 0, brow: 2, mouth: { frame: 'm4' } },
       { mouth: { frame: 'm2' } },
+      // The largest nod and brow lift the motion makes (4 and 3.5 units), at the largest tilt.
+      { tilt: -2.5, nod: Math.round(4 * s), brow: Math.round(3.5 * s), mouth: { frame: 'm4' }, eyesOpen: false },
     ];
     for (const round of [0, 1]) {
       for (const pose of checked) {
