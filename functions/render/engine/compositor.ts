@@ -188,6 +188,9 @@ const MAX_WARPED = 256;
 const MAX_WARPED_BYTES = 96 * 1024 * 1024;
 /** Turned back hair kept for reuse: one per tilt (21 steps in ±2.5°). */
 const MAX_BACKS = 24;
+/** Warped reference frames (by turn) kept for reuse: 48, or fewer within 64 MB. */
+const MAX_REFERENCES = MAX_BACKS * 2;
+const MAX_REFERENCE_BYTES = 64 * 1024 * 1024;
 
 /** How the bust ends at the bottom: inside its card, on the frame's bottom edge, or fading out. */
 type BotBottom = 'card' | 'flush' | 'fade';
@@ -252,13 +255,46 @@ export class BotCompositor {
         this.height,
         Math.ceil(Math.max(this.face.pivot.y * sprites.scale + 2, sprites.headY + sprites.heads.values().next().value![0].height)),
       );
-      this.headRegion = warpRegion(this.face, sprites.scale, { x: 0, y: 0, width: this.width, height: split }, false, true);
+      const rows = { x: 0, y: 0, width: this.width, height: split };
       const body = sprites.body;
       this.upperBody = { width: body.width, height: split, data: body.data.subarray(0, body.width * split * 4) };
       const head = unionOf([...sprites.heads.values()].flat().map(boundsOf));
       this.headWithin = unionOf([boundsOf(this.upperBody), head && { ...head, x: head.x + sprites.headX, y: head.y + sprites.headY }]);
-      const reach = reachOf(this.face, sprites.scale, { x: 0, y: 0, width: this.width, height: split }, 8 * sprites.scale);
-      this.changed = changedPixels(this.headRegion, this.reference(), [...sprites.heads.values()].flat(), sprites.headX, sprites.headY, reach);
+      const reach = reachOf(this.face, sprites.scale, rows, 8 * sprites.scale);
+      // Only the person moves (the backdrop is the panel's): beyond its box widened by the motion's reach, the warped
+      // figure is transparent, so the warp region is that box, not the whole rows of the card.
+      this.headRegion = warpRegion(this.face, sprites.scale, clipTo(widenBox(this.headWithin ?? EMPTY, reach), rows), false, true);
+      const frames = [...sprites.heads.values()].flat();
+      // The frames differ only around the mouth and the eyes, near the pivot: their pixels move by far less than the
+      // region's corners (the motion's reach is taken where they are, widened by itself until it holds).
+      const differing = differingBox(this.reference(), frames);
+      let near = reach;
+      if (differing) {
+        const box = { ...differing, x: differing.x + sprites.headX, y: differing.y + sprites.headY };
+        near = reachOf(this.face, sprites.scale, box, 8 * sprites.scale);
+        for (let k = 0; k < 3; k++) near = Math.min(reach, reachOf(this.face, sprites.scale, widenBox(box, near), 8 * sprites.scale));
+      }
+      this.changed = changedPixels(this.headRegion, this.reference(), frames, sprites.headX, sprites.headY, near);
+      this.changedOrBrows = this.changed.map((c, i) => (c || this.headRegion.browBump[i]! > 0 ? 1 : 0));
+      this.upperHead = clipTo({ x: sprites.headX, y: sprites.headY, ...sizeOf(this.reference()) }, rows);
+      // Within the box, too, only the pixels the motion can bring a pixel of the person to are warped.
+      const region = this.headRegion;
+      const person = new Uint8Array(region.width * region.height);
+      const figure = this.figure(this.reference()).data;
+      for (let y = 0; y < region.height; y++) {
+        for (let x = 0; x < region.width; x++) if (figure[((region.y + y) * this.width + region.x + x) * 4 + 3]) person[y * region.width + x] = 1;
+      }
+      for (const frame of frames) {
+        for (let y = 0; y < frame.height; y++) {
+          const ry = sprites.headY + y - region.y;
+          if (ry < 0 || ry >= region.height) continue;
+          for (let x = 0; x < frame.width; x++) {
+            const rx = sprites.headX + x - region.x;
+            if (rx >= 0 && rx < region.width && frame.data[(y * frame.width + x) * 4 + 3]) person[ry * region.width + rx] = 1;
+          }
+        }
+      }
+      this.reaches = widen(person, region.width, region.height, reach + 2);
       const lower = Buffer.from(body.data);
       lower.fill(0, 0, body.width * split * 4);
       this.lowerBody = { width: body.width, height: body.height, data: lower };
@@ -279,6 +315,12 @@ export class BotCompositor {
    * widened by the motion's reach): a pose's picture is the reference's, warped once per turn, with only these redrawn.
    */
   private readonly changed!: Uint8Array;
+  /** One picture: `changed` and the pixels the brows lift (the brows are drawn as the mouth and eyes are, not by turn). */
+  private readonly changedOrBrows?: Uint8Array;
+  /** One picture: the region's pixels within the motion's reach of the person (elsewhere the warped figure is clear). */
+  private readonly reaches?: Uint8Array;
+  /** One picture: the head frames' box on the upper figure (clipped to it). */
+  private readonly upperHead?: Box;
   /** The reference frames warped, by turn. */
   private readonly references = new Map<string, Rgba>();
 
@@ -294,6 +336,10 @@ export class BotCompositor {
   private get maxWarped(): number {
     const bytes = this.headRegion.width * this.headRegion.height * 4;
     return Math.max(8, Math.min(MAX_WARPED, Math.floor(MAX_WARPED_BYTES / bytes)));
+  }
+  private get maxReferences(): number {
+    const bytes = this.headRegion.width * this.headRegion.height * 4;
+    return Math.max(8, Math.min(MAX_REFERENCES, Math.floor(MAX_REFERENCE_BYTES / bytes)));
   }
 
   /** Panel + back hair + body for one pose offset (and the back hair's turn). */
@@ -383,7 +429,8 @@ export class BotCompositor {
       const { picture, x, y } = this.turnedHead(pose);
       blendOver(this.frame, picture, x + pose.bodyX + pose.headX, y + pose.bodyY + pose.headY + (pose.nod ?? 0));
     } else {
-      blendOver(this.frame, this.upperFigure(pose), pose.bodyX, pose.bodyY, this.mask);
+      const region = this.headRegion;
+      blendOver(this.frame, this.upperFigure(pose), pose.bodyX + region.x, pose.bodyY + region.y, this.mask);
     }
     return zoom >= 0.999 ? this.frame.data : this.zoomed(zoom);
   }
@@ -429,7 +476,13 @@ export class BotCompositor {
         only,
       );
     return {
-      picture: this.fromReference(key, `${turn.tilt},${turn.brow}`, this.head(pose), (into) => warp(into, this.reference()), warp),
+      picture: this.fromReference(
+        key,
+        `${turn.tilt},${turn.brow}`,
+        () => this.head(pose),
+        (into) => warp(into, this.reference()),
+        warp,
+      ),
       x: region.x,
       y: region.y,
     };
@@ -437,22 +490,25 @@ export class BotCompositor {
 
   /**
    * A pose's warped picture: the warped reference (kept by `turnKey`) with the pixels where `source` differs from the
-   * reference warped again from `source` (the whole of it, for the reference itself).
+   * reference warped again from `source` (the whole of it, for the reference itself). `source` is made only when the
+   * picture is not kept; `only` (default `changed`) marks the pixels redrawn from it.
    */
   private fromReference(
     key: string,
     turnKey: string,
-    source: Rgba,
+    source: () => Rgba,
     warpReference: (into: Rgba) => void,
-    warp: (into: Rgba, source: Rgba, only?: Uint8Array) => void,
+    warp: (into: Rgba, source: Rgba, only: Uint8Array) => void,
+    only = this.changed,
   ): Rgba {
+    if (this.warped.has(key)) return this.warpedPicture(key, () => {});
     let reference = this.references.get(turnKey);
     if (reference) {
       this.references.delete(turnKey);
       this.references.set(turnKey, reference);
     } else {
       let previous: Rgba | undefined;
-      if (this.references.size >= MAX_BACKS * 2) {
+      if (this.references.size >= this.maxReferences) {
         const oldest = this.references.keys().next().value!;
         previous = this.references.get(oldest);
         this.references.delete(oldest);
@@ -464,34 +520,57 @@ export class BotCompositor {
     const ready = reference;
     return this.warpedPicture(key, (into) => {
       ready.data.copy(into.data);
-      warp(into, source, this.changed);
+      warp(into, source(), only);
     });
   }
 
   private upper?: Rgba;
+  /** Whether `upper` holds the reference head frame (else another one, over the same upper body). */
+  private upperIsReference = false;
+
+  /**
+   * The upper body with a head frame over it (the warp's source). Made once with the reference frame; for another
+   * frame only the head's box is put back from the upper body and the frame blended there.
+   */
+  private figure(head: Rgba): Rgba {
+    const body = this.upperBody!;
+    let upper = this.upper;
+    if (!upper) {
+      upper = this.upper = { width: body.width, height: body.height, data: Buffer.from(body.data) };
+      blendOver(upper, this.reference(), this.sprites.headX, this.sprites.headY);
+      this.upperIsReference = true;
+    }
+    const isReference = head === this.reference();
+    if (isReference && this.upperIsReference) return upper;
+    const box = this.upperHead!;
+    for (let y = box.y; y < box.y + box.height; y++) {
+      const from = (y * body.width + box.x) * 4;
+      body.data.copy(upper.data, from, from, from + box.width * 4);
+    }
+    blendOver(upper, head, this.sprites.headX, this.sprites.headY);
+    this.upperIsReference = isReference;
+    return upper;
+  }
 
   /** One-picture looks: the figure above the neck with the pose's head frame, turned, nodded and its brows lifted. */
   private upperFigure(pose: FramePose): Rgba {
     const turn = headPoseOf(pose, false);
     const key = `${mouthKey(pose.mouth)},${pose.eyesOpen},${turn.tilt},${turn.nod},${turn.brow}`;
-    /** The upper body with a head frame over it. */
-    const figure = (head: Rgba) => {
-      const upper = this.reuse(this.upper, this.upperBody!);
-      this.upper = upper;
-      this.upperBody!.data.copy(upper.data);
-      blendOver(upper, head, this.sprites.headX, this.sprites.headY);
-      return upper;
-    };
-    if (!turn.tilt && !turn.nod && !turn.brow) return this.warpedPicture(key, (into) => figure(this.head(pose)).data.copy(into.data));
-    const warp = (into: Rgba, source: Rgba, only?: Uint8Array) =>
-      warpInto(into.data, source, 0, 0, this.headRegion, this.face, this.sprites.scale, turn, false, this.headWithin ?? EMPTY, only);
-    const head = this.head(pose);
+    const region = this.headRegion;
+    if (!turn.tilt && !turn.nod && !turn.brow) return this.warpedPicture(key, (into) => cropInto(into, this.figure(this.head(pose)), region));
+    const warp = (into: Rgba, source: Rgba, only: Uint8Array | undefined, brow: number) =>
+      warpInto(into.data, source, 0, 0, region, this.face, this.sprites.scale, { ...turn, brow }, false, this.headWithin ?? EMPTY, only);
+    // The turn's reference has the brows at rest; a lifted brow is redrawn with the mouth and the eyes.
     return this.fromReference(
       key,
-      `${turn.tilt},${turn.nod},${turn.brow}`,
-      head,
-      (into) => warp(into, figure(this.reference())),
-      (into, source, only) => warp(into, figure(source), only),
+      `${turn.tilt},${turn.nod}`,
+      () => this.head(pose),
+      (into) => {
+        into.data.fill(0);
+        warp(into, this.figure(this.reference()), this.reaches, 0);
+      },
+      (into, source, only) => warp(into, this.figure(source), only, turn.brow),
+      turn.brow ? this.changedOrBrows : this.changed,
     );
   }
 
@@ -556,6 +635,52 @@ interface Box {
   height: number;
 }
 const EMPTY: Box = { x: 0, y: 0, width: 0, height: 0 };
+
+/** The box (in the frames' px) of the pixels where any frame differs from the reference (undefined when none does). */
+function differingBox(reference: Rgba, frames: Rgba[]): Box | undefined {
+  const r = reference.data;
+  const boxes = frames.map((frame) => {
+    const f = frame.data;
+    let x0 = frame.width,
+      y0 = frame.height,
+      x1 = -1,
+      y1 = -1;
+    for (let y = 0; y < frame.height; y++) {
+      for (let x = 0; x < frame.width; x++) {
+        const i = (y * frame.width + x) * 4;
+        if (f[i] === r[i] && f[i + 1] === r[i + 1] && f[i + 2] === r[i + 2] && f[i + 3] === r[i + 3]) continue;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+    }
+    return x1 < 0 ? undefined : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+  });
+  return unionOf(boxes);
+}
+
+const sizeOf = (picture: Rgba) => ({ width: picture.width, height: picture.height });
+
+/** `box` grown by `by` px on every side. */
+const widenBox = (box: Box, by: number): Box => ({ x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by });
+
+/** The part of `box` inside `within` (at least 1x1, so a region always has a pixel). */
+function clipTo(box: Box, within: Box): Box {
+  const x0 = Math.max(box.x, within.x),
+    y0 = Math.max(box.y, within.y);
+  const x1 = Math.min(box.x + box.width, within.x + within.width),
+    y1 = Math.min(box.y + box.height, within.y + within.height);
+  return { x: x0, y: y0, width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
+}
+
+/** `into` (the region's size) = the region's part of `src` (whose pixel (0,0) is the canvas's). */
+function cropInto(into: Rgba, src: Rgba, region: Box): void {
+  for (let y = 0; y < region.height; y++) {
+    const from = ((region.y + y) * src.width + region.x) * 4;
+    src.data.copy(into.data, y * region.width * 4, from, from + region.width * 4);
+  }
+}
 
 /** The smallest box around the given ones (undefined when there are none). */
 function unionOf(boxes: (Box | undefined)[]): Box | undefined {

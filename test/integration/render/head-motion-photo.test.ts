@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPhotoLook } from '#functions/prepare/photo-look.ts';
 import { type FramePose, poses } from '#functions/render/engine/animation.ts';
-import { BotCompositor } from '#functions/render/engine/compositor.ts';
-import { type BotSprites, loadSprites } from '#functions/render/engine/sprites.ts';
+import { BotCompositor, blendOver } from '#functions/render/engine/compositor.ts';
+import { warpInto, warpRegion } from '#functions/render/engine/head-motion.ts';
+import { type BotSprites, loadSprites, type Rgba } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
 import { writeLook } from '../../support/look-files.ts';
 
@@ -191,5 +192,43 @@ describe('a photo bot moving its head', () => {
     // The measure sees a flicker: the same passage with the tilt trembling by one step every other frame.
     const trembling = list.map((p, i) => ({ ...p, tilt: p.tilt! + (i % 2 ? 0.25 : 0) }));
     expect(flicker(trembling, false)).toBeGreaterThan(0.5); // measured: 0.68
+  });
+  it('draws every pose as the whole upper figure warped at once, however its pictures are cached and redrawn', () => {
+    const s = sprites.scale;
+    const face = sprites.manifest.face!;
+    const { width, body } = sprites;
+    const [reference] = sprites.heads.get('m0')!;
+    // What the compositor warps: the rows above the neck of the body with the head frame over them.
+    const split = Math.min(sprites.height, Math.ceil(Math.max(face.pivot.y * s + 2, sprites.headY + reference.height)));
+    const rows = { x: 0, y: 0, width, height: split };
+    const region = warpRegion(face, s, rows, false, true);
+    const whole = (pose: FramePose) => {
+      const upper: Rgba = { width, height: split, data: Buffer.from(body.data.subarray(0, width * split * 4)) };
+      blendOver(upper, sprites.heads.get(pose.mouth.frame)![pose.eyesOpen ? 1 : 0], sprites.headX, sprites.headY);
+      const out = Buffer.alloc(width * split * 4);
+      const turn = { tilt: pose.tilt ?? 0, nod: pose.nod ?? 0, brow: pose.brow ?? 0 };
+      warpInto(out, upper, 0, 0, region, face, s, turn, false, rows);
+      return out;
+    };
+    const compositor = new BotCompositor(sprites, { withPanel: false, bottom: 'flush' });
+    const checked: Partial<FramePose>[] = [
+      { tilt: 2.5, nod: 2, brow: 3, mouth: { frame: 'm4' } },
+      { tilt: 2.5, nod: 2, brow: 0, mouth: { frame: 'm0' } },
+      { tilt: -1.75, nod: -1, brow: 2, mouth: { frame: 'm0' }, eyesOpen: false },
+      { tilt: 2.5, nod: 2, brow: 3, mouth: { frame: 'm2' } },
+      { tilt: 0, nod: 0, brow: 2, mouth: { frame: 'm4' } },
+      { mouth: { frame: 'm2' } },
+      // The largest nod and brow lift the motion makes (4 and 3.5 units), at the largest tilt.
+      { tilt: -2.5, nod: Math.round(4 * s), brow: Math.round(3.5 * s), mouth: { frame: 'm4' }, eyesOpen: false },
+    ];
+    for (const round of [0, 1]) {
+      for (const pose of checked) {
+        // Between the checked poses, others (a mouth changing shape) reuse the compositor's pictures.
+        compositor.render({ ...still, tilt: 0.5, brow: 1, mouth: { frame: 'm0', toward: { frame: 'm4', amount: 0.4 } } });
+        const full = { ...still, ...pose };
+        const frame = compositor.render(full);
+        expect(frame.subarray(0, width * split * 4).equals(whole(full)), `${JSON.stringify(pose)}, round ${round}`).toBe(true);
+      }
+    }
   });
 });
