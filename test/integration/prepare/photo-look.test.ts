@@ -305,7 +305,9 @@ describe('a photo bot through renderClip', () => {
     }
   }, 90_000);
 
-  it('renders about as fast as a built-in bot (same text, same position)', async () => {
+  // A photo's head motion is a warp of the picture above the neck (a built-in head is a layer turned): it costs more
+  // to draw. Measured 2026-11-25 at 720p `medium`: ava 1,591 ms, photo 2,314 ms (1.45x); before head motion 1.1-1.2x.
+  it('renders within 1.6 times a built-in bot (same text, same position)', async () => {
     const runs: Record<string, number[]> = { ava: [], photo: [] };
     for (let round = 0; round < 2; round++) {
       for (const kind of ['ava', 'photo'] as const) {
@@ -316,7 +318,7 @@ describe('a photo bot through renderClip', () => {
     }
     const best = (v: number[]) => Math.min(...v);
     console.log(`render time, best of 2: ava ${best(runs.ava!)} ms, photo ${best(runs.photo!)} ms`);
-    expect(best(runs.photo!)).toBeLessThan(best(runs.ava!) * 1.25 + 300);
+    expect(best(runs.photo!)).toBeLessThan(best(runs.ava!) * 1.6 + 300);
   }, 120_000);
 
   it('the engine lip-syncs a photo bot like a built-in one (mouth level vs speech loudness)', async () => {
