@@ -21,25 +21,14 @@ import { renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor } from '#functions/render/engine/layout.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
+import { avaDrawing } from '../../support/ava-drawings.ts';
 import { writeLook } from '../../support/look-files.ts';
 import { probeFile } from '../../support/media.ts';
 import { assertPublicMessage, internalsIn } from '../../support/public-errors.ts';
 
 const AVA = join(import.meta.dirname, '../../../functions/render/bots/ava');
 const avaManifest = JSON.parse(readFileSync(join(AVA, 'manifest.json'), 'utf8')) as BotManifest;
-/** A caller's drawing: ava's back hair, body and one head frame flattened into one transparent PNG. */
-const drawing = (key: string) =>
-  sharp(join(AVA, avaManifest.back))
-    .composite([
-      { input: join(AVA, avaManifest.body) },
-      {
-        input: join(AVA, avaManifest.head.frames[key]!),
-        left: avaManifest.head.x * (avaManifest.density ?? 1),
-        top: avaManifest.head.y * (avaManifest.density ?? 1),
-      },
-    ])
-    .png()
-    .toBuffer();
+const drawing = avaDrawing;
 
 /** Where ava's mouth is in a drawing (px). */
 const MOUTH = { x: avaManifest.mouth.x * (avaManifest.density ?? 1), y: avaManifest.mouth.y * (avaManifest.density ?? 1) };

@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
@@ -17,6 +16,7 @@ import { layoutFor } from '#functions/render/engine/layout.ts';
 import { opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
 import { lookManifest } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
+import { avaDrawing } from '../../support/ava-drawings.ts';
 import { writeLook } from '../../support/look-files.ts';
 import { croppedFrames, framesDuring, type MouthMeasure, measureMouth, median } from '../../support/mouth-measure.ts';
 import { render, useEngineBackgrounds } from '../../support/render-engine.ts';
@@ -74,22 +74,6 @@ function expectVisemes(label: string, measures: MouthMeasure[], phonemes: TimedP
   expect(oo).toBeLessThanOrEqual(ee * 0.85);
 }
 
-const AVA = join(import.meta.dirname, '../../../functions/render/bots/ava');
-const avaManifest = lookManifest('ava');
-/** A caller's drawing: ava's back hair, body and one head frame flattened into one transparent PNG. */
-const drawing = (frame: string) =>
-  sharp(join(AVA, avaManifest.back))
-    .composite([
-      { input: join(AVA, avaManifest.body) },
-      {
-        input: join(AVA, avaManifest.head.frames[frame]!),
-        left: avaManifest.head.x * (avaManifest.density ?? 1),
-        top: avaManifest.head.y * (avaManifest.density ?? 1),
-      },
-    ])
-    .png()
-    .toBuffer();
-
 let root: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'vidbot-visemes-'));
@@ -120,10 +104,10 @@ describe('visemes on rendered frames', () => {
 
   it('a drawn bot given its mouth shapes forms them too', async () => {
     const look = await buildDrawnLook({
-      mouthClosed: await drawing('m0-eo'),
-      mouthOpen: await drawing('m4-eo'),
-      eyesClosed: await drawing('m0-ec'),
-      shapes: { round: await drawing('r2-eo'), wide: await drawing('w2-eo'), fv: await drawing('fv-eo') },
+      mouthClosed: await avaDrawing('m0-eo'),
+      mouthOpen: await avaDrawing('m4-eo'),
+      eyesClosed: await avaDrawing('m0-ec'),
+      shapes: { round: await avaDrawing('r2-eo'), wide: await avaDrawing('w2-eo'), fv: await avaDrawing('fv-eo') },
     });
     const directory = writeLook(root, look);
     const bot = { ...BUILT_IN_BOTS[0]!, uid: 'my_drawn_bot', name: 'Drawn', look: look.manifest.look };
