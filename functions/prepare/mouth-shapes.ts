@@ -35,6 +35,14 @@ export const SHAPE_POSES: Record<string, ShapePose> = {
 const INNER_UPPER = [60, 61, 62, 63, 64];
 const INNER_LOWER = [64, 65, 66, 67, 60];
 
+/** The mouth's own frame: the corners' distance W, the unit vector from left to right corner, and their middle. */
+function mouthAxis(face: FaceGeometry): { W: number; ex: number; ey: number; mid: Point } {
+  const left = face.landmarks[48]!;
+  const right = face.landmarks[54]!;
+  const W = Math.hypot(right.x - left.x, right.y - left.y) || 1;
+  return { W, ex: (right.x - left.x) / W, ey: (right.y - left.y) / W, mid: { x: (left.x + right.x) / 2, y: (left.y + right.y) / 2 } };
+}
+
 /**
  * Landmark positions for a mouth shape: the lips are rebuilt in the mouth's own frame (along the line of its corners,
  * so a tilted face keeps its tilt) around an opening of the pose's size, each lip keeping the person's own thickness
@@ -44,13 +52,8 @@ const INNER_LOWER = [64, 65, 66, 67, 60];
 function shapeLandmarks(face: FaceGeometry, pose: ShapePose, eyesClosed: boolean): { landmarks: Point[]; opening: Point[] } {
   const p = targetLandmarks(face, 0, eyesClosed);
   const lm = face.landmarks;
-  const left = lm[48]!,
-    right = lm[54]!;
-  const W = Math.hypot(right.x - left.x, right.y - left.y) || 1;
-  const ex = (right.x - left.x) / W,
-    ey = (right.y - left.y) / W;
+  const { W, ex, ey, mid } = mouthAxis(face);
   // Across the mouth (u, right) and down it (v), from the middle of the corners.
-  const mid = { x: (left.x + right.x) / 2, y: (left.y + right.y) / 2 };
   const local = (q: Point) => ({ u: (q.x - mid.x) * ex + (q.y - mid.y) * ey, v: -(q.x - mid.x) * ey + (q.y - mid.y) * ex });
   const place = (u: number, v: number): Point => ({ x: mid.x + u * ex - v * ey, y: mid.y + u * ey + v * ex });
   const rest = lm.map(local);
@@ -120,12 +123,7 @@ function shapeLandmarks(face: FaceGeometry, pose: ShapePose, eyesClosed: boolean
  */
 function mouthRing(face: FaceGeometry, to: Point[]): { from: Point[]; to: Point[] } {
   const lm = face.landmarks;
-  const left = lm[48]!,
-    right = lm[54]!;
-  const W = Math.hypot(right.x - left.x, right.y - left.y) || 1;
-  const ex = (right.x - left.x) / W,
-    ey = (right.y - left.y) / W;
-  const mid = { x: (left.x + right.x) / 2, y: (left.y + right.y) / 2 };
+  const { W, ex, ey, mid } = mouthAxis(face);
   // The lips and the jaw: every landmark a mouth moves.
   const moving = [...Array.from({ length: 13 }, (_, n) => 2 + n), ...Array.from({ length: 20 }, (_, n) => 48 + n)];
   const ringFrom: Point[] = [];
