@@ -263,8 +263,11 @@ export interface TemplateStore {
 export interface BatchStore {
   create(batch: BatchRecord): Promise<void>;
   get(tenantId: string, batchId: string): Promise<BatchRecord | undefined>;
-  /** The account's batches not settled (queued or running), counting at most `upTo` (its newest 200 are read). */
-  countInProgress(tenantId: string, upTo: number): Promise<number>;
+  /**
+   * Takes one of the account's `slots` running-batch slots for the stored batch `batchId`, atomically (false when
+   * every slot is held by a batch still queued or running): concurrent creates never pass the limit together.
+   */
+  claimRunningSlot(tenantId: string, batchId: string, slots: number): Promise<boolean>;
   /** Removes a batch whose first look could not be queued (its caller got an error). */
   delete(tenantId: string, batchId: string): Promise<void>;
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<BatchRecord>>;
