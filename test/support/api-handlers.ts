@@ -42,6 +42,7 @@ export let createVideo: ApiHandler;
 export let videos: ApiHandler;
 export let bots: ApiHandler;
 export let lexicon: ApiHandler;
+export let templates: ApiHandler;
 export let authorizer: (event: { type: 'TOKEN'; authorizationToken: string; methodArn: string }) => Promise<unknown>;
 
 export const invoke = async (handler: ApiHandler, event: ReturnType<typeof restEvent>) => {
@@ -56,6 +57,7 @@ export function useMockedApi() {
     videos = (await import('#functions/api/videos.ts')).handler as ApiHandler;
     bots = (await import('#functions/api/bots.ts')).handler as ApiHandler;
     lexicon = (await import('#functions/api/lexicon.ts')).handler as ApiHandler;
+    templates = (await import('#functions/api/templates.ts')).handler as ApiHandler;
     authorizer = (await import('#functions/authorizer/handler.ts')).handler as typeof authorizer;
   });
 
