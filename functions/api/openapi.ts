@@ -3,6 +3,7 @@ import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { lexiconRequestSchema } from '#domain/lexicon';
 import { limits } from '#domain/limits';
+import { uploadRequestSchema } from '#domain/uploads';
 import { VIDEO_STATUSES } from '#domain/video';
 import { okWith, responseSchemas } from './openapi-responses.ts';
 import { batchRequest, errorSchema, putBotFields, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
@@ -124,6 +125,33 @@ function lexiconPaths() {
         responses: { ...ok('The lexicon as stored'), ...errors(400, 401, 413, 415) },
       },
       delete: { operationId: 'deleteLexicon', responses: { ...ok('Removed: {"entries": [], "updated_at": null}'), ...errors(401) } },
+    },
+  };
+}
+
+/** Uploads: a file PUT straight to storage, named later by its id. */
+function uploadPaths() {
+  return {
+    '/v1/uploads': {
+      post: {
+        operationId: 'createUpload',
+        summary:
+          'Ask to upload a file (a recording for audio_upload, footage for video_upload): answers an upload_id and a presigned upload_url to PUT exactly the declared content type and size to; the id is yours alone, serves one request and expires after a day',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/UploadRequest' } },
+            'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/UploadRequest' } },
+          },
+        },
+        responses: {
+          ...ok(
+            '{"upload_id", "kind", "content_type", "size", "upload_url", "upload_method": "PUT", "upload_headers", "upload_url_expires_at", "expires_at"}',
+            '201',
+          ),
+          ...errors(400, 401, 413, 415),
+        },
+      },
     },
   };
 }
@@ -347,6 +375,7 @@ export function openApiDocument(serverUrl: string) {
         CreateVideoRequest: jsonSchemaOf(createRequestSchema),
         TemplateRequest: templateRequest(),
         LexiconRequest: jsonSchemaOf(lexiconRequestSchema),
+        UploadRequest: jsonSchemaOf(uploadRequestSchema),
         PutBotRequest: putBotRequest,
         Error: errorSchema,
         ...responseSchemas,
@@ -358,6 +387,7 @@ export function openApiDocument(serverUrl: string) {
       ...templatePaths(shared),
       ...batchPaths(shared),
       ...lexiconPaths(),
+      ...uploadPaths(),
       ...voicePaths(),
       ...videoPaths(shared),
       ...servicePaths(shared),
