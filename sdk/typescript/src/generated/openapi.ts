@@ -540,6 +540,8 @@ export interface components {
             created_at: string;
             /** @enum {string} */
             status: "queued" | "rendering" | "assembling" | "completed" | "failed";
+            /** @description Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage. */
+            test: boolean;
             /** @description GET it for the status. */
             url: string;
             video_id: string;
@@ -954,11 +956,16 @@ export interface components {
                 clips_rendered: number;
                 clips_total: number;
             };
-            /** @enum {string} */
-            resolution: "720p" | "1080p";
+            /**
+             * @description 360p: a test key's video.
+             * @enum {string}
+             */
+            resolution: "720p" | "1080p" | "360p";
             row?: number;
             /** @enum {string} */
             status: "queued" | "rendering" | "assembling" | "completed" | "failed";
+            /** @description Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage. */
+            test?: boolean;
             theme?: Record<string, never>;
             updated_at: string;
             url: string;
@@ -1003,11 +1010,16 @@ export interface components {
                     code: string;
                     message: string;
                 };
-                /** @enum {string} */
-                resolution: "720p" | "1080p";
+                /**
+                 * @description 360p: a test key's video.
+                 * @enum {string}
+                 */
+                resolution: "720p" | "1080p" | "360p";
                 size_bytes?: number;
                 /** @enum {string} */
                 status: "completed" | "failed";
+                /** @description Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage. */
+                test: boolean;
                 thumbnail_url?: string;
                 url_expires_at?: string;
                 video_id: string;
