@@ -11,7 +11,7 @@
  * writes docs/scene.png, the scene's frames at 2 s (the lower third) and 5.5 s (gone) side by side.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, statSync, symlinkSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -207,6 +207,8 @@ describe('the README, pasted block by block', () => {
         .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
         .replaceAll('9999', String(filesPort));
       const result = await shell.paste(text, `__block_${index}_done`);
+      // Each block's output beside the videos, for a reader of a failure (kept with VIDBOT_README_KEEP=1).
+      writeFileSync(join(workDir, `block-${index}.out`), `${where}\n${result.stdout}\n--- stderr\n${result.stderr}`);
       expect(result.status, `${where}: exit status; ${result.stderr}`).toBe(0);
       expect(
         [...result.stdout.matchAll(/\{"error":\{"code":"[^"]*","message":"[^"]*"/g)].map((m) => m[0]),
