@@ -91,7 +91,11 @@ it("a test key's video: 360p, marked TEST, test: true in its record and event, o
 
   // The live account's figures do not move.
   expect(((await live.account()) as { videos: { total: number } }).videos.total).toBe(liveBefore.videos.total);
-  const delivered = await eventually(async () => testReceiver.delivered().find((r) => r.event?.data.video_id === video.video_id), 30_000, 'its event');
+  const delivered = await eventually(
+    async () => testReceiver.delivered().find((r) => r.event?.data.video_id === video.video_id),
+    30_000,
+    'its event',
+  );
   expect(delivered.event?.data.test).toBe(true);
   await testReceiver.stop();
 
@@ -99,7 +103,8 @@ it("a test key's video: 360p, marked TEST, test: true in its record and event, o
   const liveVideo = await live.waitForVideo((await live.createVideo({ ...request, webhook: receiver.url })).video_id, { intervalMs: 500 });
   const liveFile = join(work, 'live.mp4');
   writeFileSync(liveFile, (await live.download(liveVideo.video_id)).bytes);
-  if (process.env.VIDBOT_KEEP_FRAMES) for (const f of [file, liveFile]) writeFileSync(join(process.env.VIDBOT_KEEP_FRAMES, f.split('/').pop()!), readFileSync(f));
+  if (process.env.VIDBOT_KEEP_FRAMES)
+    for (const f of [file, liveFile]) writeFileSync(join(process.env.VIDBOT_KEEP_FRAMES, f.split('/').pop()!), readFileSync(f));
   const [testFrame, liveFrame] = await Promise.all([frameRgb(file, 1, 640, 360), frameRgb(liveFile, 1)]);
   const mark = meanDifference(testFrame, halve(liveFrame), { x: 0, y: 0, w: 200, h: 90 });
   const elsewhere = meanDifference(testFrame, halve(liveFrame), { x: 220, y: 150, w: 200, h: 90 });
