@@ -11,6 +11,7 @@ import type { InboxEvent } from './inbox.ts';
 import type { Lexicon } from './lexicon.ts';
 import type { Shape } from './shape.ts';
 import type { TemplateRecord } from './templates.ts';
+import type { Upload } from './uploads.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
 
 export interface Page<T> {
@@ -110,6 +111,8 @@ export interface ApiKeyRecord {
    * plans until `npm run keys -- sync-usage-plan`; API Gateway answers 403 to those.
    */
   usageIdentifierKey?: string;
+  /** A test key: its account is a test account (domain/test-mode.ts). */
+  test?: true;
 }
 
 export interface Account {
@@ -118,6 +121,11 @@ export interface Account {
   createdAt: string;
   /** Videos this account may have in progress at once; absent: limits.defaultMaxVideosInProgress. */
   maxVideosInProgress?: number;
+  /** A test account (domain/test-mode.ts): its videos are test videos. `liveTenantId`: the account it tests for. */
+  test?: true;
+  liveTenantId?: string;
+  /** A live account's test account, once a test key was issued for it. */
+  testTenantId?: string;
 }
 
 export interface KeyStore {
@@ -177,6 +185,11 @@ export interface ObjectStore {
    * (a Lambda role's temporary credentials do): `expiresAt` is the truth.
    */
   presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<PresignedLink>;
+  /**
+   * A presigned PUT link that stores exactly one file at `key`: its signature covers the content type and the
+   * length, so a request with another type or size is refused by the store itself. Same expiry rule as presignGet.
+   */
+  presignPut(key: string, file: { contentType: string; sizeBytes: number; expiresInSeconds: number }): Promise<PresignedLink>;
 }
 
 /**
@@ -244,6 +257,15 @@ export interface AccountBotStore {
 }
 
 /** Each account's pronunciation lexicon (one per account): another account's is never found. */
+/** Uploads of each account (domain/uploads.ts). */
+export interface UploadStore {
+  put(upload: Upload): Promise<void>;
+  /** The account's upload by its id, or undefined (also when the id is another account's). */
+  get(tenantId: string, uploadId: string): Promise<Upload | undefined>;
+  /** Marks the upload used by `usedBy`; false if it was used already (a conditional write: one winner). */
+  markUsed(tenantId: string, uploadId: string, usedBy: string): Promise<boolean>;
+}
+
 export interface LexiconStore {
   get(tenantId: string): Promise<Lexicon | undefined>;
   put(lexicon: Lexicon): Promise<void>;
