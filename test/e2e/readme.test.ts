@@ -1,7 +1,7 @@
 /**
  * The README runs as written. Every ```bash block of README.md, then of docs/api.md, is pasted into one bash session
  * (variables and functions carry from block to block, as in a reader's terminal) in a folder that has the
- * repository's examples/ and functions/, against `npm start` on a temporary data dir. A block made only of
+ * repository's examples/, functions/ and node_modules/, against `npm start` on a temporary data dir. A block made only of
  * `npm ci` and `npm start` lines is the reader's first terminal: `npm ci` is this checkout's install, and each
  * `npm start` (re)starts the runtime with the variables the line gives, on the same data dir and port.
  *
@@ -167,6 +167,8 @@ describe('the README, pasted block by block', () => {
     workDir = await mkdtemp(join(tmpdir(), 'vidbot-readme-'));
     symlinkSync(resolve(REPO_ROOT, 'examples'), join(workDir, 'examples'));
     symlinkSync(resolve(REPO_ROOT, 'functions'), join(workDir, 'functions'));
+    // `npx vidbot` runs the checkout's CLI (node_modules/.bin), as in the repository's folder.
+    symlinkSync(resolve(REPO_ROOT, 'node_modules'), join(workDir, 'node_modules'));
     port = await freePort();
     filesPort = await freePort();
     runtime = new ReaderRuntime(port, join(workDir, 'data'));
