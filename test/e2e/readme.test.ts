@@ -243,5 +243,5 @@ describe('the README, pasted block by block', () => {
     expect(scene.duration).toBeGreaterThan(4);
     expect(statSync(join(workDir, 'scene.mp4')).size).toBeGreaterThan(50_000);
     if (process.env.VIDBOT_README_PICTURE === '1') await scenePicture(join(workDir, 'scene.mp4'), { width: 720, height: 1280 });
-  }, 900_000);
+  }, 1_500_000);
 });
