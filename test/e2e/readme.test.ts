@@ -13,13 +13,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '#infra/local/runtime.ts';
 import { probe } from '#media/probe';
+import { freePort } from '../support/reliability.ts';
 import { frameRgb } from '../support/render-media.ts';
 
 /** docs/scene.png: two frames of the README's scene, at half size, side by side. */
@@ -68,15 +68,6 @@ const isServerBlock = (block: Block) =>
     .map(commandOf)
     .filter(Boolean)
     .every((line) => SERVER_LINE.test(line));
-
-const freePort = () =>
-  new Promise<number>((ok) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 
 /** `npm start` as the reader runs it, in its own process group (stopped with Ctrl-C's signal). */
 class ReaderRuntime {
