@@ -11,7 +11,7 @@ import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { type AssembleMessage, type DeliverMessage, renderClipMessageSchema } from '#domain/messages';
 import { fetchBackground } from './background.ts';
 import { type ClipJobDeps, renderJob } from './clip-job.ts';
-import { renderClip } from './engine/index.ts';
+import { configureEngineAssets, renderClip } from './engine/index.ts';
 import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { speechEngineFor } from './speech/index.ts';
@@ -22,6 +22,7 @@ const config = loadConfig({
   bucket: true,
   consumer: true,
 });
+configureEngineAssets(config.engineAssets);
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
