@@ -29,6 +29,8 @@ export function clipContentHash(
   shape: Shape,
   /** The account's lexicon entries the clip's text uses (lexicon.ts pronunciationsFor): they change what it says. */
   pronunciations: readonly LexiconEntry[] = [],
+  /** The SHA-256 of the clip's recording (audio_url, audio_upload) as fetched: another recording is another clip. */
+  recordingSha256?: string,
 ): string {
   const material = {
     tenantId,
@@ -36,6 +38,8 @@ export function clipContentHash(
     mode,
     // The raw text, markup included: a break or an emphasis changes the sound.
     text: clip.text,
+    // Absent for a synthesised clip, so that its address is unchanged.
+    ...(recordingSha256 && { recording: recordingSha256 }),
     ...(pronunciations.length && { pronunciations: pronunciations.map((p) => [p.word, p.say]) }),
     // The voice actually spoken (voiceToSpeak), not the bot's choices: the clip's own voice, or the bot's Polly or
     // espeak-ng voice as the deployment decides, so a clip is rendered again when any of them changes.
