@@ -1,3 +1,4 @@
+import { queryParameters } from '#commons/query-parameters';
 import { BOT_UID_PATTERN } from '#domain/choices';
 import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';
@@ -5,6 +6,7 @@ import { lexiconRequestSchema } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { uploadRequestSchema } from '#domain/uploads';
 import { VIDEO_STATUSES } from '#domain/video';
+import { okWith, responseSchemas } from './openapi-responses.ts';
 import { batchRequest, errorSchema, putBotFields, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
 
 /** Every operation that needs a key (401) may also be over the key's request rate (429 rate_limited). */
@@ -43,15 +45,11 @@ function sharedParts() {
     summary: 'Create a video (or the voice only) from clips',
     parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
     requestBody: createBody,
-    responses: { ...ok('Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
+    responses: { ...okWith('CreatedVideo', 'Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
   };
   const uidParam = [{ name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: BOT_UID_PATTERN.source } }];
   const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
-  const pageParams = [
-    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: limits.maxPageSize, default: limits.defaultPageSize } },
-    { name: 'cursor', in: 'query', schema: { type: 'string' } },
-  ];
-  return { create, uidParam, idParam, pageParams };
+  return { create, uidParam, idParam };
 }
 type Shared = ReturnType<typeof sharedParts>;
 
@@ -144,10 +142,7 @@ function uploadPaths() {
           },
         },
         responses: {
-          ...ok(
-            '{"upload_id", "kind", "content_type", "size", "upload_url", "upload_method": "PUT", "upload_headers", "upload_url_expires_at", "expires_at"}',
-            '201',
-          ),
+          ...okWith('StartedUpload', 'Recorded: PUT the file to upload_url with exactly upload_headers', '201'),
           ...errors(400, 401, 413, 415),
         },
       },
@@ -156,9 +151,15 @@ function uploadPaths() {
 }
 
 /** Templates, and the videos and batches made from one. */
-function templatePaths({ create, uidParam, pageParams }: Shared) {
+function templatePaths({ create, uidParam }: Shared) {
   return {
-    '/v1/templates': { get: { operationId: 'listTemplates', parameters: pageParams, responses: { ...ok('Your templates'), ...errors(400, 401) } } },
+    '/v1/templates': {
+      get: {
+        operationId: 'listTemplates',
+        parameters: queryParameters('GET /v1/templates'),
+        responses: { ...ok('Your templates'), ...errors(400, 401) },
+      },
+    },
     '/v1/templates/{uid}': {
       get: { operationId: 'getTemplate', parameters: uidParam, responses: { ...ok('The template and its variables'), ...errors(401, 404) } },
       put: {
@@ -193,8 +194,8 @@ function templatePaths({ create, uidParam, pageParams }: Shared) {
           content: { 'application/json': { schema: batchRequest.json }, 'multipart/form-data': { schema: batchRequest.multipart } },
         },
         responses: {
-          ...ok('Accepted: {"batch_id", "rows", "status": "queued", "url"}', '202'),
-          ...ok('dry_run: every row is valid; nothing was made. {"dry_run", "template_uid", "rows", "first_row"}'),
+          ...okWith('CreatedBatch', 'Accepted: the batch is queued', '202'),
+          ...okWith('BatchDryRun', 'dry_run: every row is valid; nothing was made'),
           ...errors(400, 401, 404, 409, 413, 415, 422, 429),
         },
       },
@@ -203,23 +204,27 @@ function templatePaths({ create, uidParam, pageParams }: Shared) {
 }
 
 /** Batches once sent. */
-function batchPaths({ pageParams }: Shared) {
+function batchPaths() {
   return {
     '/v1/batches': {
-      get: { operationId: 'listBatches', parameters: pageParams, responses: { ...ok('Your batches, newest first'), ...errors(400, 401) } },
+      get: {
+        operationId: 'listBatches',
+        parameters: queryParameters('GET /v1/batches'),
+        responses: { ...ok('Your batches, newest first'), ...errors(400, 401) },
+      },
     },
     '/v1/batches/{id}': {
       get: {
         operationId: 'getBatch',
         summary: "A batch: its status, counts by outcome, and a page of its rows' videos (`videos`, paged by limit and cursor)",
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...pageParams],
-        responses: { ...ok('The batch'), ...errors(400, 401, 404) },
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters('GET /v1/batches/{id}')],
+        responses: { ...okWith('Batch', 'The batch'), ...errors(400, 401, 404) },
       },
       delete: {
         operationId: 'cancelBatch',
         summary: 'Cancel the rows not yet released; those rendering finish. batch.completed follows with status cancelled',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { ...ok('Cancel requested: the batch', '202'), ...errors(401, 404, 409) },
+        responses: { ...okWith('Batch', 'Cancel requested: the batch', '202'), ...errors(401, 404, 409) },
       },
     },
   };
@@ -232,15 +237,7 @@ function voicePaths() {
       get: {
         operationId: 'listVoices',
         summary: "Every voice this deployment speaks (espeak-ng's; Amazon Polly's too on AWS); a clip names one with `voice`",
-        parameters: [
-          {
-            name: 'language',
-            in: 'query',
-            required: false,
-            description: 'A BCP 47 tag: `es` lists es, es-419, es-US…; `es-MX` only es-MX.',
-            schema: { type: 'string' },
-          },
-        ],
+        parameters: queryParameters('GET /v1/voices'),
         responses: {
           '200': {
             description: 'The voices',
@@ -277,16 +274,20 @@ function voicePaths() {
 }
 
 /** Your videos, and the clips kept for reuse. */
-function videoPaths({ idParam, pageParams }: Shared) {
+function videoPaths({ idParam }: Shared) {
   return {
     '/v1/video': {
-      get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } },
+      get: {
+        operationId: 'listVideos',
+        parameters: queryParameters('GET /v1/video'),
+        responses: { ...ok('Your videos, newest first'), ...errors(400, 401) },
+      },
     },
     '/v1/video/{id}': {
       get: {
         operationId: 'getVideo',
         parameters: idParam,
-        responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) },
+        responses: { ...okWith('Video', 'The video, with a fresh download link when completed'), ...errors(401, 404) },
       },
       delete: { operationId: 'deleteVideo', parameters: idParam, responses: { ...deleted, ...errors(401, 404, 409) } },
     },
@@ -301,13 +302,17 @@ function videoPaths({ idParam, pageParams }: Shared) {
       post: { operationId: 'redeliverWebhook', parameters: idParam, responses: { ...ok('Redelivery queued', '202'), ...errors(401, 404, 409) } },
     },
     '/v1/clips': {
-      get: { operationId: 'listKeptClips', parameters: pageParams, responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) } },
+      get: {
+        operationId: 'listKeptClips',
+        parameters: queryParameters('GET /v1/clips'),
+        responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) },
+      },
     },
   };
 }
 
 /** The account, this document, health, the console, and the webhook inbox. */
-function servicePaths({ pageParams }: Shared) {
+function servicePaths() {
   return {
     '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok("The key's account"), ...errors(401) } } },
     '/v1/openapi.json': { get: { operationId: 'openApi', responses: ok('This document') } },
@@ -324,7 +329,7 @@ function servicePaths({ pageParams }: Shared) {
       get: {
         operationId: 'listInboxEvents',
         summary: "Your webhook inbox's verified events, newest first, and its inbox_url",
-        parameters: pageParams,
+        parameters: queryParameters('GET /v1/inbox'),
         responses: { ...ok('The events'), ...errors(400, 401) },
       },
     },
@@ -339,6 +344,18 @@ function servicePaths({ pageParams }: Shared) {
       },
     },
   };
+}
+
+/** What a video's webhook receives (signed with Standard Webhooks: the webhook-id, webhook-timestamp and webhook-signature headers). */
+function videoWebhooks() {
+  const event = (summary: string) => ({
+    post: {
+      summary,
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/VideoEvent' } } } },
+      responses: { '200': { description: 'Received (any 2xx)' } },
+    },
+  });
+  return { 'video.completed': event('A video is ready to download'), 'video.failed': event('A video could not be made') };
 }
 
 /**
@@ -365,17 +382,19 @@ export function openApiDocument(serverUrl: string) {
         UploadRequest: jsonSchemaOf(uploadRequestSchema),
         PutBotRequest: putBotRequest,
         Error: errorSchema,
+        ...responseSchemas,
       },
     },
+    webhooks: videoWebhooks(),
     paths: {
       ...botPaths(shared),
       ...templatePaths(shared),
-      ...batchPaths(shared),
+      ...batchPaths(),
       ...lexiconPaths(),
       ...uploadPaths(),
       ...voicePaths(),
       ...videoPaths(shared),
-      ...servicePaths(shared),
+      ...servicePaths(),
     },
   };
 }

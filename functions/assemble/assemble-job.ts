@@ -11,6 +11,7 @@ import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
+import { testVideoTooLong } from '#domain/test-mode';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
@@ -51,6 +52,9 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   if (!(await deps.videos.claimAssembly(videoId, deps.assemblyLeaseSeconds))) {
     return logger.info('assembly not claimable: another run holds it, or the video is not ready', { video_id: videoId });
   }
+
+  const tooLong = video.test && testVideoTooLong(video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0));
+  if (tooLong) throw new JobFailure('test_video_too_long', tooLong);
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';

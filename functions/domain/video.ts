@@ -9,7 +9,8 @@ export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 const TERMINAL_STATUSES: readonly VideoStatus[] = ['completed', 'failed'];
 
 /** `cancelled`: the clip of a failed video that was not rendered and did not cause the failure (it never will be). */
-export type ClipStatus = 'queued' | 'rendering' | 'rendered' | 'failed' | 'cancelled';
+export const CLIP_STATUSES = ['queued', 'rendering', 'rendered', 'failed', 'cancelled'] as const;
+export type ClipStatus = (typeof CLIP_STATUSES)[number];
 
 /** What the render of one clip produced. */
 export interface ClipResult {
@@ -73,6 +74,8 @@ export interface VideoRecord {
   /** A video made for a row of a batch (POST /v1/templates/{uid}/batches). */
   batch?: { batchId: string; row: number };
   clips: ClipSpec[];
+  /** Made with a test key (domain/test-mode.ts): 360p, marked TEST, at most 60 s, outside the live account. */
+  test?: true;
   /** Music under the whole video, mixed at assembly (no clip's render depends on it). */
   music?: MusicSpec;
   clipResults: Record<string, ClipResult>;

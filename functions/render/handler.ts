@@ -12,7 +12,7 @@ import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { type AssembleMessage, type DeliverMessage, renderClipMessageSchema } from '#domain/messages';
 import { fetchBackground } from './background.ts';
 import { type ClipJobDeps, handleRenderMessage } from './clip-job.ts';
-import { renderClip } from './engine/index.ts';
+import { configureEngineAssets, renderClip } from './engine/index.ts';
 import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { fetchRecording } from './recording.ts';
@@ -24,6 +24,7 @@ const config = loadConfig({
   bucket: true,
   consumer: true,
 });
+configureEngineAssets(config.engineAssets);
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),

@@ -8,7 +8,8 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import type { ObjectHead, UploadStore, VideoRepository } from '#domain/ports';
-import { clipContentHash } from '#domain/render-cache';
+import { renderCacheKey } from '#domain/render-cache';
+import { renderSpecOf } from '#domain/render-spec';
 import { DEFAULT_SHAPE } from '#domain/shape';
 import { UPLOAD_ID, type Upload } from '#domain/uploads';
 import type { VideoRecord } from '#domain/video';
@@ -160,7 +161,6 @@ describe('creating a video with recorded clips', () => {
 describe('the render-cache key of a recorded clip', () => {
   it('changes with the recording, and a synthesised clip keeps its key', () => {
     const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-    const spec = parseCreateVideo(request([{ bot_uid: 'bot_ava', text: 'Hello.' }])).clips[0]!;
     const clip = {
       index: 0,
       clipName: 'Clip 1',
@@ -172,11 +172,11 @@ describe('the render-cache key of a recorded clip', () => {
       transitions: {},
       reusable: false,
     };
-    expect(spec).toBeDefined();
     const voice = voiceToSpeak(ava.voice, undefined, { polly: false });
-    const key = (sha?: string) => clipContentHash('acct_1', clip, ava, voice, 'video', '4', DEFAULT_SHAPE, [], sha);
+    const facts = { bot: ava, voice, mode: 'video' as const, shape: DEFAULT_SHAPE, pronunciations: [] };
+    const key = (recordingSha256?: string) => renderCacheKey('acct_1', '4', renderSpecOf(clip, { ...facts, recordingSha256 }));
     expect(key('a'.repeat(64))).not.toBe(key('b'.repeat(64)));
     expect(key('a'.repeat(64))).not.toBe(key());
-    expect(key()).toBe(clipContentHash('acct_1', clip, ava, voice, 'video', '4', DEFAULT_SHAPE));
+    expect(key()).toBe(renderCacheKey('acct_1', '4', renderSpecOf(clip, facts)));
   });
 });
