@@ -140,6 +140,8 @@ export const limits = {
    * few minutes.
    */
   maxUploadBytes: { audio: 100 * 1024 * 1024, video: 500 * 1024 * 1024 },
+  /** A clip's recording (audio_url) that takes longer than this to download fails the clip. */
+  recordingTimeoutMs: 60_000,
   /** An upload may be named for this long after it was asked for; the bucket's lifecycle rule removes the file. */
   uploadLifetimeSeconds: 24 * 3600,
 } as const;

@@ -124,7 +124,7 @@ export async function startUpload(tenantId: string, request: UploadRequest, deps
 }
 
 /** An id as callers write it: `upl_` and 16 base64url characters (api-keys.ts newId). */
-const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{16}$/;
+export const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{16}$/;
 
 export interface ClaimDeps {
   uploads: UploadStore;
@@ -137,7 +137,6 @@ export interface ClaimDeps {
  * stored at the declared size, and not used before. `path` is the field that named it (`clips[0].audio_upload`),
  * where every refusal is reported; another account's id reads as an unknown one. The claim is a conditional write,
  * so two requests naming one id cannot both have it. Returns the file's key in the bucket.
- * @internal Called by the requests that name an upload (`audio_upload`, `video_upload`); until one does, its tests.
  */
 export async function claimUpload(
   tenantId: string,
