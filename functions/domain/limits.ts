@@ -144,4 +144,11 @@ export const limits = {
   recordingTimeoutMs: 60_000,
   /** An upload may be named for this long after it was asked for; the bucket's lifecycle rule removes the file. */
   uploadLifetimeSeconds: 24 * 3600,
+  /**
+   * Uploads of one account asked for and neither used nor expired: each may hold up to 500 MB in the bucket for days,
+   * and the API's rate alone would let one key reserve terabytes a day.
+   */
+  maxPendingUploads: 20,
+  /** What a refused upload is told to wait: the oldest pending one may have up to a day left. */
+  pendingUploadsRetryAfterSeconds: 3600,
 } as const;

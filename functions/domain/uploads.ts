@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { uploadFileKey } from './bucket-layout.ts';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequest, TooManyPendingUploads } from './errors.ts';
 import { limits } from './limits.ts';
 import type { ObjectStore, UploadStore } from './ports.ts';
 import './zod-messages.ts';
@@ -102,9 +102,15 @@ export interface UploadDeps {
   newUploadId: () => string;
 }
 
-/** Records an upload and signs the PUT that may store exactly the declared file under the caller's account. */
+/**
+ * Records an upload and signs the PUT that may store exactly the declared file under the caller's account; refused
+ * (429, nothing recorded) while the account has `maxPendingUploads` neither used nor expired. The count is read
+ * before the write, so requests at the same instant may pass it together: at most the API's burst over the limit.
+ */
 export async function startUpload(tenantId: string, request: UploadRequest, deps: UploadDeps): Promise<StartedUpload> {
   const now = deps.now();
+  if ((await deps.uploads.countPending(tenantId, Math.floor(now.getTime() / 1000))) >= limits.maxPendingUploads)
+    throw new TooManyPendingUploads(limits.maxPendingUploads, limits.pendingUploadsRetryAfterSeconds);
   const upload: Upload = {
     tenantId,
     uploadId: deps.newUploadId(),
