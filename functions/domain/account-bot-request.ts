@@ -43,6 +43,7 @@ const textFields = z.object({
   webhook: z.string().trim().max(limits.maxUrlChars).optional(),
   image_url: z.string().trim().optional(),
 });
+const IMAGE_FIELDS: readonly string[] = ['image', ...DRAWN_PARTS];
 const KNOWN_FIELDS = new Set(['name', 'description', 'voice', 'default_position', 'webhook', 'image_url', 'image', ...DRAWN_PARTS]);
 
 /** The image formats a photo may be, by their first bytes (the preparation decodes and checks them properly). */
@@ -74,8 +75,7 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
   const problems: FieldProblem[] = [];
   for (const name of [...Object.keys(fields), ...Object.keys(files)])
     if (!KNOWN_FIELDS.has(name)) problems.push({ path: name, message: 'is not a bot field' });
-  for (const name of Object.keys(files))
-    if (!['image', ...DRAWN_PARTS].includes(name)) problems.push({ path: name, message: 'is not an image field' });
+    else if (name in files && !IMAGE_FIELDS.includes(name)) problems.push({ path: name, message: 'is text: send it as UTF-8, not as a binary file' });
   for (const name of ['image', ...DRAWN_PARTS])
     if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
   const parsed = textFields.safeParse(fields);
