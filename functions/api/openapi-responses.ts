@@ -194,6 +194,19 @@ const batch = object(
   ['batch_id', 'template_uid', 'template_name', 'status', 'rows', 'counts', 'created_at', 'completed_at', 'url'],
 );
 
+/** The 201 of POST /v1/uploads: the id, and how and until when to PUT the file (functions/commons/presenters/upload.ts). */
+const startedUpload = object({
+  upload_id: string,
+  kind: { type: 'string', enum: ['audio', 'video'] },
+  content_type: string,
+  size: { type: 'integer' },
+  upload_url: string,
+  upload_method: { type: 'string', const: 'PUT' },
+  upload_headers: { type: 'object', additionalProperties: { type: 'string' } },
+  upload_url_expires_at: string,
+  expires_at: { type: 'string', description: 'After this the id names nothing.' },
+});
+
 export const responseSchemas = {
   CreatedVideo: createdVideo,
   Video: video,
@@ -201,6 +214,7 @@ export const responseSchemas = {
   CreatedBatch: createdBatch,
   BatchDryRun: batchDryRun,
   Batch: batch,
+  StartedUpload: startedUpload,
 };
 
 /** A response whose body is one of the schemas above. */

@@ -142,10 +142,7 @@ function uploadPaths() {
           },
         },
         responses: {
-          ...ok(
-            '{"upload_id", "kind", "content_type", "size", "upload_url", "upload_method": "PUT", "upload_headers", "upload_url_expires_at", "expires_at"}',
-            '201',
-          ),
+          ...okWith('StartedUpload', 'Recorded: PUT the file to upload_url with exactly upload_headers', '201'),
           ...errors(400, 401, 413, 415),
         },
       },

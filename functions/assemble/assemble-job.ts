@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runQueueJob } from '#commons/jobs';
+import { videoJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
 import { makeWorkDir } from '#commons/workdirs';
@@ -211,14 +211,8 @@ async function discardOutput(deps: AssembleDeps, videoId: string, objectKey: str
 }
 
 /** The assemble queue's job: runAssembleJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */
-export function handleAssembleMessage(message: AssembleMessage, receive: number, maxReceives: number, deps: AssembleDeps): Promise<void> {
-  const job = {
-    name: 'assembly',
-    videoId: message.videoId,
-    tenantId: message.tenantId,
-    receive,
-    maxReceives,
-    fatal: { code: 'assembly_failed', message: () => 'the rendered clips could not be joined into one video; create the video again' },
-  };
-  return runQueueJob(job, deps, () => runAssembleJob(message, deps));
-}
+export const assembleJob = videoJob<AssembleMessage, AssembleDeps>({
+  name: 'assembly',
+  fatal: { code: 'assembly_failed', message: () => 'the rendered clips could not be joined into one video; create the video again' },
+  run: runAssembleJob,
+});

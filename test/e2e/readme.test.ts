@@ -1,7 +1,7 @@
 /**
  * The README runs as written. Every ```bash block of README.md, then of docs/api.md, is pasted into one bash session
  * (variables and functions carry from block to block, as in a reader's terminal) in a folder that has the
- * repository's examples/ and functions/, against `npm start` on a temporary data dir. A block made only of
+ * repository's examples/, functions/ and node_modules/, against `npm start` on a temporary data dir. A block made only of
  * `npm ci` and `npm start` lines is the reader's first terminal: `npm ci` is this checkout's install, and each
  * `npm start` (re)starts the runtime with the variables the line gives, on the same data dir and port.
  *
@@ -167,6 +167,8 @@ describe('the README, pasted block by block', () => {
     workDir = await mkdtemp(join(tmpdir(), 'vidbot-readme-'));
     symlinkSync(resolve(REPO_ROOT, 'examples'), join(workDir, 'examples'));
     symlinkSync(resolve(REPO_ROOT, 'functions'), join(workDir, 'functions'));
+    // `npx vidbot` runs the checkout's CLI (node_modules/.bin), as in the repository's folder.
+    symlinkSync(resolve(REPO_ROOT, 'node_modules'), join(workDir, 'node_modules'));
     port = await freePort();
     filesPort = await freePort();
     runtime = new ReaderRuntime(port, join(workDir, 'data'));
@@ -218,8 +220,12 @@ describe('the README, pasted block by block', () => {
         [...result.stdout.matchAll(/.{0,80}\bundefined\b.{0,20}/g)].map((m) => m[0]),
         `${where}: a field the answer did not have`,
       ).toEqual([]);
-      // python's http.server logs each request on stderr; anything else there is a failure.
-      const complaints = result.stderr.split('\n').filter((line) => line.trim() && !/"GET \/\S* HTTP\/1\.[01]" 200/.test(line));
+      // python's http.server logs each request on stderr, and `vidbot … --wait` draws its progress there (a bar per
+      // clip, then the video's status); anything else there is a failure.
+      const progress = /^(clip \d+ \[[#-]+\] \w+|vid_\S+ (accepted|\w+ \(\d+\/\d+ clips\)))$/;
+      const complaints = result.stderr
+        .split('\n')
+        .filter((line) => line.trim() && !/"GET \/\S* HTTP\/1\.[01]" 200/.test(line) && !progress.test(line));
       expect(complaints, `${where}: stderr`).toEqual([]);
       // `settled` prints `v1/…: <status>`, after an answer that may end without a newline.
       settledLines.push(...[...result.stdout.matchAll(/(v1\/[^\s"]+): (\w+)$/gm)].map((m) => `${m[1]}: ${m[2]}`));
@@ -237,5 +243,5 @@ describe('the README, pasted block by block', () => {
     expect(scene.duration).toBeGreaterThan(4);
     expect(statSync(join(workDir, 'scene.mp4')).size).toBeGreaterThan(50_000);
     if (process.env.VIDBOT_README_PICTURE === '1') await scenePicture(join(workDir, 'scene.mp4'), { width: 720, height: 1280 });
-  }, 900_000);
+  }, 1_500_000);
 });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { type BotManifest, mouthFramesOf } from '#domain/look';
 import type { Picture } from '#media/raster/picture';
+import { engineAssets } from './assets.ts';
 import { PicturePool } from './picture-pool.ts';
 
 export interface BotSprites {
@@ -29,10 +30,11 @@ export interface BotSprites {
 /**
  * The artwork directory. The bundle (infra/scripts/bundle-render.ts) puts `bots/` next to index.mjs, and
  * esbuild makes import.meta.url that file; from source this module is functions/render/engine/sprites.ts
- * and the artwork is ../bots. VIDBOT_BOTS_DIR overrides both.
+ * and the artwork is ../bots. A folder configured at cold start (./assets.ts) overrides both.
  */
 function botsDirectory(): string {
-  if (process.env.VIDBOT_BOTS_DIR) return process.env.VIDBOT_BOTS_DIR;
+  const configured = engineAssets().botsDirectory;
+  if (configured) return configured;
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = join(here, 'bots');
   return existsSync(join(bundled, 'ava', 'manifest.json')) ? bundled : join(here, '..', 'bots');

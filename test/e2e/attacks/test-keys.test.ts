@@ -47,7 +47,7 @@ describe('test key attacks', () => {
       (await body(await call('/v1/video?limit=100', { headers }))).videos.map((v: any) => v.video_id);
     expect(await listed(testKey)).toEqual([test.video_id]);
     expect(await listed(app.authHeaders)).not.toContain(test.video_id);
-  });
+  }, 120_000);
 
   it("a test key does not find the live account's template, nor send a batch of it", async () => {
     const template = { name: 'Hello', clips: [{ bot_uid: 'bot_ava', text: 'Hi {{name}}.' }] };
@@ -64,7 +64,7 @@ describe('test key attacks', () => {
       body: JSON.stringify({ webhook: 'https://hooks.example.com/b', rows: [{ name: 'Eve' }] }),
     });
     expect(batch.status).toBe(404);
-  });
+  }, 120_000);
 
   it("a test key's videos do not take the live account's room, and the live account's do not take the test account's", async () => {
     const target = keyTarget(app);

@@ -323,6 +323,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask to upload a file (a recording for audio_upload, footage for video_upload): answers an upload_id and a presigned upload_url to PUT exactly the declared content type and size to; the id is yours alone, serves one request and expires after a day */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/video": {
         parameters: {
             query?: never;
@@ -746,10 +763,26 @@ export interface components {
             mouth_wide?: string;
             /** @description Required. */
             name: string;
-            /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f3. */
+            /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f5. */
             voice?: string;
             /** @description Receives a signed bot.ready or bot.failed event when the preparation settles. */
             webhook?: string;
+        };
+        StartedUpload: {
+            content_type: string;
+            /** @description After this the id names nothing. */
+            expires_at: string;
+            /** @enum {string} */
+            kind: "audio" | "video";
+            size: number;
+            upload_headers: {
+                [key: string]: string;
+            };
+            upload_id: string;
+            /** @constant */
+            upload_method: "PUT";
+            upload_url: string;
+            upload_url_expires_at: string;
         };
         /** @description A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions, and the text and url of each overlay) may hold {{name}} or {{name|default}}. */
         TemplateRequest: {
@@ -905,6 +938,15 @@ export interface components {
                 primary_color?: string;
                 text_color?: string;
             };
+        };
+        UploadRequest: {
+            /**
+             * @description The file's media type: audio/* for a recording (audio_upload), video/* for footage (video_upload).
+             * @enum {string}
+             */
+            content_type: "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/mpeg" | "audio/mp4" | "audio/x-m4a" | "audio/aac" | "audio/ogg" | "audio/opus" | "audio/webm" | "audio/flac" | "audio/x-flac" | "video/mp4" | "video/quicktime" | "video/webm";
+            /** @description The file's exact size in bytes: the upload's PUT must send this Content-Length. At most 104857600 for audio, 524288000 for video. */
+            size: number;
         };
         Video: {
             /** @enum {string} */
@@ -1530,7 +1572,7 @@ export interface operations {
                     image_url: string;
                     /** @description Required. */
                     name: string;
-                    /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f3. */
+                    /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f5. */
                     voice?: string;
                     /** @description Receives a signed bot.ready or bot.failed event when the preparation settles. */
                     webhook?: string;
@@ -2618,6 +2660,76 @@ export interface operations {
             };
             /** @description Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded: PUT the file to upload_url with exactly upload_headers */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedUpload"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
