@@ -28,6 +28,16 @@ export const limits = {
   maxBackgroundBytes: 200 * 1024 * 1024,
   /** A background download that takes longer than this fails the clip. */
   backgroundTimeoutMs: 30_000,
+  /**
+   * Waiting on a stranger's server holds a render or assembly environment that other accounts share: every media
+   * download (background, music, logo, image overlay, a bot's image_url) must connect within this, answer its
+   * first byte within mediaFirstByteMs, and then keep at least mediaMinBytesPerSecond over every
+   * mediaRateWindowMs, or fail at once as a timeout of its field.
+   */
+  mediaConnectMs: 3_000,
+  mediaFirstByteMs: 5_000,
+  mediaMinBytesPerSecond: 64 * 1024,
+  mediaRateWindowMs: 5_000,
   /** A video's music file larger than this is refused while downloading (as a background). */
   maxMusicBytes: 200 * 1024 * 1024,
   /** A music download that takes longer than this fails the video. */
