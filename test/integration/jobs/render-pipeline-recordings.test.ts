@@ -8,7 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '#domain/clip';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { runQueueJob } from '#commons/jobs';
+import { renderJob } from '#functions/render/clip-job.ts';
 import { fetchRecording } from '#functions/render/recording.ts';
 import { clipDeps, counter, objects, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 
@@ -31,7 +32,7 @@ describe('a recorded clip through the render job', () => {
     const clip = { bot_uid: 'bot_ava', audio_url: 'https://example.com/me.wav', text: 'Hello from me.' };
     const first = recordingOf('recording A');
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: first.fetch });
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: first.fetch });
     expect(renderClip).toHaveBeenCalledTimes(1);
     const input = renderClip.mock.calls[0]![0];
     expect(input.speech.name).toBe('recording');
@@ -42,11 +43,11 @@ describe('a recorded clip through the render job', () => {
 
     // The same bytes again: found in the cache. Other bytes behind the same URL: another clip.
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: recordingOf('recording A').fetch });
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: recordingOf('recording A').fetch });
     expect(renderClip).toHaveBeenCalledTimes(1);
     expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, contentHash: rendered.contentHash });
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: recordingOf('recording B').fetch });
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: recordingOf('recording B').fetch });
     expect(renderClip).toHaveBeenCalledTimes(2);
     expect((await videos.get(`vid_test${counter}`))!.clipResults['0']!.contentHash).not.toBe(rendered.contentHash);
   });
@@ -55,7 +56,7 @@ describe('a recorded clip through the render job', () => {
     const gone = async (_recording: Recording, path: string) =>
       fetchRecording({ uploadKey: 'upload-files/acct_1/upl_AAAAAAAAAAAAAAAA' }, path, { mode: 'local', objects });
     await submit([{ bot_uid: 'bot_ava', audio_url: 'https://example.com/me.wav' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: gone });
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, { ...clipDeps, fetchRecording: gone });
     const video = (await videos.get(`vid_test${counter}`))!;
     expect(video.status).toBe('failed');
     expect(video.error).toMatchObject({ code: 'audio_unavailable' });
