@@ -362,7 +362,17 @@ export const functions = {
     timeoutSeconds: 15,
     voices: true,
     // accounts: each account's limit of videos in progress.
-    tables: { accounts: 'read', bots: 'read', accountBots: 'read', videos: 'readWrite', clips: 'read', idempotency: 'readWrite', templates: 'read' },
+    // uploads: a clip's audio_upload is claimed for its video (and its file's size read: bucket 'read').
+    tables: {
+      accounts: 'read',
+      bots: 'read',
+      accountBots: 'read',
+      videos: 'readWrite',
+      clips: 'read',
+      idempotency: 'readWrite',
+      templates: 'read',
+      uploads: 'readWrite',
+    },
     queues: { render: 'send' },
     bucket: 'read',
   },

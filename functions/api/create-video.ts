@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoTemplateStore } from '#commons/aws/dynamo-templates';
+import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -24,7 +25,7 @@ import { listBots } from './bot-listing.ts';
 import { unreachableProblems } from './unreachable.ts';
 
 const config = loadConfig({
-  tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'templates'],
+  tables: ['accounts', 'bots', 'accountBots', 'videos', 'clips', 'idempotency', 'templates', 'uploads'],
   queues: ['render'],
   bucket: true,
 });
@@ -40,6 +41,7 @@ const deps = {
   now: () => new Date(),
   newVideoId: () => newId('vid'),
   voices: config.voices,
+  recordings: { uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads), objects: new S3ObjectStore(s3Client(), config.bucket) },
 };
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);

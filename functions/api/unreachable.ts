@@ -5,7 +5,7 @@ import type { FieldProblem } from '#domain/errors';
 
 /**
  * Addresses the service will never fetch from or deliver to (metadata, link-local, and on AWS private and
- * loopback ones), refused at once when a create request's URL (webhook, background, logo, an overlay's image, music) names them literally rather than when the render
+ * loopback ones), refused at once when a create request's URL (webhook, background, a recording, logo, an overlay's image, music) names them literally rather than when the render
  * or the delivery runs into them. Names are judged through DNS at fetch time.
  */
 export function unreachableProblems(command: CreateVideoCommand, mode: Mode): FieldProblem[] {
@@ -19,6 +19,7 @@ export function unreachableProblems(command: CreateVideoCommand, mode: Mode): Fi
   for (const [index, clip] of command.clips.entries()) {
     if (!('bot_uid' in clip)) continue;
     check(`clips[${index}].background`, clip.background);
+    check(`clips[${index}].audio_url`, clip.audio_url);
     for (const [i, overlay] of (clip.overlays ?? []).entries())
       if (overlay.type === 'image') check(`clips[${index}].overlays[${i}].url`, overlay.url);
   }

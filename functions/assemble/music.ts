@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch } from '#commons/net/guarded-fetch';
+import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
@@ -40,7 +40,14 @@ export async function musicBed(music: MusicSpec, workDir: string, seconds: numbe
   }
   const download = join(workDir, 'music-download');
   try {
-    await guardedFetch(music.url, { mode, timeoutMs: limits.musicTimeoutMs, maxBytes: limits.maxMusicBytes, toFile: download, maxRedirects: 5 });
+    await guardedFetch(music.url, {
+      mode,
+      timeoutMs: limits.musicTimeoutMs,
+      maxBytes: limits.maxMusicBytes,
+      toFile: download,
+      maxRedirects: 5,
+      pace: MEDIA_PACE,
+    });
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {

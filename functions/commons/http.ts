@@ -7,6 +7,7 @@ import {
   SignatureRejected,
   TooManyBatchesInProgress,
   TooManyBotsInProgress,
+  TooManyPendingUploads,
   TooManyVideosInProgress,
 } from '#domain/errors';
 import { ApiError, MethodNotAllowedError, NotFoundError, UnauthorizedError } from './errors.ts';
@@ -215,6 +216,18 @@ const DOMAIN_ERRORS: ErrorAnswer[] = [
         'too_many_batches_in_progress',
         `Your account already has ${e.limit} batches queued or running, the most it may have at once. ` +
           'Retry once one of them has settled (GET /v1/batches), or cancel one (DELETE /v1/batches/{id}).',
+        undefined,
+        retryAfter(e.retryAfterSeconds),
+      ),
+  ),
+  answer(
+    TooManyPendingUploads,
+    (e) =>
+      new ApiError(
+        429,
+        'too_many_pending_uploads',
+        `Your account already has ${e.limit} uploads asked for and not yet used, the most it may have at once. ` +
+          'Use one of them (audio_upload, video_upload), or retry once one has expired (a day after it was asked for).',
         undefined,
         retryAfter(e.retryAfterSeconds),
       ),

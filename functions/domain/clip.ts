@@ -7,6 +7,7 @@ import { limits } from './limits.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
 import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-markup.ts';
 import { nameProblem, nameSchema, refuseWith, textProblem } from './text-rules.ts';
+import { UPLOAD_ID } from './uploads.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
@@ -97,9 +98,24 @@ const textSchema = z
   );
 
 /** A full clip as a caller describes it (interface 2.1). */
-export const clipInputSchema = z.strictObject({
+const clipFields = z.strictObject({
   bot_uid: z.string().trim().min(1).max(100),
-  text: textSchema,
+  text: textSchema
+    .optional()
+    .describe(
+      'What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording.',
+    ),
+  audio_url: httpUrlSchema
+    .optional()
+    .describe(
+      `A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most ${limits.maxSpeechSeconds} s. Fetched like a background.`,
+    ),
+  audio_upload: z
+    .string()
+    .trim()
+    .regex(UPLOAD_ID, 'must be an upload_id from POST /v1/uploads')
+    .optional()
+    .describe('The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url.'),
   voice: z
     .string()
     .trim()
@@ -134,6 +150,23 @@ export const clipInputSchema = z.strictObject({
   overlays: overlaysSchema.optional(),
 });
 
+/**
+ * A clip speaks its text (synthesised) or a recording (audio_url or audio_upload, one of them); a recording's text is
+ * its transcript, words alone: markup and the lexicon say how to synthesise, and nothing is synthesised.
+ */
+export const clipInputSchema = clipFields.superRefine((clip, ctx) => {
+  if (clip.audio_url !== undefined && clip.audio_upload !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['audio_upload'], message: 'give audio_url or audio_upload, not both' });
+  const recorded = clip.audio_url !== undefined || clip.audio_upload !== undefined;
+  if (!recorded && clip.text === undefined)
+    ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or give audio_url or audio_upload)' });
+  if (recorded && clip.text !== undefined && shownText(clip.text) !== clip.text)
+    ctx.addIssue({ code: 'custom', path: ['text'], message: "is a recording's transcript: plain words, without markup" });
+});
+
+/** Where a clip's recording is. */
+export type Recording = { url: string } | { uploadKey: string };
+
 /** A reference to a clip kept earlier with reusable_clip: true. */
 export const clipReferenceSchema = z.strictObject({
   clip_uid: z.string().trim().min(1).max(100).superRefine(refuseWith(nameProblem)),
@@ -162,6 +195,11 @@ export interface ClipSpec {
   text: string;
   /** A voice id of the catalog (domain/voices.ts) the clip is spoken with instead of its bot's voice. */
   voice?: string;
+  /**
+   * The caller's recording the clip speaks instead of a synthesised voice (`text`, if any, is its transcript): a URL
+   * fetched through the address guard, or the key of an upload claimed for this video.
+   */
+  recording?: Recording;
   position: BotPosition;
   /** How big the bot is drawn. Absent on clips stored before sizes existed: `medium`. */
   botSize?: BotSize;

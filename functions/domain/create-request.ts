@@ -149,7 +149,7 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
         else problem(at, issue.message);
       }
   });
-  const totalText = clips.reduce((n, c) => n + ('text' in c ? c.text.length : 0), 0);
+  const totalText = clips.reduce((n, c) => n + ('text' in c ? (c.text?.length ?? 0) : 0), 0);
   if (totalText > limits.maxTotalTextChars)
     problem('clips', `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
   return clips;
@@ -346,6 +346,11 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
   const { webhook, problems } = webhookAlias(fields);
   const result = createRequestSchema.safeParse({ ...fields, webhook });
   if (!result.success) problems.push(...result.error.issues.flatMap(problemsOf));
+  if (result.success && result.data.captions === 'burn')
+    result.data.clips.forEach((clip, i) => {
+      if ('bot_uid' in clip && clip.text === undefined)
+        problems.push({ path: `clips[${i}].text`, message: "is required for captions: give the recording's transcript, or leave captions out" });
+    });
   if (problems.length || !result.success) throw new InvalidRequest(problems);
   const { data } = result;
   return {

@@ -79,6 +79,17 @@ export class TooManyBatchesInProgress extends Error {
   }
 }
 
+/** An upload refused because the account already has as many uploads waiting to be used as it may. */
+export class TooManyPendingUploads extends Error {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`the account already has ${limit} uploads waiting to be used`);
+    this.name = 'TooManyPendingUploads';
+  }
+}
+
 /**
  * A queue job failed in a way no retry can fix (a bad background, a missing bot, a render over its budget):
  * the video fails at once with this code and message. The message is public: written by us, never a tool's

@@ -28,6 +28,16 @@ export const limits = {
   maxBackgroundBytes: 200 * 1024 * 1024,
   /** A background download that takes longer than this fails the clip. */
   backgroundTimeoutMs: 30_000,
+  /**
+   * Waiting on a stranger's server holds a render or assembly environment that other accounts share: every media
+   * download (background, music, logo, image overlay, a bot's image_url) must connect within this, answer its
+   * first byte within mediaFirstByteMs, and then keep at least mediaMinBytesPerSecond over every
+   * mediaRateWindowMs, or fail at once as a timeout of its field.
+   */
+  mediaConnectMs: 3_000,
+  mediaFirstByteMs: 5_000,
+  mediaMinBytesPerSecond: 64 * 1024,
+  mediaRateWindowMs: 5_000,
   /** A video's music file larger than this is refused while downloading (as a background). */
   maxMusicBytes: 200 * 1024 * 1024,
   /** A music download that takes longer than this fails the video. */
@@ -140,6 +150,15 @@ export const limits = {
    * few minutes.
    */
   maxUploadBytes: { audio: 100 * 1024 * 1024, video: 500 * 1024 * 1024 },
+  /** A clip's recording (audio_url) that takes longer than this to download fails the clip. */
+  recordingTimeoutMs: 60_000,
   /** An upload may be named for this long after it was asked for; the bucket's lifecycle rule removes the file. */
   uploadLifetimeSeconds: 24 * 3600,
+  /**
+   * Uploads of one account asked for and neither used nor expired: each may hold up to 500 MB in the bucket for days,
+   * and the API's rate alone would let one key reserve terabytes a day.
+   */
+  maxPendingUploads: 20,
+  /** What a refused upload is told to wait: the oldest pending one may have up to a day left. */
+  pendingUploadsRetryAfterSeconds: 3600,
 } as const;

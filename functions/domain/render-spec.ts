@@ -23,6 +23,8 @@ export type RenderSpec = VoiceRenderSpec | VideoRenderSpec;
 interface SpokenSpec {
   /** The raw text, markup included: a break or an emphasis changes the sound. */
   text: string;
+  /** The SHA-256 of the clip's own recording as fetched (audio_url, audio_upload). Absent: synthesised. */
+  recording?: string;
   /** The account's lexicon entries the text uses (lexicon.ts pronunciationsFor), as [word, say]. Absent: none. */
   pronunciations?: [word: string, say: string][];
   /**
@@ -66,6 +68,8 @@ export interface RenderFacts {
   shape: Shape;
   /** The account's lexicon entries the clip's text uses. */
   pronunciations: readonly LexiconEntry[];
+  /** The SHA-256 of the clip's recording, when it speaks one: another recording is another clip. */
+  recordingSha256?: string;
 }
 
 /** The render spec of a stored clip. */
@@ -73,6 +77,7 @@ export function renderSpecOf(clip: ClipSpec, facts: RenderFacts): RenderSpec {
   const spoken: SpokenSpec & { mode: RenderSpec['mode'] } = {
     mode: facts.mode,
     text: clip.text,
+    ...(facts.recordingSha256 && { recording: facts.recordingSha256 }),
     ...(facts.pronunciations.length && { pronunciations: facts.pronunciations.map((p): [string, string] => [p.word, p.say]) }),
     bot: { look: facts.bot.look, voice: facts.voice },
   };

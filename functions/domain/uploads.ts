@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { uploadFileKey } from './bucket-layout.ts';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequest, TooManyPendingUploads } from './errors.ts';
 import { limits } from './limits.ts';
 import type { ObjectStore, UploadStore } from './ports.ts';
 import './zod-messages.ts';
@@ -102,9 +102,15 @@ export interface UploadDeps {
   newUploadId: () => string;
 }
 
-/** Records an upload and signs the PUT that may store exactly the declared file under the caller's account. */
+/**
+ * Records an upload and signs the PUT that may store exactly the declared file under the caller's account; refused
+ * (429, nothing recorded) while the account has `maxPendingUploads` neither used nor expired. The count is read
+ * before the write, so requests at the same instant may pass it together: at most the API's burst over the limit.
+ */
 export async function startUpload(tenantId: string, request: UploadRequest, deps: UploadDeps): Promise<StartedUpload> {
   const now = deps.now();
+  if ((await deps.uploads.countPending(tenantId, Math.floor(now.getTime() / 1000))) >= limits.maxPendingUploads)
+    throw new TooManyPendingUploads(limits.maxPendingUploads, limits.pendingUploadsRetryAfterSeconds);
   const upload: Upload = {
     tenantId,
     uploadId: deps.newUploadId(),
@@ -124,7 +130,7 @@ export async function startUpload(tenantId: string, request: UploadRequest, deps
 }
 
 /** An id as callers write it: `upl_` and 16 base64url characters (api-keys.ts newId). */
-const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{16}$/;
+export const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{16}$/;
 
 export interface ClaimDeps {
   uploads: UploadStore;
@@ -137,7 +143,6 @@ export interface ClaimDeps {
  * stored at the declared size, and not used before. `path` is the field that named it (`clips[0].audio_upload`),
  * where every refusal is reported; another account's id reads as an unknown one. The claim is a conditional write,
  * so two requests naming one id cannot both have it. Returns the file's key in the bucket.
- * @internal Called by the requests that name an upload (`audio_upload`, `video_upload`); until one does, its tests.
  */
 export async function claimUpload(
   tenantId: string,

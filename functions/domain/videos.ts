@@ -1,19 +1,31 @@
 import { pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
+import { uploadFileKey } from './bucket-layout.ts';
 import type { CaptionMode } from './choices.ts';
-import type { ClipInput, ClipReference, ClipSpec, Logo } from './clip.ts';
+import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
 import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
 import type { Theme } from './overlays.ts';
-import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
+import type {
+  AccountBotStore,
+  AccountStore,
+  BotCatalog,
+  ClipLibrary,
+  KeptClip,
+  MessageQueue,
+  ObjectStore,
+  UploadStore,
+  VideoRepository,
+} from './ports.ts';
+import { canAlignTranscript, claimRecordings } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
-import { findVoice, type VoiceOptions } from './voices.ts';
+import { findVoice, type VoiceOptions, voiceToSpeak } from './voices.ts';
 
 export interface CreateVideoDeps {
   bots: BotCatalog;
@@ -28,6 +40,11 @@ export interface CreateVideoDeps {
   newVideoId: () => string;
   /** Which voices the deployment speaks: a clip's `voice` must be one of them. */
   voices: VoiceOptions;
+  /**
+   * The account's uploads and their files: a clip's audio_upload is claimed for the video. Without them (a batch's
+   * rows) an audio_upload is refused; audio_url works everywhere.
+   */
+  recordings?: { uploads: UploadStore; objects: Pick<ObjectStore, 'head'> };
 }
 
 /** A bot of the account is pinned on its clip: its look and voice as they are now (see ClipSpec.pinnedBot). */
@@ -153,11 +170,23 @@ async function describedClipSpec(
   }
   if (found.own && found.own.status !== 'ready') trouble.notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
   const { bot } = found;
+  const recording = recordingOf(input, tenantId);
+  if (recording && input.text !== undefined) {
+    const language = findVoice(voiceToSpeak(bot.voice, input.voice, deps.voices).id, deps.voices)?.language ?? '';
+    if (!canAlignTranscript(language)) {
+      trouble.problems.push({
+        path: `clips[${index}].text`,
+        message: `a recording's transcript is aligned in English or French, and this clip's voice is ${language || 'another language'}: leave text out (the mouth follows the sound), or name an English or French voice`,
+      });
+      return undefined;
+    }
+  }
   return {
     index,
     clipName: input.clip_name || `Clip ${index + 1}`,
     botUid: bot.uid,
-    text: input.text.trim(),
+    text: input.text?.trim() ?? '',
+    ...(recording && { recording }),
     ...(input.voice !== undefined && { voice: input.voice }),
     position: input.bot_position ?? bot.defaultPosition,
     botSize: input.bot_size,
@@ -170,6 +199,13 @@ async function describedClipSpec(
     ...fromVideo,
     ...pinned(found),
   };
+}
+
+/** The recording a clip speaks, if any: its URL, or the key of the caller's upload (claimed by createVideo). */
+function recordingOf(input: ClipInput, tenantId: string): Recording | undefined {
+  if (input.audio_url !== undefined) return { url: input.audio_url };
+  if (input.audio_upload !== undefined) return { uploadKey: uploadFileKey(tenantId, input.audio_upload) };
+  return undefined;
 }
 
 /**
@@ -227,8 +263,10 @@ export async function createVideo(
   const clips = test ? resolved.map(withWatermark) : resolved;
   if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps, account);
   const now = deps.now();
+  const videoId = deps.newVideoId();
+  await claimRecordings(command.clips, caller.tenantId, videoId, deps.recordings && { ...deps.recordings, now: deps.now });
   const video: VideoRecord = {
-    videoId: deps.newVideoId(),
+    videoId,
     tenantId: caller.tenantId,
     keyId: caller.keyId,
     status: 'queued',

@@ -1,6 +1,6 @@
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch } from '#commons/net/guarded-fetch';
+import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
@@ -13,7 +13,13 @@ import { limits } from '#domain/limits';
  */
 export async function fetchBotImage(url: string, mode: Mode): Promise<Buffer> {
   try {
-    const response = await guardedFetch(url, { mode, timeoutMs: limits.botImageTimeoutMs, maxBytes: limits.maxBotImageBytes, maxRedirects: 5 });
+    const response = await guardedFetch(url, {
+      mode,
+      timeoutMs: limits.botImageTimeoutMs,
+      maxBytes: limits.maxBotImageBytes,
+      maxRedirects: 5,
+      pace: MEDIA_PACE,
+    });
     return response.body ?? Buffer.alloc(0);
   } catch (error) {
     if (isTransientError(error)) throw error;

@@ -1,6 +1,6 @@
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch } from '#commons/net/guarded-fetch';
+import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
@@ -32,7 +32,14 @@ const FETCH_FAILURES: Record<FetchError['code'], { code: string; message: string
 
 export async function fetchBackground(url: string, path: string, workDir: string, mode: Mode): Promise<BackgroundMedia> {
   try {
-    await guardedFetch(url, { mode, timeoutMs: limits.backgroundTimeoutMs, maxBytes: limits.maxBackgroundBytes, toFile: path, maxRedirects: 5 });
+    await guardedFetch(url, {
+      mode,
+      timeoutMs: limits.backgroundTimeoutMs,
+      maxBytes: limits.maxBackgroundBytes,
+      toFile: path,
+      maxRedirects: 5,
+      pace: MEDIA_PACE,
+    });
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {

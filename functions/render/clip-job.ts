@@ -9,7 +9,7 @@ import { resolveBot } from '#domain/account-bots';
 import type { Bot } from '#domain/bot';
 import { cuesObjectKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, TEMPORARY } from '#domain/bucket-layout';
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
-import type { ClipSpec } from '#domain/clip';
+import type { ClipSpec, Recording } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
 import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
@@ -19,7 +19,7 @@ import { type RenderSpec, renderSpecOf } from '#domain/render-spec';
 import type { ClipResult, VideoRecord } from '#domain/video';
 import { isTerminal } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
-import { type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
+import { findVoice, type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
 import type { ImageMedia } from '#media/image-media';
@@ -29,6 +29,7 @@ import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/t
 import { RENDERER_VERSION, SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
 import type { ImageSubject } from './image.ts';
 import { engineInputOf, imageLayersOf } from './render-input.ts';
+import { RecordedSpeech } from './speech/recorded.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
 const DURATION_METADATA = 'duration-seconds';
@@ -52,6 +53,8 @@ export interface ClipJobDeps {
   voices: VoiceOptions;
   /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
   fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
+  /** Brings a clip's recording (its URL through the address guard, or its upload) into `path`, or throws JobFailure. */
+  fetchRecording: (recording: Recording, path: string) => Promise<{ sha256: string }>;
   /** Downloads an image drawn over the clip (the logo) into `path` through the address guard and inspects it, or throws JobFailure. */
   fetchImage: (url: string, path: string, subject: ImageSubject) => Promise<ImageMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
@@ -75,6 +78,15 @@ interface ClipRender {
   hash: string;
   keptKey: string;
   renderKey: string;
+  /** The clip's own recording, when it speaks one (audio_url, audio_upload). */
+  recording?: ClipRecording;
+}
+
+/** A clip's recording, fetched into its own work dir, and the SHA-256 of its bytes. */
+interface ClipRecording {
+  workDir: string;
+  path: string;
+  sha256: string;
 }
 
 /**
@@ -95,24 +107,14 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (!clip) throw new JobFailure('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
-    const job = await clipRenderOf(message, video, clip, deps);
-    const { hash } = job;
-    const result: ClipResult = { status: 'rendered', contentHash: hash };
-    const { found, rendered } = await findInCache(job, deps);
-    if (found) {
-      // Rendered before (by this or another video of the tenant): its duration is stored with it.
-      result.cached = true;
-      result.objectKey = found.key;
-      result.durationSeconds = Number(found.head.metadata[DURATION_METADATA] ?? 0);
-      logger.info('clip found in render cache', { video_id: videoId, clip_index: clipIndex, content_hash: hash, object_key: found.key });
-    } else {
-      if (rendered)
-        logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
-      await renderAndStore(job, result, deps);
+    const recording = clip.recording && (await recordingOf(message, clip.recording, deps));
+    try {
+      const job = await clipRenderOf(message, video, clip, deps, recording);
+      const { allRendered } = await renderClipOnce(job, deps);
+      if (!allRendered) return;
+    } finally {
+      if (recording) await rm(recording.workDir, { recursive: true, force: true });
     }
-    if (clip.reusable) await keepClip(job, result, deps);
-    const { allRendered } = await deps.videos.recordClipRendered(videoId, clipIndex, result);
-    if (!allRendered) return;
   } else {
     const current = await deps.videos.get(videoId);
     if (!current || current.renderedCount !== current.clipCount || isTerminal(current.status)) return;
@@ -123,8 +125,46 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   await deps.assembleQueue.send({ kind: 'assemble', tenantId: message.tenantId, videoId });
 }
 
+/** The clip's recording in a work dir of its own, and its hash (render/recording.ts). */
+async function recordingOf({ videoId, clipIndex }: RenderClipMessage, recording: Recording, deps: ClipJobDeps): Promise<ClipRecording> {
+  const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}-recording`);
+  const path = join(workDir, 'recording');
+  try {
+    const { sha256 } = await deps.fetchRecording(recording, path);
+    return { workDir, path, sha256 };
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Finds the clip in the render cache or renders it, keeps it if asked, and records it on its video. */
+async function renderClipOnce(job: ClipRender, deps: ClipJobDeps): Promise<{ allRendered: boolean }> {
+  const { videoId, clipIndex, clip, hash } = job;
+  const result: ClipResult = { status: 'rendered', contentHash: hash };
+  const { found, rendered } = await findInCache(job, deps);
+  if (found) {
+    // Rendered before (by this or another video of the tenant): its duration is stored with it.
+    result.cached = true;
+    result.objectKey = found.key;
+    result.durationSeconds = Number(found.head.metadata[DURATION_METADATA] ?? 0);
+    logger.info('clip found in render cache', { video_id: videoId, clip_index: clipIndex, content_hash: hash, object_key: found.key });
+  } else {
+    if (rendered) logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
+    await renderAndStore(job, result, deps);
+  }
+  if (clip.reusable) await keepClip(job, result, deps);
+  return deps.videos.recordClipRendered(videoId, clipIndex, result);
+}
+
 /** The bot the clip draws, the clip's render spec, and the content address of its render. */
-async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip: ClipSpec, deps: ClipJobDeps): Promise<ClipRender> {
+async function clipRenderOf(
+  message: RenderClipMessage,
+  video: VideoRecord,
+  clip: ClipSpec,
+  deps: ClipJobDeps,
+  recording?: ClipRecording,
+): Promise<ClipRender> {
   const { videoId, clipIndex } = message;
   const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
   if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
@@ -139,12 +179,13 @@ async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip
   const mode = video.createVideo ? 'video' : 'voice';
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
   // The lexicon as it is now: only the entries the clip's text uses count, so a change elsewhere in it keeps the cache.
-  const pronunciations = pronunciationsFor(clip.text, (await deps.lexicons.get(video.tenantId))?.entries ?? []);
-  const spec = renderSpecOf(clip, { bot, voice, mode, shape: video.shape, pronunciations });
+  // A recording is said as recorded: the lexicon does not apply to it.
+  const pronunciations = recording ? [] : pronunciationsFor(clip.text, (await deps.lexicons.get(video.tenantId))?.entries ?? []);
+  const spec = renderSpecOf(clip, { bot, voice, mode, shape: video.shape, pronunciations, recordingSha256: recording?.sha256 });
   const hash = renderCacheKey(video.tenantId, RENDERER_VERSION, spec);
   const keptKey = keptObjectKey(hash, mode);
   const renderKey = renderObjectKey(hash, mode);
-  return { videoId, video, clip, clipIndex, bot, own, pin, spec, hash, keptKey, renderKey };
+  return { videoId, video, clip, clipIndex, bot, own, pin, spec, hash, keptKey, renderKey, recording };
 }
 
 /** The clip's render in the cache: kept, else a temporary one young enough; either with its cues beside it. */
@@ -168,7 +209,7 @@ async function findInCache(
 
 /** Renders the clip afresh and stores it, its cues and its poster under its content address. */
 async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
-  const { videoId, clip, clipIndex, bot, own, pin, spec, keptKey, renderKey } = job;
+  const { videoId, clip, clipIndex, bot, own, pin, spec, keptKey, renderKey, recording } = job;
   const started = Date.now();
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
@@ -197,7 +238,9 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
           background,
           imageLayers: images,
           workDir,
-          speech: deps.speechFor(spec.bot.voice),
+          speech: recording
+            ? new RecordedSpeech(recording.path, findVoice(spec.bot.voice.id, deps.voices)?.language ?? '')
+            : deps.speechFor(spec.bot.voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),
         }),

@@ -14,6 +14,7 @@ import { type ClipJobDeps, renderJob } from './clip-job.ts';
 import { configureEngineAssets, renderClip } from './engine/index.ts';
 import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
+import { fetchRecording } from './recording.ts';
 import { speechEngineFor } from './speech/index.ts';
 
 const config = loadConfig({
@@ -39,6 +40,7 @@ const deps: ClipJobDeps = {
   voices: config.voices,
   fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
   fetchImage: (url, path, subject) => fetchImage(url, path, config.mode, subject),
+  fetchRecording: (recording, path) => fetchRecording(recording, path, { mode: config.mode, objects }),
   renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),
 };

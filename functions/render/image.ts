@@ -1,6 +1,6 @@
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch } from '#commons/net/guarded-fetch';
+import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
@@ -51,7 +51,14 @@ function fetchFailure(error: FetchError, { code, name }: ImageSubject): JobFailu
  */
 export async function fetchImage(url: string, path: string, mode: Mode, subject: ImageSubject): Promise<ImageMedia> {
   try {
-    await guardedFetch(url, { mode, timeoutMs: limits.imageLayerTimeoutMs, maxBytes: limits.maxImageLayerBytes, toFile: path, maxRedirects: 5 });
+    await guardedFetch(url, {
+      mode,
+      timeoutMs: limits.imageLayerTimeoutMs,
+      maxBytes: limits.maxImageLayerBytes,
+      toFile: path,
+      maxRedirects: 5,
+      pace: MEDIA_PACE,
+    });
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {

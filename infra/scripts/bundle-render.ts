@@ -7,6 +7,7 @@
  *     espeak-worker.mjs    the speech synthesizer's thread (functions/render/speech/espeak-worker.mjs, bundled)
  *     espeak-ng.js, .data  the speech synthesizer: espeak-ng as a library (@echogarden/espeak-ng-emscripten) and
  *                          its voices, loaded by the thread from beside itself
+ *     soundswallower/…     the transcript aligner (soundswallower's module, WebAssembly and en-us, fr-fr models)
  *     bots/<look>/…        the bot artwork (PNG sprites + manifest.json)
  *     fonts/…              the fonts of burned captions and text overlays (render/engine/fonts.ts: the theme
  *                          families and Noto Sans Arabic / SC, SemiBold TTF from @expo-google-fonts)
@@ -70,6 +71,14 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
   // The espeak-ng library (plain JavaScript) and its voice data, which the thread loads from beside itself.
   for (const file of ['espeak-ng.js', 'espeak-ng.data'])
     copyFileSync(join(root, 'node_modules', '@echogarden', 'espeak-ng-emscripten', file), join(out, file));
+
+  // The transcript aligner (speech/alignment.ts loads it from <dir>/soundswallower/): its module, its WebAssembly
+  // and its US English and French models.
+  const soundswallower = join(root, 'node_modules', 'soundswallower');
+  mkdirSync(join(out, 'soundswallower'), { recursive: true });
+  for (const file of ['soundswallower.node.js', 'soundswallower.node.wasm', 'package.json'])
+    copyFileSync(join(soundswallower, file), join(out, 'soundswallower', file));
+  cpSync(join(soundswallower, 'model'), join(out, 'soundswallower', 'model'), { recursive: true });
 
   mkdirSync(join(out, 'fonts'), { recursive: true });
   for (const font of ALL_FONT_FILES)

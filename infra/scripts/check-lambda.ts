@@ -22,7 +22,8 @@
  *      `qemu-aarch64-static -L <sysroot>`; otherwise reported as skipped, with the reason
  *      (`--require-arm64`, as CI runs it, makes that a failure). The arm64 ffmpeg of the media layer and of the
  *      render image then encodes one second of test picture and tone to H.264/AAC MP4, checked with ffprobe.
- *    On both, the render image's speech thread (espeak-worker.mjs with the image's espeak-ng library and voices) says a sentence.
+ *    On both, the render image's speech thread (espeak-worker.mjs with the image's espeak-ng library and voices) says a sentence,
+ *    and its transcript aligner (soundswallower/ with its WebAssembly and en-us model) loads and decodes a second.
  *      The sysroot (.cache/check-lambda/arm64-sysroot) is /usr/aarch64-linux-gnu plus what an arm64 Lambda shows
  *      of its CPU: qemu-user looks a path up in it first, so the guest reads an arm64 /proc/cpuinfo (Graviton2:
  *      Neoverse N1), not the host's x86 one, on which onnxruntime's cpuinfo crashes (SIGSEGV at load); and empty
@@ -43,7 +44,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invocations, prepareProbe } from './check-lambda/invocations.ts';
-import { checkFfmpeg, checkSpeech } from './check-lambda/media.ts';
+import { checkAligner, checkFfmpeg, checkSpeech } from './check-lambda/media.ts';
 import { report, seconds } from './check-lambda/report.ts';
 import { checkFunction, pool, prepareTwin, type Row } from './check-lambda/running.ts';
 import { makeArm64Sysroot, nodeBinary, type Runtime, runtimes } from './check-lambda/runtimes.ts';
@@ -92,6 +93,7 @@ async function checkRuntime(lambdas: LambdaUnderTest[], runtime: Runtime, runtim
   const prepare = onRuntime.find((fn) => fn.name === 'prepare')!;
   const renderImage = onRuntime.find((fn) => fn.name === 'render' && fn.kind === 'image');
   if (renderImage) tasks.push(() => checkSpeech('render image espeak-worker.mjs', renderImage.dir, runtime));
+  if (renderImage) tasks.push(() => checkAligner('render image soundswallower', renderImage.dir, runtime));
   // The slowest check first, so the pool's other slot takes the rest.
   tasks.unshift(() => checkFunction(prepare, runtime, runtimeMajor, scratch, prepareProbe(runtime.arch!)));
   if (runtime.label.includes('arm64')) tasks.push(...ffmpegChecks(lambdas, runtime, scratch));

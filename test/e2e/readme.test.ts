@@ -1,5 +1,5 @@
 /**
- * The README runs as written. Every ```bash block of README.md, then of docs/api.md, is pasted into one bash session
+ * The README runs as written. Every ```bash block of README.md is pasted into one bash session
  * (variables and functions carry from block to block, as in a reader's terminal) in a folder that has the
  * repository's examples/, functions/ and node_modules/, against `npm start` on a temporary data dir. A block made only of
  * `npm ci` and `npm start` lines is the reader's first terminal: `npm ci` is this checkout's install, and each
@@ -173,7 +173,7 @@ describe('the README, pasted block by block', () => {
   });
 
   it('every block works, and its videos are made', async () => {
-    const blocks = [...bashBlocks('README.md'), ...bashBlocks('docs/api.md')];
+    const blocks = bashBlocks('README.md');
     const pages = blocks.map((b) => b.text).join('\n');
     for (const typed of ['KEY=vb_...', '127.0.0.1:3000', '9999']) expect(pages, `the pages name ${typed}`).toContain(typed);
     const settledLines: string[] = [];

@@ -78,6 +78,7 @@ export function useMockedApi() {
       .on(GetCommand, { TableName: 'accounts' })
       .resolves({ Item: { tenantId: 'acct_test', name: 'test', createdAt: '2026-01-01T00:00:00Z' } });
     documents.on(QueryCommand, { TableName: 'videos', IndexName: 'byTenant' }).resolves({ Count: 0 });
+    documents.on(QueryCommand, { TableName: 'uploads' }).resolves({ Count: 0 });
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
   });
 }

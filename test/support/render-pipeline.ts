@@ -28,6 +28,7 @@ import { type ClipJobDeps, renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
 import type { ImageSubject } from '#functions/render/image.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
+import { fetchRecording } from '#functions/render/recording.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
 import { startDynamo } from './dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from './fakes.ts';
@@ -139,6 +140,7 @@ export function useRenderPipeline(clock: () => Date) {
       speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0, words: [] }) }),
       fetchBackground,
       fetchImage,
+      fetchRecording: (recording, path) => fetchRecording(recording, path, { mode: 'local', objects }),
       voices: { polly: false },
       now: () => now(),
     };

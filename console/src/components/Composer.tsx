@@ -168,7 +168,7 @@ export function Composer() {
             )}
             {/* Until the bots are loaded no clip has its bot: a click would be refused beside fields that look filled. */}
             <button type="submit" class="primary big" disabled={submitting.value || bots.value.length === 0}>
-              {submitting.value ? 'Sending…' : bots.value.length === 0 ? 'Loading the bots…' : 'Create video'}
+              {submitting.value ? 'Sending…' : bots.value.length === 0 ? 'Loading…' : 'Create video'}
             </button>
           </div>
         </div>

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UploadStore } from '#domain/ports';
 import type { Upload } from '#domain/uploads';
 import { isConditionFailure } from './conditions.ts';
@@ -35,5 +35,26 @@ export class DynamoUploadStore implements UploadStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  async countPending(tenantId: string, nowSeconds: number): Promise<number> {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'tenantId = :tenantId',
+          FilterExpression: 'expiresAt > :now AND attribute_not_exists(usedBy)',
+          ExpressionAttributeValues: { ':tenantId': tenantId, ':now': nowSeconds },
+          Select: 'COUNT',
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      count += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return count;
   }
 }

@@ -8,7 +8,9 @@
  *   Any other method (a webhook POST) follows only 307/308, keeping method and body; a 301/302/303 is not
  *   turned into a GET (that would drop the payload) and is returned as the final response, so the caller sees
  *   it as a non-2xx. Authorization and Cookie headers are dropped when a redirect changes origin.
- * - `timeoutMs` bounds the whole exchange: DNS, connect, redirects and the body.
+ * - `timeoutMs` bounds the whole exchange: DNS, connect, redirects and the body. Waiting is bounded sooner where
+ *   the caller asks (`pace`): each hop must connect within `connectMs` and answer within `firstByteMs`, and the
+ *   body must then arrive at `minBytesPerSecond` over every `windowMs`; each fails as a FetchTimeoutError.
  * - `maxBytes` (default 10 MiB) bounds the body: an announced Content-Length above it fails at once, a streamed
  *   body fails as soon as the count passes it (`overflow: 'error'`), or is cut there (`overflow: 'truncate'`).
  */
@@ -18,6 +20,7 @@ import { rm } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream/promises';
+import { limits } from '#domain/limits';
 import { type CheckedTarget, checkAddress, checkUrl, type GuardMode, parseHttpUrl, pinnedLookup, type Resolver } from './address-guard.ts';
 import {
   AddressNotAllowedError,
@@ -29,6 +32,14 @@ import {
   TooLargeError,
   TooManyRedirectsError,
 } from './errors.ts';
+
+/** The pace every download of a stranger's media keeps (limits.ts says why). */
+export const MEDIA_PACE: FetchPace = {
+  connectMs: limits.mediaConnectMs,
+  firstByteMs: limits.mediaFirstByteMs,
+  minBytesPerSecond: limits.mediaMinBytesPerSecond,
+  windowMs: limits.mediaRateWindowMs,
+};
 
 const DEFAULT_MAX_REDIRECTS = 3;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -57,6 +68,15 @@ export interface GuardedFetchOptions {
   acceptStatus?: (status: number) => boolean;
   /** Host name resolver (tests inject one). @default dns.lookup */
   resolve?: Resolver;
+  /** Bounds on waiting, so that a server that never answers or trickles is given up early. @default none */
+  pace?: FetchPace;
+}
+
+export interface FetchPace {
+  connectMs: number;
+  firstByteMs: number;
+  minBytesPerSecond: number;
+  windowMs: number;
 }
 
 export interface GuardedResponse {
@@ -102,7 +122,7 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
     if (!Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent')) headers['user-agent'] = DEFAULT_USER_AGENT;
     for (let redirects = 0; ; redirects++) {
       const target = await abortable(checkUrl(url, { mode: options.mode, resolve: options.resolve }), signal);
-      const res = await send(target, { method, headers, body, mode: options.mode }, signal);
+      const res = await send(target, { method, headers, body, mode: options.mode, pace: options.pace }, signal, controller);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       const follow = REDIRECTS.has(status) && location !== undefined && (status === 307 || status === 308 || method === 'GET' || method === 'HEAD');
@@ -127,8 +147,13 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
         throw new HttpStatusError(status);
       }
       const response = { status, headers: res.headers, url: url.href, redirects, remoteAddress: res.socket?.remoteAddress };
-      if (options.toFile) return { ...response, ...(await readToFile(res, options.toFile, maxBytes, signal)), file: options.toFile };
-      return { ...response, ...(await readToBuffer(res, maxBytes, options.overflow ?? 'error', signal)) };
+      const pacer = bodyPacer(options.pace, controller);
+      try {
+        if (options.toFile) return { ...response, ...(await readToFile(res, options.toFile, maxBytes, signal, pacer.count)), file: options.toFile };
+        return { ...response, ...(await readToBuffer(res, maxBytes, options.overflow ?? 'error', signal, pacer.count)) };
+      } finally {
+        pacer.stop();
+      }
     }
   } catch (err) {
     throw translate(err, signal);
@@ -159,10 +184,18 @@ interface SendOptions {
   headers: Record<string, string>;
   body?: string | Uint8Array;
   mode: GuardMode;
+  pace?: FetchPace;
+}
+
+/** Aborts the exchange after `ms` unless cleared: a wait that is over its bound is a timeout. */
+function deadline(controller: AbortController, ms: number | undefined): () => void {
+  if (ms === undefined) return () => {};
+  const timer = setTimeout(() => controller.abort(new FetchTimeoutError(ms)), ms);
+  return () => clearTimeout(timer);
 }
 
 /** One request to the checked target; resolves with the response head. */
-function send(target: CheckedTarget, options: SendOptions, signal: AbortSignal): Promise<IncomingMessage> {
+function send(target: CheckedTarget, options: SendOptions, signal: AbortSignal, controller: AbortController): Promise<IncomingMessage> {
   const { url } = target;
   const client = url.protocol === 'https:' ? https : http;
   const headers: Record<string, string | number> = { ...options.headers };
@@ -180,8 +213,15 @@ function send(target: CheckedTarget, options: SendOptions, signal: AbortSignal):
     });
     const onAbort = () => req.destroy(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    const cleanup = () => signal.removeEventListener('abort', onAbort);
+    const connected = deadline(controller, options.pace?.connectMs);
+    const answered = deadline(controller, options.pace?.firstByteMs);
+    const cleanup = () => {
+      signal.removeEventListener('abort', onAbort);
+      connected();
+      answered();
+    };
     req.on('socket', (socket) => {
+      socket.once('connect', connected);
       // Belt and braces: the peer we actually reached must pass the guard too.
       socket.once('connect', () => {
         const peer = socket.remoteAddress;
@@ -204,6 +244,25 @@ function send(target: CheckedTarget, options: SendOptions, signal: AbortSignal):
   });
 }
 
+/**
+ * Aborts the exchange when a window passes with less of the body than the minimum rate: a server that trickles
+ * a byte a second would otherwise hold the caller's environment until the whole exchange's limit.
+ */
+function bodyPacer(pace: FetchPace | undefined, controller: AbortController): { count: (bytes: number) => void; stop: () => void } {
+  if (!pace) return { count: () => {}, stop: () => {} };
+  let inWindow = 0;
+  const timer = setInterval(() => {
+    if (inWindow < (pace.minBytesPerSecond * pace.windowMs) / 1000) controller.abort(new FetchTimeoutError(pace.windowMs));
+    inWindow = 0;
+  }, pace.windowMs);
+  return {
+    count: (bytes) => {
+      inWindow += bytes;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** Destroys the response with the abort reason if the exchange is aborted while the body streams. */
 function destroyOnAbort(res: IncomingMessage, signal: AbortSignal) {
   const onAbort = () => res.destroy(signal.reason);
@@ -218,7 +277,13 @@ function announcedLength(res: IncomingMessage): number | undefined {
   return Number(value);
 }
 
-async function readToBuffer(res: IncomingMessage, maxBytes: number, overflow: 'error' | 'truncate', signal: AbortSignal) {
+async function readToBuffer(
+  res: IncomingMessage,
+  maxBytes: number,
+  overflow: 'error' | 'truncate',
+  signal: AbortSignal,
+  count: (bytes: number) => void,
+) {
   const length = announcedLength(res);
   if (length !== undefined && length > maxBytes && overflow === 'error') {
     res.destroy();
@@ -230,6 +295,7 @@ async function readToBuffer(res: IncomingMessage, maxBytes: number, overflow: 'e
   let truncated = false;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
+      count(chunk.length);
       if (bytes + chunk.length > maxBytes) {
         if (overflow === 'error') throw new TooLargeError(maxBytes, bytes + chunk.length);
         chunks.push(chunk.subarray(0, maxBytes - bytes));
@@ -247,7 +313,7 @@ async function readToBuffer(res: IncomingMessage, maxBytes: number, overflow: 'e
   return { body: Buffer.concat(chunks, bytes), bytes, truncated };
 }
 
-async function readToFile(res: IncomingMessage, file: string, maxBytes: number, signal: AbortSignal) {
+async function readToFile(res: IncomingMessage, file: string, maxBytes: number, signal: AbortSignal, count: (bytes: number) => void) {
   const length = announcedLength(res);
   if (length !== undefined && length > maxBytes) {
     res.destroy();
@@ -263,6 +329,7 @@ async function readToFile(res: IncomingMessage, file: string, maxBytes: number, 
       res,
       async function* (source: AsyncIterable<Buffer>) {
         for await (const chunk of source) {
+          count(chunk.length);
           bytes += chunk.length;
           if (bytes > maxBytes) throw new TooLargeError(maxBytes, bytes);
           yield chunk;

@@ -100,6 +100,44 @@ export async function checkSpeech(label: string, imageDir: string, runtime: Runt
   return row;
 }
 
+/**
+ * The render image's transcript aligner under this runtime: soundswallower from the image's `soundswallower/` (its
+ * module, WebAssembly and en-us model, as speech/alignment.ts loads them) initialised, and a second of silence
+ * decoded against one word: it must load and run, whatever it finds in silence.
+ */
+export async function checkAligner(label: string, imageDir: string, runtime: Runtime): Promise<Row> {
+  const row: Row = { fn: label, runtime: runtime.label, imported: '', invoked: '', ok: false };
+  const entry = pathToFileURL(join(imageDir, 'soundswallower', 'soundswallower.node.js')).href;
+  const script = [
+    `const { default: createModule } = await import(${JSON.stringify(entry)});`,
+    `const module = await createModule({ modelBase: ${JSON.stringify(`${join(imageDir, 'soundswallower', 'model')}/`)}, defaultModel: 'en-us' });`,
+    "const decoder = new module.Decoder({ samprate: 16000, loglevel: 'FATAL' });",
+    'await decoder.initialize();',
+    "const known = decoder.lookup_word('hello') !== null;",
+    "decoder.set_align_text('hello');",
+    'decoder.start(); decoder.process_audio(new Float32Array(16000), false, true); decoder.stop();',
+    'console.log(JSON.stringify({ known }));',
+  ].join('\n');
+  const [command, args] = commandLine(runtime, nodeBinary(runtime.arch!), ['--input-type=module', '-e', script]);
+  const { code, output, ms } = await run(command, args, { cwd: imageDir, timeoutMs: 300_000 });
+  row.wallMs = ms;
+  row.imported = code === 0 ? 'ran' : `exit ${code}`;
+  let reply: { known?: boolean } = {};
+  try {
+    reply = JSON.parse(output.trim().split('\n').pop() ?? '{}');
+  } catch {
+    reply = {};
+  }
+  if (code === 0 && reply.known) {
+    row.invoked = 'model loaded, one second decoded';
+    row.ok = true;
+  } else {
+    row.invoked = 'NO ALIGNER';
+    row.detail = lastLines(output);
+  }
+  return row;
+}
+
 async function probeClip(file: string): Promise<string> {
   const bytes = readFileSync(file);
   if (bytes.subarray(4, 8).toString('latin1') !== 'ftyp') throw new Error(`${file} is not an MP4 (no ftyp box)`);

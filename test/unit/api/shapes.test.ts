@@ -33,6 +33,7 @@ Object.assign(process.env, {
   TABLE_VIDEOS: 'videos',
   TABLE_CLIPS: 'clips',
   TABLE_TEMPLATES: 'templates',
+  TABLE_UPLOADS: 'uploads',
   TABLE_IDEMPOTENCY: 'idempotency',
   QUEUE_RENDER_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/render',
   BUCKET_NAME: 'vidbot-bucket',

@@ -4,7 +4,7 @@
  * Every refusal is a 400 at the naming field that tells nothing of other accounts.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequest, TooManyPendingUploads } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { ObjectHead, UploadStore } from '#domain/ports';
 import { claimUpload, parseUploadRequest, startUpload, type Upload } from '#domain/uploads';
@@ -26,6 +26,9 @@ class MemoryUploads implements UploadStore {
     if (!item || item.usedBy) return false;
     item.usedBy = usedBy;
     return true;
+  }
+  async countPending(tenantId: string, nowSeconds: number) {
+    return [...this.items.values()].filter((u) => u.tenantId === tenantId && u.expiresAt > nowSeconds && !u.usedBy).length;
   }
 }
 
@@ -135,5 +138,26 @@ describe('claiming an upload', () => {
     expect(() => parseUploadRequest({ content_type: 'video/mp4', size: limits.maxUploadBytes.video + 1 })).toThrow(InvalidRequest);
     expect(() => parseUploadRequest({ content_type: 'image/svg+xml', size: 10 })).toThrow(InvalidRequest);
     expect(() => parseUploadRequest({ content_type: 'audio/wav; codecs=1', size: 10 })).toThrow(InvalidRequest);
+  });
+});
+
+describe('reserving uploads', () => {
+  it(`holds one account to ${limits.maxPendingUploads} uploads neither used nor expired; another account and a used or expired one are not counted`, async () => {
+    const { upload, claim, uploads } = await world();
+    const ids: string[] = [];
+    for (let i = 0; i < limits.maxPendingUploads; i++) ids.push(await upload('acct_a', 'video/mp4', limits.maxUploadBytes.video));
+    const before = uploads.items.size;
+    const refused = await upload('acct_a', 'video/mp4', limits.maxUploadBytes.video).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TooManyPendingUploads);
+    expect(uploads.items.size).toBe(before);
+    // Another account is not held by A's uploads.
+    await upload('acct_b', 'audio/wav', 1000);
+    // A used upload frees its place.
+    await claim('acct_a', ids[0]!, 'video');
+    await upload('acct_a', 'audio/wav', 1000);
+    await expect(upload('acct_a', 'audio/wav', 1000)).rejects.toBeInstanceOf(TooManyPendingUploads);
+    // So do expired ones.
+    clock = new Date(clock.getTime() + (limits.uploadLifetimeSeconds + 1) * 1000);
+    await upload('acct_a', 'audio/wav', 1000);
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UsageError } from './output.ts';
@@ -14,12 +14,22 @@ function configFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'vidbot', 'config.json');
 }
 
-/** Writes the file readable by its owner alone (0600, its folder 0700), also when it existed with wider modes. */
+/**
+ * Writes the file readable by its owner alone (0600, its folder 0700), also when it existed with wider modes: the key
+ * goes into a new file created 0600 (`wx`: never through a planted file or link), renamed over the old one, so an
+ * older readable file, and whoever opened it, never holds the key.
+ */
 export function saveCredentials(credentials: Credentials, env: NodeJS.ProcessEnv = process.env): string {
   const file = configFile(env);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${JSON.stringify({ base_url: credentials.baseUrl, api_key: credentials.apiKey }, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  const fresh = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(fresh, `${JSON.stringify({ base_url: credentials.baseUrl, api_key: credentials.apiKey }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(fresh, file);
+  } catch (error) {
+    rmSync(fresh, { force: true });
+    throw error;
+  }
   return file;
 }
 

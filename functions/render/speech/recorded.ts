@@ -1,0 +1,54 @@
+/**
+ * A clip's own recording as its speech: the SpeechEngine the engine asks for a clip with audio_url or
+ * audio_upload. The recording is made fit to publish (media/recording.ts) and, with a transcript, aligned to it
+ * (alignment.ts): the captions show the transcript's words at their spoken times and the mouth forms the aligned
+ * sounds. Without a transcript there are no words, and the mouth follows the sound's loudness.
+ */
+import { JobFailure } from '#domain/errors';
+import type { SpeechScript } from '#domain/lexicon';
+import { limits } from '#domain/limits';
+import { type AlignmentLanguage, alignmentLanguageOf } from '#domain/recordings';
+import { prepareRecording, RECORDING_SAMPLE_RATE, RecordingRejectedError } from '#media/recording';
+import { readWav } from '#media/wav';
+import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
+import { alignTranscript, TranscriptMismatchError, transcriptWords } from './alignment.ts';
+
+export class RecordedSpeech implements SpeechEngine {
+  readonly name = 'recording';
+
+  /** `language`: the clip's voice's language tag, which names the transcript's language. */
+  constructor(
+    private readonly recordingPath: string,
+    private readonly language: string,
+  ) {}
+
+  async synthesize(script: SpeechScript, _voice: unknown, workDir: string): Promise<SpeechResult> {
+    const prepared = await prepareRecording(this.recordingPath, workDir, limits.maxSpeechSeconds).catch((error: unknown) => {
+      if (error instanceof RecordingRejectedError) throw new JobFailure(error.code, `its recording ${error.reason}`);
+      throw error;
+    });
+    const base = { wavPath: prepared.wavPath, sampleRate: RECORDING_SAMPLE_RATE, durationSeconds: prepared.durationSeconds };
+    const words = transcriptWords(script.shown);
+    if (!words.length) return { ...base, words: [] };
+    const language = alignmentLanguageOf(this.language);
+    if (!language) throw new JobFailure('audio_transcript_mismatch', "its transcript's language cannot be aligned (English and French can)");
+    return { ...base, ...(await aligned(prepared.alignmentWavPath, words, language)) };
+  }
+}
+
+async function aligned(wavPath: string, words: ReturnType<typeof transcriptWords>, language: AlignmentLanguage) {
+  try {
+    const alignment = await alignTranscript(readWav(wavPath).samples, words, language);
+    return {
+      words: words.map((w, i) => ({ start: w.start, end: w.end, ...alignment.words[i]! })),
+      phonemes: alignment.phonemes,
+    };
+  } catch (error) {
+    if (error instanceof TranscriptMismatchError)
+      throw new JobFailure(
+        'audio_transcript_mismatch',
+        'its text is not what its recording says: give the transcript of the recording, word for word',
+      );
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * A clip's own recording as its speech (render/speech/recorded.ts), on real recordings of a real person: the
+ * LibriVox sentences (Jane Austen's Sense and Sensibility, read by a volunteer; public domain) that Debian's
+ * pocketsphinx-testdata ships (BSD-2; .ci/run installs it). Each is made fit to publish (-16 LUFS, true peak at
+ * most -1.5 dBTP, edges trimmed), and its transcript aligned: every word's start against a reference, CMU
+ * pocketsphinx's own recognition of the same prepared recording (another acoustic model, its own search), median
+ * error at most 80 ms and 90th percentile at most 200 ms; alignment at most 0.2 s of CPU per second of speech; a
+ * transcript of another sentence refused (audio_transcript_mismatch).
+ *
+ * Where pocketsphinx or its test data is missing the measures are skipped locally and fail in CI (CI set).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobFailure } from '#domain/errors';
+import { speechScriptOf } from '#domain/lexicon';
+import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
+import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
+import { pocketsphinxInstalled } from '#infra/voices/wer.ts';
+import { runFfmpeg } from '#media/media';
+import { readWav } from '#media/wav';
+
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+const available = existsSync(join(LIBRIVOX, 'transcription')) && (await pocketsphinxInstalled());
+const sentences = available
+  ? readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [, text, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
+        return { text: text!.replace(/\s+/g, ' ').trim(), path: join(LIBRIVOX, `${id}.wav`) };
+      })
+  : [];
+
+const run = promisify(execFile);
+/** pocketsphinx's recognition with word times: the reference each aligned word is measured against. */
+async function referenceWords(wav: string): Promise<{ text: string; startSeconds: number }[]> {
+  const { stdout } = await run('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']);
+  return stdout
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((parts) => parts.length === 4 && /^[a-z']+(\(\d+\))?$/.test(parts[0]!))
+    .map((parts) => ({ text: parts[0]!.replace(/\(\d+\)$/, ''), startSeconds: Number(parts[1]) }));
+}
+
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+
+let workDir: string;
+beforeAll(async () => {
+  if (!available && process.env.CI) throw new Error('CI must install pocketsphinx pocketsphinx-en-us pocketsphinx-testdata (.ci/run)');
+  workDir = await mkdtemp(join(tmpdir(), 'recorded-speech-'));
+});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox recordings of a real reader', () => {
+  it('lands every word of the transcript on its spoken time: median error <= 80 ms, 90th percentile <= 200 ms', async () => {
+    const errors: number[] = [];
+    for (const [i, sentence] of sentences.entries()) {
+      const dir = join(workDir, `align-${i}`);
+      const speech = await new RecordedSpeech(sentence.path, 'en-US').synthesize(
+        speechScriptOf(sentence.text),
+        { id: 'recording' },
+        await mkdirp(dir),
+      );
+      expect(speech.words).toHaveLength(transcriptWords(sentence.text).length);
+      expect(speech.phonemes!.length).toBeGreaterThan(speech.words.length);
+      // The reference hears the same prepared recording (16 kHz copy, same time base); its words are matched in order.
+      const reference = await referenceWords(join(dir, 'recording-16k.wav'));
+      const shown = transcriptWords(sentence.text);
+      let next = 0;
+      for (const heard of reference) {
+        const k = shown.findIndex((w, index) => index >= next && w.text.toLowerCase() === heard.text);
+        if (k < 0) continue;
+        errors.push(Math.abs(speech.words[k]!.startSeconds - heard.startSeconds));
+        next = k + 1;
+      }
+    }
+    // The reference hears most of the 61 words (37 on this data); the ones it misheard have no reference time.
+    expect(errors.length).toBeGreaterThanOrEqual(30);
+    expect(quantile(errors, 0.5), `errors (s): ${errors.map((e) => e.toFixed(2)).join(' ')}`).toBeLessThanOrEqual(0.08);
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.2);
+  }, 600_000);
+
+  it('publishes it at -16 LUFS (within 1 LU) with a true peak of at most -1.5 dBTP, edges trimmed to 0.25 s', async () => {
+    const dir = await mkdirp(join(workDir, 'loudness'));
+    const sentence = sentences[0]!;
+    const speech = await new RecordedSpeech(sentence.path, 'en-US').synthesize(speechScriptOf(''), { id: 'recording' }, dir);
+    expect(speech.words).toEqual([]);
+    const { stderr } = await runFfmpeg(
+      ['-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, '-af', 'loudnorm=print_format=json', '-f', 'null', '-'],
+      { budgetSeconds: 60, logLevel: 'info', stallSeconds: false },
+    );
+    const measured = JSON.parse(/\{[^{}]*"input_i"[^{}]*\}/.exec(stderr)![0]) as { input_i: string; input_tp: string };
+    expect(Math.abs(Number(measured.input_i) + 16)).toBeLessThanOrEqual(1);
+    expect(Number(measured.input_tp)).toBeLessThanOrEqual(-1.4);
+    // The source's own length, give or take what its edges held beyond 0.25 s of silence.
+    const source = readWav(sentence.path);
+    expect(Math.abs(speech.durationSeconds - source.samples.length / source.sampleRate)).toBeLessThan(0.6);
+  }, 120_000);
+
+  it('aligns in at most 0.2 s of CPU per second of speech, once the model is loaded', async () => {
+    const dir = await mkdirp(join(workDir, 'cpu'));
+    await new RecordedSpeech(sentences[1]!.path, 'en-US').synthesize(speechScriptOf(sentences[1]!.text), { id: 'recording' }, dir);
+    const samples = readWav(join(dir, 'recording-16k.wav')).samples;
+    const before = process.cpuUsage();
+    await alignTranscript(samples, transcriptWords(sentences[1]!.text), 'en');
+    const used = process.cpuUsage(before);
+    expect((used.user + used.system) / 1e6 / (samples.length / 16_000)).toBeLessThanOrEqual(0.2);
+  }, 120_000);
+
+  it("refuses another sentence's transcript: audio_transcript_mismatch, never drifting captions", async () => {
+    for (const [i, sentence] of sentences.entries()) {
+      const other = sentences[(i + 1) % sentences.length]!.text;
+      const dir = await mkdirp(join(workDir, `mismatch-${i}`));
+      const refused = await new RecordedSpeech(sentence.path, 'en-US').synthesize(speechScriptOf(other), { id: 'recording' }, dir).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused, `${sentence.path} with "${other}"`).toBeInstanceOf(JobFailure);
+      expect((refused as JobFailure).code).toBe('audio_transcript_mismatch');
+    }
+  }, 300_000);
+});
+
+describe('a recording that is not one', () => {
+  it('is refused as audio_invalid, in our words', async () => {
+    const dir = await mkdirp(join(await mkdtemp(join(tmpdir(), 'not-a-recording-')), 'work'));
+    const fake = join(dir, 'fake.wav');
+    await writeFile(fake, '<html>not a recording</html>');
+    const refused = await new RecordedSpeech(fake, 'en-US').synthesize(speechScriptOf('hello'), { id: 'recording' }, dir).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(JobFailure);
+    expect((refused as JobFailure).code).toBe('audio_invalid');
+    expect((refused as JobFailure).message).toMatch(/^its recording is not a recording in an accepted format \(WAV, MP3/);
+  }, 60_000);
+});
+
+async function mkdirp(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return dir;
+}

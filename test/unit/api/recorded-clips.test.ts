@@ -1,0 +1,184 @@
+/**
+ * Clips that speak the caller's recording (audio_url, audio_upload): what the create request accepts and refuses
+ * (each refusal at its path), the upload each clip names claimed for the video, and the render-cache key that
+ * changes with the recording.
+ */
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { parseCreateVideo } from '#domain/create-request';
+import { InvalidRequest } from '#domain/errors';
+import type { ObjectHead, UploadStore, VideoRepository } from '#domain/ports';
+import { renderCacheKey } from '#domain/render-cache';
+import { renderSpecOf } from '#domain/render-spec';
+import { DEFAULT_SHAPE } from '#domain/shape';
+import { UPLOAD_ID, type Upload } from '#domain/uploads';
+import type { VideoRecord } from '#domain/video';
+import { type CreateVideoDeps, createVideo } from '#domain/videos';
+import { voiceToSpeak } from '#domain/voices';
+
+const request = (clips: unknown[], fields: Record<string, unknown> = {}) => ({ webhook: 'https://e.com/h', clips, ...fields });
+const problemsOf = (clips: unknown[], fields: Record<string, unknown> = {}) => {
+  try {
+    parseCreateVideo(request(clips, fields));
+    return [];
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    return error.problems;
+  }
+};
+const UPLOAD = 'upl_AAAAAAAAAAAAAAAA';
+
+describe('a recorded clip in the create request', () => {
+  it('takes audio_url or audio_upload, with its transcript or without', () => {
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_url: 'https://e.com/me.wav', text: 'Hello, it is me.' }])).toEqual([]);
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_upload: UPLOAD }])).toEqual([]);
+    expect(UPLOAD_ID.test(UPLOAD)).toBe(true);
+  });
+
+  it('refuses both sources, neither source nor text, markup in a transcript, a malformed id, each at its path', () => {
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_url: 'https://e.com/a.wav', audio_upload: UPLOAD }])).toEqual([
+      { path: 'clips[0].audio_upload', message: 'give audio_url or audio_upload, not both' },
+    ]);
+    expect(problemsOf([{ bot_uid: 'bot_ava' }])).toEqual([{ path: 'clips[0].text', message: 'is required (or give audio_url or audio_upload)' }]);
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_upload: UPLOAD, text: 'Wait <break time="1s"/> for it.' }])).toEqual([
+      { path: 'clips[0].text', message: "is a recording's transcript: plain words, without markup" },
+    ]);
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_upload: '../../acct_b/upl_x' }])).toEqual([
+      { path: 'clips[0].audio_upload', message: 'must be an upload_id from POST /v1/uploads' },
+    ]);
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_url: 'file:///etc/passwd' }]).map((p) => p.path)).toEqual(['clips[0].audio_url']);
+  });
+
+  it('asks for the transcript when the captions are burned', () => {
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_upload: UPLOAD }], { captions: 'burn' })).toEqual([
+      { path: 'clips[0].text', message: "is required for captions: give the recording's transcript, or leave captions out" },
+    ]);
+    expect(problemsOf([{ bot_uid: 'bot_ava', audio_upload: UPLOAD, text: 'Hello.' }], { captions: 'burn' })).toEqual([]);
+  });
+});
+
+/** An account's uploads in memory, and the sizes of the files stored for them. */
+function uploadsOf(uploads: Upload[]) {
+  const items = new Map(uploads.map((u) => [`${u.tenantId}/${u.uploadId}`, { ...u }]));
+  const store: UploadStore = {
+    put: async () => undefined,
+    get: async (tenantId, uploadId) => items.get(`${tenantId}/${uploadId}`),
+    countPending: async (tenantId, now) =>
+      [...items.values()].filter((u) => u.tenantId === tenantId && !u.usedBy && u.expiresAt > now).length,
+    markUsed: async (tenantId, uploadId, usedBy) => {
+      const item = items.get(`${tenantId}/${uploadId}`);
+      if (!item || item.usedBy) return false;
+      item.usedBy = usedBy;
+      return true;
+    },
+  };
+  const head = async (key: string): Promise<ObjectHead | undefined> => {
+    const upload = uploads.find((u) => key === `upload-files/${u.tenantId}/${u.uploadId}`);
+    return upload && { sizeBytes: upload.sizeBytes, metadata: {}, lastModified: new Date() };
+  };
+  return { store, head, items };
+}
+
+const upload = (uploadId: string, tenantId = 'acct_1', contentType: Upload['contentType'] = 'audio/wav'): Upload => ({
+  tenantId,
+  uploadId,
+  kind: contentType.startsWith('audio/') ? 'audio' : 'video',
+  contentType,
+  sizeBytes: 1000,
+  createdAt: '2026-11-27T00:00:00Z',
+  expiresAt: Date.parse('2026-11-28T00:00:00Z') / 1000,
+});
+
+async function create(clips: unknown[], uploads: ReturnType<typeof uploadsOf>): Promise<VideoRecord> {
+  const created: VideoRecord[] = [];
+  const deps: CreateVideoDeps = {
+    bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
+    accountBots: { get: async () => undefined },
+    accounts: { get: async () => undefined },
+    voices: { polly: false },
+    videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
+    clips: { get: async () => undefined, put: async () => undefined, list: async () => ({ items: [] }) },
+    renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
+    now: () => new Date('2026-11-27T12:00:00Z'),
+    newVideoId: () => 'vid_new',
+    recordings: { uploads: uploads.store, objects: { head: uploads.head } },
+  };
+  await createVideo(parseCreateVideo(request(clips)), { tenantId: 'acct_1', keyId: 'key_1' }, deps);
+  return created[0]!;
+}
+
+describe('creating a video with recorded clips', () => {
+  it("stores each clip's recording and claims its upload for the video", async () => {
+    const uploads = uploadsOf([upload(UPLOAD)]);
+    const video = await create(
+      [
+        { bot_uid: 'bot_ava', audio_upload: UPLOAD, text: 'Hello.' },
+        { bot_uid: 'bot_leo', audio_url: 'https://e.com/me.mp3' },
+      ],
+      uploads,
+    );
+    expect(video.clips.map((c) => c.recording)).toEqual([{ uploadKey: `upload-files/acct_1/${UPLOAD}` }, { url: 'https://e.com/me.mp3' }]);
+    expect(video.clips[1]!.text).toBe('');
+    expect(uploads.items.get(`acct_1/${UPLOAD}`)?.usedBy).toBe('vid_new');
+  });
+
+  it("refuses another account's upload, one upload for two clips, and a footage upload, taking none of them", async () => {
+    const theirs = uploadsOf([upload(UPLOAD, 'acct_2')]);
+    await expect(create([{ bot_uid: 'bot_ava', audio_upload: UPLOAD }], theirs)).rejects.toThrow(InvalidRequest);
+    const mine = uploadsOf([upload(UPLOAD), upload('upl_BBBBBBBBBBBBBBBB', 'acct_1', 'video/mp4')]);
+    const twice = await create(
+      [
+        { bot_uid: 'bot_ava', audio_upload: UPLOAD },
+        { bot_uid: 'bot_ava', audio_upload: UPLOAD },
+      ],
+      mine,
+    ).catch((e: InvalidRequest) => e.problems);
+    expect(twice).toEqual([
+      { path: 'clips[1].audio_upload', message: 'names an upload another clip of this video already uses; upload the file again' },
+    ]);
+    const footage = await create(
+      [
+        { bot_uid: 'bot_ava', audio_upload: UPLOAD },
+        { bot_uid: 'bot_ava', audio_upload: 'upl_BBBBBBBBBBBBBBBB' },
+      ],
+      mine,
+    ).catch((e: InvalidRequest) => e.problems);
+    expect(footage).toEqual([{ path: 'clips[1].audio_upload', message: 'is a video upload (video/mp4); this field takes audio' }]);
+    expect(mine.items.get(`acct_1/${UPLOAD}`)?.usedBy).toBeUndefined();
+  });
+
+  it('refuses a transcript in a language the aligner does not have, naming the text', async () => {
+    const problems = await create(
+      [{ bot_uid: 'bot_ava', voice: 'espeak:de+m3', audio_url: 'https://e.com/a.wav', text: 'Guten Tag.' }],
+      uploadsOf([]),
+    )
+      .then(() => [])
+      .catch((e: InvalidRequest) => e.problems);
+    expect(problems).toEqual([
+      { path: 'clips[0].text', message: expect.stringMatching(/^a recording's transcript is aligned in English or French/) },
+    ]);
+  });
+});
+
+describe('the render-cache key of a recorded clip', () => {
+  it('changes with the recording, and a synthesised clip keeps its key', () => {
+    const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
+    const clip = {
+      index: 0,
+      clipName: 'Clip 1',
+      botUid: 'bot_ava',
+      text: 'Hello.',
+      position: ava.defaultPosition,
+      removeBotBackground: false,
+      backgroundVolume: 0,
+      transitions: {},
+      reusable: false,
+    };
+    const voice = voiceToSpeak(ava.voice, undefined, { polly: false });
+    const facts = { bot: ava, voice, mode: 'video' as const, shape: DEFAULT_SHAPE, pronunciations: [] };
+    const key = (recordingSha256?: string) => renderCacheKey('acct_1', '4', renderSpecOf(clip, { ...facts, recordingSha256 }));
+    expect(key('a'.repeat(64))).not.toBe(key('b'.repeat(64)));
+    expect(key('a'.repeat(64))).not.toBe(key());
+    expect(key()).toBe(renderCacheKey('acct_1', '4', renderSpecOf(clip, facts)));
+  });
+});
