@@ -20,6 +20,7 @@ import { CAPTION_CHAR_WIDTH, captionBlockOf, captionsScript, placeCaptions, type
 import { type ClipTiming, clipMouthFrames, clipTiming, speechLoudness } from './clip-timeline.ts';
 import { BotCompositor } from './compositor.ts';
 import { fontFilePath, fontsFor, THEME_FONT_FILES } from './fonts.ts';
+import { footageBot } from './footage/footage-bot.ts';
 import { type ImageLayer, imageBoxOf, imageLayerFilters, imageLayerInputArgs } from './image-layers.ts';
 import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
@@ -166,12 +167,23 @@ function drawnBot(input: RenderClipInput, speech: SpeechResult, timing: ClipTimi
     startFrame: timing.entryFrames,
   });
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
-  return { compositor, framePoses, place, head: headBoxOf(place, sprites.manifest) };
+  const draw = (i: number) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing));
+  return { compositor, draw, close: () => undefined, place, head: headBoxOf(place, sprites.manifest) };
 }
-type DrawnBot = ReturnType<typeof drawnBot>;
+type DrawnBot = Pick<ReturnType<typeof drawnBot>, 'place' | 'head'> & {
+  compositor: { width: number; height: number };
+  draw: (i: number) => Buffer | Promise<Buffer>;
+  close: () => void;
+};
+
+/** The presenter's rig: a video bot's footage (engine/footage) or the drawn layers. */
+async function presenterOf(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming): Promise<DrawnBot> {
+  const manifest = lookManifest(input.bot.look, input.lookDirectory);
+  return manifest.footage ? footageBot(input, speech, timing, manifest) : drawnBot(input, speech, timing);
+}
 
 /** Input 1: the bot's frames, raw RGBA on stdin. */
-const botFramesInputArgs = (compositor: BotCompositor) => [
+const botFramesInputArgs = (compositor: DrawnBot['compositor']) => [
   '-protocol_whitelist',
   'pipe',
   '-f',
@@ -300,7 +312,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   if (input.mode === 'voice') return renderVoice(speech, script.shown, input, speechMs);
 
   const timing = clipTiming(speech.durationSeconds, input.transitions);
-  const bot = drawnBot(input, speech, timing);
+  const bot = await presenterOf(input, speech, timing);
   const D = timing.totalSeconds;
   // The speech starts after the entry transition: so do its captions.
   const cues = cuesFromWords(script.shown, speech.words, timing.entrySeconds);
@@ -331,20 +343,24 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const setupMs = ms();
   let drawMs = 0;
   let firstFrameMs = 0;
-  await runFfmpeg(args, {
-    budgetSeconds: budgetOf(input, D),
-    frames: {
-      count: timing.frames,
-      frame: (i) => {
-        const s = performance.now();
-        const frame = bot.compositor.render(bot.framePoses[i]!, zoomFactor(i, input.transitions, timing));
-        drawMs += performance.now() - s;
-        if (i === 0) firstFrameMs = ms();
-        return frame;
+  try {
+    await runFfmpeg(args, {
+      budgetSeconds: budgetOf(input, D),
+      frames: {
+        count: timing.frames,
+        frame: (i) => {
+          const s = performance.now();
+          const frame = bot.draw(i);
+          drawMs += performance.now() - s;
+          if (i === 0) firstFrameMs = ms();
+          return frame;
+        },
       },
-    },
-    onProgress: input.onProgress,
-  });
+      onProgress: input.onProgress,
+    });
+  } finally {
+    bot.close();
+  }
   const timings: RenderTimings = { speechMs, setupMs: setupMs - speechMs, firstFrameMs, drawMs: Math.round(drawMs), encodeMs: ms() - setupMs };
   return { path: output, contentType: VIDEO_CONTENT_TYPE, durationSeconds: Number(D.toFixed(3)), cues, captionsBurned: burned, posterPath, timings };
 }
