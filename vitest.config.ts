@@ -20,6 +20,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+      // The SDK and CLI (sdk/typescript): fake services only; their runs against the local runtime are in test/e2e.
+      { extends: true, test: { name: 'sdk', include: ['sdk/typescript/test/**/*.test.ts'] } },
     ],
   },
 });

@@ -196,6 +196,8 @@ export const tables = {
   inbox: { partitionKey: 'tenantId', sortKey: 'receivedKey', ttlAttribute: 'expiresAt' },
   /** Templates of each account (PUT /v1/templates/{uid}): a create request with placeholders, saved once. */
   templates: { partitionKey: 'tenantId', sortKey: 'uid' },
+  /** Uploads of each account (POST /v1/uploads): what was declared, and which request used it; they expire. */
+  uploads: { partitionKey: 'tenantId', sortKey: 'uploadId', ttlAttribute: 'expiresAt' },
   /** Each account's pronunciation lexicon (PUT /v1/lexicon): one item per account. */
   lexicons: { partitionKey: 'tenantId' },
   /**
@@ -308,13 +310,19 @@ export const observability = {
 } as const satisfies Record<string, RateAlarmDecl>;
 
 /**
- * What a web page may read from the media bucket (its CORS rule): GET and HEAD from any origin, without
- * credentials. Every object is reached only by a presigned link, which is its own authorisation; CORS only lets a
- * page that holds a link read the answer, which the console's player needs for a captions track (a <track> from
- * another origin loads only for a crossorigin media element). The API's own origin is not known to the bucket
- * (the API depends on the functions, which depend on the bucket), hence "*".
+ * What a web page may do with the media bucket (its CORS rule): GET and HEAD, and PUT with a Content-Type, from any
+ * origin, without credentials. Every object is reached only by a presigned link, which is its own authorisation;
+ * CORS only lets a page that holds a link use it: the console's player needs it for a captions track (a <track>
+ * from another origin loads only for a crossorigin media element), and its recorder to PUT an upload (POST
+ * /v1/uploads). The API's own origin is not known to the bucket (the API depends on the functions, which depend on
+ * the bucket), hence "*".
  */
-export const mediaCors = { allowedMethods: ['GET', 'HEAD'], allowedOrigins: ['*'], maxAgeSeconds: 3600 } as const;
+export const mediaCors = {
+  allowedMethods: ['GET', 'HEAD', 'PUT'],
+  allowedHeaders: ['Content-Type'],
+  allowedOrigins: ['*'],
+  maxAgeSeconds: 3600,
+} as const;
 
 /** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
 export const layers = {
@@ -454,6 +462,19 @@ export const functions = {
     tables: { batches: 'readWrite', videos: 'readWrite', accounts: 'read', bots: 'read', accountBots: 'read', clips: 'read' },
     queues: { batch: 'send', render: 'send', notify: 'send' },
     bucket: 'read',
+  },
+  /**
+   * Uploads: records what the caller declared and signs the PUT that stores exactly that file under the caller's
+   * account in upload-files/. It never reads or writes the file itself: presigning needs the role's PutObject.
+   */
+  uploads: {
+    entry: 'functions/api/uploads.ts',
+    trigger: 'http',
+    routes: [{ method: 'POST', path: '/v1/uploads' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { uploads: 'readWrite' },
+    bucket: 'write',
   },
   /** The voice catalog: data in the code, no table. */
   voices: {

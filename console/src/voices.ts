@@ -49,7 +49,9 @@ export function groupVoices(voices: readonly Voice[], filter = '', keep = ''): V
 export const voiceLabel = (voice: Voice) => [voice.language_name, voice.gender, voice.id].filter(Boolean).join(' · ');
 
 /** A voice id in words where the catalog knows it, else the id itself. */
-export function describeVoice(id: string, voices: readonly Voice[]): string {
+export function describeVoice(id: string, voices: readonly Voice[], form: 'full' | 'short' = 'full'): string {
   const voice = voices.find((v) => v.id === id);
-  return voice ? voiceLabel(voice) : id;
+  if (!voice) return id;
+  // Short: what fits a closed select beside another (its language and gender; the id is in the list).
+  return form === 'short' ? [voice.language_name, voice.gender].filter(Boolean).join(', ') : voiceLabel(voice);
 }

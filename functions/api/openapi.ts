@@ -3,7 +3,9 @@ import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { lexiconRequestSchema } from '#domain/lexicon';
 import { limits } from '#domain/limits';
+import { uploadRequestSchema } from '#domain/uploads';
 import { VIDEO_STATUSES } from '#domain/video';
+import { okWith, responseSchemas } from './openapi-responses.ts';
 import { batchRequest, errorSchema, putBotFields, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
 
 /** Every operation that needs a key (401) may also be over the key's request rate (429 rate_limited). */
@@ -42,7 +44,7 @@ function sharedParts() {
     summary: 'Create a video (or the voice only) from clips',
     parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
     requestBody: createBody,
-    responses: { ...ok('Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
+    responses: { ...okWith('CreatedVideo', 'Accepted: the render is queued', '202'), ...errors(400, 401, 409, 413, 415, 422, 429, 500) },
   };
   const uidParam = [{ name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: BOT_UID_PATTERN.source } }];
   const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
@@ -127,6 +129,33 @@ function lexiconPaths() {
   };
 }
 
+/** Uploads: a file PUT straight to storage, named later by its id. */
+function uploadPaths() {
+  return {
+    '/v1/uploads': {
+      post: {
+        operationId: 'createUpload',
+        summary:
+          'Ask to upload a file (a recording for audio_upload, footage for video_upload): answers an upload_id and a presigned upload_url to PUT exactly the declared content type and size to; the id is yours alone, serves one request and expires after a day',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/UploadRequest' } },
+            'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/UploadRequest' } },
+          },
+        },
+        responses: {
+          ...ok(
+            '{"upload_id", "kind", "content_type", "size", "upload_url", "upload_method": "PUT", "upload_headers", "upload_url_expires_at", "expires_at"}',
+            '201',
+          ),
+          ...errors(400, 401, 413, 415),
+        },
+      },
+    },
+  };
+}
+
 /** Templates, and the videos and batches made from one. */
 function templatePaths({ create, uidParam, pageParams }: Shared) {
   return {
@@ -165,8 +194,8 @@ function templatePaths({ create, uidParam, pageParams }: Shared) {
           content: { 'application/json': { schema: batchRequest.json }, 'multipart/form-data': { schema: batchRequest.multipart } },
         },
         responses: {
-          ...ok('Accepted: {"batch_id", "rows", "status": "queued", "url"}', '202'),
-          ...ok('dry_run: every row is valid; nothing was made. {"dry_run", "template_uid", "rows", "first_row"}'),
+          ...okWith('CreatedBatch', 'Accepted: the batch is queued', '202'),
+          ...okWith('BatchDryRun', 'dry_run: every row is valid; nothing was made'),
           ...errors(400, 401, 404, 409, 413, 415, 422, 429),
         },
       },
@@ -185,13 +214,13 @@ function batchPaths({ pageParams }: Shared) {
         operationId: 'getBatch',
         summary: "A batch: its status, counts by outcome, and a page of its rows' videos (`videos`, paged by limit and cursor)",
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...pageParams],
-        responses: { ...ok('The batch'), ...errors(400, 401, 404) },
+        responses: { ...okWith('Batch', 'The batch'), ...errors(400, 401, 404) },
       },
       delete: {
         operationId: 'cancelBatch',
         summary: 'Cancel the rows not yet released; those rendering finish. batch.completed follows with status cancelled',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { ...ok('Cancel requested: the batch', '202'), ...errors(401, 404, 409) },
+        responses: { ...okWith('Batch', 'Cancel requested: the batch', '202'), ...errors(401, 404, 409) },
       },
     },
   };
@@ -258,7 +287,7 @@ function videoPaths({ idParam, pageParams }: Shared) {
       get: {
         operationId: 'getVideo',
         parameters: idParam,
-        responses: { ...ok('The video, with a fresh download link when completed'), ...errors(401, 404) },
+        responses: { ...okWith('Video', 'The video, with a fresh download link when completed'), ...errors(401, 404) },
       },
       delete: { operationId: 'deleteVideo', parameters: idParam, responses: { ...deleted, ...errors(401, 404, 409) } },
     },
@@ -313,6 +342,18 @@ function servicePaths({ pageParams }: Shared) {
   };
 }
 
+/** What a video's webhook receives (signed with Standard Webhooks: the webhook-id, webhook-timestamp and webhook-signature headers). */
+function videoWebhooks() {
+  const event = (summary: string) => ({
+    post: {
+      summary,
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/VideoEvent' } } } },
+      responses: { '200': { description: 'Received (any 2xx)' } },
+    },
+  });
+  return { 'video.completed': event('A video is ready to download'), 'video.failed': event('A video could not be made') };
+}
+
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas that validate requests (zod 4 emits JSON Schema
  * 2020-12, which OpenAPI 3.1 uses as is): the create request is domain/create-request.ts's createRequestSchema.
@@ -334,15 +375,19 @@ export function openApiDocument(serverUrl: string) {
         CreateVideoRequest: jsonSchemaOf(createRequestSchema),
         TemplateRequest: templateRequest(),
         LexiconRequest: jsonSchemaOf(lexiconRequestSchema),
+        UploadRequest: jsonSchemaOf(uploadRequestSchema),
         PutBotRequest: putBotRequest,
         Error: errorSchema,
+        ...responseSchemas,
       },
     },
+    webhooks: videoWebhooks(),
     paths: {
       ...botPaths(shared),
       ...templatePaths(shared),
       ...batchPaths(shared),
       ...lexiconPaths(),
+      ...uploadPaths(),
       ...voicePaths(),
       ...videoPaths(shared),
       ...servicePaths(shared),

@@ -7,10 +7,12 @@ import { loadConfig } from '#commons/config';
 import { httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
 import { toPublicTemplate } from '#commons/presenters/template';
+import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { deleteTemplate, ownTemplate, parseTemplate, saveTemplate } from '#domain/templates';
 import { checkClips } from '#domain/videos';
 import { pageSize } from './paging.ts';
+import { unreachableProblems } from './unreachable.ts';
 
 const config = loadConfig({ tables: ['templates', 'bots', 'accountBots', 'clips'] });
 const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);
@@ -25,6 +27,9 @@ export const handler = httpHandler({
   'PUT /v1/templates/{uid}': async (request) => {
     const { tenantId } = request.caller;
     const command = parseTemplate(request.pathParams.uid ?? '', await readFields(request, limits.maxBodyBytes));
+    // The sample holds every placeholder's default: a default URL is refused now, as a value's is at create.
+    const unreachable = unreachableProblems(command.sample, config.mode);
+    if (unreachable.length) throw new InvalidRequest(unreachable);
     // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account.
     await checkClips(command.sample, tenantId, clipDeps);
     const saved = await saveTemplate(tenantId, command, { templates, now: () => new Date() });

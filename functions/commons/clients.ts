@@ -22,4 +22,13 @@ export const dynamoClient = () =>
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   }));
 export const s3Client = () => (s3 ??= traced(new S3Client({ forcePathStyle: process.env[envNames.s3ForcePathStyle] === 'true' })));
+let s3Uploads: S3Client | undefined;
+/**
+ * The client that signs upload links (POST /v1/uploads). It adds no checksum of its own: with the SDK's default a
+ * presigned PUT carries the CRC32 of the empty body it was signed with, and S3 refuses every real file against it.
+ */
+export const s3UploadSigningClient = () =>
+  (s3Uploads ??= traced(
+    new S3Client({ forcePathStyle: process.env[envNames.s3ForcePathStyle] === 'true', requestChecksumCalculation: 'WHEN_REQUIRED' }),
+  ));
 export const sqsClient = () => (sqs ??= traced(new SQSClient({})));

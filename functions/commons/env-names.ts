@@ -16,6 +16,7 @@ const TABLE_NAMES = [
   'templates',
   'batches',
   'lexicons',
+  'uploads',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 const QUEUE_NAMES = ['render', 'assemble', 'notify', 'prepare', 'batch'] as const;

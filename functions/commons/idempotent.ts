@@ -5,19 +5,9 @@ import type { Context } from 'aws-lambda';
 import { dynamoBaseClient } from '#commons/clients';
 import { BadRequestError, IdempotencyKeyReusedError } from '#commons/errors';
 import type { HttpResult, KeyedRequest } from '#commons/http';
+import { canonicalJson } from '#domain/canonical-json';
 import { Conflict } from '#domain/errors';
 import { limits } from '#domain/limits';
-
-/** JSON with object keys sorted at every level: equal field sets give equal text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** What names a request for its Idempotency-Key: the fields it carries, not its bytes (a multipart boundary is random). */
 export const hashOf = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex');

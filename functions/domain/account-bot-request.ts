@@ -7,6 +7,7 @@ import { normaliseWebhook } from './create-request.ts';
 import { type FieldProblem, Forbidden, InvalidRequest } from './errors.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
+import { nameProblem, refuseWith, textProblem } from './text-rules.ts';
 import { findVoice, type VoiceOptions } from './voices.ts';
 
 /** Built-in bots are named `bot_…`; an account's bot may not be, so a future built-in can never collide with one. */
@@ -39,8 +40,8 @@ export interface PutBotCommand {
 }
 
 const textFields = z.object({
-  name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(limits.maxBotNameChars),
-  description: z.string().trim().max(limits.maxBotDescriptionChars).default(''),
+  name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(limits.maxBotNameChars).superRefine(refuseWith(nameProblem)),
+  description: z.string().trim().max(limits.maxBotDescriptionChars).superRefine(refuseWith(textProblem)).default(''),
   voice: z.string().trim().min(1).max(100).default(DEFAULT_BOT_VOICE),
   default_position: positionSchema.optional(),
   webhook: z.string().trim().max(limits.maxUrlChars).optional(),

@@ -10,6 +10,8 @@ export const hashApiKey = (apiKey: string) => createHash('sha256').update(apiKey
 
 export const looksLikeApiKey = (value: string) => API_KEY_PATTERN.test(value);
 
+export const looksLikeWebhookSecret = (value: string) => /^whsec_[A-Za-z0-9+/=]{20,}$/.test(value);
+
 export const generateApiKey = () => `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
@@ -37,7 +39,7 @@ export function issueApiKey(options: { tenantId: string; name: string; now: Date
   const apiKey = options.apiKey ?? generateApiKey();
   if (!looksLikeApiKey(apiKey)) throw new Error(`api key must match ${API_KEY_PATTERN}`);
   const webhookSecret = options.webhookSecret ?? generateWebhookSecret();
-  if (!/^whsec_[A-Za-z0-9+/=]{20,}$/.test(webhookSecret)) throw new Error('webhook secret must be whsec_<base64>');
+  if (!looksLikeWebhookSecret(webhookSecret)) throw new Error('webhook secret must be whsec_<base64>');
   const createdAt = options.now.toISOString();
   return {
     apiKey,

@@ -51,6 +51,10 @@ function rowsOfCsv(text: string): BatchRow[] {
       bom: true,
       info: true,
       skip_empty_lines: true,
+      // Whitespace around a cell is not part of it (a `\r` of a file that switches to CRLF included), and a record
+      // of empty cells is a blank line, not a row: either would make a phantom video ("Hi .").
+      trim: true,
+      skip_records_with_empty_values: true,
       // A quote inside an unquoted cell is that character (=HYPERLINK("x")), as spreadsheets write it.
       relax_quotes: true,
       // One cell can hold at most a variable's value; a longer one is a broken file, not a value.
@@ -79,10 +83,16 @@ function rowsOfCsv(text: string): BatchRow[] {
     else if (names.indexOf(name) !== column) problems.push({ path: 'rows', message: `${where} names "${name}" a second time` });
   });
   if (problems.length) throw new InvalidRequest(problems);
-  return body.map(({ record, info }) => ({
-    values: Object.fromEntries(names.flatMap((name, column) => (record[column] === '' ? [] : [[name, record[column]]]))),
-    line: info.lines,
-  }));
+  return body.flatMap(({ record, info }) => {
+    const values = Object.fromEntries(names.flatMap((name, column) => cellEntry(name, record[column])));
+    return Object.keys(values).length ? [{ values, line: info.lines }] : [];
+  });
+}
+
+/** A cell as a value: line breaks inside a quoted cell as `\n` whatever the file uses; whitespace alone is empty. */
+function cellEntry(name: string, cell: string | undefined): [string, string][] {
+  const value = (cell ?? '').replace(/\r\n?/g, '\n');
+  return value.trim() === '' ? [] : [[name, value]];
 }
 
 /** csv-parse's error in our words: what is wrong and on which line (its message names options of its own). */

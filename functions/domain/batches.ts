@@ -94,7 +94,7 @@ const batchEventId = (batchId: string) => `evt_${batchId}_completed`;
 export const batchRoom = (limit: number) => (limit <= 1 ? limit : limit - Math.max(1, Math.ceil(limit / 4)));
 
 export interface StartBatchDeps {
-  batches: Pick<BatchStore, 'create' | 'delete' | 'countInProgress'>;
+  batches: Pick<BatchStore, 'create' | 'delete' | 'claimRunningSlot'>;
   objects: Pick<ObjectStore, 'putBytes'>;
   batchQueue: MessageQueue<BatchTickMessage>;
   accounts: CreateVideoDeps['accounts'];
@@ -112,8 +112,6 @@ export async function startBatch(
   // An account allowed no video in progress would wait for ever.
   const limit = maxVideosInProgress(await deps.accounts.get(caller.tenantId));
   if (limit === 0) throw new TooManyVideosInProgress(0, limits.videosInProgressRetryAfterSeconds);
-  if ((await deps.batches.countInProgress(caller.tenantId, limits.maxBatchesInProgress)) >= limits.maxBatchesInProgress)
-    throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
   const now = deps.now();
   const batchId = deps.newBatchId();
   const input: BatchInput = {
@@ -143,6 +141,11 @@ export async function startBatch(
     updatedAt: now.toISOString(),
   };
   await deps.batches.create(batch);
+  // Stored first, then a slot claimed for it: a slot never names a batch that does not exist yet.
+  if (!(await deps.batches.claimRunningSlot(caller.tenantId, batchId, limits.maxBatchesInProgress))) {
+    await deps.batches.delete(batch.tenantId, batchId);
+    throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
+  }
   try {
     await deps.batchQueue.send({ kind: 'batch-tick', tenantId: batch.tenantId, batchId, version: 0 });
   } catch (error) {

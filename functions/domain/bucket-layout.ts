@@ -10,6 +10,7 @@
  *   looks/<tenant>/<uid>/<version>/<file>                 a prepared bot's look
  *   retired-looks/<tenant>/<uid>/<version>/<file>         a replaced look, for the clips pinned to it
  *   batches/<tenant>/<batch>.json                         what a batch was made from (its template and rows)
+ *   upload-files/<tenant>/<upload_id>                     a file PUT by its caller (POST /v1/uploads), for a day
  *   tmp/                                                  scratch
  */
 
@@ -21,6 +22,7 @@ export const BUCKET_PREFIXES = {
   looks: 'looks/',
   retiredLooks: 'retired-looks/',
   batches: 'batches/',
+  uploadFiles: 'upload-files/',
   tmp: 'tmp/',
 } as const;
 
@@ -75,12 +77,25 @@ export const retiredLookFileKey = (tenantId: string, uid: string, version: strin
 
 export const batchInputKey = (tenantId: string, batchId: string) => `${BUCKET_PREFIXES.batches}${tenantId}/${batchId}.json`;
 
+// --- Uploads (POST /v1/uploads) ----------------------------------------------------------------------------------
+
+/** The one key an upload's presigned PUT may write: under its account, so no id reaches another account's file. */
+export const uploadFileKey = (tenantId: string, uploadId: string) => `${BUCKET_PREFIXES.uploadFiles}${tenantId}/${uploadId}`;
+
 // --- Expiry (the lifecycle rules) --------------------------------------------------------------------------------
 
 /** Days after which objects tagged TEMPORARY are deleted. */
 export const TEMPORARY_EXPIRY_DAYS = 7;
 /** Days after which retired looks are deleted: far beyond a video's deadline. */
 export const RETIRED_LOOK_EXPIRY_DAYS = 1;
-/** Days after which uploads (a bot's images before it is prepared) and scratch files are deleted. */
+/**
+ * Days after which uploads (a bot's images before it is prepared, a caller's upload-files/) and scratch files are
+ * deleted.
+ */
 export const UPLOAD_EXPIRY_DAYS = 1;
 export const TMP_EXPIRY_DAYS = 1;
+/**
+ * Days after which a caller's upload-files/ are deleted: its id may be named for one day (limits.uploadLifetimeSeconds),
+ * and the work that named it late in that day (a render, a bot's preparation) still has a day to read it.
+ */
+export const UPLOAD_FILE_EXPIRY_DAYS = 2;

@@ -6,7 +6,7 @@ import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
 import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-markup.ts';
-import { CONTROL_MESSAGE, HIDDEN_CONTROL } from './text-rules.ts';
+import { nameProblem, nameSchema, refuseWith, textProblem } from './text-rules.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
@@ -86,7 +86,7 @@ const textSchema = z
   .refine((t) => t.trim().length > 0, 'must not be empty')
   .superRefine((t, ctx) => {
     if (t.trim().length === 0) return;
-    const problem = HIDDEN_CONTROL.test(t) ? CONTROL_MESSAGE : speechMarkupProblem(t);
+    const problem = textProblem(t) ?? speechMarkupProblem(t);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
     else if (!SPEAKABLE.test(shownText(t))) ctx.addIssue({ code: 'custom', message: 'must contain something to say: at least one letter or digit' });
   })
@@ -130,14 +130,14 @@ export const clipInputSchema = z.strictObject({
       `Space-separated: at most one entry (${ENTRY_TRANSITIONS.join(', ')}) and one exit (${EXIT_TRANSITIONS.join(', ')}); hyphens accepted.`,
     ),
   reusable_clip: booleanLike.default(CLIP_DEFAULTS.reusable_clip),
-  clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
+  clip_name: nameSchema(limits.maxClipNameChars).optional(),
   overlays: overlaysSchema.optional(),
 });
 
 /** A reference to a clip kept earlier with reusable_clip: true. */
 export const clipReferenceSchema = z.strictObject({
-  clip_uid: z.string().trim().min(1).max(100),
-  clip_name: z.string().trim().max(limits.maxClipNameChars).optional(),
+  clip_uid: z.string().trim().min(1).max(100).superRefine(refuseWith(nameProblem)),
+  clip_name: nameSchema(limits.maxClipNameChars).optional(),
 });
 
 export type ClipInput = z.output<typeof clipInputSchema>;

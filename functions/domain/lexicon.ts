@@ -9,6 +9,7 @@ import { InvalidRequest } from './errors.ts';
 import type { LexiconStore } from './ports.ts';
 import './zod-messages.ts';
 import { type EmphasisLevel, parseSpeechMarkup, type SpeechMarkup, SpeechMarkupError } from './speech-markup.ts';
+import { nameProblem, refuseWith } from './text-rules.ts';
 
 const LEXICON_LIMITS = { maxEntries: 500, maxWordChars: 50, maxSayChars: 100 } as const;
 
@@ -25,8 +26,6 @@ export interface Lexicon {
 }
 
 const SAYABLE = /[\p{L}\p{N}]/u;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-const CONTROL = /[\u0000-\u001f\u007f]/u;
 
 const entrySchema = z.strictObject({
   word: z
@@ -34,14 +33,14 @@ const entrySchema = z.strictObject({
     .trim()
     .min(1)
     .max(LEXICON_LIMITS.maxWordChars)
-    .refine((w) => !CONTROL.test(w), 'must not hold control characters or line breaks')
+    .superRefine(refuseWith(nameProblem))
     .refine((w) => !w || SAYABLE.test(w), 'must hold a letter or a digit'),
   say: z
     .string()
     .trim()
     .min(1)
     .max(LEXICON_LIMITS.maxSayChars)
-    .refine((s) => !CONTROL.test(s), 'must not hold control characters or line breaks')
+    .superRefine(refuseWith(nameProblem))
     .refine((s) => !/[<>]/.test(s), 'must be plain text: no markup (< or >)')
     .refine((s) => !/\[\[|\]\]/.test(s), 'must be plain text: no phoneme brackets ([[ or ]])')
     .refine((s) => !s || SAYABLE.test(s), 'must hold a letter or a digit'),

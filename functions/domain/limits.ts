@@ -144,4 +144,11 @@ export const limits = {
   batchesInProgressRetryAfterSeconds: 60,
   /** Rows of one batch in flight at once, whatever the account's limit: bounds the worker's reads per look. */
   maxBatchRowsInFlight: 100,
+  /**
+   * The largest upload (POST /v1/uploads) of each kind, in bytes: a recording of at most 10 minutes, footage of a
+   * few minutes.
+   */
+  maxUploadBytes: { audio: 100 * 1024 * 1024, video: 500 * 1024 * 1024 },
+  /** An upload may be named for this long after it was asked for; the bucket's lifecycle rule removes the file. */
+  uploadLifetimeSeconds: 24 * 3600,
 } as const;

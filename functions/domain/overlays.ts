@@ -16,7 +16,7 @@ import {
 } from './choices.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
-import { CONTROL_MESSAGE, HIDDEN_CONTROL } from './text-rules.ts';
+import { textProblem } from './text-rules.ts';
 
 /** A character a viewer sees: not a space, a control or an invisible format character (zero-width, bidi marks). */
 const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
@@ -91,7 +91,7 @@ const textOverlaySchema = z
     const { maxChars, maxLines } = limits.overlayText[o.style];
     const text = o.text.trim();
     if (!text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'must not be empty' });
-    else if (HIDDEN_CONTROL.test(text)) ctx.addIssue({ code: 'custom', path: ['text'], message: CONTROL_MESSAGE });
+    else if (textProblem(text)) ctx.addIssue({ code: 'custom', path: ['text'], message: textProblem(text)! });
     else if (!VISIBLE.test(text)) ctx.addIssue({ code: 'custom', path: ['text'], message: 'must show something: at least one visible character' });
     else if ([...text].length > maxChars)
       ctx.addIssue({ code: 'custom', path: ['text'], message: `must be at most ${maxChars} characters for a ${o.style}` });

@@ -11,6 +11,7 @@ import type { InboxEvent } from './inbox.ts';
 import type { Lexicon } from './lexicon.ts';
 import type { Shape } from './shape.ts';
 import type { TemplateRecord } from './templates.ts';
+import type { Upload } from './uploads.ts';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from './video.ts';
 
 export interface Page<T> {
@@ -177,6 +178,11 @@ export interface ObjectStore {
    * (a Lambda role's temporary credentials do): `expiresAt` is the truth.
    */
   presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<PresignedLink>;
+  /**
+   * A presigned PUT link that stores exactly one file at `key`: its signature covers the content type and the
+   * length, so a request with another type or size is refused by the store itself. Same expiry rule as presignGet.
+   */
+  presignPut(key: string, file: { contentType: string; sizeBytes: number; expiresInSeconds: number }): Promise<PresignedLink>;
 }
 
 /**
@@ -244,6 +250,15 @@ export interface AccountBotStore {
 }
 
 /** Each account's pronunciation lexicon (one per account): another account's is never found. */
+/** Uploads of each account (domain/uploads.ts). */
+export interface UploadStore {
+  put(upload: Upload): Promise<void>;
+  /** The account's upload by its id, or undefined (also when the id is another account's). */
+  get(tenantId: string, uploadId: string): Promise<Upload | undefined>;
+  /** Marks the upload used by `usedBy`; false if it was used already (a conditional write: one winner). */
+  markUsed(tenantId: string, uploadId: string, usedBy: string): Promise<boolean>;
+}
+
 export interface LexiconStore {
   get(tenantId: string): Promise<Lexicon | undefined>;
   put(lexicon: Lexicon): Promise<void>;
@@ -263,8 +278,11 @@ export interface TemplateStore {
 export interface BatchStore {
   create(batch: BatchRecord): Promise<void>;
   get(tenantId: string, batchId: string): Promise<BatchRecord | undefined>;
-  /** The account's batches not settled (queued or running), counting at most `upTo` (its newest 200 are read). */
-  countInProgress(tenantId: string, upTo: number): Promise<number>;
+  /**
+   * Takes one of the account's `slots` running-batch slots for the stored batch `batchId`, atomically (false when
+   * every slot is held by a batch still queued or running): concurrent creates never pass the limit together.
+   */
+  claimRunningSlot(tenantId: string, batchId: string, slots: number): Promise<boolean>;
   /** Removes a batch whose first look could not be queued (its caller got an error). */
   delete(tenantId: string, batchId: string): Promise<void>;
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<BatchRecord>>;

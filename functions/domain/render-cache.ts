@@ -1,89 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { Bot } from './bot.ts';
 import { TEMPORARY_EXPIRY_DAYS } from './bucket-layout.ts';
-import type { ClipSpec } from './clip.ts';
-import type { LexiconEntry } from './lexicon.ts';
-import { DEFAULT_THEME } from './overlays.ts';
-import { frameSizeOf, type Shape } from './shape.ts';
-import type { SpeechVoice } from './voices.ts';
+import type { RenderSpec } from './render-spec.ts';
 
 /**
- * A rendered clip's content address: a hash of the tenant, everything that affects its pixels and sound (the
- * clip's fields, the bot's look, the voice it is spoken with and how, the output kind) and the renderer's version. An identical clip of
- * the same tenant is found under this address and never rendered twice. A video's clip is hashed with its
- * frame size (the video's shape): the same clip in another shape is other pictures. The tenant is part of it so that the
- * cache is per tenant: a hit (`cached`, no render time) must not tell one tenant what another has rendered.
- * A bot of an account names its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see
- * account-bot.ts toBot): the version changes on every replace, so a replaced bot's clips are rendered anew.
- * The account's lexicon entries that the text uses are part of it: a clip is said anew when one of them changes.
- * The background and the logo are identified by their URLs: an image that changes behind the same URL is not
- * noticed (documented in docs/api.md).
+ * A rendered clip's content address: the hash of its tenant, the renderer's version and its render spec
+ * (render-spec.ts), which holds everything that changes its pixels and sound. An identical clip of the same tenant
+ * is found under this address and never rendered twice. The tenant is part of it so that the cache is per tenant:
+ * a hit (`cached`, no render time) must not tell one tenant what another has rendered. A bot of an account names
+ * its look by its prefix in the bucket, `looks/<tenant>/<uid>/<version>` (see account-bot.ts toBot): the version
+ * changes on every replace, so a replaced bot's clips are rendered anew. The background and the logo are
+ * identified by their URLs: an image that changes behind the same URL is not noticed (documented in docs/api.md).
+ *
+ * The spec is hashed as renderSpecOf writes it (its fields in their order, stored maps sorted): the pinned keys in
+ * test/unit/domain/render-spec.test.ts hold today's addresses, so a change to them is a decision.
  */
-export function clipContentHash(
-  tenantId: string,
-  clip: ClipSpec,
-  bot: Bot,
-  voice: SpeechVoice,
-  mode: 'video' | 'voice',
-  rendererVersion: string,
-  shape: Shape,
-  /** The account's lexicon entries the clip's text uses (lexicon.ts pronunciationsFor): they change what it says. */
-  pronunciations: readonly LexiconEntry[] = [],
-): string {
-  const material = {
-    tenantId,
-    rendererVersion,
-    mode,
-    // The raw text, markup included: a break or an emphasis changes the sound.
-    text: clip.text,
-    ...(pronunciations.length && { pronunciations: pronunciations.map((p) => [p.word, p.say]) }),
-    // The voice actually spoken (voiceToSpeak), not the bot's choices: the clip's own voice, or the bot's Polly or
-    // espeak-ng voice as the deployment decides, so a clip is rendered again when any of them changes.
-    bot: { look: bot.look, voice },
-    ...(mode === 'video'
-      ? {
-          frame: frameSizeOf(shape),
-          position: clip.position,
-          botSize: clip.botSize ?? 'medium',
-          removeBotBackground: clip.removeBotBackground,
-          background: clip.background ?? null,
-          backgroundVolume: clip.background ? clip.backgroundVolume : 0,
-          transitions: { entry: clip.transitions.entry ?? null, exit: clip.transitions.exit ?? null },
-          captions: clip.captions,
-          // Its fields in a fixed order (a stored map's order is not kept); absent when there is none (undefined is
-          // left out of the JSON), so the keys of clips without a logo are unchanged.
-          logo: clip.logo && { url: clip.logo.url, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity },
-          // Absent when none, so that a clip without them keeps the address it had; their keys sorted, as a stored
-          // map comes back in any order.
-          ...(clip.overlays?.length && { overlays: withSortedKeys(clip.overlays) }),
-          ...(drawnTheme(clip) && { theme: withSortedKeys(clip.theme) }),
-        }
-      : {}),
-  };
-  return createHash('sha256').update(JSON.stringify(material)).digest('hex');
-}
-
-/**
- * Whether the clip's theme changes its pixels: only text is drawn in it (burned captions, text overlays), and the
- * default theme draws as no theme does.
- */
-const drawnTheme = (clip: ClipSpec): boolean =>
-  !!clip.theme &&
-  (clip.captions === 'burn' || !!clip.overlays?.some((o) => o.type === 'text')) &&
-  (clip.theme.font !== DEFAULT_THEME.font ||
-    clip.theme.primaryColor !== DEFAULT_THEME.primaryColor ||
-    clip.theme.textColor !== DEFAULT_THEME.textColor);
-
-/** The value with every object's keys in sorted order (arrays keep theirs), so equal data hashes alike. */
-function withSortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withSortedKeys);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, withSortedKeys((value as Record<string, unknown>)[key])]),
-  );
-}
+export const renderCacheKey = (tenantId: string, rendererVersion: string, spec: RenderSpec): string =>
+  createHash('sha256')
+    .update(JSON.stringify({ tenantId, rendererVersion, ...spec }))
+    .digest('hex');
 
 /**
  * A temporary render older than this is not reused: it could expire before the video using it is assembled

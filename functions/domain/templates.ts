@@ -11,6 +11,7 @@ import { limits } from './limits.ts';
 import { fillPlaceholders, hasPlaceholder, parsePlaceholders, type TemplatePart } from './placeholders.ts';
 import type { TemplateStore } from './ports.ts';
 import { escapeSpeechText } from './speech-markup.ts';
+import { nameProblem } from './text-rules.ts';
 
 /** The clip fields that may hold placeholders: text fields; booleans and numbers take none. */
 const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'bot_size', 'transitions'] as const;
@@ -194,6 +195,7 @@ export function parseTemplate(uid: string, body: Record<string, unknown>): SaveT
   if (!name) problems.push({ path: 'name', message: 'is required' });
   else if (name.length > limits.maxTemplateNameChars)
     problems.push({ path: 'name', message: `must be at most ${limits.maxTemplateNameChars} characters` });
+  else if (nameProblem(name)) problems.push({ path: 'name', message: nameProblem(name)! });
   const clips = body.clips === undefined || body.clips === '' ? [] : readClips(body.clips, problems);
   const variables = variablesOf(clips, problems);
   if (variables.length > limits.maxTemplateVariables)

@@ -9,7 +9,8 @@ export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 const TERMINAL_STATUSES: readonly VideoStatus[] = ['completed', 'failed'];
 
 /** `cancelled`: the clip of a failed video that was not rendered and did not cause the failure (it never will be). */
-export type ClipStatus = 'queued' | 'rendering' | 'rendered' | 'failed' | 'cancelled';
+export const CLIP_STATUSES = ['queued', 'rendering', 'rendered', 'failed', 'cancelled'] as const;
+export type ClipStatus = (typeof CLIP_STATUSES)[number];
 
 /** What the render of one clip produced. */
 export interface ClipResult {

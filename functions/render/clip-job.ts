@@ -11,11 +11,11 @@ import { cuesObjectKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, T
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipSpec } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
-import { type LexiconEntry, pronunciationsFor } from '#domain/lexicon';
+import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
-import { clipContentHash, isReusableRender } from '#domain/render-cache';
-import { frameSizeOf, type Shape } from '#domain/shape';
+import { isReusableRender, renderCacheKey } from '#domain/render-cache';
+import { type RenderSpec, renderSpecOf } from '#domain/render-spec';
 import type { ClipResult, VideoRecord } from '#domain/video';
 import { isTerminal } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
@@ -27,7 +27,8 @@ import { MediaBudgetError, MediaToolError } from '#media/media';
 import type { ImageLayer } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
-import { type ImageSubject, LOGO, overlayImageSubject } from './image.ts';
+import type { ImageSubject } from './image.ts';
+import { engineInputOf, imageLayersOf } from './render-input.ts';
 
 /** S3 user metadata holding a rendered clip's duration in seconds. */
 const DURATION_METADATA = 'duration-seconds';
@@ -60,7 +61,7 @@ export interface ClipJobDeps {
   now: () => Date;
 }
 
-/** One clip's render, as its steps share it: the bot it draws and the content address it is cached under. */
+/** One clip's render, as its steps share it: the bot it draws, its render spec and the content address it is cached under. */
 interface ClipRender {
   videoId: string;
   video: VideoRecord;
@@ -70,11 +71,7 @@ interface ClipRender {
   /** Set for a bot of the account, with the look and voice it renders with. */
   own?: AccountBot;
   pin?: PinnedBot;
-  mode: 'video' | 'voice';
-  shape: Shape;
-  voice: SpeechVoice;
-  /** The entries of the account's lexicon that change what the clip says. */
-  pronunciations: LexiconEntry[];
+  spec: RenderSpec;
   hash: string;
   keptKey: string;
   renderKey: string;
@@ -126,7 +123,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   await deps.assembleQueue.send({ kind: 'assemble', tenantId: message.tenantId, videoId });
 }
 
-/** The bot the clip draws, its voice, and the content address of the clip's render. */
+/** The bot the clip draws, the clip's render spec, and the content address of its render. */
 async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip: ClipSpec, deps: ClipJobDeps): Promise<ClipRender> {
   const { videoId, clipIndex } = message;
   const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
@@ -140,14 +137,14 @@ async function clipRenderOf(message: RenderClipMessage, video: VideoRecord, clip
   if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
   const bot = own ? toBot(own, pin) : resolved.bot;
   const mode = video.createVideo ? 'video' : 'voice';
-  const { shape } = video;
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
   // The lexicon as it is now: only the entries the clip's text uses count, so a change elsewhere in it keeps the cache.
   const pronunciations = pronunciationsFor(clip.text, (await deps.lexicons.get(video.tenantId))?.entries ?? []);
-  const hash = clipContentHash(video.tenantId, clip, bot, voice, mode, RENDERER_VERSION, shape, pronunciations);
+  const spec = renderSpecOf(clip, { bot, voice, mode, shape: video.shape, pronunciations });
+  const hash = renderCacheKey(video.tenantId, RENDERER_VERSION, spec);
   const keptKey = keptObjectKey(hash, mode);
   const renderKey = renderObjectKey(hash, mode);
-  return { videoId, video, clip, clipIndex, bot, own, pin, mode, shape, voice, pronunciations, hash, keptKey, renderKey };
+  return { videoId, video, clip, clipIndex, bot, own, pin, spec, hash, keptKey, renderKey };
 }
 
 /** The clip's render in the cache: kept, else a temporary one young enough; either with its cues beside it. */
@@ -169,34 +166,9 @@ async function findInCache(
   return { found, rendered };
 }
 
-/** The pictures a clip draws over itself, bottom first: the video's logo on top. */
-function imageLayersOf(clip: ClipSpec): (Omit<ImageLayer, 'image'> & { url: string; subject: ImageSubject })[] {
-  // The clip's image overlays in their order, each in its window, then the logo on top of them all.
-  const overlays = (clip.overlays ?? []).flatMap((overlay, index) =>
-    overlay.type === 'image'
-      ? [
-          {
-            url: overlay.url,
-            subject: overlayImageSubject(index),
-            position: overlay.position,
-            size: overlay.size,
-            opacity: overlay.opacity,
-            // A window from the clip's first frame has no start to fade in at; an end past the clip is cut by it.
-            ...(overlay.start > 0 && { start: overlay.start }),
-            ...(overlay.end !== undefined && { end: overlay.end }),
-          },
-        ]
-      : [],
-  );
-  const logo = clip.logo
-    ? [{ url: clip.logo.url, subject: LOGO, position: clip.logo.position, size: clip.logo.size, opacity: clip.logo.opacity }]
-    : [];
-  return [...overlays, ...logo];
-}
-
 /** Renders the clip afresh and stores it, its cues and its poster under its content address. */
 async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
-  const { videoId, clip, clipIndex, bot, own, pin, mode, shape, voice, pronunciations, keptKey, renderKey } = job;
+  const { videoId, clip, clipIndex, bot, own, pin, spec, keptKey, renderKey } = job;
   const started = Date.now();
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
@@ -205,11 +177,11 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
     // The background downloads while the speech is synthesised (the engine waits for it after the speech).
     let backgroundMs = 0;
     background =
-      mode === 'video' && clip.background
-        ? deps.fetchBackground(clip.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
+      spec.mode === 'video' && spec.background
+        ? deps.fetchBackground(spec.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
         : undefined;
     // So do the images drawn over it, side by side.
-    images = (mode === 'video' ? imageLayersOf(clip) : []).map(({ url, subject, ...layer }, i) => ({
+    images = (spec.mode === 'video' ? imageLayersOf(spec) : []).map(({ url, subject, ...layer }, i) => ({
       ...layer,
       image: deps.fetchImage(url, join(workDir, `image-${i}`), subject),
     }));
@@ -218,29 +190,18 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
     for (const { image } of images) image.catch(() => undefined);
     const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
     const output = await deps
-      .renderClip({
-        bot,
-        lookDirectory,
-        text: clip.text,
-        pronunciations,
-        voice,
-        position: clip.position,
-        botSize: clip.botSize ?? 'medium',
-        removeBotBackground: clip.removeBotBackground,
-        background,
-        backgroundVolume: clip.backgroundVolume,
-        transitions: clip.transitions,
-        frame: frameSizeOf(shape),
-        captions: clip.captions,
-        imageLayers: images,
-        ...(clip.overlays && { overlays: clip.overlays }),
-        ...(clip.theme && { theme: clip.theme }),
-        mode,
-        workDir,
-        speech: deps.speechFor(voice),
-        budgetScale: deps.renderBudgetScale,
-        deadline: deps.renderDeadline?.(),
-      })
+      .renderClip(
+        engineInputOf(spec, {
+          bot,
+          lookDirectory,
+          background,
+          imageLayers: images,
+          workDir,
+          speech: deps.speechFor(spec.bot.voice),
+          budgetScale: deps.renderBudgetScale,
+          deadline: deps.renderDeadline?.(),
+        }),
+      )
       .catch((error: unknown) => {
         throw renderFailure(error, job, background);
       });
@@ -309,7 +270,7 @@ function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, backg
 }
 
 /** Stores a rendered clip: its cues and poster first, then the clip itself, with the retention of a kept or temporary clip. */
-async function storeRender({ clip, mode }: ClipRender, objectKey: string, output: RenderClipOutput, deps: ClipJobDeps): Promise<void> {
+async function storeRender({ clip, spec: { mode } }: ClipRender, objectKey: string, output: RenderClipOutput, deps: ClipJobDeps): Promise<void> {
   // The clip's cues and poster live beside it, under the same content address and retention, so a cached
   // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
   // its cues and its poster.
@@ -333,7 +294,7 @@ async function storeRender({ clip, mode }: ClipRender, objectKey: string, output
 }
 
 /** A reusable clip: its render and what goes beside it copied under kept/, and the clip recorded in the library. */
-async function keepClip({ video, clip, mode, shape, hash, keptKey, renderKey }: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
+async function keepClip({ video, clip, spec: { mode }, hash, keptKey, renderKey }: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
   if (result.objectKey !== keptKey) {
     // Found among temporary renders: keep a copy of its own, which no later temporary render can retag.
     await deps.objects.copy(cuesObjectKey(renderKey), cuesObjectKey(keptKey), { tags: KEPT });
@@ -355,7 +316,7 @@ async function keepClip({ video, clip, mode, shape, hash, keptKey, renderKey }: 
     durationSeconds: result.durationSeconds ?? 0,
     botUid: clip.botUid,
     createVideo: video.createVideo,
-    shape,
+    shape: video.shape,
     createdAt: deps.now().toISOString(),
     spec,
   });

@@ -8,6 +8,7 @@ import {
   TEMPORARY_EXPIRY_DAYS,
   TMP_EXPIRY_DAYS,
   UPLOAD_EXPIRY_DAYS,
+  UPLOAD_FILE_EXPIRY_DAYS,
 } from '#domain/bucket-layout';
 import { mediaCors } from '../wiring.ts';
 
@@ -49,6 +50,7 @@ export class MediaStorage extends Construct {
         {
           allowedMethods: mediaCors.allowedMethods.map((method) => HttpMethods[method]),
           allowedOrigins: [...mediaCors.allowedOrigins],
+          allowedHeaders: [...mediaCors.allowedHeaders],
           maxAge: mediaCors.maxAgeSeconds,
         },
       ],
@@ -57,6 +59,7 @@ export class MediaStorage extends Construct {
         // expiry to stop reusing one before it goes (functions/domain/bucket-layout.ts, render-cache.ts).
         { id: 'ExpireTemporary', tagFilters: TEMPORARY, expiration: Duration.days(TEMPORARY_EXPIRY_DAYS) },
         { id: 'ExpireUploads', prefix: BUCKET_PREFIXES.uploads, expiration: Duration.days(UPLOAD_EXPIRY_DAYS) },
+        { id: 'ExpireUploadFiles', prefix: BUCKET_PREFIXES.uploadFiles, expiration: Duration.days(UPLOAD_FILE_EXPIRY_DAYS) },
         // A replaced bot's look, kept for clips of videos accepted before the replacement (functions/domain/bucket-layout.ts).
         { id: 'ExpireRetiredLooks', prefix: BUCKET_PREFIXES.retiredLooks, expiration: Duration.days(RETIRED_LOOK_EXPIRY_DAYS) },
         { id: 'ExpireTmp', prefix: BUCKET_PREFIXES.tmp, expiration: Duration.days(TMP_EXPIRY_DAYS) },

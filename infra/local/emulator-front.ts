@@ -3,12 +3,14 @@
  * dir's credentials and passes the good ones to the emulator, which listens on a unix socket in a private
  * directory. dynalite, s3rver and fauxqs check nothing themselves (s3rver not even a presigned link's signature).
  *
- * No CORS: a preflight is refused, and so is any request carrying an Origin, except a presigned S3 read — the one
- * thing a web page may do with the bucket on AWS too (the media bucket's CORS rule in infra/wiring.ts), since the
- * link is its own authorisation.
+ * No CORS: a preflight is refused, and so is any request carrying an Origin, except a presigned S3 read and a
+ * presigned PUT of an upload (POST /v1/uploads) — what a web page may do with the bucket on AWS too (the media
+ * bucket's CORS rule in infra/wiring.ts), since the link is its own authorisation. A presigned link writes nothing
+ * else.
  */
 import { Agent, createServer, request as forward, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BUCKET_PREFIXES } from '#domain/bucket-layout';
 import type { LocalCredentials } from './data-dir.ts';
 import type { Log } from './log.ts';
 import { type ReceivedRequest, SigV4Verifier } from './sigv4.ts';
@@ -56,6 +58,12 @@ const readBody = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
+/** A path-style key under upload-files/: the one place a presigned link may write (functions/domain/uploads.ts). */
+const isUploadPath = (url: string | undefined) => {
+  const path = (url ?? '').split('?')[0]!;
+  return new RegExp(`^/[a-z0-9.-]+/${BUCKET_PREFIXES.uploadFiles}[^/?]+/[^/?]+$`).test(path);
+};
+
 /** Starts a front on 127.0.0.1:`port` (0: a free one). */
 export async function startFront(options: FrontOptions, port: number): Promise<Front> {
   const { service, log } = options;
@@ -69,8 +77,12 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    // A browser's preflight, or a page's request: nothing here is for another origin but presigned reads.
-    if (req.method === 'OPTIONS') return deny(res, 403, 'AccessDenied', 'Cross-origin requests are not allowed.');
+    // A browser's preflight, or a page's request: nothing here is for another origin but presigned reads and the
+    // PUT of an upload, whose preflight (unsigned, as a browser sends it) the emulator answers from the CORS rule.
+    const uploadPreflight = req.method === 'OPTIONS' && service === 's3' && req.headers['access-control-request-method'] === 'PUT';
+    if (req.method === 'OPTIONS' && !(uploadPreflight && isUploadPath(req.url)))
+      return deny(res, 403, 'AccessDenied', 'Cross-origin requests are not allowed.');
+    if (req.method === 'OPTIONS') return pass(req, res, undefined, true);
     // S3 bodies stream through (their signature covers the declared x-amz-content-sha256); the others are read first.
     const body = service === 's3' ? undefined : await readBody(req);
     if (service !== 's3' && body === undefined) return deny(res, 413, 'RequestEntityTooLarge', 'Request body too large.');
@@ -81,13 +93,19 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
       return deny(res, 403, service === 's3' ? 'AccessDenied' : 'InvalidSignatureException', 'Request not signed with the runtime credentials.');
     }
     const crossOriginRead = verdict.presigned && (req.method === 'GET' || req.method === 'HEAD');
-    if (req.headers.origin !== undefined && !crossOriginRead) return deny(res, 403, 'AccessDenied', 'Cross-origin requests are not allowed.');
-    if (verdict.presigned && !crossOriginRead) return deny(res, 403, 'AccessDenied', 'Presigned links are for reading.');
+    const uploadPut = verdict.presigned && req.method === 'PUT' && isUploadPath(req.url);
+    const crossOrigin = crossOriginRead || uploadPut;
+    if (req.headers.origin !== undefined && !crossOrigin) return deny(res, 403, 'AccessDenied', 'Cross-origin requests are not allowed.');
+    if (verdict.presigned && !crossOrigin) return deny(res, 403, 'AccessDenied', 'Presigned links are for reading and uploads.');
+    pass(req, res, body, crossOrigin);
+  };
 
+  /** Forwards a request to the emulator; CORS headers reach the caller only for what may cross origins. */
+  const pass = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, crossOrigin: boolean) => {
     const { expect: _expect, ...headers } = req.headers;
     const upstream = forward({ socketPath: options.socketPath, agent, method: req.method, path: req.url, headers }, (answer) => {
       const out = { ...answer.headers };
-      if (!crossOriginRead) for (const name of Object.keys(out)) if (name.startsWith('access-control-')) delete out[name];
+      if (!crossOrigin) for (const name of Object.keys(out)) if (name.startsWith('access-control-')) delete out[name];
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
     });

@@ -80,7 +80,8 @@ async function startSqs(socketPath: string) {
 /** The media bucket's CORS rule (the wiring's, as on AWS) in the XML s3rver reads; the front lets only presigned reads use it. */
 const mediaCorsXml = () =>
   `<CORSConfiguration><CORSRule>${mediaCors.allowedOrigins.map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('')}` +
-  `${mediaCors.allowedMethods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}<MaxAgeSeconds>${mediaCors.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+  `${mediaCors.allowedMethods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}` +
+  `${mediaCors.allowedHeaders.map((h) => `<AllowedHeader>${h}</AllowedHeader>`).join('')}<MaxAgeSeconds>${mediaCors.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
 
 /**
  * A front on the asked port, else the remembered one, else a free one. A remembered port another program took

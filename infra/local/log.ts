@@ -27,9 +27,13 @@ export function createLog(level: LogLevel = 'info', write: (line: string) => voi
  * terminal shows progress, the key and links rather than metric JSON.
  */
 export function functionOutputToFile(file: string, verbose = false): (line: string, from: { function: string; stream: 'stdout' | 'stderr' }) => void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const fd = openSync(file, 'a', 0o600);
+  // Opened at the first line, so that a start refused (its data dir held by another runtime) creates nothing.
+  let fd: number | undefined;
   return (line, from) => {
+    if (fd === undefined) {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      fd = openSync(file, 'a', 0o600);
+    }
     writeSync(fd, `${line}\n`);
     if (verbose) (from.stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`);
   };

@@ -24,6 +24,7 @@ import { allowFile } from './loopback.ts';
 import { requeueUnfinishedWork } from './recover.ts';
 import { buildResources } from './routing.ts';
 import { type DevTenant, seedBots, seedDevTenant } from './seed.ts';
+import { ensurePortFree, lockDataDir, portInUse } from './startup-checks.ts';
 
 /** @internal Exported for its tests. */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -158,6 +159,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   };
 
   try {
+    // Registered first, released last: nothing of this start touches the data dir before it holds the lock.
+    const lock = lockDataDir(dataDir);
+    stops.push(() => lock.release());
+    await ensurePortFree(options.port ?? 3000);
     await prepareDataDir(dataDir);
     log.info('starting vidbot local runtime', { dataDir });
     const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket, log);
@@ -187,7 +192,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     const gateway = createLocalGateway(functions, hosts, options, log);
-    const port = await gateway.listen(options.port ?? 3000);
+    const port = await gateway.listen(options.port ?? 3000).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? portInUse(options.port ?? 3000) : error;
+    });
     loopback.allow(port);
     // Stop the gateway first: registered last, stopped first.
     stops.push(() => gateway.close());

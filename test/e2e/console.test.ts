@@ -311,7 +311,8 @@ describe('console', () => {
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
     const { inbox_url } = (await (await api('/v1/inbox')).json()) as { inbox_url: string };
-    const text = 'A phone shows this video with its poster, its name and the first words of what the presenter says, and no sideways scrolling.';
+    const text =
+      'A phone shows this video <break time="300ms"/> with its poster, its name and the first words of what the presenter says, and no sideways scrolling.';
     const created = await api('/v1/bot', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -335,7 +336,8 @@ describe('console', () => {
         // A video's detail (player, clip and attempt tables, long links) fits too, not only the list.
         const row = page.locator('.video-row').first();
         await expect.poll(() => row.locator('.name').textContent(), { timeout: 10_000 }).toBe('Phone check');
-        expect(await row.locator('.words').textContent()).toMatch(/^A phone shows this video .*…$/);
+        // The words as said, without their markup; who speaks, and how many clips.
+        expect(await row.locator('.words').textContent()).toMatch(/^A phone shows this video with its poster, .*… · bot_maya · 1 clip$/);
         await expect
           .poll(() => row.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 })
           .toBeGreaterThan(0);

@@ -23,6 +23,7 @@ Object.assign(process.env, {
   TABLE_LEXICONS: 'lexicons',
   TABLE_IDEMPOTENCY: 'idempotency',
   TABLE_KEYS: 'keys',
+  TABLE_UPLOADS: 'uploads',
   QUEUE_RENDER_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/render',
   QUEUE_NOTIFY_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify',
   QUEUE_PREPARE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/prepare',
@@ -42,6 +43,8 @@ export let createVideo: ApiHandler;
 export let videos: ApiHandler;
 export let bots: ApiHandler;
 export let lexicon: ApiHandler;
+export let templates: ApiHandler;
+export let uploads: ApiHandler;
 export let authorizer: (event: { type: 'TOKEN'; authorizationToken: string; methodArn: string }) => Promise<unknown>;
 
 export const invoke = async (handler: ApiHandler, event: ReturnType<typeof restEvent>) => {
@@ -56,6 +59,8 @@ export function useMockedApi() {
     videos = (await import('#functions/api/videos.ts')).handler as ApiHandler;
     bots = (await import('#functions/api/bots.ts')).handler as ApiHandler;
     lexicon = (await import('#functions/api/lexicon.ts')).handler as ApiHandler;
+    templates = (await import('#functions/api/templates.ts')).handler as ApiHandler;
+    uploads = (await import('#functions/api/uploads.ts')).handler as ApiHandler;
     authorizer = (await import('#functions/authorizer/handler.ts')).handler as typeof authorizer;
   });
 

@@ -80,6 +80,12 @@ export class FolderObjectStore implements ObjectStore {
       expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString(),
     };
   }
+  async presignPut(key: string, file: { contentType: string; sizeBytes: number; expiresInSeconds: number }) {
+    return {
+      url: `https://objects.test/${key}?put=${file.sizeBytes}&expires=${file.expiresInSeconds}`,
+      expiresAt: new Date(Date.now() + file.expiresInSeconds * 1000).toISOString(),
+    };
+  }
 }
 
 /** A queue that records what was sent. */

@@ -85,6 +85,8 @@ export async function runScenarios() {
 
     // The lexicon: replaced, read, removed, and saved again for the renders below to read.
     const lexicon = { entries: [{ word: 'Ada', say: 'Ay da' }] };
+    // An upload: recorded, and its PUT link signed (presigning makes no call; the caller's PUT is the bucket's).
+    expect((await http('uploads', 'POST', '/v1/uploads', { body: { content_type: 'audio/wav', size: 1024 } })).status).toBe(201);
     expect((await http('lexicon', 'PUT', '/v1/lexicon', { body: lexicon })).status).toBe(200);
     expect((await http('lexicon', 'GET', '/v1/lexicon')).body.entries).toHaveLength(1);
     expect((await http('lexicon', 'DELETE', '/v1/lexicon')).status).toBe(200);

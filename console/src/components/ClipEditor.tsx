@@ -66,16 +66,18 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             >
               {bots.value.map((b) => (
                 // A bot still being prepared (or failed) is listed but cannot be picked yet.
+                // The name alone, so that the closed select shows it whole; the description is below.
                 <option value={b.uid} disabled={b.status !== 'ready'}>
-                  {b.name} — {b.status === 'ready' ? b.description || b.uid : b.status}
+                  {b.status === 'ready' ? b.name : `${b.name} (${b.status})`}
                 </option>
               ))}
             </select>
+            {bot?.description && <p class="help">{bot.description}</p>}
             <FieldError {...err('bot_uid')} />
             <VoicePicker
               id={id('voice')}
               value={clip.voice}
-              defaultLabel={bot ? `Bot's voice (${describeVoice(bot.voice, voices.value)})` : "Bot's voice"}
+              defaultLabel={bot ? `Bot's voice (${describeVoice(bot.voice, voices.value, 'short')})` : "Bot's voice"}
               onChange={(voice) => set({ voice })}
               invalid={invalidProps(err('voice').id, path('voice'))}
             />

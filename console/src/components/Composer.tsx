@@ -1,6 +1,6 @@
 import { CAPTIONS, FRAME_SHAPES, frameSize, LIMITS, RESOLUTIONS } from '../options.ts';
 import { charCount } from '../request.ts';
-import { addClip, composer, formError, inboxUrl, problems, setDraft, submit, submitting, webhookEdited } from '../state.ts';
+import { addClip, bots, composer, formError, inboxUrl, problems, setDraft, submit, submitting, webhookEdited } from '../state.ts';
 import { ClipEditor } from './ClipEditor.tsx';
 import { CurlPreview } from './CurlPreview.tsx';
 import { FieldError, invalidProps } from './FieldError.tsx';
@@ -166,8 +166,9 @@ export function Composer() {
                 {unplaced.length === 0 && problems.value.length > 0 && <p class="help">Each problem is also shown by its field.</p>}
               </div>
             )}
-            <button type="submit" class="primary big" disabled={submitting.value}>
-              {submitting.value ? 'Sending…' : 'Create video'}
+            {/* Until the bots are loaded no clip has its bot: a click would be refused beside fields that look filled. */}
+            <button type="submit" class="primary big" disabled={submitting.value || bots.value.length === 0}>
+              {submitting.value ? 'Sending…' : bots.value.length === 0 ? 'Loading the bots…' : 'Create video'}
             </button>
           </div>
         </div>

@@ -42,8 +42,9 @@ function SaveTemplate() {
         <button type="button" class="link" onClick={() => (tab.value = 'create')}>
           Create
         </button>{' '}
-        become a template. Write <code>{'{{first_name}}'}</code> in a clip's text (or <code>{'{{company|our studio}}'}</code> with a default) for a
-        value each video fills in; a clip with none (an outro) is rendered once per batch.
+        {clips === 1 ? 'becomes' : 'become'} a template. Write <code>{'{{first_name}}'}</code> in a clip's text (or{' '}
+        <code>{'{{company|our studio}}'}</code> with a default) for a value each video fills in; a clip with none (an outro) is rendered once per
+        batch.
       </p>
       <p class="help" aria-live="polite">
         {names.length === 0

@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { shownText } from '#domain/speech-markup';
 import { isFinished, type Video } from '../api.ts';
 import { selectedVideo, selectedVideoId, selectVideo, videos } from '../state.ts';
 import { Progress, StatusBadge } from './Status.tsx';
@@ -6,10 +8,20 @@ import { VideoDetail } from './VideoDetail.tsx';
 const FIRST_WORDS_CHARS = 80;
 const firstWords = (text: string) => (text.length > FIRST_WORDS_CHARS ? `${text.slice(0, FIRST_WORDS_CHARS).trimEnd()}…` : text);
 
-/** A video as a list shows it: its poster, its first clip's name and words, its status. */
+/** The name the service gives a clip its caller did not name (`Clip 1`): no name to tell videos apart by. */
+const GIVEN_NAME = /^Clip \d+$/;
+
+/**
+ * A video as a list shows it: its poster, a title (its first clip's name if the caller gave one, else its first
+ * words as said, without markup), who speaks and how many clips, its status.
+ */
 function VideoRow({ video }: { video: Video }) {
   const first = video.clips[0];
   const thumbnail = video.output?.thumbnail_url;
+  const words = first?.text ? firstWords(shownText(first.text)) : '';
+  const named = first && !GIVEN_NAME.test(first.clip_name) ? first.clip_name : undefined;
+  const count = video.clips.length;
+  const about = [named && words, first?.bot_uid, `${count} ${count === 1 ? 'clip' : 'clips'}`].filter(Boolean).join(' · ');
   return (
     <button
       type="button"
@@ -24,8 +36,8 @@ function VideoRow({ video }: { video: Video }) {
           {video.create_video ? '▶' : '♪'}
         </span>
       )}
-      <span class="name">{first?.clip_name ?? video.video_id}</span>
-      {first?.text && <span class="words">{firstWords(first.text)}</span>}
+      <span class="name">{named ?? (words || video.video_id)}</span>
+      <span class="words">{about}</span>
       <span class="row-top">
         <code>{video.video_id}</code>
         <StatusBadge status={video.status} />
@@ -45,6 +57,12 @@ function VideoRow({ video }: { video: Video }) {
 
 export function Videos() {
   const list = videos.value;
+  const detail = useRef<HTMLDivElement>(null);
+  const chosen = selectedVideoId.value;
+  // On a phone the detail is below the list: bring it into view when a video is picked.
+  useEffect(() => {
+    if (chosen && window.matchMedia('(max-width: 760px)').matches) detail.current?.scrollIntoView({ block: 'start' });
+  }, [chosen]);
   return (
     <section aria-labelledby="videos-title" class="videos">
       <h2 id="videos-title">Videos</h2>
@@ -59,7 +77,7 @@ export function Videos() {
             ))}
           </ul>
         </div>
-        <div class="detail">
+        <div class="detail" ref={detail}>
           {selectedVideo.value ? (
             <VideoDetail video={selectedVideo.value} />
           ) : (

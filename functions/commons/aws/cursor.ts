@@ -42,19 +42,21 @@ const isKeyValue = (v: unknown) => typeof v === 'string' && v.length > 0 && v.le
 
 /**
  * One page of an account's items in a table keyed by `tenantId` and `sortKey`, in sort-key order (`newestFirst`:
- * descending), with the cursor of the next page.
+ * descending), with the cursor of the next page; `sortKeyPrefix` keeps to the items whose sort key starts so.
  */
 export async function tenantPage<T>(
   client: DynamoDBDocumentClient,
-  table: { tableName: string; sortKey: string; newestFirst?: boolean },
+  table: { tableName: string; sortKey: string; newestFirst?: boolean; sortKeyPrefix?: string },
   tenantId: string,
   options: { limit: number; cursor?: string },
 ): Promise<Page<T>> {
+  const prefix = table.sortKeyPrefix;
   const result = await client.send(
     new QueryCommand({
       TableName: table.tableName,
-      KeyConditionExpression: 'tenantId = :t',
-      ExpressionAttributeValues: { ':t': tenantId },
+      KeyConditionExpression: prefix ? 'tenantId = :t AND begins_with(#sk, :prefix)' : 'tenantId = :t',
+      ExpressionAttributeValues: { ':t': tenantId, ...(prefix && { ':prefix': prefix }) },
+      ...(prefix && { ExpressionAttributeNames: { '#sk': table.sortKey } }),
       ...(table.newestFirst && { ScanIndexForward: false }),
       Limit: options.limit,
       ExclusiveStartKey: decodeCursor(options.cursor, { tenantId }, ['tenantId', table.sortKey]),

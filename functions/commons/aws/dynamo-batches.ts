@@ -25,6 +25,12 @@ const LOOK_FIELDS = [
   'delivery',
 ] as const;
 
+/** The sort-key prefix of an account's running-batch slots; batch ids start with `bat_`, so no listing sees one. */
+const SLOT_PREFIX = '#slot-';
+const RUNNING = new Set<string>(['queued', 'running']);
+/** Rounds of reading the slots and trying the free ones before a create racing others is refused. */
+const CLAIM_ROUNDS = 4;
+
 const strip = (item: Record<string, unknown>) => {
   const { pendingShard: _p, ...batch } = item;
   return batch as unknown as BatchRecord;
@@ -48,21 +54,60 @@ export class DynamoBatchStore implements BatchStore {
     return Item ? strip(Item) : undefined;
   }
 
-  async countInProgress(tenantId: string, upTo: number): Promise<number> {
+  /**
+   * The account's slots are items of its own partition (`#slot-0` … `#slot-{n-1}`, outside every listing), each
+   * naming the batch that holds it. A slot is taken by a conditional write: empty, or still naming a holder that
+   * has settled or was deleted (a settled batch never runs again, so the slot needs no release). Two creates
+   * racing for one slot cannot both win it.
+   */
+  async claimRunningSlot(tenantId: string, batchId: string, slots: number): Promise<boolean> {
+    for (let round = 0; round < CLAIM_ROUNDS; round++) {
+      const held = await this.slotHolders(tenantId);
+      const free = await this.freeSlots(tenantId, held, slots);
+      if (free.length === 0) return false;
+      for (const slot of free) if (await this.takeSlot(tenantId, slot, batchId, held.get(slot))) return true;
+    }
+    return false;
+  }
+
+  private async slotHolders(tenantId: string): Promise<Map<string, string>> {
     const { Items } = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
-        KeyConditionExpression: 'tenantId = :t',
-        // A batch runs for minutes: the unsettled ones are among the newest.
-        ScanIndexForward: false,
-        Limit: 200,
-        FilterExpression: '#s IN (:queued, :running)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':t': tenantId, ':queued': 'queued', ':running': 'running' },
-        ProjectionExpression: 'batchId',
+        KeyConditionExpression: 'tenantId = :t AND begins_with(batchId, :slot)',
+        ExpressionAttributeValues: { ':t': tenantId, ':slot': SLOT_PREFIX },
+        ConsistentRead: true,
       }),
     );
-    return Math.min(upTo, Items?.length ?? 0);
+    return new Map((Items ?? []).map((item) => [item.batchId as string, item.holder as string]));
+  }
+
+  private async freeSlots(tenantId: string, held: Map<string, string>, slots: number): Promise<string[]> {
+    const free: string[] = [];
+    for (let i = 0; i < slots; i++) {
+      const slot = `${SLOT_PREFIX}${i}`;
+      const holder = held.get(slot);
+      const batch = holder ? await this.get(tenantId, holder) : undefined;
+      if (!batch || !RUNNING.has(batch.status)) free.push(slot);
+    }
+    return free;
+  }
+
+  private async takeSlot(tenantId: string, slot: string, batchId: string, previous: string | undefined): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { tenantId, batchId: slot, holder: batchId },
+          ConditionExpression: previous === undefined ? 'attribute_not_exists(batchId)' : 'holder = :previous',
+          ...(previous !== undefined && { ExpressionAttributeValues: { ':previous': previous } }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   async delete(tenantId: string, batchId: string): Promise<void> {
@@ -72,7 +117,7 @@ export class DynamoBatchStore implements BatchStore {
   async list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<BatchRecord>> {
     const page = await tenantPage<Record<string, unknown>>(
       this.client,
-      { tableName: this.tableName, sortKey: 'batchId', newestFirst: true },
+      { tableName: this.tableName, sortKey: 'batchId', newestFirst: true, sortKeyPrefix: 'bat_' },
       tenantId,
       options,
     );

@@ -15,6 +15,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectHead, ObjectStore, PresignedLink } from '#domain/ports';
 
+const SIGNED_UPLOAD_HEADERS = new Set(['content-type', 'content-length']);
 const tagging = (tags?: Record<string, string>) => (tags ? new URLSearchParams(tags).toString() : undefined);
 const isMissing = (error: unknown) =>
   error instanceof NoSuchKey ||
@@ -100,12 +101,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<PresignedLink> {
-    // A link signed with temporary credentials (a Lambda role's) dies with them, whatever X-Amz-Expires says:
-    // ask for no longer than they last, and say when the link really ends.
-    const credentials = await this.client.config.credentials();
-    const now = Date.now();
-    const untilCredentialsExpire = credentials.expiration ? Math.floor((credentials.expiration.getTime() - now) / 1000) - 60 : Infinity;
-    const seconds = Math.max(60, Math.min(expiresInSeconds, untilCredentialsExpire));
+    const { seconds, expiresAt } = await this.linkLifetime(expiresInSeconds);
     const url = await getSignedUrl(
       this.client,
       new GetObjectCommand({
@@ -115,6 +111,29 @@ export class S3ObjectStore implements ObjectStore {
       }),
       { expiresIn: seconds },
     );
-    return { url, expiresAt: new Date(now + seconds * 1000).toISOString() };
+    return { url, expiresAt };
+  }
+
+  async presignPut(key: string, file: { contentType: string; sizeBytes: number; expiresInSeconds: number }): Promise<PresignedLink> {
+    const { seconds, expiresAt } = await this.linkLifetime(file.expiresInSeconds);
+    // Content-Type and Content-Length are signed headers: S3 refuses a PUT whose type or length differs.
+    const url = await getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: file.contentType, ContentLength: file.sizeBytes }),
+      { expiresIn: seconds, signableHeaders: SIGNED_UPLOAD_HEADERS },
+    );
+    return { url, expiresAt };
+  }
+
+  /**
+   * A link signed with temporary credentials (a Lambda role's) dies with them, whatever X-Amz-Expires says: ask
+   * for no longer than they last, and say when the link really ends.
+   */
+  private async linkLifetime(expiresInSeconds: number): Promise<{ seconds: number; expiresAt: string }> {
+    const credentials = await this.client.config.credentials();
+    const now = Date.now();
+    const untilCredentialsExpire = credentials.expiration ? Math.floor((credentials.expiration.getTime() - now) / 1000) - 60 : Infinity;
+    const seconds = Math.max(60, Math.min(expiresInSeconds, untilCredentialsExpire));
+    return { seconds, expiresAt: new Date(now + seconds * 1000).toISOString() };
   }
 }

@@ -144,6 +144,15 @@ export const invocations: Record<FunctionName, Invocation> = {
     event: apiEvent('GET', '/v1/lexicon', '/v1/lexicon'),
     expect: expectHttp(401, 'unauthorized'),
   },
+  uploads: {
+    what: 'POST /v1/uploads with a content type not allowed: 400 before any store or signature',
+    event: apiEvent('POST', '/v1/uploads', '/v1/uploads', {
+      caller: true,
+      body: '{"content_type": "text/html", "size": 10}',
+      headers: { 'Content-Type': 'application/json' },
+    }),
+    expect: expectHttp(400, 'invalid_request'),
+  },
   batches: {
     what: 'GET /v1/batches/{id} with an id that cannot exist: 404 without a read',
     event: apiEvent('GET', '/v1/batches/{id}', '/v1/batches/not-a-batch', { caller: true, pathParameters: { id: 'not-a-batch' } }),

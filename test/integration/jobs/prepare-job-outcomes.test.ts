@@ -17,7 +17,6 @@ import { parsePutBot } from '#domain/account-bot-request';
 import { putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
 import type { BotManifest } from '#domain/look';
-import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { buildDrawnLook } from '#functions/prepare/drawn-look.ts';
@@ -28,6 +27,7 @@ import { RENDERER_VERSION } from '#functions/render/engine/types.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { ffmpegPath } from '#media/binaries';
+import { cacheKeyOf } from '../../support/cache-key.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 import {
   accountBots,
@@ -284,26 +284,8 @@ describe('rendering a prepared bot', () => {
       reusable: false,
     };
     const replaced = { ...own, look: { ...own.look!, version: 'v_other' } };
-    expect(
-      clipContentHash(
-        tenantId,
-        clip,
-        toBot(own),
-        voiceToSpeak(toBot(own).voice, undefined, { polly: false }),
-        'video',
-        RENDERER_VERSION,
-        DEFAULT_SHAPE,
-      ),
-    ).not.toBe(
-      clipContentHash(
-        tenantId,
-        clip,
-        toBot(replaced),
-        voiceToSpeak(toBot(replaced).voice, undefined, { polly: false }),
-        'video',
-        RENDERER_VERSION,
-        DEFAULT_SHAPE,
-      ),
+    expect(cacheKeyOf(clip, { tenantId, bot: toBot(own), rendererVersion: RENDERER_VERSION })).not.toBe(
+      cacheKeyOf(clip, { tenantId, bot: toBot(replaced), rendererVersion: RENDERER_VERSION }),
     );
   }, 60_000);
 });

@@ -22,14 +22,14 @@ const problems = (run: () => unknown) => {
 };
 
 describe('parsePutBot', () => {
-  it('takes a photo as JPEG, PNG or WebP by its bytes, with defaults', () => {
+  it('takes a photo as JPEG, PNG or WebP by its bytes, with defaults (the English voice with the lowest measured WER)', () => {
     for (const bytes of [JPEG, PNG, WEBP]) {
       const command = parsePutBot('my-bot', { name: ' Me ' }, { image: { bytes } }, voices);
       expect(command).toMatchObject({
         uid: 'my-bot',
         name: 'Me',
         description: '',
-        voice: 'espeak:en-us+f3',
+        voice: 'espeak:en-us+f5',
         defaultPosition: 'bottom-right',
         images: { kind: 'photo' },
       });

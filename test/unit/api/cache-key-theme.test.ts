@@ -3,13 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { ClipSpec } from '#domain/clip';
 import { DEFAULT_THEME, type TextOverlay } from '#domain/overlays';
-import { clipContentHash } from '#domain/render-cache';
-import { DEFAULT_SHAPE } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
+import { cacheKeyOf } from '../../support/cache-key.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
 const voice = voiceToSpeak(ava.voice, undefined, { polly: false });
-const key = (spec: ClipSpec) => clipContentHash('acct_1', spec, ava, voice, 'video', '3', DEFAULT_SHAPE);
+const key = (spec: ClipSpec) => cacheKeyOf(spec, { bot: ava, voice });
 const plain: ClipSpec = {
   index: 0,
   botUid: 'bot_ava',

@@ -14,13 +14,13 @@ import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { TextOverlay } from '#domain/overlays';
 import type { KeptClip, VideoRepository } from '#domain/ports';
-import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE } from '#domain/shape';
 import { fieldsFromTemplate, parseTemplate } from '#domain/templates';
 import type { VideoRecord } from '#domain/video';
 import { type CreateVideoDeps, createVideo } from '#domain/videos';
 import { voiceToSpeak } from '#domain/voices';
 import { openApiDocument } from '#functions/api/openapi.ts';
+import { cacheKeyOf } from '../../support/cache-key.ts';
 
 const clip = (overrides: Record<string, unknown> = {}) => ({ bot_uid: 'bot_ava', text: 'Hello there', ...overrides });
 const request = (fields: Record<string, unknown>) => ({ webhook: 'https://e.com/h', ...fields });
@@ -232,7 +232,7 @@ describe('overlays and theme on the stored clips', () => {
 describe("the clip's cache key", () => {
   const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
   const voice = voiceToSpeak(ava.voice, undefined, { polly: false });
-  const key = (spec: ClipSpec) => clipContentHash('acct_1', spec, ava, voice, 'video', '3', DEFAULT_SHAPE);
+  const key = (spec: ClipSpec) => cacheKeyOf(spec, { bot: ava, voice });
   const { overlays: _o, theme: _t, ...plain } = kept.spec as ClipSpec;
 
   it('differs with the overlays (each field of them) and the theme (each field of it)', () => {

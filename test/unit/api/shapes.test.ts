@@ -18,12 +18,11 @@ import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import type { KeptClip, VideoRepository } from '#domain/ports';
-import { clipContentHash } from '#domain/render-cache';
 import { DEFAULT_SHAPE, type Shape } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
 import { type CreateVideoDeps, createVideo as createVideoUseCase } from '#domain/videos';
-import { voiceToSpeak } from '#domain/voices';
 import { openApiDocument } from '#functions/api/openapi.ts';
+import { cacheKeyOf } from '../../support/cache-key.ts';
 import { lambdaContext, multipart, restEvent } from '../../support/events.ts';
 
 // Config is read at cold start (module import), so the environment is set before the handler loads.
@@ -178,26 +177,24 @@ const spec: ClipSpec = {
   transitions: {},
   reusable: true,
 };
-const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-const AVA_VOICE = voiceToSpeak(ava.voice, undefined, { polly: false });
 
 describe("the clip's cache key", () => {
   it('differs for every shape of a video clip, and not for a voice (it has no picture)', () => {
     const shapes: Shape[] = (['16:9', '9:16', '1:1'] as const).flatMap((aspectRatio) =>
       (['720p', '1080p'] as const).map((resolution) => ({ aspectRatio, resolution })),
     );
-    const videoKeys = new Set(shapes.map((shape) => clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', shape)));
+    const videoKeys = new Set(shapes.map((shape) => cacheKeyOf(spec, { mode: 'video', rendererVersion: '3', shape })));
     expect(videoKeys.size).toBe(6);
-    const voiceKeys = new Set(shapes.map((shape) => clipContentHash('acct_1', spec, ava, AVA_VOICE, 'voice', '3', shape)));
+    const voiceKeys = new Set(shapes.map((shape) => cacheKeyOf(spec, { mode: 'voice', rendererVersion: '3', shape })));
     expect(voiceKeys.size).toBe(1);
-    expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', DEFAULT_SHAPE)).toBe(
-      clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '3', { ...DEFAULT_SHAPE }),
+    expect(cacheKeyOf(spec, { mode: 'video', rendererVersion: '3', shape: DEFAULT_SHAPE })).toBe(
+      cacheKeyOf(spec, { mode: 'video', rendererVersion: '3', shape: { ...DEFAULT_SHAPE } }),
     );
   });
 
   it('differs for every bot size of a video clip (a clip stored before sizes is medium), and not for a voice', () => {
     const keyOf = (botSize: ClipSpec['botSize'], mode: 'video' | 'voice' = 'video') =>
-      clipContentHash('acct_1', { ...spec, botSize }, ava, AVA_VOICE, mode, '3', DEFAULT_SHAPE);
+      cacheKeyOf({ ...spec, botSize }, { mode, rendererVersion: '3', shape: DEFAULT_SHAPE });
     expect(new Set(BOT_SIZES.map((size) => keyOf(size))).size).toBe(BOT_SIZES.length);
     expect(keyOf(undefined)).toBe(keyOf('medium'));
     expect(new Set(BOT_SIZES.map((size) => keyOf(size, 'voice'))).size).toBe(1);
@@ -206,7 +203,7 @@ describe("the clip's cache key", () => {
   it('is pinned: a change to what is hashed must be deliberate', () => {
     // A change to the material renders every cached and kept clip again (after upgrading, `npm run start:fresh`
     // locally): the test makes it a decision, not an accident.
-    expect(clipContentHash('acct_1', spec, ava, AVA_VOICE, 'video', '2', DEFAULT_SHAPE)).toBe(
+    expect(cacheKeyOf(spec, { mode: 'video', rendererVersion: '2', shape: DEFAULT_SHAPE })).toBe(
       'd4fd5e7bbaf1f225a6e7fb08b4eb8e28b9bc3a6939a9c6494fb25fa01b1c6649',
     );
   });
@@ -295,7 +292,7 @@ describe('a kept clip in a video of another shape', () => {
     expect(video!.clips[0]).toMatchObject({ botSize: 'large', reusedClipUid: 'clip_abc' });
     const [old] = await create(kept(), {});
     expect(old!.clips[0]!.botSize).toBeUndefined();
-    const hash = (clip: ClipSpec) => clipContentHash('acct_1', clip, ava, AVA_VOICE, 'video', '3', DEFAULT_SHAPE);
+    const hash = (clip: ClipSpec) => cacheKeyOf(clip, { mode: 'video', rendererVersion: '3', shape: DEFAULT_SHAPE });
     expect(hash(old!.clips[0]!)).toBe(hash({ ...old!.clips[0]!, botSize: 'medium' }));
   });
 

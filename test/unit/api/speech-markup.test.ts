@@ -5,10 +5,9 @@ import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import { type LexiconEntry, parseLexicon, pronunciationsFor, speechScriptOf } from '#domain/lexicon';
-import { clipContentHash } from '#domain/render-cache';
-import { DEFAULT_SHAPE } from '#domain/shape';
 import { parseSpeechMarkup, SPEECH_MARKUP_LIMITS, speechMarkupProblem } from '#domain/speech-markup';
 import { voiceToSpeak } from '#domain/voices';
+import { cacheKeyOf } from '../../support/cache-key.ts';
 
 const problemsOf = (run: () => unknown) => {
   try {
@@ -218,8 +217,7 @@ describe('the render-cache key', () => {
     transitions: {},
     reusable: false,
   });
-  const key = (text: string, pronunciations: LexiconEntry[] = []) =>
-    clipContentHash('acct_1', spec(text), ava, voice, 'video', '3', DEFAULT_SHAPE, pronunciations);
+  const key = (text: string, pronunciations: LexiconEntry[] = []) => cacheKeyOf(spec(text), { bot: ava, voice, pronunciations });
 
   it('changes with the markup and with the lexicon entries the text uses, and only with those', () => {
     expect(key('Hi vidbot.')).not.toBe(key('Hi <break time="1s"/>vidbot.'));

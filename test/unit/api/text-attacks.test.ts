@@ -44,7 +44,7 @@ describe('control characters and invisible text', () => {
       expect(problemsOf({ overlays: [{ type: 'text', style: 'lower_third', text }] })).toEqual([
         { path: 'clips[0].overlays[0].text', message: 'must not hold control characters (only line breaks and tabs)' },
       ]);
-    for (const text of ['\u200B\u200B', '\u202E'])
+    for (const text of ['\u200B\u200B', '\u200F'])
       expect(problemsOf({ overlays: [{ type: 'text', style: 'title', text }] })).toEqual([
         { path: 'clips[0].overlays[0].text', message: 'must show something: at least one visible character' },
       ]);

@@ -1,12 +1,9 @@
-/**
- * Input 0 of a clip's ffmpeg run: the caller's background (looped or held to the clip's length, scaled to cover
- * the frame), or, without one, a calm studio backdrop computed for the frame's size.
- */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameSize } from '#domain/shape';
 import { backgroundInputArgs } from '#media/background-media';
-import { FPS, type RenderClipInput } from './types.ts';
+import { FPS } from '../types.ts';
+import type { LayerKind } from './layer.ts';
 
 /**
  * A calm studio backdrop for clips without a background: a deep blue gradient with a soft light, dithered,
@@ -51,23 +48,40 @@ function defaultBackdrop(path: string, frame: FrameSize): void {
  */
 const STILL_CLOCK = `settb=1/${FPS},setpts=N/${FPS}/TB`;
 
-/** Input 0, the background, and its filter to the frame ([bg]): the caller's file, or the default backdrop. */
-export async function backgroundInput(input: RenderClipInput, frame: FrameSize): Promise<{ args: string[]; filter: string; hasAudio: boolean }> {
-  // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
-  const scaleToFrame = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`;
-  const media = await input.background;
-  const hasAudio = Boolean(media?.hasAudio);
-  if (media) {
-    const filter = media.format.still
-      ? // One picture: scaled and converted once, then repeated.
-        `[0:v]${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,${STILL_CLOCK}[bg]`
-      : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
-        `[0:v]${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone[bg]`;
-    return { args: [...backgroundInputArgs(media), '-i', media.path], filter, hasAudio };
-  }
-  const backdrop = join(input.workDir, 'backdrop.rgb');
-  defaultBackdrop(backdrop, frame);
-  const args = ['-protocol_whitelist', 'file', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-i', backdrop];
-  // Converted once, then the one frame is repeated.
-  return { args, filter: `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,${STILL_CLOCK},setsar=1[bg]`, hasAudio };
-}
+/**
+ * The background layer, the first: the caller's file (looped or held to the clip's length, scaled to cover the
+ * frame), or the default backdrop; its audio is the soundtrack's (soundtrack.ts).
+ */
+export const backgroundLayers: LayerKind = ({ background, frame, input }) => [
+  {
+    draw(graph) {
+      // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
+      const scaleToFrame = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`;
+      if (background) {
+        graph.input('background', [...backgroundInputArgs(background), '-i', background.path]);
+        const filter = background.format.still
+          ? // One picture: scaled and converted once, then repeated.
+            `${scaleToFrame},format=yuv420p,loop=loop=-1:size=1:start=0,${STILL_CLOCK}`
+          : // tpad: should a file stop looping early, its last picture holds instead of the clip ending short.
+            `${scaleToFrame},fps=${FPS},format=yuv420p,tpad=stop=-1:stop_mode=clone`;
+        return graph.chain(graph.stream('background', 'v'), filter, 'bg');
+      }
+      const backdrop = join(input.workDir, 'backdrop.rgb');
+      defaultBackdrop(backdrop, frame);
+      graph.input('background', [
+        '-protocol_whitelist',
+        'file',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${frame.width}x${frame.height}`,
+        '-i',
+        backdrop,
+      ]);
+      // Converted once, then the one frame is repeated.
+      return graph.chain(graph.stream('background', 'v'), `format=yuv420p,loop=loop=-1:size=1:start=0,${STILL_CLOCK},setsar=1`, 'bg');
+    },
+  },
+];

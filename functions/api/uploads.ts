@@ -1,0 +1,27 @@
+import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
+import { S3ObjectStore } from '#commons/aws/s3-objects';
+import { readFields } from '#commons/body';
+import { dynamoClient, s3UploadSigningClient } from '#commons/clients';
+import { loadConfig } from '#commons/config';
+import { httpHandler, json } from '#commons/http';
+import { logger } from '#commons/logger';
+import { toStartedUpload } from '#commons/presenters/upload';
+import { newId } from '#domain/api-keys';
+import { limits } from '#domain/limits';
+import { parseUploadRequest, startUpload } from '#domain/uploads';
+
+const config = loadConfig({ tables: ['uploads'], bucket: true });
+const deps = {
+  uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads),
+  objects: new S3ObjectStore(s3UploadSigningClient(), config.bucket),
+  now: () => new Date(),
+  newUploadId: () => newId('upl'),
+};
+
+export const handler = httpHandler({
+  'POST /v1/uploads': async (request) => {
+    const started = await startUpload(request.caller.tenantId, parseUploadRequest(await readFields(request, limits.maxBodyBytes)), deps);
+    logger.info('upload started', { upload_id: started.upload.uploadId, kind: started.upload.kind, size: started.upload.sizeBytes });
+    return json(201, toStartedUpload(started));
+  },
+});

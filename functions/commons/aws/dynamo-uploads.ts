@@ -1,0 +1,39 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { UploadStore } from '#domain/ports';
+import type { Upload } from '#domain/uploads';
+import { isConditionFailure } from './conditions.ts';
+
+/** Uploads in DynamoDB, keyed by account and id: a get with another account's tenant finds nothing. */
+export class DynamoUploadStore implements UploadStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async put(upload: Upload): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: upload, ConditionExpression: 'attribute_not_exists(uploadId)' }));
+  }
+
+  async get(tenantId: string, uploadId: string): Promise<Upload | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { tenantId, uploadId }, ConsistentRead: true }));
+    return Item as Upload | undefined;
+  }
+
+  async markUsed(tenantId: string, uploadId: string, usedBy: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { tenantId, uploadId },
+          UpdateExpression: 'SET usedBy = :usedBy',
+          ConditionExpression: 'attribute_exists(uploadId) AND attribute_not_exists(usedBy)',
+          ExpressionAttributeValues: { ':usedBy': usedBy },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/** The presenter layer: its pictures, raw RGBA on ffmpeg's stdin, over the picture where it stands (sliding in and out). */
+import { slideExpressions } from '../clip-timeline.ts';
+import { FPS } from '../types.ts';
+import { type LayerKind, under } from './layer.ts';
+
+export const presenterLayers: LayerKind = ({ presenter, input, timing, frame }) => [
+  {
+    draw(graph, below) {
+      graph.input('presenter', [
+        ...['-protocol_whitelist', 'pipe', '-f', 'rawvideo', '-pix_fmt', 'rgba'],
+        ...['-s', `${presenter.width}x${presenter.height}`, '-r', `${FPS}`, '-i', 'pipe:0'],
+      ]);
+      const { x, y, animated } = slideExpressions(input.transitions, timing, frame, presenter.place.x, presenter.place.y, presenter.width);
+      return graph.chain(
+        [under(below), graph.stream('presenter', 'v')],
+        `overlay=x='${x}':y='${y}':eval=${animated ? 'frame' : 'init'}:eof_action=pass:format=yuv420`,
+      );
+    },
+  },
+];

@@ -1,0 +1,63 @@
+/**
+ * The presenter of a clip: its rig (the look's sprites drawn at the frame's scale), its pose on every frame,
+ * where it stands, and the RGBA picture of each frame that the presenter layer pipes to ffmpeg.
+ */
+import { hashString, poses } from './animation.ts';
+import { type ClipTiming, zoomFactor } from './clip-timeline.ts';
+import { BotCompositor } from './compositor.ts';
+import { footagePresenter } from './footage/footage-bot.ts';
+import { type BotBox, botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
+import { clipMouthFrames, speechLoudness } from './mouth-track.ts';
+import { loadSprites, lookManifest } from './sprites.ts';
+import { FPS, type RenderClipInput, type SpeechResult } from './types.ts';
+
+export interface Presenter {
+  /** The size of its pictures (its canvas), px. */
+  width: number;
+  height: number;
+  /** Where its canvas stands in the frame, and its head's box there (captions and text keep clear of them). */
+  place: BotBox;
+  head: BotBox;
+  /**
+   * The raw RGBA picture of frame `index` (the buffer may be reused by the next call); asked for in order. A rig
+   * that reads its pictures from a stream (a video bot's footage) answers once it has it.
+   */
+  frame(index: number): Buffer | Promise<Buffer>;
+  /** Stops what the rig runs for its frames (a footage decoder), once the clip is drawn or has failed. */
+  close?(): void;
+}
+
+/** The presenter of a clip: a video bot's footage rig (./footage/), or the drawn rig below. */
+export async function presenterFor(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming): Promise<Presenter> {
+  const manifest = lookManifest(input.bot.look, input.lookDirectory);
+  return manifest.footage ? footagePresenter(input, speech, timing, manifest) : presenterOf(input, speech, timing);
+}
+
+function presenterOf(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming): Presenter {
+  const { frame, position } = input;
+  const size = input.botSize ?? 'medium';
+  const artwork = lookManifest(input.bot.look, input.lookDirectory);
+  const sprites = loadSprites(input.bot.look, botHeightFor(frame, position, size, artwork), input.lookDirectory);
+  // Without its card, a bot standing on the frame's bottom edge ends there; elsewhere its bust fades out.
+  const flush = standsOnBottomEdge(position, size, input.removeBotBackground);
+  const compositor = new BotCompositor(sprites, {
+    withPanel: !input.removeBotBackground,
+    bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
+  });
+  const loudness = speechLoudness(speech);
+  const mouth = clipMouthFrames(speech, timing, sprites.manifest, loudness);
+  // The head follows the speech: its stressed syllables (espeak-ng's phonemes), or the loudness's peaks (Polly).
+  const framePoses = poses(mouth, FPS, sprites.scale, hashString(`${input.bot.uid}:${input.text}`), {
+    phonemes: speech.phonemes,
+    loudness,
+    startFrame: timing.entryFrames,
+  });
+  const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
+  return {
+    width: compositor.width,
+    height: compositor.height,
+    place,
+    head: headBoxOf(place, sprites.manifest),
+    frame: (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * Naming an upload (audio_upload, video_upload) as an attacker would: another account's id, an expired one, one
+ * whose stored file is not the declared one, one of the wrong kind, and one id used twice (in turn and at once).
+ * Every refusal is a 400 at the naming field that tells nothing of other accounts.
+ */
+import { describe, expect, it } from 'vitest';
+import { InvalidRequest } from '#domain/errors';
+import { limits } from '#domain/limits';
+import type { ObjectHead, UploadStore } from '#domain/ports';
+import { claimUpload, parseUploadRequest, startUpload, type Upload } from '#domain/uploads';
+
+/** An upload table that behaves as the DynamoDB adapter: keyed by account and id, markUsed a conditional write. */
+class MemoryUploads implements UploadStore {
+  readonly items = new Map<string, Upload>();
+  async put(upload: Upload) {
+    this.items.set(`${upload.tenantId}/${upload.uploadId}`, { ...upload });
+  }
+  async get(tenantId: string, uploadId: string) {
+    const item = this.items.get(`${tenantId}/${uploadId}`);
+    return item && { ...item };
+  }
+  async markUsed(tenantId: string, uploadId: string, usedBy: string) {
+    // The read and the write are one step, as DynamoDB's condition makes them; an await in between lets claims interleave.
+    await Promise.resolve();
+    const item = this.items.get(`${tenantId}/${uploadId}`);
+    if (!item || item.usedBy) return false;
+    item.usedBy = usedBy;
+    return true;
+  }
+}
+
+let clock = new Date('2026-11-27T12:00:00Z');
+let ids = 0;
+
+async function world() {
+  const uploads = new MemoryUploads();
+  const files = new Map<string, ObjectHead>();
+  const deps = {
+    uploads,
+    objects: {
+      presignPut: async (key: string) => ({ url: `https://bucket.test/${key}`, expiresAt: clock.toISOString() }),
+      head: async (key: string) => files.get(key),
+    },
+    now: () => clock,
+    newUploadId: () => `upl_${String(++ids).padStart(16, '0')}`,
+  };
+  /** Asks for an upload and stores its file, as a caller's PUT would. */
+  const upload = async (tenantId: string, contentType: string, size: number, storedSize = size) => {
+    const started = await startUpload(tenantId, parseUploadRequest({ content_type: contentType, size }), deps);
+    files.set(new URL(started.put.url).pathname.slice(1), { sizeBytes: storedSize, metadata: {}, lastModified: clock });
+    return started.upload.uploadId;
+  };
+  const claim = (tenantId: string, uploadId: string, kind: 'audio' | 'video' = 'audio', usedBy = 'vid_1') =>
+    claimUpload(tenantId, uploadId, { kind, path: 'clips[0].audio_upload', usedBy }, deps);
+  return { uploads, files, upload, claim, deps };
+}
+
+const refusal = async (attempt: Promise<unknown>) => {
+  const error = await attempt.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(InvalidRequest);
+  return (error as InvalidRequest).problems;
+};
+
+describe('claiming an upload', () => {
+  it("gives the caller its own upload once, with the file's key under its account", async () => {
+    const { upload, claim, uploads } = await world();
+    const id = await upload('acct_a', 'audio/wav', 1000);
+    const claimed = await claim('acct_a', id);
+    expect(claimed.key).toBe(`upload-files/acct_a/${id}`);
+    expect((await uploads.get('acct_a', id))?.usedBy).toBe('vid_1');
+  });
+
+  it("refuses another account's id exactly as an id that never existed", async () => {
+    const { upload, claim } = await world();
+    const id = await upload('acct_a', 'audio/wav', 1000);
+    const theirs = await refusal(claim('acct_b', id));
+    const unknown = await refusal(claim('acct_b', 'upl_0000000000009999'));
+    const malformed = await refusal(claim('acct_b', '../acct_a/x'));
+    expect(theirs).toEqual([{ path: 'clips[0].audio_upload', message: 'is not an upload of this account (POST /v1/uploads)' }]);
+    expect(unknown).toEqual(theirs);
+    expect(malformed).toEqual(theirs);
+  });
+
+  it('refuses an expired upload, even one whose record the table has not yet removed', async () => {
+    const { upload, claim } = await world();
+    const id = await upload('acct_a', 'audio/wav', 1000);
+    const asked = clock;
+    clock = new Date(asked.getTime() + limits.uploadLifetimeSeconds * 1000);
+    try {
+      expect(await refusal(claim('acct_a', id))).toEqual([
+        { path: 'clips[0].audio_upload', message: 'has expired: an upload may be used for a day after it was asked for' },
+      ]);
+    } finally {
+      clock = asked;
+    }
+  });
+
+  it('refuses a file that is not the declared one, or not there yet', async () => {
+    const { upload, claim, files } = await world();
+    const grown = await upload('acct_a', 'audio/wav', 1000, 1001);
+    expect(await refusal(claim('acct_a', grown))).toEqual([{ path: 'clips[0].audio_upload', message: 'holds 1001 bytes, not the 1000 declared' }]);
+    const missing = await upload('acct_a', 'audio/wav', 1000);
+    files.delete(`upload-files/acct_a/${missing}`);
+    expect(await refusal(claim('acct_a', missing))).toEqual([
+      { path: 'clips[0].audio_upload', message: 'has no file yet: PUT the file to the upload_url first' },
+    ]);
+  });
+
+  it('refuses an upload of the other kind (footage named as a recording, and back)', async () => {
+    const { upload, claim } = await world();
+    const footage = await upload('acct_a', 'video/mp4', 1000);
+    expect(await refusal(claim('acct_a', footage, 'audio'))).toEqual([
+      { path: 'clips[0].audio_upload', message: 'is a video upload (video/mp4); this field takes audio' },
+    ]);
+    const recording = await upload('acct_a', 'audio/webm', 1000);
+    expect((await refusal(claim('acct_a', recording, 'video')))[0]!.message).toBe('is an audio upload (audio/webm); this field takes video');
+  });
+
+  it('serves one request: a second use is refused, and of two at once exactly one wins', async () => {
+    const { upload, claim } = await world();
+    const id = await upload('acct_a', 'audio/wav', 1000);
+    await claim('acct_a', id, 'audio', 'vid_1');
+    expect(await refusal(claim('acct_a', id, 'audio', 'vid_2'))).toEqual([
+      { path: 'clips[0].audio_upload', message: 'was already used by another request; upload the file again' },
+    ]);
+    const raced = await upload('acct_a', 'audio/wav', 1000);
+    const outcomes = await Promise.allSettled([claim('acct_a', raced, 'audio', 'vid_3'), claim('acct_a', raced, 'audio', 'vid_4')]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
+  it('refuses at POST a size over the policy of its kind and a content type not allowed', () => {
+    expect(() => parseUploadRequest({ content_type: 'video/mp4', size: limits.maxUploadBytes.video + 1 })).toThrow(InvalidRequest);
+    expect(() => parseUploadRequest({ content_type: 'image/svg+xml', size: 10 })).toThrow(InvalidRequest);
+    expect(() => parseUploadRequest({ content_type: 'audio/wav; codecs=1', size: 10 })).toThrow(InvalidRequest);
+  });
+});
