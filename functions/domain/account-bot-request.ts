@@ -154,7 +154,7 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
   const isVideo = images?.kind === 'video' || images?.kind === 'video_url';
   if (isVideo && text.consent !== true && text.consent !== 'true')
     problems.push({ path: 'consent', message: 'must be true: state that the person filmed agreed to be made into a bot' });
-  if (!isVideo && text.consent !== undefined)
+  if (images && !isVideo && text.consent !== undefined)
     problems.push({ path: 'consent', message: 'is only for a bot made from a recording (video_url or video)' });
   if (problems.length || !images) throw new InvalidRequest(problems);
   return {

@@ -22,7 +22,8 @@ export type LookErrorCode =
   | 'video_too_large'
   | 'several_faces'
   | 'face_turned_away'
-  | 'face_lost';
+  | 'face_lost'
+  | 'mouth_never_closed';
 
 /**
  * The builder's verdict on a caller's image. `message` is public, in our words; `detail` (a library's own text,

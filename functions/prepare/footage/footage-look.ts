@@ -143,7 +143,7 @@ export async function buildFootageLook(path: string, bytes: number, workDir: str
   const loop = chooseLoop(track, read.thumbs, listening);
   const atlas = await buildAtlas(read.pool.kept.filter(Boolean), mouthRange(measures), read.eyePx);
   if (!atlas.samples.some((s) => s.frame === 'm0'))
-    throw new LookError('face_turned_away', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
+    throw new LookError('mouth_never_closed', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
   const loopPath = join(workDir, FILES.loop);
   await cutFootage(footagePath, FPS, loop.from, loop.to, loopPath);
   const footage: FootageManifest = {

@@ -9,6 +9,8 @@ import { findFaces, landmarksInCrop } from '../faces.ts';
 
 /** Frames between two detections (two seconds at 30 fps): the crop follows the face in between. */
 const DETECT_EVERY = 60;
+/** Frames between two searches while no face is in the picture (half a second). */
+const SEARCH_EVERY = 15;
 /** The detector's frame: the picture scaled so that its long side is this. */
 const DETECT_SIDE = 512;
 /** The landmark net's crop, px a side. */
@@ -70,6 +72,7 @@ function boxOf(points: readonly Point[]) {
 export class FaceTracker {
   private last?: Point[];
   private frame = 0;
+  private searchAt = 0;
 
   constructor(
     private readonly width: number,
@@ -78,15 +81,17 @@ export class FaceTracker {
 
   async next(rgb: Buffer): Promise<TrackedFrame> {
     const index = this.frame++;
-    if (!this.last || index % DETECT_EVERY === 0) return this.detect(rgb);
+    // Without a face, the detector looks again every SEARCH_EVERY frames, not on every one (it is the costly part).
+    if (!this.last) return index >= this.searchAt ? this.detect(rgb, index) : {};
+    if (index % DETECT_EVERY === 0) return this.detect(rgb, index);
     const followed = await this.follow(rgb, this.last);
     // A face the crop lost (moved away, turned, covered) is looked for again by the detector.
-    if (!followed) return this.detect(rgb);
+    if (!followed) return this.detect(rgb, index);
     this.last = followed;
     return { landmarks: followed };
   }
 
-  private async detect(rgb: Buffer): Promise<TrackedFrame> {
+  private async detect(rgb: Buffer, index: number): Promise<TrackedFrame> {
     const scale = Math.min(1, DETECT_SIDE / Math.max(this.width, this.height));
     const w = Math.round(this.width * scale);
     const h = Math.round(this.height * scale);
@@ -94,6 +99,7 @@ export class FaceTracker {
     const faces = await findFaces(small, w, h);
     if (!faces.length) {
       this.last = undefined;
+      this.searchAt = index + SEARCH_EVERY;
       return { faces: 0 };
     }
     const main = this.last ? nearest(faces, this.last, scale) : faces.reduce((a, b) => (b.box.width > a.box.width ? b : a));
