@@ -159,6 +159,8 @@ export interface Account {
   name: string;
   created_at: string;
   key_id: string;
+  /** A test key's account: its videos are 360p, marked TEST (docs/test-keys.md). */
+  test: boolean;
   videos: { total: number; by_status: Record<string, number>; complete: boolean };
 }
 

@@ -4,7 +4,7 @@
  * presenters' output against them.
  */
 import { CAPTION_MODES } from '#domain/choices';
-import { ASPECT_RATIOS, RESOLUTIONS } from '#domain/shape';
+import { ASPECT_RATIOS, RESOLUTIONS, TEST_RESOLUTION } from '#domain/shape';
 import { CLIP_STATUSES, VIDEO_STATUSES } from '#domain/video';
 
 const string = { type: 'string' };
@@ -12,6 +12,9 @@ const nullableString = { type: ['string', 'null'] };
 const nullableNumber = { type: ['number', 'null'] };
 const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', required, properties });
 const link = { vtt_url: string, srt_url: string };
+
+const test = { type: 'boolean', description: "Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage." };
+const resolution = { type: 'string', enum: [...RESOLUTIONS, TEST_RESOLUTION], description: `${TEST_RESOLUTION}: a test key's video.` };
 
 const attempts = {
   type: 'array',
@@ -32,6 +35,7 @@ const createdVideo = object({
   clips: { type: 'integer', description: 'How many clips the video has.' },
   created_at: string,
   url: { type: 'string', description: 'GET it for the status.' },
+  test,
 });
 
 const videoClip = object(
@@ -57,8 +61,9 @@ const video = object(
     url: string,
     status: { type: 'string', enum: [...VIDEO_STATUSES] },
     create_video: { type: 'boolean' },
+    test,
     aspect_ratio: { type: 'string', enum: [...ASPECT_RATIOS] },
-    resolution: { type: 'string', enum: [...RESOLUTIONS] },
+    resolution,
     captions: { type: 'string', enum: [...CAPTION_MODES] },
     logo: { type: ['object', 'null'] },
     theme: { type: 'object' },
@@ -117,8 +122,9 @@ const videoEvent = object({
       video_id: string,
       status: { type: 'string', enum: ['completed', 'failed'] },
       create_video: { type: 'boolean' },
+      test,
       aspect_ratio: { type: 'string', enum: [...ASPECT_RATIOS] },
-      resolution: { type: 'string', enum: [...RESOLUTIONS] },
+      resolution,
       captions_mode: { type: 'string', enum: [...CAPTION_MODES] },
       video_url: { type: 'string', description: 'A completed video: its presigned download link.' },
       audio_url: { type: 'string', description: 'A completed voice-only video: its presigned download link.' },
@@ -143,7 +149,7 @@ const videoEvent = object({
       },
       error: object({ code: string, message: string, clip_index: { type: 'integer' } }, ['code', 'message']),
     },
-    ['video_id', 'status', 'create_video', 'aspect_ratio', 'resolution', 'captions_mode', 'clips'],
+    ['video_id', 'status', 'create_video', 'test', 'aspect_ratio', 'resolution', 'captions_mode', 'clips'],
   ),
 });
 
@@ -188,6 +194,19 @@ const batch = object(
   ['batch_id', 'template_uid', 'template_name', 'status', 'rows', 'counts', 'created_at', 'completed_at', 'url'],
 );
 
+/** The 201 of POST /v1/uploads: the id, and how and until when to PUT the file (functions/commons/presenters/upload.ts). */
+const startedUpload = object({
+  upload_id: string,
+  kind: { type: 'string', enum: ['audio', 'video'] },
+  content_type: string,
+  size: { type: 'integer' },
+  upload_url: string,
+  upload_method: { type: 'string', const: 'PUT' },
+  upload_headers: { type: 'object', additionalProperties: { type: 'string' } },
+  upload_url_expires_at: string,
+  expires_at: { type: 'string', description: 'After this the id names nothing.' },
+});
+
 export const responseSchemas = {
   CreatedVideo: createdVideo,
   Video: video,
@@ -195,6 +214,7 @@ export const responseSchemas = {
   CreatedBatch: createdBatch,
   BatchDryRun: batchDryRun,
   Batch: batch,
+  StartedUpload: startedUpload,
 };
 
 /** A response whose body is one of the schemas above. */

@@ -1,3 +1,4 @@
+import { queryParameters } from '#commons/query-parameters';
 import { BOT_UID_PATTERN } from '#domain/choices';
 import { createRequestSchema } from '#domain/create-request';
 import { jsonSchemaOf } from '#domain/json-schema';
@@ -48,11 +49,7 @@ function sharedParts() {
   };
   const uidParam = [{ name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: BOT_UID_PATTERN.source } }];
   const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
-  const pageParams = [
-    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: limits.maxPageSize, default: limits.defaultPageSize } },
-    { name: 'cursor', in: 'query', schema: { type: 'string' } },
-  ];
-  return { create, uidParam, idParam, pageParams };
+  return { create, uidParam, idParam };
 }
 type Shared = ReturnType<typeof sharedParts>;
 
@@ -145,10 +142,7 @@ function uploadPaths() {
           },
         },
         responses: {
-          ...ok(
-            '{"upload_id", "kind", "content_type", "size", "upload_url", "upload_method": "PUT", "upload_headers", "upload_url_expires_at", "expires_at"}',
-            '201',
-          ),
+          ...okWith('StartedUpload', 'Recorded: PUT the file to upload_url with exactly upload_headers', '201'),
           ...errors(400, 401, 413, 415),
         },
       },
@@ -157,9 +151,15 @@ function uploadPaths() {
 }
 
 /** Templates, and the videos and batches made from one. */
-function templatePaths({ create, uidParam, pageParams }: Shared) {
+function templatePaths({ create, uidParam }: Shared) {
   return {
-    '/v1/templates': { get: { operationId: 'listTemplates', parameters: pageParams, responses: { ...ok('Your templates'), ...errors(400, 401) } } },
+    '/v1/templates': {
+      get: {
+        operationId: 'listTemplates',
+        parameters: queryParameters('GET /v1/templates'),
+        responses: { ...ok('Your templates'), ...errors(400, 401) },
+      },
+    },
     '/v1/templates/{uid}': {
       get: { operationId: 'getTemplate', parameters: uidParam, responses: { ...ok('The template and its variables'), ...errors(401, 404) } },
       put: {
@@ -204,16 +204,20 @@ function templatePaths({ create, uidParam, pageParams }: Shared) {
 }
 
 /** Batches once sent. */
-function batchPaths({ pageParams }: Shared) {
+function batchPaths() {
   return {
     '/v1/batches': {
-      get: { operationId: 'listBatches', parameters: pageParams, responses: { ...ok('Your batches, newest first'), ...errors(400, 401) } },
+      get: {
+        operationId: 'listBatches',
+        parameters: queryParameters('GET /v1/batches'),
+        responses: { ...ok('Your batches, newest first'), ...errors(400, 401) },
+      },
     },
     '/v1/batches/{id}': {
       get: {
         operationId: 'getBatch',
         summary: "A batch: its status, counts by outcome, and a page of its rows' videos (`videos`, paged by limit and cursor)",
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...pageParams],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters('GET /v1/batches/{id}')],
         responses: { ...okWith('Batch', 'The batch'), ...errors(400, 401, 404) },
       },
       delete: {
@@ -233,15 +237,7 @@ function voicePaths() {
       get: {
         operationId: 'listVoices',
         summary: "Every voice this deployment speaks (espeak-ng's; Amazon Polly's too on AWS); a clip names one with `voice`",
-        parameters: [
-          {
-            name: 'language',
-            in: 'query',
-            required: false,
-            description: 'A BCP 47 tag: `es` lists es, es-419, es-US…; `es-MX` only es-MX.',
-            schema: { type: 'string' },
-          },
-        ],
+        parameters: queryParameters('GET /v1/voices'),
         responses: {
           '200': {
             description: 'The voices',
@@ -278,10 +274,14 @@ function voicePaths() {
 }
 
 /** Your videos, and the clips kept for reuse. */
-function videoPaths({ idParam, pageParams }: Shared) {
+function videoPaths({ idParam }: Shared) {
   return {
     '/v1/video': {
-      get: { operationId: 'listVideos', parameters: pageParams, responses: { ...ok('Your videos, newest first'), ...errors(400, 401) } },
+      get: {
+        operationId: 'listVideos',
+        parameters: queryParameters('GET /v1/video'),
+        responses: { ...ok('Your videos, newest first'), ...errors(400, 401) },
+      },
     },
     '/v1/video/{id}': {
       get: {
@@ -302,13 +302,17 @@ function videoPaths({ idParam, pageParams }: Shared) {
       post: { operationId: 'redeliverWebhook', parameters: idParam, responses: { ...ok('Redelivery queued', '202'), ...errors(401, 404, 409) } },
     },
     '/v1/clips': {
-      get: { operationId: 'listKeptClips', parameters: pageParams, responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) } },
+      get: {
+        operationId: 'listKeptClips',
+        parameters: queryParameters('GET /v1/clips'),
+        responses: { ...ok('Clips kept with reusable_clip'), ...errors(400, 401) },
+      },
     },
   };
 }
 
 /** The account, this document, health, the console, and the webhook inbox. */
-function servicePaths({ pageParams }: Shared) {
+function servicePaths() {
   return {
     '/v1/account': { get: { operationId: 'getAccount', responses: { ...ok("The key's account"), ...errors(401) } } },
     '/v1/openapi.json': { get: { operationId: 'openApi', responses: ok('This document') } },
@@ -325,7 +329,7 @@ function servicePaths({ pageParams }: Shared) {
       get: {
         operationId: 'listInboxEvents',
         summary: "Your webhook inbox's verified events, newest first, and its inbox_url",
-        parameters: pageParams,
+        parameters: queryParameters('GET /v1/inbox'),
         responses: { ...ok('The events'), ...errors(400, 401) },
       },
     },
@@ -385,12 +389,12 @@ export function openApiDocument(serverUrl: string) {
     paths: {
       ...botPaths(shared),
       ...templatePaths(shared),
-      ...batchPaths(shared),
+      ...batchPaths(),
       ...lexiconPaths(),
       ...uploadPaths(),
       ...voicePaths(),
       ...videoPaths(shared),
-      ...servicePaths(shared),
+      ...servicePaths(),
     },
   };
 }

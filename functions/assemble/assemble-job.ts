@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runQueueJob } from '#commons/jobs';
+import { videoJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
 import { makeWorkDir } from '#commons/workdirs';
@@ -11,6 +11,7 @@ import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
+import { testVideoTooLong } from '#domain/test-mode';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
@@ -51,6 +52,9 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   if (!(await deps.videos.claimAssembly(videoId, deps.assemblyLeaseSeconds))) {
     return logger.info('assembly not claimable: another run holds it, or the video is not ready', { video_id: videoId });
   }
+
+  const tooLong = video.test && testVideoTooLong(video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0));
+  if (tooLong) throw new JobFailure('test_video_too_long', tooLong);
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';
@@ -207,14 +211,8 @@ async function discardOutput(deps: AssembleDeps, videoId: string, objectKey: str
 }
 
 /** The assemble queue's job: runAssembleJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */
-export function handleAssembleMessage(message: AssembleMessage, receive: number, maxReceives: number, deps: AssembleDeps): Promise<void> {
-  const job = {
-    name: 'assembly',
-    videoId: message.videoId,
-    tenantId: message.tenantId,
-    receive,
-    maxReceives,
-    fatal: { code: 'assembly_failed', message: () => 'the rendered clips could not be joined into one video; create the video again' },
-  };
-  return runQueueJob(job, deps, () => runAssembleJob(message, deps));
-}
+export const assembleJob = videoJob<AssembleMessage, AssembleDeps>({
+  name: 'assembly',
+  fatal: { code: 'assembly_failed', message: () => 'the rendered clips could not be joined into one video; create the video again' },
+  run: runAssembleJob,
+});

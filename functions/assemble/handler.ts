@@ -3,13 +3,13 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { queueConsumer } from '#commons/queue-consumer';
+import { jobConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
 import { concatClips } from '#media/concat';
 import { mixMusic } from '#media/music';
 import { extractPoster } from '#media/poster';
-import { type AssembleDeps, handleAssembleMessage } from './assemble-job.ts';
+import { type AssembleDeps, assembleJob } from './assemble-job.ts';
 import { musicBed } from './music.ts';
 
 const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true, consumer: true, assemblyLease: true });
@@ -23,9 +23,9 @@ const deps: AssembleDeps = {
   mixMusic,
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };
-export const handler = queueConsumer(
-  assembleMessageSchema,
-  ({ message, receive }) => handleAssembleMessage(message, receive, config.maxReceiveCount, deps),
+export const handler = jobConsumer(assembleMessageSchema, assembleJob, {
+  deps: () => deps,
+  maxReceives: config.maxReceiveCount,
   // A run killed by the timeout left its work dir here; nothing else runs in this environment now.
-  { beforeBatch: () => removeLeftoverWorkDirs('assemble') },
-);
+  beforeBatch: () => removeLeftoverWorkDirs('assemble'),
+});

@@ -25,10 +25,16 @@ function refuseExtraParts(parser: busboy.Busboy, fail: (error: unknown) => void,
 }
 
 function decodeUtf8(bytes: Uint8Array, what: string): string {
+  const text = utf8OrUndefined(bytes);
+  if (text === undefined) throw new BadRequestError(`${what} is not valid UTF-8.`);
+  return text;
+}
+
+function utf8OrUndefined(bytes: Uint8Array): string | undefined {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new BadRequestError(`${what} is not valid UTF-8.`);
+    return undefined;
   }
 }
 
@@ -163,7 +169,8 @@ export interface FilePart {
 /**
  * A body that may carry files (PUT /v1/bot/{uid}): JSON or a URL-encoded form as readFields reads them, or a
  * multipart form whose parts named in `fileFields` are kept as bytes (each at most `maxFileBytes`, 413 above)
- * while every other part is a UTF-8 text field, as readFields reads it. It may have a file part per file field.
+ * while every other part is a UTF-8 text field, as readFields reads it (a file part of another name that is not
+ * UTF-8 is kept as a file: the caller's parser names the field). It may have a file part per file field.
  */
 export async function readFieldsAndFiles(
   request: HttpRequest,
@@ -218,8 +225,11 @@ export async function readFieldsAndFiles(
         try {
           taken(name);
           const bytes = Buffer.concat(chunks);
-          if (options.fileFields.includes(name)) files[name] = { bytes, contentType: info.mimeType };
-          else fields[name] = decodeUtf8(bytes, `Field "${name}"`);
+          // A file under another name is a text field when it is UTF-8 (`-F description=@about.txt`); one that is
+          // not is kept as a file, so the route names it as the field it does not take, not as bad text.
+          const text = options.fileFields.includes(name) ? undefined : utf8OrUndefined(bytes);
+          if (text === undefined) files[name] = { bytes, contentType: info.mimeType };
+          else fields[name] = text;
         } catch (error) {
           fail(error);
         }

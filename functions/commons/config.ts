@@ -43,5 +43,21 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   const voices = { polly: speechValue === 'polly' };
   const maxReceiveCount = needs.consumer ? positiveNumber(envNames.maxReceiveCount) : 0;
   const assemblyLeaseSeconds = needs.assemblyLease ? positiveNumber(envNames.assemblyLeaseSeconds) : 0;
-  return { tables, queues, deadLetters, bucket, mode: modeValue as Mode, renderBudgetScale, voices, maxReceiveCount, assemblyLeaseSeconds };
+  // Where the render engine's files are, when not beside its bundle (render/engine/assets.ts).
+  const engineAssets = {
+    botsDirectory: process.env[envNames.botsDirectory] || undefined,
+    captionFontPath: process.env[envNames.captionFontPath] || undefined,
+  };
+  return {
+    tables,
+    queues,
+    deadLetters,
+    bucket,
+    mode: modeValue as Mode,
+    renderBudgetScale,
+    voices,
+    maxReceiveCount,
+    assemblyLeaseSeconds,
+    engineAssets,
+  };
 }

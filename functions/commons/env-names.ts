@@ -46,6 +46,9 @@ export const envNames = {
   loopbackAllowFile: 'VIDBOT_LOOPBACK_ALLOW_FILE',
   /** Multiplies every media run's time budget (default 1); tests shrink it to see the watchdog act. */
   renderBudgetScale: 'RENDER_BUDGET_SCALE',
+  /** Render only, optional: where the built-in looks' art and the caption font (Inter) are, if not beside the bundle. */
+  botsDirectory: 'VIDBOT_BOTS_DIR',
+  captionFontPath: 'CAPTION_FONT_PATH',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
 } as const;

@@ -12,6 +12,7 @@ import {
 import { ApiError, MethodNotAllowedError, NotFoundError, UnauthorizedError } from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
+import { unknownQueryProblems } from './query-parameters.ts';
 
 /** The caller, as the authorizer established it (its context reaches handlers in requestContext.authorizer). */
 interface Caller {
@@ -108,11 +109,19 @@ export function httpHandler(keyed: Record<string, Operation>, publicRoutes: Reco
 }
 
 /** The operation of a route: a public one as it is; a keyed one refuses a request without a caller (401). */
-function withCaller(operation: Operation): PublicOperation {
+function withCaller(operation: PublicOperation): PublicOperation {
   return (request) => {
-    const { caller } = request;
-    if (!caller) throw new UnauthorizedError();
-    return operation({ ...request, caller });
+    if (!request.caller) throw new UnauthorizedError();
+    return operation(request);
+  };
+}
+
+/** The operation, refusing a query parameter the route does not read (400) rather than ignoring it. */
+function withKnownQuery(route: string, operation: PublicOperation): PublicOperation {
+  return (request) => {
+    const problems = unknownQueryProblems(route, request.query);
+    if (problems.length) throw new InvalidRequest(problems);
+    return operation(request);
   };
 }
 
@@ -123,8 +132,8 @@ async function serve(
   context: Context,
 ): Promise<APIGatewayProxyResult> {
   const operations: Record<string, PublicOperation> = {
-    ...Object.fromEntries(Object.entries(keyed).map(([key, operation]) => [key, withCaller(operation)])),
-    ...publicRoutes,
+    ...Object.fromEntries(Object.entries(keyed).map(([key, operation]) => [key, withCaller(withKnownQuery(key, operation as PublicOperation))])),
+    ...Object.fromEntries(Object.entries(publicRoutes).map(([key, operation]) => [key, withKnownQuery(key, operation)])),
   };
   const request = toHttpRequest(event, context);
   logger.appendKeys({ request_id: request.requestId, tenant_id: request.caller?.tenantId });

@@ -9,6 +9,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { envNames } from './env-names.ts';
 import { runInvocation } from './invocation.ts';
+import { type QueueJob, runQueueJob } from './jobs.ts';
 import { logger } from './logger.ts';
 import { recordQueueAges } from './metrics.ts';
 
@@ -64,6 +65,34 @@ export function queueConsumer<S extends z.ZodType>(
       await options.beforeBatch?.(context);
       return processPartialResponse(event, onRecord, processor, { context });
     });
+}
+
+export interface JobConsumerOptions<M, D> {
+  /** The job's dependencies for one message (a render's deadline comes from the invocation's time left). */
+  deps: (received: ReceivedMessage<M>) => D;
+  /** The queue's receives before its dead-letter queue (config maxReceiveCount): the last one fails the record. */
+  maxReceives: number;
+  beforeBatch?: (context: Context) => unknown;
+}
+
+/**
+ * A queue consumer that runs a job under the one failure policy of queue jobs (jobs.ts), with the job's log keys
+ * and the receive count on every log line of the message's run.
+ */
+export function jobConsumer<S extends z.ZodType, D>(schema: S, job: QueueJob<z.infer<S>, D>, options: JobConsumerOptions<z.infer<S>, D>) {
+  return queueConsumer(
+    schema,
+    async (received) => {
+      const keys = { ...job.logKeys(received.message), receive: received.receive };
+      logger.appendKeys(keys);
+      try {
+        await runQueueJob(job, received.message, received.receive, options.maxReceives, options.deps(received));
+      } finally {
+        logger.removeKeys(Object.keys(keys));
+      }
+    },
+    { beforeBatch: options.beforeBatch },
+  );
 }
 
 /** The wiring's name of the consumer's queue (CONSUMED_QUEUE), else the name in the records' queue ARN. */

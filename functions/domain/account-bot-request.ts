@@ -101,8 +101,8 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
   const problems: FieldProblem[] = [];
   for (const name of [...Object.keys(fields), ...Object.keys(files)])
     if (!KNOWN_FIELDS.has(name)) problems.push({ path: name, message: 'is not a bot field' });
-  for (const name of Object.keys(files))
-    if (!(BOT_FILE_FIELDS as readonly string[]).includes(name)) problems.push({ path: name, message: 'is not a file field' });
+    else if (name in files && !(BOT_FILE_FIELDS as readonly string[]).includes(name))
+      problems.push({ path: name, message: 'is text: send it as UTF-8, not as a binary file' });
   for (const name of BOT_FILE_FIELDS) if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
   const parsed = textFields.safeParse(fields);
   if (!parsed.success) {

@@ -35,7 +35,14 @@ export interface IssuedKey {
 }
 
 /** Issues a key for a tenant. `apiKey`/`webhookSecret` may be given (the local runtime's DEV_API_KEY). */
-export function issueApiKey(options: { tenantId: string; name: string; now: Date; apiKey?: string; webhookSecret?: string }): IssuedKey {
+export function issueApiKey(options: {
+  tenantId: string;
+  name: string;
+  now: Date;
+  apiKey?: string;
+  webhookSecret?: string;
+  test?: boolean;
+}): IssuedKey {
   const apiKey = options.apiKey ?? generateApiKey();
   if (!looksLikeApiKey(apiKey)) throw new Error(`api key must match ${API_KEY_PATTERN}`);
   const webhookSecret = options.webhookSecret ?? generateWebhookSecret();
@@ -52,6 +59,7 @@ export function issueApiKey(options: { tenantId: string; name: string; now: Date
       createdAt,
       webhookSecrets: [{ secret: webhookSecret, createdAt }],
       usageIdentifierKey: generateUsagePlanKey(),
+      ...(options.test && { test: true as const }),
     },
   };
 }

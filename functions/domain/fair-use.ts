@@ -31,8 +31,8 @@ export interface FairUseDeps {
  * Creates further apart are held to the limit. An exact count would need a counter that every function ending a
  * video decrements in the same write; the overshoot is small and short-lived, so this does without.
  */
-export async function ensureRoomForAnotherVideo(tenantId: string, deps: FairUseDeps): Promise<void> {
-  const limit = maxVideosInProgress(await deps.accounts.get(tenantId));
+export async function ensureRoomForAnotherVideo(tenantId: string, deps: FairUseDeps, account?: Account): Promise<void> {
+  const limit = maxVideosInProgress(account ?? (await deps.accounts.get(tenantId)));
   const since = new Date(deps.now().getTime() - limits.videoDeadlineSeconds * 1000).toISOString();
   const inProgress = limit === 0 ? 0 : await deps.videos.countInProgress(tenantId, since, limit);
   if (inProgress >= limit) throw new TooManyVideosInProgress(limit, limits.videosInProgressRetryAfterSeconds);

@@ -102,14 +102,84 @@ export async function saveLexicon(tenantId: string, entries: LexiconEntry[], dep
   return lexicon;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A letter, digit or mark: what a whole word may not touch on either side. */
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const SPACE = /\s/u;
 
-/** One pattern for all the words: whole words (no letter or digit either side), longest first, any case. */
-function matcherOf(entries: LexiconEntry[]): RegExp | undefined {
-  if (!entries.length) return undefined;
-  const words = [...entries].map((e) => e.word).sort((a, b) => b.length - a.length);
-  const alternatives = words.map((w) => w.split(/\s+/u).map(escapeRegExp).join('\\s+'));
-  return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}\\p{M}])`, 'giu');
+/**
+ * One character as the matcher compares it: folded as a case-insensitive Unicode pattern folds it (upper-casing
+ * first takes "ſ" to "s"), any run of spaces as one " ".
+ */
+function foldChar(ch: string): string {
+  if (SPACE.test(ch)) return ' ';
+  const folded = ch.toUpperCase().toLowerCase();
+  if (folded.length === ch.length) return folded;
+  const lower = ch.toLowerCase();
+  return lower.length === ch.length ? lower : ch;
+}
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  entry?: LexiconEntry;
+}
+
+/** The entries' words, folded character by character, as a trie: a word is found by walking it, never by trying each. */
+function trieOf(entries: LexiconEntry[]): TrieNode {
+  const root: TrieNode = { next: new Map() };
+  for (const entry of entries) {
+    let node = root;
+    for (const ch of entry.word.trim().split(/\s+/u).join(' ')) {
+      const key = foldChar(ch);
+      let child = node.next.get(key);
+      if (!child) node.next.set(key, (child = { next: new Map() }));
+      node = child;
+    }
+    node.entry ??= entry;
+  }
+  return root;
+}
+
+/**
+ * The shown text read once, character by character: at each code unit where a character starts, its folded form,
+ * whether it is a word character or a space, and where the next one starts. The walks below only look these up.
+ */
+interface ReadText {
+  folded: string[];
+  word: boolean[];
+  space: boolean[];
+  next: number[];
+}
+
+function readText(text: string): ReadText {
+  const read: ReadText = { folded: [], word: [], space: [], next: [] };
+  for (let i = 0; i < text.length; ) {
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    read.folded[i] = foldChar(ch);
+    read.word[i] = WORD_CHAR.test(ch);
+    read.space[i] = SPACE.test(ch);
+    read.next[i] = i + ch.length;
+    i = read.next[i]!;
+  }
+  return read;
+}
+
+/** Whether the character ending just before `i` is a word character (a low surrogate's pair starts one earlier). */
+const wordBefore = (read: ReadText, i: number) => i > 0 && (read.word[i - 1] ?? read.word[i - 2] ?? false);
+
+/**
+ * The longest entry that is a whole word starting at `start` and ending by `end`: the trie walked along the text,
+ * a run of spaces taking one " " step. Each step follows a node, so the walk is at most the longest word long.
+ */
+function longestAt(read: ReadText, start: number, end: number, root: TrieNode): Replacement | undefined {
+  let node: TrieNode | undefined = root;
+  let best: Replacement | undefined;
+  for (let i = start; node && i < end; ) {
+    node = node.next.get(read.folded[i]!);
+    if (read.space[i]) while (i < end && read.space[i]) i = read.next[i]!;
+    else i = read.next[i]!;
+    if (node?.entry && !read.word[i]) best = { start, end: i, entry: node.entry };
+  }
+  return best;
 }
 
 /** A replacement in the shown text: `[start, end)` is said as `say`. */
@@ -119,27 +189,22 @@ interface Replacement {
   entry: LexiconEntry;
 }
 
-/** Where the lexicon's words occur in the runs spoken as words (not spelled), in order. */
+/**
+ * Where the lexicon's words occur in the runs spoken as words (not spelled), in order, without overlapping: at each
+ * word start, the longest. Whole words are judged in the whole shown text ("vid<emphasis>bot</emphasis>" is the
+ * word "vidbot"); a match is kept if it lies inside its run.
+ */
 function replacementsIn(markup: SpeechMarkup, entries: LexiconEntry[]): Replacement[] {
-  const matcher = matcherOf(entries);
-  if (!matcher) return [];
-  const byKey = new Map(entries.map((e) => [keyOf(e.word), e]));
-  // For a match whose key folds otherwise than its entry's: each entry's own whole-word pattern, compiled once.
-  let exact: [LexiconEntry, RegExp][] | undefined;
-  const entryOf = (word: string) => {
-    exact ??= entries.map((e) => [e, new RegExp(`^${matcherOf([e])!.source}$`, 'iu')]);
-    return exact.find(([, pattern]) => pattern.test(word))?.[0];
-  };
+  if (!entries.length) return [];
+  const root = trieOf(entries);
+  const read = readText(markup.shown);
   const found: Replacement[] = [];
   for (const run of markup.runs) {
     if (run.kind !== 'text' || run.spell) continue;
-    // Matched in the whole shown text (so "whole word" looks past the run's edges: "vid<emphasis>bot</emphasis>"
-    // is the word "vidbot"), kept if inside the run.
-    matcher.lastIndex = run.start;
-    for (let m = matcher.exec(markup.shown); m && m.index < run.end; m = matcher.exec(markup.shown)) {
-      if (m.index + m[0].length > run.end) continue;
-      const entry = byKey.get(keyOf(m[0])) ?? entryOf(m[0]);
-      if (entry) found.push({ start: m.index, end: m.index + m[0].length, entry });
+    for (let i = run.start; i < run.end; ) {
+      const match = wordBefore(read, i) ? undefined : longestAt(read, i, run.end, root);
+      if (match) found.push(match);
+      i = match ? match.end : (read.next[i] ?? i + 1);
     }
   }
   return found;
@@ -189,7 +254,7 @@ export interface SpeechScript {
  */
 export function speechScriptOf(text: string, pronunciations: LexiconEntry[] = []): SpeechScript {
   const markup = markupOrPlain(text);
-  const replacements = replacementsIn(markup, pronunciations);
+  const replacements = new Map(replacementsIn(markup, pronunciations).map((r) => [r.start, r]));
   const parts: ScriptPart[] = [];
   for (const run of markup.runs) {
     if (run.kind === 'break') {
@@ -199,7 +264,7 @@ export function speechScriptOf(text: string, pronunciations: LexiconEntry[] = []
     let spoken = '';
     const spans: [number, number][] = [];
     for (let i = run.start; i < run.end; ) {
-      const replacement = replacements.find((r) => r.start === i);
+      const replacement = replacements.get(i);
       if (replacement) {
         for (let u = 0; u < replacement.entry.say.length; u++) spans.push([replacement.start, replacement.end]);
         spoken += replacement.entry.say;

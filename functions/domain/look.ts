@@ -33,9 +33,12 @@ export interface BotManifest {
   anchor: { x: number; y: number };
   preview: string;
   /**
-   * Whether the head sways on its own over the body (drawn looks: separate layers). A look cut from one picture
-   * (a photo, a caller's drawing) sets false: head and body move as one, so no seam opens at the neck. @default true
+   * How the presenter is drawn (render/engine/rigs): 'layered', the built-in art, whose head is a layer of its own
+   * swaying over the body; 'single-picture', a look cut from one picture (a photo, a caller's drawing), whose head
+   * and body move as one, so no seam opens at the neck. Read with rigOf. @default 'layered'
    */
+  rig?: 'layered' | 'single-picture';
+  /** What looks stored before `rig` say instead: false for 'single-picture'. Read by rigOf, never written. */
   headMotion?: boolean;
   /**
    * Where the face is on the canvas, for the head's motion (engine/head-motion.ts): the point at the neck the head
@@ -117,3 +120,7 @@ export const mouthFramesOf = (manifest: Pick<BotManifest, 'mouthLevels' | 'mouth
   ...Array.from({ length: manifest.mouthLevels }, (_, level) => `m${level}`),
   ...(manifest.mouthShapes ?? []).flatMap((shape) => SHAPE_FRAMES[shape]),
 ];
+
+/** The rig a look's presenter is drawn with (BotManifest.rig), for looks stored before it too. */
+export const rigOf = (manifest: Pick<BotManifest, 'rig' | 'headMotion'>): NonNullable<BotManifest['rig']> =>
+  manifest.rig ?? (manifest.headMotion === false ? 'single-picture' : 'layered');

@@ -111,6 +111,8 @@ export interface ApiKeyRecord {
    * plans until `npm run keys -- sync-usage-plan`; API Gateway answers 403 to those.
    */
   usageIdentifierKey?: string;
+  /** A test key: its account is a test account (domain/test-mode.ts). */
+  test?: true;
 }
 
 export interface Account {
@@ -119,6 +121,11 @@ export interface Account {
   createdAt: string;
   /** Videos this account may have in progress at once; absent: limits.defaultMaxVideosInProgress. */
   maxVideosInProgress?: number;
+  /** A test account (domain/test-mode.ts): its videos are test videos. `liveTenantId`: the account it tests for. */
+  test?: true;
+  liveTenantId?: string;
+  /** A live account's test account, once a test key was issued for it. */
+  testTenantId?: string;
 }
 
 export interface KeyStore {

@@ -4,8 +4,10 @@
  */
 export const ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 export const RESOLUTIONS = ['720p', '1080p'] as const;
+/** A test key's videos are rendered at this (domain/test-mode.ts); no request asks for it. */
+export const TEST_RESOLUTION = '360p';
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
-export type Resolution = (typeof RESOLUTIONS)[number];
+export type Resolution = (typeof RESOLUTIONS)[number] | typeof TEST_RESOLUTION;
 
 export interface Shape {
   aspectRatio: AspectRatio;
@@ -13,14 +15,14 @@ export interface Shape {
 }
 
 /** What every video was before shapes existed, and still is unless the caller asks for another. */
-export const DEFAULT_SHAPE: Shape = { aspectRatio: '16:9', resolution: '720p' };
+export const DEFAULT_SHAPE = { aspectRatio: '16:9', resolution: '720p' } as const satisfies Shape;
 
 export interface FrameSize {
   width: number;
   height: number;
 }
 
-const SHORT_SIDE: Record<Resolution, number> = { '720p': 720, '1080p': 1080 };
+const SHORT_SIDE: Record<Resolution, number> = { '360p': 360, '720p': 720, '1080p': 1080 };
 
 /** 1280x720 / 1920x1080, 720x1280 / 1080x1920, 720x720 / 1080x1080. */
 export function frameSizeOf(shape: Shape): FrameSize {

@@ -105,7 +105,11 @@ export function parseSpeechMarkup(text: string): SpeechMarkup {
     i += tag[0].length;
     const [, closing, tagName, attributeText, selfClosing] = tag as unknown as [string, string, (typeof TAGS)[number], string, string];
     const attributes = new Map<string, string>();
-    for (const a of attributeText.matchAll(ATTRIBUTE)) attributes.set(a[1]!, a[2] ?? a[3] ?? '');
+    for (const a of attributeText.matchAll(ATTRIBUTE)) {
+      // XML forbids a repeated attribute, and engines disagree on which one wins: `time="6s" time="1s"`.
+      if (attributes.has(a[1]!)) throw new SpeechMarkupError(`attribute ${a[1]} is given twice on <${tagName}>`);
+      attributes.set(a[1]!, a[2] ?? a[3] ?? '');
+    }
     const allowOnly = (allowed: string[]) => {
       for (const key of attributes.keys())
         if (!allowed.includes(key))

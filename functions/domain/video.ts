@@ -74,6 +74,8 @@ export interface VideoRecord {
   /** A video made for a row of a batch (POST /v1/templates/{uid}/batches). */
   batch?: { batchId: string; row: number };
   clips: ClipSpec[];
+  /** Made with a test key (domain/test-mode.ts): 360p, marked TEST, at most 60 s, outside the live account. */
+  test?: true;
   /** Music under the whole video, mixed at assembly (no clip's render depends on it). */
   music?: MusicSpec;
   clipResults: Record<string, ClipResult>;

@@ -11,6 +11,7 @@ import type { RenderClipMessage } from './messages.ts';
 import type { Theme } from './overlays.ts';
 import type { AccountBotStore, AccountStore, BotCatalog, ClipLibrary, KeptClip, MessageQueue, VideoRepository } from './ports.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
+import { isTestAccount, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
 import { findVoice, type VoiceOptions } from './voices.ts';
 
@@ -195,6 +196,8 @@ export interface CreatedVideo {
   createVideo: boolean;
   clipCount: number;
   createdAt: string;
+  /** Made with a test key. */
+  test: boolean;
 }
 
 /** How a batch's worker makes a row's video (an ordinary create leaves these out). */
@@ -217,8 +220,12 @@ export async function createVideo(
   deps: CreateVideoDeps,
   options?: BatchVideoOptions,
 ): Promise<CreatedVideo> {
-  const clips = await resolveClips(command.clips, caller.tenantId, command, deps);
-  if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps);
+  const account = await deps.accounts.get(caller.tenantId);
+  const test = isTestAccount(account);
+  const shape = test ? testShape(command.shape) : command.shape;
+  const resolved = await resolveClips(command.clips, caller.tenantId, { ...command, shape }, deps);
+  const clips = test ? resolved.map(withWatermark) : resolved;
+  if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps, account);
   const now = deps.now();
   const video: VideoRecord = {
     videoId: deps.newVideoId(),
@@ -226,8 +233,9 @@ export async function createVideo(
     keyId: caller.keyId,
     status: 'queued',
     createVideo: command.createVideo,
-    shape: command.shape,
+    shape,
     webhookUrl: command.webhookUrl,
+    ...(test && { test: true as const }),
     ...(options && { batch: options.batch }),
     clips,
     ...(command.music && { music: command.music }),
@@ -250,7 +258,7 @@ export async function createVideo(
     await deps.videos.delete(video.videoId);
     throw error;
   }
-  return { videoId: video.videoId, status: 'queued', createVideo: video.createVideo, clipCount: clips.length, createdAt: video.createdAt };
+  return { videoId: video.videoId, status: 'queued', createVideo: video.createVideo, clipCount: clips.length, createdAt: video.createdAt, test };
 }
 
 /** A kept clip's uid is derived from its content address: the same clip kept twice is one clip. */

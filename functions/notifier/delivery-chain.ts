@@ -1,7 +1,7 @@
 /**
- * The rules every event's delivery follows, a video's or a bot's: one chain of attempts per event, and the state
- * an attempt leaves. The two jobs (deliver-job.ts, deliver-bot-job.ts) differ only in what they send and where they
- * record it.
+ * The rules every event's delivery follows, whatever it is about (a video, a bot, a batch): one chain of attempts
+ * per event, and the state an attempt leaves. The delivery job (delivery-job.ts) applies them; the owner adapters
+ * (owners/) say only what is sent and where it is recorded.
  */
 
 import { logger } from '#commons/logger';
@@ -15,7 +15,8 @@ interface ChainMessage {
   /** Asked for by the caller: sent even if delivered, as a chain of its own. */
   redelivery?: boolean;
 }
-interface RecordedDelivery {
+/** The delivery as recorded on the event's owner. */
+export interface RecordedDelivery {
   state: DeliveryState;
   attempts: DeliveryAttempt[];
   chainId?: string;

@@ -11,25 +11,27 @@ import { dynamoBaseClient, dynamoClient, s3Client, sqsClient } from '#commons/cl
 import { loadConfig } from '#commons/config';
 import { queueConsumer } from '#commons/queue-consumer';
 import { type NotifyMessage, notifyMessageSchema } from '#domain/messages';
-import { deliverBatchEvent } from './deliver-batch-job.ts';
-import { deliverBotEvent } from './deliver-bot-job.ts';
-import { type DeliverDeps, deliverVideoEvent, type Receipt } from './deliver-job.ts';
+import { type DeliveryDeps, deliverEvent, type Receipt } from './delivery-job.ts';
+import { batchEvents } from './owners/batch-events.ts';
+import { botEvents } from './owners/bot-events.ts';
+import { videoEvents } from './owners/video-events.ts';
 
 const config = loadConfig({ tables: ['videos', 'accountBots', 'batches', 'keys', 'idempotency'], queues: ['notify'], bucket: true });
 /**
  * Test-only knob: the local runtime's tests shrink the 24-hour retry schedule with it. Unset on AWS.
  */
 const delayScale = Number(process.env.VIDBOT_DELIVERY_DELAY_SCALE ?? 1) || 1;
-const deps: DeliverDeps = {
-  videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
+const objects = new S3ObjectStore(s3Client(), config.bucket);
+const deps: DeliveryDeps = {
+  owners: {
+    deliver: videoEvents({ videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos), objects }),
+    'deliver-bot': botEvents({ accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots), objects, voices: config.voices }),
+    'deliver-batch': batchEvents({ batches: new DynamoBatchStore(dynamoClient(), config.tables.batches) }),
+  },
   keys: new DynamoKeyStore(dynamoClient(), config.tables.keys),
-  objects: new S3ObjectStore(s3Client(), config.bucket),
   mode: config.mode,
   now: () => new Date(),
 };
-const accountBots = new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots);
-const voices = config.voices;
-const batches = new DynamoBatchStore(dynamoClient(), config.tables.batches);
 
 /** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
 class RetryLater extends Error {
@@ -52,12 +54,7 @@ const idempotency = new IdempotencyConfig({ eventKeyJmesPath: 'idempotencyKey', 
 const deliverOnce = makeIdempotent(
   async (input: { idempotencyKey: string; message: NotifyMessage; receipt: Receipt }) => {
     const { message, receipt } = input;
-    const outcome =
-      message.kind === 'deliver-bot'
-        ? await deliverBotEvent(message, receipt, { ...deps, accountBots, voices })
-        : message.kind === 'deliver-batch'
-          ? await deliverBatchEvent(message, receipt, { ...deps, batches })
-          : await deliverVideoEvent(message, receipt, deps);
+    const outcome = await deliverEvent(message, receipt, deps);
     if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
     return outcome;
   },

@@ -9,10 +9,11 @@ import sharp from 'sharp';
 import { DRAWN_SHAPE_PARTS } from '#domain/account-bot';
 import { limits } from '#domain/limits';
 import { type BotManifest, MOUTH_SHAPES, type MouthShape, SHAPE_FRAMES } from '#domain/look';
+import { CANVAS, CARD } from '#media/raster/card';
+import type { Picture } from '#media/raster/picture';
 import { checkHeader } from './image-input.ts';
-import { boxBlur, CANVAS, cardAlpha, dilate, PANEL, png } from './layers.ts';
+import { boxBlur, cardAlpha, dilate, png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
-import type { Picture } from './mesh-warp.ts';
 
 export interface DrawnImages {
   mouthClosed: Buffer;
@@ -46,11 +47,11 @@ async function place(
       `${name} is ${width}x${height} px; it must be the size of mouth_closed (${expected.width}x${expected.height})`,
     );
   }
-  const fit = Math.min(PANEL.width / width, PANEL.height / height);
+  const fit = Math.min(CARD.width / width, CARD.height / height);
   const w = Math.max(1, Math.round(width * fit)),
     h = Math.max(1, Math.round(height * fit));
-  const left = Math.round(PANEL.x + (PANEL.width - w) / 2),
-    top = PANEL.y + PANEL.height - h;
+  const left = Math.round(CARD.x + (CARD.width - w) / 2),
+    top = CARD.y + CARD.height - h;
   try {
     const metadata = await sharp(image, { failOn: 'truncated' }).metadata();
     if (!metadata.hasAlpha) throw new LookError('image_invalid', `${name} has no alpha channel: a drawing needs a transparent background`);
@@ -309,16 +310,16 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
     look: 'drawn',
     width,
     height,
-    panel: { file: 'panel.png', ...PANEL },
+    panel: { file: 'panel.png', ...CARD },
     back: 'back.png',
     body: 'body.png',
     head: { ...box, frames: Object.fromEntries(Object.entries(frames).sort()) },
     mouthLevels: MOUTH_LEVELS,
     ...(shapes.length ? { mouthShapes: shapes.map((s) => s.shape) } : {}),
     mouth: mouthCentre(mouthChange),
-    anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
+    anchor: { x: CARD.x + CARD.width / 2, y: CARD.y + CARD.height },
     preview: 'preview.png',
-    headMotion: false,
+    rig: 'single-picture',
   };
   files.set('manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return { manifest, files };

@@ -5,8 +5,7 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { logger } from '#commons/logger';
-import { queueConsumer } from '#commons/queue-consumer';
+import { jobConsumer } from '#commons/queue-consumer';
 import { makeWorkDir, removeLeftoverWorkDirs } from '#commons/workdirs';
 import { type DeliverBotMessage, prepareBotMessageSchema } from '#domain/messages';
 import { buildDrawnLook, type DrawnImages } from './drawn-look.ts';
@@ -14,7 +13,7 @@ import { buildFootageLook } from './footage/footage-look.ts';
 import { fetchBotImage, fetchRecording } from './image-url.ts';
 import type { PreparedLook } from './look.ts';
 import { buildPhotoLook } from './photo-look.ts';
-import { handlePrepareMessage, type PrepareJobDeps } from './prepare-job.ts';
+import { type PrepareJobDeps, prepareJob } from './prepare-job.ts';
 
 const config = loadConfig({ tables: ['accountBots'], queues: ['notify'], bucket: true, consumer: true });
 const objects = new S3ObjectStore(s3Client(), config.bucket);
@@ -60,18 +59,11 @@ const prepareConsumer = (builders: LookBuilders) => {
     fetchRecording: (url) => fetchRecording(url, config.mode),
     now: () => new Date(),
   };
-  return queueConsumer(
-    prepareBotMessageSchema,
-    async ({ message, receive }) => {
-      logger.appendKeys({ tenant_id: message.tenantId, bot_uid: message.uid, receive });
-      try {
-        await handlePrepareMessage(message, receive, config.maxReceiveCount, deps);
-      } finally {
-        logger.removeKeys(['tenant_id', 'bot_uid', 'receive']);
-      }
-    },
-    { beforeBatch: () => removeLeftoverWorkDirs('prepare') },
-  );
+  return jobConsumer(prepareBotMessageSchema, prepareJob, {
+    deps: () => deps,
+    maxReceives: config.maxReceiveCount,
+    beforeBatch: () => removeLeftoverWorkDirs('prepare'),
+  });
 };
 
 export const handler = prepareConsumer({ buildPhotoLook, buildDrawnLook, buildFootageLook: buildFootageLookOf });

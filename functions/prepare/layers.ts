@@ -1,21 +1,13 @@
 /** What both look builders share: the canvas of a look, its card, and small raster helpers. */
 import sharp from 'sharp';
-import type { Picture } from './mesh-warp.ts';
+import { CARD, outsideRoundedBox } from '#media/raster/card';
+import type { Picture } from '#media/raster/picture';
 
-/** The canvas and card of a built-in look (functions/render/bots/ava/manifest.json), so a prepared look sizes alike. */
-export const CANVAS = { width: 520, height: 600 };
-export const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 };
+const CARD_EDGES = { x0: CARD.x, y0: CARD.y, x1: CARD.x + CARD.width, y1: CARD.y + CARD.height, radius: CARD.radius };
 
-/** Coverage of the card's rounded rectangle at pixel (x, y) of a layer of `density` pixels per canvas unit. */
+/** Coverage of the card's rounded rectangle (CARD) at pixel (x, y) of a layer of `density` pixels per canvas unit. */
 export function cardAlpha(x: number, y: number, density = 1): number {
-  const { x: x0, y: y0, width, height, radius: r } = PANEL;
-  const x1 = x0 + width,
-    y1 = y0 + height;
-  const px = (x + 0.5) / density,
-    py = (y + 0.5) / density;
-  const qx = Math.max(x0 + r - px, 0, px - (x1 - r));
-  const qy = Math.max(y0 + r - py, 0, py - (y1 - r));
-  const outside = qx > 0 && qy > 0 ? Math.hypot(qx, qy) - r : Math.max(x0 - px, px - x1, y0 - py, py - y1);
+  const outside = outsideRoundedBox((x + 0.5) / density, (y + 0.5) / density, CARD_EDGES);
   return Math.min(1, Math.max(0, 0.5 - outside * density));
 }
 

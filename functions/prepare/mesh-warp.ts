@@ -6,15 +6,11 @@
  * ./mouth-shapes.ts.
  */
 import Delaunator from 'delaunator';
+import type { Picture } from '#media/raster/picture';
 import type { Point } from './faces.ts';
 import { dilate, fillHole } from './layers.ts';
 
 /** Straight RGBA. */
-export interface Picture {
-  width: number;
-  height: number;
-  data: Buffer;
-}
 
 export interface FaceGeometry {
   landmarks: Point[];

@@ -4,20 +4,11 @@
  * about the face, each carrying only the pixels the warp changes (feathered).
  */
 import { MOUTH_SHAPES, SHAPE_FRAMES } from '#domain/look';
+import { CANVAS } from '#media/raster/card';
+import type { Picture } from '#media/raster/picture';
 import type { Point } from './faces.ts';
-import { boxBlur, CANVAS, dilate } from './layers.ts';
-import {
-  anchorPoints,
-  closeLips,
-  type FaceGeometry,
-  openness,
-  type Picture,
-  paintLashes,
-  paintMouth,
-  targetLandmarks,
-  triangulate,
-  warp,
-} from './mesh-warp.ts';
+import { boxBlur, dilate } from './layers.ts';
+import { anchorPoints, closeLips, type FaceGeometry, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
 import { SHAPE_POSES, shapeWarp } from './mouth-shapes.ts';
 
 export const MOUTH_LEVELS = 5;

@@ -10,16 +10,17 @@
  * - body: the matted person, mouth closed and eyes open;
  * - head frames (`m0`..`m4`, `r1 r2 w1 w2 fv`, eyes open and closed): only the pixels the warp changes (mouth, jaw,
  *   eyelids, feathered), drawn over the body (./photo-head.ts).
- * `headMotion: false`: head and body are one picture, so they sway together (no seam at the neck).
+ * `rig: 'single-picture'`: head and body are one picture, so they sway together (no seam at the neck).
  */
 import sharp from 'sharp';
 import { type BotManifest, MOUTH_SHAPES } from '#domain/look';
+import { CANVAS, CARD } from '#media/raster/card';
+import type { Picture } from '#media/raster/picture';
 import { type Face, findFaces, loadFaces, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
-import { boxBlur, CANVAS, cardAlpha, dilate, fillHole, PANEL, png, rgbaOf } from './layers.ts';
+import { boxBlur, cardAlpha, dilate, fillHole, png, rgbaOf } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { loadMatting, matte } from './matting.ts';
-import type { Picture } from './mesh-warp.ts';
 import { headFrames, MOUTH_LEVELS } from './photo-head.ts';
 
 /** Jaw width (landmark 0 to 16) on the canvas, and where the eyes sit: a head-and-shoulders framing. */
@@ -322,16 +323,16 @@ async function assemble(backdrop: Buffer, person: Picture, landmarks: Point[], d
     look: 'photo',
     ...CANVAS,
     density,
-    panel: { file: 'panel.png', ...PANEL },
+    panel: { file: 'panel.png', ...CARD },
     back: 'back.png',
     body: 'body.png',
     head: { ...box, frames: Object.fromEntries(Object.entries(manifestFrames).sort()) },
     mouthLevels: MOUTH_LEVELS,
     mouthShapes: [...MOUTH_SHAPES],
     mouth: { x: Math.round(restingMouth.x), y: Math.round(restingMouth.y) },
-    anchor: { x: PANEL.x + PANEL.width / 2, y: PANEL.y + PANEL.height },
+    anchor: { x: CARD.x + CARD.width / 2, y: CARD.y + CARD.height },
     preview: 'preview.png',
-    headMotion: false,
+    rig: 'single-picture',
     // The head rolls about a point on the neck below the chin; the brows lift above the eyes.
     face: {
       pivot: { x: landmarks[8]!.x, y: landmarks[8]!.y + 0.2 * faceWidth },

@@ -9,7 +9,7 @@
  * wrote removed); a version already settled removes its uploads and queues its event again (the notifier delivers
  * an event once). A version that crashes on every attempt is failed by the sweeper from the dead-letter queue.
  */
-import { runJob } from '#commons/jobs';
+import type { QueueJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { type AccountBot, DRAWN_SHAPE_PARTS, type DrawnPart, type StoredLook } from '#domain/account-bot';
 import {
@@ -143,18 +143,14 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
   await announceBot(deps, { ...bot, status: 'ready', look: stored }, 'bot.ready');
 }
 
-/** The prepare queue's job under the one failure policy of queue jobs (functions/commons/jobs.ts). */
-export function handlePrepareMessage(message: PrepareBotMessage, receive: number, maxReceives: number, deps: PrepareJobDeps): Promise<void> {
-  const job = {
-    name: 'preparation',
-    receive,
-    maxReceives,
-    logKeys: { bot_uid: message.uid, version: message.version },
-    fatal: { code: preparationFailed(1).code, message: (attempts: number) => preparationFailed(attempts).message },
-  };
-  const fail = async (failure: { code: string; message: string }) => {
+/** The prepare queue's job: a bot's look, under the one failure policy of queue jobs (functions/commons/jobs.ts). */
+export const prepareJob: QueueJob<PrepareBotMessage, PrepareJobDeps> = {
+  name: 'preparation',
+  fatal: { code: preparationFailed(1).code, message: (attempts: number) => preparationFailed(attempts).message },
+  logKeys: (message) => ({ tenant_id: message.tenantId, bot_uid: message.uid, version: message.version }),
+  async fail(message, failure, deps) {
     if (await failBot(deps, message, { code: failure.code, message: failure.message }))
       logger.warn('bot failed', { bot_uid: message.uid, version: message.version, code: failure.code, reason: failure.message });
-  };
-  return runJob(job, fail, () => runPrepareJob(message, deps));
-}
+  },
+  run: runPrepareJob,
+};

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runQueueJob } from '#commons/jobs';
+import { videoJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordClipRendered } from '#commons/metrics';
 import { makeWorkDir } from '#commons/workdirs';
@@ -322,20 +322,13 @@ async function keepClip({ video, clip, spec: { mode }, hash, keptKey, renderKey 
   });
 }
 
-/** The render queue's job: runClipJob under the one failure policy of queue jobs (functions/commons/jobs.ts). */
-export function handleRenderMessage(message: RenderClipMessage, receive: number, maxReceives: number, deps: ClipJobDeps): Promise<void> {
-  const job = {
-    name: 'render',
-    videoId: message.videoId,
-    tenantId: message.tenantId,
-    clipIndex: message.clipIndex,
-    receive,
-    maxReceives,
-    fatal: {
-      code: 'render_failed',
-      message: (attempts: number) =>
-        `could not be rendered${attempts > 1 ? ` after ${attempts} attempts` : ''}; if it has a background, check that it plays in a browser, then create the video again`,
-    },
-  };
-  return runQueueJob(job, deps, () => runClipJob(message, deps));
-}
+/** The render queue's job: one clip of a video, under the one failure policy of queue jobs (functions/commons/jobs.ts). */
+export const renderJob = videoJob<RenderClipMessage, ClipJobDeps>({
+  name: 'render',
+  fatal: {
+    code: 'render_failed',
+    message: (attempts: number) =>
+      `could not be rendered${attempts > 1 ? ` after ${attempts} attempts` : ''}; if it has a background, check that it plays in a browser, then create the video again`,
+  },
+  run: runClipJob,
+});

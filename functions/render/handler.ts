@@ -6,13 +6,12 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { logger } from '#commons/logger';
-import { queueConsumer } from '#commons/queue-consumer';
+import { jobConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { type AssembleMessage, type DeliverMessage, renderClipMessageSchema } from '#domain/messages';
 import { fetchBackground } from './background.ts';
-import { type ClipJobDeps, handleRenderMessage } from './clip-job.ts';
-import { renderClip } from './engine/index.ts';
+import { type ClipJobDeps, renderJob } from './clip-job.ts';
+import { configureEngineAssets, renderClip } from './engine/index.ts';
 import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { speechEngineFor } from './speech/index.ts';
@@ -23,6 +22,7 @@ const config = loadConfig({
   bucket: true,
   consumer: true,
 });
+configureEngineAssets(config.engineAssets);
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
@@ -42,19 +42,11 @@ const deps: ClipJobDeps = {
   renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),
 };
-export const handler = queueConsumer(
-  renderClipMessageSchema,
-  async ({ message, receive, context }) => {
-    logger.appendKeys({ video_id: message.videoId, clip_index: message.clipIndex, receive });
-    try {
-      // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a
-      // slow render, and the upload and the clip's record still have time.
-      const renderDeadline = () => Date.now() + context.getRemainingTimeInMillis() - 60_000;
-      await handleRenderMessage(message, receive, config.maxReceiveCount, { ...deps, renderDeadline });
-    } finally {
-      logger.removeKeys(['video_id', 'clip_index', 'receive']);
-    }
-  },
+export const handler = jobConsumer(renderClipMessageSchema, renderJob, {
+  // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a
+  // slow render, and the upload and the clip's record still have time.
+  deps: ({ context }) => ({ ...deps, renderDeadline: () => Date.now() + context.getRemainingTimeInMillis() - 60_000 }),
+  maxReceives: config.maxReceiveCount,
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
-  { beforeBatch: () => removeLeftoverWorkDirs('render') },
-);
+  beforeBatch: () => removeLeftoverWorkDirs('render'),
+});

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { type BotManifest, MOUTH_SHAPES, mouthFramesOf } from '#domain/look';
+import { CANVAS, CARD } from '#media/raster/card';
 import { backSvg, bodySvg, headSvg, panelSvg, previewSvg } from './draw.ts';
-import { BROW_RISE, CANVAS, CX, EYE_DX, EYE_Y, HEAD_BOX, MOUTH_LEVELS, PANEL } from './layout.ts';
+import { BROW_RISE, CX, EYE_DX, EYE_Y, HEAD_BOX, MOUTH_LEVELS } from './layout.ts';
 import { LOOKS } from './looks.ts';
 
 /** The artwork the render engine ships: functions/render/bots/<look>/. */
@@ -54,14 +55,14 @@ export async function buildLook(name: string): Promise<BotManifest> {
     width: CANVAS.width,
     height: CANVAS.height,
     density: DENSITY,
-    panel: { file: 'panel.png', ...PANEL },
+    panel: { file: 'panel.png', ...CARD },
     back: 'back.png',
     body: 'body.png',
     head: { x: HEAD_BOX.x, y: HEAD_BOX.y, width: HEAD_BOX.width, height: HEAD_BOX.height, frames },
     mouthLevels: MOUTH_LEVELS,
     mouthShapes: [...MOUTH_SHAPES],
     mouth: { x: CX, y: 314 },
-    anchor: { x: CX, y: PANEL.y + PANEL.height },
+    anchor: { x: CX, y: CARD.y + CARD.height },
     preview: 'preview.png',
     // The head rolls about the chin's point on the neck; the brows lift above the eyes.
     face: {

@@ -3,14 +3,16 @@
  * the head), body (neck, shoulders, clothing) and head (face, hair, eyes, mouth), so the head can move a
  * little on the body and the mouth and eyes can change without redrawing anything else.
  */
-import { CANVAS, CX, EYE_DX, EYE_Y, HEAD_BOX, PANEL } from './layout.ts';
+
+import { CANVAS, CARD } from '#media/raster/card';
+import { CX, EYE_DX, EYE_Y, HEAD_BOX } from './layout.ts';
 import type { Look } from './looks.ts';
 import { mouth } from './mouths.ts';
 
 const svg = (body: string, defs = '', viewBox = `0 0 ${CANVAS.width} ${CANVAS.height}`, size: { width: number; height: number } = CANVAS) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}" viewBox="${viewBox}"><defs>${defs}</defs>${body}</svg>`;
 
-const panelPath = `M${PANEL.x + PANEL.radius} ${PANEL.y} h${PANEL.width - 2 * PANEL.radius} a${PANEL.radius} ${PANEL.radius} 0 0 1 ${PANEL.radius} ${PANEL.radius} v${PANEL.height - 2 * PANEL.radius} a${PANEL.radius} ${PANEL.radius} 0 0 1 -${PANEL.radius} ${PANEL.radius} h-${PANEL.width - 2 * PANEL.radius} a${PANEL.radius} ${PANEL.radius} 0 0 1 -${PANEL.radius} -${PANEL.radius} v-${PANEL.height - 2 * PANEL.radius} a${PANEL.radius} ${PANEL.radius} 0 0 1 ${PANEL.radius} -${PANEL.radius} z`;
+const panelPath = `M${CARD.x + CARD.radius} ${CARD.y} h${CARD.width - 2 * CARD.radius} a${CARD.radius} ${CARD.radius} 0 0 1 ${CARD.radius} ${CARD.radius} v${CARD.height - 2 * CARD.radius} a${CARD.radius} ${CARD.radius} 0 0 1 -${CARD.radius} ${CARD.radius} h-${CARD.width - 2 * CARD.radius} a${CARD.radius} ${CARD.radius} 0 0 1 -${CARD.radius} -${CARD.radius} v-${CARD.height - 2 * CARD.radius} a${CARD.radius} ${CARD.radius} 0 0 1 ${CARD.radius} -${CARD.radius} z`;
 const panelClip = `<clipPath id="panel"><path d="${panelPath}"/></clipPath>`;
 
 export function panelSvg(look: Look): string {
@@ -37,8 +39,8 @@ export function panelSvg(look: Look): string {
      <g clip-path="url(#panel)">
        <rect x="0" y="0" width="${CANVAS.width}" height="${CANVAS.height}" fill="url(#glow)"/>
        ${rings}
-       <rect x="${PANEL.x}" y="${PANEL.y}" width="${PANEL.width}" height="150" fill="url(#gloss)"/>
-       <rect x="${PANEL.x}" y="${PANEL.y + PANEL.height - 10}" width="${PANEL.width}" height="10" fill="${look.accent}" fill-opacity="0.85"/>
+       <rect x="${CARD.x}" y="${CARD.y}" width="${CARD.width}" height="150" fill="url(#gloss)"/>
+       <rect x="${CARD.x}" y="${CARD.y + CARD.height - 10}" width="${CARD.width}" height="10" fill="${look.accent}" fill-opacity="0.85"/>
      </g>
      <path d="${panelPath}" fill="none" stroke="#ffffff" stroke-opacity="0.28" stroke-width="2"/>`,
     defs,

@@ -1,6 +1,4 @@
-/** Where a built-in bot's parts sit on its canvas (canvas px): shared by the drawing (./draw.ts, ./mouths.ts) and the build. */
-export const CANVAS = { width: 520, height: 600 } as const;
-export const PANEL = { x: 24, y: 20, width: 472, height: 556, radius: 40 } as const;
+/** Where a built-in bot's parts sit on its canvas (canvas px; the canvas and card: #media/raster/card): shared by the drawing (./draw.ts, ./mouths.ts) and the build. */
 /** The part of the canvas the head layer covers (head frames are cropped to it). */
 export const HEAD_BOX = { x: 100, y: 50, width: 320, height: 360 } as const;
 export const MOUTH_LEVELS = 5;

@@ -145,6 +145,7 @@ const WARM_FUNCTIONS = ['authorizer', 'createVideo', 'render', 'assemble', 'noti
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const root = options.root ?? REPO_ROOT;
   const dataDir = resolve(options.dataDir ?? resolve(root, '.local'));
+  const gatewayPort = options.port ?? 3000;
   const log = options.log ?? createLog(options.logLevel ?? 'info');
   const functions = options.functions ?? (wiring.functions as Record<string, FunctionDecl>);
   const stops: Stops = [];
@@ -162,13 +163,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // Registered first, released last: nothing of this start touches the data dir before it holds the lock.
     const lock = lockDataDir(dataDir);
     stops.push(() => lock.release());
-    await ensurePortFree(options.port ?? 3000);
+    await ensurePortFree(gatewayPort);
     await prepareDataDir(dataDir);
     log.info('starting vidbot local runtime', { dataDir });
     const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket, log);
     stops.push(() => emulators.stop());
-    // The loopback ports the functions may reach: the ones given, then the gateway's once it listens.
-    const loopback = allowFile(resolve(dataDir, 'loopback-allow.json'), options.allowLoopbackPorts ?? []);
+    // The loopback ports the functions may reach: the ones given, and the gateway's. A port asked for is in from the
+    // start (it was free a moment ago): work re-queued after a restart may deliver to the inbox before the gateway
+    // listens, and a webhook refused as loopback is not retried. A port picked by the system goes in once it listens.
+    const loopback = allowFile(resolve(dataDir, 'loopback-allow.json'), [
+      ...(options.allowLoopbackPorts ?? []),
+      ...(gatewayPort ? [gatewayPort] : []),
+    ]);
     stops.push(() => loopback.forget());
     log.info('emulators started', {
       ...emulators.endpoints,
@@ -192,8 +198,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     const gateway = createLocalGateway(functions, hosts, options, log);
-    const port = await gateway.listen(options.port ?? 3000).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'EADDRINUSE' ? portInUse(options.port ?? 3000) : error;
+    const port = await gateway.listen(gatewayPort).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? portInUse(gatewayPort) : error;
     });
     loopback.allow(port);
     // Stop the gateway first: registered last, stopped first.

@@ -11,8 +11,8 @@ import { PNG } from 'pngjs';
 import { BOT_SIZES } from '#domain/choices';
 import { mouthFramesOf } from '#domain/look';
 import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
-import { BotCompositor } from '../../functions/render/engine/compositor.ts';
 import { botHeightFor } from '../../functions/render/engine/layout.ts';
+import { rigFor } from '../../functions/render/engine/rigs/rig.ts';
 import { type BotSprites, loadSprites, lookManifest } from '../../functions/render/engine/sprites.ts';
 import { argument } from './bench-support.ts';
 
@@ -52,7 +52,7 @@ for (const resolution of RESOLUTIONS)
       const sprites = loadSprites(look, botHeightFor(frame, 'bottom-right', size, manifest), directory);
       const scaling = cpuMs(started);
       started = process.cpuUsage();
-      new BotCompositor(sprites, { withPanel: true });
+      rigFor(sprites, { withPanel: true });
       console.log(
         `| ${aspectRatio} ${resolution} | ${size} | ${sprites.width}x${sprites.height} | ${scaling} | ${cpuMs(started)} | ${mb(spriteBytes(sprites))} |`,
       );

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
 import { BOT_SIZES } from '#domain/choices';
-import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS, type Resolution } from '#domain/shape';
+import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '../../functions/media/media.ts';
 import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
@@ -38,7 +38,7 @@ async function main() {
     options: { resolution: { type: 'string', default: '720p' }, frames: { type: 'string' } },
     allowPositionals: true,
   });
-  const resolution = values.resolution as Resolution;
+  const resolution = values.resolution as (typeof RESOLUTIONS)[number];
   if (!RESOLUTIONS.includes(resolution)) throw new Error(`--resolution: one of ${RESOLUTIONS.join(', ')}`);
   const output = resolve(positionals[0] ?? 'docs/bot-sizes.png');
   const work = mkdtempSync(join(tmpdir(), 'vidbot-sizes-'));

@@ -5,6 +5,9 @@
  *
  *   create --name acme                 issue a key for a new account (the key is printed once, never stored)
  *   create --name ci --account acct_x  another key for an existing account
+ *   create --name ci --account acct_x --test
+ *                                      a test key: its videos are 360p, marked TEST, at most 60 s, and live in the
+ *                                      account's test account, apart from its live videos, limits and usage
  *   list                               keys with their ids, accounts and state (never the keys)
  *   revoke --key-id key_x              revoke a key (401 from then on; cached decisions expire within 5 minutes)
  *   rotate-secret --key-id key_x [--grace-hours 24]
@@ -27,7 +30,7 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoAccountStore, DynamoKeyStore } from '#commons/aws/dynamo-stores';
 import { generateUsagePlanKey, issueApiKey, newAccount, rotateWebhookSecret } from '#domain/api-keys';
 import { parseVideosInProgressLimit } from '#domain/fair-use';
-import type { ApiKeyRecord } from '#domain/ports';
+import type { Account, ApiKeyRecord } from '#domain/ports';
 import { emulatorCredentials } from '../local/data-dir.ts';
 
 export interface KeyTarget {
@@ -108,21 +111,37 @@ export async function stackTarget(stackName: string, region?: string): Promise<K
   };
 }
 
-/** Issues a key; for a new account unless `accountId` names an existing one. */
-export async function createKey(target: KeyTarget, options: { name: string; accountId?: string; now?: Date }) {
+/**
+ * Issues a key; for a new account unless `accountId` names an existing one. A test key (`test`) belongs to the
+ * live account's test account, made with the first test key (domain/test-mode.ts).
+ */
+export async function createKey(target: KeyTarget, options: { name: string; accountId?: string; test?: boolean; now?: Date }) {
   const now = options.now ?? new Date();
   const accounts = new DynamoAccountStore(target.client, target.accountsTable);
   let account = options.accountId ? await accounts.get(options.accountId) : undefined;
   if (options.accountId && !account) throw new Error(`no account ${options.accountId}`);
+  if (account?.test)
+    throw new Error(`${account.tenantId} is a test account: name its live account ${account.liveTenantId} (with --test for another test key)`);
   if (!account) {
     account = newAccount(options.name, now);
     await accounts.put(account);
   }
-  const issued = issueApiKey({ tenantId: account.tenantId, name: options.name, now });
+  if (options.test) account = await testAccountOf(accounts, account, now);
+  const issued = issueApiKey({ tenantId: account.tenantId, name: options.name, now, test: options.test });
   // Into the usage plan first: should that fail, no key exists that API Gateway would refuse.
   await target.usagePlan?.register({ ...issued.record, usageIdentifierKey: issued.record.usageIdentifierKey! });
   await new DynamoKeyStore(target.client, target.keysTable).put(issued.record);
   return { account, ...issued };
+}
+
+/** The live account's test account, made (and linked both ways) if it has none yet. */
+async function testAccountOf(accounts: DynamoAccountStore, live: Account, now: Date): Promise<Account> {
+  const existing = live.testTenantId ? await accounts.get(live.testTenantId) : undefined;
+  if (existing) return existing;
+  const testAccount: Account = { ...newAccount(`${live.name} (test)`, now), test: true, liveTenantId: live.tenantId };
+  await accounts.put(testAccount);
+  await accounts.put({ ...live, testTenantId: testAccount.tenantId });
+  return testAccount;
 }
 
 export async function listKeys(target: KeyTarget): Promise<ApiKeyRecord[]> {
@@ -179,6 +198,7 @@ async function main() {
       'key-id': { type: 'string' },
       'grace-hours': { type: 'string', default: '24' },
       'videos-in-progress': { type: 'string' },
+      test: { type: 'boolean', default: false },
       stack: { type: 'string' },
       region: { type: 'string' },
       'data-dir': { type: 'string', default: process.env.VIDBOT_DATA_DIR ?? '.local' },
@@ -189,9 +209,9 @@ async function main() {
   switch (command) {
     case 'create': {
       if (!values.name) throw new Error('create needs --name');
-      const { account, apiKey, webhookSecret, record } = await createKey(target, { name: values.name, accountId: values.account });
-      console.log(`Issued on ${target.where}:
-  account         ${account.tenantId} (${account.name})
+      const { account, apiKey, webhookSecret, record } = await createKey(target, { name: values.name, accountId: values.account, test: values.test });
+      console.log(`Issued${record.test ? ' a TEST key' : ''} on ${target.where}:
+  account         ${account.tenantId} (${account.name})${account.liveTenantId ? `, the test account of ${account.liveTenantId}` : ''}
   key id          ${record.keyId}
   API key         ${apiKey}
   webhook secret  ${webhookSecret}
@@ -201,7 +221,7 @@ Keep both now: the key is stored only as a hash and is never shown again.`);
     case 'list':
       for (const key of await listKeys(target))
         console.log(
-          `${key.keyId}  ${key.tenantId}  ${key.name.padEnd(16)}  created ${key.createdAt}${key.revokedAt ? `  REVOKED ${key.revokedAt}` : ''}`,
+          `${key.keyId}  ${key.tenantId}  ${key.name.padEnd(16)}  ${key.test ? 'test' : 'live'}  created ${key.createdAt}${key.revokedAt ? `  REVOKED ${key.revokedAt}` : ''}`,
         );
       return;
     case 'revoke': {
@@ -230,7 +250,7 @@ Keep both now: the key is stored only as a hash and is never shown again.`);
     }
     default:
       throw new Error(
-        'usage: npm run keys -- create --name NAME | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H] | limit --account ACCT --videos-in-progress N | sync-usage-plan  [--stack NAME [--region R]]',
+        'usage: npm run keys -- create --name NAME [--account ACCT] [--test] | list | revoke --key-id ID | rotate-secret --key-id ID [--grace-hours H] | limit --account ACCT --videos-in-progress N | sync-usage-plan  [--stack NAME [--region R]]',
       );
   }
 }

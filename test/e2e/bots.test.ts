@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { limits } from '#domain/limits';
 import { FPS } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
-import { loudnessPerFrame, pearson } from '#functions/render/engine/lipsync.ts';
+import { loudnessPerFrame } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
 import {
@@ -44,6 +44,7 @@ import {
 } from '../support/bots-e2e.ts';
 import { declaredPng } from '../support/hostile-media.ts';
 import { eventually } from '../support/media.ts';
+import { pearson } from '../support/mouth-measure.ts';
 import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../support/render-media.ts';
 
 useBotsRuntime();

@@ -5,8 +5,7 @@
  * 4 s; the logo in its corner inside the margins; the presenter standing on the bottom edge, tall), the captions
  * never show the markup, and the music is heard in the silences. (How far the music drops under speech is measured
  * with a tone in test/e2e/music.test.ts and test/integration/render/music.test.ts.)
- *
- * SCENE_PICTURE=1 writes docs/scene.png: the video's frames at 2 s and 5.5 s side by side.
+ * (docs/scene.png, the same scene's real frames, comes from test/e2e/readme.test.ts.)
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameSizeOf } from '#domain/shape';
 import { imageBoxOf } from '#functions/render/engine/image-layers.ts';
 import { safeMarginOf } from '#functions/render/engine/layout.ts';
-import { REPO_ROOT } from '#infra/local/runtime.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
 import { PORTRAIT } from '../support/bots-e2e.ts';
 import type { TestRuntime } from '../support/harness.ts';
@@ -143,21 +141,5 @@ describe("the README's scene", () => {
     const quiet = await audioSamples(path, { start: 0.35, duration: 0.2 });
     expect(dbfs(rms(quiet)), 'the music in the entry transition').toBeGreaterThan(-60);
     expect(video.music).toEqual({ preset: 'calm', volume: 0.25 });
-
-    if (process.env.SCENE_PICTURE) {
-      const half = { width: FRAME.width / 2, height: FRAME.height / 2 };
-      const tile = (rgb: Buffer) =>
-        sharp(rgb, { raw: { ...FRAME, channels: 3 } })
-          .resize(half)
-          .png()
-          .toBuffer();
-      await sharp({ create: { width: half.width * 2 + 24, height: half.height, channels: 3, background: '#ffffff' } })
-        .composite([
-          { input: await tile(withLowerThird), left: 0, top: 0 },
-          { input: await tile(without), left: half.width + 24, top: 0 },
-        ])
-        .png()
-        .toFile(join(REPO_ROOT, 'docs', 'scene.png'));
-    }
   }, 300_000);
 });

@@ -3,6 +3,7 @@
  * wide its opening is (inside and teeth). Used by the viseme tests on every bot kind.
  */
 import { runFfmpeg } from '#functions/media/media.ts';
+import type { MouthFrame } from '#functions/render/engine/animation.ts';
 
 export interface Box {
   x: number;
@@ -86,3 +87,39 @@ export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[sorted.length >> 1]! : Number.NaN;
 };
+
+/**
+ * How open a mouth frame is, 0 (closed) .. 1 (wide open): for measures of the lip sync against the sound.
+ */
+export function opennessOf(mouth: MouthFrame, levels = 5): number {
+  const of = (frame: string) =>
+    frame.startsWith('m')
+      ? Number(frame.slice(1)) / (levels - 1)
+      : (({ r1: 0.25, r2: 0.55, w1: 0.3, w2: 0.6, fv: 0.15 } as Record<string, number>)[frame] ?? 0.5);
+  const from = of(mouth.frame);
+  return mouth.toward ? from + (of(mouth.toward.frame) - from) * mouth.toward.amount : from;
+}
+
+/** Pearson's correlation of two series (over the shorter's length); 0 when either is constant. */
+export function pearson(a: number[], b: number[]): number {
+  const n = Math.min(a.length, b.length);
+  let ma = 0,
+    mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i]!;
+    mb += b[i]!;
+  }
+  ma /= n;
+  mb /= n;
+  let cov = 0,
+    va = 0,
+    vb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = a[i]! - ma;
+    const db = b[i]! - mb;
+    cov += da * db;
+    va += da * da;
+    vb += db * db;
+  }
+  return va && vb ? cov / Math.sqrt(va * vb) : 0;
+}

@@ -4,6 +4,7 @@
  * the background download (each tested on its own with real ffmpeg). The clock is the calling file's, so that its
  * tests can move it.
  */
+
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoLexiconStore } from '#commons/aws/dynamo-lexicons';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { runQueueJob } from '#commons/jobs';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
@@ -22,7 +24,7 @@ import type { BackgroundMedia } from '#functions/media/background-media.ts';
 import type { ConcatInput } from '#functions/media/concat.ts';
 import type { ImageMedia } from '#functions/media/image-media.ts';
 import type { MixMusicInput } from '#functions/media/music.ts';
-import { type ClipJobDeps, handleRenderMessage } from '#functions/render/clip-job.ts';
+import { type ClipJobDeps, renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
 import type { ImageSubject } from '#functions/render/image.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
@@ -173,7 +175,7 @@ export async function renderedVideo(text: string) {
     { bot_uid: 'bot_ava', text },
     { bot_uid: 'bot_leo', text: `${text}, again` },
   ]);
-  for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
+  for (const message of renderQueue.take()) await runQueueJob(renderJob, message, 1, 3, clipDeps);
   const [message] = assembleQueue.take();
   expect(message).toBeDefined();
   return { videoId: created.videoId, message: message! };

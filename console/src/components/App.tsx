@@ -73,7 +73,17 @@ export function App() {
             </button>
           ))}
         </nav>
-        <span class="who">{account.value?.name ?? ''}</span>
+        <span class="who">
+          {account.value?.name ?? ''}
+          {account.value?.test && (
+            <>
+              {' '}
+              <span class="badge busy" title="A test key: its videos are 360p and marked TEST">
+                TEST KEY
+              </span>
+            </>
+          )}
+        </span>
         <button type="button" class="link" onClick={() => signOut()}>
           Sign out
         </button>

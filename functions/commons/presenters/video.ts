@@ -25,6 +25,7 @@ export function toCreatedVideo(created: CreatedVideo, baseUrl: string) {
     clips: created.clipCount,
     created_at: created.createdAt,
     url,
+    test: created.test,
   };
 }
 
@@ -41,6 +42,7 @@ export function toPublicVideo(
     url: `${baseUrl}/v1/video/${video.videoId}`,
     status: video.status,
     create_video: video.createVideo,
+    test: video.test === true,
     ...publicShape(video),
     captions: captionModeOf(video),
     logo: publicLogo(video),
@@ -142,6 +144,7 @@ export function buildVideoEvent(
     video_id: video.videoId,
     status: video.status,
     create_video: video.createVideo,
+    test: video.test === true,
     ...publicShape(video),
     captions_mode: captionModeOf(video),
     clips,

@@ -44,6 +44,8 @@ export interface VideoEventData {
   video_id: string;
   status: 'completed' | 'failed';
   create_video: boolean;
+  /** Made with a test key (360p, marked TEST): never a live video. */
+  test: boolean;
   aspect_ratio: AspectRatio;
   resolution: Resolution;
   /** The request's `captions`: "burn" when they are drawn into the picture, else "none" (`captions` is the files' links). */

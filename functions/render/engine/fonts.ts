@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ThemeFont } from '#domain/choices';
+import { engineAssets } from './assets.ts';
 
 export interface FontFile {
   /** The family name libass looks the font up by (the TTF's full name). */
@@ -101,10 +102,11 @@ export function fontsFor(texts: string[], base: FontFile): FontFile[] {
 
 /**
  * A font's file: `fonts/` next to the running module (the render bundle copies them there), else the npm
- * package. CAPTION_FONT_PATH, where set, is the Inter file.
+ * package. A caption font configured at cold start (./assets.ts) is the Inter file.
  */
 export function fontFilePath(font: FontFile): string {
-  if (font === THEME_FONT_FILES.inter && process.env.CAPTION_FONT_PATH) return process.env.CAPTION_FONT_PATH;
+  const configured = engineAssets().captionFontPath;
+  if (font === THEME_FONT_FILES.inter && configured) return configured;
   const bundled = join(dirname(fileURLToPath(import.meta.url)), 'fonts', font.file);
   if (existsSync(bundled)) return bundled;
   return createRequire(import.meta.url).resolve(`@expo-google-fonts/${font.npmPackage}/600SemiBold/${font.file}`);

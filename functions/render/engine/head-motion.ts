@@ -6,8 +6,8 @@
  * bends a little without stretching (the local area changes by under 10 %, see the tests). Docs: docs/presenters.md.
  */
 import type { BotManifest, FaceGeometry } from '#domain/look';
+import type { Picture } from '#media/raster/picture';
 import { MAX_TILT } from './animation.ts';
-import type { Rgba } from './sprites.ts';
 
 /** The face of a look, canvas units: its manifest's, or one estimated from its head box and mouth. */
 export function faceOf(manifest: BotManifest): FaceGeometry {
@@ -182,7 +182,7 @@ export function sourcePoints(
  */
 export function warpInto(
   out: Buffer,
-  src: Rgba,
+  src: Picture,
   srcX: number,
   srcY: number,
   region: WarpRegion,

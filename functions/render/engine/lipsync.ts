@@ -171,19 +171,6 @@ export function mouthFrames(
   });
 }
 
-/**
- * How open a mouth frame is, 0 (closed) .. 1 (wide open): for measures of the lip sync against the sound.
- * @internal Exported for its tests.
- */
-export function opennessOf(mouth: MouthFrame, levels = 5): number {
-  const of = (frame: string) =>
-    frame.startsWith('m')
-      ? Number(frame.slice(1)) / (levels - 1)
-      : (({ r1: 0.25, r2: 0.55, w1: 0.3, w2: 0.6, fv: 0.15 } as Record<string, number>)[frame] ?? 0.5);
-  const from = of(mouth.frame);
-  return mouth.toward ? from + (of(mouth.toward.frame) - from) * mouth.toward.amount : from;
-}
-
 /** Mouth level (0 closed .. levels-1 wide) per frame from the loudness alone: speech without timed sounds. */
 export function mouthLevelsFromLoudness(loudness: number[], levels = 5): number[] {
   const gate = 0.1;
@@ -191,28 +178,4 @@ export function mouthLevelsFromLoudness(loudness: number[], levels = 5): number[
     if (v < gate) return 0;
     return Math.max(1, Math.min(levels - 1, Math.round(((v - gate) / (1 - gate)) * (levels - 1) + 0.3)));
   });
-}
-
-/** @internal Exported for its tests. */
-export function pearson(a: number[], b: number[]): number {
-  const n = Math.min(a.length, b.length);
-  let ma = 0,
-    mb = 0;
-  for (let i = 0; i < n; i++) {
-    ma += a[i]!;
-    mb += b[i]!;
-  }
-  ma /= n;
-  mb /= n;
-  let cov = 0,
-    va = 0,
-    vb = 0;
-  for (let i = 0; i < n; i++) {
-    const da = a[i]! - ma;
-    const db = b[i]! - mb;
-    cov += da * db;
-    va += da * da;
-    vb += db * db;
-  }
-  return va && vb ? cov / Math.sqrt(va * vb) : 0;
 }

@@ -1,13 +1,13 @@
 /**
- * The presenter of a clip: its rig (the look's sprites drawn at the frame's scale), its pose on every frame,
+ * The presenter of a clip: its rig (rigs/: the look's sprites drawn at the frame's scale, as its manifest says), its pose on every frame,
  * where it stands, and the RGBA picture of each frame that the presenter layer pipes to ffmpeg.
  */
 import { hashString, poses } from './animation.ts';
 import { type ClipTiming, zoomFactor } from './clip-timeline.ts';
-import { BotCompositor } from './compositor.ts';
 import { footagePresenter } from './footage/footage-bot.ts';
 import { type BotBox, botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { clipMouthFrames, speechLoudness } from './mouth-track.ts';
+import { rigFor } from './rigs/rig.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
 import { FPS, type RenderClipInput, type SpeechResult } from './types.ts';
 
@@ -40,7 +40,7 @@ function presenterOf(input: RenderClipInput, speech: SpeechResult, timing: ClipT
   const sprites = loadSprites(input.bot.look, botHeightFor(frame, position, size, artwork), input.lookDirectory);
   // Without its card, a bot standing on the frame's bottom edge ends there; elsewhere its bust fades out.
   const flush = standsOnBottomEdge(position, size, input.removeBotBackground);
-  const compositor = new BotCompositor(sprites, {
+  const rig = rigFor(sprites, {
     withPanel: !input.removeBotBackground,
     bottom: input.removeBotBackground ? (flush ? 'flush' : 'fade') : 'card',
   });
@@ -54,10 +54,10 @@ function presenterOf(input: RenderClipInput, speech: SpeechResult, timing: ClipT
   });
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground });
   return {
-    width: compositor.width,
-    height: compositor.height,
+    width: rig.width,
+    height: rig.height,
     place,
     head: headBoxOf(place, sprites.manifest),
-    frame: (i) => compositor.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)),
+    frame: (i) => rig.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)),
   };
 }

@@ -8,13 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { type BotManifest, mouthFramesOf } from '#domain/look';
-
-/** Straight (not premultiplied) RGBA. */
-export interface Rgba {
-  width: number;
-  height: number;
-  data: Buffer;
-}
+import type { Picture } from '#media/raster/picture';
+import { engineAssets } from './assets.ts';
+import { PicturePool } from './picture-pool.ts';
 
 export interface BotSprites {
   manifest: BotManifest;
@@ -22,11 +18,11 @@ export interface BotSprites {
   scale: number;
   width: number;
   height: number;
-  panel: Rgba;
-  back: Rgba;
-  body: Rgba;
+  panel: Picture;
+  back: Picture;
+  body: Picture;
   /** Head frames by mouth frame (`m0`, `r1`, …: domain/look.ts mouthFramesOf), [eyes closed, eyes open], all the same size, placed at headX/headY. */
-  heads: Map<string, [Rgba, Rgba]>;
+  heads: Map<string, [Picture, Picture]>;
   headX: number;
   headY: number;
 }
@@ -34,56 +30,28 @@ export interface BotSprites {
 /**
  * The artwork directory. The bundle (infra/scripts/bundle-render.ts) puts `bots/` next to index.mjs, and
  * esbuild makes import.meta.url that file; from source this module is functions/render/engine/sprites.ts
- * and the artwork is ../bots. VIDBOT_BOTS_DIR overrides both.
+ * and the artwork is ../bots. A folder configured at cold start (./assets.ts) overrides both.
  */
 function botsDirectory(): string {
-  if (process.env.VIDBOT_BOTS_DIR) return process.env.VIDBOT_BOTS_DIR;
+  const configured = engineAssets().botsDirectory;
+  if (configured) return configured;
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = join(here, 'bots');
   return existsSync(join(bundled, 'ava', 'manifest.json')) ? bundled : join(here, '..', 'bots');
 }
 
-/**
- * A Map that keeps its entries' total weight (by default their count) at most `limit`, dropping the least recently
- * used: a warm render function meets the looks of many accounts' bots at many sizes, and a look's decoded layers
- * weigh 10-50 MB (a `full` presenter's sprites at 1080p as much), so nothing here may grow for ever.
+/*
+ * Every cache here is a PicturePool bounded by bytes or entries: a warm render function meets the looks of many
+ * accounts' bots at many sizes, and a look's decoded layers weigh 10-50 MB (a `full` presenter's sprites at
+ * 1080p as much), so nothing here may grow for ever.
  */
-class Recent<V> extends Map<string, V> {
-  private total = 0;
-  constructor(
-    private readonly limit: number,
-    private readonly weigh: (value: V) => number = () => 1,
-  ) {
-    super();
-  }
-  override get(key: string): V | undefined {
-    const value = super.get(key);
-    if (value !== undefined) {
-      super.delete(key);
-      super.set(key, value);
-    }
-    return value;
-  }
-  override set(key: string, value: V): this {
-    this.delete(key);
-    super.set(key, value);
-    this.total += this.weigh(value);
-    while (this.total > this.limit && this.size > 1) this.delete(this.keys().next().value!);
-    return this;
-  }
-  override delete(key: string): boolean {
-    const value = super.get(key);
-    if (value !== undefined) this.total -= this.weigh(value);
-    return super.delete(key);
-  }
-}
 
 const MB = 1024 * 1024;
 
 /** Full-size layers by bytes: the built-in looks' (49 MB each with their 20 head frames, drawn at twice the canvas) and a few accounts' bots'. */
-const decoded = new Recent<Rgba>(256 * MB, (image) => image.data.length);
+const decoded = new PicturePool<Picture>({ maxWeight: 256 * MB, weigh: (image) => image.data.length });
 
-function decode(path: string): Rgba {
+function decode(path: string): Picture {
   let image = decoded.get(path);
   if (!image) {
     const png = PNG.sync.read(readFileSync(path));
@@ -116,7 +84,7 @@ function areaWeights(srcSize: number, dstSize: number): { start: number; w: Floa
 }
 
 /** The source's pixels as floats, premultiplied by their alpha. */
-function premultiply(src: Rgba): Float32Array {
+function premultiply(src: Picture): Float32Array {
   const sw = src.width;
   const sh = src.height;
   const pre = new Float32Array(sw * sh * 4);
@@ -194,12 +162,12 @@ function resampleColumns(tmp: Float32Array, sh: number, width: number, height: n
  * Area-average resampling with premultiplied alpha (no dark fringes), separable: good for the 0.4–0.9×
  * reductions used here and run once per look and size.
  */
-function resample(src: Rgba, width: number, height: number): Rgba {
+function resample(src: Picture, width: number, height: number): Picture {
   const tmp = resampleRows(premultiply(src), src.width, src.height, width);
   return { width, height, data: resampleColumns(tmp, src.height, width, height) };
 }
 
-const manifests = new Recent<BotManifest>(64);
+const manifests = new PicturePool<BotManifest>({ maxWeight: 64 });
 
 /** The directory of a built-in look (functions/render/bots/<look>). */
 function builtInLookDirectory(look: string): string {
@@ -222,9 +190,10 @@ function loadManifest(dir: string): BotManifest {
 export const lookManifest = (look: string, directory = builtInLookDirectory(look)): BotManifest => loadManifest(directory);
 
 /** Sprites by look and height, by bytes: a clip needs one set (3.8 MB for a built-in look's medium at 720p, up to 53 MB for full at 1080p: infra/scripts/bench-sprites.ts). */
-const spriteCache = new Recent<BotSprites>(256 * MB, (s) =>
-  [s.panel, s.back, s.body, ...[...s.heads.values()].flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),
-);
+const spriteCache = new PicturePool<BotSprites>({
+  maxWeight: 256 * MB,
+  weigh: (s) => [s.panel, s.back, s.body, ...[...s.heads.values()].flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),
+});
 
 /**
  * The look's layers scaled so the whole canvas is `height` px tall. `directory` holds a look that is not built in
@@ -241,7 +210,7 @@ export function loadSprites(look: string, height: number, directory = builtInLoo
   const full = (file: string) => resample(decode(join(dir, file)), width, height);
   const headW = Math.round(manifest.head.width * scale);
   const headH = Math.round(manifest.head.height * scale);
-  const heads = new Map<string, [Rgba, Rgba]>();
+  const heads = new Map<string, [Picture, Picture]>();
   for (const mouth of mouthFramesOf(manifest)) {
     const [closed, open] = (['c', 'o'] as const).map((eyes) => {
       const file = manifest.head.frames[`${mouth}-e${eyes}`];

@@ -1,6 +1,7 @@
 /**
- * Contract of the media engine: pure rendering on local files, no AWS, no network. The render handler
- * (functions/render/handler.ts) fetches the background, calls the engine, uploads the result.
+ * Contract of the media engine: pure rendering on local files, no AWS, no network, no environment. The render job
+ * (functions/render/clip-job.ts) fetches the background, the images and the look, calls the engine, stores the
+ * result.
  */
 import type { Bot } from '#domain/bot';
 import type { Cue, TimedWord } from '#domain/captions';
@@ -78,16 +79,19 @@ export interface RenderClipInput {
   frame: FrameSize;
   /**
    * Pictures drawn over the clip (overlays' images, then the video's logo), in order, the last on top: over the
-   * bot, under the burned captions and the transitions. Video only.
+   * presenter, under the wipes, the burned text and the fades (layers/index.ts). Video only.
    */
   imageLayers?: ImageLayer[];
   /** 'burn' draws the clip's captions into the picture (video only; text the caption font cannot draw is not burned). @default 'none' */
   captions?: CaptionMode;
-  /** Text and images over the picture (video only). The text ones are drawn (text-overlays.ts); the image ones are not drawn yet. */
+  /**
+   * The clip's overlays (video only): the text ones are drawn by the text layer (layers/text.ts); the image ones
+   * reach the engine as `imageLayers` (the render job fetches their pictures) and are not read here.
+   */
   overlays?: Overlay[];
   /** Font and colours of the text overlays and burned captions. @default DEFAULT_THEME */
   theme?: Theme;
-  /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart. 'voice': the speech alone (AAC in .m4a or MP3 — see output). */
+  /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart, and its poster. 'voice': the speech alone, as MP3. */
   mode: 'video' | 'voice';
   /** An empty directory the engine may use; the caller removes it. */
   workDir: string;

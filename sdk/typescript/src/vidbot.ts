@@ -144,7 +144,7 @@ export class Vidbot {
 
   /** Sends a file to the service (POST /v1/uploads, then the PUT it signs) and returns its upload_id. */
   async upload(file: UploadInput): Promise<UploadedFile> {
-    return uploadFile(this.#options, file);
+    return uploadFile(this.api, this.#options, file);
   }
 
   async inbox() {

@@ -124,6 +124,40 @@ describe('exit codes and --json', () => {
     expect(await main(['bot', 'create', 'me', '--name', 'Me', '--video', join(dir, 'me.mp4')], io())).toBe(2);
     expect(err.at(-1)).toMatch(/--video needs --consent/);
   });
+
+  it('bot create --video uploads the recording, then names it with consent; exit 9 while bots do not take uploads', async () => {
+    writeFileSync(join(dir, 'me.mp4'), Buffer.alloc(64, 7));
+    const started = {
+      upload_id: 'upl_1',
+      kind: 'video',
+      content_type: 'video/mp4',
+      size: 64,
+      upload_url: 'http://svc/put/upl_1',
+      upload_method: 'PUT',
+      upload_headers: { 'content-type': 'video/mp4' },
+      upload_url_expires_at: 'later',
+      expires_at: 'later',
+    };
+    const unknownField = {
+      error: { code: 'invalid_request', message: 'Invalid.', details: [{ path: 'video_upload', message: 'is not a bot field' }] },
+    };
+    const svc = fakeService({
+      'POST /v1/uploads': () => json(201, started),
+      'PUT /put/upl_1': () => new Response(null, { status: 200 }),
+      'PUT /v1/bot/me': [() => json(400, unknownField), () => json(202, { uid: 'me', status: 'preparing' })],
+    });
+    vi.stubGlobal('fetch', svc.fetch);
+    const args = ['bot', 'create', 'me', '--name', 'Me', '--video', join(dir, 'me.mp4'), '--consent'];
+    expect(await main(args, io())).toBe(9);
+    expect(err.at(-1)).toMatch(/does not offer bots from an uploaded recording/);
+    expect(JSON.parse(svc.seen[0]!.body)).toEqual({ content_type: 'video/mp4', size: 64 });
+    expect(svc.seen[1]).toMatchObject({ method: 'PUT', url: 'http://svc/put/upl_1' });
+    expect(svc.seen[1]!.headers.get('authorization')).toBeNull();
+    expect(await main(args, io())).toBe(0);
+    const form = svc.seen.at(-1)!.form!;
+    expect([form.get('name'), form.get('video_upload'), form.get('consent')]).toEqual(['Me', 'upl_1', 'true']);
+    expect(out.at(-1)).toBe('me preparing');
+  });
 });
 
 describe('webhook verify', () => {

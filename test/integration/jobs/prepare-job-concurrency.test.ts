@@ -5,12 +5,13 @@
 
 import { describe, expect, it } from 'vitest';
 import type { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { runQueueJob } from '#commons/jobs';
 import type { AccountBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
 import { Conflict } from '#domain/errors';
-import { handlePrepareMessage, type PrepareJobDeps } from '#functions/prepare/prepare-job.ts';
+import { type PrepareJobDeps, prepareJob } from '#functions/prepare/prepare-job.ts';
 import {
   accountBots,
   apiDeps,
@@ -46,7 +47,7 @@ describe('requests on one bot at once', () => {
 
   it('of two PUTs that read the same record, one wins and the other is a 409 conflict that keeps nothing', async () => {
     const first = await putPhoto('raced');
-    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 1, 3, jobDeps());
     const racing = readTogether(2);
     const command = () => parsePutBot('raced', { name: 'Raced' }, { image: { bytes: PNG_BYTES, contentType: 'image/png' } }, voices);
     const results = await Promise.allSettled([0, 1].map(() => putAccountBot(command(), caller, { ...apiDeps(), accountBots: racing })));
@@ -66,7 +67,7 @@ describe('requests on one bot at once', () => {
     expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/raced/${winner.version}/image`]);
     const queued = prepareQueue.take();
     expect(queued).toEqual([{ kind: 'prepare-bot', tenantId, uid: 'raced', version: winner.version }]);
-    await handlePrepareMessage(queued[0]!, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, queued[0]!, 1, 3, jobDeps());
     const looks = await keys('looks/');
     expect(looks.filter((k) => !k.startsWith(`${lookPrefix(tenantId, 'raced', winner.version)}/`))).toEqual([]);
   });
@@ -103,7 +104,7 @@ describe('a DELETE during a preparation', () => {
   it('that read the bot before its preparation settled is a 409 conflict, not a delete that misses the new look', async () => {
     const { message } = await putPhoto('settled-meanwhile');
     const stale = (await accountBots.get(tenantId, 'settled-meanwhile'))!;
-    await handlePrepareMessage(message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     const readBeforeSettle = Object.assign(Object.create(accountBots) as DynamoAccountBotStore, { get: async () => stale });
     await expect(deleteAccountBot(tenantId, 'settled-meanwhile', { accountBots: readBeforeSettle, objects })).rejects.toBeInstanceOf(Conflict);
     expect(await accountBots.get(tenantId, 'settled-meanwhile')).toMatchObject({ status: 'ready' });
@@ -114,7 +115,7 @@ describe('a DELETE during a preparation', () => {
 
   it('landing while the replaced look is being retired leaves no retired copy behind', async () => {
     const first = await putPhoto('deleted-mid-move');
-    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 1, 3, jobDeps());
     const second = await putPhoto('deleted-mid-move');
     // The DELETE lands between the move's check and its first copy: the copy makes a file the DELETE did not see.
     let deleted = false;
@@ -132,7 +133,7 @@ describe('a DELETE during a preparation', () => {
         return objects.copy(from, to, options);
       },
     };
-    await handlePrepareMessage(second.message, 1, 3, jobDeps({ objects: deleteOnFirstCopy }));
+    await runQueueJob(prepareJob, second.message, 1, 3, jobDeps({ objects: deleteOnFirstCopy }));
     expect(deleted).toBe(true);
     expect(await accountBots.get(tenantId, 'deleted-mid-move')).toBeUndefined();
     expect(await keys()).toEqual([]);

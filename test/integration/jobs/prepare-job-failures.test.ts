@@ -6,11 +6,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
+import { runQueueJob } from '#commons/jobs';
 import { parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
-import { handlePrepareMessage, type PrepareJobDeps } from '#functions/prepare/prepare-job.ts';
+import { type PrepareJobDeps, prepareJob } from '#functions/prepare/prepare-job.ts';
 import { sweep } from '#functions/sweeper/sweep.ts';
 import { noBatches } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
@@ -47,13 +48,13 @@ const failingDeletesUnder = (prefix: string): PrepareJobDeps['objects'] => ({
 describe('a preparation that dies halfway', () => {
   it('failing to retire the replaced look leaves the bot preparing, and the retry retires it', async () => {
     const first = await putPhoto('tidy');
-    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 1, 3, jobDeps());
     const second = await putPhoto('tidy');
     notifyQueue.take();
     await expect(
-      handlePrepareMessage(second.message, 1, 3, jobDeps({ objects: failingDeletesUnder(`${lookPrefix(tenantId, 'tidy', first.bot.version)}/`) })),
+      runQueueJob(prepareJob, second.message, 1, 3, jobDeps({ objects: failingDeletesUnder(`${lookPrefix(tenantId, 'tidy', first.bot.version)}/`) })),
     ).rejects.toThrow('ECONNRESET');
-    await handlePrepareMessage(second.message, 2, 3, jobDeps());
+    await runQueueJob(prepareJob, second.message, 2, 3, jobDeps());
     expect(await accountBots.get(tenantId, 'tidy')).toMatchObject({ status: 'ready', look: { version: second.bot.version } });
     const looks = await keys('looks/');
     expect(looks.length).toBeGreaterThan(0);
@@ -65,17 +66,17 @@ describe('a preparation that dies halfway', () => {
 
   it('failing to remove the uploads after the bot is ready: the retry finds it settled and removes them', async () => {
     const first = await putPhoto('tidy-uploads');
-    await expect(handlePrepareMessage(first.message, 1, 3, jobDeps({ objects: failingDeletesUnder('uploads/') }))).rejects.toThrow('ECONNRESET');
+    await expect(runQueueJob(prepareJob, first.message, 1, 3, jobDeps({ objects: failingDeletesUnder('uploads/') }))).rejects.toThrow('ECONNRESET');
     expect(await accountBots.get(tenantId, 'tidy-uploads')).toMatchObject({ status: 'ready', version: first.bot.version });
     expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/tidy-uploads/${first.bot.version}/image`]);
-    await handlePrepareMessage(first.message, 2, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 2, 3, jobDeps());
     expect(await keys('uploads/')).toEqual([]);
     expect(notifyQueue.take().map((m) => m.eventId)).toEqual([`evt_bot_${tenantId}_tidy-uploads_${first.bot.version}_ready`]);
   });
 
   it('failing a bot retires its previous look before the record stops naming it: a retry still finds it', async () => {
     const first = await putPhoto('tidy-failed');
-    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 1, 3, jobDeps());
     const second = await putPhoto('tidy-failed');
     notifyQueue.take();
     const noFace = async (): Promise<PreparedLook> => {
@@ -83,10 +84,10 @@ describe('a preparation that dies halfway', () => {
     };
     const oldLook = `${lookPrefix(tenantId, 'tidy-failed', first.bot.version)}/`;
     await expect(
-      handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: noFace, objects: failingDeletesUnder(oldLook) })),
+      runQueueJob(prepareJob, second.message, 1, 3, jobDeps({ buildPhotoLook: noFace, objects: failingDeletesUnder(oldLook) })),
     ).rejects.toThrow('ECONNRESET');
     expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'preparing', look: { version: first.bot.version } });
-    await handlePrepareMessage(second.message, 2, 3, jobDeps({ buildPhotoLook: noFace }));
+    await runQueueJob(prepareJob, second.message, 2, 3, jobDeps({ buildPhotoLook: noFace }));
     expect(await accountBots.get(tenantId, 'tidy-failed')).toMatchObject({ status: 'failed', error: { code: 'no_face_found' } });
     expect((await keys()).every((k) => k.startsWith(`retired-${oldLook}`))).toBe(true);
     expect((await keys()).length).toBe(builtInLookAsPrepared('leo').files.size);
@@ -110,7 +111,7 @@ describe('the sweeper and a dead-lettered preparation', () => {
 
   it('fails the bot as preparation_failed, removes its uploads, leaves its previous look, queues bot.failed once', async () => {
     const first = await putPhoto('crashes');
-    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 1, 3, jobDeps());
     const { bot, message } = await putPhoto('crashes');
     notifyQueue.take();
     // Its job crashed (a time-out, the OOM killer) on every receive: nothing ran its failure policy.
@@ -141,7 +142,7 @@ describe('the sweeper and a dead-lettered preparation', () => {
 
   it("re-queues a settled bot's event whose first attempt was never recorded, once it is due, and not again while it waits", async () => {
     const { bot, message } = await putPhoto('event-lost');
-    await handlePrepareMessage(message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     const settled = (await accountBots.get(tenantId, 'event-lost'))!;
     const settledAt = Date.parse(settled.updatedAt);
     // GET and the list show the record without the sweeper's index attributes.
@@ -174,7 +175,7 @@ describe('the sweeper and a dead-lettered preparation', () => {
 
   it('keeps an unsent event in the index when a PUT whose job could not be queued puts the bot back', async () => {
     const { bot, message } = await putPhoto('event-restored');
-    await handlePrepareMessage(message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     notifyQueue.take(); // lost
     const settledAt = Date.parse((await accountBots.get(tenantId, 'event-restored'))!.updatedAt);
     const refusing = {
@@ -195,7 +196,7 @@ describe('the sweeper and a dead-lettered preparation', () => {
 
   it('leaves a bot that became ready before its job died', async () => {
     const { bot, message } = await putPhoto('ready-then-crashed');
-    await handlePrepareMessage(message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     notifyQueue.take();
     expect((await sweep(sweepDeps(JSON.stringify(message)))).deadLettered).toBe(0);
     expect(await accountBots.get(tenantId, 'ready-then-crashed')).toMatchObject({ status: 'ready', look: { version: bot.version } });

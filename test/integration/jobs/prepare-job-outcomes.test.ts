@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
+import { runQueueJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { presentAccountBot } from '#commons/presenters/bot';
 import { toBot } from '#domain/account-bot';
@@ -21,7 +22,7 @@ import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { buildDrawnLook } from '#functions/prepare/drawn-look.ts';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
-import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
+import { prepareJob } from '#functions/prepare/prepare-job.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { RENDERER_VERSION } from '#functions/render/engine/types.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
@@ -51,7 +52,7 @@ describe('the prepare job', () => {
   it('makes the bot ready: the look under looks/<tenant>/<uid>/<version>/, the upload removed, bot.ready queued', async () => {
     const { bot, message } = await putPhoto('ready-bot');
     expect(await keys('uploads/')).toEqual([`uploads/${tenantId}/ready-bot/${bot.version}/image`]);
-    await handlePrepareMessage(message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     const stored = await accountBots.get(tenantId, 'ready-bot');
     expect(stored).toMatchObject({ status: 'ready', version: bot.version, look: { version: bot.version, preview: 'preview.png' } });
     // Its event's delivery is recorded on it from the settle on (GET /v1/bot/{uid} shows it).
@@ -71,7 +72,7 @@ describe('the prepare job', () => {
       },
     ]);
     // A redelivered message finds it settled and only queues its event again (the notifier sends it once).
-    await handlePrepareMessage(message, 2, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 2, 3, jobDeps());
     expect(notifyQueue.take()).toHaveLength(1);
   });
 
@@ -102,7 +103,7 @@ describe('the prepare job', () => {
     };
     await putAccountBot(parsePutBot('shaped', { name: 'Shaped' }, files, voices), caller, apiDeps());
     const message = prepareQueue.take().at(-1)!;
-    await handlePrepareMessage(message, 1, 3, jobDeps({ buildDrawnLook }));
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps({ buildDrawnLook }));
     const stored = (await accountBots.get(tenantId, 'shaped'))!;
     expect(stored.status).toBe('ready');
     const manifest = JSON.parse((await objects.read(`${lookPrefix(tenantId, 'shaped', stored.version)}/manifest.json`)).toString()) as BotManifest;
@@ -117,7 +118,7 @@ describe('the prepare job', () => {
     const build = async (): Promise<PreparedLook> => {
       throw new LookError('no_face_found', 'no face was found in the photo');
     };
-    await handlePrepareMessage(message, 1, 3, jobDeps({ buildPhotoLook: build }));
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps({ buildPhotoLook: build }));
     expect(await accountBots.get(tenantId, 'no-face')).toMatchObject({
       status: 'failed',
       error: { code: 'no_face_found', message: 'no face was found in the photo' },
@@ -134,7 +135,7 @@ describe('the prepare job', () => {
     };
     const warn = vi.spyOn(logger, 'warn');
     try {
-      await handlePrepareMessage(message, 1, 3, jobDeps({ buildPhotoLook: build }));
+      await runQueueJob(prepareJob, message, 1, 3, jobDeps({ buildPhotoLook: build }));
       expect(warn).toHaveBeenCalledWith('bot image refused', expect.objectContaining({ bot_uid: 'damaged', code: 'image_invalid', detail }));
     } finally {
       warn.mockRestore();
@@ -161,13 +162,14 @@ describe('the prepare job', () => {
         return objects.putBytes(k, b, o);
       },
     };
-    await expect(handlePrepareMessage(message, 1, 3, jobDeps({ objects: failingObjects }))).rejects.toThrow('ECONNRESET');
+    await expect(runQueueJob(prepareJob, message, 1, 3, jobDeps({ objects: failingObjects }))).rejects.toThrow('ECONNRESET');
     expect(await accountBots.get(tenantId, 'flaky')).toMatchObject({ status: 'preparing' });
     expect(await keys('looks/')).toEqual([]);
     expect(notifyQueue.take()).toEqual([]);
 
     await expect(
-      handlePrepareMessage(
+      runQueueJob(
+        prepareJob,
         message,
         3,
         3,
@@ -186,7 +188,8 @@ describe('the prepare job', () => {
     const { JobFailure } = await import('#domain/errors');
     const command = parsePutBot('by-url', { name: 'U', image_url: 'https://images.test/huge.jpg' }, {}, voices);
     await putAccountBot(command, caller, apiDeps());
-    await handlePrepareMessage(
+    await runQueueJob(
+      prepareJob,
       prepareQueue.take()[0]!,
       1,
       3,
@@ -202,14 +205,14 @@ describe('the prepare job', () => {
 
   it('replacing re-prepares under a new version and retires the old look to retired-looks/; a version replaced mid-way leaves nothing', async () => {
     const first = await putPhoto('replaced');
-    await handlePrepareMessage(first.message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, first.message, 1, 3, jobDeps());
     const second = await putPhoto('replaced');
     expect(second.bot.version).not.toBe(first.bot.version);
     // While the new version prepares, the bot is not usable and its old look still exists.
     expect(await accountBots.get(tenantId, 'replaced')).toMatchObject({ status: 'preparing', version: second.bot.version });
     // The stale first message runs again: dropped, nothing written.
-    await handlePrepareMessage(first.message, 2, 3, jobDeps());
-    await handlePrepareMessage(second.message, 1, 3, jobDeps({ buildPhotoLook: async () => builtInLookAsPrepared('maya') }));
+    await runQueueJob(prepareJob, first.message, 2, 3, jobDeps());
+    await runQueueJob(prepareJob, second.message, 1, 3, jobDeps({ buildPhotoLook: async () => builtInLookAsPrepared('maya') }));
     expect(await accountBots.get(tenantId, 'replaced')).toMatchObject({ status: 'ready', look: { version: second.bot.version } });
     expect((await keys('looks/')).every((k) => k.startsWith(lookPrefix(tenantId, 'replaced', second.bot.version)))).toBe(true);
     // The first look, byte for byte, under retired-looks/ (clips accepted before the replacement render with it),
@@ -225,7 +228,8 @@ describe('the prepare job', () => {
 
     // Replaced while its look was being built: its files go again.
     const third = await putPhoto('replaced');
-    await handlePrepareMessage(
+    await runQueueJob(
+      prepareJob,
       third.message,
       1,
       3,
@@ -243,7 +247,7 @@ describe('the prepare job', () => {
 describe('rendering a prepared bot', () => {
   it('draws the look fetched from the bucket, and a replaced look is a different clip in the render cache', async () => {
     const { bot, message } = await putPhoto('on-screen');
-    await handlePrepareMessage(message, 1, 3, jobDeps());
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     const own = (await accountBots.get(tenantId, 'on-screen'))!;
     const root = await mkdtemp(join(tmpdir(), 'prepared-render-'));
     const lookDirectory = await lookDirectories(objects, join(root, 'looks'))(own, own.look!);

@@ -9,13 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { runQueueJob } from '#commons/jobs';
 import { parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
 import { Conflict } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
-import { handlePrepareMessage } from '#functions/prepare/prepare-job.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { prepareJob } from '#functions/prepare/prepare-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
@@ -46,7 +47,7 @@ describe('a bot of the account replaced while its videos wait', () => {
     const bot = await putAccountBot(command, caller, deps);
     const message = prepareQueue.take()[0]!;
     const prepareNow = () =>
-      handlePrepareMessage(message, 1, 3, {
+      runQueueJob(prepareJob, message, 1, 3, {
         accountBots: deps.accountBots,
         objects,
         notifyQueue: botEvents,
@@ -77,7 +78,7 @@ describe('a bot of the account replaced while its videos wait', () => {
     const second = await putBot('espeak:es+f3', 'maya', false);
     // While the replacement prepares, new videos of the bot are refused; the accepted one renders with its look.
     await expect(submit([{ bot_uid: 'pinned', text: 'Too soon' }])).rejects.toBeInstanceOf(Conflict);
-    await handleRenderMessage(duringMessage!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, duringMessage!, 1, 3, clipDeps);
     expect((await videos.get(during.videoId))!.clipResults['0']).toMatchObject({ status: 'rendered' });
     const leo = builtInLookAsPrepared('leo').files.get('body.png')!;
     expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', first.version), body: leo, voice: 'espeak:en-gb+m3' });
@@ -86,14 +87,17 @@ describe('a bot of the account replaced while its videos wait', () => {
     expect(objects.has(`${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`)).toBe(false);
     // Rendered by another container (nothing of the look in its /tmp): it reads the look from retired-looks/.
     const read = vi.spyOn(objects, 'getToFile');
-    await handleRenderMessage(afterMessage!, 1, 3, { ...clipDeps, lookDirectory: lookDirectories(objects, await mkdtemp(join(tmpdir(), 'looks-'))) });
+    await runQueueJob(renderJob, afterMessage!, 1, 3, {
+      ...clipDeps,
+      lookDirectory: lookDirectories(objects, await mkdtemp(join(tmpdir(), 'looks-'))),
+    });
     expect(read.mock.calls.map(([key]) => key)).toContain(`retired-${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`);
     read.mockRestore();
     expect((await videos.get(after.videoId))!.clipResults['0']).toMatchObject({ status: 'rendered' });
     expect(lastRender()).toEqual({ look: lookPrefix(caller.tenantId, 'pinned', first.version), body: leo, voice: 'espeak:en-gb+m3' });
     // A video accepted now renders with the new look and voice.
     await submit([{ bot_uid: 'pinned', text: 'Rendered new' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(lastRender()).toEqual({
       look: lookPrefix(caller.tenantId, 'pinned', second.version),
       body: builtInLookAsPrepared('maya').files.get('body.png')!,
@@ -103,7 +107,7 @@ describe('a bot of the account replaced while its videos wait', () => {
     const waiting = await submit([{ bot_uid: 'pinned', text: 'Never rendered' }]);
     await deleteAccountBot(caller.tenantId, 'pinned', { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects });
     expect(objects.has(`retired-${lookPrefix(caller.tenantId, 'pinned', first.version)}/body.png`)).toBe(false);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(await videos.get(waiting.videoId)).toMatchObject({ status: 'failed', error: { code: 'bot_not_found' } });
   });
 
@@ -111,13 +115,13 @@ describe('a bot of the account replaced while its videos wait', () => {
     const deleted = await putBot('espeak:en-gb+m3', 'leo');
     // Its look is in this container's /tmp from an earlier render.
     await submit([{ bot_uid: 'pinned', text: 'Warm the look' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(lastRender().look).toBe(lookPrefix(caller.tenantId, 'pinned', deleted.version));
     const waiting = await submit([{ bot_uid: 'pinned', text: 'Waiting for the deleted bot' }]);
     await deleteAccountBot(caller.tenantId, 'pinned', { accountBots: clipDeps.accountBots as DynamoAccountBotStore, objects });
     await putBot('espeak:es+f3', 'maya');
     renderClip.mockClear();
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).not.toHaveBeenCalled();
     expect(await videos.get(waiting.videoId)).toMatchObject({ status: 'failed', error: { code: 'bot_not_found' } });
   });

@@ -6,10 +6,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runQueueJob } from '#commons/jobs';
 import { KEPT, TEMPORARY } from '#domain/bucket-layout';
 import { REUSABLE_RENDER_MAX_AGE_MS } from '#domain/render-cache';
-import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { assembleJob } from '#functions/assemble/assemble-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import {
   assembleDeps,
   caller,
@@ -35,20 +36,20 @@ describe('the render cache and the expiry of temporary renders', () => {
   it('reuses a temporary render while it is young, and renders again one close to its expiry', async () => {
     const clip = { bot_uid: 'bot_leo', text: 'Getting old in the bucket' };
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const { objectKey } = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
     expect(objectKey).toMatch(/^renders\//);
 
     objects.backdate(objectKey!, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS + 3600_000));
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(1);
     expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, objectKey });
 
     // Six and a half days old: it could expire (7 days) before this video is assembled.
     objects.backdate(objectKey!, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS - 12 * 3600_000));
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(2);
     const result = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
     expect(result.cached).toBeUndefined();
@@ -73,9 +74,9 @@ describe('the render cache and the expiry of temporary renders', () => {
       await writeFile(path, `${input.bot.uid}:${input.text}`);
       return { path, contentType: 'video/mp4', durationSeconds: 2.6, cues: [] };
     });
-    const slow = handleRenderMessage(temporaryMessage, 1, 3, clipDeps);
+    const slow = runQueueJob(renderJob, temporaryMessage, 1, 3, clipDeps);
     await until(() => renderClip.mock.calls.length === 1, 'the temporary render to start');
-    await handleRenderMessage(keptMessage, 1, 3, clipDeps);
+    await runQueueJob(renderJob, keptMessage, 1, 3, clipDeps);
     held.open();
     await slow;
 
@@ -92,11 +93,11 @@ describe('the render cache and the expiry of temporary renders', () => {
   it('a reusable clip found among temporary renders is copied under kept/, and later found there first', async () => {
     const clip = { bot_uid: 'bot_otto', text: 'First temporary, then kept' };
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const renderKey = (await videos.get(`vid_test${counter}`))!.clipResults['0']!.objectKey!;
 
     await submit([{ ...clip, reusable_clip: true, clip_name: 'Promoted' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(1);
     const keptClip = (await clipDeps.clips.list('acct_1', { limit: 100 })).items.find((c) => c.clipName === 'Promoted')!;
     expect(keptClip.objectKey).toBe(renderKey.replace(/^renders\//, 'kept/'));
@@ -111,7 +112,7 @@ describe('the render cache and the expiry of temporary renders', () => {
     // Even once the temporary render is too old to use, the kept clip serves the same content.
     objects.backdate(renderKey, new Date(clock.getTime() - REUSABLE_RENDER_MAX_AGE_MS - 3600_000));
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(1);
     expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, objectKey: keptClip.objectKey });
   });
@@ -119,7 +120,7 @@ describe('the render cache and the expiry of temporary renders', () => {
   it('a rendered clip gone by the time of assembly fails the video at once with render_expired', async () => {
     const { videoId, message } = await renderedVideo('Gone before assembly');
     await objects.delete((await videos.get(videoId))!.clipResults['0']!.objectKey!);
-    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     const video = await videos.get(videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'render_expired', clipIndex: 0 } });
     expect(video?.error?.message).toMatch(/^clip 0: /);
@@ -132,11 +133,11 @@ describe('the render cache is per tenant', () => {
   it('an identical clip of another tenant is rendered again, never reported as cached', async () => {
     const clip = { bot_uid: 'bot_ava', text: 'Only my own renders' };
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const mine = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
 
     await submit([clip], true, { tenantId: 'acct_2', keyId: 'key_2' });
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const theirs = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
     expect(renderClip).toHaveBeenCalledTimes(2);
     expect(theirs.cached).toBeUndefined();
@@ -150,12 +151,12 @@ describe("the video's shape", () => {
   it('reaches the engine as the frame size, and the same clip in another shape is rendered again', async () => {
     const clip = { bot_uid: 'bot_maya', text: 'Every shape of me' };
     await submit([clip]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const landscape = (await videos.get(`vid_test${counter}`))!;
     expect(renderClip.mock.calls.at(-1)![0].frame).toEqual({ width: 1280, height: 720 });
 
     await submit([clip], true, caller, { aspect_ratio: '9:16', resolution: '1080p' });
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const vertical = (await videos.get(`vid_test${counter}`))!;
     expect(vertical.shape).toEqual({ aspectRatio: '9:16', resolution: '1080p' });
     expect(renderClip).toHaveBeenCalledTimes(2);
@@ -165,7 +166,7 @@ describe("the video's shape", () => {
 
     // The same shape again is a cache hit.
     await submit([clip], true, caller, { aspect_ratio: '9:16', resolution: '1080p' });
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(2);
     expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({
       cached: true,
@@ -175,7 +176,7 @@ describe("the video's shape", () => {
 
   it('is kept with a kept clip, which joins a video of its own shape and is refused by another', async () => {
     await submit([{ bot_uid: 'bot_leo', text: 'Kept square', reusable_clip: true }], true, caller, { aspect_ratio: '1:1' });
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const kept = (await clipDeps.clips.list('acct_1', { limit: 100 })).items.find((c) => c.spec.text === 'Kept square')!;
     expect(kept.shape).toEqual({ aspectRatio: '1:1', resolution: '720p' });
 
@@ -185,7 +186,7 @@ describe("the video's shape", () => {
     expect(renderQueue.take()).toEqual([]);
 
     await submit([{ clip_uid: kept.clipUid }], true, caller, { aspect_ratio: '1:1' });
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(1);
     expect((await videos.get(`vid_test${counter}`))!.clipResults['0']).toMatchObject({ cached: true, objectKey: kept.objectKey });
   });

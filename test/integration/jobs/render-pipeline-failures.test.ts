@@ -2,15 +2,17 @@
  * The render pipeline on dynalite, with stand-ins for the media steps, when things go wrong: clips that fail, the
  * sweeper settling dead-lettered and stuck renders, and assembly claimed once with a lease.
  */
+
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
+import { runQueueJob } from '#commons/jobs';
 import { JobFailure } from '#domain/errors';
 import { failVideo } from '#domain/video-outcomes';
-import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
+import { assembleJob } from '#functions/assemble/assemble-job.ts';
 import { MediaToolError } from '#functions/media/media.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import { SpeechTooLongError } from '#functions/render/engine/types.ts';
 import { sweep } from '#functions/sweeper/sweep.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
@@ -41,7 +43,7 @@ describe('failures', () => {
   it('a text that takes too long to say fails its clip as text_too_long, at once', async () => {
     renderClip.mockRejectedValueOnce(new SpeechTooLongError(231, 180));
     const created = await submit([{ bot_uid: 'bot_ava', text: '9999999 '.repeat(10) }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const video = await videos.get(created.videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'text_too_long', clipIndex: 0 } });
     expect(video?.error?.message).toMatch(/^clip 0: its text takes 231 s to say; a clip may speak for at most 180 s/);
@@ -50,7 +52,7 @@ describe('failures', () => {
   it("a caller's background that ffmpeg stops decoding part-way is background_invalid, not a service fault", async () => {
     renderClip.mockRejectedValueOnce(new MediaToolError('ffmpeg exited with code 1', 1, 'Invalid data found when processing input'));
     const created = await submit([{ bot_uid: 'bot_ava', text: 'Broken later', background: 'https://cdn.test/x.mp4' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const video = await videos.get(created.videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'background_invalid', clipIndex: 0 } });
     expect(video?.error?.message).not.toMatch(/Invalid data|ffmpeg/);
@@ -63,7 +65,7 @@ describe('failures', () => {
       { bot_uid: 'bot_ava', text: 'Broken', background: 'https://cdn.test/x.mp4' },
     ]);
     const [first, second] = renderQueue.take();
-    await handleRenderMessage(second!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, second!, 1, 3, clipDeps);
     const video = await videos.get(created.videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'background_unavailable', clipIndex: 1 } });
     expect(video?.error?.message).toMatch(/^clip 1: .*404/);
@@ -71,7 +73,7 @@ describe('failures', () => {
       { kind: 'deliver', tenantId: 'acct_1', videoId: created.videoId, eventId: `evt_${created.videoId}_failed`, attempt: 1 },
     ]);
     // The other clip's message finds the video ended and does nothing.
-    await handleRenderMessage(first!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, first!, 1, 3, clipDeps);
     // The first clip stood down; the broken one rendered nothing (its speech may have started while the download failed).
     expect(renderClip.mock.calls.length).toBeLessThanOrEqual(1);
     expect((await videos.get(created.videoId))!.clipResults['1']?.status).not.toBe('rendered');
@@ -82,10 +84,10 @@ describe('failures', () => {
     renderClip.mockRejectedValueOnce(reset).mockRejectedValueOnce(reset).mockRejectedValueOnce(reset);
     const created = await submit([{ bot_uid: 'bot_leo', text: 'Flaky' }]);
     const message = renderQueue.take()[0]!;
-    await expect(handleRenderMessage(message, 1, 3, clipDeps)).rejects.toThrow('socket hang up');
+    await expect(runQueueJob(renderJob, message, 1, 3, clipDeps)).rejects.toThrow('socket hang up');
     expect((await videos.get(created.videoId))?.status).toBe('rendering');
-    await expect(handleRenderMessage(message, 2, 3, clipDeps)).rejects.toThrow();
-    await expect(handleRenderMessage(message, 3, 3, clipDeps)).rejects.toThrow();
+    await expect(runQueueJob(renderJob, message, 2, 3, clipDeps)).rejects.toThrow();
+    await expect(runQueueJob(renderJob, message, 3, 3, clipDeps)).rejects.toThrow();
     expect(await videos.get(created.videoId)).toMatchObject({ status: 'failed', error: { code: 'render_failed', clipIndex: 0 } });
     expect(notifyQueue.take()).toHaveLength(1);
   });
@@ -94,9 +96,9 @@ describe('failures', () => {
     renderClip.mockRejectedValueOnce(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     const created = await submit([{ bot_uid: 'bot_leo', text: 'Second time lucky' }]);
     const message = renderQueue.take()[0]!;
-    await expect(handleRenderMessage(message, 1, 3, clipDeps)).rejects.toThrow();
-    await handleRenderMessage(message, 2, 3, clipDeps);
-    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    await expect(runQueueJob(renderJob, message, 1, 3, clipDeps)).rejects.toThrow();
+    await runQueueJob(renderJob, message, 2, 3, clipDeps);
+    await runQueueJob(assembleJob, assembleQueue.take()[0]!, 1, 3, assembleDeps);
     expect((await videos.get(created.videoId))?.status).toBe('completed');
   });
 });
@@ -140,8 +142,8 @@ describe('sweeper', () => {
     const stuck = await submit([{ bot_uid: 'bot_ava', text: 'Stuck' }]);
     renderQueue.take();
     const finished = await submit([{ bot_uid: 'bot_ava', text: 'Finished but the event was lost' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
-    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(assembleJob, assembleQueue.take()[0]!, 1, 3, assembleDeps);
     notifyQueue.take(); // as if the process died before this message was sent
 
     clock = new Date(clock.getTime() + 2 * 3600 * 1000);
@@ -171,10 +173,10 @@ describe('assembly is claimed once, with a lease', () => {
       await writeFile(path, 'joined');
       return { path, contentType: 'video/mp4', durationSeconds: 1, sizeBytes: 6 };
     });
-    const first = handleAssembleMessage(message, 1, 3, assembleDeps);
+    const first = runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     await until(() => concat.mock.calls.length === 1, 'the first assembly to reach concat');
     // The duplicate arrives while the first is joining: it returns without error (its message is deleted).
-    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     expect(concat).toHaveBeenCalledTimes(1);
     held.open();
     await first;
@@ -188,15 +190,15 @@ describe('assembly is claimed once, with a lease', () => {
     // A run claimed the assembly and died (timeout, OOM) without a word.
     expect(await videos.claimAssembly(videoId, assemblyLeaseSeconds)).toBe(true);
 
-    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     clock = new Date(clock.getTime() + (assemblyLeaseSeconds - 1) * 1000);
-    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     expect(concat).not.toHaveBeenCalled();
     expect((await videos.get(videoId))?.status).toBe('assembling');
 
     // Its own message comes back after the visibility timeout, which is longer than the lease.
     clock = new Date(clock.getTime() + 2_000);
-    await handleAssembleMessage(message, 2, 3, assembleDeps);
+    await runQueueJob(assembleJob, message, 2, 3, assembleDeps);
     expect(concat).toHaveBeenCalledTimes(1);
     expect((await videos.get(videoId))?.status).toBe('completed');
   });
@@ -210,7 +212,7 @@ describe('assembly is claimed once, with a lease', () => {
       await writeFile(path, 'joined');
       return { path, contentType: 'video/mp4', durationSeconds: 1, sizeBytes: 6 };
     });
-    await handleAssembleMessage(message, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     const video = await videos.get(videoId);
     expect(video).toMatchObject({ status: 'failed', error: { code: 'deadline_exceeded' } });
     expect(objects.has(`outputs/acct_1/${videoId}.mp4`)).toBe(false);

@@ -6,9 +6,10 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { runQueueJob } from '#commons/jobs';
 import { JobFailure } from '#domain/errors';
 import { toPublicVideo } from '#functions/commons/presenters/video.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import { LOGO, overlayImageSubject } from '#functions/render/image.ts';
 import { caller, clipDeps, counter, fetchImage, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 
@@ -18,7 +19,7 @@ useRenderPipeline(() => clock);
 const LOGO_URL = 'https://cdn.test/logo.png';
 
 async function renderAll() {
-  for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
+  for (const message of renderQueue.take()) await runQueueJob(renderJob, message, 1, 3, clipDeps);
   return (await videos.get(`vid_test${counter}`))!;
 }
 

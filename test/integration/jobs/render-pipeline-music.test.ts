@@ -4,10 +4,12 @@
  * file at assembly (a one-clip video too, and a video of cached and kept clips), ducked where the cues are, and
  * never part of a clip's render-cache key.
  */
+
 import { describe, expect, it } from 'vitest';
+import { runQueueJob } from '#commons/jobs';
 import { toPublicVideo } from '#commons/presenters/video';
-import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { assembleJob } from '#functions/assemble/assemble-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import {
   assembleDeps,
   assembleQueue,
@@ -26,8 +28,8 @@ const clock = new Date('2026-11-25T10:00:00Z');
 useRenderPipeline(() => clock);
 
 async function renderAndAssemble(videoId: string) {
-  for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
-  await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+  for (const message of renderQueue.take()) await runQueueJob(renderJob, message, 1, 3, clipDeps);
+  await runQueueJob(assembleJob, assembleQueue.take()[0]!, 1, 3, assembleDeps);
   const video = (await videos.get(videoId))!;
   expect(video.status).toBe('completed');
   return { video, output: (await objects.read(video.output!.objectKey)).toString() };

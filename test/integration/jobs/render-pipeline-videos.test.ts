@@ -4,9 +4,10 @@
  */
 
 import { describe, expect, it, vi } from 'vitest';
+import { runQueueJob } from '#commons/jobs';
 import { KEPT, TEMPORARY } from '#domain/bucket-layout';
-import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { assembleJob } from '#functions/assemble/assemble-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import {
   assembleDeps,
   assembleQueue,
@@ -31,10 +32,10 @@ useRenderPipeline(() => clock);
 describe('a one-clip video', () => {
   it('is its clip: assembled by a copy within the bucket, no download, no join', async () => {
     const created = await submit([{ bot_uid: 'bot_otto', text: 'Just me' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const [message] = assembleQueue.take();
     const downloads = vi.spyOn(objects, 'getToFile');
-    await handleAssembleMessage(message!, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, message!, 1, 3, assembleDeps);
     // Only the clip's cues were read: the clip and its poster were copied within the bucket.
     expect(downloads.mock.calls.map(([key]) => key)).toEqual([expect.stringMatching(/\.cues\.json$/)]);
     downloads.mockRestore();
@@ -66,10 +67,10 @@ describe('a one-clip video', () => {
 
   it('whose clip was rendered before renders stored posters gets one taken from the clip', async () => {
     const created = await submit([{ bot_uid: 'bot_otto', text: 'An older render', transitions: 'fade_in' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const clipKey = (await videos.get(created.videoId))!.clipResults['0']!.objectKey!;
     await objects.delete(clipKey.replace(/\.mp4$/, '.poster.jpg'));
-    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    await runQueueJob(assembleJob, assembleQueue.take()[0]!, 1, 3, assembleDeps);
     const done = await videos.get(created.videoId);
     expect(done!.status).toBe('completed');
     // Half a second after the fade-in, from the clip downloaded for it.
@@ -81,8 +82,8 @@ describe('a one-clip video', () => {
     notifyQueue.take();
     poster.mockClear();
     const again = await submit([{ bot_uid: 'bot_otto', text: 'An older render', transitions: 'fade_in' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
-    await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(assembleJob, assembleQueue.take()[0]!, 1, 3, assembleDeps);
     const second = await videos.get(again.videoId);
     expect((await objects.read(second!.output!.posterKey!)).toString()).toBe('poster of part-000.mp4 at 1.10');
     expect(poster).not.toHaveBeenCalled();
@@ -99,12 +100,12 @@ describe('rendering a multi-clip video', () => {
     const messages = renderQueue.take();
     expect(messages).toHaveLength(2);
 
-    await handleRenderMessage(messages[1]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, messages[1]!, 1, 3, clipDeps);
     expect(assembleQueue.sent).toHaveLength(0);
     expect((await videos.get(created.videoId))?.status).toBe('rendering');
-    await handleRenderMessage(messages[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, messages[0]!, 1, 3, clipDeps);
     // The same message delivered again must neither render nor count twice.
-    await handleRenderMessage(messages[0]!, 2, 3, clipDeps);
+    await runQueueJob(renderJob, messages[0]!, 2, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(2);
     expect(fetchBackground).toHaveBeenCalledTimes(1);
     const video = await videos.get(created.videoId);
@@ -112,7 +113,7 @@ describe('rendering a multi-clip video', () => {
 
     const assembles = assembleQueue.take();
     expect(assembles.length).toBeGreaterThanOrEqual(1);
-    for (const message of [...assembles, ...assembles]) await handleAssembleMessage(message, 1, 3, assembleDeps);
+    for (const message of [...assembles, ...assembles]) await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     expect(concat).toHaveBeenCalledTimes(1);
     const done = await videos.get(created.videoId);
     expect(done?.status).toBe('completed');
@@ -127,7 +128,7 @@ describe('rendering a multi-clip video', () => {
     const clip = { bot_uid: 'bot_maya', text: 'Cache me', bot_position: 'center' };
     for (const _ of [1, 2]) {
       await submit([clip]);
-      await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+      await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     }
     expect(renderClip).toHaveBeenCalledTimes(1);
     const second = await videos.get(`vid_test${counter}`);
@@ -139,7 +140,7 @@ describe('rendering a multi-clip video', () => {
     const spanish = { bot_uid: 'bot_leo', text: 'Hola a todos', voice: 'espeak:es+m3' };
     for (const clip of [spanish, spanish, { ...spanish, voice: 'espeak:es-419+m3' }, { bot_uid: 'bot_leo', text: 'Hola a todos' }]) {
       await submit([clip]);
-      await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+      await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     }
     // The second is the first from the cache; the other voice and the bot's own voice are rendered anew.
     expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([
@@ -158,14 +159,14 @@ describe('rendering a multi-clip video', () => {
     const clip = { bot_uid: 'bot_otto', text: 'Which engine?' };
     for (const polly of [false, true]) {
       await submit([clip]);
-      await handleRenderMessage(renderQueue.take()[0]!, 1, 3, { ...clipDeps, voices: { polly } });
+      await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, { ...clipDeps, voices: { polly } });
     }
     expect(renderClip.mock.calls.map(([input]) => input.voice)).toEqual([{ id: 'espeak:en-us+m6', rate: 150, pitch: 30 }, { id: 'polly:Matthew' }]);
   });
 
   it('keeps a reusable clip, lists it, and a later request reuses it by clip_uid without rendering', async () => {
     await submit([{ bot_uid: 'bot_otto', text: 'Keep this one', reusable_clip: true, clip_name: 'Keeper' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const kept = await clipDeps.clips.list('acct_1', { limit: 10 });
     expect(kept.items).toHaveLength(1);
     const keptClip = kept.items[0]!;
@@ -174,14 +175,14 @@ describe('rendering a multi-clip video', () => {
     expect(objects.tags.get(keptClip.objectKey)).toEqual(KEPT);
 
     await submit([{ clip_uid: keptClip.clipUid }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     expect(renderClip).toHaveBeenCalledTimes(1);
     expect((await videos.get(`vid_test${counter}`))?.clipResults['0']).toMatchObject({ cached: true });
   });
 
   it('tags renders that are not kept as temporary (the lifecycle rule expires them)', async () => {
     await submit([{ bot_uid: 'bot_ava', text: 'Temporary' }]);
-    await handleRenderMessage(renderQueue.take()[0]!, 1, 3, clipDeps);
+    await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const result = (await videos.get(`vid_test${counter}`))!.clipResults['0']!;
     expect(objects.tags.get(result.objectKey!)).toEqual(TEMPORARY);
   });
@@ -189,8 +190,8 @@ describe('rendering a multi-clip video', () => {
 
 describe('captions', () => {
   async function renderAndAssemble(created: { videoId: string }) {
-    for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
-    for (const message of assembleQueue.take()) await handleAssembleMessage(message, 1, 3, assembleDeps);
+    for (const message of renderQueue.take()) await runQueueJob(renderJob, message, 1, 3, clipDeps);
+    for (const message of assembleQueue.take()) await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     return (await videos.get(created.videoId))!;
   }
 
@@ -263,10 +264,10 @@ describe('captions', () => {
 
   it('a clip whose cues are gone leaves them out; the video still completes', async () => {
     const created = await submit([{ bot_uid: 'bot_ava', text: 'Cues lost' }]);
-    for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
+    for (const message of renderQueue.take()) await runQueueJob(renderJob, message, 1, 3, clipDeps);
     const rendered = (await videos.get(created.videoId))!;
     await objects.delete(rendered.clipResults['0']!.objectKey!.replace(/\.mp4$/, '.cues.json'));
-    for (const message of assembleQueue.take()) await handleAssembleMessage(message, 1, 3, assembleDeps);
+    for (const message of assembleQueue.take()) await runQueueJob(assembleJob, message, 1, 3, assembleDeps);
     const done = (await videos.get(created.videoId))!;
     expect(done.status).toBe('completed');
     expect((await objects.read(done.output!.captions!.vttKey)).toString()).toBe('WEBVTT\n\n');

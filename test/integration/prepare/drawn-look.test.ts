@@ -16,9 +16,9 @@ import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { buildDrawnLook, type DrawnImages } from '#functions/prepare/drawn-look.ts';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
-import { BotCompositor } from '#functions/render/engine/compositor.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor } from '#functions/render/engine/layout.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { avaDrawing } from '../../support/ava-drawings.ts';
@@ -225,7 +225,7 @@ describe('buildDrawnLook: the mouth shapes drawn (mouth_round, mouth_wide, mouth
   it('draws a shape through the compositor: the r1 frame shows the round drawing on the card', async () => {
     const directory = writeLook(root, shaped);
     const sprites = loadSprites('drawn', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right'), directory);
-    const compositor = new BotCompositor(sprites, { withPanel: true });
+    const compositor = rigFor(sprites, { withPanel: true });
     const pose = (frame: string) => ({ mouth: { frame }, eyesOpen: true, bodyX: 0, bodyY: 0, headX: 0, headY: 0 });
     const blue = (rgba: Uint8Array) => {
       let n = 0;
@@ -265,14 +265,14 @@ describe('buildDrawnLook: two drawings and closed eyes', () => {
     for (let l = 1; l < 5; l++) expect(steps[l]!).toBeGreaterThan(steps[l - 1]!);
   });
 
-  it('a photo or drawn look keeps the head on the body (headMotion: false): head offsets move nothing', () => {
+  it('a photo or drawn look keeps the head on the body (rig: single-picture): head offsets move nothing', () => {
     const directory = writeLook(root, look);
     const sprites = loadSprites('drawn', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right'), directory);
-    const compositor = new BotCompositor(sprites, { withPanel: true });
+    const compositor = rigFor(sprites, { withPanel: true });
     const still = Buffer.from(compositor.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 0, headY: 0 }));
     const nodding = compositor.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 3, headY: -2 });
     expect(nodding.equals(still)).toBe(true);
-    const ava = new BotCompositor(loadSprites('ava', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right')), { withPanel: true });
+    const ava = rigFor(loadSprites('ava', botHeightFor(frameSizeOf(DEFAULT_SHAPE), 'bottom-right')), { withPanel: true });
     const avaStill = Buffer.from(ava.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 0, headY: 0 }));
     expect(ava.render({ mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 1, headX: 3, headY: -2 }).equals(avaStill)).toBe(false);
   });

@@ -23,11 +23,12 @@ const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
 import { speechScriptOf } from '#domain/lexicon';
 import { readWav } from '#functions/media/wav.ts';
-import { loudnessPerFrame, opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
+import { loudnessPerFrame } from '#functions/render/engine/lipsync.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { declaredPng } from '../../support/hostile-media.ts';
 import { writeLook } from '../../support/look-files.ts';
+import { opennessOf, pearson } from '../../support/mouth-measure.ts';
 import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../../support/render-media.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'portrait.jpg'));

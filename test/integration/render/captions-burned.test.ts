@@ -11,9 +11,9 @@ import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '#functions/media/media.ts';
 import { captionFontPath, captionsScript, placeCaptions } from '#functions/render/engine/burned-captions.ts';
-import { BotCompositor } from '#functions/render/engine/compositor.ts';
 import { type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { ava, scratchDir, shown } from '../../support/captions.ts';
@@ -108,7 +108,7 @@ describe('burned captions', () => {
     expect(burned.cues[0]!.startSeconds).toBeGreaterThanOrEqual(0.6);
 
     const sprites = loadSprites(ava.look, botHeightFor(FRAME, 'bottom-right'));
-    const compositor = new BotCompositor(sprites, { withPanel: true });
+    const compositor = rigFor(sprites, { withPanel: true });
     const bot = layoutFor(FRAME, 'bottom-right', sprites.manifest);
     const longest = Math.max(...burned.cues.flatMap((c) => c.lines.map((l) => l.length)));
     const place = placeCaptions(FRAME, { x: bot.x, y: bot.y, width: compositor.width, height: compositor.height }, longest);

@@ -9,9 +9,10 @@ import { voiceToSpeak } from '#domain/voices';
 import { concatClips } from '#functions/media/concat.ts';
 import { readWav } from '#functions/media/wav.ts';
 import { clipTiming, FPS } from '#functions/render/engine/index.ts';
-import { loudnessPerFrame, opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
+import { loudnessPerFrame } from '#functions/render/engine/lipsync.ts';
 import { clipMouthFrames } from '#functions/render/engine/mouth-track.ts';
 import { probeFile } from '../../support/media.ts';
+import { opennessOf, pearson } from '../../support/mouth-measure.ts';
 import { ava, botRect, greenWithTone, render, root, TINY, useEngineBackgrounds } from '../../support/render-engine.ts';
 import { audioSamples, grayCropFrames, mouthBox, topLevelBoxes } from '../../support/render-media.ts';
 

@@ -7,9 +7,9 @@ import { imageSize } from 'image-size';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
-import { BotCompositor } from '#functions/render/engine/compositor.ts';
 import { clipTiming } from '#functions/render/engine/index.ts';
 import { botHeightFor } from '#functions/render/engine/layout.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { probeFile } from '../../support/media.ts';
 import { botRect, FRAME, greenWithTone, render, silentBackground, TINY, useEngineBackgrounds } from '../../support/render-engine.ts';
@@ -250,14 +250,14 @@ describe('compositor', () => {
     const sprites = loadSprites('ava', botHeightFor(FRAME, 'bottom-right'));
     const pose = { mouth: { frame: 'm2' }, eyesOpen: true, bodyX: 1, bodyY: 0, headX: -1, headY: 1 };
     const other = { ...pose, mouth: { frame: 'm0' }, eyesOpen: false };
-    const compositor = new BotCompositor(sprites, { withPanel: true });
+    const compositor = rigFor(sprites, { withPanel: true });
     const first = Buffer.from(compositor.render(pose));
     const again = compositor.render(pose);
     expect(again.equals(first)).toBe(true);
     const changed = Buffer.from(compositor.render(other));
     expect(changed.equals(first)).toBe(false);
     expect(compositor.render(pose).equals(first)).toBe(true);
-    expect(new BotCompositor(sprites, { withPanel: true }).render(other).equals(changed)).toBe(true);
+    expect(rigFor(sprites, { withPanel: true }).render(other).equals(changed)).toBe(true);
     // A zoomed frame of the same pose is another frame.
     expect(compositor.render(pose, 0.5).equals(first)).toBe(false);
     expect(compositor.render(pose).equals(first)).toBe(true);

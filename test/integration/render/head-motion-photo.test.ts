@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPhotoLook } from '#functions/prepare/photo-look.ts';
 import { type FramePose, poses } from '#functions/render/engine/animation.ts';
-import { BotCompositor, blendOver } from '#functions/render/engine/compositor.ts';
 import { warpInto, warpRegion } from '#functions/render/engine/head-motion.ts';
-import { type BotSprites, loadSprites, type Rgba } from '#functions/render/engine/sprites.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
+import { type BotSprites, loadSprites } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
+import { blendOver } from '#media/raster/blend';
+import type { Picture } from '#media/raster/picture';
 import { writeLook } from '../../support/look-files.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'portrait.jpg'));
@@ -29,7 +31,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const still: FramePose = { mouth: { frame: 'm0' }, eyesOpen: true, bodyX: 0, bodyY: 0, headX: 0, headY: 0 };
 const draw = (pose: Partial<FramePose>, withPanel = false) =>
-  Buffer.from(new BotCompositor(sprites, { withPanel, bottom: 'flush' }).render({ ...still, ...pose }));
+  Buffer.from(rigFor(sprites, { withPanel, bottom: 'flush' }).render({ ...still, ...pose }));
 
 /** Transparent pixels (alpha < 128) the outside cannot reach through other transparent ones: holes in the figure. */
 function holes(frame: Buffer, width: number, height: number): number {
@@ -160,7 +162,7 @@ describe('a photo bot moving its head', () => {
      * that goes up then down (or down then up): a moving edge goes one way; a flickering one comes back.
      */
     const flicker = (sequence: FramePose[], onlyMonotonic: boolean) => {
-      const compositor = new BotCompositor(sprites, { withPanel: false, bottom: 'flush' });
+      const compositor = rigFor(sprites, { withPanel: false, bottom: 'flush' });
       const frames = sequence.map((pose) => Buffer.from(compositor.render(pose)));
       let changed = 0,
         back = 0;
@@ -203,14 +205,14 @@ describe('a photo bot moving its head', () => {
     const rows = { x: 0, y: 0, width, height: split };
     const region = warpRegion(face, s, rows, false, true);
     const whole = (pose: FramePose) => {
-      const upper: Rgba = { width, height: split, data: Buffer.from(body.data.subarray(0, width * split * 4)) };
+      const upper: Picture = { width, height: split, data: Buffer.from(body.data.subarray(0, width * split * 4)) };
       blendOver(upper, sprites.heads.get(pose.mouth.frame)![pose.eyesOpen ? 1 : 0], sprites.headX, sprites.headY);
       const out = Buffer.alloc(width * split * 4);
       const turn = { tilt: pose.tilt ?? 0, nod: pose.nod ?? 0, brow: pose.brow ?? 0 };
       warpInto(out, upper, 0, 0, region, face, s, turn, false, rows);
       return out;
     };
-    const compositor = new BotCompositor(sprites, { withPanel: false, bottom: 'flush' });
+    const compositor = rigFor(sprites, { withPanel: false, bottom: 'flush' });
     const checked: Partial<FramePose>[] = [
       { tilt: 2.5, nod: 2, brow: 3, mouth: { frame: 'm4' } },
       { tilt: 2.5, nod: 2, brow: 0, mouth: { frame: 'm0' } },

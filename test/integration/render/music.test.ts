@@ -5,23 +5,25 @@
  * across the join (no restart), it loops to the video's length; a preset is heard in the pauses, in a video and
  * in a voice-only MP3. The presets themselves are measured (loudness, a seamless loop).
  */
+
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQueueJob } from '#commons/jobs';
 import { HttpStatusError } from '#commons/net/errors';
 import { MUSIC_PRESETS } from '#domain/choices';
 import { JobFailure } from '#domain/errors';
-import { handleAssembleMessage } from '#functions/assemble/assemble-job.ts';
+import { assembleJob } from '#functions/assemble/assemble-job.ts';
 import { musicBed } from '#functions/assemble/music.ts';
 import { ffmpegPath } from '#functions/media/binaries.ts';
 import { concatClips } from '#functions/media/concat.ts';
 import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from '#functions/media/formats.ts';
 import { mixMusic } from '#functions/media/music.ts';
 import { presetWav } from '#functions/media/music-presets.ts';
-import { handleRenderMessage } from '#functions/render/clip-job.ts';
+import { renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput } from '#functions/render/engine/types.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
 import { probeFile } from '../../support/media.ts';
@@ -146,8 +148,8 @@ async function assembledWithClip(music: unknown, createVideo = true): Promise<{ 
     undefined,
     { music },
   );
-  for (const message of renderQueue.take()) await handleRenderMessage(message, 1, 3, clipDeps);
-  await handleAssembleMessage(assembleQueue.take()[0]!, 1, 3, assembleDeps);
+  for (const message of renderQueue.take()) await runQueueJob(renderJob, message, 1, 3, clipDeps);
+  await runQueueJob(assembleJob, assembleQueue.take()[0]!, 1, 3, assembleDeps);
   const done = await videos.get(created.videoId);
   expect(done?.error).toBeUndefined();
   expect(done?.status).toBe('completed');

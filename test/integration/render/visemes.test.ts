@@ -13,13 +13,12 @@ import { buildDrawnLook } from '#functions/prepare/drawn-look.ts';
 import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
 import { clipTiming } from '#functions/render/engine/clip-timeline.ts';
 import { layoutFor } from '#functions/render/engine/layout.ts';
-import { opennessOf, pearson } from '#functions/render/engine/lipsync.ts';
 import { clipMouthFrames } from '#functions/render/engine/mouth-track.ts';
 import { lookManifest } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
 import { avaDrawing } from '../../support/ava-drawings.ts';
 import { writeLook } from '../../support/look-files.ts';
-import { croppedFrames, framesDuring, type MouthMeasure, measureMouth, median } from '../../support/mouth-measure.ts';
+import { croppedFrames, framesDuring, type MouthMeasure, measureMouth, median, opennessOf, pearson } from '../../support/mouth-measure.ts';
 import { render, useEngineBackgrounds } from '../../support/render-engine.ts';
 
 useEngineBackgrounds();

@@ -4,7 +4,9 @@
  */
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { queueConsumer } from '#commons/queue-consumer';
+import type { QueueJob } from '#commons/jobs';
+import { jobConsumer, queueConsumer } from '#commons/queue-consumer';
+import { JobFailure } from '#domain/errors';
 import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
 
 const record = (messageId: string, body: string, receive = 1): SQSRecord =>
@@ -50,6 +52,47 @@ describe('queueConsumer', () => {
     await handler({ Records: [record('a', JSON.stringify({ kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_x' }))] }, context);
     expect(before).toHaveBeenCalledTimes(1);
     expect(before).toHaveBeenCalledWith(context);
+  });
+});
+
+describe('jobConsumer', () => {
+  type Message = { kind: 'render-clip'; tenantId: string; videoId: string; clipIndex: number };
+  const renderMessage = (messageId: string, videoId: string, receive: number) =>
+    record(messageId, JSON.stringify({ kind: 'render-clip', tenantId: 'acct_t', videoId, clipIndex: 0 }), receive);
+
+  it("runs the job under the policy: the caller's error fails the record at once, a transient one is retried, the last receive fails it", async () => {
+    const failed: { videoId: string; code: string }[] = [];
+    const job: QueueJob<Message, { deadline: number }> = {
+      name: 'test',
+      fatal: { code: 'test_failed', message: (attempts) => `failed after ${attempts}` },
+      logKeys: (message) => ({ video_id: message.videoId }),
+      fail: async (message, failure) => void failed.push({ videoId: message.videoId, code: failure.code }),
+      async run(message, deps) {
+        expect(deps.deadline).toBe(60_000);
+        if (message.videoId === 'vid_bad') throw new JobFailure('background_invalid', 'it cannot be decoded');
+        if (message.videoId.startsWith('vid_flaky')) throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+      },
+    };
+    const handler = jobConsumer(renderClipMessageSchema, job, {
+      deps: ({ context }) => ({ deadline: context.getRemainingTimeInMillis() }),
+      maxReceives: 3,
+    });
+    const result = await handler(
+      {
+        Records: [
+          renderMessage('ok', 'vid_ok', 1),
+          renderMessage('bad', 'vid_bad', 1),
+          renderMessage('flaky', 'vid_flaky', 1),
+          renderMessage('last', 'vid_flaky_last', 3),
+        ],
+      },
+      context,
+    );
+    expect(failed).toEqual([
+      { videoId: 'vid_bad', code: 'background_invalid' },
+      { videoId: 'vid_flaky_last', code: 'test_failed' },
+    ]);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['flaky', 'last']);
   });
 });
 

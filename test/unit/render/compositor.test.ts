@@ -4,11 +4,13 @@
  * at any offset, clipped at every edge.
  */
 import { describe, expect, it } from 'vitest';
-import { BotCompositor, blendOver, maskOf } from '#functions/render/engine/compositor.ts';
-import { loadSprites, type Rgba } from '#functions/render/engine/sprites.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
+import { loadSprites } from '#functions/render/engine/sprites.ts';
+import { blendOver, maskOf } from '#media/raster/blend';
+import type { Picture } from '#media/raster/picture';
 
 /** The reference: every pixel of src, blended one by one (the compositor's arithmetic, without its shortcuts). */
-function referenceOver(dst: Rgba, src: Rgba, ox: number, oy: number, mask?: Uint8Array): void {
+function referenceOver(dst: Picture, src: Picture, ox: number, oy: number, mask?: Uint8Array): void {
   const d = dst.data;
   const s = src.data;
   for (let y = 0; y < src.height; y++) {
@@ -54,7 +56,7 @@ function random(seed: number) {
 }
 
 /** A sprite like the bots' layers: an opaque blob with soft edges and a transparent surround, some holes. */
-function blob(width: number, height: number, rand: () => number): Rgba {
+function blob(width: number, height: number, rand: () => number): Picture {
   const data = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -95,9 +97,9 @@ describe('compositor blending', () => {
     for (let i = 3; i < base.data.length; i += 8) base.data[i] = 0;
     const src = blob(40, 36, rand);
     const mask = masked ? cardMask(width, height, rand) : undefined;
-    const expected: Rgba = { width, height, data: Buffer.from(base.data) };
+    const expected: Picture = { width, height, data: Buffer.from(base.data) };
     referenceOver(expected, src, ox, oy, mask);
-    const actual: Rgba = { width, height, data: Buffer.from(base.data) };
+    const actual: Picture = { width, height, data: Buffer.from(base.data) };
     blendOver(actual, src, ox, oy, mask && maskOf(mask, width, height));
     expect(actual.data.equals(expected.data)).toBe(true);
     // The sprite drew something (unless placed wholly outside).
@@ -110,7 +112,7 @@ describe('compositor frames', () => {
     'after many body offsets (its cache reusing buffers), a pose still draws as on a fresh compositor (card %s)',
     (withPanel) => {
       const sprites = loadSprites('ava', 240);
-      const compositor = new BotCompositor(sprites, { withPanel });
+      const compositor = rigFor(sprites, { withPanel });
       const pose = (i: number) => ({
         mouth: { frame: `m${i % 5}` },
         eyesOpen: i % 7 !== 0,
@@ -122,7 +124,7 @@ describe('compositor frames', () => {
       // 120 distinct offsets: well past the cache's size, so bases are evicted and their buffers drawn again.
       for (let i = 0; i < 120; i++) compositor.render(pose(i));
       for (const i of [3, 64, 119, 7]) {
-        expect(Buffer.from(compositor.render(pose(i))).equals(new BotCompositor(sprites, { withPanel }).render(pose(i)))).toBe(true);
+        expect(Buffer.from(compositor.render(pose(i))).equals(rigFor(sprites, { withPanel }).render(pose(i)))).toBe(true);
       }
     },
   );

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FaceGeometry } from '#domain/look';
 import { type FramePose, MAX_TILT, poses } from '#functions/render/engine/animation.ts';
-import { BotCompositor, changedPixels } from '#functions/render/engine/compositor.ts';
 import { faceOf, reachOf, sourcePoints, warpInto, warpRegion } from '#functions/render/engine/head-motion.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
+import { changedPixels } from '#functions/render/engine/rigs/sprite-rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
 
@@ -205,7 +206,7 @@ describe('a built-in head on its body', () => {
   const face = sprites.manifest.face!;
   const s = sprites.scale;
   const still: FramePose = { mouth: { frame: 'm1' }, eyesOpen: true, bodyX: 0, bodyY: 0, headX: 0, headY: 0 };
-  const render = (pose: Partial<FramePose>) => Buffer.from(new BotCompositor(sprites, { withPanel: true }).render({ ...still, ...pose }));
+  const render = (pose: Partial<FramePose>) => Buffer.from(rigFor(sprites, { withPanel: true }).render({ ...still, ...pose }));
   const neutral = render({});
 
   it.each([

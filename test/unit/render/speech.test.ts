@@ -10,10 +10,11 @@ import { cuesFromWords } from '#domain/captions';
 import { speechScriptOf } from '#domain/lexicon';
 import { type SpeechVoice, voiceToSpeak } from '#domain/voices';
 import { readWav } from '#functions/media/wav.ts';
-import { loudnessPerFrame, mouthFrames, mouthLevelsFromLoudness, pearson, visemesOfPolly } from '#functions/render/engine/lipsync.ts';
+import { loudnessPerFrame, mouthFrames, mouthLevelsFromLoudness, visemesOfPolly } from '#functions/render/engine/lipsync.ts';
 import { speakSsml } from '#functions/render/speech/espeak.ts';
 import { EspeakSpeechEngine, speechEngineFor } from '#functions/render/speech/index.ts';
 import { PollySpeechEngine } from '#functions/render/speech/polly.ts';
+import { pearson } from '../../support/mouth-measure.ts';
 
 const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
 /** Ava's voice where Polly is off: her espeak-ng voice, rate and pitch. */

@@ -323,6 +323,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask to upload a file (a recording for audio_upload, footage for video_upload): answers an upload_id and a presigned upload_url to PUT exactly the declared content type and size to; the id is yours alone, serves one request and expires after a day */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/video": {
         parameters: {
             query?: never;
@@ -540,6 +557,8 @@ export interface components {
             created_at: string;
             /** @enum {string} */
             status: "queued" | "rendering" | "assembling" | "completed" | "failed";
+            /** @description Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage. */
+            test: boolean;
             /** @description GET it for the status. */
             url: string;
             video_id: string;
@@ -744,10 +763,26 @@ export interface components {
             mouth_wide?: string;
             /** @description Required. */
             name: string;
-            /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f3. */
+            /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f5. */
             voice?: string;
             /** @description Receives a signed bot.ready or bot.failed event when the preparation settles. */
             webhook?: string;
+        };
+        StartedUpload: {
+            content_type: string;
+            /** @description After this the id names nothing. */
+            expires_at: string;
+            /** @enum {string} */
+            kind: "audio" | "video";
+            size: number;
+            upload_headers: {
+                [key: string]: string;
+            };
+            upload_id: string;
+            /** @constant */
+            upload_method: "PUT";
+            upload_url: string;
+            upload_url_expires_at: string;
         };
         /** @description A template: the text fields of its clips (text, clip_name, background, voice, bot_uid, bot_position, transitions, and the text and url of each overlay) may hold {{name}} or {{name|default}}. */
         TemplateRequest: {
@@ -904,6 +939,15 @@ export interface components {
                 text_color?: string;
             };
         };
+        UploadRequest: {
+            /**
+             * @description The file's media type: audio/* for a recording (audio_upload), video/* for footage (video_upload).
+             * @enum {string}
+             */
+            content_type: "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/mpeg" | "audio/mp4" | "audio/x-m4a" | "audio/aac" | "audio/ogg" | "audio/opus" | "audio/webm" | "audio/flac" | "audio/x-flac" | "video/mp4" | "video/quicktime" | "video/webm";
+            /** @description The file's exact size in bytes: the upload's PUT must send this Content-Length. At most 104857600 for audio, 524288000 for video. */
+            size: number;
+        };
         Video: {
             /** @enum {string} */
             aspect_ratio: "16:9" | "9:16" | "1:1";
@@ -954,11 +998,16 @@ export interface components {
                 clips_rendered: number;
                 clips_total: number;
             };
-            /** @enum {string} */
-            resolution: "720p" | "1080p";
+            /**
+             * @description 360p: a test key's video.
+             * @enum {string}
+             */
+            resolution: "720p" | "1080p" | "360p";
             row?: number;
             /** @enum {string} */
             status: "queued" | "rendering" | "assembling" | "completed" | "failed";
+            /** @description Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage. */
+            test?: boolean;
             theme?: Record<string, never>;
             updated_at: string;
             url: string;
@@ -1003,11 +1052,16 @@ export interface components {
                     code: string;
                     message: string;
                 };
-                /** @enum {string} */
-                resolution: "720p" | "1080p";
+                /**
+                 * @description 360p: a test key's video.
+                 * @enum {string}
+                 */
+                resolution: "720p" | "1080p" | "360p";
                 size_bytes?: number;
                 /** @enum {string} */
                 status: "completed" | "failed";
+                /** @description Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage. */
+                test: boolean;
                 thumbnail_url?: string;
                 url_expires_at?: string;
                 video_id: string;
@@ -1518,7 +1572,7 @@ export interface operations {
                     image_url: string;
                     /** @description Required. */
                     name: string;
-                    /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f3. */
+                    /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f5. */
                     voice?: string;
                     /** @description Receives a signed bot.ready or bot.failed event when the preparation settles. */
                     webhook?: string;
@@ -2606,6 +2660,76 @@ export interface operations {
             };
             /** @description Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded: PUT the file to upload_url with exactly upload_headers */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedUpload"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,44 @@
+/**
+ * Test keys (`npm run keys -- create --test`): an account's test keys belong to its test account, a separate
+ * account linked to it, so that nothing of one is ever found from the other (every record is keyed by its
+ * account) and test videos never count against the live account's limits or usage. A test account's videos are
+ * real renders of the same API, made cheap and unmistakable: 360p, a "TEST" mark on every clip, at most 60 s.
+ */
+import type { ClipSpec } from './clip.ts';
+import type { TextOverlay } from './overlays.ts';
+import type { Account } from './ports.ts';
+import { type Shape, TEST_RESOLUTION } from './shape.ts';
+
+const testVideoLimits = {
+  /** A test video longer than this (all its clips together) fails at assembly with test_video_too_long. */
+  maxSeconds: 60,
+  watermark: 'TEST',
+} as const;
+
+/** The mark drawn on every clip of a test video, over the whole clip, by the overlays' own layer. */
+const TEST_WATERMARK: TextOverlay = { type: 'text', text: testVideoLimits.watermark, style: 'title', start: 0, position: 'top-left' };
+
+export const isTestAccount = (account: Pick<Account, 'test'> | undefined): boolean => account?.test === true;
+
+/** A test video's shape: the aspect ratio asked for, at the test resolution. */
+export const testShape = (shape: Shape): Shape => ({ aspectRatio: shape.aspectRatio, resolution: TEST_RESOLUTION });
+
+const isWatermark = (overlay: NonNullable<ClipSpec['overlays']>[number]) =>
+  overlay.type === 'text' &&
+  overlay.text === TEST_WATERMARK.text &&
+  overlay.style === TEST_WATERMARK.style &&
+  overlay.start === 0 &&
+  overlay.end === undefined;
+
+/** The clip with the TEST mark on it, once (a kept test clip carries it already). */
+export function withWatermark(clip: ClipSpec): ClipSpec {
+  if (clip.overlays?.some(isWatermark)) return clip;
+  return { ...clip, overlays: [...(clip.overlays ?? []), TEST_WATERMARK] };
+}
+
+/** Why a test video may not be assembled (its clips last longer than test keys allow), or undefined. */
+export function testVideoTooLong(clipSeconds: number[]): string | undefined {
+  const total = clipSeconds.reduce((sum, s) => sum + s, 0);
+  if (total <= testVideoLimits.maxSeconds) return undefined;
+  return `a test key's video lasts at most ${testVideoLimits.maxSeconds} s; this one's clips last ${total.toFixed(1)} s (use a live key)`;
+}
