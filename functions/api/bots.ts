@@ -9,8 +9,7 @@ import { httpHandler, json, type KeyedRequest } from '#commons/http';
 import { logger } from '#commons/logger';
 import { refusalWithoutResolving } from '#commons/net/address-guard';
 import { presentAccountBot } from '#commons/presenters/bot';
-import { DRAWN_PARTS } from '#domain/account-bot';
-import { parsePutBot } from '#domain/account-bot-request';
+import { BOT_FILE_FIELDS, parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot, redeliverBotEvent } from '#domain/account-bots';
 import { newId } from '#domain/api-keys';
 import { InvalidRequest } from '#domain/errors';
@@ -45,12 +44,16 @@ async function putBot(request: KeyedRequest) {
   const { fields, files } = await readFieldsAndFiles(request, {
     maxBytes: limits.maxBotBodyBytes,
     maxFileBytes: limits.maxBotImageBytes,
-    fileFields: ['image', ...DRAWN_PARTS],
+    fileFields: [...BOT_FILE_FIELDS],
     // API Gateway and Lambda carry no more (limits.maxBotBodyBytes); a URL carries up to the image limit.
     tooLargeHint: `Send a larger photo by image_url (up to ${limits.maxBotImageBytes / 1024 / 1024} MB).`,
   });
   const command = parsePutBot(request.pathParams.uid ?? '', fields, files, config.voices);
-  refuseUnreachable({ webhook: command.webhookUrl, image_url: command.images.kind === 'photo_url' ? command.images.url : undefined });
+  refuseUnreachable({
+    webhook: command.webhookUrl,
+    image_url: command.images.kind === 'photo_url' ? command.images.url : undefined,
+    video_url: command.images.kind === 'video_url' ? command.images.url : undefined,
+  });
   const bot = await putAccountBot(command, caller, deps);
   logger.info('bot accepted for preparation', { bot_uid: bot.uid, version: bot.version, source: bot.source.kind });
   return json(202, await presentAccountBot(bot, deps.objects, config.voices));

@@ -23,7 +23,9 @@ export interface ImagePart {
 export type BotImages =
   | { kind: 'photo'; image: ImagePart }
   | { kind: 'photo_url'; url: string }
-  | { kind: 'drawn'; parts: Partial<Record<DrawnPart, ImagePart>> };
+  | { kind: 'drawn'; parts: Partial<Record<DrawnPart, ImagePart>> }
+  | { kind: 'video'; video: ImagePart }
+  | { kind: 'video_url'; url: string };
 
 export interface PutBotCommand {
   uid: string;
@@ -33,6 +35,8 @@ export interface PutBotCommand {
   defaultPosition: BotPosition;
   webhookUrl?: string;
   images: BotImages;
+  /** Set for a video bot: the caller stated that the person filmed agreed to be cloned. */
+  consent?: true;
 }
 
 const textFields = z.object({
@@ -42,9 +46,31 @@ const textFields = z.object({
   default_position: positionSchema.optional(),
   webhook: z.string().trim().max(limits.maxUrlChars).optional(),
   image_url: z.string().trim().optional(),
+  video_url: z.string().trim().optional(),
+  // JSON's true, or a form's "true" (a checkbox): anything else is no consent.
+  consent: z.union([z.boolean(), z.string().trim()]).optional(),
 });
-const IMAGE_FIELDS: readonly string[] = ['image', ...DRAWN_PARTS];
-const KNOWN_FIELDS = new Set(['name', 'description', 'voice', 'default_position', 'webhook', 'image_url', 'image', ...DRAWN_PARTS]);
+const KNOWN_FIELDS = new Set([
+  'name',
+  'description',
+  'voice',
+  'default_position',
+  'webhook',
+  'image_url',
+  'image',
+  ...DRAWN_PARTS,
+  'video_url',
+  'video',
+  'consent',
+]);
+/** The multipart files a PUT may carry. */
+export const BOT_FILE_FIELDS = ['image', ...DRAWN_PARTS, 'video'] as const;
+
+/** The containers a recording may be, by their first bytes: MP4/MOV (`ftyp`) and WebM/Matroska (EBML). */
+function sniffVideo(bytes: Buffer): boolean {
+  if (bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp') return true;
+  return bytes.length >= 4 && bytes.readUInt32BE(0) === 0x1a45dfa3;
+}
 
 /** The image formats a photo may be, by their first bytes (the preparation decodes and checks them properly). */
 function sniffImage(bytes: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
@@ -75,9 +101,9 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
   const problems: FieldProblem[] = [];
   for (const name of [...Object.keys(fields), ...Object.keys(files)])
     if (!KNOWN_FIELDS.has(name)) problems.push({ path: name, message: 'is not a bot field' });
-    else if (name in files && !IMAGE_FIELDS.includes(name)) problems.push({ path: name, message: 'is text: send it as UTF-8, not as a binary file' });
-  for (const name of ['image', ...DRAWN_PARTS])
-    if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
+    else if (name in files && !(BOT_FILE_FIELDS as readonly string[]).includes(name))
+      problems.push({ path: name, message: 'is text: send it as UTF-8, not as a binary file' });
+  for (const name of BOT_FILE_FIELDS) if (name in fields) problems.push({ path: name, message: 'must be sent as a file (multipart/form-data)' });
   const parsed = textFields.safeParse(fields);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.') || '(body)', message: issue.message });
@@ -97,11 +123,17 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     files.image ? 'image' : undefined,
     text.image_url ? 'image_url' : undefined,
     drawnGiven.length ? 'mouth_closed/mouth_open' : undefined,
+    files.video ? 'video' : undefined,
+    text.video_url ? 'video_url' : undefined,
   ].filter(Boolean);
   let images: BotImages | undefined;
   if (sources.length === 0)
-    problems.push({ path: 'image', message: 'is required: send image (a photo), image_url, or mouth_closed and mouth_open (drawn PNGs)' });
+    problems.push({
+      path: 'image',
+      message: 'is required: send image (a photo), image_url, mouth_closed and mouth_open (drawn PNGs), or video_url or video (a recording)',
+    });
   else if (sources.length > 1) problems.push({ path: 'image', message: `give one image source, not ${sources.join(' and ')}` });
+  else if (files.video || text.video_url) images = videoSource(files.video, text.video_url, problems);
   else if (files.image) {
     if (!sniffImage(files.image.bytes)) problems.push({ path: 'image', message: 'must be a JPEG, PNG or WebP image' });
     images = { kind: 'photo', image: files.image };
@@ -115,9 +147,15 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     for (const part of drawnGiven) if (sniffImage(files[part]!.bytes) !== 'png') problems.push({ path: part, message: 'must be a PNG (with alpha)' });
     images = { kind: 'drawn', parts: Object.fromEntries(drawnGiven.map((part) => [part, files[part]!])) };
   }
-  for (const [name, part] of Object.entries(files))
-    if (part.bytes.length > limits.maxBotImageBytes)
-      problems.push({ path: name, message: `is larger than ${limits.maxBotImageBytes / 1024 / 1024} MB` });
+  for (const [name, part] of Object.entries(files)) {
+    const max = name === 'video' ? limits.maxRecordingBytes : limits.maxBotImageBytes;
+    if (part.bytes.length > max) problems.push({ path: name, message: `is larger than ${max / 1024 / 1024} MB` });
+  }
+  const isVideo = images?.kind === 'video' || images?.kind === 'video_url';
+  if (isVideo && text.consent !== true && text.consent !== 'true')
+    problems.push({ path: 'consent', message: 'must be true: state that the person filmed agreed to be made into a bot' });
+  if (images && !isVideo && text.consent !== undefined)
+    problems.push({ path: 'consent', message: 'is only for a bot made from a recording (video_url or video)' });
   if (problems.length || !images) throw new InvalidRequest(problems);
   return {
     uid,
@@ -127,5 +165,18 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     defaultPosition: text.default_position ?? DEFAULT_BOT_POSITION,
     webhookUrl,
     images,
+    ...(isVideo ? { consent: true as const } : {}),
   };
+}
+
+/** A video bot's recording: a file (MP4, MOV or WebM by its first bytes) or a URL. */
+function videoSource(file: ImagePart | undefined, url: string | undefined, problems: FieldProblem[]): BotImages | undefined {
+  if (file) {
+    if (!sniffVideo(file.bytes)) problems.push({ path: 'video', message: 'must be an MP4, MOV or WebM recording' });
+    return { kind: 'video', video: file };
+  }
+  const result = httpUrlSchema.safeParse(url);
+  if (result.success) return { kind: 'video_url', url: result.data };
+  problems.push({ path: 'video_url', message: result.error.issues[0]?.message ?? 'is not a valid URL' });
+  return undefined;
 }

@@ -27,7 +27,20 @@ export const DRAWN_SHAPE_PARTS = { round: 'mouth_round', wide: 'mouth_wide', fv:
 export type BotImageSource =
   | { kind: 'photo'; uploadKey: string }
   | { kind: 'photo_url'; url: string }
-  | { kind: 'drawn'; uploadKeys: Partial<Record<DrawnPart, string>> };
+  | { kind: 'drawn'; uploadKeys: Partial<Record<DrawnPart, string>> }
+  | { kind: 'video'; uploadKey: string }
+  | { kind: 'video_url'; url: string };
+
+/** What a bot is made from, as listings show it (`kind`): a built-in drawing, a photo, drawings, or a recording. */
+export type BotKind = 'built_in' | 'photo' | 'drawn' | 'video';
+export const kindOfSource = (source: BotImageSource): BotKind =>
+  source.kind === 'drawn' ? 'drawn' : source.kind === 'video' || source.kind === 'video_url' ? 'video' : 'photo';
+
+/** A video bot's consent: the caller stated that the person filmed agreed to be cloned, with this key, then. */
+export interface BotConsent {
+  givenAt: string;
+  keyId: string;
+}
 
 /** A prepared look in the bucket: `looks/<tenant>/<uid>/<version>/` and the names of its files. */
 export interface StoredLook {
@@ -88,6 +101,8 @@ export interface AccountBot {
   /** Changes on every PUT: the preparation it names is the only one that may settle the bot. */
   version: string;
   source: BotImageSource;
+  /** Set for a video bot (required to make one). */
+  consent?: BotConsent;
   /**
    * The look being drawn: the current version's once ready. While a replacement is prepared it still names
    * the previous version's files, so that the job can retire them when the new one settles.

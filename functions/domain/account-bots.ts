@@ -34,7 +34,11 @@ export interface AccountBotDeps {
 }
 
 const uploadKeysOf = (source: BotImageSource): string[] =>
-  source.kind === 'photo' ? [source.uploadKey] : source.kind === 'drawn' ? Object.values(source.uploadKeys).filter((k): k is string => !!k) : [];
+  source.kind === 'photo' || source.kind === 'video'
+    ? [source.uploadKey]
+    : source.kind === 'drawn'
+      ? Object.values(source.uploadKeys).filter((k): k is string => !!k)
+      : [];
 
 /** Every object a bot record owns: its uploads and its look's files. */
 const objectKeysOf = (bot: AccountBot): string[] => [
@@ -118,6 +122,8 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     const { images } = command;
     if (images.kind === 'photo') source = { kind: 'photo', uploadKey: await upload('image', images.image) };
     else if (images.kind === 'photo_url') source = { kind: 'photo_url', url: images.url };
+    else if (images.kind === 'video') source = { kind: 'video', uploadKey: await upload('video', images.video) };
+    else if (images.kind === 'video_url') source = { kind: 'video_url', url: images.url };
     else {
       const uploadKeys: Partial<Record<DrawnPart, string>> = {};
       for (const [part, image] of Object.entries(images.parts) as [DrawnPart, ImagePart][]) uploadKeys[part] = await upload(part, image);
@@ -140,6 +146,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     status: 'preparing',
     version,
     source,
+    ...(command.consent ? { consent: { givenAt: now, keyId: caller.keyId } } : {}),
     ...(previous?.look ? { look: previous.look } : {}),
     ...(retiredLooks.length ? { retiredLooks } : {}),
     createdAt: previous?.createdAt ?? now,

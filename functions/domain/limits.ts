@@ -119,6 +119,15 @@ export const limits = {
   /** Retry-After of a PUT refused for too many bots preparing: about what a preparation takes. */
   botsPreparingRetryAfterSeconds: 15,
   maxBotDescriptionChars: 500,
+  /** A video bot's recording (docs/video-bots.md): its size, fetched from video_url or sent as a file. */
+  maxRecordingBytes: 300 * 1024 * 1024,
+  /** ... and its length, seconds: enough listening and speaking to learn from, and a preparation within its Lambda. */
+  minRecordingSeconds: 10,
+  maxRecordingSeconds: 300,
+  /** Time to download a video bot's video_url. */
+  botVideoTimeoutMs: 120_000,
+  /** The one decode of a recording with its landmarks, seconds: a 5-minute recording within the prepare Lambda's 15 minutes. */
+  footagePrepareBudgetSeconds: 780,
   /** A template's name, and how many variables its placeholders may name. */
   maxTemplateNameChars: 100,
   maxTemplateVariables: 50,

@@ -46,6 +46,51 @@ export interface BotManifest {
    * ones) gets one estimated from its head box and mouth.
    */
   face?: FaceGeometry;
+  /**
+   * A video bot's look (docs/video-bots.md): drawn from its recording's frames with the mouth redone, not from the
+   * layers above (which then describe the footage's frame: canvas, card and head box for the layout).
+   */
+  footage?: FootageManifest;
+}
+
+/** A video bot's footage, its face in every frame, and its mouth atlas (BotManifest.footage). */
+export interface FootageManifest {
+  /** The footage's frame, px (the canvas: BotManifest.width and height are the same). */
+  width: number;
+  height: number;
+  fps: number;
+  /** The whole recording at that size, silent H.264; its frame count. */
+  file: string;
+  frames: number;
+  /** The base loop: frames [from, to) of `file`, cut to `loopFile`, where frame `to` looks like frame `from`. */
+  loop: { file: string; from: number; to: number };
+  /** Each frame's 68 landmarks (smoothed), px of the footage: a JSON array of frames of [x, y, x, y, …]. */
+  track: string;
+  /** The reference face (68 points) the atlas is cut in, and its eye distance, px. */
+  reference: Array<{ x: number; y: number }>;
+  eyePx: number;
+  /** The sheet of mouth samples (RGB PNG), each lowerFaceSize(eyePx) at (x, y). */
+  atlas: string;
+  samples: MouthSample[];
+  /** Frames where the person listens (mouth still and closed), as [from, to) stretches. */
+  listening: Array<[number, number]>;
+}
+
+/** One lower face of the atlas, in face space (functions/domain/face-space.ts). */
+export interface MouthSample {
+  /** The lip sync's mouth frame it shows: `m0`..`m4`, `r1`, `r2`, `w1`, `w2`, `fv`. */
+  frame: string;
+  /** Its place on the sheet, px. */
+  x: number;
+  y: number;
+  /** The recording's frame it was cut from, its head roll (radians) and its mouth's measures (eye distances). */
+  sourceFrame: number;
+  roll: number;
+  opening: number;
+  width: number;
+  /** Its jaw line (landmarks 2-14) and the nose's base (33), px of the sample. */
+  jaw: Array<{ x: number; y: number }>;
+  nose: { x: number; y: number };
 }
 
 /** A face's landmarks for the head's motion, in canvas units (BotManifest.face). */

@@ -91,7 +91,7 @@ export interface RunOptions {
    * Raw frames to write to ffmpeg's stdin (input `pipe:0`), with back-pressure. `frame(i)` may return the same
    * buffer every time: it is asked for frame i+1 only once frame i has been handed to the pipe.
    */
-  frames?: { count: number; frame: (i: number) => Buffer };
+  frames?: { count: number; frame: (i: number) => Buffer | Promise<Buffer> };
   /** Called with 0..1 as frames are written. */
   onProgress?: (fraction: number) => void;
   /** Keep stdout (a run whose output is `-`); such a run gets no `-progress` and so no stall watchdog. */
@@ -127,6 +127,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
     let stderr = '';
     let settled = false;
     let killedFor: MediaBudgetError | undefined;
+    let failedFrame: Error | undefined;
     let lastProgress = '';
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -164,6 +165,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
     child.on('close', (code, signal) => {
       finish(() => {
         if (killedFor) return reject(killedFor);
+        if (failedFrame) return reject(failedFrame);
         if (code === 0 || (options.anyExit && signal === null)) return resolve({ stdout: Buffer.concat(out), stderr, exitCode: code });
         reject(new MediaToolError(`ffmpeg exited with ${signal ?? `code ${code}`}`, code, tail(stderr), signal));
       });
@@ -177,13 +179,107 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
     const pump = (error?: Error | null) => {
       if (error || settled) return; // ffmpeg stopped reading: its exit code tells why
       if (i >= count) return void child.stdin.end();
-      const buffer = frame(i);
+      const drawn = frame(i);
       i++;
       // Frames accepted by ffmpeg are progress too (the encoder may lag behind a long lookahead).
       lastAdvance = Date.now();
       if (options.onProgress && i % 30 === 0) options.onProgress(i / count);
-      child.stdin.write(buffer, pump);
+      // A frame drawn from another stream (a video bot's footage) arrives later; a failure there stops this run.
+      if (Buffer.isBuffer(drawn)) child.stdin.write(drawn, pump);
+      else
+        drawn.then(
+          (buffer) => child.stdin.write(buffer, pump),
+          (error: Error) => {
+            failedFrame = error;
+            child.kill('SIGKILL');
+          },
+        );
     };
     pump();
   });
+}
+
+/** Raw frames read from an ffmpeg run's stdout, one at a time (readFrames). */
+export interface FrameReader {
+  /** The next frame (`frameBytes` long), or undefined once the run ended. The buffer is the reader's to reuse after the next call. */
+  next(): Promise<Buffer | undefined>;
+  /** Stops the run (reading no further). */
+  close(): void;
+}
+
+/**
+ * Runs ffmpeg with `args` (its output a raw stream on `pipe:1`) and hands its frames out one by one, with
+ * back-pressure: ffmpeg is paused while a few frames wait unread, so a long recording is never held in memory.
+ * Under the same budget as runFfmpeg; a failed run rejects the next read with a MediaToolError.
+ */
+export function readFrames(args: string[], frameBytes: number, options: { budgetSeconds: number }): FrameReader {
+  const child = spawn(ffmpegPath(), [...BASE_ARGS, '-loglevel', 'error', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const chunks: Buffer[] = [];
+  let buffered = 0;
+  let ended = false;
+  let failure: Error | undefined;
+  let waiting: (() => void) | undefined;
+  const wake = () => {
+    const resume = waiting;
+    waiting = undefined;
+    resume?.();
+  };
+  const timer = setTimeout(() => {
+    failure = new MediaBudgetError('budget', options.budgetSeconds);
+    child.kill('SIGKILL');
+  }, options.budgetSeconds * 1000);
+  child.stdout.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    buffered += chunk.length;
+    if (buffered > 4 * frameBytes) child.stdout.pause();
+    wake();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+  });
+  child.on('error', (error) => {
+    failure ??= error;
+    wake();
+  });
+  child.on('close', (code, signal) => {
+    clearTimeout(timer);
+    if (code !== 0 && signal !== 'SIGKILL')
+      failure ??= new MediaToolError(`ffmpeg exited with ${signal ?? `code ${code}`}`, code, tail(stderr), signal);
+    ended = true;
+    wake();
+  });
+  const take = (): Buffer => {
+    const frame = Buffer.allocUnsafe(frameBytes);
+    let filled = 0;
+    while (filled < frameBytes) {
+      const chunk = chunks[0]!;
+      const n = Math.min(chunk.length, frameBytes - filled);
+      chunk.copy(frame, filled, 0, n);
+      filled += n;
+      if (n === chunk.length) chunks.shift();
+      else chunks[0] = chunk.subarray(n);
+    }
+    buffered -= frameBytes;
+    if (buffered <= 4 * frameBytes) child.stdout.resume();
+    return frame;
+  };
+  return {
+    async next() {
+      while (buffered < frameBytes) {
+        if (failure) throw failure;
+        if (ended) return undefined;
+        await new Promise<void>((resolve) => {
+          waiting = resolve;
+        });
+      }
+      return take();
+    },
+    close() {
+      clearTimeout(timer);
+      // A run blocked writing to a paused pipe would not see a gentle signal: the pipe goes, and the run with it.
+      child.stdout.destroy();
+      if (!ended) child.kill('SIGKILL');
+    },
+  };
 }

@@ -83,7 +83,10 @@ export async function probeDuration(path: string, demuxer?: 'mov' | 'mp3'): Prom
  * A caller's file identified by ffmpeg's own probe, with only the demuxers of `formatWhitelist` allowed (comma
  * separated) and the pictures' size bounded: its report and the demuxer that read it, or undefined for none of them.
  */
-export async function identifyInput(path: string, formatWhitelist: string): Promise<{ probed: ProbeResult; demuxer: string } | undefined> {
+export async function identifyInput(
+  path: string,
+  formatWhitelist: string,
+): Promise<{ probed: ProbeResult; demuxer: string; report: string } | undefined> {
   const { stderr } = await runFfmpeg(
     [
       ...SAFE_INPUT,
@@ -102,5 +105,5 @@ export async function identifyInput(path: string, formatWhitelist: string): Prom
   );
   const probed = parseInputReport(stderr);
   const demuxer = probed?.format.format_name.split(',')[0];
-  return probed && demuxer ? { probed, demuxer } : undefined;
+  return probed && demuxer ? { probed, demuxer, report: stderr } : undefined;
 }

@@ -65,3 +65,18 @@ export async function findFaces(rgb: Buffer, width: number, height: number): Pro
     tensor.dispose();
   }
 }
+
+/**
+ * The 68 landmarks of the one face filling a square RGB crop (3 bytes a pixel), px of the crop: the landmark net
+ * alone, without the detector (about 25 times cheaper), for a face already found and followed from frame to frame.
+ */
+export async function landmarksInCrop(rgb: Buffer, side: number): Promise<Point[]> {
+  const { faceapi, tf } = await load();
+  const tensor = tf.tensor3d(new Uint8Array(rgb.buffer, rgb.byteOffset, side * side * 3), [side, side, 3], 'int32');
+  try {
+    const found = (await faceapi.nets.faceLandmark68Net.detectLandmarks(tensor as never)) as { positions: Point[] };
+    return found.positions.map((p) => ({ x: p.x, y: p.y }));
+  } finally {
+    tensor.dispose();
+  }
+}

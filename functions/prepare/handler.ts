@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -9,7 +9,8 @@ import { jobConsumer } from '#commons/queue-consumer';
 import { makeWorkDir, removeLeftoverWorkDirs } from '#commons/workdirs';
 import { type DeliverBotMessage, prepareBotMessageSchema } from '#domain/messages';
 import { buildDrawnLook, type DrawnImages } from './drawn-look.ts';
-import { fetchBotImage } from './image-url.ts';
+import { buildFootageLook } from './footage/footage-look.ts';
+import { fetchBotImage, fetchRecording } from './image-url.ts';
 import type { PreparedLook } from './look.ts';
 import { buildPhotoLook } from './photo-look.ts';
 import { type PrepareJobDeps, prepareJob } from './prepare-job.ts';
@@ -32,6 +33,19 @@ async function readObject(key: string): Promise<Buffer | undefined> {
 interface LookBuilders {
   buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
   buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
+  buildFootageLook: (recording: Buffer) => Promise<PreparedLook>;
+}
+
+/** A video bot's look, its recording written to a work dir first (ffmpeg reads files; the dir goes after). */
+async function buildFootageLookOf(recording: Buffer): Promise<PreparedLook> {
+  const dir = await makeWorkDir('prepare', 'footage');
+  try {
+    const path = join(dir, 'recording');
+    await writeFile(path, recording);
+    return await buildFootageLook(path, recording.length, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 const prepareConsumer = (builders: LookBuilders) => {
@@ -42,6 +56,7 @@ const prepareConsumer = (builders: LookBuilders) => {
     notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
     ...builders,
     fetchImage: (url) => fetchBotImage(url, config.mode),
+    fetchRecording: (url) => fetchRecording(url, config.mode),
     now: () => new Date(),
   };
   return jobConsumer(prepareBotMessageSchema, prepareJob, {
@@ -51,4 +66,4 @@ const prepareConsumer = (builders: LookBuilders) => {
   });
 };
 
-export const handler = prepareConsumer({ buildPhotoLook, buildDrawnLook });
+export const handler = prepareConsumer({ buildPhotoLook, buildDrawnLook, buildFootageLook: buildFootageLookOf });

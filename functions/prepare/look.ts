@@ -11,7 +11,19 @@ export interface PreparedLook {
 }
 
 /** Why an image cannot become a bot: the code is public (`bot.failed`, the bot's `error.code`). */
-export type LookErrorCode = 'image_invalid' | 'image_too_large' | 'no_face_found' | 'face_too_small';
+export type LookErrorCode =
+  | 'image_invalid'
+  | 'image_too_large'
+  | 'no_face_found'
+  | 'face_too_small'
+  | 'video_invalid'
+  | 'video_too_short'
+  | 'video_too_long'
+  | 'video_too_large'
+  | 'several_faces'
+  | 'face_turned_away'
+  | 'face_lost'
+  | 'mouth_never_closed';
 
 /**
  * The builder's verdict on a caller's image. `message` is public, in our words; `detail` (a library's own text,

@@ -38,6 +38,10 @@ export interface PrepareJobDeps {
   /** The look builders (functions/prepare/photo-look.ts, drawn-look.ts): ports, so tests pass real looks. */
   buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
   buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
+  /** A video bot's look from its recording (functions/prepare/footage/footage-look.ts). */
+  buildFootageLook: (recording: Buffer) => Promise<PreparedLook>;
+  /** Downloads a video_url through the address guard, or throws JobFailure (video_unavailable, video_too_large). */
+  fetchRecording: (url: string) => Promise<Buffer>;
   /** Downloads an image_url through the address guard, or throws JobFailure (image_unavailable, image_too_large). */
   fetchImage: (url: string) => Promise<Buffer>;
   now: () => Date;
@@ -45,11 +49,14 @@ export interface PrepareJobDeps {
 
 const MANIFEST = 'manifest.json';
 
-async function upload(deps: PrepareJobDeps, key: string): Promise<Buffer> {
+const contentTypeOf = (file: string) => (file.endsWith('.json') ? 'application/json' : file.endsWith('.mp4') ? 'video/mp4' : 'image/png');
+
+async function upload(deps: PrepareJobDeps, key: string, what: 'image' | 'video' = 'image'): Promise<Buffer> {
   const bytes = await deps.readObject(key);
   // Only a PUT of a newer version or a DELETE removes uploads, and both make this version stale first; an upload
   // missing otherwise is lost (e.g. expired by the bucket's lifecycle rule): the caller must send it again.
-  if (!bytes) throw new JobFailure('image_unavailable', 'the uploaded image is no longer stored; send it again');
+  if (!bytes)
+    throw new JobFailure(`${what}_unavailable`, `the uploaded ${what === 'video' ? 'recording' : 'image'} is no longer stored; send it again`);
   return bytes;
 }
 
@@ -58,6 +65,8 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
   try {
     if (source.kind === 'photo') return await deps.buildPhotoLook(await upload(deps, source.uploadKey));
     if (source.kind === 'photo_url') return await deps.buildPhotoLook(await deps.fetchImage(source.url));
+    if (source.kind === 'video') return await deps.buildFootageLook(await upload(deps, source.uploadKey, 'video'));
+    if (source.kind === 'video_url') return await deps.buildFootageLook(await deps.fetchRecording(source.url));
     const parts = {} as Partial<Record<DrawnPart, Buffer>>;
     for (const [part, key] of Object.entries(source.uploadKeys) as [DrawnPart, string][]) parts[part] = await upload(deps, key);
     if (!parts.mouth_closed || !parts.mouth_open) throw new JobFailure('image_invalid', 'a drawn bot needs mouth_closed and mouth_open');
@@ -110,7 +119,7 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
   try {
     for (const [file, bytes] of files) {
       const key = lookFileKey(tenantId, uid, version, file);
-      await deps.objects.putBytes(key, bytes, { contentType: file.endsWith('.json') ? 'application/json' : 'image/png' });
+      await deps.objects.putBytes(key, bytes, { contentType: contentTypeOf(file) });
       written.push(key);
     }
     // The replaced look is retired while the record still names it: once markReady has swapped it for the new one,

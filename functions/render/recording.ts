@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch } from '#commons/net/guarded-fetch';
+import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import type { Recording } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
@@ -44,7 +44,7 @@ export async function fetchRecording(
 
 async function download(url: string, path: string, mode: Mode): Promise<void> {
   try {
-    await guardedFetch(url, { mode, timeoutMs: limits.recordingTimeoutMs, maxBytes: limits.maxUploadBytes.audio, toFile: path, maxRedirects: 5 });
+    await guardedFetch(url, { mode, timeoutMs: limits.recordingTimeoutMs, maxBytes: limits.maxUploadBytes.audio, toFile: path, maxRedirects: 5, pace: MEDIA_PACE });
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {

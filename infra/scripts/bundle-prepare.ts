@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ISNET_MODEL } from '../../functions/prepare/matting.ts';
 import { ELF_MACHINE, elfMachine } from './elf.ts';
+import { installFfmpeg } from './support/ffmpeg-binary.ts';
 import { type Arch, lambdaBundleOptions, runImageScript } from './support/image-folder.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -193,7 +194,8 @@ function checkBinaries(dir: string, arch: Arch): number {
   return count;
 }
 
-const bundleOptions = lambdaBundleOptions([...EXTERNAL, ISNET_PACKAGE]);
+// @ffmpeg-installer is only loaded lazily as the last resort of binaries.ts; the image uses bin/ffmpeg.
+const bundleOptions = lambdaBundleOptions([...EXTERNAL, ISNET_PACKAGE, '@ffmpeg-installer/ffmpeg']);
 
 export async function bundlePrepare(options: { arch: Arch; entry: string; out: string }): Promise<void> {
   const { arch, entry, out } = options;
@@ -211,6 +213,7 @@ export async function bundlePrepare(options: { arch: Arch; entry: string; out: s
     if (!existsSync(join(modules, pkg))) throw new Error(`${pkg} is missing from the installed packages`);
   }
   checkBinaries(modules, arch);
+  installFfmpeg(out, arch);
   copyFileSync(join(root, 'functions', 'prepare', 'Dockerfile'), join(out, 'Dockerfile'));
 }
 

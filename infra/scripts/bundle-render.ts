@@ -22,28 +22,15 @@
  * engine/burned-captions.ts `<dir>/fonts`,
  * each falling back to the source-tree location (or an env override) when run from the repository.
  */
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ALL_FONT_FILES } from '../../functions/render/engine/fonts.ts';
-import { buildLayer } from './build-layers.ts';
-import { ELF_MACHINE, elfMachine } from './elf.ts';
+import { installFfmpeg } from './support/ffmpeg-binary.ts';
 import { type Arch, lambdaBundleOptions, runImageScript } from './support/image-folder.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/**
- * ffmpeg for an architecture. arm64 (the Lambda's): the media layer's build, the one place the arm64 binary
- * comes from (layers/media's own lockfile, see build-layers.ts). x64 (tests on this machine): the installed
- * package.
- */
-function mediaBinaries(arch: Arch): { ffmpeg: string } {
-  if (arch === 'arm64') return { ffmpeg: join(buildLayer('media'), 'bin', 'ffmpeg') };
-  const ffmpeg = join(root, 'node_modules', '@ffmpeg-installer', `linux-${arch}`, 'ffmpeg');
-  if (!existsSync(ffmpeg)) throw new Error(`${ffmpeg} is missing: npm ci installs it on linux-${arch}`);
-  return { ffmpeg };
-}
 
 export async function bundleRender(options: { arch: Arch; entry: string; out: string }): Promise<void> {
   const { arch, entry, out } = options;
@@ -60,13 +47,7 @@ export async function bundleRender(options: { arch: Arch; entry: string; out: st
     outfile: join(out, 'espeak-worker.mjs'),
   });
 
-  const binaries = mediaBinaries(arch);
-  for (const name of ['ffmpeg'] as const) {
-    const target = join(out, 'bin', name);
-    copyFileSync(binaries[name], target);
-    chmodSync(target, 0o755);
-    if (elfMachine(target) !== ELF_MACHINE[arch]) throw new Error(`${binaries[name]} is not a linux-${arch} binary`);
-  }
+  installFfmpeg(out, arch);
 
   // The espeak-ng library (plain JavaScript) and its voice data, which the thread loads from beside itself.
   for (const file of ['espeak-ng.js', 'espeak-ng.data'])

@@ -35,7 +35,9 @@ export function jobDeps(overrides: Partial<PrepareJobDeps> = {}): PrepareJobDeps
     notifyQueue,
     buildPhotoLook: async () => builtInLookAsPrepared('leo'),
     buildDrawnLook: async () => builtInLookAsPrepared('ava'),
+    buildFootageLook: async () => builtInLookAsPrepared('ava'),
     fetchImage: async () => PNG_BYTES,
+    fetchRecording: async () => Buffer.alloc(0),
     now: () => new Date(),
     ...overrides,
   };

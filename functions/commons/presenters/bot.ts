@@ -1,5 +1,5 @@
 /** How callers see a bot (GET /v1/bot, POST /v1/bot/, GET /v1/bot/{uid}, PUT /v1/bot/{uid}, bot.* events). */
-import { type AccountBot, toBot } from '#domain/account-bot';
+import { type AccountBot, kindOfSource, toBot } from '#domain/account-bot';
 import { type Bot, botPreviewKey } from '#domain/bot';
 import { lookFileKey } from '#domain/bucket-layout';
 import type { ObjectStore } from '#domain/ports';
@@ -25,6 +25,7 @@ function toPublicBot(bot: Bot, previewImageUrl: string | null, voices: VoiceOpti
 export const presentBot = async (bot: Bot, objects: ObjectStore, voices: VoiceOptions) => ({
   ...toPublicBot(bot, (await objects.presignGet(botPreviewKey(bot), PREVIEW_LINK_SECONDS)).url, voices),
   built_in: true,
+  kind: 'built_in' as const,
   status: 'ready' as const,
 });
 
@@ -38,7 +39,10 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
   return {
     ...toPublicBot(toBot(own), preview, voices),
     built_in: false,
+    kind: kindOfSource(own.source),
     status: own.status,
+    // Who stated, and when, that the person filmed agreed to be cloned (a video bot's).
+    ...(own.consent ? { consent: { given: true, given_at: own.consent.givenAt, key_id: own.consent.keyId } } : {}),
     ...(own.error ? { error: own.error } : {}),
     ...(own.webhookUrl ? { webhook: own.webhookUrl } : {}),
     // Its event's delivery, once settled with a webhook: the same form as a video's `webhook`.

@@ -110,20 +110,24 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const setupMs = ms();
   let drawMs = 0;
   let firstFrameMs = 0;
-  await runFfmpeg(args, {
-    budgetSeconds: budgetOf(input, D),
-    frames: {
-      count: timing.frames,
-      frame: (i) => {
-        const s = performance.now();
-        const frame = presenter.frame(i);
-        drawMs += performance.now() - s;
-        if (i === 0) firstFrameMs = ms();
-        return frame;
+  try {
+    await runFfmpeg(args, {
+      budgetSeconds: budgetOf(input, D),
+      frames: {
+        count: timing.frames,
+        frame: (i) => {
+          const s = performance.now();
+          const frame = presenter.frame(i);
+          drawMs += performance.now() - s;
+          if (i === 0) firstFrameMs = ms();
+          return frame;
+        },
       },
-    },
-    onProgress: input.onProgress,
-  });
+      onProgress: input.onProgress,
+    });
+  } finally {
+    presenter.close?.();
+  }
   const timings: RenderTimings = { speechMs, setupMs: setupMs - speechMs, firstFrameMs, drawMs: Math.round(drawMs), encodeMs: ms() - setupMs };
   return {
     path: output,

@@ -10,7 +10,7 @@ import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
 import { type ClipTiming, clipTiming } from './clip-timeline.ts';
 import type { ImageLayer } from './image-layers.ts';
-import { type Presenter, presenterOf } from './presenter.ts';
+import { type Presenter, presenterFor } from './presenter.ts';
 import type { RenderClipInput, SpeechResult } from './types.ts';
 
 /** An image layer whose picture is here. */
@@ -33,7 +33,7 @@ export interface Scene {
 /** The scene of a video clip, once its speech is made: the background and image layers' downloads awaited here. */
 export async function sceneOf(input: RenderClipInput, script: SpeechScript, speech: SpeechResult): Promise<Scene> {
   const timing = clipTiming(speech.durationSeconds, input.transitions);
-  const presenter = presenterOf(input, speech, timing);
+  const presenter = await presenterFor(input, speech, timing);
   const cues = cuesFromWords(script.shown, speech.words, timing.entrySeconds);
   const background = await input.background;
   // Each image downloaded while the speech was synthesised.

@@ -55,7 +55,9 @@ describe('a bot of the account replaced while its videos wait', () => {
         readObject: async (key) => (objects.has(key) ? objects.read(key) : undefined),
         buildPhotoLook: async () => builtInLookAsPrepared(look),
         buildDrawnLook: async () => builtInLookAsPrepared(look),
+        buildFootageLook: async () => builtInLookAsPrepared(look),
         fetchImage: async () => Buffer.alloc(0),
+        fetchRecording: async () => Buffer.alloc(0),
       });
     if (prepare) await prepareNow();
     return { version: bot.version, prepareNow };

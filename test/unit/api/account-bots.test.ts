@@ -1,6 +1,6 @@
 /** The rules of a PUT /v1/bot/{uid} and the one conversion of an account bot into the renderer's Bot. */
 import { describe, expect, it } from 'vitest';
-import { type AccountBot, DRAWN_PARTS, toBot } from '#domain/account-bot';
+import { type AccountBot, DRAWN_PARTS, kindOfSource, toBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { Forbidden, InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
@@ -34,6 +34,43 @@ describe('parsePutBot', () => {
         images: { kind: 'photo' },
       });
     }
+  });
+
+  it('takes a recording by video_url or as a video file only with consent: true, naming consent otherwise', () => {
+    const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypisom'), Buffer.alloc(8)]);
+    const WEBM = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0, 0]);
+    const byUrl = parsePutBot('my-video-bot', { name: 'Me', video_url: 'https://example.com/me.mp4', consent: true }, {}, voices);
+    expect(byUrl).toMatchObject({ images: { kind: 'video_url', url: 'https://example.com/me.mp4' }, consent: true });
+    for (const bytes of [MP4, WEBM])
+      expect(parsePutBot('my-video-bot', { name: 'Me', consent: 'true' }, { video: { bytes } }, voices).images).toEqual({
+        kind: 'video',
+        video: { bytes },
+      });
+    // No consent, a false one, or a form's "yes": refused, naming consent.
+    for (const consent of [undefined, false, 'yes'])
+      expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_url: 'https://example.com/me.mp4', consent }, {}, voices))).toEqual([
+        'consent',
+      ]);
+    expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', consent: true }, { video: { bytes: JPEG } }, voices))).toEqual(['video']);
+    expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video: 'https://x.test/v.mp4', consent: true }, {}, voices))).toContain('video');
+    // Consent belongs to a recording; one source at a time.
+    expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', consent: true }, { image: { bytes: JPEG } }, voices))).toEqual(['consent']);
+    expect(
+      problems(() =>
+        parsePutBot('my-video-bot', { name: 'Me', video_url: 'https://example.com/me.mp4', consent: true }, { image: { bytes: JPEG } }, voices),
+      ),
+    ).toEqual(['image']);
+    expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_url: 'file:///etc/passwd', consent: true }, {}, voices))).toEqual([
+      'video_url',
+    ]);
+  });
+
+  it('names each source kind as listings show it', () => {
+    expect(kindOfSource({ kind: 'photo', uploadKey: 'k' })).toBe('photo');
+    expect(kindOfSource({ kind: 'photo_url', url: 'https://x.test/a.jpg' })).toBe('photo');
+    expect(kindOfSource({ kind: 'drawn', uploadKeys: {} })).toBe('drawn');
+    expect(kindOfSource({ kind: 'video', uploadKey: 'k' })).toBe('video');
+    expect(kindOfSource({ kind: 'video_url', url: 'https://x.test/a.mp4' })).toBe('video');
   });
 
   it('takes drawn PNGs (two required, two optional) and refuses a drawn layer that is not a PNG', () => {

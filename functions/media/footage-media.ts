@@ -1,0 +1,140 @@
+/**
+ * A video bot's recording (see docs/video-bots.md): identified with the pinned demuxers, decoded once into frames
+ * for the preparation (streamed, never held whole) while the same pass writes the look's own footage file; and that
+ * footage read back, frame by frame at the bot's size, by the render.
+ */
+import { limits } from '#domain/limits';
+import { VIDEO_ENCODE_ARGS } from './formats.ts';
+import { budgetFor, type FrameReader, MediaRejectedError, pinnedInput, readFrames, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { identifyInput } from './probe.ts';
+
+/** The containers a recording may come in: MP4 / MOV and WebM / Matroska (phones and MediaRecorder write these). */
+const RECORDING_DEMUXERS = ['mov', 'matroska'] as const;
+
+export interface Recording {
+  path: string;
+  demuxer: string;
+  /** The picture as shown (a phone's rotation applied). */
+  width: number;
+  height: number;
+  durationSeconds: number;
+}
+
+/** A rotation the container asks for (phones film sideways and say so); the decoder applies it. */
+const rotationOf = (report: string): number => Number(/^\s+rotate\s+:\s+(-?\d+)\s*$/m.exec(report)?.[1] ?? 0);
+
+/**
+ * Identifies a recording: one of RECORDING_DEMUXERS with a video stream, its size and duration. Refuses anything
+ * else with a MediaRejectedError in our words.
+ */
+export async function inspectRecording(path: string): Promise<Recording> {
+  const found = await identifyInput(path, RECORDING_DEMUXERS.join(','));
+  const video = found?.probed.streams.find((s) => s.codec_type === 'video');
+  if (!found || !video?.width || !video.height) throw new MediaRejectedError('is not a video we can read (MP4, MOV or WebM)');
+  const duration = found.probed.format.duration;
+  if (duration === undefined || !Number.isFinite(duration)) throw new MediaRejectedError('has no duration');
+  const sideways = Math.abs(rotationOf(found.report)) % 180 === 90;
+  return {
+    path,
+    demuxer: found.demuxer,
+    width: sideways ? video.height : video.width,
+    height: sideways ? video.width : video.height,
+    durationSeconds: duration,
+  };
+}
+
+/** The size a recording is prepared at: its own, or smaller so that its short side is at most `shortSide` (even sides). */
+export function preparedSize(recording: Pick<Recording, 'width' | 'height'>, shortSide: number): { width: number; height: number } {
+  const scale = Math.min(1, shortSide / Math.min(recording.width, recording.height));
+  const even = (n: number) => Math.max(2, 2 * Math.round((n * scale) / 2));
+  return { width: even(recording.width), height: even(recording.height) };
+}
+
+/**
+ * One decode of the recording at `size` and `fps`, at most `maxSeconds`: its frames as raw RGB (3 bytes a pixel)
+ * to read in order, while the same pass writes them, silent, as H.264 to `footagePath` (the look's footage).
+ */
+export function decodeRecording(
+  recording: Recording,
+  size: { width: number; height: number },
+  fps: number,
+  maxSeconds: number,
+  footagePath: string,
+): FrameReader {
+  const graph = `[0:v]fps=${fps},scale=${size.width}:${size.height}:flags=area,setsar=1,split=2[analysis][footage]`;
+  const args = [
+    '-y',
+    ...pinnedInput(recording.demuxer),
+    '-t',
+    String(maxSeconds),
+    '-i',
+    recording.path,
+    '-filter_complex',
+    graph,
+    '-map',
+    '[footage]',
+    '-an',
+    ...VIDEO_ENCODE_ARGS,
+    '-g',
+    String(fps),
+    footagePath,
+    '-map',
+    '[analysis]',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    'pipe:1',
+  ];
+  return readFrames(args, size.width * size.height * 3, { budgetSeconds: limits.footagePrepareBudgetSeconds });
+}
+
+/**
+ * The look's footage (our own H.264 file) as RGBA frames of `size`, from its frame `from`, in order; with `loop`,
+ * over and over (the file is a loop cut where its last frame meets its first).
+ */
+export function readFootage(path: string, size: { width: number; height: number }, options: { loop: boolean; seconds: number }): FrameReader {
+  const args = [
+    ...SAFE_INPUT,
+    '-format_whitelist',
+    'mov',
+    '-f',
+    'mov',
+    ...(options.loop ? ['-stream_loop', '-1'] : []),
+    '-i',
+    path,
+    '-an',
+    '-vf',
+    `scale=${size.width}:${size.height}:flags=bicubic,format=rgba`,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    'pipe:1',
+  ];
+  return readFrames(args, size.width * size.height * 4, { budgetSeconds: budgetFor(options.seconds) });
+}
+
+/** Writes frames `from`..`to` (exclusive) of the look's footage to `path` (a loop of the base footage), by re-encoding. */
+export async function cutFootage(footagePath: string, fps: number, from: number, to: number, path: string): Promise<void> {
+  await runFfmpeg(
+    [
+      '-y',
+      ...SAFE_INPUT,
+      '-format_whitelist',
+      'mov',
+      '-f',
+      'mov',
+      '-i',
+      footagePath,
+      '-vf',
+      `trim=start_frame=${from}:end_frame=${to},setpts=PTS-STARTPTS`,
+      '-an',
+      ...VIDEO_ENCODE_ARGS,
+      '-g',
+      String(fps),
+      path,
+    ],
+    { budgetSeconds: budgetFor((to - from) / fps) },
+  );
+}

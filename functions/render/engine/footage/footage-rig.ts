@@ -1,0 +1,141 @@
+/**
+ * The footage rig: a video bot drawn from its recording (docs/video-bots.md). Each output frame is the next frame
+ * of the base loop (decoded by ffmpeg at the bot's size, streamed) with its lower face replaced by the atlas's
+ * sample of the mouth frame the lip sync planned (./mouth-blend.ts). The sample of a mouth frame is chosen once per
+ * held shape (nearest in head roll to the frame where the shape starts) and kept while the shape holds, so the mouth
+ * is as still as the person's own while one shape lasts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { applySimilarity, JAW_POINTS, type Point, toReference } from '#domain/face-space';
+import type { BotManifest, FootageManifest, MouthSample } from '#domain/look';
+import { readFootage } from '#media/footage-media';
+import type { FrameReader } from '#media/media';
+import type { MouthFrame } from '../animation.ts';
+import { type AtlasSheet, blendMouth } from './mouth-blend.ts';
+
+/** Which mouth frames stand in for one the atlas lacks, nearest first. */
+const STAND_INS: Record<string, string[]> = {
+  m0: [],
+  m1: ['m2', 'm0'],
+  m2: ['m1', 'm3'],
+  m3: ['m2', 'm4'],
+  m4: ['m3', 'm2'],
+  r1: ['r2', 'm1'],
+  r2: ['r1', 'm3'],
+  w1: ['w2', 'm2'],
+  w2: ['w1', 'm3'],
+  fv: ['m1', 'm0'],
+};
+
+/** The jaw's points at the cheeks: where a sample's head pose shows against a frame's. */
+const POSE_POINTS = [2, 3, 4, 12, 13, 14] as const;
+
+/** A card's rounded corner, as a share of the bot's height (the footage is the card). */
+const CORNER_SHARE = 0.035;
+
+export class FootageRig {
+  readonly width: number;
+  readonly height: number;
+  private readonly footage: FootageManifest;
+  private readonly track: Point[][];
+  private readonly scale: number;
+  private readonly corners: Uint8Array;
+  private reader?: FrameReader;
+  private held?: { frame: string; sample: MouthSample };
+
+  private constructor(
+    private readonly dir: string,
+    manifest: BotManifest,
+    height: number,
+    private readonly sheet: AtlasSheet,
+    rounded: boolean,
+  ) {
+    this.footage = manifest.footage!;
+    this.height = 2 * Math.round(height / 2);
+    this.width = 2 * Math.round((manifest.width * this.height) / manifest.height / 2);
+    this.scale = this.height / this.footage.height;
+    const raw = JSON.parse(readFileSync(join(dir, this.footage.track), 'utf8')) as number[][];
+    this.track = raw.map((frame) => Array.from({ length: frame.length / 2 }, (_, i) => ({ x: frame[2 * i]!, y: frame[2 * i + 1]! })));
+    this.corners = cornerAlpha(this.width, this.height, rounded ? Math.round(CORNER_SHARE * this.height) : 0);
+  }
+
+  /** The rig of the look in `dir` at `height` px; `rounded` draws the card's corners. */
+  static async open(dir: string, manifest: BotManifest, height: number, rounded: boolean): Promise<FootageRig> {
+    const atlas = await sharp(join(dir, manifest.footage!.atlas)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return new FootageRig(dir, manifest, height, { rgb: atlas.data, width: atlas.info.width, height: atlas.info.height }, rounded);
+  }
+
+  /** Frame `i` of the clip (RGBA, width x height) with `mouth`; asked for in order from 0. */
+  async render(i: number, mouth: MouthFrame, seconds: number): Promise<Buffer> {
+    this.reader ??= readFootage(join(this.dir, this.footage.loop.file), this, { loop: true, seconds });
+    const frame = await this.reader.next();
+    if (!frame) throw new Error('the footage loop ended early');
+    const { from, to } = this.footage.loop;
+    const source = from + (i % (to - from));
+    const landmarks = this.track[source]!.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
+    const sample = this.sampleFor(mouth.frame, landmarks);
+    const toward =
+      mouth.toward && mouth.toward.amount > 0 ? { sample: this.pick(mouth.toward.frame, landmarks), amount: mouth.toward.amount } : undefined;
+    blendMouth({
+      frame,
+      width: this.width,
+      height: this.height,
+      landmarks,
+      reference: this.footage.reference,
+      eyePx: this.footage.eyePx,
+      sheet: this.sheet,
+      sample,
+      toward,
+    });
+    for (let p = 0; p < this.corners.length; p++) if (this.corners[p]! < 255) frame[p * 4 + 3] = this.corners[p]!;
+    return frame;
+  }
+
+  close() {
+    this.reader?.close();
+  }
+
+  /** The sample held for this mouth frame, or a new one if the shape changed. */
+  private sampleFor(frame: string, landmarks: readonly Point[]): MouthSample {
+    if (this.held?.frame !== frame) this.held = { frame, sample: this.pick(frame, landmarks) };
+    return this.held.sample;
+  }
+
+  /**
+   * Of the samples of `frame` (or its stand-in), the one whose head pose is nearest this frame's: in face space, a
+   * head turned or rolled shows as its cheeks' jaw line moved, so the sides of the jaw (landmarks 2-4, 12-14) and the
+   * nose's base are compared.
+   */
+  private pick(frame: string, landmarks: readonly Point[]): MouthSample {
+    const t = toReference(landmarks, this.footage.reference);
+    const inFace = landmarks.map((p) => applySimilarity(t, p));
+    const distance = (s: MouthSample) =>
+      POSE_POINTS.reduce((sum, j) => sum + Math.hypot(s.jaw[j - JAW_POINTS[0]]!.x - inFace[j]!.x, s.jaw[j - JAW_POINTS[0]]!.y - inFace[j]!.y), 0);
+    for (const name of [frame, ...(STAND_INS[frame] ?? []), 'm0']) {
+      const samples = this.footage.samples.filter((s) => s.frame === name);
+      if (samples.length) return samples.reduce((a, b) => (distance(b) < distance(a) ? b : a));
+    }
+    return this.footage.samples[0]!;
+  }
+}
+
+/** Alpha of a card with rounded corners (255 inside), per pixel. */
+function cornerAlpha(width: number, height: number, radius: number): Uint8Array {
+  const alpha = new Uint8Array(width * height).fill(255);
+  if (radius <= 0) return alpha;
+  for (let y = 0; y < radius; y++)
+    for (let x = 0; x < radius; x++) {
+      const d = Math.hypot(radius - x - 0.5, radius - y - 0.5) - radius;
+      const a = Math.round(255 * Math.max(0, Math.min(1, 0.5 - d)));
+      for (const [cx, cy] of [
+        [x, y],
+        [width - 1 - x, y],
+        [x, height - 1 - y],
+        [width - 1 - x, height - 1 - y],
+      ])
+        alpha[cy! * width + cx!] = a;
+    }
+  return alpha;
+}

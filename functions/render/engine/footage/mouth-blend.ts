@@ -1,0 +1,204 @@
+/**
+ * The lower face of one frame of a video bot's footage replaced by a mouth sample of its atlas (Video Rewrite's
+ * blend): the sample, cut in face space, is carried onto the frame by the inverse of the similarity that brings
+ * the frame's face onto the reference (its eyes and nose), colour-matched to the frame along the seam, and laid
+ * over it through a feathered mask. The mask covers the sample's jaw and the frame's own (their union), so the jaw
+ * line is the sample's and the frame's chin never shows below it.
+ *
+ * A documented hot loop: it runs on every pixel of the lower face of every frame.
+ */
+import { applySimilarity, invertSimilarity, JAW_POINTS, lowerFaceSize, type Point, type Similarity, toReference } from '#domain/face-space';
+import type { MouthSample } from '#domain/look';
+
+/** The atlas's sheet, decoded: RGB. */
+export interface AtlasSheet {
+  rgb: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The mask's feather, and how far the jaw's bottom reaches below the chin, in eye distances. */
+const FEATHER = 0.1;
+const BELOW_CHIN = 0.14;
+/** The mask's sides stay this far inside the jaw's line (the cheeks' edge is the frame's, before the background). */
+const INSIDE_CHEEKS = 0.08;
+/** The largest colour shift the seam's match may apply, per channel. */
+const MAX_SHIFT = 28;
+
+/** The mask's outline in face space, from a face's landmarks there: its jaw line pulled in at the cheeks, down at the chin. */
+function outline(jaw: readonly Point[], nose: Point, eyePx: number): Point[] {
+  const centreX = (jaw[0]!.x + jaw[jaw.length - 1]!.x) / 2;
+  const points = jaw.map((p, i) => {
+    const chin = i >= 3 && i <= jaw.length - 4;
+    const inward = Math.sign(centreX - p.x) * INSIDE_CHEEKS * eyePx;
+    return chin ? { x: p.x + inward * 0.5, y: p.y + BELOW_CHIN * eyePx } : { x: p.x + inward, y: p.y };
+  });
+  const top = nose.y + 0.1 * eyePx;
+  const last = points[points.length - 1]!;
+  return [...points, { x: last.x, y: Math.min(last.y, top) }, { x: points[0]!.x, y: Math.min(points[0]!.y, top) }];
+}
+
+/** Fills a polygon (even-odd, pixel centres) into `mask` (width x height) with 1. */
+function fillPolygon(mask: Float32Array, width: number, height: number, polygon: readonly Point[]) {
+  for (let y = 0; y < height; y++) {
+    const cy = y + 0.5;
+    const xs: number[] = [];
+    for (let i = 0; i < polygon.length; i++) {
+      const a = polygon[i]!;
+      const b = polygon[(i + 1) % polygon.length]!;
+      if (a.y <= cy !== b.y <= cy) xs.push(a.x + ((cy - a.y) / (b.y - a.y)) * (b.x - a.x));
+    }
+    xs.sort((p, q) => p - q);
+    for (let k = 0; k + 1 < xs.length; k += 2)
+      for (let x = Math.max(0, Math.ceil(xs[k]! - 0.5)); x <= Math.min(width - 1, Math.floor(xs[k + 1]! - 0.5)); x++) mask[y * width + x] = 1;
+  }
+}
+
+/** Two box blurs of `radius` (about a Gaussian), rows then columns. */
+function feather(mask: Float32Array, width: number, height: number, radius: number) {
+  const line = new Float32Array(Math.max(width, height));
+  const pass = (count: number, length: number, at: (i: number, k: number) => number) => {
+    for (let i = 0; i < count; i++) {
+      let sum = 0;
+      for (let k = -radius; k <= radius; k++) sum += k >= 0 && k < length ? mask[at(i, k)]! : 0;
+      for (let k = 0; k < length; k++) {
+        line[k] = sum / (2 * radius + 1);
+        const add = k + radius + 1;
+        const drop = k - radius;
+        if (add < length) sum += mask[at(i, add)]!;
+        if (drop >= 0) sum -= mask[at(i, drop)]!;
+      }
+      for (let k = 0; k < length; k++) mask[at(i, k)] = line[k]!;
+    }
+  };
+  for (let round = 0; round < 2; round++) {
+    pass(height, width, (y, x) => y * width + x);
+    pass(width, height, (x, y) => y * width + x);
+  }
+}
+
+/**
+ * The blend's mask in face space (lowerFaceSize): the union of the sample's and the frame's lower face, feathered,
+ * zero at the sample's edges.
+ */
+function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: number): Float32Array {
+  const { width, height } = lowerFaceSize(eyePx);
+  const mask = new Float32Array(width * height);
+  const radius = Math.max(2, Math.round(FEATHER * eyePx));
+  fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx));
+  fillPolygon(
+    mask,
+    width,
+    height,
+    outline(
+      JAW_POINTS.map((j) => frameInFace[j]!),
+      frameInFace[33]!,
+      eyePx,
+    ),
+  );
+  // Nothing within the feather of the sample's edge: the blur then ends inside the sample.
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (x < radius * 2 || y < radius * 2 || x >= width - radius * 2 || y >= height - radius * 2) mask[y * width + x] = 0;
+  feather(mask, width, height, radius);
+  return mask;
+}
+
+/** Bilinear RGB of the sheet at (x, y), clamped to the sample's tile. */
+function sampleAt(sheet: AtlasSheet, tile: { x: number; y: number; width: number; height: number }, x: number, y: number, out: number[]) {
+  const sx = Math.min(tile.width - 1.001, Math.max(0, x - 0.5));
+  const sy = Math.min(tile.height - 1.001, Math.max(0, y - 0.5));
+  const x0 = Math.floor(sx),
+    y0 = Math.floor(sy);
+  const fx = sx - x0,
+    fy = sy - y0;
+  const a = ((tile.y + y0) * sheet.width + tile.x + x0) * 3;
+  const b = a + sheet.width * 3;
+  const rgb = sheet.rgb;
+  for (let c = 0; c < 3; c++) {
+    const top = rgb[a + c]! + (rgb[a + 3 + c]! - rgb[a + c]!) * fx;
+    const bottom = rgb[b + c]! + (rgb[b + 3 + c]! - rgb[b + c]!) * fx;
+    out[c] = top + (bottom - top) * fy;
+  }
+}
+
+export interface BlendInput {
+  /** The frame, RGBA, changed in place. */
+  frame: Buffer;
+  width: number;
+  height: number;
+  /** The frame's 68 landmarks, px of the frame. */
+  landmarks: readonly Point[];
+  reference: readonly Point[];
+  eyePx: number;
+  sheet: AtlasSheet;
+  sample: MouthSample;
+  /** A second sample mixed in by `amount` (a change of mouth shown over two frames). */
+  toward?: { sample: MouthSample; amount: number };
+}
+
+/** Replaces the frame's lower face by the sample (see the module's comment). */
+export function blendMouth(input: BlendInput): void {
+  const { frame, width, height, eyePx, sheet, sample } = input;
+  const toFace: Similarity = toReference(input.landmarks, input.reference);
+  const frameInFace = input.landmarks.map((p) => applySimilarity(toFace, p));
+  const mask = blendMask(sample, frameInFace, eyePx);
+  const size = lowerFaceSize(eyePx);
+  const tile = { x: sample.x, y: sample.y, ...size };
+  const other = input.toward && { x: input.toward.sample.x, y: input.toward.sample.y, ...size };
+  const amount = input.toward?.amount ?? 0;
+  // The frame's pixels the lower face covers: the face box's corners carried back to the frame.
+  const corners = [
+    { x: 0, y: 0 },
+    { x: size.width, y: 0 },
+    { x: 0, y: size.height },
+    { x: size.width, y: size.height },
+  ].map((p) => applySimilarity(invertSimilarity(toFace), p));
+  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))));
+  const x1 = Math.min(width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
+  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
+  const y1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
+  const colour = [0, 0, 0];
+  const second = [0, 0, 0];
+  const sampled = (fx: number, fy: number) => {
+    sampleAt(sheet, tile, fx, fy, colour);
+    if (other && amount > 0) {
+      sampleAt(sheet, other, fx, fy, second);
+      for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
+    }
+  };
+  const weightAt = (fx: number, fy: number) => {
+    const mx = Math.round(fx - 0.5),
+      my = Math.round(fy - 0.5);
+    return mx < 0 || my < 0 || mx >= size.width || my >= size.height ? 0 : mask[my * size.width + mx]!;
+  };
+  // The seam's colour: the frame's and the sample's mean where the mask is partly on, their difference applied.
+  const sums = [0, 0, 0, 0, 0, 0];
+  let count = 0;
+  for (let y = y0; y <= y1; y += 2)
+    for (let x = x0; x <= x1; x += 2) {
+      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
+      const m = weightAt(f.x, f.y);
+      if (m <= 0.1 || m >= 0.9) continue;
+      sampled(f.x, f.y);
+      const p = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) {
+        sums[c] = sums[c]! + frame[p + c]!;
+        sums[c + 3] = sums[c + 3]! + colour[c]!;
+      }
+      count++;
+    }
+  const shift = [0, 1, 2].map((c) => (count ? Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, (sums[c]! - sums[c + 3]!) / count)) : 0));
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++) {
+      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
+      const m = weightAt(f.x, f.y);
+      if (m <= 0.002) continue;
+      sampled(f.x, f.y);
+      const p = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) {
+        const shifted = Math.min(255, Math.max(0, colour[c]! + shift[c]!));
+        frame[p + c] = Math.round(frame[p + c]! + (shifted - frame[p + c]!) * m);
+      }
+    }
+}
