@@ -44,7 +44,14 @@ export async function fetchRecording(
 
 async function download(url: string, path: string, mode: Mode): Promise<void> {
   try {
-    await guardedFetch(url, { mode, timeoutMs: limits.recordingTimeoutMs, maxBytes: limits.maxUploadBytes.audio, toFile: path, maxRedirects: 5, pace: MEDIA_PACE });
+    await guardedFetch(url, {
+      mode,
+      timeoutMs: limits.recordingTimeoutMs,
+      maxBytes: limits.maxUploadBytes.audio,
+      toFile: path,
+      maxRedirects: 5,
+      pace: MEDIA_PACE,
+    });
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {

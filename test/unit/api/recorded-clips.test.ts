@@ -63,8 +63,7 @@ function uploadsOf(uploads: Upload[]) {
   const store: UploadStore = {
     put: async () => undefined,
     get: async (tenantId, uploadId) => items.get(`${tenantId}/${uploadId}`),
-    countPending: async (tenantId, now) =>
-      [...items.values()].filter((u) => u.tenantId === tenantId && !u.usedBy && u.expiresAt > now).length,
+    countPending: async (tenantId, now) => [...items.values()].filter((u) => u.tenantId === tenantId && !u.usedBy && u.expiresAt > now).length,
     markUsed: async (tenantId, uploadId, usedBy) => {
       const item = items.get(`${tenantId}/${uploadId}`);
       if (!item || item.usedBy) return false;
