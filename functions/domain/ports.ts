@@ -264,6 +264,8 @@ export interface UploadStore {
   get(tenantId: string, uploadId: string): Promise<Upload | undefined>;
   /** Marks the upload used by `usedBy`; false if it was used already (a conditional write: one winner). */
   markUsed(tenantId: string, uploadId: string, usedBy: string): Promise<boolean>;
+  /** Gives back an upload `usedBy` took, if it still holds it (a request that failed after claiming it). */
+  release(tenantId: string, uploadId: string, usedBy: string): Promise<void>;
   /** How many of the account's uploads are neither used nor expired at `nowSeconds` (epoch seconds). */
   countPending(tenantId: string, nowSeconds: number): Promise<number>;
 }

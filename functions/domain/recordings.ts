@@ -25,17 +25,33 @@ export async function claimRecordings(
   tenantId: string,
   videoId: string,
   deps: ClaimDeps | undefined,
-): Promise<void> {
+): Promise<string[]> {
   const named = clips.flatMap((clip, index) =>
     'audio_upload' in clip && clip.audio_upload !== undefined ? [{ id: clip.audio_upload, path: `clips[${index}].audio_upload` }] : [],
   );
   if (named.length && !deps) throw new InvalidRequest(named.map((n) => ({ path: n.path, message: 'is not accepted here: give audio_url' })));
-  if (!deps) return;
+  if (!deps) return [];
   const ids = named.map((n) => n.id);
   const twice = named.find((n, i) => ids.indexOf(n.id) !== i);
   if (twice)
     throw new InvalidRequest([{ path: twice.path, message: 'names an upload another clip of this video already uses; upload the file again' }]);
   const dryRun = { ...deps, uploads: { ...deps.uploads, markUsed: async () => true } };
   for (const n of named) await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy: videoId }, dryRun);
-  for (const n of named) await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy: videoId }, deps);
+  const taken: string[] = [];
+  try {
+    for (const n of named) {
+      await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy: videoId }, deps);
+      taken.push(n.id);
+    }
+  } catch (error) {
+    await releaseRecordings(taken, tenantId, videoId, deps);
+    throw error;
+  }
+  return named.map((n) => n.id);
+}
+
+/** Gives back the uploads a video took when the request fails after taking them, so a retry can name them again. */
+export async function releaseRecordings(uploadIds: readonly string[], tenantId: string, videoId: string, deps: ClaimDeps | undefined) {
+  if (!deps) return;
+  await Promise.all(uploadIds.map((id) => deps.uploads.release(tenantId, id, videoId)));
 }

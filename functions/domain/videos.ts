@@ -21,7 +21,7 @@ import type {
   UploadStore,
   VideoRepository,
 } from './ports.ts';
-import { canAlignTranscript, claimRecordings } from './recordings.ts';
+import { canAlignTranscript, claimRecordings, releaseRecordings } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
@@ -264,7 +264,8 @@ export async function createVideo(
   if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps, account);
   const now = deps.now();
   const videoId = deps.newVideoId();
-  await claimRecordings(command.clips, caller.tenantId, videoId, deps.recordings && { ...deps.recordings, now: deps.now });
+  const claimDeps = deps.recordings && { ...deps.recordings, now: deps.now };
+  const uploadsTaken = await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);
   const video: VideoRecord = {
     videoId,
     tenantId: caller.tenantId,
@@ -285,15 +286,22 @@ export async function createVideo(
     deadlineAt: Math.floor(now.getTime() / 1000) + limits.videoDeadlineSeconds,
     delivery: { state: options?.sendsEvent === false ? 'none' : 'pending', attempts: [] },
   };
-  await deps.videos.create(video);
+  try {
+    await deps.videos.create(video);
+  } catch (error) {
+    // No video: the uploads it took go back to the caller, so a retry (same Idempotency-Key or not) can name them.
+    await releaseRecordings(uploadsTaken, caller.tenantId, videoId, claimDeps);
+    throw error;
+  }
   try {
     await deps.renderQueue.sendBatch(
       clips.map((c) => ({ kind: 'render-clip', tenantId: video.tenantId, videoId: video.videoId, clipIndex: c.index })),
     );
   } catch (error) {
-    // The caller gets an error and no id: leave no video behind that would later fail and call its webhook.
-    // (Render messages already sent find no video and are dropped.)
+    // The caller gets an error and no id: leave no video behind that would later fail and call its webhook,
+    // and give back its uploads. (Render messages already sent find no video and are dropped.)
     await deps.videos.delete(video.videoId);
+    await releaseRecordings(uploadsTaken, caller.tenantId, videoId, claimDeps);
     throw error;
   }
   return { videoId: video.videoId, status: 'queued', createVideo: video.createVideo, clipCount: clips.length, createdAt: video.createdAt, test };

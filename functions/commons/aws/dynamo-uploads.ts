@@ -37,6 +37,22 @@ export class DynamoUploadStore implements UploadStore {
     }
   }
 
+  async release(tenantId: string, uploadId: string, usedBy: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { tenantId, uploadId },
+          UpdateExpression: 'REMOVE usedBy',
+          ConditionExpression: 'usedBy = :usedBy',
+          ExpressionAttributeValues: { ':usedBy': usedBy },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
   async countPending(tenantId: string, nowSeconds: number): Promise<number> {
     let count = 0;
     let start: Record<string, unknown> | undefined;

@@ -63,6 +63,10 @@ function uploadsOf(uploads: Upload[]) {
   const store: UploadStore = {
     put: async () => undefined,
     get: async (tenantId, uploadId) => items.get(`${tenantId}/${uploadId}`),
+    release: async (tenantId, uploadId, usedBy) => {
+      const item = items.get(`${tenantId}/${uploadId}`);
+      if (item?.usedBy === usedBy) delete item.usedBy;
+    },
     countPending: async (tenantId, now) => [...items.values()].filter((u) => u.tenantId === tenantId && !u.usedBy && u.expiresAt > now).length,
     markUsed: async (tenantId, uploadId, usedBy) => {
       const item = items.get(`${tenantId}/${uploadId}`);
@@ -88,16 +92,21 @@ const upload = (uploadId: string, tenantId = 'acct_1', contentType: Upload['cont
   expiresAt: Date.parse('2026-11-28T00:00:00Z') / 1000,
 });
 
-async function create(clips: unknown[], uploads: ReturnType<typeof uploadsOf>): Promise<VideoRecord> {
+async function create(clips: unknown[], uploads: ReturnType<typeof uploadsOf>, failing?: { store?: boolean; queue?: boolean }): Promise<VideoRecord> {
   const created: VideoRecord[] = [];
+  const fault = () => Promise.reject(new Error('service unavailable'));
   const deps: CreateVideoDeps = {
     bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
     accountBots: { get: async () => undefined },
     accounts: { get: async () => undefined },
     voices: { polly: false },
-    videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
+    videos: {
+      create: async (v: VideoRecord) => (failing?.store ? fault() : void created.push(v)),
+      delete: async () => undefined,
+      countInProgress: async () => 0,
+    } as unknown as VideoRepository,
     clips: { get: async () => undefined, put: async () => undefined, list: async () => ({ items: [] }) },
-    renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
+    renderQueue: { send: async () => undefined, sendBatch: async () => (failing?.queue ? fault() : undefined) },
     now: () => new Date('2026-11-27T12:00:00Z'),
     newVideoId: () => 'vid_new',
     recordings: { uploads: uploads.store, objects: { head: uploads.head } },
@@ -119,6 +128,16 @@ describe('creating a video with recorded clips', () => {
     expect(video.clips.map((c) => c.recording)).toEqual([{ uploadKey: `upload-files/acct_1/${UPLOAD}` }, { url: 'https://e.com/me.mp3' }]);
     expect(video.clips[1]!.text).toBe('');
     expect(uploads.items.get(`acct_1/${UPLOAD}`)?.usedBy).toBe('vid_new');
+  });
+
+  it('gives the uploads back when the video cannot be stored or its renders cannot be queued, so a retry can name them', async () => {
+    for (const failing of [{ store: true }, { queue: true }]) {
+      const uploads = uploadsOf([upload(UPLOAD)]);
+      await expect(create([{ bot_uid: 'bot_ava', audio_upload: UPLOAD, text: 'Hello.' }], uploads, failing)).rejects.toThrow('service unavailable');
+      expect(uploads.items.get(`acct_1/${UPLOAD}`)?.usedBy).toBeUndefined();
+      const retried = await create([{ bot_uid: 'bot_ava', audio_upload: UPLOAD, text: 'Hello.' }], uploads);
+      expect(retried.clips[0]!.recording).toEqual({ uploadKey: `upload-files/acct_1/${UPLOAD}` });
+    }
   });
 
   it("refuses another account's upload, one upload for two clips, and a footage upload, taking none of them", async () => {

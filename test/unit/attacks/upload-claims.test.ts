@@ -27,6 +27,10 @@ class MemoryUploads implements UploadStore {
     item.usedBy = usedBy;
     return true;
   }
+  async release(tenantId: string, uploadId: string, usedBy: string) {
+    const item = this.items.get(`${tenantId}/${uploadId}`);
+    if (item?.usedBy === usedBy) delete item.usedBy;
+  }
   async countPending(tenantId: string, nowSeconds: number) {
     return [...this.items.values()].filter((u) => u.tenantId === tenantId && u.expiresAt > nowSeconds && !u.usedBy).length;
   }
