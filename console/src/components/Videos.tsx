@@ -18,7 +18,8 @@ const GIVEN_NAME = /^Clip \d+$/;
 function VideoRow({ video }: { video: Video }) {
   const first = video.clips[0];
   const thumbnail = video.output?.thumbnail_url;
-  const words = first?.text ? firstWords(shownText(first.text)) : '';
+  // A tag removed between two words leaves their two spaces: one is shown.
+  const words = first?.text ? firstWords(shownText(first.text).replace(/\s+/g, ' ').trim()) : '';
   const named = first && !GIVEN_NAME.test(first.clip_name) ? first.clip_name : undefined;
   const count = video.clips.length;
   const about = [named && words, first?.bot_uid, `${count} ${count === 1 ? 'clip' : 'clips'}`].filter(Boolean).join(' · ');
