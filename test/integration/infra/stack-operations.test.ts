@@ -289,14 +289,18 @@ describe('storage', () => {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LoggingConfiguration: { DestinationBucketName: { Ref: idOf(stack.mediaStorage.accessLogs as any) } },
-      // Pages may read presigned links (the console's captions track), nothing else: no credentials, no writes.
-      CorsConfiguration: { CorsRules: [{ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'], MaxAge: 3600 }] },
+      // Pages may read presigned links (the console's captions track) and PUT a file to a presigned upload link
+      // (which is signed for one key, type and size); no credentials, no other header.
+      CorsConfiguration: {
+        CorsRules: [{ AllowedMethods: ['GET', 'HEAD', 'PUT'], AllowedHeaders: ['Content-Type'], AllowedOrigins: ['*'], MaxAge: 3600 }],
+      },
     });
     const rules = resources[mediaId]!.Properties.LifecycleConfiguration.Rules;
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ TagFilters: [{ Key: 'retention', Value: 'temporary' }], ExpirationInDays: 7, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 1 }),
+        expect.objectContaining({ Id: 'ExpireUploadFiles', Prefix: 'upload-files/', ExpirationInDays: 2, Status: 'Enabled' }),
         expect.objectContaining({ Id: 'ExpireRetiredLooks', Prefix: 'retired-looks/', ExpirationInDays: 1, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: 'tmp/', ExpirationInDays: 1 }),
         expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
