@@ -6,8 +6,9 @@
  * is as still as the person's own while one shape lasts.
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { PNG } from 'pngjs';
 import { applySimilarity, JAW_POINTS, type Point, toReference } from '#domain/face-space';
 import type { BotManifest, FootageManifest, MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
@@ -63,8 +64,11 @@ export class FootageRig {
 
   /** The rig of the look in `dir` at `height` px; `rounded` draws the card's corners. */
   static async open(dir: string, manifest: BotManifest, height: number, rounded: boolean): Promise<FootageRig> {
-    const atlas = await sharp(join(dir, manifest.footage!.atlas)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    return new FootageRig(dir, manifest, height, { rgb: atlas.data, width: atlas.info.width, height: atlas.info.height }, rounded);
+    // pngjs, as the sprites: the render image carries no sharp.
+    const atlas = PNG.sync.read(await readFile(join(dir, manifest.footage!.atlas)));
+    const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
+    for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
+    return new FootageRig(dir, manifest, height, { rgb, width: atlas.width, height: atlas.height }, rounded);
   }
 
   /** Frame `i` of the clip (RGBA, width x height) with `mouth`; asked for in order from 0. */
