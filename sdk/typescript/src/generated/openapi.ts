@@ -579,6 +579,10 @@ export interface components {
             captions?: "none" | "burn";
             /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"bot_size":"medium","background_volume":0.2,"transitions":"","reusable_clip":false,"bot_position":"the bot's default_position"}. */
             clips: string | ({
+                /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
+                audio_upload?: string;
+                /** @description A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most 180 s. Fetched like a background. */
+                audio_url?: string;
                 background?: string | "";
                 /** @description Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded). */
                 background_volume?: number | string;
@@ -636,8 +640,8 @@ export interface components {
                 })[];
                 remove_bot_background?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
                 reusable_clip?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
-                /** @description What the bot says (at most 2000 characters, markup included). May carry <break time="500ms"/> (at most 5 s each, 20 s and 20 breaks in all), <emphasis level="strong|moderate|reduced">…</emphasis> and <say-as interpret-as="characters">…</say-as>; &lt; &gt; &amp; &quot; &apos; are read. */
-                text: string;
+                /** @description What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording. */
+                text?: string;
                 /** @description Space-separated: at most one entry (fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in) and one exit (fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out); hyphens accepted. */
                 transitions?: string | string[];
                 /** @description A voice id from GET /v1/voices (e.g. "espeak:es+f3", "polly:Lucia" where the deployment uses Polly). Default: the bot's voice. */
@@ -800,6 +804,10 @@ export interface components {
             captions?: "none" | "burn";
             /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"bot_size":"medium","background_volume":0.2,"transitions":"","reusable_clip":false,"bot_position":"the bot's default_position"}. */
             clips: string | ({
+                /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
+                audio_upload?: string;
+                /** @description A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most 180 s. Fetched like a background. */
+                audio_url?: string;
                 background?: string | "";
                 /** @description Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded). */
                 background_volume?: number | string;
@@ -857,8 +865,8 @@ export interface components {
                 })[];
                 remove_bot_background?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
                 reusable_clip?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
-                /** @description What the bot says (at most 2000 characters, markup included). May carry <break time="500ms"/> (at most 5 s each, 20 s and 20 breaks in all), <emphasis level="strong|moderate|reduced">…</emphasis> and <say-as interpret-as="characters">…</say-as>; &lt; &gt; &amp; &quot; &apos; are read. */
-                text: string;
+                /** @description What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording. */
+                text?: string;
                 /** @description Space-separated: at most one entry (fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in) and one exit (fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out); hyphens accepted. */
                 transitions?: string | string[];
                 /** @description A voice id from GET /v1/voices (e.g. "espeak:es+f3", "polly:Lucia" where the deployment uses Polly). Default: the bot's voice. */
