@@ -10,6 +10,7 @@ import type { Transitions } from '#domain/clip';
 import type { LexiconEntry, SpeechScript } from '#domain/lexicon';
 import type { Overlay, Theme } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
+import type { SpokenWord } from '#domain/spoken-words';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageLayer } from './image-layers.ts';
@@ -114,6 +115,8 @@ export interface RenderClipOutput {
   durationSeconds: number;
   /** The clip's captions, timed in the clip (a video's speech starts after its entry transition). */
   cues: Cue[];
+  /** The clip's spoken words, timed in the clip as its cues are (the video's words file is made of them). */
+  words: SpokenWord[];
   /** Whether the captions were drawn into the picture. */
   captionsBurned?: boolean;
   /** A video clip's poster (JPEG inside workDir): its frame at posterSecondsOf, written by the same ffmpeg pass. */
