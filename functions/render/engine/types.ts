@@ -14,6 +14,7 @@ import type { SpokenWord } from '#domain/spoken-words';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageLayer } from './image-layers.ts';
+import type { VisemeSpan } from './lipsync.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '4';
@@ -32,6 +33,8 @@ export interface SpeechResult {
   words: TimedWord[];
   /** When each sound is made, if the engine tells (espeak-ng does, in every language): they shape the mouth and lead the head. */
   phonemes?: TimedPhoneme[];
+  /** The mouth's shapes read from the sound itself (a recording without a transcript: speech/spectral-visemes.ts). */
+  spectralVisemes?: VisemeSpan[];
 }
 
 /** A sound of the speech, as the engine made it. */
