@@ -165,25 +165,6 @@ function shapePictures(closed: Picture, drawing: Picture, change: Uint8Array, fr
   return [squash(closed, drawing, weight, region, SHAPE_NARROW), drawing];
 }
 
-/** The head box: every changed pixel, with room for the feathering. */
-function headBox(reach: Float32Array): { x: number; y: number; width: number; height: number } {
-  const { width, height } = CANVAS;
-  let x0 = width,
-    y0 = height,
-    x1 = 0,
-    y1 = 0;
-  reach.forEach((v, i) => {
-    if (v <= 0) return;
-    const x = i % width,
-      y = (i - x) / width;
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x + 1);
-    y1 = Math.max(y1, y + 1);
-  });
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
-
 /** The middle of the pixels the mouth changes: where the bot's mouth is. */
 function mouthCentre(mouthChange: Uint8Array): { x: number; y: number } {
   const { width } = CANVAS;
@@ -268,7 +249,8 @@ export async function buildDrawnLook(images: DrawnImages): Promise<PreparedLook>
   }
   const eyeWeight = eyes ? boxBlur(dilate(eyesChange, width, height, 2), width, height, 1) : undefined;
   const reach = boxBlur(dilate(changed, width, height, 3), width, height, 2);
-  const box = headBox(reach);
+  // The head box: every changed pixel, with room for the feathering (never empty: mouth_open differs from mouth_closed).
+  const box = fieldBounds(reach, width) ?? EMPTY_BOX;
   const crop = (picture: Picture, eyesClosed: boolean): Picture => {
     const data = Buffer.alloc(box.width * box.height * 4);
     for (let y = 0; y < box.height; y++) {
