@@ -15,7 +15,8 @@ const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
  * A PUT that starts work as well as storing a document: a bot's PUT starts a preparation (a new version, a
  * `bot.ready` event), so a retry after a lost answer could prepare the bot twice.
  */
-const PUT_STARTING_WORK = /^\/v1\/bot\/[^/]+$/;
+// Not anchored at the start: a deployment's base URL may carry a stage (…/prod/v1/bot/{uid}).
+const PUT_STARTING_WORK = /\/v1\/bot\/[^/]+$/;
 
 /**
  * Whether a request may be sent twice without doing its work twice: reads and deletes are, and so is a POST or PUT

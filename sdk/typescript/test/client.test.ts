@@ -90,6 +90,13 @@ describe('createVideo', () => {
     expect(template.response.status).toBe(503);
     expect(svc.seen).toHaveLength(5);
   });
+  it("does not repeat a bot's PUT under a base URL with a stage (/prod)", async () => {
+    const svc = fakeService({ 'PUT /prod/v1/bot/bot_me': () => json(503, {}) });
+    const vidbot = new Vidbot({ baseUrl: 'http://svc/prod', apiKey: 'vb_k', fetch: svc.fetch, retry: fast });
+    const bot = await vidbot.api.PUT('/v1/bot/{uid}', { params: { path: { uid: 'bot_me' } }, body: { name: 'Me' } as never });
+    expect(bot.response.status).toBe(503);
+    expect(svc.seen).toHaveLength(1);
+  });
 });
 
 describe('waitForVideo', () => {
