@@ -163,8 +163,8 @@ interface VideoCaptions {
 
 /**
  * The video's cues and words: each clip's (stored beside its render) shifted to where the clip starts. A clip whose
- * cues are missing (removed by hand) contributes none; the video is not failed for it. A clip stored before its
- * words were kept beside it contributes its cues' words.
+ * cues are missing (removed by hand) contributes none; the video is not failed for it. A clip whose stored cues
+ * carry no words contributes its cues' words.
  */
 async function readVideoCaptions(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<VideoCaptions> {
   const clips: { clip: number; cues: Cue[]; words: SpokenWord[]; durationSeconds: number }[] = [];

@@ -25,7 +25,7 @@ export async function posterLink(objects: ObjectStore, video: VideoRecord, secon
 export interface CaptionLinks {
   vtt: PresignedLink;
   srt: PresignedLink;
-  /** Absent for a video completed before its words were kept. */
+  /** Absent when the video's record names no words file. */
   words?: PresignedLink;
 }
 

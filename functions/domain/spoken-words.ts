@@ -47,7 +47,7 @@ export function spokenWords(text: string, words: TimedWord[], offsetSeconds = 0)
 }
 
 /**
- * The words of a clip stored before its words were kept beside it: its cues' words, each cue's time shared evenly
+ * The words of a clip whose stored cues carry none: its cues' words, each cue's time shared evenly
  * between them (a word's time within its cue is then approximate; the cue's own time is exact).
  */
 export function wordsOfCues(cues: Cue[]): SpokenWord[] {

@@ -41,8 +41,8 @@ export interface VideoOutput {
   /** A JPEG poster of the video (its first clip after the entry transition); videos only. */
   posterKey?: string;
   /**
-   * The video's captions, as WebVTT and SubRip files, and its spoken words as JSON (every completed video and voice
-   * since captions exist; the words file since words are kept).
+   * The video's captions, as WebVTT and SubRip files, and its spoken words as JSON (`wordsKey` absent on a record
+   * that names no words file).
    */
   captions?: { vttKey: string; srtKey: string; wordsKey?: string };
 }

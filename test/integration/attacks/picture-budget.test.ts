@@ -1,6 +1,6 @@
 /**
- * The issue's attack on a render's memory: ten image overlays of an 8000x4000 PNG (a flat colour, about 100 KB
- * each on disk) made one 1-s clip's ffmpeg processes peak at 3.96 GB. A clip's pictures now declare at most
+ * An attack on a render's memory: ten image overlays of an 8000x4000 PNG (a flat colour, about 100 KB each on
+ * disk) can drive one 1-s clip's ffmpeg processes to about 4 GB. A clip's pictures therefore declare at most
  * limits.maxClipPicturePixels in all, are decoded one at a time and are scaled to their box when fetched, so the
  * render's filter graph never holds a full picture. Here: that request fails its clip with
  * `clip_pictures_too_large` in seconds, and the worst clip the limits allow (ten overlays of a tenth of the budget
