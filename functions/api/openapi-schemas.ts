@@ -22,7 +22,7 @@ const drawnPartDescription = (part: DrawnPart) => {
 };
 
 /** PUT /v1/bot/{uid}: a multipart form (files) or JSON (image_url only). */
-export const putBotFields = {
+const putBotFields = {
   name: { type: 'string', maxLength: limits.maxBotNameChars, description: 'Required.' },
   description: { type: 'string', maxLength: limits.maxBotDescriptionChars },
   voice: { type: 'string', description: `A voice id from GET /v1/voices. Default: ${DEFAULT_BOT_VOICE}.` },
@@ -47,6 +47,13 @@ export const putBotFields = {
     description:
       'Required (true) for a video bot: you state that the person filmed agreed to be made into a bot. The record keeps when and by which key.',
   },
+};
+/** PUT /v1/bot/{uid} as JSON: the sources that go by reference. */
+export const putBotJsonRequest = {
+  type: 'object',
+  required: ['name'],
+  description: 'One source by reference: image_url, video_url or video_upload (the last two with consent: true).',
+  properties: putBotFields,
 };
 export const putBotRequest = {
   type: 'object',

@@ -7,7 +7,7 @@ import { limits } from '#domain/limits';
 import { uploadRequestSchema } from '#domain/uploads';
 import { VIDEO_STATUSES } from '#domain/video';
 import { okWith, responseSchemas } from './openapi-responses.ts';
-import { batchRequest, errorSchema, putBotFields, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
+import { batchRequest, errorSchema, putBotJsonRequest, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
 
 /** Every operation that needs a key (401) may also be over the key's request rate (429 rate_limited). */
 const errors = (...codes: number[]) =>
@@ -78,14 +78,7 @@ function botPaths({ create, uidParam }: Shared) {
           required: true,
           content: {
             'multipart/form-data': { schema: { $ref: '#/components/schemas/PutBotRequest' } },
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['name'],
-                description: 'One source by reference: image_url, video_url or video_upload (the last two with consent: true).',
-                properties: putBotFields,
-              },
-            },
+            'application/json': { schema: putBotJsonRequest },
           },
         },
         responses: { ...ok('Accepted: the bot record, status preparing', '202'), ...errors(400, 401, 403, 413, 415, 500) },
