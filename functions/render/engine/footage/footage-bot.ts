@@ -6,8 +6,7 @@ import type { BotManifest } from '#domain/look';
 import type { ClipTiming } from '../clip-timeline.ts';
 import { botHeightFor, headBoxOf, layoutFor } from '../layout.ts';
 import { clipMouthFrames, speechLoudness } from '../mouth-track.ts';
-import type { Presenter } from '../presenter.ts';
-import type { RenderClipInput, SpeechResult } from '../types.ts';
+import type { Presenter, RenderClipInput, SpeechResult } from '../types.ts';
 import { FootageRig } from './footage-rig.ts';
 
 export async function footagePresenter(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming, manifest: BotManifest): Promise<Presenter> {
