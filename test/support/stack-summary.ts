@@ -12,7 +12,7 @@ import { synthStack } from './synth.ts';
 /** A 64-hex asset hash (a bundle's zip, an image's tag) as it appears in S3 keys and image URIs. */
 const ASSET_HASH = /[0-9a-f]{64}/g;
 
-export function stackTemplate(): Record<string, unknown> {
+function stackTemplate(): Record<string, unknown> {
   return JSON.parse(JSON.stringify(Template.fromStack(synthStack().stack).toJSON()).replace(ASSET_HASH, '<asset>'));
 }
 

