@@ -18,12 +18,13 @@
 import { rowCommand, type StartBatchCommand } from './batch-request.ts';
 import { batchInputKey } from './bucket-layout.ts';
 import { Conflict, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
-import { maxVideosInProgress } from './fair-use.ts';
+import { videosInProgressLimit, videosInProgressRoom } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
 import { pendingWork } from './pending-work.ts';
 import type { BatchStore, MessageQueue, ObjectStore } from './ports.ts';
 import { sharedClipIndexes, type TemplateRecord } from './templates.ts';
+import { isTestAccount } from './test-mode.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { isTerminal } from './video.ts';
 import { type CreateVideoDeps, createVideo } from './videos.ts';
@@ -41,6 +42,8 @@ export interface BatchRecord {
   keyId: string;
   templateUid: string;
   templateName: string;
+  /** Sent with a test key: its rows make test videos (domain/test-mode.ts). */
+  test?: true;
   webhookUrl: string;
   /** The batch's address in the API it was sent to (the batch.completed event links it). */
   url: string;
@@ -110,7 +113,8 @@ export async function startBatch(
   deps: StartBatchDeps,
 ): Promise<BatchRecord> {
   // An account allowed no video in progress would wait for ever.
-  const limit = maxVideosInProgress(await deps.accounts.get(caller.tenantId));
+  const account = await deps.accounts.get(caller.tenantId);
+  const limit = await videosInProgressLimit(account, deps.accounts);
   if (limit === 0) throw new TooManyVideosInProgress(0, limits.videosInProgressRetryAfterSeconds);
   const now = deps.now();
   const batchId = deps.newBatchId();
@@ -125,6 +129,7 @@ export async function startBatch(
     keyId: caller.keyId,
     templateUid: template.uid,
     templateName: template.name,
+    ...(isTestAccount(account) && { test: true as const }),
     webhookUrl: command.webhookUrl,
     url: `${caller.baseUrl}/v1/batches/${batchId}`,
     notifyEach: command.notifyEach,
@@ -182,10 +187,8 @@ export type LookOutcome = 'stale' | 'running' | 'settled';
 
 /** How many rows may be released now: the batch's share of the account's room, less what is in progress. */
 async function roomNow(batch: BatchRecord, next: BatchRecord, deps: AdvanceBatchDeps): Promise<number> {
-  const limit = maxVideosInProgress(await deps.accounts.get(batch.tenantId));
+  const { limit, inProgress } = await videosInProgressRoom(batch.tenantId, deps);
   const share = batchRoom(limit);
-  const since = new Date(deps.now().getTime() - limits.videoDeadlineSeconds * 1000).toISOString();
-  const inProgress = share === 0 ? 0 : await deps.videos.countInProgress(batch.tenantId, since, limit);
   let room = Math.min(share - Math.max(inProgress, next.inFlight.length), limits.maxBatchRowsInFlight - next.inFlight.length);
   if (next.sharedClips.length && next.nextRow === 0) room = Math.min(room, 1);
   else if (next.sharedClips.length && next.inFlight.includes(0)) {
