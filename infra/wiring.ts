@@ -391,11 +391,16 @@ export const functions = {
     timeoutSeconds: 15,
     // The voices a PUT may name depend on the deployment's speech engine.
     voices: true,
-    tables: { bots: 'read', accountBots: 'readWrite' },
+    // uploads: a PUT's video_upload is claimed for the bot (and its file's size read).
+    tables: { bots: 'read', accountBots: 'readWrite', uploads: 'readWrite' },
     // A PUT queues the preparation; POST /v1/bot/{uid}/redeliver queues the bot's event.
     queues: { prepare: 'send', notify: 'send' },
-    // It stores a PUT's images under uploads/ and deletes a bot's uploads and looks (looks/, retired-looks/).
-    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.retiredLooks, BUCKET_PREFIXES.uploads] },
+    // It stores a PUT's images under uploads/ and deletes a bot's uploads (uploads/, and the upload-files/ file its
+    // video_upload named) and looks (looks/, retired-looks/).
+    bucket: {
+      access: 'readWrite',
+      delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.retiredLooks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles],
+    },
   },
   /** Templates: saved, listed, read and deleted here; videos are made from them by createVideo. */
   templates: {
@@ -632,9 +637,9 @@ export const functions = {
     timeoutSeconds: 120,
     tables: { accountBots: 'readWrite' },
     queues: { notify: 'send' },
-    // It writes looks and removes what it used or made: the uploads, a failed look; it moves a replaced look to
-    // retired-looks/ (copy, then delete).
-    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads] },
+    // It writes looks and removes what it used or made: the uploads (a video_upload's file too), a failed look; it
+    // moves a replaced look to retired-looks/ (copy, then delete).
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',
@@ -648,8 +653,9 @@ export const functions = {
     queues: { notify: 'send', batch: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
     deadLetters: ['render', 'assemble', 'prepare'],
-    // A failed bot's uploads go (its previous look stays where it is); it reads and writes nothing.
-    bucket: { delete: [BUCKET_PREFIXES.uploads] },
+    // A failed bot's uploads go (a video_upload's file too; its previous look stays where it is); it reads and
+    // writes nothing.
+    bucket: { delete: [BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
 } as const satisfies Record<string, FunctionDecl>;
 export type FunctionName = keyof typeof functions;

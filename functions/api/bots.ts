@@ -1,5 +1,6 @@
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBotCatalog } from '#commons/aws/dynamo-stores';
+import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { readFieldsAndFiles } from '#commons/body';
@@ -17,10 +18,11 @@ import { limits } from '#domain/limits';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { getBot, listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots', 'accountBots'], queues: ['prepare', 'notify'], bucket: true });
+const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads'], queues: ['prepare', 'notify'], bucket: true });
 const deps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+  uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads),
   objects: new S3ObjectStore(s3Client(), config.bucket),
   prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),
   notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),

@@ -32,16 +32,32 @@ export const putBotFields = {
     type: 'string',
     description: `A photo (JPEG, PNG or WebP, at most ${limits.maxBotImageBytes / 1024 / 1024} MB), fetched through the address guard.`,
   },
+  video_url: {
+    type: 'string',
+    description: `A recording of the person (MP4, MOV or WebM, at most ${limits.maxRecordingBytes / 1024 / 1024} MB) for a video bot, fetched through the address guard. Needs consent.`,
+  },
+  video_upload: {
+    type: 'string',
+    pattern: '^upl_[A-Za-z0-9_-]{16}$',
+    description:
+      'A recording uploaded with POST /v1/uploads (content_type video/*) for a video bot: your own upload, unused and unexpired; it serves this bot only. Needs consent.',
+  },
+  consent: {
+    type: 'boolean',
+    description:
+      'Required (true) for a video bot: you state that the person filmed agreed to be made into a bot. The record keeps when and by which key.',
+  },
 };
 export const putBotRequest = {
   type: 'object',
   required: ['name'],
   description:
-    `Exactly one image source: image, image_url, or the drawn layers (${DRAWN_PARTS.join(', ')}: mouth_closed and mouth_open required). ` +
-    `An upload's whole body is at most ${limits.maxBotBodyBytes} bytes (what API Gateway and Lambda carry); larger photos go by image_url.`,
+    `Exactly one source: image, image_url, the drawn layers (${DRAWN_PARTS.join(', ')}: mouth_closed and mouth_open required), or a recording (video, video_url or video_upload, with consent). ` +
+    `An upload's whole body is at most ${limits.maxBotBodyBytes} bytes (what API Gateway and Lambda carry); larger photos go by image_url, larger recordings by video_upload.`,
   properties: {
     ...putBotFields,
     image: file('A photo: JPEG, PNG or WebP.'),
+    video: file('A recording for a video bot: MP4, MOV or WebM within the body limit (larger ones go by video_upload). Needs consent.'),
     ...Object.fromEntries(DRAWN_PARTS.map((part) => [part, file(drawnPartDescription(part))])),
   },
 };

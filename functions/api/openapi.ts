@@ -72,13 +72,20 @@ function botPaths({ create, uidParam }: Shared) {
       get: { operationId: 'getBot', parameters: uidParam, responses: { ...ok('The bot: built in, or one of your own'), ...errors(401, 404) } },
       put: {
         operationId: 'putBot',
-        summary: 'Create or replace a bot of your account from a photo or drawn images; it is prepared asynchronously',
+        summary: 'Create or replace a bot of your account from a photo, drawn images or a recording; it is prepared asynchronously',
         parameters: uidParam,
         requestBody: {
           required: true,
           content: {
             'multipart/form-data': { schema: { $ref: '#/components/schemas/PutBotRequest' } },
-            'application/json': { schema: { type: 'object', required: ['name', 'image_url'], properties: putBotFields } },
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['name'],
+                description: 'One source by reference: image_url, video_url or video_upload (the last two with consent: true).',
+                properties: putBotFields,
+              },
+            },
           },
         },
         responses: { ...ok('Accepted: the bot record, status preparing', '202'), ...errors(400, 401, 403, 413, 415, 500) },

@@ -25,9 +25,19 @@ export const preparationFailed = (attempts: number): BotFailure => ({
 const botEventIdFor = (bot: Pick<AccountBot, 'tenantId' | 'uid' | 'version'>, type: 'bot.ready' | 'bot.failed') =>
   `evt_bot_${bot.tenantId}_${bot.uid}_${bot.version}_${type.replace(/^bot\./, '')}`;
 
-/** Every upload a version may have made (the PUT's parts); deleting one that is not there is a no-op. */
-export async function removeUploads(deps: Pick<BotOutcomeDeps, 'objects'>, message: PrepareBotMessage): Promise<void> {
-  await Promise.all(['image', ...DRAWN_PARTS].map((part) => deps.objects.delete(uploadKey(message.tenantId, message.uid, message.version, part))));
+/**
+ * Every upload a version may have made (the PUT's parts) and, when the record of that version is at hand, the
+ * upload it named (video_upload): a recording of a person's face is kept no longer than its preparation needs.
+ * Deleting one that is not there is a no-op.
+ */
+export async function removeUploads(
+  deps: Pick<BotOutcomeDeps, 'objects'>,
+  message: PrepareBotMessage,
+  bot?: Pick<AccountBot, 'version' | 'source'>,
+): Promise<void> {
+  const named = bot?.version === message.version && bot.source.kind === 'video' ? [bot.source.uploadKey] : [];
+  const parts = ['image', 'video', ...DRAWN_PARTS].map((part) => uploadKey(message.tenantId, message.uid, message.version, part));
+  await Promise.all([...parts, ...named].map((key) => deps.objects.delete(key)));
 }
 
 /**
@@ -89,7 +99,7 @@ export async function failBot(
     if (previousLook === 'retire') await removeLookIfBotDeleted(deps, bot);
     return false;
   }
-  await removeUploads(deps, message);
+  await removeUploads(deps, message, bot);
   await announceBot(deps, { ...bot, status: 'failed', error: failure }, 'bot.failed');
   return true;
 }

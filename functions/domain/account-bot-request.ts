@@ -25,7 +25,9 @@ export type BotImages =
   | { kind: 'photo_url'; url: string }
   | { kind: 'drawn'; parts: Partial<Record<DrawnPart, ImagePart>> }
   | { kind: 'video'; video: ImagePart }
-  | { kind: 'video_url'; url: string };
+  | { kind: 'video_url'; url: string }
+  /** An upload of the caller's (POST /v1/uploads), claimed when the bot is accepted (account-bots.ts). */
+  | { kind: 'video_upload'; uploadId: string };
 
 export interface PutBotCommand {
   uid: string;
@@ -47,6 +49,7 @@ const textFields = z.object({
   webhook: z.string().trim().max(limits.maxUrlChars).optional(),
   image_url: z.string().trim().optional(),
   video_url: z.string().trim().optional(),
+  video_upload: z.string().trim().min(1, 'is empty: give the upload_id of POST /v1/uploads').max(100).optional(),
   // JSON's true, or a form's "true" (a checkbox): anything else is no consent.
   consent: z.union([z.boolean(), z.string().trim()]).optional(),
 });
@@ -60,6 +63,7 @@ const KNOWN_FIELDS = new Set([
   'image',
   ...DRAWN_PARTS,
   'video_url',
+  'video_upload',
   'video',
   'consent',
 ]);
@@ -125,14 +129,17 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     drawnGiven.length ? 'mouth_closed/mouth_open' : undefined,
     files.video ? 'video' : undefined,
     text.video_url ? 'video_url' : undefined,
+    text.video_upload ? 'video_upload' : undefined,
   ].filter(Boolean);
   let images: BotImages | undefined;
   if (sources.length === 0)
     problems.push({
       path: 'image',
-      message: 'is required: send image (a photo), image_url, mouth_closed and mouth_open (drawn PNGs), or video_url or video (a recording)',
+      message:
+        'is required: send image (a photo), image_url, mouth_closed and mouth_open (drawn PNGs), or video_url, video_upload or video (a recording)',
     });
   else if (sources.length > 1) problems.push({ path: 'image', message: `give one image source, not ${sources.join(' and ')}` });
+  else if (text.video_upload) images = { kind: 'video_upload', uploadId: text.video_upload };
   else if (files.video || text.video_url) images = videoSource(files.video, text.video_url, problems);
   else if (files.image) {
     if (!sniffImage(files.image.bytes)) problems.push({ path: 'image', message: 'must be a JPEG, PNG or WebP image' });
@@ -151,11 +158,11 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     const max = name === 'video' ? limits.maxRecordingBytes : limits.maxBotImageBytes;
     if (part.bytes.length > max) problems.push({ path: name, message: `is larger than ${max / 1024 / 1024} MB` });
   }
-  const isVideo = images?.kind === 'video' || images?.kind === 'video_url';
+  const isVideo = images?.kind === 'video' || images?.kind === 'video_url' || images?.kind === 'video_upload';
   if (isVideo && text.consent !== true && text.consent !== 'true')
     problems.push({ path: 'consent', message: 'must be true: state that the person filmed agreed to be made into a bot' });
   if (images && !isVideo && text.consent !== undefined)
-    problems.push({ path: 'consent', message: 'is only for a bot made from a recording (video_url or video)' });
+    problems.push({ path: 'consent', message: 'is only for a bot made from a recording (video_url, video_upload or video)' });
   if (problems.length || !images) throw new InvalidRequest(problems);
   return {
     uid,

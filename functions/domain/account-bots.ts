@@ -19,15 +19,18 @@ import type { ImagePart, PutBotCommand } from './account-bot-request.ts';
 import type { Bot } from './bot.ts';
 import { uploadKey } from './bucket-layout.ts';
 import { BOT_UID_PATTERN } from './choices.ts';
-import { Conflict, Forbidden, NotFound, TooManyBotsInProgress } from './errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyBotsInProgress } from './errors.ts';
 import { limits } from './limits.ts';
 import { CALLER_RESENDS_AFTER_SECONDS } from './lost-events.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
-import type { AccountBotStore, MessageQueue, ObjectStore } from './ports.ts';
+import type { AccountBotStore, MessageQueue, ObjectStore, UploadStore } from './ports.ts';
+import { claimUpload } from './uploads.ts';
 
 export interface AccountBotDeps {
   accountBots: AccountBotStore;
-  objects: Pick<ObjectStore, 'putBytes' | 'delete'>;
+  objects: Pick<ObjectStore, 'putBytes' | 'delete' | 'head'>;
+  /** The account's uploads: a video_upload is claimed for the bot. Without them a video_upload is refused. */
+  uploads?: UploadStore;
   prepareQueue: MessageQueue<PrepareBotMessage>;
   now: () => Date;
   newVersion: () => string;
@@ -93,6 +96,20 @@ async function ensureRoomForAnotherPreparation(tenantId: string, uid: string, de
 }
 
 /**
+ * Takes the caller's video_upload for this version of the bot (uploads.ts claimUpload: their own, a video, unexpired,
+ * stored at its declared size, never used): refused with a 400 at `video_upload` otherwise. The file stays where the
+ * upload put it; the bot's source names it, and whoever removes the bot's uploads removes it.
+ */
+async function claimVideoUpload(command: PutBotCommand, tenantId: string, version: string, deps: AccountBotDeps) {
+  if (command.images.kind !== 'video_upload') return undefined;
+  const uploadId = command.images.uploadId;
+  if (!deps.uploads) throw new InvalidRequest([{ path: 'video_upload', message: 'is not accepted here: give video_url or send the video file' }]);
+  const usedBy = `bot:${command.uid}:${version}`;
+  const { key } = await claimUpload(tenantId, uploadId, { kind: 'video', path: 'video_upload', usedBy }, { ...deps, uploads: deps.uploads });
+  return { uploadId, usedBy, key };
+}
+
+/**
  * Creates or replaces a bot of the caller's account: stores the images under uploads/, records the bot as
  * `preparing` with a new version, and queues its preparation. A replaced bot keeps its previous look's files
  * until the new version settles (the job retires them; the record lists them among its retired looks from now on).
@@ -120,11 +137,17 @@ export async function putAccountBot(
     uploads.push(key);
     return key;
   };
-  const removeOwnUploads = () => Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
+  const claimed = await claimVideoUpload(command, tenantId, version, deps);
+  const removeOwnUploads = async () => {
+    await Promise.allSettled(uploads.map((key) => deps.objects.delete(key)));
+    // A claimed upload is given back, not deleted: a retry may name it again.
+    if (claimed) await deps.uploads!.release(tenantId, claimed.uploadId, claimed.usedBy);
+  };
   let source: BotImageSource;
   try {
     const { images } = command;
-    if (images.kind === 'photo') source = { kind: 'photo', uploadKey: await upload('image', images.image) };
+    if (images.kind === 'video_upload') source = { kind: 'video', uploadKey: claimed!.key };
+    else if (images.kind === 'photo') source = { kind: 'photo', uploadKey: await upload('image', images.image) };
     else if (images.kind === 'photo_url') source = { kind: 'photo_url', url: images.url };
     else if (images.kind === 'video') source = { kind: 'video', uploadKey: await upload('video', images.video) };
     else if (images.kind === 'video_url') source = { kind: 'video_url', url: images.url };

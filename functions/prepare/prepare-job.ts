@@ -105,7 +105,7 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     // Settled by an earlier attempt that may not have lived to remove the uploads or queue its event: both again
     // (a removed upload is a no-op; the notifier sends an event once). A replaced look was retired before the
     // record stopped naming it.
-    await removeUploads(deps, message);
+    await removeUploads(deps, message, bot);
     await announceBot(deps, bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed');
     return;
   }
@@ -139,7 +139,7 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     throw error;
   }
   logger.info('bot ready', { bot_uid: uid, version, files: stored.files.length, prepare_ms: Date.now() - started });
-  await removeUploads(deps, message);
+  await removeUploads(deps, message, bot);
   await announceBot(deps, { ...bot, status: 'ready', look: stored }, 'bot.ready');
 }
 

@@ -4,8 +4,10 @@ import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
+import { type PictureBudget, PictureBudgetExceeded } from '#domain/picture-budget';
 import { type BackgroundMedia, inspectBackground } from '#media/background-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
+import { pictureBudgetFailure } from './image.ts';
 
 /**
  * Downloads a clip's background through the address guard (no link-local or metadata addresses; no private
@@ -30,7 +32,7 @@ const FETCH_FAILURES: Record<FetchError['code'], { code: string; message: string
   http_error: { code: 'background_unavailable', message: 'the background URL did not answer with the file' },
 };
 
-export async function fetchBackground(url: string, path: string, workDir: string, mode: Mode): Promise<BackgroundMedia> {
+export async function fetchBackground(url: string, path: string, workDir: string, mode: Mode, budget?: PictureBudget): Promise<BackgroundMedia> {
   try {
     await guardedFetch(url, {
       mode,
@@ -53,8 +55,9 @@ export async function fetchBackground(url: string, path: string, workDir: string
     throw error;
   }
   try {
-    return await inspectBackground(path, workDir);
+    return await inspectBackground(path, workDir, budget);
   } catch (error) {
+    if (error instanceof PictureBudgetExceeded) throw pictureBudgetFailure(error);
     if (error instanceof MediaRejectedError) throw new JobFailure('background_invalid', `the background ${error.reason}`);
     // Probing or remuxing it went over its watchdog: the file, not our service, is at fault.
     if (error instanceof MediaBudgetError)

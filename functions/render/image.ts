@@ -4,7 +4,8 @@ import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
-import { type ImageMedia, inspectImage } from '#media/image-media';
+import { type PictureBudget, PictureBudgetExceeded } from '#domain/picture-budget';
+import { type ImageMedia, inspectImage, type PictureFit } from '#media/image-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
 
 /**
@@ -47,9 +48,17 @@ function fetchFailure(error: FetchError, { code, name }: ImageSubject): JobFailu
  * functions/media/image-media.ts). What the caller can fix becomes a JobFailure `<subject>_invalid`,
  * `_unavailable`, `_too_large`, `_timeout` or `_not_allowed` whose message is ours alone: never the URL (a
  * redirect may have named an internal host), never the network stack's or ffmpeg's words. A passing network
- * fault, a 5xx or a 429 is rethrown for a retry.
+ * fault, a 5xx or a 429 is rethrown for a retry. A picture larger than `fit` is scaled down to it; one over what
+ * is left of the clip's `budget` fails the clip with `clip_pictures_too_large`.
  */
-export async function fetchImage(url: string, path: string, mode: Mode, subject: ImageSubject): Promise<ImageMedia> {
+export async function fetchImage(
+  url: string,
+  path: string,
+  mode: Mode,
+  subject: ImageSubject,
+  fit?: PictureFit,
+  budget?: PictureBudget,
+): Promise<ImageMedia> {
   try {
     await guardedFetch(url, {
       mode,
@@ -69,11 +78,19 @@ export async function fetchImage(url: string, path: string, mode: Mode, subject:
     throw error;
   }
   try {
-    return await inspectImage(path);
+    return await inspectImage(path, fit, budget);
   } catch (error) {
+    if (error instanceof PictureBudgetExceeded) throw pictureBudgetFailure(error);
     if (error instanceof MediaRejectedError) throw new JobFailure(`${subject.code}_invalid`, `${subject.name} ${error.reason}`);
     if (error instanceof MediaBudgetError)
       throw new JobFailure(`${subject.code}_invalid`, `${subject.name} could not be decoded within ${error.limitSeconds} s; it may be damaged`);
     throw error;
   }
 }
+
+/** The clip's pictures declare more pixels than a clip may decode (limits.maxClipPicturePixels). */
+export const pictureBudgetFailure = (error: PictureBudgetExceeded) =>
+  new JobFailure(
+    'clip_pictures_too_large',
+    `its background, logo and overlays' images declare ${(error.pixels / 1e6).toFixed(1)} million pixels in all; a clip may have at most ${error.maxPixels / 1e6} million: use smaller pictures (they are drawn at most as large as the frame)`,
+  );

@@ -65,6 +65,23 @@ describe('parsePutBot', () => {
     ]);
   });
 
+  it('takes an uploaded recording by video_upload, with consent, as the only source', () => {
+    const command = parsePutBot('my-video-bot', { name: 'Me', video_upload: 'upl_AAAAAAAAAAAAAAAA', consent: 'true' }, {}, voices);
+    expect(command).toMatchObject({ images: { kind: 'video_upload', uploadId: 'upl_AAAAAAAAAAAAAAAA' }, consent: true });
+    expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_upload: 'upl_AAAAAAAAAAAAAAAA' }, {}, voices))).toEqual(['consent']);
+    expect(
+      problems(() =>
+        parsePutBot(
+          'my-video-bot',
+          { name: 'Me', video_upload: 'upl_AAAAAAAAAAAAAAAA', video_url: 'https://example.com/me.mp4', consent: true },
+          {},
+          voices,
+        ),
+      ),
+    ).toEqual(['image']);
+    expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_upload: 42, consent: true }, {}, voices))).toEqual(['video_upload']);
+  });
+
   it('names each source kind as listings show it', () => {
     expect(kindOfSource({ kind: 'photo', uploadKey: 'k' })).toBe('photo');
     expect(kindOfSource({ kind: 'photo_url', url: 'https://x.test/a.jpg' })).toBe('photo');

@@ -130,7 +130,7 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getBot"];
-        /** Create or replace a bot of your account from a photo or drawn images; it is prepared asynchronously */
+        /** Create or replace a bot of your account from a photo, drawn images or a recording; it is prepared asynchronously */
         put: operations["putBot"];
         post?: never;
         delete: operations["deleteBot"];
@@ -744,8 +744,10 @@ export interface components {
                 word: string;
             }[];
         };
-        /** @description Exactly one image source: image, image_url, or the drawn layers (mouth_closed, mouth_open, mouth_half, eyes_closed, mouth_round, mouth_wide, mouth_fv: mouth_closed and mouth_open required). An upload's whole body is at most 4400000 bytes (what API Gateway and Lambda carry); larger photos go by image_url. */
+        /** @description Exactly one source: image, image_url, the drawn layers (mouth_closed, mouth_open, mouth_half, eyes_closed, mouth_round, mouth_wide, mouth_fv: mouth_closed and mouth_open required), or a recording (video, video_url or video_upload, with consent). An upload's whole body is at most 4400000 bytes (what API Gateway and Lambda carry); larger photos go by image_url, larger recordings by video_upload. */
         PutBotRequest: {
+            /** @description Required (true) for a video bot: you state that the person filmed agreed to be made into a bot. The record keeps when and by which key. */
+            consent?: boolean;
             /** @enum {string} */
             default_position?: "top-left" | "top-center" | "top-right" | "center-left" | "center" | "center-right" | "bottom-left" | "bottom-center" | "bottom-right";
             description?: string;
@@ -769,6 +771,12 @@ export interface components {
             mouth_wide?: string;
             /** @description Required. */
             name: string;
+            /** @description A recording for a video bot: MP4, MOV or WebM within the body limit (larger ones go by video_upload). Needs consent. */
+            video?: string;
+            /** @description A recording uploaded with POST /v1/uploads (content_type video/*) for a video bot: your own upload, unused and unexpired; it serves this bot only. Needs consent. */
+            video_upload?: string;
+            /** @description A recording of the person (MP4, MOV or WebM, at most 300 MB) for a video bot, fetched through the address guard. Needs consent. */
+            video_url?: string;
             /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f5. */
             voice?: string;
             /** @description Receives a signed bot.ready or bot.failed event when the preparation settles. */
@@ -1575,13 +1583,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Required (true) for a video bot: you state that the person filmed agreed to be made into a bot. The record keeps when and by which key. */
+                    consent?: boolean;
                     /** @enum {string} */
                     default_position?: "top-left" | "top-center" | "top-right" | "center-left" | "center" | "center-right" | "bottom-left" | "bottom-center" | "bottom-right";
                     description?: string;
                     /** @description A photo (JPEG, PNG or WebP, at most 10 MB), fetched through the address guard. */
-                    image_url: string;
+                    image_url?: string;
                     /** @description Required. */
                     name: string;
+                    /** @description A recording uploaded with POST /v1/uploads (content_type video/*) for a video bot: your own upload, unused and unexpired; it serves this bot only. Needs consent. */
+                    video_upload?: string;
+                    /** @description A recording of the person (MP4, MOV or WebM, at most 300 MB) for a video bot, fetched through the address guard. Needs consent. */
+                    video_url?: string;
                     /** @description A voice id from GET /v1/voices. Default: espeak:en-us+f5. */
                     voice?: string;
                     /** @description Receives a signed bot.ready or bot.failed event when the preparation settles. */
