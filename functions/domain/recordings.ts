@@ -4,6 +4,7 @@
  */
 import type { ClipInput, ClipReference } from './clip.ts';
 import { InvalidRequest } from './errors.ts';
+import type { UploadStore } from './ports.ts';
 import { type ClaimDeps, claimUpload } from './uploads.ts';
 
 /** The languages a transcript is aligned in: the acoustic models SoundSwallower ships (US English, French). */
@@ -35,7 +36,9 @@ export async function claimRecordings(
   const twice = named.find((n, i) => ids.indexOf(n.id) !== i);
   if (twice)
     throw new InvalidRequest([{ path: twice.path, message: 'names an upload another clip of this video already uses; upload the file again' }]);
-  const dryRun = { ...deps, uploads: { ...deps.uploads, markUsed: async () => true } };
+  // A store is a class: its methods live on its prototype, which a spread ({ ...store }) would leave behind.
+  const dryUploads: UploadStore = Object.assign(Object.create(deps.uploads), { markUsed: async () => true });
+  const dryRun = { ...deps, uploads: dryUploads };
   for (const n of named) await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy: videoId }, dryRun);
   const taken: string[] = [];
   try {
