@@ -327,7 +327,7 @@ async function storeRender({ clip, spec: { mode } }: ClipRender, objectKey: stri
   // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
   // its cues and its poster.
   await Promise.all([
-    deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues), {
+    deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues, output.words), {
       contentType: CUES_CONTENT_TYPE,
       tags: clip.reusable ? KEPT : TEMPORARY,
     }),
