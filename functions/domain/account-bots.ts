@@ -119,7 +119,11 @@ async function claimVideoUpload(command: PutBotCommand, tenantId: string, versio
  * put back (or the new one removed, unless another request replaced it meanwhile) and the uploads deleted: nothing
  * is left waiting for a job that never comes.
  */
-export async function putAccountBot(command: PutBotCommand, caller: { tenantId: string; keyId: string }, deps: AccountBotDeps): Promise<AccountBot> {
+export async function putAccountBot(
+  command: PutBotCommand,
+  caller: { tenantId: string; keyId: string; test?: true },
+  deps: AccountBotDeps,
+): Promise<AccountBot> {
   const { tenantId } = caller;
   const previous = await deps.accountBots.get(tenantId, command.uid);
   await ensureRoomForAnotherPreparation(tenantId, command.uid, deps);
@@ -170,6 +174,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     version,
     source,
     ...(command.consent ? { consent: { givenAt: now, keyId: caller.keyId } } : {}),
+    ...(caller.test && { test: true as const }),
     ...(previous?.look ? { look: previous.look } : {}),
     ...(retiredLooks.length ? { retiredLooks } : {}),
     createdAt: previous?.createdAt ?? now,

@@ -520,6 +520,8 @@ export interface components {
             status: string;
             template_name: string;
             template_uid: string;
+            /** @description Sent with a test key: its rows make test videos. */
+            test: boolean;
             updated_at?: string;
             url: string;
             /** @description GET /v1/batches/{id} only: a page of its rows and their videos. */
