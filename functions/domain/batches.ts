@@ -138,7 +138,7 @@ export async function startBatch(
   }
 }
 
-/** Stores the batch and its input, claims a running slot for it and queues its first look; nothing is left on failure. */
+/** Stores the batch, claims a running slot for it, then stores its input and queues its first look; nothing is left on a refusal. */
 async function storeBatch(
   input: BatchInput,
   command: StartBatchCommand,
@@ -148,7 +148,6 @@ async function storeBatch(
   deps: StartBatchDeps,
 ): Promise<BatchRecord> {
   const template = input.template;
-  await deps.objects.putBytes(batchInputKey(caller.tenantId, batchId), JSON.stringify(input), { contentType: 'application/json' });
   const batch: BatchRecord = {
     tenantId: caller.tenantId,
     batchId,
@@ -178,6 +177,8 @@ async function storeBatch(
     throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
   }
   try {
+    // Written only once the batch has its slot: a refused create (429, sent again and again) stores no input.
+    await deps.objects.putBytes(batchInputKey(caller.tenantId, batchId), JSON.stringify(input), { contentType: 'application/json' });
     await deps.batchQueue.send({ kind: 'batch-tick', tenantId: batch.tenantId, batchId, version: 0 });
   } catch (error) {
     // The caller gets an error and no id, and retries: leave no batch behind that the sweeper would start.

@@ -963,7 +963,7 @@ export interface components {
              * @enum {string}
              */
             content_type: "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/mpeg" | "audio/mp4" | "audio/x-m4a" | "audio/aac" | "audio/ogg" | "audio/opus" | "audio/webm" | "audio/flac" | "audio/x-flac" | "video/mp4" | "video/quicktime" | "video/webm";
-            /** @description The file's exact size in bytes: the upload's PUT must send this Content-Length. At most 104857600 for audio, 524288000 for video. */
+            /** @description The file's exact size in bytes: the upload's PUT must send this Content-Length. At most 104857600 for audio, 314572800 for video. */
             size: number;
         };
         Video: {
