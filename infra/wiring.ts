@@ -457,6 +457,8 @@ export const functions = {
       accounts: 'read',
       videos: 'read',
       idempotency: 'readWrite',
+      // uploads: the rows' audio_upload are claimed for the batch (and their files' sizes read).
+      uploads: 'readWrite',
     },
     queues: { batch: 'send' },
     // It stores the batch's input under batches/ and presigns its videos' downloads.

@@ -4,6 +4,7 @@ import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoTemplateStore } from '#commons/aws/dynamo-templates';
+import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -14,7 +15,7 @@ import { type HttpResult, httpHandler, json, type KeyedRequest } from '#commons/
 import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
 import { logger } from '#commons/logger';
 import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
-import { checkRows, parseBatchFields, previewBatch } from '#domain/batch-request';
+import { checkRowRecordings, checkRows, parseBatchFields, previewBatch } from '#domain/batch-request';
 import { type BatchRow, readBatchRows } from '#domain/batch-rows';
 import { cancelBatch, ownBatch, rowStates, startBatch } from '#domain/batches';
 import { invalidCursor } from '#domain/errors';
@@ -26,7 +27,7 @@ import { pageSize } from './paging.ts';
 import { unreachableProblems } from './unreachable.ts';
 
 const config = loadConfig({
-  tables: ['batches', 'templates', 'bots', 'accountBots', 'clips', 'accounts', 'videos', 'idempotency'],
+  tables: ['batches', 'templates', 'bots', 'accountBots', 'clips', 'accounts', 'videos', 'idempotency', 'uploads'],
   queues: ['batch'],
   bucket: true,
 });
@@ -40,9 +41,11 @@ const clipDeps = {
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
   voices: config.voices,
 };
+const recordings = { uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads), objects };
 const startDeps = {
   batches,
   objects,
+  recordings,
   batchQueue: new SqsQueue<BatchTickMessage>(sqsClient(), config.queues.batch),
   accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   now: () => new Date(),
@@ -76,7 +79,8 @@ const createOnce = idempotentOperation<BatchInput>(config.tables.idempotency, cr
  */
 async function previewBatchRows(tenantId: string, input: BatchInput): Promise<HttpResult> {
   const template = await ownTemplate(templates, tenantId, input.uid);
-  await checkRows(template, input, tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
+  const webhookUrl = await checkRows(template, input, tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
+  await checkRowRecordings(template, input.rows, webhookUrl, tenantId, { ...recordings, now: () => new Date() });
   return json(200, { dry_run: true, template_uid: template.uid, rows: input.rows.length, first_row: previewBatch(template, input.rows) });
 }
 

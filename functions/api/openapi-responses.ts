@@ -11,7 +11,18 @@ const string = { type: 'string' };
 const nullableString = { type: ['string', 'null'] };
 const nullableNumber = { type: ['number', 'null'] };
 const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', required, properties });
-const link = { vtt_url: string, srt_url: string };
+const link = object(
+  {
+    vtt_url: string,
+    srt_url: string,
+    words_url: {
+      type: 'string',
+      description:
+        'Every spoken word, as a JSON list of `{ "text", "start", "end", "clip" }`: the word as the clip\'s text writes it, its start and end in seconds from the video\'s start, and its clip\'s index.',
+    },
+  },
+  ['vtt_url', 'srt_url'],
+);
 
 const test = { type: 'boolean', description: "Made with a test key: 360p, marked TEST, at most 60 s, outside the live account's limits and usage." };
 const resolution = { type: 'string', enum: [...RESOLUTIONS, TEST_RESOLUTION], description: `${TEST_RESOLUTION}: a test key's video.` };
@@ -86,7 +97,7 @@ const video = object(
           download_url: nullableString,
           download_url_expires_at: nullableString,
           thumbnail_url: nullableString,
-          captions: { oneOf: [{ type: 'null' }, object(link)] },
+          captions: { oneOf: [{ type: 'null' }, link] },
           download_endpoint: { type: 'string', description: 'Redirects (with your key) to a fresh download link.' },
         }),
       ],
@@ -130,7 +141,7 @@ const videoEvent = object({
       audio_url: { type: 'string', description: 'A completed voice-only video: its presigned download link.' },
       url_expires_at: string,
       thumbnail_url: string,
-      captions: object(link),
+      captions: link,
       duration_seconds: { type: 'number' },
       size_bytes: { type: 'integer' },
       clips: {

@@ -11,6 +11,7 @@ import { JobFailure } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
+import { joinClipWords, type SpokenWord, toWordsJson, type VideoWord, WORDS_CONTENT_TYPE, wordsOfCues } from '#domain/spoken-words';
 import { testVideoTooLong } from '#domain/test-mode';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
@@ -82,7 +83,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       clipDurations.push(video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
     }
     let output: VideoOutput;
-    let cues: Cue[];
+    let captions: VideoCaptions;
     if (single) {
       const clip = video.clips[0]!;
       const result = video.clipResults[String(clip.index)];
@@ -93,15 +94,15 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       const durationSeconds = result.durationSeconds ?? 0;
       const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
       output = { kind, objectKey, contentType, durationSeconds, sizeBytes, clipDurations: [durationSeconds] };
-      cues = await readVideoCues(deps, video, output.clipDurations, workDir);
+      captions = await readVideoCaptions(deps, video, output.clipDurations, workDir);
     } else {
       const joined =
         parts.length === 1
           ? { path: parts[0]!, contentType: mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE, durationSeconds: clipDurations[0]! }
           : await deps.concat({ parts, mode, workDir });
-      cues = await readVideoCues(deps, video, clipDurations, workDir);
+      captions = await readVideoCaptions(deps, video, clipDurations, workDir);
       const file = video.music
-        ? await addMusic(deps, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues, workDir })
+        ? await addMusic(deps, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues: captions.cues, workDir })
         : joined.path;
       const { sizeBytes } = await deps.objects.putFile(objectKey, file, { contentType: joined.contentType });
       output = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
@@ -125,7 +126,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
       }
       output.posterKey = posterKey;
     }
-    output.captions = await storeCaptions(deps, video, cues);
+    output.captions = await storeCaptions(deps, video, captions);
     await finish(deps, video, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -155,28 +156,37 @@ async function addMusic(
   return mixed.path;
 }
 
+interface VideoCaptions {
+  cues: Cue[];
+  words: VideoWord[];
+}
+
 /**
- * The video's cues: each clip's cues (stored beside its render) shifted to where the clip starts. A clip whose
- * cues are missing (removed by hand) contributes none; the video is not failed for it.
+ * The video's cues and words: each clip's (stored beside its render) shifted to where the clip starts. A clip whose
+ * cues are missing (removed by hand) contributes none; the video is not failed for it. A clip stored before its
+ * words were kept beside it contributes its cues' words.
  */
-async function readVideoCues(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<Cue[]> {
-  const clips: { cues: Cue[]; durationSeconds: number }[] = [];
+async function readVideoCaptions(deps: AssembleDeps, video: VideoRecord, clipDurations: number[], workDir: string): Promise<VideoCaptions> {
+  const clips: { clip: number; cues: Cue[]; words: SpokenWord[]; durationSeconds: number }[] = [];
   for (const [position, clip] of video.clips.entries()) {
     const result = video.clipResults[String(clip.index)];
     const path = join(workDir, `cues-${String(clip.index).padStart(3, '0')}.json`);
     const found = result?.objectKey ? await deps.objects.getToFile(cuesObjectKey(result.objectKey), path) : false;
     if (!found) logger.warn('clip has no stored cues; its captions are left out', { video_id: video.videoId, clip_index: clip.index });
     const durationSeconds = clipDurations[position] ?? result?.durationSeconds ?? 0;
-    clips.push({ cues: found ? parseClipCues(await readFile(path, 'utf8')) : [], durationSeconds });
+    const stored = found ? parseClipCues(await readFile(path, 'utf8')) : { cues: [] };
+    clips.push({ clip: clip.index, cues: stored.cues, words: stored.words ?? wordsOfCues(stored.cues), durationSeconds });
   }
-  return joinClipCues(clips);
+  return { cues: joinClipCues(clips), words: joinClipWords(clips) };
 }
 
-/** The video's captions, written as WebVTT and SubRip next to the video. */
-async function storeCaptions(deps: AssembleDeps, video: VideoRecord, cues: Cue[]): Promise<VideoOutput['captions']> {
-  const captions = { vttKey: captionObjectKey(video.tenantId, video.videoId, 'vtt'), srtKey: captionObjectKey(video.tenantId, video.videoId, 'srt') };
+/** The video's captions, written as WebVTT and SubRip, and its words as JSON, next to the video. */
+async function storeCaptions(deps: AssembleDeps, video: VideoRecord, { cues, words }: VideoCaptions): Promise<VideoOutput['captions']> {
+  const key = (format: 'vtt' | 'srt' | 'words.json') => captionObjectKey(video.tenantId, video.videoId, format);
+  const captions = { vttKey: key('vtt'), srtKey: key('srt'), wordsKey: key('words.json') };
   await deps.objects.putBytes(captions.vttKey, toWebVtt(cues), { contentType: VTT_CONTENT_TYPE });
   await deps.objects.putBytes(captions.srtKey, toSrt(cues), { contentType: SRT_CONTENT_TYPE });
+  await deps.objects.putBytes(captions.wordsKey, toWordsJson(words), { contentType: WORDS_CONTENT_TYPE });
   return captions;
 }
 

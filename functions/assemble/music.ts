@@ -27,7 +27,7 @@ export async function musicBed(music: MusicSpec, workDir: string, seconds: numbe
     maxBytes: limits.maxMusicBytes,
     timeoutMs: limits.musicTimeoutMs,
     code: 'music',
-    noun: { file: 'music file', url: 'music URL' },
+    noun: { file: 'the music file', url: 'the music URL' },
     ownCodes: true,
   });
   try {

@@ -37,6 +37,8 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   const scaleValue = process.env[envNames.renderBudgetScale] ?? '1';
   const renderBudgetScale = Number(scaleValue);
   if (!(renderBudgetScale > 0)) throw new Error(`${envNames.renderBudgetScale} must be a positive number, got "${scaleValue}"`);
+  const warmUpValue = process.env[envNames.renderWarmUp] ?? 'on';
+  if (warmUpValue !== 'on' && warmUpValue !== 'off') throw new Error(`${envNames.renderWarmUp} must be on or off, got "${warmUpValue}"`);
   const speechValue = process.env[envNames.speechEngine] ?? 'espeak';
   if (speechValue !== 'espeak' && speechValue !== 'polly') throw new Error(`${envNames.speechEngine} must be espeak or polly, got "${speechValue}"`);
   // Which voices the deployment speaks: Polly's too where it uses Polly (listVoices, findVoice, voiceToSpeak).
@@ -55,6 +57,7 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
     bucket,
     mode: modeValue as Mode,
     renderBudgetScale,
+    renderWarmUp: warmUpValue === 'on',
     voices,
     maxReceiveCount,
     assemblyLeaseSeconds,

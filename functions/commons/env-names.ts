@@ -46,6 +46,8 @@ export const envNames = {
   loopbackAllowFile: 'VIDBOT_LOOPBACK_ALLOW_FILE',
   /** Multiplies every media run's time budget (default 1); tests shrink it to see the watchdog act. */
   renderBudgetScale: 'RENDER_BUDGET_SCALE',
+  /** Render only: `off` skips the warm-up clip at initialisation (render/warm-up.ts); the local runtime's tests turn it off. @default on */
+  renderWarmUp: 'RENDER_WARM_UP',
   /** Render only, optional: where the built-in looks' art and the caption font (Inter) are, if not beside the bundle. */
   botsDirectory: 'VIDBOT_BOTS_DIR',
   captionFontPath: 'CAPTION_FONT_PATH',

@@ -7,7 +7,9 @@ import type { BatchInput } from './batches.ts';
 import { type CreateVideoCommand, parseCreateVideo } from './create-request.ts';
 import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
 import { limits } from './limits.ts';
+import { claimRowRecordings } from './recordings.ts';
 import { fieldsFromTemplate, type TemplateRecord } from './templates.ts';
+import type { ClaimDeps } from './uploads.ts';
 import { type CreateVideoDeps, checkClips } from './videos.ts';
 
 export interface StartBatchCommand {
@@ -52,6 +54,12 @@ export function previewBatch(template: BatchInput['template'], rows: BatchRow[])
 export function rowCommand(template: BatchInput['template'], values: Record<string, unknown>, row: number, webhook: unknown): CreateVideoCommand {
   const fields = fieldsFromTemplate(template as TemplateRecord, values, `rows[${row}]`);
   return parseCreateVideo({ ...fields, webhook });
+}
+
+/** A dry run's check of the uploads the rows name (recordings.ts claimRowRecordings), taking none. */
+export async function checkRowRecordings(template: BatchInput['template'], rows: BatchRow[], webhookUrl: string, tenantId: string, deps: ClaimDeps) {
+  const commands = rows.map((row, i) => rowCommand(template, row.values, i, webhookUrl));
+  await claimRowRecordings(commands, tenantId, 'dry-run', deps, true);
 }
 
 type ClipDeps = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;

@@ -23,7 +23,9 @@ import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
 import { pendingWork } from './pending-work.ts';
 import type { BatchStore, MessageQueue, ObjectStore } from './ports.ts';
+import { claimRowRecordings, releaseRecordings } from './recordings.ts';
 import { sharedClipIndexes, type TemplateRecord } from './templates.ts';
+import type { ClaimDeps } from './uploads.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { isTerminal } from './video.ts';
 import { type CreateVideoDeps, createVideo } from './videos.ts';
@@ -98,6 +100,8 @@ export interface StartBatchDeps {
   objects: Pick<ObjectStore, 'putBytes'>;
   batchQueue: MessageQueue<BatchTickMessage>;
   accounts: CreateVideoDeps['accounts'];
+  /** The account's uploads and their files: the rows' audio_upload are claimed for the batch. */
+  recordings: Omit<ClaimDeps, 'now'>;
   now: () => Date;
   newBatchId: () => string;
 }
@@ -118,6 +122,28 @@ export async function startBatch(
     template: { uid: template.uid, name: template.name, request: template.request, variables: template.variables },
     rows: command.rows.map((row) => row.values),
   };
+  const claimDeps = { ...deps.recordings, now: deps.now };
+  const rowCommands = input.rows.map((values, row) => rowCommand(input.template, values, row, command.webhookUrl));
+  const uploadsTaken = await claimRowRecordings(rowCommands, caller.tenantId, batchId, claimDeps);
+  try {
+    return await storeBatch(input, command, caller, batchId, now, deps);
+  } catch (error) {
+    // No batch: the uploads it took go back to the caller, so a retry can name them.
+    await releaseRecordings(uploadsTaken, caller.tenantId, batchId, claimDeps);
+    throw error;
+  }
+}
+
+/** Stores the batch and its input, claims a running slot for it and queues its first look; nothing is left on failure. */
+async function storeBatch(
+  input: BatchInput,
+  command: StartBatchCommand,
+  caller: { tenantId: string; keyId: string; baseUrl: string },
+  batchId: string,
+  now: Date,
+  deps: StartBatchDeps,
+): Promise<BatchRecord> {
+  const template = input.template;
   await deps.objects.putBytes(batchInputKey(caller.tenantId, batchId), JSON.stringify(input), { contentType: 'application/json' });
   const batch: BatchRecord = {
     tenantId: caller.tenantId,

@@ -5,7 +5,7 @@
  *
  *   renders/<hash>.mp4|mp3  (+ .cues.json, .poster.jpg)   a rendered clip, tagged temporary: expires
  *   kept/<hash>.mp4|mp3     (+ .cues.json, .poster.jpg)   a clip kept for reuse, tagged kept: stays
- *   outputs/<tenant>/<video>.mp4|mp3|jpg|vtt|srt          a finished video, its poster and its captions
+ *   outputs/<tenant>/<video>.mp4|mp3|jpg|vtt|srt|words.json  a finished video, its poster, its captions and words
  *   uploads/<tenant>/<uid>/<version>/<part>               a bot's uploaded images, until it is prepared
  *   looks/<tenant>/<uid>/<version>/<file>                 a prepared bot's look
  *   retired-looks/<tenant>/<uid>/<version>/<file>         a replaced look, for the clips pinned to it
@@ -60,7 +60,7 @@ export const retentionBeside = (clipObjectKey: string) => (clipObjectKey.startsW
 export const outputObjectKey = (tenantId: string, videoId: string, kind: 'video' | 'audio') =>
   `${BUCKET_PREFIXES.outputs}${tenantId}/${videoId}.${kind === 'video' ? 'mp4' : 'mp3'}`;
 export const videoPosterKey = (tenantId: string, videoId: string) => `${BUCKET_PREFIXES.outputs}${tenantId}/${videoId}.jpg`;
-export const captionObjectKey = (tenantId: string, videoId: string, format: 'vtt' | 'srt') =>
+export const captionObjectKey = (tenantId: string, videoId: string, format: 'vtt' | 'srt' | 'words.json') =>
   `${BUCKET_PREFIXES.outputs}${tenantId}/${videoId}.${format}`;
 
 // --- Bots of an account ------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * clips' cues, each shifted by where its clip starts in the joined video.
  */
 import { z } from 'zod';
+import type { SpokenWord } from './spoken-words.ts';
 
 export const CAPTION_LIMITS = { maxLines: 2, maxLineChars: 42 } as const;
 
@@ -154,19 +155,16 @@ export function joinClipCues(clips: { cues: Cue[]; durationSeconds: number }[]):
 export const VTT_CONTENT_TYPE = 'text/vtt; charset=utf-8';
 export const SRT_CONTENT_TYPE = 'application/x-subrip; charset=utf-8';
 
-/** A clip's cues as stored beside its render (see bucket-layout cuesObjectKey). */
+/** A clip's cues and spoken words as stored beside its render (see bucket-layout cuesObjectKey). */
 export const CUES_CONTENT_TYPE = 'application/json';
+const seconds = z.number().nonnegative();
 const clipCuesSchema = z.object({
-  cues: z.array(
-    z.object({
-      startSeconds: z.number().nonnegative(),
-      endSeconds: z.number().nonnegative(),
-      lines: z.array(z.string()).max(CAPTION_LIMITS.maxLines),
-    }),
-  ),
+  cues: z.array(z.object({ startSeconds: seconds, endSeconds: seconds, lines: z.array(z.string()).max(CAPTION_LIMITS.maxLines) })),
+  // Absent in a clip stored before its words were kept beside it (spoken-words.ts wordsOfCues stands in).
+  words: z.array(z.object({ text: z.string(), startSeconds: seconds, endSeconds: seconds })).optional(),
 });
-export const serialiseClipCues = (cues: Cue[]) => JSON.stringify({ cues });
-export const parseClipCues = (json: string): Cue[] => clipCuesSchema.parse(JSON.parse(json)).cues;
+export const serialiseClipCues = (cues: Cue[], words: SpokenWord[]) => JSON.stringify({ cues, words });
+export const parseClipCues = (json: string): { cues: Cue[]; words?: SpokenWord[] } => clipCuesSchema.parse(JSON.parse(json));
 
 /** hh:mm:ss.ttt (WebVTT) or hh:mm:ss,ttt (SubRip). */
 function timestamp(seconds: number, separator: '.' | ','): string {

@@ -48,6 +48,13 @@ export const limits = {
   maxBackgroundPixels: 8192 * 4320,
   /** ... or whose declared frame rate is above this. */
   maxBackgroundFps: 240,
+  /**
+   * Pixels one clip's pictures may declare in all (its background's frame, its logo, its overlays' images), as
+   * their headers say: each is decoded once, one at a time, and scaled to the box it is drawn in before the render,
+   * so this bounds a clip's decoding work; its memory is bounded by the largest single picture. Ten 4K photos
+   * (3840x2160) fit; ten 8000x4000 overlays (320 million) do not.
+   */
+  maxClipPicturePixels: 100_000_000,
   /** A logo's (and an image overlay's) width: this share of the frame's width, at least and at most. */
   minImageLayerSize: 0.05,
   maxImageLayerSize: 0.3,

@@ -22,17 +22,29 @@ export async function posterLink(objects: ObjectStore, video: VideoRecord, secon
   return objects.presignGet(video.output.posterKey, seconds);
 }
 
-/** Fresh links to a completed video's caption files, or undefined if it has none. */
-export async function captionLinks(
-  objects: ObjectStore,
-  video: VideoRecord,
-  seconds = DOWNLOAD_LINK_SECONDS,
-): Promise<{ vtt: PresignedLink; srt: PresignedLink } | undefined> {
+export interface CaptionLinks {
+  vtt: PresignedLink;
+  srt: PresignedLink;
+  /** Absent for a video completed before its words were kept. */
+  words?: PresignedLink;
+}
+
+/** Fresh links to a completed video's caption files and words file, or undefined if it has none. */
+export async function captionLinks(objects: ObjectStore, video: VideoRecord, seconds = DOWNLOAD_LINK_SECONDS): Promise<CaptionLinks | undefined> {
   const captions = video.status === 'completed' ? video.output?.captions : undefined;
   if (!captions) return undefined;
-  const [vtt, srt] = await Promise.all([
+  const [vtt, srt, words] = await Promise.all([
     objects.presignGet(captions.vttKey, seconds, `${video.videoId}.vtt`),
     objects.presignGet(captions.srtKey, seconds, `${video.videoId}.srt`),
+    captions.wordsKey ? objects.presignGet(captions.wordsKey, seconds, `${video.videoId}.words.json`) : undefined,
   ]);
-  return { vtt, srt };
+  return { vtt, srt, ...(words && { words }) };
 }
+
+/** The caption links as callers read them (the video's record and its webhook event). */
+export const publicCaptionLinks = (links: CaptionLinks) => ({
+  vtt_url: links.vtt.url,
+  srt_url: links.srt.url,
+  ...(links.words && { words_url: links.words.url }),
+});
+export type PublicCaptionLinks = ReturnType<typeof publicCaptionLinks>;

@@ -4,6 +4,7 @@
  */
 import type { ClipInput, ClipReference } from './clip.ts';
 import { InvalidRequest } from './errors.ts';
+import type { UploadStore } from './ports.ts';
 import { type ClaimDeps, claimUpload } from './uploads.ts';
 
 /** The languages a transcript is aligned in: the acoustic models SoundSwallower ships (US English, French). */
@@ -14,6 +15,17 @@ export type AlignmentLanguage = (typeof ALIGNMENT_LANGUAGES)[number];
 export const alignmentLanguageOf = (language: string): AlignmentLanguage | undefined =>
   ALIGNMENT_LANGUAGES.find((l) => l === language.toLowerCase().split(/[-_]/)[0]);
 export const canAlignTranscript = (language: string) => alignmentLanguageOf(language) !== undefined;
+
+/** An upload a request names, and the field that names it (where a refusal is reported). */
+interface NamedUpload {
+  id: string;
+  path: string;
+}
+
+const uploadsOf = (clips: readonly (ClipInput | ClipReference)[], prefix = ''): NamedUpload[] =>
+  clips.flatMap((clip, index) =>
+    'audio_upload' in clip && clip.audio_upload !== undefined ? [{ id: clip.audio_upload, path: `${prefix}clips[${index}].audio_upload` }] : [],
+  );
 
 /**
  * Takes every upload the clips name for the video `videoId`: each must be the caller's audio upload, stored and
@@ -26,32 +38,63 @@ export async function claimRecordings(
   videoId: string,
   deps: ClaimDeps | undefined,
 ): Promise<string[]> {
-  const named = clips.flatMap((clip, index) =>
-    'audio_upload' in clip && clip.audio_upload !== undefined ? [{ id: clip.audio_upload, path: `clips[${index}].audio_upload` }] : [],
-  );
+  const named = uploadsOf(clips);
   if (named.length && !deps) throw new InvalidRequest(named.map((n) => ({ path: n.path, message: 'is not accepted here: give audio_url' })));
-  if (!deps) return [];
+  return deps ? claimAll(named, tenantId, { video: videoId }, deps) : [];
+}
+
+/**
+ * Takes every upload a batch's rows name for the batch `batchId` (each row's video then speaks it): one id named
+ * by two rows, or twice in one row, is refused, as is any upload claimUpload refuses; problems are named by row
+ * (`rows[3].clips[0].audio_upload`). `dryRun` checks without taking.
+ */
+export async function claimRowRecordings(
+  rows: readonly { clips: readonly (ClipInput | ClipReference)[] }[],
+  tenantId: string,
+  batchId: string,
+  deps: ClaimDeps,
+  dryRun = false,
+): Promise<string[]> {
+  const named = rows.flatMap((row, i) => uploadsOf(row.clips, `rows[${i}].`));
+  if (!dryRun) return claimAll(named, tenantId, { batch: batchId }, deps);
+  await checkAll(named, tenantId, { batch: batchId }, deps);
+  return [];
+}
+
+/** Who takes the uploads: a video (its clips name them) or a batch (its rows do). */
+type Taker = { video: string } | { batch: string };
+const takerId = (taker: Taker) => ('video' in taker ? taker.video : taker.batch);
+
+async function checkAll(named: NamedUpload[], tenantId: string, taker: Taker, deps: ClaimDeps): Promise<void> {
+  const usedBy = takerId(taker);
+  const twiceWhere = 'video' in taker ? 'another clip of this video' : 'another clip or row of this batch';
   const ids = named.map((n) => n.id);
   const twice = named.find((n, i) => ids.indexOf(n.id) !== i);
-  if (twice)
-    throw new InvalidRequest([{ path: twice.path, message: 'names an upload another clip of this video already uses; upload the file again' }]);
-  const dryRun = { ...deps, uploads: { ...deps.uploads, markUsed: async () => true } };
-  for (const n of named) await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy: videoId }, dryRun);
+  if (twice) throw new InvalidRequest([{ path: twice.path, message: `names an upload ${twiceWhere} already uses; upload the file again` }]);
+  // The store itself with markUsed answered: a spread would drop the methods of its class (the DynamoDB adapter's).
+  const uploads: UploadStore = Object.assign(Object.create(deps.uploads), { markUsed: async () => true });
+  const dryRun = { ...deps, uploads };
+  for (const n of named) await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy }, dryRun);
+}
+
+async function claimAll(named: NamedUpload[], tenantId: string, taker: Taker, deps: ClaimDeps): Promise<string[]> {
+  await checkAll(named, tenantId, taker, deps);
+  const usedBy = takerId(taker);
   const taken: string[] = [];
   try {
     for (const n of named) {
-      await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy: videoId }, deps);
+      await claimUpload(tenantId, n.id, { kind: 'audio', path: n.path, usedBy }, deps);
       taken.push(n.id);
     }
   } catch (error) {
-    await releaseRecordings(taken, tenantId, videoId, deps);
+    await releaseRecordings(taken, tenantId, usedBy, deps);
     throw error;
   }
   return named.map((n) => n.id);
 }
 
-/** Gives back the uploads a video took when the request fails after taking them, so a retry can name them again. */
-export async function releaseRecordings(uploadIds: readonly string[], tenantId: string, videoId: string, deps: ClaimDeps | undefined) {
+/** Gives back the uploads a video or batch took when the request fails after taking them, so a retry can name them again. */
+export async function releaseRecordings(uploadIds: readonly string[], tenantId: string, usedBy: string, deps: ClaimDeps | undefined) {
   if (!deps) return;
-  await Promise.all(uploadIds.map((id) => deps.uploads.release(tenantId, id, videoId)));
+  await Promise.all(uploadIds.map((id) => deps.uploads.release(tenantId, id, usedBy)));
 }

@@ -14,11 +14,31 @@ import { escapeSpeechText } from './speech-markup.ts';
 import { nameProblem } from './text-rules.ts';
 
 /** The clip fields that may hold placeholders: text fields; booleans and numbers take none. */
-const PLACEHOLDER_FIELDS = ['text', 'clip_name', 'background', 'voice', 'bot_uid', 'bot_position', 'bot_size', 'transitions'] as const;
+const PLACEHOLDER_FIELDS = [
+  'text',
+  'clip_name',
+  'background',
+  'audio_url',
+  'audio_upload',
+  'voice',
+  'bot_uid',
+  'bot_position',
+  'bot_size',
+  'transitions',
+] as const;
 /** An overlay's fields that may hold placeholders (`clips[0].overlays[1].text`: "Hi {{name}}"). */
 const OVERLAY_PLACEHOLDER_FIELDS = ['text', 'url'] as const;
 type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number] | 'url';
-const OPTIONAL_FIELDS: readonly PlaceholderField[] = ['clip_name', 'background', 'voice', 'bot_position', 'bot_size', 'transitions'];
+const OPTIONAL_FIELDS: readonly PlaceholderField[] = [
+  'clip_name',
+  'background',
+  'audio_url',
+  'audio_upload',
+  'voice',
+  'bot_position',
+  'bot_size',
+  'transitions',
+];
 /** What a template may hold: a create request's fields but the webhook, which each video (or batch) gives. */
 const TEMPLATE_FIELDS = ['name', 'create_video', 'aspect_ratio', 'resolution', 'captions', 'logo', 'theme', 'music', 'clips'] as const;
 
@@ -48,6 +68,9 @@ const SAMPLE_FOR_WHOLE_FIELD: Record<PlaceholderField, string | undefined> = {
   text: 'Sample text',
   clip_name: 'Sample',
   background: 'https://example.com/background.mp4',
+  audio_url: 'https://example.com/recording.mp3',
+  // The form of an upload_id: which upload a row names is checked when a batch or video takes it.
+  audio_upload: 'upl_sampleSAMPLEsamp',
   voice: undefined,
   bot_uid: 'bot_ava',
   bot_position: 'center',

@@ -40,13 +40,18 @@ export interface VideoOutput {
   clipDurations: number[];
   /** A JPEG poster of the video (its first clip after the entry transition); videos only. */
   posterKey?: string;
-  /** The video's captions, as WebVTT and SubRip files (every completed video and voice since captions exist). */
-  captions?: { vttKey: string; srtKey: string };
+  /**
+   * The video's captions, as WebVTT and SubRip files, and its spoken words as JSON (every completed video and voice
+   * since captions exist; the words file since words are kept).
+   */
+  captions?: { vttKey: string; srtKey: string; wordsKey?: string };
 }
 
 /** Every object a completed video's output consists of (deleted with the video). */
 export const outputObjectKeys = (output: VideoOutput): string[] =>
-  [output.objectKey, output.posterKey, output.captions?.vttKey, output.captions?.srtKey].filter((key): key is string => key !== undefined);
+  [output.objectKey, output.posterKey, output.captions?.vttKey, output.captions?.srtKey, output.captions?.wordsKey].filter(
+    (key): key is string => key !== undefined,
+  );
 
 /** One attempt to deliver the webhook event. */
 export interface DeliveryAttempt {

@@ -41,8 +41,9 @@ export interface CreateVideoDeps {
   /** Which voices the deployment speaks: a clip's `voice` must be one of them. */
   voices: VoiceOptions;
   /**
-   * The account's uploads and their files: a clip's audio_upload is claimed for the video. Without them (a batch's
-   * rows) an audio_upload is refused; audio_url works everywhere.
+   * The account's uploads and their files: a clip's audio_upload is claimed for the video. A batch's row needs
+   * none (its batch claimed its rows' uploads when it started: recordings.ts claimRowRecordings); elsewhere without
+   * them an audio_upload is refused.
    */
   recordings?: { uploads: UploadStore; objects: Pick<ObjectStore, 'head'> };
 }
@@ -265,7 +266,8 @@ export async function createVideo(
   const now = deps.now();
   const videoId = deps.newVideoId();
   const claimDeps = deps.recordings && { ...deps.recordings, now: deps.now };
-  const uploadsTaken = await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);
+  // A batch's row speaks the uploads its batch claimed for it when the batch started.
+  const uploadsTaken = options?.batch ? [] : await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);
   const video: VideoRecord = {
     videoId,
     tenantId: caller.tenantId,

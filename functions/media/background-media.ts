@@ -2,6 +2,7 @@
 import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
+import type { PictureBudget } from '#domain/picture-budget';
 import { MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
 import { identifyInput } from './probe.ts';
 
@@ -78,9 +79,9 @@ async function declaredImageSize(path: string): Promise<{ width: number; height:
 /**
  * Decides whether a downloaded background may be rendered, and how: rejects (MediaRejectedError) anything not in
  * BACKGROUND_FORMATS, without a readable picture, or over the size and frame-rate limits, and remuxes the
- * formats ffmpeg cannot loop. `workDir` receives the remuxed copy.
+ * formats ffmpeg cannot loop. `workDir` receives the remuxed copy. Its frame counts against the clip's `budget`.
  */
-export async function inspectBackground(path: string, workDir: string): Promise<BackgroundMedia> {
+export async function inspectBackground(path: string, workDir: string, budget?: PictureBudget): Promise<BackgroundMedia> {
   const declared = await declaredImageSize(path);
   if (declared) checkPictureSize(declared.width, declared.height);
 
@@ -97,6 +98,8 @@ export async function inspectBackground(path: string, workDir: string): Promise<
   if (!width || !height)
     throw new MediaRejectedError(`(${format.label}) has no picture size that can be read: it may be damaged, or larger than we accept`);
   checkPictureSize(width, height);
+  // One frame of it is held at a time: its frame counts against the clip's pictures.
+  budget?.claim(width, height);
   const fps = Math.max(...video.map((s) => s.fps ?? 0));
   if (!format.still && fps > limits.maxBackgroundFps)
     throw new MediaRejectedError(`has ${fps} frames per second; at most ${limits.maxBackgroundFps} are accepted`);

@@ -1,5 +1,6 @@
 /**
- * Every download of a caller's media (a background, a music file, a clip's recording, a bot's photo or footage):
+ * Every download of a caller's media (a background, a music file, a clip's recording or images, a bot's photo or
+ * footage):
  * through the address guard (no link-local or metadata addresses, no private ranges on AWS, every redirect
  * re-checked), at the media pace (a host that never answers or trickles is given up early), streamed to a file with
  * the size limit counted while it streams, so a 300 MB recording never sits in memory. What the caller can fix
@@ -18,7 +19,7 @@ export interface MediaDownload {
   timeoutMs: number;
   /** The failure codes' prefix: `background` gives `background_too_large`, `background_unavailable`, … */
   code: string;
-  /** How messages name the file and its URL: `the music file is larger…`, `the music URL answered HTTP 404`. */
+  /** How messages name the file and its URL: `the music file` is larger…, `the music URL` answered HTTP 404. */
   noun: { file: string; url: string };
   /**
    * A timeout and a refused address get codes of their own (`<code>_timeout`, `<code>_not_allowed`) rather than
@@ -35,25 +36,25 @@ function failureOf(error: FetchError, what: MediaDownload): JobFailure {
   const unavailable = `${code}_unavailable`;
   switch (error.code) {
     case 'too_large':
-      return new JobFailure(`${code}_too_large`, `the ${noun.file} is larger than ${what.maxBytes / MIB} MiB`);
+      return new JobFailure(`${code}_too_large`, `${noun.file} is larger than ${what.maxBytes / MIB} MiB`);
     case 'timeout':
       return new JobFailure(
         what.ownCodes ? `${code}_timeout` : unavailable,
-        `the ${noun.file} did not download within ${what.timeoutMs / 1000} s; use a faster host`,
+        `${noun.file} did not download within ${what.timeoutMs / 1000} s; use a faster host`,
       );
     case 'address_not_allowed':
       return new JobFailure(
         what.ownCodes ? `${code}_not_allowed` : unavailable,
-        `the ${noun.url} leads to an address we do not fetch from (private, loopback or link-local)`,
+        `${noun.url} leads to an address we do not fetch from (private, loopback or link-local)`,
       );
     case 'invalid_url':
-      return new JobFailure(unavailable, `the ${noun.url} (or a redirect it gave) is not a valid http(s) URL`);
+      return new JobFailure(unavailable, `${noun.url} (or a redirect it gave) is not a valid http(s) URL`);
     case 'too_many_redirects':
-      return new JobFailure(unavailable, `the ${noun.url} redirected too many times`);
+      return new JobFailure(unavailable, `${noun.url} redirected too many times`);
     case 'network_error':
-      return new JobFailure(unavailable, `the ${noun.url} could not be reached (no such host, or the connection failed)`);
+      return new JobFailure(unavailable, `${noun.url} could not be reached (no such host, or the connection failed)`);
     case 'http_error':
-      return new JobFailure(unavailable, `the ${noun.url} did not answer with the file`);
+      return new JobFailure(unavailable, `${noun.url} did not answer with the file`);
   }
 }
 
@@ -73,7 +74,7 @@ export async function fetchMediaToFile(url: string, path: string, what: MediaDow
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {
       if (error.status >= 500 || error.status === 429) throw error; // their server may recover: retried
-      throw new JobFailure(`${what.code}_unavailable`, `the ${what.noun.url} answered HTTP ${error.status}`);
+      throw new JobFailure(`${what.code}_unavailable`, `${what.noun.url} answered HTTP ${error.status}`);
     }
     if (error instanceof FetchError) throw failureOf(error, what);
     throw error;

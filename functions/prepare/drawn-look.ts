@@ -9,10 +9,12 @@ import sharp from 'sharp';
 import { DRAWN_SHAPE_PARTS } from '#domain/account-bot';
 import { limits } from '#domain/limits';
 import { type BotManifest, MOUTH_SHAPES, type MouthShape, SHAPE_FRAMES } from '#domain/look';
-import { CANVAS, CARD } from '#media/raster/card';
+import { type Box, EMPTY_BOX } from '#media/raster/box';
+import { CANVAS, CARD, cardAlpha } from '#media/raster/card';
+import { boxBlur, dilate, fieldBounds } from '#media/raster/field';
 import type { Picture } from '#media/raster/picture';
 import { checkHeader } from './image-input.ts';
-import { boxBlur, cardAlpha, dilate, png } from './layers.ts';
+import { png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 
 export interface DrawnImages {
@@ -86,23 +88,19 @@ function difference(a: Picture, b: Picture): Uint8Array {
  * An in-between mouth: the opened drawing's changed region squashed vertically towards its top edge (the upper
  * lip stays, the lower lip and jaw come up) by `open` (0..1), over the base drawing.
  */
-function squash(
-  base: Picture,
-  opened: Picture,
-  weight: Float32Array,
-  region: { top: number; bottom: number; left: number; right: number },
-  open: number,
-): Picture {
+function squash(base: Picture, opened: Picture, weight: Float32Array, region: Box, open: number): Picture {
   const data = Buffer.from(base.data);
   const { width } = base;
-  const height = region.bottom - region.top;
-  for (let y = region.top; y < region.bottom; y++) {
-    const sy = region.top + (y + 0.5 - region.top) / Math.max(open, 1e-3) - 0.5;
-    if (sy > region.bottom - 1) continue;
-    const y0 = Math.max(region.top, Math.floor(sy)),
-      y1 = Math.min(region.top + height - 1, y0 + 1),
+  const { height } = region;
+  const top = region.y,
+    bottom = region.y + region.height;
+  for (let y = top; y < bottom; y++) {
+    const sy = top + (y + 0.5 - top) / Math.max(open, 1e-3) - 0.5;
+    if (sy > bottom - 1) continue;
+    const y0 = Math.max(top, Math.floor(sy)),
+      y1 = Math.min(top + height - 1, y0 + 1),
       fy = Math.max(0, sy - y0);
-    for (let x = region.left; x < region.right; x++) {
+    for (let x = region.x; x < region.x + region.width; x++) {
       const w = weight[y0 * width + x]! * (1 - fy) + weight[y1 * width + x]! * fy;
       if (w <= 0) continue;
       const o = (y * width + x) * 4,
@@ -125,24 +123,6 @@ function squash(
   return { width, height: base.height, data };
 }
 
-/** Bounding box of the non-zero entries of a field. */
-function bounds(field: ArrayLike<number>, width: number): { top: number; bottom: number; left: number; right: number } {
-  let left = width,
-    top = Infinity,
-    right = 0,
-    bottom = 0;
-  for (let i = 0; i < field.length; i++) {
-    if (field[i]! <= 0) continue;
-    const x = i % width,
-      y = (i - x) / width;
-    left = Math.min(left, x);
-    top = Math.min(top, y);
-    right = Math.max(right, x + 1);
-    bottom = Math.max(bottom, y + 1);
-  }
-  return { top, bottom, left, right };
-}
-
 /** A card for drawn bots: a soft light-to-mist gradient on the card's rounded shape. */
 function drawnPanel(): Picture {
   const { width, height } = CANVAS;
@@ -161,10 +141,10 @@ function drawnPanel(): Picture {
 }
 
 /** How much of a squashed drawing shows at each pixel (where it changes the mouth, feathered) and the box of it. */
-function squashWeight(change: Uint8Array): { weight: Float32Array; region: ReturnType<typeof bounds> } {
+function squashWeight(change: Uint8Array): { weight: Float32Array; region: Box } {
   const { width, height } = CANVAS;
   const weight = boxBlur(dilate(change, width, height, 3), width, height, 2);
-  return { weight, region: bounds(weight, width) };
+  return { weight, region: fieldBounds(weight, width) ?? EMPTY_BOX };
 }
 
 /** The mouth's levels, closed to open (through mouth_half when given): the in-betweens squashed from the next wider drawing. */

@@ -22,7 +22,7 @@ const fetchBotFile = (url: string, path: string, mode: Mode, what: keyof typeof 
     maxBytes: FILES[what].maxBytes,
     timeoutMs: FILES[what].timeoutMs,
     code: what,
-    noun: { file: FILES[what].noun, url: `${FILES[what].noun} URL` },
+    noun: { file: `the ${FILES[what].noun}`, url: `the ${FILES[what].noun} URL` },
   });
 
 /** A photo's bytes (at most limits.maxBotImageBytes: the photo look decodes it from memory). */

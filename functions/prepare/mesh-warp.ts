@@ -6,9 +6,10 @@
  * ./mouth-shapes.ts.
  */
 import Delaunator from 'delaunator';
+import { dilate } from '#media/raster/field';
+import { fillHole } from '#media/raster/fill-hole';
 import type { Picture } from '#media/raster/picture';
 import type { Point } from './faces.ts';
-import { dilate, fillHole } from './layers.ts';
 
 /** Straight RGBA. */
 

@@ -5,9 +5,9 @@
  */
 import { MOUTH_SHAPES, SHAPE_FRAMES } from '#domain/look';
 import { CANVAS } from '#media/raster/card';
+import { boxBlur, dilate } from '#media/raster/field';
 import type { Picture } from '#media/raster/picture';
 import type { Point } from './faces.ts';
-import { boxBlur, dilate } from './layers.ts';
 import { anchorPoints, closeLips, type FaceGeometry, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
 import { SHAPE_POSES, shapeWarp } from './mouth-shapes.ts';
 

@@ -14,11 +14,13 @@
  */
 import sharp from 'sharp';
 import { type BotManifest, MOUTH_SHAPES } from '#domain/look';
-import { CANVAS, CARD } from '#media/raster/card';
-import type { Picture } from '#media/raster/picture';
+import { CANVAS, CARD, cardAlpha } from '#media/raster/card';
+import { boxBlur, dilate } from '#media/raster/field';
+import { fillHole } from '#media/raster/fill-hole';
+import { type Picture, rgbaOf } from '#media/raster/picture';
 import { type Face, findFaces, loadFaces, type Point } from './faces.ts';
 import { checkHeader, decode } from './image-input.ts';
-import { boxBlur, cardAlpha, dilate, fillHole, png, rgbaOf } from './layers.ts';
+import { png } from './layers.ts';
 import { LookError, type PreparedLook } from './look.ts';
 import { loadMatting, matte } from './matting.ts';
 import { headFrames, MOUTH_LEVELS } from './photo-head.ts';

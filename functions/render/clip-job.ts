@@ -13,6 +13,7 @@ import type { ClipSpec, Recording } from '#domain/clip';
 import { JobFailure } from '#domain/errors';
 import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import { PictureBudget } from '#domain/picture-budget';
 import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { isReusableRender, renderCacheKey } from '#domain/render-cache';
 import { type RenderSpec, renderSpecOf } from '#domain/render-spec';
@@ -22,9 +23,9 @@ import { keptClipUid } from '#domain/videos';
 import { findVoice, type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
-import type { ImageMedia } from '#media/image-media';
+import type { ImageMedia, PictureFit } from '#media/image-media';
 import { MediaBudgetError, MediaToolError } from '#media/media';
-import type { ImageLayer } from './engine/image-layers.ts';
+import { type ImageLayer, imageFitOf } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION, SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
 import type { ImageSubject } from './image.ts';
@@ -52,11 +53,14 @@ export interface ClipJobDeps {
   /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
   voices: VoiceOptions;
   /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
-  fetchBackground: (url: string, path: string, workDir: string) => Promise<BackgroundMedia>;
+  fetchBackground: (url: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
   /** Brings a clip's recording (its URL through the address guard, or its upload) into `path`, or throws JobFailure. */
   fetchRecording: (recording: Recording, path: string) => Promise<{ sha256: string }>;
-  /** Downloads an image drawn over the clip (the logo) into `path` through the address guard and inspects it, or throws JobFailure. */
-  fetchImage: (url: string, path: string, subject: ImageSubject) => Promise<ImageMedia>;
+  /**
+   * Downloads an image drawn over the clip (the logo) into `path` through the address guard, inspects it and
+   * scales it down to `fit`, within the clip's picture `budget`, or throws JobFailure.
+   */
+  fetchImage: (url: string, path: string, subject: ImageSubject, fit: PictureFit, budget: PictureBudget) => Promise<ImageMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
   renderBudgetScale?: number;
   /** Epoch ms by which a render's encode must be over (the invocation's time left, less the upload's share). */
@@ -217,15 +221,20 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
   try {
     // The background downloads while the speech is synthesised (the engine waits for it after the speech).
     let backgroundMs = 0;
+    // What the clip's pictures may decode in all; they are decoded one at a time.
+    const budget = new PictureBudget();
     background =
       spec.mode === 'video' && spec.background
-        ? deps.fetchBackground(spec.background, join(workDir, 'background'), workDir).finally(() => (backgroundMs = Date.now() - started))
+        ? deps.fetchBackground(spec.background, join(workDir, 'background'), workDir, budget).finally(() => (backgroundMs = Date.now() - started))
         : undefined;
-    // So do the images drawn over it, side by side.
-    images = (spec.mode === 'video' ? imageLayersOf(spec) : []).map(({ url, subject, ...layer }, i) => ({
-      ...layer,
-      image: deps.fetchImage(url, join(workDir, `image-${i}`), subject),
-    }));
+    // So do the images drawn over it, side by side, each scaled down to its box once it is here.
+    images =
+      spec.mode === 'video'
+        ? imageLayersOf(spec).map(({ url, subject, ...layer }, i) => ({
+            ...layer,
+            image: deps.fetchImage(url, join(workDir, `image-${i}`), subject, imageFitOf(spec.frame, layer.size), budget),
+          }))
+        : [];
     // Their failures are handled where the engine awaits them; until then they must not count as unhandled.
     background?.catch(() => undefined);
     for (const { image } of images) image.catch(() => undefined);
@@ -318,7 +327,7 @@ async function storeRender({ clip, spec: { mode } }: ClipRender, objectKey: stri
   // or kept clip keeps its captions and poster. Written first: a clip object found in the cache always has
   // its cues and its poster.
   await Promise.all([
-    deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues), {
+    deps.objects.putBytes(cuesObjectKey(objectKey), serialiseClipCues(output.cues, output.words), {
       contentType: CUES_CONTENT_TYPE,
       tags: clip.reusable ? KEPT : TEMPORARY,
     }),

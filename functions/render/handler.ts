@@ -16,6 +16,7 @@ import { fetchImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { fetchRecording } from './recording.ts';
 import { speechEngineFor } from './speech/index.ts';
+import { warmUpRender } from './warm-up.ts';
 
 const config = loadConfig({
   tables: ['videos', 'bots', 'accountBots', 'clips', 'lexicons'],
@@ -24,6 +25,8 @@ const config = loadConfig({
   consumer: true,
 });
 configureEngineAssets(config.engineAssets);
+// Before the first request: what a first render would otherwise pay on its own time (warm-up.ts).
+if (config.renderWarmUp) await warmUpRender(config.voices);
 const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: ClipJobDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
@@ -38,8 +41,8 @@ const deps: ClipJobDeps = {
   renderClip,
   speechFor: (voice) => speechEngineFor(voice),
   voices: config.voices,
-  fetchBackground: (url, path, workDir) => fetchBackground(url, path, workDir, config.mode),
-  fetchImage: (url, path, subject) => fetchImage(url, path, config.mode, subject),
+  fetchBackground: (url, path, workDir, budget) => fetchBackground(url, path, workDir, config.mode, budget),
+  fetchImage: (url, path, subject, fit, budget) => fetchImage(url, path, config.mode, subject, fit, budget),
   fetchRecording: (recording, path) => fetchRecording(recording, path, { mode: config.mode, objects }),
   renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),

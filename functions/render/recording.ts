@@ -26,7 +26,7 @@ export async function fetchRecording(
       maxBytes: limits.maxUploadBytes.audio,
       timeoutMs: limits.recordingTimeoutMs,
       code: 'audio',
-      noun: { file: 'recording', url: 'recording URL' },
+      noun: { file: 'the recording', url: 'the recording URL' },
     });
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);

@@ -325,6 +325,9 @@ function functionEnvironment(emulators: Emulators, dataDir: string, options: Loc
     // stay on: their EMF documents are lines of the function's output, as in CloudWatch Logs.
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_METRICS_DISABLED: 'false',
+    // The render's warm-up clip where the functions are pre-warmed (`npm start`, the bench), as on Lambda; tests,
+    // which start many runtimes, skip it.
+    [envNames.renderWarmUp]: options.prewarm ? 'on' : 'off',
   };
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { aspectRatioSchema, resolutionSchema } from '#domain/create-request';
@@ -50,25 +50,51 @@ export const syntheticSource = (seconds: number, frame: FrameSize): string[] => 
   `aevalsrc='0.1*sin(2*PI*220*t)+0.08*sin(2*PI*277.18*t)|0.1*sin(2*PI*220*t)+0.08*sin(2*PI*329.63*t)':s=48000:d=${seconds}`,
 ];
 
-/** 60 s of the synthetic source encoded as a caller's MP4 (H.264 + stereo AAC, a 2-second GOP), made once per path. */
-async function sampleBackground(path: string, frame: FrameSize, video: string[], budgetSeconds: number): Promise<string> {
+/** `seconds` of a generated source encoded as a caller's MP4 (H.264 + AAC), made once per path. */
+async function sampleBackground(path: string, seconds: number, source: string[], video: string[], budgetSeconds: number): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(dirname(path), { recursive: true });
-  const encode = ['-c:v', 'libx264', ...video, '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-b:a', '128k'];
-  await runFfmpeg(['-y', ...syntheticSource(60, frame), ...encode, '-t', '60', '-movflags', '+faststart', path], { budgetSeconds });
+  const encode = ['-c:v', 'libx264', ...video, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k'];
+  // Made under another name and renamed when whole: an interrupted run leaves no half file to be taken as made.
+  // No stall watchdog: x264's lookahead on a loaded machine can go quiet for longer than a render's.
+  const partial = `${path}.partial.mp4`;
+  await runFfmpeg(['-y', ...source, ...encode, '-t', String(seconds), '-movflags', '+faststart', partial], { budgetSeconds, stallSeconds: false });
+  renameSync(partial, path);
   return path;
 }
 
 /** The clip's background: 60 s of the synthetic source as a caller would send it (H.264 + AAC MP4), made once per size. */
-export const syntheticBackground = (path: string, frame: FrameSize) => sampleBackground(path, frame, ['-preset', 'veryfast', '-crf', '23'], 300);
+export const syntheticBackground = (path: string, frame: FrameSize) =>
+  sampleBackground(path, 60, syntheticSource(60, frame), ['-preset', 'veryfast', '-crf', '23', '-g', '60'], 300);
 
 /**
- * A background like a caller's (made once per size): a moving picture with a camera's grain, encoded as cameras
- * and editors do — H.264 High profile, x264's `medium` preset (B-frames, CABAC), a 2-second GOP — with stereo
- * AAC sound. Decoding it costs what a real background costs, which the synthetic background at `veryfast` does not.
+ * A background like a caller's (made once per size): 12 s of a moving picture with a camera's grain, encoded as
+ * cameras and editors do — H.264 High profile, x264's `medium` preset (B-frames, CABAC), a 2-second GOP — with
+ * stereo AAC sound. Decoding it costs what a real background costs, which the synthetic background at `veryfast`
+ * does not. Shorter than any clip, so the service loops it (and the floor loops it the same way); 12 s keeps the
+ * 1080p file far under the backgrounds' 200 MiB limit.
  */
 export const realWorldBackground = (path: string, frame: FrameSize) =>
-  sampleBackground(path, frame, ['-filter:v', 'noise=alls=10:allf=t+u', '-profile:v', 'high', '-preset', 'medium', '-crf', '20'], 900);
+  sampleBackground(
+    path,
+    12,
+    syntheticSource(12, frame),
+    ['-filter:v', 'noise=alls=10:allf=t+u', '-profile:v', 'high', '-preset', 'medium', '-crf', '20', '-g', '60'],
+    900,
+  );
+
+/**
+ * The ordinary request's background (issue 28): 12 s of ffmpeg's `testsrc2` at 1280x720 with a 440 Hz tone,
+ * encoded by x264 at its default preset and AAC, as a caller makes a test file with the ffmpeg at hand.
+ */
+export const ordinaryBackground = (path: string) =>
+  sampleBackground(
+    path,
+    12,
+    ['-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=${FPS}:d=12`, '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:d=12'],
+    [],
+    300,
+  );
 
 /**
  * The floor of any compositing render: the same binary decoding the same background (looped to `seconds`, its

@@ -1,88 +1,150 @@
 /**
- * The speaking measures of a video bot on rendered frames (docs/video-bots.md#measured): a recording becomes a
- * look, the viseme sentence is rendered with it (16:9 720p, `large`, centred), and the face-api landmark net reads
- * the mouth on every rendered frame, independently of the atlas's own measures. Prints the m/b/p closures and the
- * inner lips' opening and width on "oo" against "ee".
+ * A video bot's measures on a recording of a person (docs/video-bots.md#measured): the recording becomes a look
+ * (or a look prepared before is read back with --look), the viseme sentence is spoken (espeak-ng) and drawn by the
+ * footage rig at the size of a `large` bot in 16:9 720p, and every drawn frame is measured:
+ * - the landmark net reads its mouth (independently of the atlas's own measures): the m/b/p closures and the inner
+ *   lips on "oo" against "ee";
+ * - the seam: the colour step across the blend's boundary, against the same pixels of the footage's own frame;
+ * - stillness: while one shape holds, the mouth's change from frame to frame, against the footage's own;
+ * - the loop: the change across the base loop's wrap, against the footage's own frame-to-frame change.
+ * With --keep <dir>, the look and a PNG of the lower face at every m/b/p are written there.
  *
- *   npx tsx infra/scripts/video-bot-measures.ts <recording.mp4> [--keep <dir>]
+ *   npx tsx infra/scripts/video-bot-measures.ts <recording.mp4> [--look <dir>] [--keep <dir>]
  */
-import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SpeechScript } from '../../functions/domain/lexicon.ts';
+import { PNG } from 'pngjs';
+import { speechScriptOf } from '../../functions/domain/lexicon.ts';
+import type { BotManifest } from '../../functions/domain/look.ts';
 import { frameSizeOf } from '../../functions/domain/shape.ts';
-import type { SpeechVoice } from '../../functions/domain/voices.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
+import { readFootage } from '../../functions/media/footage-media.ts';
 import { buildFootageLook } from '../../functions/prepare/footage/footage-look.ts';
 import { CLOSED_OPENING, measureMouth } from '../../functions/prepare/footage/mouth-measures.ts';
 import { FaceTracker } from '../../functions/prepare/footage/track.ts';
-import { renderClip, type SpeechResult } from '../../functions/render/engine/index.ts';
+import { clipTiming } from '../../functions/render/engine/clip-timeline.ts';
+import { footageMouthFrames } from '../../functions/render/engine/footage/footage-mouth.ts';
+import { FootageRig } from '../../functions/render/engine/footage/footage-rig.ts';
+import { blendWeights } from '../../functions/render/engine/footage/mouth-blend.ts';
+import { botHeightFor } from '../../functions/render/engine/layout.ts';
+import { FPS } from '../../functions/render/engine/types.ts';
 import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import {
+  bilabialOpenings,
+  closedCount,
+  frameChange,
+  mouthBox,
+  quantile,
+  roundedAgainstSpread,
+  seamStep,
+  VISEME_SENTENCE,
+} from './support/footage-measures.ts';
 
-const SENTENCE = 'Mama bought a puppy. Peter, Bob and Pam. We see three. Who knew you too?';
-const FPS = 30;
-
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { keep: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { keep: { type: 'string' }, look: { type: 'string' } } });
 const recording = positionals[0];
-if (!recording) throw new Error('usage: video-bot-measures.ts <recording> [--keep <dir>]');
+if (!recording && !values.look) throw new Error('usage: video-bot-measures.ts <recording> [--look <dir>] [--keep <dir>]');
 const root = mkdtempSync(join(tmpdir(), 'vidbot-measures-'));
+const dir = values.look ?? values.keep ?? join(root, 'look');
+mkdirSync(dir, { recursive: true });
 
-const started = Date.now();
-const look = await buildFootageLook(recording, statSync(recording).size, root);
-const dir = mkdtempSync(join(root, 'look-dir-'));
-for (const [file, bytes] of look.files) writeFileSync(join(dir, file), bytes);
-console.log(`prepared in ${((Date.now() - started) / 1000).toFixed(1)} s: ${look.manifest.footage!.samples.length} samples`);
-
-const espeak = new EspeakSpeechEngine();
-let speech: SpeechResult | undefined;
-const clip = await renderClip({
-  bot: { uid: 'measured', name: 'Measured', description: '', voice: { espeak: 'espeak:en-us+f5' }, defaultPosition: 'center', look: 'footage' },
-  text: SENTENCE,
-  voice: { id: 'espeak:en-us+f5' },
-  position: 'center',
-  botSize: 'large',
-  removeBotBackground: false,
-  backgroundVolume: 0,
-  transitions: {},
-  frame: frameSizeOf({ aspectRatio: '16:9', resolution: '720p' }),
-  mode: 'video',
-  workDir: root,
-  lookDirectory: dir,
-  speech: {
-    name: 'espeak',
-    synthesize: async (script: SpeechScript, voice: SpeechVoice, workDir: string) => (speech = await espeak.synthesize(script, voice, workDir)),
-  },
-});
-if (values.keep) cpSync(clip.path, join(values.keep, 'measured.mp4'));
-
-const { stdout } = await runFfmpeg(['-i', clip.path, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { budgetSeconds: 300, captureStdout: true });
-const size = 1280 * 720 * 3;
-const tracker = new FaceTracker(1280, 720);
-const measures: (ReturnType<typeof measureMouth> | undefined)[] = [];
-for (let at = 0; at + size <= stdout.length; at += size) {
-  const tracked = await tracker.next(stdout.subarray(at, at + size));
-  measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
+if (!existsSync(join(dir, 'manifest.json'))) {
+  const started = Date.now();
+  const look = await buildFootageLook(recording!, statSync(recording!).size, root);
+  for (const [file, bytes] of look.files) writeFileSync(join(dir, file), bytes);
+  console.log(`prepared in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
-const phonemes = speech!.phonemes ?? [];
-const framesOf = (p: { startSeconds: number; endSeconds: number }) => {
-  const frames: ReturnType<typeof measureMouth>[] = [];
-  for (let f = Math.floor(p.startSeconds * FPS); f <= Math.ceil(p.endSeconds * FPS) - 1; f++) if (measures[f]) frames.push(measures[f]!);
-  return frames;
+const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as BotManifest;
+const footage = manifest.footage!;
+const filed = new Map<string, string[]>();
+for (const s of footage.samples) filed.set(s.frame, [...(filed.get(s.frame) ?? []), `${s.opening.toFixed(3)}/${s.width.toFixed(2)}`]);
+console.log(`atlas (opening/width, eye distances): ${[...filed].map(([frame, list]) => `${frame} ${list.join(' ')}`).join('; ')}`);
+
+const speech = await new EspeakSpeechEngine().synthesize(speechScriptOf(VISEME_SENTENCE), { id: 'espeak:en-us+f5' }, root);
+const timing = clipTiming(speech.durationSeconds, {});
+const mouth = footageMouthFrames(speech, timing, manifest);
+const height = botHeightFor(frameSizeOf({ aspectRatio: '16:9', resolution: '720p' }), 'center', 'large', manifest);
+const rig = await FootageRig.open(dir, manifest, height, false);
+const { width, height: h } = rig;
+// The decoders' time budget follows the clip's length; the landmark net on every frame is far slower than a render.
+const budgetSeconds = timing.totalSeconds * 40;
+const originals = readFootage(join(dir, footage.loop.file), rig, { loop: true, seconds: budgetSeconds });
+const tracker = new FaceTracker(width, h);
+// The same net on the footage's own frames: how it reads this person's lips where the preparation saw them closed.
+const ownTracker = new FaceTracker(width, h);
+const ownClosed: number[] = [];
+const toRgb = (rgba: Buffer) => {
+  const rgb = Buffer.alloc(width * h * 3);
+  for (let p = 0, q = 0; p < rgba.length; p += 4, q += 3) rgba.copy(rgb, q, p, p + 3);
+  return rgb;
 };
-const bilabials = phonemes.filter((p) => /^[mbp]$/.test(p.ipa));
-const closed = bilabials.filter((p) => Math.min(...framesOf(p).map((m) => m.opening)) < CLOSED_OPENING).length;
-const middle = (ipa: RegExp) =>
-  phonemes
-    .filter((p) => ipa.test(p.ipa))
-    .map((p) => measures[Math.floor(((p.startSeconds + p.endSeconds) / 2) * FPS)])
-    .filter((m) => !!m);
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
-const oo = middle(/^uː?$/);
-const ee = middle(/^iː?$/);
-console.log(`m/b/p with the lips closed: ${closed} of ${bilabials.length}`);
-console.log(
-  `"oo" vs "ee": opening ${median(oo.map((m) => m.opening)).toFixed(3)} / ${median(ee.map((m) => m.opening)).toFixed(3)}; ` +
-    `width ${median(oo.map((m) => m.width)).toFixed(3)} / ${median(ee.map((m) => m.width)).toFixed(3)} (eye distances, ${oo.length} and ${ee.length} sounds)`,
+const reach = Math.max(2, Math.round(0.1 * footage.eyePx * rig.scale));
+const loopLength = footage.loop.to - footage.loop.from;
+const track = (JSON.parse(readFileSync(join(dir, footage.track), 'utf8')) as number[][]).map((f) =>
+  Array.from({ length: f.length / 2 }, (_, k) => ({ x: f[2 * k]!, y: f[2 * k + 1]! })),
 );
+
+const measures: (ReturnType<typeof measureMouth> | undefined)[] = [];
+const rendered: Buffer[] = [];
+const seams: { drawn: number; own: number }[] = [];
+const still: { drawn: number; own: number }[] = [];
+const ownSteps: number[] = [];
+const wraps: number[] = [];
+let before: { drawn: Buffer; own: Buffer } | undefined;
+for (let i = 0; i < timing.frames; i++) {
+  const own = Buffer.from((await originals.next())!);
+  const drawn = Buffer.from(await rig.render(i, mouth[i]!, budgetSeconds));
+  const { landmarks, sample } = rig.drawn!;
+  const tracked = await tracker.next(toRgb(drawn));
+  measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
+  const ownRead = (await ownTracker.next(toRgb(own))).landmarks;
+  const source = footage.loop.from + (i % loopLength);
+  if (ownRead && measureMouth(track[source]!).opening < CLOSED_OPENING) ownClosed.push(measureMouth(ownRead).opening);
+  const weights = blendWeights({ width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx * rig.scale, sample });
+  seams.push({ drawn: seamStep(drawn, weights, width, h, reach), own: seamStep(own, weights, width, h, reach) });
+  if (before) {
+    ownSteps.push(frameChange(before.own, own, width, h));
+    if (i % loopLength === 0) wraps.push(frameChange(before.drawn, drawn, width, h));
+    const held = mouth[i]!.frame === mouth[i - 1]!.frame && !mouth[i]!.toward && !mouth[i - 1]!.toward;
+    const box = mouthBox(landmarks, footage.eyePx * rig.scale, width, h);
+    if (held) still.push({ drawn: frameChange(before.drawn, drawn, width, h, box), own: frameChange(before.own, own, width, h, box) });
+  }
+  before = { drawn, own };
+  rendered.push(drawn);
+}
+originals.close();
+rig.close();
+
+const bilabials = bilabialOpenings(speech.phonemes ?? [], measures, FPS);
+const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+console.log(
+  `m/b/p with the lips closed: ${closedCount(bilabials)} of ${bilabials.length} (smallest openings ${bilabials.map((b) => b.opening?.toFixed(3) ?? '-').join(' ')})`,
+);
+console.log(
+  `the net on the footage's own frames where the preparation saw the lips closed: median ${quantile(ownClosed, 0.5).toFixed(3)}, ` +
+    `${ownClosed.filter((o) => o < CLOSED_OPENING).length} of ${ownClosed.length} under ${CLOSED_OPENING}`,
+);
+const round = roundedAgainstSpread(speech.phonemes ?? [], measures, FPS);
+console.log(
+  `"oo" vs "ee": opening ${round.oo.toFixed(3)} / ${round.ee.toFixed(3)} = ${round.ratio.toFixed(2)}; width ${round.ooWidth.toFixed(3)} / ${round.eeWidth.toFixed(3)} (eye distances, ${round.sounds.join(' and ')} sounds)`,
+);
+console.log(
+  `seam step: drawn ${mean(seams.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(seams.map((s) => s.own)).toFixed(2)} (levels of 255)`,
+);
+console.log(
+  `mouth change while a shape holds: drawn ${mean(still.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(still.map((s) => s.own)).toFixed(2)} (${still.length} frame pairs)`,
+);
+console.log(
+  `loop wraps: ${wraps.map((w) => w.toFixed(2)).join(' ') || 'none in this clip'}; the footage's own frame-to-frame change median ${quantile(ownSteps, 0.5).toFixed(2)}, 95th percentile ${quantile(ownSteps, 0.95).toFixed(2)}`,
+);
+
+if (values.keep) {
+  // The lower face of the frame where each bilabial was most closed, side by side.
+  for (const [k, b] of bilabials.entries()) {
+    const f = Math.min(rendered.length - 1, Math.round(b.atSeconds * FPS));
+    const png = new PNG({ width, height: h });
+    rendered[f]!.copy(png.data);
+    writeFileSync(join(values.keep, `bilabial-${k}-${b.ipa}-frame${f}.png`), PNG.sync.write(png));
+  }
+}
 rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,8 @@
  * Captions through the local service, as a caller sees them: the spec sample with `captions=burn` gets WebVTT
  * and SRT files linked from its record and its webhook, whose cues say both clips' words in order, timed inside
  * each clip's speech; the burned picture differs from the plain one where the captions go; a voice-only video
- * gets caption files too; deleting a video deletes them.
+ * gets caption files too; every spoken word's time is a JSON file beside them (words_url); deleting a video deletes
+ * them.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,8 +62,16 @@ describe('captions, end to end', () => {
     burned = await finished(await create({ ...SPEC_SAMPLE_FIELDS, clips, captions: 'burn' }));
     const { event, video } = burned;
     expect(event.type).toBe('video.completed');
-    expect(event.data.captions).toEqual({ vtt_url: expect.stringMatching(/^http/), srt_url: expect.stringMatching(/^http/) });
-    expect(video.output.captions).toEqual({ vtt_url: expect.stringMatching(/\.vtt/), srt_url: expect.stringMatching(/\.srt/) });
+    expect(event.data.captions).toEqual({
+      vtt_url: expect.stringMatching(/^http/),
+      srt_url: expect.stringMatching(/^http/),
+      words_url: expect.stringMatching(/^http/),
+    });
+    expect(video.output.captions).toEqual({
+      vtt_url: expect.stringMatching(/\.vtt/),
+      srt_url: expect.stringMatching(/\.srt/),
+      words_url: expect.stringMatching(/\.words\.json/),
+    });
 
     const vttResponse = await fetch(video.output.captions.vtt_url);
     expect(vttResponse.status).toBe(200);
@@ -86,6 +95,23 @@ describe('captions, end to end', () => {
         .map((c) => c.text)
         .join(' '),
     ).toBe(texts[1]);
+
+    // Every spoken word with its clip and its time in the video: inside its clip's speech, in order, as the cues say.
+    const wordsResponse = await fetch(video.output.captions.words_url);
+    expect(wordsResponse.status).toBe(200);
+    expect(wordsResponse.headers.get('content-type')).toMatch(/^application\/json/);
+    const words = (await wordsResponse.json()) as { text: string; start: number; end: number; clip: number }[];
+    expect(words.map((w) => w.text).join(' ')).toBe(texts.join(' ').replace(/[.,]/g, ''));
+    expect(words.map((w) => w.clip)).toEqual([...Array(8).fill(0), ...Array(4).fill(1)]);
+    for (const [i, word] of words.entries()) {
+      expect(word.end).toBeGreaterThan(word.start);
+      if (i) expect(word.start).toBeGreaterThanOrEqual(words[i - 1]!.start);
+      const clipStart = word.clip === 0 ? 0 : first;
+      expect(word.start).toBeGreaterThanOrEqual(clipStart + 0.6 - 0.01);
+      expect(word.end).toBeLessThanOrEqual(word.clip === 0 ? first : first + second);
+      // Inside the cue that shows it.
+      expect(cues.some((c) => c.start <= word.start + 0.001 && word.start < c.end && c.text.includes(word.text))).toBe(true);
+    }
 
     const srt = await fetch(video.output.captions.srt_url);
     expect(srt.status).toBe(200);
@@ -140,13 +166,14 @@ describe('captions, end to end', () => {
     expect(cues.map((c) => c.text).join(' ')).toBe('Only my voice, with captions.');
     expect(cues[0]!.start).toBeLessThan(0.3);
     expect(cues.at(-1)!.end).toBeLessThanOrEqual(video.output.duration_seconds + 0.05);
+    const words = (await (await fetch(video.output.captions.words_url)).json()) as { text: string }[];
+    expect(words.map((w) => w.text)).toEqual(['Only', 'my', 'voice', 'with', 'captions']);
   }, 120_000);
 
   it('deleting a video deletes its caption files', async () => {
-    const { vtt_url, srt_url } = burned.video.output.captions;
+    const { vtt_url, srt_url, words_url } = burned.video.output.captions;
     expect((await api(`/v1/video/${burned.video.video_id}`, { method: 'DELETE' })).status).toBe(200);
-    expect((await fetch(vtt_url)).status).toBe(404);
-    expect((await fetch(srt_url)).status).toBe(404);
+    for (const url of [vtt_url, srt_url, words_url]) expect((await fetch(url)).status).toBe(404);
   });
 
   it('a bad captions value is a 400 that names the field', async () => {

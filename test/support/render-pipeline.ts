@@ -50,11 +50,11 @@ export const renderClip = vi.fn(async (input: RenderClipInput): Promise<RenderCl
   const durationSeconds = input.text.length / 10;
   // One cue of the clip's text, over its middle, as the engine would time it; marked when burned.
   const cues = [{ startSeconds: 0.1, endSeconds: durationSeconds - 0.1, lines: [`${input.text}${input.captions === 'burn' ? ' [burned]' : ''}`] }];
-  if (input.mode === 'voice') return { path, contentType: 'audio/mpeg', durationSeconds, cues };
+  if (input.mode === 'voice') return { path, contentType: 'audio/mpeg', durationSeconds, cues, words: [] };
   // The engine's poster: a frame of the same pass.
   const posterPath = join(input.workDir, 'poster.jpg');
   await writeFile(posterPath, `frame of ${input.bot.uid}:${input.text}`);
-  return { path, contentType: 'video/mp4', durationSeconds, cues, posterPath };
+  return { path, contentType: 'video/mp4', durationSeconds, cues, words: [], posterPath };
 });
 /** Stands for media.ts extractPoster on the fake clips: the poster names the file and the moment it was taken at. */
 export const poster = vi.fn(async (videoPath: string, atSeconds: number, posterPath: string) => {

@@ -3,6 +3,7 @@
  * shape of a video is built here, from the domain's record.
  */
 
+import { type CaptionLinks, type PublicCaptionLinks, publicCaptionLinks } from '#domain/links';
 import { toPublicOverlay, toPublicTheme } from '#domain/overlays';
 import type { PresignedLink } from '#domain/ports';
 import { captionModeOf, clipStatusOf, type DeliveryAttempt, eventTypeFor, logoOf, type VideoRecord } from '#domain/video';
@@ -30,13 +31,7 @@ export function toCreatedVideo(created: CreatedVideo, baseUrl: string) {
 }
 
 /** How callers see a video (GET /v1/video/{id}, the list, and the webhook's clips). */
-export function toPublicVideo(
-  video: VideoRecord,
-  baseUrl: string,
-  download?: PresignedLink,
-  poster?: PresignedLink,
-  captions?: { vtt: PresignedLink; srt: PresignedLink },
-) {
+export function toPublicVideo(video: VideoRecord, baseUrl: string, download?: PresignedLink, poster?: PresignedLink, captions?: CaptionLinks) {
   return {
     video_id: video.videoId,
     url: `${baseUrl}/v1/video/${video.videoId}`,
@@ -65,8 +60,8 @@ export function toPublicVideo(
           download_url_expires_at: download?.expiresAt ?? null,
           /** A JPEG of the video's own size, once the first clip's entry transition is over (videos only). */
           thumbnail_url: poster?.url ?? null,
-          /** The captions as WebVTT and SRT, timed to the speech (presigned like the download). */
-          captions: captions ? { vtt_url: captions.vtt.url, srt_url: captions.srt.url } : null,
+          /** The captions as WebVTT and SRT, and every spoken word's time as JSON (presigned like the download). */
+          captions: captions ? publicCaptionLinks(captions) : null,
           /** Stable: redirects (with your key) to a fresh link whenever you need one. */
           download_endpoint: `${baseUrl}/v1/video/${video.videoId}/download`,
         }
@@ -121,7 +116,7 @@ function publicClips(video: VideoRecord) {
  */
 export function buildVideoEvent(
   video: VideoRecord,
-  links: { url?: string; expiresAt?: string; posterUrl?: string; captions?: { vtt_url: string; srt_url: string } },
+  links: { url?: string; expiresAt?: string; posterUrl?: string; captions?: PublicCaptionLinks },
   now: Date,
 ): VideoEvent {
   if (video.status !== 'completed' && video.status !== 'failed') throw new Error(`video ${video.videoId} is ${video.status}, not terminal`);

@@ -9,7 +9,7 @@
  *     "video_id": "vid_...", "status": "completed", "create_video": true, "aspect_ratio": "16:9", "resolution": "720p",
  *     "captions_mode": "none",
  *     "video_url": "https://...", "url_expires_at": "2025-01-08T12:00:00.000Z",
- *     "captions": { "vtt_url": "https://...", "srt_url": "https://..." },
+ *     "captions": { "vtt_url": "https://...", "srt_url": "https://...", "words_url": "https://..." },
  *     "duration_seconds": 12.4, "size_bytes": 1843200,
  *     "clips": [{ "index": 0, "clip_name": "intro", "bot_uid": "bot_1", "voice": "espeak:es+f3", "duration_seconds": 6.2, "status": "rendered" }]
  *   }
@@ -27,6 +27,7 @@
  */
 
 import type { CaptionMode } from '#domain/choices';
+import type { PublicCaptionLinks } from '#domain/links';
 import type { AspectRatio, Resolution } from '#domain/shape';
 import type { ClipStatus, VideoEventType } from '#domain/video';
 
@@ -57,8 +58,8 @@ export interface VideoEventData {
   url_expires_at?: string;
   /** Completed full video: presigned link to its JPEG poster. */
   thumbnail_url?: string;
-  /** Completed video or voice: presigned links to its captions as WebVTT and SRT. */
-  captions?: { vtt_url: string; srt_url: string };
+  /** Completed video or voice: presigned links to its captions as WebVTT and SRT, and to its words as JSON. */
+  captions?: PublicCaptionLinks;
   duration_seconds?: number;
   size_bytes?: number;
   clips: VideoEventClip[];

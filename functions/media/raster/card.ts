@@ -33,3 +33,11 @@ export function outsideRoundedBox(px: number, py: number, box: RoundedBox): numb
 
 /** Coverage 0..1 of a pixel whose distance outside the edge is `outside` px. */
 export const coverageOf = (outside: number) => Math.min(1, Math.max(0, 0.5 - outside));
+
+const CARD_EDGES: RoundedBox = { x0: CARD.x, y0: CARD.y, x1: CARD.x + CARD.width, y1: CARD.y + CARD.height, radius: CARD.radius };
+
+/** Coverage of the card's rounded rectangle (CARD) at pixel (x, y) of a layer of `density` pixels per canvas unit. */
+export function cardAlpha(x: number, y: number, density = 1): number {
+  const outside = outsideRoundedBox((x + 0.5) / density, (y + 0.5) / density, CARD_EDGES);
+  return coverageOf(outside * density);
+}

@@ -1,6 +1,6 @@
 import { logger } from '#commons/logger';
 import { buildVideoEvent } from '#commons/presenters/video';
-import { captionLinks, downloadLink, posterLink } from '#domain/links';
+import { captionLinks, downloadLink, posterLink, publicCaptionLinks } from '#domain/links';
 import type { DeliverMessage } from '#domain/messages';
 import type { ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal } from '#domain/video';
@@ -34,11 +34,7 @@ export const videoEvents = (deps: VideoEventDeps): EventOwner<DeliverMessage> =>
         const download = (await downloadLink(deps.objects, video)) ?? {};
         const poster = await posterLink(deps.objects, video);
         const captions = await captionLinks(deps.objects, video);
-        return buildVideoEvent(
-          video,
-          { ...download, posterUrl: poster?.url, captions: captions && { vtt_url: captions.vtt.url, srt_url: captions.srt.url } },
-          now,
-        );
+        return buildVideoEvent(video, { ...download, posterUrl: poster?.url, captions: captions && publicCaptionLinks(captions) }, now);
       },
       record: (attempt, state, chainId) => deps.videos.recordDeliveryAttempt(video.videoId, attempt, state, chainId),
     };

@@ -50,22 +50,28 @@ const WIDE_WIDTH = 1.07;
 /**
  * The mouth frame a measured mouth shows, and how far it is from that frame's ideal (lower is a better sample).
  * Undefined for a mouth between shapes.
+ *
+ * The ideals follow what the lips do for each sound, on the person's own scale: m/b/p the lips together (the more
+ * closed, the better); "oo" (`r1`) a small rounded opening, "o" (`r2`) a little larger; "ee" (`w1`) spread and
+ * about half open, "a" as in "cat" (`w2`) spread and open; `m1`..`m4` from nearly closed to wide open.
  */
 export function mouthFrameOf(m: MouthMeasure, range: MouthRange): { frame: string; distance: number } | undefined {
   const relWidth = m.width / range.restWidth;
   const [q25, q50, q75, q95] = range.openings;
   if (m.opening < CLOSED_OPENING) {
     // Closed lips at their resting width: the m/b/p mouth. Pressed or pursed closed lips are not.
-    return Math.abs(relWidth - 1) < 0.06 ? { frame: 'm0', distance: m.opening / CLOSED_OPENING + Math.abs(relWidth - 1) * 4 } : undefined;
+    return Math.abs(relWidth - 1) < 0.06 ? { frame: 'm0', distance: (3 * m.opening) / CLOSED_OPENING + Math.abs(relWidth - 1) * 4 } : undefined;
   }
   if (relWidth < ROUND_WIDTH) {
-    const frame = m.opening < q50 ? 'r1' : 'r2';
-    const target = frame === 'r1' ? q25 : q75;
+    // A rounded mouth opens little: one more open than the middle of the person's openings is an open mouth.
+    if (m.opening > q50) return undefined;
+    const frame = m.opening < q25 * 0.7 ? 'r1' : 'r2';
+    const target = frame === 'r1' ? q25 * 0.45 : q25;
     return { frame, distance: Math.abs(m.opening - target) / q50 + (relWidth - 0.8) ** 2 * 10 };
   }
   if (relWidth > WIDE_WIDTH) {
-    const frame = m.opening < q50 ? 'w1' : 'w2';
-    const target = frame === 'w1' ? q25 : q75;
+    const frame = m.opening < (q50 + q75) / 2 ? 'w1' : 'w2';
+    const target = frame === 'w1' ? q50 : q75;
     return { frame, distance: Math.abs(m.opening - target) / q50 + Math.max(0, 1.15 - relWidth) * 4 };
   }
   // The open levels at the person's resting width: m1..m4 at the quartiles of their openings.

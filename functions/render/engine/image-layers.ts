@@ -36,13 +36,22 @@ export interface ImageBox {
 }
 
 /**
+ * The largest box a layer `size` of the frame's width is drawn in: that width, and the frame's height inside its
+ * margins. A larger picture is scaled down to it once, when it is fetched (functions/media/image-media.ts).
+ */
+export function imageFitOf(frame: FrameSize, size: number): { width: number; height: number } {
+  return { width: size * frame.width, height: frame.height - 2 * safeMarginOf(frame) };
+}
+
+/**
  * Where a picture of `image`'s size is drawn: `size` of the frame's width wide (never more than MAX_IMAGE_UPSCALE
  * times its own size, never taller or wider than the frame inside its margins), at `position` a safe margin in
  * from the frame's edges, as the bot is (text overlays keep clear of it).
  */
 export function imageBoxOf(frame: FrameSize, image: { width: number; height: number }, position: BotPosition, size: number): ImageBox {
   const margin = safeMarginOf(frame);
-  const scale = Math.min((size * frame.width) / image.width, (frame.height - 2 * margin) / image.height, MAX_IMAGE_UPSCALE);
+  const fit = imageFitOf(frame, size);
+  const scale = Math.min(fit.width / image.width, fit.height / image.height, MAX_IMAGE_UPSCALE);
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
   const [vertical, horizontal] = position === 'center' ? ['center', 'center'] : (position.split('-') as [string, string]);

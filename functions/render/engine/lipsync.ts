@@ -55,7 +55,7 @@ const IPA_VISEMES: [RegExp, Viseme][] = [
   [/^[eɛəɜɚɐʌɘɤ]/u, 'mid'],
 ];
 
-/** @internal Exported for its tests. */
+/** The viseme of one phoneme (the footage rig finds the bilabials with it). */
 export const visemeOfPhoneme = (ipa: string): Viseme => IPA_VISEMES.find(([pattern]) => pattern.test(ipa))?.[1] ?? 'consonant';
 
 /** Amazon Polly's visemes (https://docs.aws.amazon.com/polly/latest/dg/ph-table-english-us.html) as ours. */

@@ -8,7 +8,8 @@ import { FPS, type SpeechResult } from './types.ts';
 
 /**
  * The mouth of every frame of the clip (closed during the transitions): shaped by the sounds the engine made
- * (espeak-ng's phonemes, Polly's visemes), opened by the loudness; by the loudness alone if the engine timed none.
+ * (espeak-ng's phonemes, Polly's visemes, a recording's spectrum), opened by the loudness; by the loudness alone if
+ * there are none.
  * @internal Exported for its tests.
  */
 export function clipMouthFrames(
@@ -21,7 +22,9 @@ export function clipMouthFrames(
     ? visemesOfPhonemes(speech.phonemes)
     : speech.visemes?.length
       ? visemesOfPolly(speech.visemes, speech.durationSeconds)
-      : undefined;
+      : speech.spectralVisemes?.length
+        ? speech.spectralVisemes
+        : undefined;
   const speaking: MouthFrame[] = visemes
     ? mouthFrames(visemes, loudness, FPS, look)
     : mouthLevelsFromLoudness(loudness, look.mouthLevels).map((level) => ({ frame: `m${level}` }));

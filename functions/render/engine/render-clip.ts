@@ -9,6 +9,7 @@ import { cuesFromWords } from '#domain/captions';
 import { posterSecondsOf } from '#domain/clip';
 import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
+import { spokenWords } from '#domain/spoken-words';
 import { AUDIO_ENCODE_ARGS, POSTER_ENCODE_ARGS, VIDEO_CONTENT_TYPE, VIDEO_ENCODE_ARGS, VOICE_CONTENT_TYPE, VOICE_ENCODE_ARGS } from '#media/formats';
 import { budgetFor, runFfmpeg } from '#media/media';
 import { probe } from '#media/probe';
@@ -36,6 +37,7 @@ async function renderVoice(speech: SpeechResult, shown: string, input: RenderCli
   const timings: RenderTimings = { speechMs, setupMs: 0, firstFrameMs: 0, drawMs: 0, encodeMs: Math.round(performance.now() - started) };
   const cues = cuesFromWords(shown, speech.words);
   return {
+    words: spokenWords(shown, speech.words),
     path,
     contentType: VOICE_CONTENT_TYPE,
     durationSeconds: duration !== undefined && Number.isFinite(duration) ? duration : speech.durationSeconds,
@@ -134,6 +136,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
     contentType: VIDEO_CONTENT_TYPE,
     durationSeconds: Number(D.toFixed(3)),
     cues: scene.cues,
+    words: scene.words,
     captionsBurned: scene.burnCaptions,
     posterPath,
     timings,

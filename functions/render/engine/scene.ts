@@ -6,6 +6,7 @@
 import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import type { SpeechScript } from '#domain/lexicon';
 import type { FrameSize } from '#domain/shape';
+import { type SpokenWord, spokenWords } from '#domain/spoken-words';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
 import { type ClipTiming, clipTiming } from './clip-timeline.ts';
@@ -23,6 +24,8 @@ export interface Scene {
   presenter: Presenter;
   /** The clip's captions, timed in the clip (the speech starts after the entry transition). */
   cues: Cue[];
+  /** The clip's spoken words, timed in the clip as its cues are. */
+  words: SpokenWord[];
   /** Whether the captions are drawn into the picture (asked, and the caption font can draw the text). */
   burnCaptions: boolean;
   /** The caller's background (absent: the default backdrop). */
@@ -35,10 +38,11 @@ export async function sceneOf(input: RenderClipInput, script: SpeechScript, spee
   const timing = clipTiming(speech.durationSeconds, input.transitions);
   const presenter = await presenterFor(input, speech, timing);
   const cues = cuesFromWords(script.shown, speech.words, timing.entrySeconds);
+  const words = spokenWords(script.shown, speech.words, timing.entrySeconds);
   const background = await input.background;
   // Each image downloaded while the speech was synthesised.
   const images: ReadyImageLayer[] = [];
   for (const layer of input.imageLayers ?? []) images.push({ ...layer, image: await layer.image });
   const burnCaptions = input.captions === 'burn' && cues.length > 0 && isBurnable(input.text);
-  return { input, frame: input.frame, timing, presenter, cues, burnCaptions, images, ...(background && { background }) };
+  return { input, frame: input.frame, timing, presenter, cues, words, burnCaptions, images, ...(background && { background }) };
 }

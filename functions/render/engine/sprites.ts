@@ -83,26 +83,30 @@ function areaWeights(srcSize: number, dstSize: number): { start: number; w: Floa
   return rows;
 }
 
-/** The source's pixels as floats, premultiplied by their alpha. */
-function premultiply(src: Picture): Float32Array {
+/** One row of the source as floats, premultiplied by their alpha, into `pre` (one row long). */
+function premultiplyRow(src: Picture, y: number, pre: Float32Array): void {
   const sw = src.width;
-  const sh = src.height;
-  const pre = new Float32Array(sw * sh * 4);
-  for (let i = 0; i < sw * sh; i++) {
-    const a = src.data[i * 4 + 3]! / 255;
-    pre[i * 4] = src.data[i * 4]! * a;
-    pre[i * 4 + 1] = src.data[i * 4 + 1]! * a;
-    pre[i * 4 + 2] = src.data[i * 4 + 2]! * a;
-    pre[i * 4 + 3] = a;
+  const data = src.data;
+  for (let x = 0, i = y * sw * 4; x < sw; x++, i += 4) {
+    const a = data[i + 3]! / 255;
+    pre[x * 4] = data[i]! * a;
+    pre[x * 4 + 1] = data[i + 1]! * a;
+    pre[x * 4 + 2] = data[i + 2]! * a;
+    pre[x * 4 + 3] = a;
   }
-  return pre;
 }
 
-/** The horizontal pass: every row of the premultiplied source resampled to `width`. */
-function resampleRows(pre: Float32Array, sw: number, sh: number, width: number): Float32Array {
+/**
+ * The horizontal pass: every row of the source, premultiplied one row at a time (a whole look's layers as floats
+ * would be 200 MB to allocate and collect per size), resampled to `width`.
+ */
+function resampleRows(src: Picture, width: number): Float32Array {
+  const { width: sw, height: sh } = src;
   const xw = areaWeights(sw, width);
   const tmp = new Float32Array(width * sh * 4);
+  const pre = new Float32Array(sw * 4);
   for (let y = 0; y < sh; y++) {
+    premultiplyRow(src, y, pre);
     for (let x = 0; x < width; x++) {
       const { start, w } = xw[x]!;
       let r = 0,
@@ -110,7 +114,7 @@ function resampleRows(pre: Float32Array, sw: number, sh: number, width: number):
         b = 0,
         a = 0;
       for (let k = 0; k < w.length; k++) {
-        const o = (y * sw + start + k) * 4;
+        const o = (start + k) * 4;
         const f = w[k]!;
         r += pre[o]! * f;
         g += pre[o + 1]! * f;
@@ -163,7 +167,7 @@ function resampleColumns(tmp: Float32Array, sh: number, width: number, height: n
  * reductions used here and run once per look and size.
  */
 function resample(src: Picture, width: number, height: number): Picture {
-  const tmp = resampleRows(premultiply(src), src.width, src.height, width);
+  const tmp = resampleRows(src, width);
   return { width, height, data: resampleColumns(tmp, src.height, width, height) };
 }
 

@@ -10,9 +10,11 @@ import type { Transitions } from '#domain/clip';
 import type { LexiconEntry, SpeechScript } from '#domain/lexicon';
 import type { Overlay, Theme } from '#domain/overlays';
 import type { FrameSize } from '#domain/shape';
+import type { SpokenWord } from '#domain/spoken-words';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageLayer } from './image-layers.ts';
+import type { VisemeSpan } from './lipsync.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '4';
@@ -31,6 +33,8 @@ export interface SpeechResult {
   words: TimedWord[];
   /** When each sound is made, if the engine tells (espeak-ng does, in every language): they shape the mouth and lead the head. */
   phonemes?: TimedPhoneme[];
+  /** The mouth's shapes read from the sound itself (a recording without a transcript: speech/spectral-visemes.ts). */
+  spectralVisemes?: VisemeSpan[];
 }
 
 /** A sound of the speech, as the engine made it. */
@@ -114,6 +118,8 @@ export interface RenderClipOutput {
   durationSeconds: number;
   /** The clip's captions, timed in the clip (a video's speech starts after its entry transition). */
   cues: Cue[];
+  /** The clip's spoken words, timed in the clip as its cues are (the video's words file is made of them). */
+  words: SpokenWord[];
   /** Whether the captions were drawn into the picture. */
   captionsBurned?: boolean;
   /** A video clip's poster (JPEG inside workDir): its frame at posterSecondsOf, written by the same ffmpeg pass. */

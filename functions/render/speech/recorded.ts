@@ -2,7 +2,8 @@
  * A clip's own recording as its speech: the SpeechEngine the engine asks for a clip with audio_url or
  * audio_upload. The recording is made fit to publish (media/recording.ts) and, with a transcript, aligned to it
  * (alignment.ts): the captions show the transcript's words at their spoken times and the mouth forms the aligned
- * sounds. Without a transcript there are no words, and the mouth follows the sound's loudness.
+ * sounds. Without a transcript there are no words, and the mouth's shapes are read from the sound's spectrum
+ * (spectral-visemes.ts), opened by its loudness.
  */
 import { JobFailure } from '#domain/errors';
 import type { SpeechScript } from '#domain/lexicon';
@@ -12,6 +13,7 @@ import { prepareRecording, RECORDING_SAMPLE_RATE, RecordingRejectedError } from 
 import { readWav } from '#media/wav';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { alignTranscript, TranscriptMismatchError, transcriptWords } from './alignment.ts';
+import { spectralVisemes } from './spectral-visemes.ts';
 
 export class RecordedSpeech implements SpeechEngine {
   readonly name = 'recording';
@@ -29,7 +31,10 @@ export class RecordedSpeech implements SpeechEngine {
     });
     const base = { wavPath: prepared.wavPath, sampleRate: RECORDING_SAMPLE_RATE, durationSeconds: prepared.durationSeconds };
     const words = transcriptWords(script.shown);
-    if (!words.length) return { ...base, words: [] };
+    if (!words.length) {
+      const pcm = readWav(prepared.alignmentWavPath);
+      return { ...base, words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
+    }
     const language = alignmentLanguageOf(this.language);
     if (!language) throw new JobFailure('audio_transcript_mismatch', "its transcript's language cannot be aligned (English and French can)");
     return { ...base, ...(await aligned(prepared.alignmentWavPath, words, language)) };

@@ -12,12 +12,21 @@ export interface RetryOptions {
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /**
- * Whether a request may be sent twice without doing its work twice: reads and deletes are, and so is a POST or PUT
- * that carries an Idempotency-Key (the service answers a repeat with the first answer) or replaces a named
- * resource (PUT).
+ * A PUT that starts work as well as storing a document: a bot's PUT starts a preparation (a new version, a
+ * `bot.ready` event), so a retry after a lost answer could prepare the bot twice.
  */
-const safeToRepeat = (request: Request) =>
-  ['GET', 'HEAD', 'DELETE', 'PUT', 'OPTIONS'].includes(request.method) || request.headers.has('idempotency-key');
+const PUT_STARTING_WORK = /^\/v1\/bot\/[^/]+$/;
+
+/**
+ * Whether a request may be sent twice without doing its work twice: reads and deletes are, and so is a POST or PUT
+ * that carries an Idempotency-Key (the service answers a repeat with the first answer) or a PUT that only replaces
+ * a named document (a template, the lexicon).
+ */
+const safeToRepeat = (request: Request) => {
+  if (request.headers.has('idempotency-key')) return true;
+  if (request.method === 'PUT') return !PUT_STARTING_WORK.test(new URL(request.url).pathname);
+  return ['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(request.method);
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -80,6 +80,16 @@ describe('createVideo', () => {
     expect(response.status).toBe(503);
     expect(svc.seen).toHaveLength(1);
   });
+  it("does not repeat a bot's PUT (a repeat could start a second preparation), but repeats a template's", async () => {
+    const svc = fakeService({ 'PUT /v1/bot/bot_me': () => json(503, {}), 'PUT /v1/templates/tpl_a': () => json(503, {}) });
+    const vidbot = new Vidbot({ baseUrl: 'http://svc', apiKey: 'vb_k', fetch: svc.fetch, retry: fast });
+    const bot = await vidbot.api.PUT('/v1/bot/{uid}', { params: { path: { uid: 'bot_me' } }, body: { name: 'Me' } as never });
+    expect(bot.response.status).toBe(503);
+    expect(svc.seen).toHaveLength(1);
+    const template = await vidbot.api.PUT('/v1/templates/{uid}', { params: { path: { uid: 'tpl_a' } }, body: {} as never });
+    expect(template.response.status).toBe(503);
+    expect(svc.seen).toHaveLength(5);
+  });
 });
 
 describe('waitForVideo', () => {

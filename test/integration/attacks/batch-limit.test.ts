@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoAccountStore } from '#commons/aws/dynamo-stores';
+import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { readBatchRows } from '#domain/batch-rows';
 import { type StartBatchDeps, startBatch } from '#domain/batches';
 import { TooManyBatchesInProgress } from '#domain/errors';
@@ -28,10 +29,12 @@ beforeAll(async () => {
   batches = new DynamoBatchStore(dynamo.client, 'batches');
   const accounts = new DynamoAccountStore(dynamo.client, 'accounts');
   await accounts.put({ tenantId: caller.tenantId, name: 'racing creates', createdAt: clock.toISOString() });
+  const objects = await FolderObjectStore.create(() => clock);
   deps = {
     batches,
     accounts,
-    objects: await FolderObjectStore.create(() => clock),
+    objects,
+    recordings: { uploads: new DynamoUploadStore(dynamo.client, 'uploads'), objects },
     batchQueue: new RecordingQueue<BatchTickMessage>(),
     now: () => clock,
     newBatchId: () => `bat_race${String(++counter).padStart(3, '0')}`,

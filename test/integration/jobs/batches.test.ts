@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { checkRows } from '#domain/batch-request';
 import { readBatchRows } from '#domain/batch-rows';
@@ -25,6 +26,8 @@ let batches: DynamoBatchStore;
 let videos: DynamoVideoRepository;
 let accounts: DynamoAccountStore;
 let deps: AdvanceBatchDeps;
+let objects: FolderObjectStore;
+let uploads: DynamoUploadStore;
 let template: TemplateRecord;
 const renderQueue = new RecordingQueue<RenderClipMessage>();
 const batchQueue = new RecordingQueue<BatchTickMessage>();
@@ -41,6 +44,8 @@ beforeAll(async () => {
   await accounts.put({ tenantId: caller.tenantId, name: 'batch tests', createdAt: clock.toISOString() });
   const bots = new DynamoBotCatalog(dynamo.client, 'bots');
   for (const bot of BUILT_IN_BOTS) await bots.put(bot);
+  objects = await FolderObjectStore.create(() => clock);
+  uploads = new DynamoUploadStore(dynamo.client, 'uploads');
   deps = {
     batches,
     videos,
@@ -48,7 +53,8 @@ beforeAll(async () => {
     bots,
     accountBots: new DynamoAccountBotStore(dynamo.client, 'accountBots'),
     clips: new DynamoClipLibrary(dynamo.client, 'clips'),
-    objects: await FolderObjectStore.create(() => clock),
+    objects,
+    recordings: { uploads, objects },
     renderQueue,
     batchQueue,
     notifyQueue,
@@ -81,7 +87,8 @@ async function newBatch(names: string[]) {
   const batch = await startBatch(template, { webhookUrl, notifyEach: false, rows }, caller, {
     ...deps,
     batches,
-    objects: deps.objects as FolderObjectStore,
+    objects,
+    recordings: { uploads, objects },
     newBatchId: () => `bat_test${++counter}`,
   });
   return { batch, look: batchQueue.take()[0]! };
@@ -263,5 +270,106 @@ describe('the batch worker', () => {
     await sweep({ ...sweeperDeps, now: () => later });
     const overdue = await videos.listOverdue(Math.floor(later.getTime() / 1000), 1000);
     expect(overdue.map((v) => v.videoId)).not.toContain(rowVideoId(batch.batchId, 0));
+  });
+});
+
+describe("a batch's rows that speak their own recordings (audio_upload)", () => {
+  let recorded: TemplateRecord;
+  let uploadCount = 0;
+  // An account of its own: the batches above hold this file's first account's running slots.
+  const voices = { ...caller, tenantId: 'acct_batch_voices' };
+  beforeAll(async () => {
+    await accounts.put({ tenantId: voices.tenantId, name: 'batch voices', createdAt: clock.toISOString() });
+    const command = parseTemplate('voices', {
+      name: 'Voices',
+      create_video: false,
+      clips: [{ bot_uid: 'bot_ava', audio_upload: '{{recording}}' }],
+    });
+    recorded = await saveTemplate(voices.tenantId, command, {
+      templates: { get: async () => undefined, put: async () => {} } as never,
+      now: () => clock,
+    });
+  });
+
+  /** An upload of the account (or another's) with its file stored, as POST /v1/uploads and the PUT leave it. */
+  async function uploaded(tenantId = voices.tenantId, kind: 'audio' | 'video' = 'audio') {
+    const uploadId = `upl_batchRecording${String(++uploadCount).padStart(2, '0')}`;
+    await uploads.put({
+      tenantId,
+      uploadId,
+      kind,
+      contentType: kind === 'audio' ? 'audio/wav' : 'video/mp4',
+      sizeBytes: 4,
+      createdAt: clock.toISOString(),
+      expiresAt: Math.floor(clock.getTime() / 1000) + 86_400,
+    });
+    await objects.putBytes(`upload-files/${tenantId}/${uploadId}`, 'RIFF', { contentType: 'audio/wav' });
+    return uploadId;
+  }
+
+  const start = async (ids: string[]) => {
+    const rows = readBatchRows(ids.map((recording) => ({ recording })));
+    const webhookUrl = await checkRows(recorded, { webhook: 'https://hooks.test/batch', notifyEach: false, rows }, voices.tenantId, deps);
+    return startBatch(recorded, { webhookUrl, notifyEach: false, rows }, voices, {
+      ...deps,
+      batches,
+      objects,
+      recordings: { uploads, objects },
+      newBatchId: () => `bat_voice${++counter}`,
+    });
+  };
+  const problems = (promise: Promise<unknown>) =>
+    promise.then(
+      () => [],
+      (error: { problems?: unknown }) => error.problems ?? error,
+    );
+
+  it("claims each row's upload for the batch, and each row's video speaks its own", async () => {
+    const ids = [await uploaded(), await uploaded()];
+    const batch = await start(ids);
+    for (const id of ids) expect((await uploads.get(voices.tenantId, id))?.usedBy).toBe(batch.batchId);
+    expect(await advanceBatch(batchQueue.take()[0]!, deps)).toBe('running');
+    for (const [row, id] of ids.entries()) {
+      const video = await videos.get(rowVideoId(batch.batchId, row));
+      expect(video?.clips[0]?.recording).toEqual({ uploadKey: `upload-files/${voices.tenantId}/${id}` });
+    }
+  });
+
+  it("refuses another account's upload, one upload in two rows, a used one and a footage upload, naming the row, and takes none", async () => {
+    const mine = await uploaded();
+    const theirs = await uploaded('acct_other');
+    expect(await problems(start([mine, theirs]))).toEqual([
+      { path: 'rows[1].clips[0].audio_upload', message: 'is not an upload of this account (POST /v1/uploads)' },
+    ]);
+    expect((await uploads.get(voices.tenantId, mine))?.usedBy).toBeUndefined();
+    expect(await problems(start([mine, mine]))).toEqual([
+      { path: 'rows[1].clips[0].audio_upload', message: 'names an upload another clip or row of this batch already uses; upload the file again' },
+    ]);
+    const footage = await uploaded(voices.tenantId, 'video');
+    expect(await problems(start([mine, footage]))).toEqual([
+      { path: 'rows[1].clips[0].audio_upload', message: 'is a video upload (video/mp4); this field takes audio' },
+    ]);
+    expect((await uploads.get(voices.tenantId, mine))?.usedBy).toBeUndefined();
+    await start([mine]);
+    expect(await problems(start([mine]))).toEqual([
+      { path: 'rows[0].clips[0].audio_upload', message: 'was already used by another request; upload the file again' },
+    ]);
+  });
+
+  it('gives the uploads back when the batch cannot be stored, so a retry can name them', async () => {
+    const id = await uploaded();
+    const rows = readBatchRows([{ recording: id }]);
+    const failing = {
+      ...deps,
+      batches,
+      objects,
+      recordings: { uploads, objects },
+      batchQueue: { send: async () => Promise.reject(new Error('queue down')), sendBatch: async () => {} },
+      newBatchId: () => `bat_voice${++counter}`,
+    };
+    await expect(startBatch(recorded, { webhookUrl: 'https://hooks.test/b', notifyEach: false, rows }, voices, failing)).rejects.toThrow(
+      'queue down',
+    );
+    expect((await uploads.get(voices.tenantId, id))?.usedBy).toBeUndefined();
   });
 });

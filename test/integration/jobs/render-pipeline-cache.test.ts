@@ -72,7 +72,7 @@ describe('the render cache and the expiry of temporary renders', () => {
       await held.opened;
       const path = join(input.workDir, 'clip.mp4');
       await writeFile(path, `${input.bot.uid}:${input.text}`);
-      return { path, contentType: 'video/mp4', durationSeconds: 2.6, cues: [] };
+      return { path, contentType: 'video/mp4', durationSeconds: 2.6, cues: [], words: [] };
     });
     const slow = runQueueJob(renderJob, temporaryMessage, 1, 3, clipDeps);
     await until(() => renderClip.mock.calls.length === 1, 'the temporary render to start');

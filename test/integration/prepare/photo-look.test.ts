@@ -15,7 +15,8 @@ import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { LookError, type PreparedLook } from '#functions/prepare/look.ts';
 import { buildPhotoLook, loadPhotoModels } from '#functions/prepare/photo-look.ts';
-import { clipTiming, FPS, type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
+import { clipTiming } from '#functions/render/engine/clip-timeline.ts';
+import { FPS, type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { clipMouthFrames } from '#functions/render/engine/mouth-track.ts';
 

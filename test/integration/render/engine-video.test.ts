@@ -7,7 +7,7 @@ import { imageSize } from 'image-size';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOT_POSITIONS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from '#domain/choices';
 import { posterSecondsOf, TRANSITION_SECONDS, type Transitions } from '#domain/clip';
-import { clipTiming } from '#functions/render/engine/index.ts';
+import { clipTiming } from '#functions/render/engine/clip-timeline.ts';
 import { botHeightFor } from '#functions/render/engine/layout.ts';
 import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';

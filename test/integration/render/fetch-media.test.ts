@@ -53,7 +53,7 @@ const recording = (maxBytes: number): MediaDownload => ({
   maxBytes,
   timeoutMs: 120_000,
   code: 'video',
-  noun: { file: 'recording', url: 'recording URL' },
+  noun: { file: 'the recording', url: 'the recording URL' },
 });
 
 const failure = (attempt: Promise<unknown>) =>
@@ -104,7 +104,7 @@ describe('fetchMediaToFile', () => {
       code: 'video_unavailable',
       message: 'the recording URL leads to an address we do not fetch from (private, loopback or link-local)',
     });
-    const background = { ...recording(MB), code: 'background', noun: { file: 'background', url: 'background URL' }, ownCodes: true };
+    const background = { ...recording(MB), code: 'background', noun: { file: 'the background', url: 'the background URL' }, ownCodes: true };
     expect(await failure(fetchMediaToFile(metadata, path, background))).toMatchObject({ code: 'background_not_allowed' });
   });
 });

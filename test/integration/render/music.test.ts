@@ -65,7 +65,7 @@ async function realClip(input: RenderClipInput) {
     path,
   ]);
   const cues = [{ ...SPEECH, lines: [input.text] }];
-  return { path, contentType: voice ? 'audio/mpeg' : 'video/mp4', durationSeconds: CLIP_SECONDS, cues };
+  return { path, contentType: voice ? 'audio/mpeg' : 'video/mp4', durationSeconds: CLIP_SECONDS, cues, words: [] };
 }
 
 /** RMS level (dB) of `path`'s sound from `from` to `to` s, through `filter` (e.g. a narrow band-pass). */

@@ -41,10 +41,13 @@ export class FootageRig {
   readonly height: number;
   private readonly footage: FootageManifest;
   private readonly track: Point[][];
-  private readonly scale: number;
+  /** The rig's pixels per pixel of the footage. */
+  readonly scale: number;
   private readonly corners: Uint8Array;
   private reader?: FrameReader;
   private held?: { frame: string; sample: MouthSample };
+  /** What the last frame drew: its landmarks (px of the rig) and the sample laid on them (the measures read it). */
+  drawn?: { landmarks: Point[]; sample: MouthSample };
 
   private constructor(
     private readonly dir: string,
@@ -80,6 +83,7 @@ export class FootageRig {
     const source = from + (i % (to - from));
     const landmarks = this.track[source]!.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
     const sample = this.sampleFor(mouth.frame, landmarks);
+    this.drawn = { landmarks, sample };
     const toward =
       mouth.toward && mouth.toward.amount > 0 ? { sample: this.pick(mouth.toward.frame, landmarks), amount: mouth.toward.amount } : undefined;
     blendMouth({

@@ -137,16 +137,13 @@ export interface BlendInput {
   toward?: { sample: MouthSample; amount: number };
 }
 
-/** Replaces the frame's lower face by the sample (see the module's comment). */
-export function blendMouth(input: BlendInput): void {
-  const { frame, width, height, eyePx, sheet, sample } = input;
+/** Where the sample lands on the frame: the similarity to face space, the mask there, and the frame's box it covers. */
+function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 'reference' | 'eyePx' | 'sample'>) {
+  const { width, height, eyePx, sample } = input;
   const toFace: Similarity = toReference(input.landmarks, input.reference);
   const frameInFace = input.landmarks.map((p) => applySimilarity(toFace, p));
   const mask = blendMask(sample, frameInFace, eyePx);
   const size = lowerFaceSize(eyePx);
-  const tile = { x: sample.x, y: sample.y, ...size };
-  const other = input.toward && { x: input.toward.sample.x, y: input.toward.sample.y, ...size };
-  const amount = input.toward?.amount ?? 0;
   // The frame's pixels the lower face covers: the face box's corners carried back to the frame.
   const corners = [
     { x: 0, y: 0 },
@@ -158,6 +155,33 @@ export function blendMouth(input: BlendInput): void {
   const x1 = Math.min(width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
+  const weightAt = (fx: number, fy: number) => {
+    const mx = Math.round(fx - 0.5),
+      my = Math.round(fy - 0.5);
+    return mx < 0 || my < 0 || mx >= size.width || my >= size.height ? 0 : mask[my * size.width + mx]!;
+  };
+  return { toFace, size, x0, x1, y0, y1, weightAt };
+}
+
+/** The blend's weight (0 the frame .. 1 the sample) of every pixel of the frame: what the seam's measure reads. */
+export function blendWeights(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 'reference' | 'eyePx' | 'sample'>): Float32Array {
+  const { toFace, x0, x1, y0, y1, weightAt } = placementOf(input);
+  const weights = new Float32Array(input.width * input.height);
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++) {
+      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
+      weights[y * input.width + x] = weightAt(f.x, f.y);
+    }
+  return weights;
+}
+
+/** Replaces the frame's lower face by the sample (see the module's comment). */
+export function blendMouth(input: BlendInput): void {
+  const { frame, width, sheet, sample } = input;
+  const { toFace, size, x0, x1, y0, y1, weightAt } = placementOf(input);
+  const tile = { x: sample.x, y: sample.y, ...size };
+  const other = input.toward && { x: input.toward.sample.x, y: input.toward.sample.y, ...size };
+  const amount = input.toward?.amount ?? 0;
   const colour = [0, 0, 0];
   const second = [0, 0, 0];
   const sampled = (fx: number, fy: number) => {
@@ -166,11 +190,6 @@ export function blendMouth(input: BlendInput): void {
       sampleAt(sheet, other, fx, fy, second);
       for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
     }
-  };
-  const weightAt = (fx: number, fy: number) => {
-    const mx = Math.round(fx - 0.5),
-      my = Math.round(fy - 0.5);
-    return mx < 0 || my < 0 || mx >= size.width || my >= size.height ? 0 : mask[my * size.width + mx]!;
   };
   // The seam's colour: the frame's and the sample's mean where the mask is partly on, their difference applied.
   const sums = [0, 0, 0, 0, 0, 0];

@@ -998,6 +998,8 @@ export interface components {
                 captions: null | {
                     srt_url: string;
                     vtt_url: string;
+                    /** @description Every spoken word, as a JSON list of `{ "text", "start", "end", "clip" }`: the word as the clip's text writes it, its start and end in seconds from the video's start, and its clip's index. */
+                    words_url?: string;
                 };
                 content_type: string;
                 /** @description Redirects (with your key) to a fresh download link. */
@@ -1049,6 +1051,8 @@ export interface components {
                 captions?: {
                     srt_url: string;
                     vtt_url: string;
+                    /** @description Every spoken word, as a JSON list of `{ "text", "start", "end", "clip" }`: the word as the clip's text writes it, its start and end in seconds from the video's start, and its clip's index. */
+                    words_url?: string;
                 };
                 /** @enum {string} */
                 captions_mode: "none" | "burn";

@@ -1,0 +1,105 @@
+/**
+ * The mouth of a recording without a transcript (render/speech/spectral-visemes.ts), on the LibriVox sentences of
+ * Debian's pocketsphinx-testdata (a real reader; public domain, BSD-2 package; .ci/run installs it). The reference
+ * is the same recording aligned with its transcript (alignment.ts, median word error 20 ms): on its vowels, the
+ * shape read from the spectrum must be the aligned sound's far more often than chance (rounded on oo/o, spread on
+ * ee, open on a), and the lips rest where nothing is said.
+ *
+ * Where the test data is missing the measures are skipped locally and fail in CI (CI set).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speechScriptOf } from '#domain/lexicon';
+import { type Viseme, visemeOfPhoneme } from '#functions/render/engine/lipsync.ts';
+import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
+import { visemeOfFormants } from '#functions/render/speech/spectral-visemes.ts';
+
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+const available = existsSync(join(LIBRIVOX, 'transcription'));
+const sentences = available
+  ? readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [, text, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
+        return { text: text!.replace(/\s+/g, ' ').trim(), path: join(LIBRIVOX, `${id}.wav`) };
+      })
+  : [];
+
+/** The shape groups compared: what a viewer tells apart on a face. */
+const GROUP: Partial<Record<Viseme, 'rounded' | 'spread' | 'open'>> = {
+  round: 'rounded',
+  roundOpen: 'rounded',
+  wide: 'spread',
+  wideOpen: 'open',
+  open: 'open',
+};
+
+/** A vowel (the shapes are the vowels'; w, sh, r share the rounded lips but not the formants). */
+const VOWEL = /^[aeiouyæɑɒɔəɚɛɜɪʊʌøœɐ]/u;
+
+let workDir: string;
+beforeAll(async () => {
+  if (!available && process.env.CI) throw new Error('CI must install pocketsphinx-testdata (.ci/run)');
+  workDir = await mkdtemp(join(tmpdir(), 'spectral-mouth-'));
+});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+describe('the spectrum-driven mouth of a recording without its transcript', () => {
+  it('reads the shape from the first two formants: rounded for a low second, spread for a high one, open for a high first', () => {
+    expect(visemeOfFormants(320, 800)).toBe('round');
+    expect(visemeOfFormants(580, 900)).toBe('roundOpen');
+    expect(visemeOfFormants(300, 2300)).toBe('wide');
+    expect(visemeOfFormants(750, 1250)).toBe('open');
+    expect(visemeOfFormants(500, 1500)).toBe('mid');
+  });
+
+  it.skipIf(!available && !process.env.CI)(
+    'shows on the aligned vowels the shape they are said with, far more often than chance, and rests between the words',
+    async () => {
+      const counts: Record<string, Record<string, number>> = {};
+      let silentSteps = 0;
+      let silentShaped = 0;
+      for (const [i, sentence] of sentences.entries()) {
+        const dir = join(workDir, `s${i}`);
+        await mkdir(dir, { recursive: true });
+        const aligned = await new RecordedSpeech(sentence.path, 'en-US').synthesize(speechScriptOf(sentence.text), { id: 'recording' }, dir);
+        const heard = await new RecordedSpeech(sentence.path, 'en-US').synthesize(speechScriptOf(''), { id: 'recording' }, join(dir));
+        expect(heard.words).toEqual([]);
+        const spans = heard.spectralVisemes!;
+        expect(spans.length).toBeGreaterThan(10);
+        const shapeAt = (t: number) => spans.find((s) => s.startSeconds <= t && t < s.endSeconds)?.viseme;
+        for (const phoneme of aligned.phonemes!) {
+          const expected = VOWEL.test(phoneme.ipa) ? GROUP[visemeOfPhoneme(phoneme.ipa)] : undefined;
+          if (!expected || phoneme.endSeconds - phoneme.startSeconds < 0.06) continue;
+          const middle = (phoneme.startSeconds + phoneme.endSeconds) / 2;
+          const seen = shapeAt(middle);
+          const group = (seen && GROUP[seen]) ?? seen ?? 'rest';
+          counts[expected] ??= {};
+          counts[expected]![group] = (counts[expected]![group] ?? 0) + 1;
+        }
+        // Between the words (no aligned word within 0.1 s): the lips rest, or at most a consonant's shape.
+        for (let t = 0.05; t < aligned.durationSeconds; t += 0.01) {
+          if (aligned.words.some((w) => w.startSeconds - 0.1 <= t && t <= w.endSeconds + 0.1)) continue;
+          silentSteps++;
+          const seen = shapeAt(t);
+          if (seen && seen !== 'consonant') silentShaped++;
+        }
+      }
+      const share = (expected: string) => {
+        const row = counts[expected] ?? {};
+        const total = Object.values(row).reduce((a, b) => a + b, 0);
+        return (row[expected] ?? 0) / Math.max(1, total);
+      };
+      // Chance, with the three groups and mid/consonant/rest as the alternatives, is well under a third.
+      expect(share('rounded')).toBeGreaterThanOrEqual(0.5);
+      expect(share('spread')).toBeGreaterThanOrEqual(0.5);
+      expect(share('open')).toBeGreaterThanOrEqual(0.5);
+      expect(silentShaped / Math.max(1, silentSteps)).toBeLessThanOrEqual(0.1);
+    },
+    240_000,
+  );
+});

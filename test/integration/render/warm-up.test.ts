@@ -1,0 +1,23 @@
+/**
+ * The render function's warm-up (functions/render/warm-up.ts) renders its short clip for real while the execution
+ * environment initialises: a broken warm-up would only be logged, so this checks it completes and leaves nothing.
+ */
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '#commons/logger';
+import { warmUpRender } from '#functions/render/warm-up.ts';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the render warm-up', () => {
+  it('renders its clip without a failure and removes its work dir', async () => {
+    const info = vi.spyOn(logger, 'info').mockImplementation(() => {});
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
+    const before = readdirSync(tmpdir()).filter((d) => d.startsWith('render-warm-up-')).length;
+    await warmUpRender({ polly: false });
+    expect(warn.mock.calls).toEqual([]);
+    expect(info).toHaveBeenCalledWith('render warmed up', expect.objectContaining({ ms: expect.any(Number) }));
+    expect(readdirSync(tmpdir()).filter((d) => d.startsWith('render-warm-up-')).length).toBe(before);
+  }, 120_000);
+});
