@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
 import type { PictureBudget } from '#domain/picture-budget';
-import { MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { checkDecodeAgainstHeader, declaredOf } from './decode-check.ts';
+import { decoderPixelsFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
 import { identifyInput } from './probe.ts';
 
 export interface BackgroundFormat {
@@ -34,6 +35,8 @@ export const BACKGROUND_FORMATS: readonly BackgroundFormat[] = [
   { demuxer: 'jpeg_pipe', label: 'JPEG', still: true },
   { demuxer: 'webp_pipe', label: 'WebP', still: true },
 ];
+/** A background's first seconds are decoded against its header before the render (it is looped or cut to the clip). */
+const BACKGROUND_CHECK_SECONDS = 5;
 const FORMAT_WHITELIST = BACKGROUND_FORMATS.map((f) => f.demuxer).join(',');
 const ACCEPTED_FORMATS_TEXT = BACKGROUND_FORMATS.map((f) => f.label).join(', ');
 
@@ -48,7 +51,8 @@ export interface BackgroundMedia {
 
 /** The pinned input options of a background for the render (before its `-i`). */
 export function backgroundInputArgs(media: BackgroundMedia): string[] {
-  return [...pinnedInput(media.format.demuxer), ...(media.format.still ? [] : ['-stream_loop', '-1'])];
+  // No frame larger than the one its header declared: a file that grows its pictures later fails its render.
+  return [...pinnedInput(media.format.demuxer, decoderPixelsFor(media.width, media.height)), ...(media.format.still ? [] : ['-stream_loop', '-1'])];
 }
 
 const px = (w: number, h: number) => `${w}x${h} pixels`;
@@ -116,6 +120,13 @@ export async function inspectBackground(path: string, workDir: string, budget?: 
   const hasVideo = videoCheck.value;
   const hasAudio = audioCheck.value;
   if (!hasVideo) throw new MediaRejectedError(`(${format.label}) has no video picture`);
+  // Its first seconds decode as its header says (the render's decoder then refuses larger frames: backgroundInputArgs).
+  if (!format.still)
+    await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(probed), {
+      stream: 'v',
+      maxSeconds: Infinity,
+      checkSeconds: BACKGROUND_CHECK_SECONDS,
+    });
   const media: BackgroundMedia = { path, format, width, height, hasAudio };
   return format.remux ? remuxToMatroska(media, workDir) : media;
 }

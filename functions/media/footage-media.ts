@@ -4,6 +4,7 @@
  * footage read back, frame by frame at the bot's size, by the render.
  */
 import { limits } from '#domain/limits';
+import { checkDecodeAgainstHeader, declaredOf } from './decode-check.ts';
 import { VIDEO_ENCODE_ARGS } from './formats.ts';
 import { budgetFor, type FrameReader, MediaRejectedError, pinnedInput, readFrames, runFfmpeg, SAFE_INPUT } from './media.ts';
 import { identifyInput } from './probe.ts';
@@ -33,6 +34,9 @@ export async function inspectRecording(path: string): Promise<Recording> {
   if (!found || !video?.width || !video.height) throw new MediaRejectedError('is not a video we can read (MP4, MOV or WebM)');
   const duration = found.probed.format.duration;
   if (duration === undefined || !Number.isFinite(duration)) throw new MediaRejectedError('has no duration');
+  // One within the limit decodes as long and as large as its header says (a longer one is refused by its caller).
+  if (duration <= limits.maxRecordingSeconds)
+    await checkDecodeAgainstHeader(path, found.demuxer, declaredOf(found.probed), { stream: 'v', maxSeconds: limits.maxRecordingSeconds });
   const sideways = Math.abs(rotationOf(found.report)) % 180 === 90;
   return {
     path,

@@ -62,17 +62,24 @@ export const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
 
 /**
  * A caller's file already identified (see probe.ts identifyInput), read only with its own demuxer, and its pictures
- * bounded: the input options before its `-i`.
+ * bounded (by `maxPixels`, the size it declared, when known): the input options before its `-i`.
  */
-export const pinnedInput = (demuxer: string): string[] => [
+export const pinnedInput = (demuxer: string, maxPixels: number = limits.maxBackgroundPixels): string[] => [
   ...SAFE_INPUT,
   '-format_whitelist',
   demuxer,
   '-f',
   demuxer,
   '-max_pixels',
-  String(limits.maxBackgroundPixels),
+  String(Math.min(maxPixels, limits.maxBackgroundPixels)),
 ];
+
+/**
+ * What a decoder may allocate for pictures of `width` x `height` (`-max_pixels`): decoders allocate their frames
+ * with sides rounded up for alignment (a 160x120 H.264 picture takes a 192x120 buffer), so a side gets up to
+ * 128 pixels more; a picture much larger than the one declared is refused.
+ */
+export const decoderPixelsFor = (width: number, height: number) => (Math.ceil(width / 64) + 2) * 64 * (Math.ceil(height / 64) + 2) * 64;
 
 /** A run's time budget for `mediaSeconds` of output. */
 export const budgetFor = (mediaSeconds: number) =>

@@ -5,6 +5,7 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
 import { budgetFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
@@ -38,6 +39,13 @@ export async function decodeMusic(path: string, workDir: string, seconds: number
   const demuxer = identified?.demuxer;
   const format = MUSIC_FORMATS.find((f) => f.demuxer === demuxer);
   if (!probed || !format) throw new MediaRejectedError(`is not an audio or video file in an accepted format (${ACCEPTED_FORMATS_TEXT})`);
+  // As long as it says, over what the video plays of it (it loops, or is cut to the video).
+  const noSound = new MediaRejectedError(`(${format.label}) has no sound that can be played`);
+  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(probed), { stream: 'a', maxSeconds: Infinity, checkSeconds: seconds }).catch(
+    (error: unknown) => {
+      throw error instanceof MediaRejectedError && !(error instanceof DecodeMismatchError) ? noSound : error;
+    },
+  );
 
   const wav = join(workDir, 'music.wav');
   try {

@@ -6,6 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
 import { budgetFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
@@ -76,6 +77,12 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   const declared = identified.probed.format.duration;
   if (declared !== undefined && declared > maxSeconds)
     throw new RecordingRejectedError('audio_too_long', `lasts ${Math.round(declared)} s; a clip's recording may last at most ${maxSeconds} s`);
+  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(identified.probed), { stream: 'a', maxSeconds }).catch((error: unknown) => {
+    if (error instanceof DecodeMismatchError)
+      throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', error.reason);
+    if (error instanceof MediaRejectedError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
+    throw error;
+  });
 
   // Decoded once, bounded to one second past the limit (a declared duration may lie), to a plain WAV both passes read.
   const decoded = join(workDir, 'recording-decoded.wav');

@@ -10,7 +10,7 @@
  * wall seconds: on a loaded machine the wall ratio swings with the load, the CPU ratio does not.
  *
  * Rows, in order, in one runtime started as `npm start` starts it (the functions on a video's path pre-warmed):
- * - **the ordinary request** (issue 28): an 84-s clip of Ava, bottom-right, fade in and out, background_volume
+ * - **the ordinary request** (issue 28): an 87-s clip of Ava, bottom-right, fade in and out, background_volume
  *   0.1, not reusable, over a 12-s 720p `testsrc2` + 440 Hz background (x264 default preset, AAC) that the
  *   service loops: **first** (the first video after the runtime starts) and then **warm**, with other words.
  * - every shape (`--shapes`, default all six) × every presenter kind (`--kinds`, default
@@ -32,7 +32,7 @@ const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p
 const KINDS = ['built-in', 'photo', 'drawn', 'scene'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** About 84 s of Ava's speech: the bench's text and three more sentences. */
+/** About 87 s of Ava's speech (the issue's 84 s, give or take the words): the bench's text and four more sentences. */
 const ORDINARY_TEXT = [
   BENCH_TEXT,
   'A presenter can stand in any corner of the frame, at any of four sizes, or fill the whole picture.',

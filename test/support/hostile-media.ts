@@ -117,3 +117,36 @@ export function declaredPng(width: number, height: number): Buffer {
   ihdr[17] = 6;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
 }
+
+/**
+ * A Matroska file that lies about its length: `actualSeconds` of a tone (and, with `video`, a small test picture)
+ * whose Segment Info says it lasts `claimedSeconds` (its Duration element rewritten; ffmpeg reports that and decodes
+ * every cluster).
+ */
+export async function writeLyingMatroska(
+  path: string,
+  { actualSeconds, claimedSeconds, video }: { actualSeconds: number; claimedSeconds: number; video?: boolean },
+): Promise<string> {
+  const picture = video ? ['-f', 'lavfi', '-i', `testsrc=s=160x120:r=5:d=${actualSeconds}`] : [];
+  const codecs = video ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'] : [];
+  await ff([...picture, '-f', 'lavfi', '-i', `sine=f=440:d=${actualSeconds}`, ...codecs, '-c:a', 'libmp3lame', '-f', 'matroska', path]);
+  const bytes = await readFile(path);
+  const at = bytes.indexOf(Buffer.from([0x44, 0x89])); // Duration, in TimecodeScale units (1 ms)
+  if (at < 0) throw new Error('no Duration element');
+  if (bytes[at + 2] === 0x88) bytes.writeDoubleBE(claimedSeconds * 1000, at + 3);
+  else bytes.writeFloatBE(claimedSeconds * 1000, at + 3);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** An MPEG-TS file whose first second is `small` pictures and the next two seconds `large` ones: its probe sees `small`. */
+export async function writeGrowingTs(dir: string, small: string, large: string): Promise<string> {
+  const part = async (name: string, size: string, seconds: number) => {
+    const path = join(dir, name);
+    await ff(['-f', 'lavfi', '-i', `testsrc=s=${size}:r=10:d=${seconds}`, '-c:v', 'mpeg2video', '-f', 'mpegts', path]);
+    return readFile(path);
+  };
+  const path = join(dir, 'growing.ts');
+  writeFileSync(path, Buffer.concat([await part('small.ts', small, 1), await part('large.ts', large, 2)]));
+  return path;
+}

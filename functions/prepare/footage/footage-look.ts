@@ -132,6 +132,18 @@ function canvasOf(size: { width: number; height: number }, track: readonly Point
 
 /** Builds a video bot's look from the recording at `path` (`bytes` long), working in `workDir`. */
 export async function buildFootageLook(path: string, bytes: number, workDir: string): Promise<PreparedLook> {
+  const look = await footageLookOf(path, bytes, workDir);
+  if (!look.manifest.footage!.samples.some((s) => s.frame === 'm0'))
+    throw new LookError('mouth_never_closed', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
+  return look;
+}
+
+/**
+ * The look of a recording before the closed lips are asked for: the tests draw a filmed photo of a real person
+ * whose lips never close (docs/video-bots.md, "Test material"), which buildFootageLook refuses.
+ * @internal Exported for its tests.
+ */
+export async function footageLookOf(path: string, bytes: number, workDir: string): Promise<PreparedLook> {
   const recording = await inspect(path, bytes);
   const size = preparedSize(recording, SHORT_SIDE);
   const footagePath = join(workDir, FILES.footage);
@@ -142,8 +154,6 @@ export async function buildFootageLook(path: string, bytes: number, workDir: str
   const listening = listeningStretches(measures, FPS);
   const loop = chooseLoop(track, read.thumbs, listening);
   const atlas = await buildAtlas(read.pool.kept.filter(Boolean), mouthRange(measures), read.eyePx);
-  if (!atlas.samples.some((s) => s.frame === 'm0'))
-    throw new LookError('mouth_never_closed', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
   const loopPath = join(workDir, FILES.loop);
   await cutFootage(footagePath, FPS, loop.from, loop.to, loopPath);
   const footage: FootageManifest = {

@@ -10,36 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '#functions/media/media.ts';
 import { buildFootageLook } from '#functions/prepare/footage/footage-look.ts';
 import { LookError } from '#functions/prepare/look.ts';
-
-const FIXTURES = join(import.meta.dirname, '../../fixtures/prepare');
+import { filmPhoto as filmStill } from '../../support/footage.ts';
 
 let root: string;
 
-/** A recording of a photo: `seconds` at 30 fps, the camera drifting a few px and zooming by 2 % (a person holding still). */
-async function filmPhoto(photo: string, seconds: number, name: string): Promise<string> {
-  const path = join(root, name);
-  const zoom = "zoompan=z='1.02+0.01*sin(on/40)':x='iw/2-(iw/zoom/2)+3*sin(on/25)':y='ih/2-(ih/zoom/2)+2*sin(on/31)':d=1:s=480x608:fps=30";
-  await runFfmpeg(
-    [
-      '-y',
-      '-loop',
-      '1',
-      '-i',
-      join(FIXTURES, photo),
-      '-vf',
-      `scale=480:608,${zoom}`,
-      '-t',
-      String(seconds),
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      path,
-    ],
-    { budgetSeconds: 120 },
-  );
-  return path;
-}
+const filmPhoto = (photo: string, seconds: number, name: string) => filmStill(root, photo, seconds, name);
 
 async function refusal(path: string): Promise<string> {
   try {

@@ -1,0 +1,66 @@
+/**
+ * A stranger's file must decode as its headers describe it: a Matroska file whose Duration says 2 s and that
+ * decodes to 60 s (a recording, a music bed, a video bot's recording), and an MPEG-TS background whose frames grow
+ * from 320x240 to 640x480 after its first second, are refused by name after a decode bounded by what they claim;
+ * honest files of the same kinds pass.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inspectBackground } from '#functions/media/background-media.ts';
+import { checkDecodeAgainstHeader, DecodeMismatchError } from '#functions/media/decode-check.ts';
+import { inspectRecording } from '#functions/media/footage-media.ts';
+import { MediaRejectedError } from '#functions/media/media.ts';
+import { decodeMusic } from '#functions/media/music.ts';
+import { prepareRecording, RecordingRejectedError } from '#functions/media/recording.ts';
+import { writeGrowingTs, writeLyingMatroska } from '../../support/hostile-media.ts';
+import { workDirs } from '../../support/media-pipeline.ts';
+
+const dir = workDirs();
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+describe('headers against decoding', () => {
+  it('refuses a recording and a music bed that claim 2 s and decode to 60 s, after decoding at most what they claim', async () => {
+    const work = dir();
+    const lying = await writeLyingMatroska(join(work, 'lying.mka'), { actualSeconds: 60, claimedSeconds: 2 });
+    const honest = await writeLyingMatroska(join(work, 'honest.mka'), { actualSeconds: 3, claimedSeconds: 3 });
+
+    const started = Date.now();
+    const decodedError = await rejection(checkDecodeAgainstHeader(lying, 'matroska', { seconds: 2 }, { stream: 'a', maxSeconds: 120 }));
+    expect(decodedError).toBeInstanceOf(DecodeMismatchError);
+    expect((decodedError as DecodeMismatchError).reason).toBe('lasts longer than the 2.0 s its header declares');
+    console.log(`header vs decode: the 60-s file claiming 2 s refused in ${Date.now() - started} ms`);
+    expect(await checkDecodeAgainstHeader(honest, 'matroska', { seconds: 3 }, { stream: 'a', maxSeconds: 120 })).toBeGreaterThan(2.9);
+
+    const recording = await rejection(prepareRecording(lying, work, 120));
+    expect(recording).toBeInstanceOf(RecordingRejectedError);
+    expect(recording).toMatchObject({ code: 'audio_invalid', reason: 'lasts longer than the 2.0 s its header declares' });
+    expect((await prepareRecording(honest, work, 120)).durationSeconds).toBeGreaterThan(2);
+
+    const music = await rejection(decodeMusic(lying, work, 30));
+    expect(music).toBeInstanceOf(MediaRejectedError);
+    expect((music as MediaRejectedError).reason).toMatch(/lasts longer than the 2\.0 s/);
+    await expect(decodeMusic(honest, work, 30)).resolves.toMatch(/music\.wav$/);
+  }, 120_000);
+
+  it("refuses a video bot's recording that claims 12 s and decodes to 40 s", async () => {
+    const work = dir();
+    const lying = await writeLyingMatroska(join(work, 'lying.mkv'), { actualSeconds: 40, claimedSeconds: 12, video: true });
+    const error = await rejection(inspectRecording(lying));
+    expect(error).toBeInstanceOf(DecodeMismatchError);
+    expect((error as DecodeMismatchError).reason).toBe('lasts longer than the 12.0 s its header declares');
+    const honest = await writeLyingMatroska(join(work, 'honest.mkv'), { actualSeconds: 12, claimedSeconds: 12, video: true });
+    expect((await inspectRecording(honest)).durationSeconds).toBeCloseTo(12, 0);
+  }, 120_000);
+
+  it('refuses a background whose pictures grow past the size its header declares', async () => {
+    const work = dir();
+    const growing = await writeGrowingTs(work, '320x240', '640x480');
+    const error = await rejection(inspectBackground(growing, work));
+    expect(error).toBeInstanceOf(DecodeMismatchError);
+    expect((error as DecodeMismatchError).reason).toMatch(/decodes to pictures of another size than the 320x240 it declares/);
+  }, 60_000);
+});

@@ -1,0 +1,123 @@
+/**
+ * A video bot drawn by the real render path and measured on its frames (docs/video-bots.md, "Measured" and "Test
+ * material"). The look is prepared from VIDBOT_TEST_RECORDING when it names a recording of a person speaking, else
+ * from the test portrait filmed still (a real face; its lips never move, so it proves the seam, the stillness and
+ * the loop, not the speaking bars, which infra/scripts/video-bot-measures.ts measures on a recording).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BotManifest } from '#domain/look';
+import { frameSizeOf } from '#domain/shape';
+import { readFootage } from '#functions/media/footage-media.ts';
+import { runFfmpeg } from '#functions/media/media.ts';
+import { fullFootageBox } from '#functions/render/engine/footage/footage-bot.ts';
+import { FootageRig } from '#functions/render/engine/footage/footage-rig.ts';
+import { blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
+import { renderClip } from '#functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
+import { frameChange, mouthBox, quantile, seamStep } from '#infra/scripts/support/footage-measures.ts';
+import { testFootageLook } from '../../support/footage.ts';
+import { frameRgb } from '../../support/render-media.ts';
+
+let root: string;
+let look: { dir: string; speaking: boolean };
+let manifest: BotManifest;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'vidbot-footage-rig-'));
+  look = await testFootageLook(root);
+  manifest = JSON.parse(readFileSync(join(look.dir, 'manifest.json'), 'utf8')) as BotManifest;
+}, 900_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const bot = { uid: 'me', name: 'Me', description: '', voice: { espeak: 'espeak:en-us+f5' }, defaultPosition: 'center' as const, look: 'footage' };
+
+describe('a video bot through the render path', () => {
+  it('renders a clip with its footage: the card in a 16:9 frame, and `full` filling a frame of the recording’s aspect', async () => {
+    const clip = (size: 'medium' | 'full', frame: ReturnType<typeof frameSizeOf>) =>
+      renderClip({
+        bot,
+        text: 'Peter and Bob.',
+        voice: { id: 'espeak:en-us+f5' },
+        position: 'center',
+        botSize: size,
+        removeBotBackground: false,
+        backgroundVolume: 0,
+        transitions: {},
+        frame,
+        mode: 'video',
+        workDir: mkdtempSync(join(root, 'clip-')),
+        lookDirectory: look.dir,
+        speech: new EspeakSpeechEngine(),
+      });
+    const wide = frameSizeOf({ aspectRatio: '16:9', resolution: '360p' });
+    const card = await clip('medium', wide);
+    expect(card.durationSeconds).toBeGreaterThan(0.5);
+    const { stdout } = await runFfmpeg(['-i', card.path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
+      budgetSeconds: 60,
+      captureStdout: true,
+    });
+    expect(stdout.length).toBe(wide.width * wide.height * 3);
+    // A frame of the recording's own aspect (its width and height as they are): `full` fills it, edge to edge.
+    const own = { width: manifest.width, height: manifest.height };
+    expect(fullFootageBox(own, 'center', manifest)).toEqual({ x: 0, y: 0, ...own });
+    const full = await clip('full', own);
+    const rgb = await frameRgb(full.path, 0.5, own.width, own.height);
+    const footageFrame = await readFootage(join(look.dir, manifest.footage!.loop.file), own, { loop: false, seconds: 10 }).next();
+    // Its top-left corner is the recording's (no card, no rounded corner, no background), within the codec's error.
+    const at = (x: number, y: number) => (y * own.width + x) * 3;
+    for (const [x, y] of [
+      [2, 2],
+      [own.width - 3, 2],
+    ])
+      expect(Math.abs(rgb[at(x!, y!)]! - footageFrame![(y! * own.width + x!) * 4]!)).toBeLessThan(24);
+  }, 600_000);
+});
+
+describe('the footage rig measured against the footage', () => {
+  it('keeps the seam, the held mouth and the loop’s wrap within what the footage itself shows', async () => {
+    const footage = manifest.footage!;
+    const rig = await FootageRig.open(look.dir, manifest, 600, false);
+    const loopLength = footage.loop.to - footage.loop.from;
+    const frames = loopLength + 20;
+    const seconds = 10 * (frames / 30);
+    const originals = readFootage(join(look.dir, footage.loop.file), rig, { loop: true, seconds });
+    const eyePx = footage.eyePx * rig.scale;
+    const seams: number[][] = [];
+    const held: number[][] = [];
+    const ownSteps: number[] = [];
+    let wrap = { drawn: 0, own: 0 };
+    let before: { drawn: Buffer; own: Buffer } | undefined;
+    for (let i = 0; i < frames; i++) {
+      const own = Buffer.from((await originals.next())!);
+      // One shape held throughout (a listening mouth): the mouth must be as still as the footage's.
+      const drawn = Buffer.from(await rig.render(i, { frame: 'm0' }, seconds));
+      const { landmarks, sample } = rig.drawn!;
+      const weights = blendWeights({ width: rig.width, height: rig.height, landmarks, reference: footage.reference, eyePx, sample });
+      const reach = Math.max(2, Math.round(0.1 * eyePx));
+      seams.push([seamStep(drawn, weights, rig.width, rig.height, reach), seamStep(own, weights, rig.width, rig.height, reach)]);
+      if (before) {
+        const box = mouthBox(landmarks, eyePx, rig.width, rig.height);
+        held.push([frameChange(before.drawn, drawn, rig.width, rig.height, box), frameChange(before.own, own, rig.width, rig.height, box)]);
+        ownSteps.push(frameChange(before.own, own, rig.width, rig.height));
+        if (i === loopLength) wrap = { drawn: frameChange(before.drawn, drawn, rig.width, rig.height), own: ownSteps.at(-1)! };
+      }
+      before = { drawn, own };
+    }
+    originals.close();
+    rig.close();
+    const mean = (rows: number[][], k: number) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length;
+    // The seam: its colour step no larger than the footage's own across the same line.
+    expect(mean(seams, 0)).toBeLessThanOrEqual(mean(seams, 1) * 1.05);
+    // Stillness: the held mouth changes no more from frame to frame than the footage's own mouth region.
+    expect(mean(held, 0)).toBeLessThanOrEqual(mean(held, 1) * 1.05);
+    // The loop: the change across its wrap within the footage's own frame-to-frame change.
+    expect(wrap.drawn).toBeLessThanOrEqual(quantile(ownSteps, 0.95));
+    console.log(
+      `seam ${mean(seams, 0).toFixed(2)} (footage ${mean(seams, 1).toFixed(2)}); held mouth ${mean(held, 0).toFixed(2)} (footage ${mean(held, 1).toFixed(2)}); ` +
+        `wrap ${wrap.drawn.toFixed(2)} (footage's 95th percentile ${quantile(ownSteps, 0.95).toFixed(2)}); ${look.speaking ? 'a recording' : 'the still portrait'}`,
+    );
+  }, 600_000);
+});
