@@ -105,7 +105,13 @@ async function claimVideoUpload(command: PutBotCommand, tenantId: string, versio
   const uploadId = command.images.uploadId;
   if (!deps.uploads) throw new InvalidRequest([{ path: 'video_upload', message: 'is not accepted here: give video_url or send the video file' }]);
   const usedBy = `bot:${command.uid}:${version}`;
-  const { key } = await claimUpload(tenantId, uploadId, { kind: 'video', path: 'video_upload', usedBy }, { ...deps, uploads: deps.uploads });
+  const { upload, key } = await claimUpload(tenantId, uploadId, { kind: 'video', path: 'video_upload', usedBy }, { ...deps, uploads: deps.uploads });
+  if (upload.sizeBytes > limits.maxRecordingBytes) {
+    await deps.uploads.release(tenantId, uploadId, usedBy);
+    throw new InvalidRequest([
+      { path: 'video_upload', message: `holds ${upload.sizeBytes} bytes; a recording is at most ${limits.maxRecordingBytes}` },
+    ]);
+  }
   return { uploadId, usedBy, key };
 }
 
