@@ -189,6 +189,7 @@ const batch = object(
     batch_id: string,
     template_uid: string,
     template_name: string,
+    test: { type: 'boolean', description: 'Sent with a test key: its rows make test videos.' },
     status: string,
     rows: { type: 'integer' },
     counts: batchCounts,
@@ -202,7 +203,7 @@ const batch = object(
     videos: { type: 'array', items: { type: 'object' }, description: 'GET /v1/batches/{id} only: a page of its rows and their videos.' },
     next_cursor: nullableString,
   },
-  ['batch_id', 'template_uid', 'template_name', 'status', 'rows', 'counts', 'created_at', 'completed_at', 'url'],
+  ['batch_id', 'template_uid', 'template_name', 'test', 'status', 'rows', 'counts', 'created_at', 'completed_at', 'url'],
 );
 
 /** The 201 of POST /v1/uploads: the id, and how and until when to PUT the file (functions/commons/presenters/upload.ts). */

@@ -63,74 +63,113 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   const objectKey = outputObjectKey(video.tenantId, videoId, kind);
   const workDir = await makeWorkDir('assemble', videoId);
   try {
+    const target: Target = { mode, kind, objectKey, workDir };
+    const download = clipDownloader(deps, video, target);
     // A one-clip video without music is its clip already (faststart MP4, or MP3): copied within the bucket, not joined.
     const single = video.clips.length === 1 && !video.music;
-    const download = async (clip: VideoRecord['clips'][number]) => {
-      const result = video.clipResults[String(clip.index)];
-      if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${videoId} has no rendered object`);
-      const path = join(workDir, `part-${String(clip.index).padStart(3, '0')}${mode === 'video' ? '.mp4' : '.mp3'}`);
-      if (!(await deps.objects.getToFile(result.objectKey, path))) {
-        // The render cache does not reuse a temporary render close to its expiry, so this takes a render
-        // removed some other way (by hand, or a lifecycle change). Fail clearly rather than retry in vain.
-        throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
-      }
-      return path;
-    };
-    const parts: string[] = [];
-    const clipDurations: number[] = [];
-    for (const clip of single ? [] : video.clips) {
-      parts.push(await download(clip));
-      clipDurations.push(video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
-    }
-    let output: VideoOutput;
-    let captions: VideoCaptions;
-    if (single) {
-      const clip = video.clips[0]!;
-      const result = video.clipResults[String(clip.index)];
-      const sizeBytes = result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
-      if (!result?.objectKey || sizeBytes === undefined)
-        throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
-      await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
-      const durationSeconds = result.durationSeconds ?? 0;
-      const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
-      output = { kind, objectKey, contentType, durationSeconds, sizeBytes, clipDurations: [durationSeconds] };
-      captions = await readVideoCaptions(deps, video, output.clipDurations, workDir);
-    } else {
-      const joined =
-        parts.length === 1
-          ? { path: parts[0]!, contentType: mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE, durationSeconds: clipDurations[0]! }
-          : await deps.concat({ parts, mode, workDir });
-      captions = await readVideoCaptions(deps, video, clipDurations, workDir);
-      const file = video.music
-        ? await addMusic(deps, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues: captions.cues, workDir })
-        : joined.path;
-      const { sizeBytes } = await deps.objects.putFile(objectKey, file, { contentType: joined.contentType });
-      output = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
-    }
-    if (mode === 'video') {
-      // The poster: the first clip's, stored beside it by its render (posterSecondsOf: the presenter in view).
-      const first = video.clips[0]!;
-      const firstKey = video.clipResults[String(first.index)]!.objectKey!;
-      const posterKey = videoPosterKey(video.tenantId, videoId);
-      if (await deps.objects.head(posterObjectKey(firstKey))) {
-        await deps.objects.copy(posterObjectKey(firstKey), posterKey, { tags: {} });
-      } else {
-        // Its poster is missing (removed by hand): taken from the clip itself, and stored beside it (with the
-        // clip's retention), so that the next video starting with this clip copies it.
-        const at = posterSecondsOf(first.transitions, output.clipDurations[0] ?? 1);
-        const poster = await deps.poster(parts[0] ?? (await download(first)), at, join(workDir, 'poster.jpg'));
-        await Promise.all([
-          deps.objects.putFile(posterKey, poster, { contentType: POSTER_CONTENT_TYPE }),
-          deps.objects.putFile(posterObjectKey(firstKey), poster, { contentType: POSTER_CONTENT_TYPE, tags: retentionBeside(firstKey) }),
-        ]);
-      }
-      output.posterKey = posterKey;
-    }
+    const { output, captions, parts } = single ? await copySingleClip(deps, video, target) : await joinClips(deps, video, target, download);
+    if (mode === 'video')
+      output.posterKey = await storePoster(deps, video, output, async () => parts[0] ?? (await download(video.clips[0]!)), workDir);
     output.captions = await storeCaptions(deps, video, captions);
     await finish(deps, video, output, started);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** Where a video's assembly goes: a video (MP4) or a voice (MP3), its object's key, and the run's work directory. */
+interface Target {
+  mode: 'video' | 'voice';
+  kind: VideoOutput['kind'];
+  objectKey: string;
+  workDir: string;
+}
+type Clip = VideoRecord['clips'][number];
+interface Assembled {
+  output: VideoOutput;
+  captions: VideoCaptions;
+  /** The clips' files in the work directory, in order (none when the one clip was copied within the bucket). */
+  parts: string[];
+}
+
+/** Downloads a clip's rendered file into the work directory; a render no longer stored fails the video clearly. */
+function clipDownloader(deps: AssembleDeps, video: VideoRecord, target: Target): (clip: Clip) => Promise<string> {
+  return async (clip) => {
+    const result = video.clipResults[String(clip.index)];
+    if (!result?.objectKey) throw new Error(`clip ${clip.index} of ${video.videoId} has no rendered object`);
+    const path = join(target.workDir, `part-${String(clip.index).padStart(3, '0')}${target.mode === 'video' ? '.mp4' : '.mp3'}`);
+    if (!(await deps.objects.getToFile(result.objectKey, path))) {
+      // The render cache does not reuse a temporary render close to its expiry, so this takes a render
+      // removed some other way (by hand, or a lifecycle change). Fail clearly rather than retry in vain.
+      throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+    }
+    return path;
+  };
+}
+
+/** The one clip of a video without music, copied within the bucket as the video. */
+async function copySingleClip(deps: AssembleDeps, video: VideoRecord, target: Target): Promise<Assembled> {
+  const { mode, kind, objectKey, workDir } = target;
+  const clip = video.clips[0]!;
+  const result = video.clipResults[String(clip.index)];
+  const sizeBytes = result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
+  if (!result?.objectKey || sizeBytes === undefined)
+    throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+  await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
+  const durationSeconds = result.durationSeconds ?? 0;
+  const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;
+  const output: VideoOutput = { kind, objectKey, contentType, durationSeconds, sizeBytes, clipDurations: [durationSeconds] };
+  return { output, captions: await readVideoCaptions(deps, video, output.clipDurations, workDir), parts: [] };
+}
+
+/** The clips downloaded, joined in order (one is used as it is), the music laid under them, stored as the video. */
+async function joinClips(deps: AssembleDeps, video: VideoRecord, target: Target, download: (clip: Clip) => Promise<string>): Promise<Assembled> {
+  const { mode, kind, objectKey, workDir } = target;
+  const parts: string[] = [];
+  const clipDurations: number[] = [];
+  for (const clip of video.clips) {
+    parts.push(await download(clip));
+    clipDurations.push(video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
+  }
+  const joined =
+    parts.length === 1
+      ? { path: parts[0]!, contentType: mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE, durationSeconds: clipDurations[0]! }
+      : await deps.concat({ parts, mode, workDir });
+  const captions = await readVideoCaptions(deps, video, clipDurations, workDir);
+  const file = video.music
+    ? await addMusic(deps, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues: captions.cues, workDir })
+    : joined.path;
+  const { sizeBytes } = await deps.objects.putFile(objectKey, file, { contentType: joined.contentType });
+  const output: VideoOutput = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
+  return { output, captions, parts };
+}
+
+/**
+ * The video's poster: the first clip's, stored beside it by its render (posterSecondsOf: the presenter in view).
+ * When it is missing (removed by hand) it is taken from the clip itself, and stored beside it (with the clip's
+ * retention), so that the next video starting with this clip copies it. Returns the poster's key.
+ */
+async function storePoster(
+  deps: AssembleDeps,
+  video: VideoRecord,
+  output: VideoOutput,
+  firstClipFile: () => Promise<string>,
+  workDir: string,
+): Promise<string> {
+  const first = video.clips[0]!;
+  const firstKey = video.clipResults[String(first.index)]!.objectKey!;
+  const posterKey = videoPosterKey(video.tenantId, video.videoId);
+  if (await deps.objects.head(posterObjectKey(firstKey))) {
+    await deps.objects.copy(posterObjectKey(firstKey), posterKey, { tags: {} });
+    return posterKey;
+  }
+  const at = posterSecondsOf(first.transitions, output.clipDurations[0] ?? 1);
+  const poster = await deps.poster(await firstClipFile(), at, join(workDir, 'poster.jpg'));
+  await Promise.all([
+    deps.objects.putFile(posterKey, poster, { contentType: POSTER_CONTENT_TYPE }),
+    deps.objects.putFile(posterObjectKey(firstKey), poster, { contentType: POSTER_CONTENT_TYPE, tags: retentionBeside(firstKey) }),
+  ]);
+  return posterKey;
 }
 
 /**

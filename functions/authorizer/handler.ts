@@ -57,7 +57,8 @@ async function authorize(event: APIGatewayTokenAuthorizerEvent | APIGatewayReque
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }],
     },
-    context: { tenantId: key.tenantId, keyId: key.keyId },
+    // A test key's requests make test records (domain/test-mode.ts); REST hands `test` on as the string "true".
+    context: { tenantId: key.tenantId, keyId: key.keyId, ...(key.test && { test: true }) },
     ...(key.usageIdentifierKey ? { usageIdentifierKey: key.usageIdentifierKey } : {}),
   };
 }

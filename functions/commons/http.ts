@@ -19,6 +19,8 @@ import { unknownQueryProblems } from './query-parameters.ts';
 interface Caller {
   tenantId: string;
   keyId: string;
+  /** A test key (its account is a test account): what it makes is marked `test: true`. */
+  test?: true;
 }
 
 export interface HttpRequest {
@@ -73,7 +75,11 @@ function toHttpRequest(event: APIGatewayProxyEvent, context: Pick<Context, 'awsR
   const authorizer = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
   const caller =
     authorizer && typeof authorizer.tenantId === 'string' && typeof authorizer.keyId === 'string'
-      ? { tenantId: authorizer.tenantId, keyId: authorizer.keyId }
+      ? {
+          tenantId: authorizer.tenantId,
+          keyId: authorizer.keyId,
+          ...((authorizer.test === true || authorizer.test === 'true') && { test: true as const }),
+        }
       : undefined;
   return {
     method: event.httpMethod.toUpperCase(),

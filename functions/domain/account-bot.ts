@@ -103,6 +103,8 @@ export interface AccountBot {
   source: BotImageSource;
   /** Set for a video bot (required to make one). */
   consent?: BotConsent;
+  /** Made with a test key: the bot of a test account (domain/test-mode.ts). */
+  test?: true;
   /**
    * The look being drawn: the current version's once ready. While a replacement is prepared it still names
    * the previous version's files, so that the job can retire them when the new one settles.

@@ -105,7 +105,13 @@ async function claimVideoUpload(command: PutBotCommand, tenantId: string, versio
   const uploadId = command.images.uploadId;
   if (!deps.uploads) throw new InvalidRequest([{ path: 'video_upload', message: 'is not accepted here: give video_url or send the video file' }]);
   const usedBy = `bot:${command.uid}:${version}`;
-  const { key } = await claimUpload(tenantId, uploadId, { kind: 'video', path: 'video_upload', usedBy }, { ...deps, uploads: deps.uploads });
+  const { upload, key } = await claimUpload(tenantId, uploadId, { kind: 'video', path: 'video_upload', usedBy }, { ...deps, uploads: deps.uploads });
+  if (upload.sizeBytes > limits.maxRecordingBytes) {
+    await deps.uploads.release(tenantId, uploadId, usedBy);
+    throw new InvalidRequest([
+      { path: 'video_upload', message: `holds ${upload.sizeBytes} bytes; a recording is at most ${limits.maxRecordingBytes}` },
+    ]);
+  }
   return { uploadId, usedBy, key };
 }
 
@@ -119,7 +125,11 @@ async function claimVideoUpload(command: PutBotCommand, tenantId: string, versio
  * put back (or the new one removed, unless another request replaced it meanwhile) and the uploads deleted: nothing
  * is left waiting for a job that never comes.
  */
-export async function putAccountBot(command: PutBotCommand, caller: { tenantId: string; keyId: string }, deps: AccountBotDeps): Promise<AccountBot> {
+export async function putAccountBot(
+  command: PutBotCommand,
+  caller: { tenantId: string; keyId: string; test?: true },
+  deps: AccountBotDeps,
+): Promise<AccountBot> {
   const { tenantId } = caller;
   const previous = await deps.accountBots.get(tenantId, command.uid);
   await ensureRoomForAnotherPreparation(tenantId, command.uid, deps);
@@ -170,6 +180,7 @@ export async function putAccountBot(command: PutBotCommand, caller: { tenantId: 
     version,
     source,
     ...(command.consent ? { consent: { givenAt: now, keyId: caller.keyId } } : {}),
+    ...(caller.test && { test: true as const }),
     ...(previous?.look ? { look: previous.look } : {}),
     ...(retiredLooks.length ? { retiredLooks } : {}),
     createdAt: previous?.createdAt ?? now,

@@ -18,13 +18,14 @@
 import { rowCommand, type StartBatchCommand } from './batch-request.ts';
 import { batchInputKey } from './bucket-layout.ts';
 import { Conflict, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
-import { maxVideosInProgress } from './fair-use.ts';
+import { videosInProgressLimit, videosInProgressRoom } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
 import { pendingWork } from './pending-work.ts';
 import type { BatchStore, MessageQueue, ObjectStore } from './ports.ts';
 import { claimRowRecordings, releaseRecordings } from './recordings.ts';
 import { sharedClipIndexes, type TemplateRecord } from './templates.ts';
+import { isTestAccount } from './test-mode.ts';
 import type { ClaimDeps } from './uploads.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { isTerminal } from './video.ts';
@@ -43,6 +44,8 @@ export interface BatchRecord {
   keyId: string;
   templateUid: string;
   templateName: string;
+  /** Sent with a test key: its rows make test videos (domain/test-mode.ts). */
+  test?: true;
   webhookUrl: string;
   /** The batch's address in the API it was sent to (the batch.completed event links it). */
   url: string;
@@ -114,7 +117,8 @@ export async function startBatch(
   deps: StartBatchDeps,
 ): Promise<BatchRecord> {
   // An account allowed no video in progress would wait for ever.
-  const limit = maxVideosInProgress(await deps.accounts.get(caller.tenantId));
+  const account = await deps.accounts.get(caller.tenantId);
+  const limit = await videosInProgressLimit(account, deps.accounts);
   if (limit === 0) throw new TooManyVideosInProgress(0, limits.videosInProgressRetryAfterSeconds);
   const now = deps.now();
   const batchId = deps.newBatchId();
@@ -126,7 +130,7 @@ export async function startBatch(
   const rowCommands = input.rows.map((values, row) => rowCommand(input.template, values, row, command.webhookUrl));
   const uploadsTaken = await claimRowRecordings(rowCommands, caller.tenantId, batchId, claimDeps);
   try {
-    return await storeBatch(input, command, caller, batchId, now, deps);
+    return await storeBatch(input, command, { ...caller, test: isTestAccount(account) }, batchId, now, deps);
   } catch (error) {
     // No batch: the uploads it took go back to the caller, so a retry can name them.
     await releaseRecordings(uploadsTaken, caller.tenantId, batchId, claimDeps);
@@ -134,23 +138,23 @@ export async function startBatch(
   }
 }
 
-/** Stores the batch and its input, claims a running slot for it and queues its first look; nothing is left on failure. */
+/** Stores the batch, claims a running slot for it, then stores its input and queues its first look; nothing is left on a refusal. */
 async function storeBatch(
   input: BatchInput,
   command: StartBatchCommand,
-  caller: { tenantId: string; keyId: string; baseUrl: string },
+  caller: { tenantId: string; keyId: string; baseUrl: string; test: boolean },
   batchId: string,
   now: Date,
   deps: StartBatchDeps,
 ): Promise<BatchRecord> {
   const template = input.template;
-  await deps.objects.putBytes(batchInputKey(caller.tenantId, batchId), JSON.stringify(input), { contentType: 'application/json' });
   const batch: BatchRecord = {
     tenantId: caller.tenantId,
     batchId,
     keyId: caller.keyId,
     templateUid: template.uid,
     templateName: template.name,
+    ...(caller.test && { test: true as const }),
     webhookUrl: command.webhookUrl,
     url: `${caller.baseUrl}/v1/batches/${batchId}`,
     notifyEach: command.notifyEach,
@@ -173,6 +177,8 @@ async function storeBatch(
     throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
   }
   try {
+    // Written only once the batch has its slot: a refused create (429, sent again and again) stores no input.
+    await deps.objects.putBytes(batchInputKey(caller.tenantId, batchId), JSON.stringify(input), { contentType: 'application/json' });
     await deps.batchQueue.send({ kind: 'batch-tick', tenantId: batch.tenantId, batchId, version: 0 });
   } catch (error) {
     // The caller gets an error and no id, and retries: leave no batch behind that the sweeper would start.
@@ -208,10 +214,8 @@ export type LookOutcome = 'stale' | 'running' | 'settled';
 
 /** How many rows may be released now: the batch's share of the account's room, less what is in progress. */
 async function roomNow(batch: BatchRecord, next: BatchRecord, deps: AdvanceBatchDeps): Promise<number> {
-  const limit = maxVideosInProgress(await deps.accounts.get(batch.tenantId));
+  const { limit, inProgress } = await videosInProgressRoom(batch.tenantId, deps);
   const share = batchRoom(limit);
-  const since = new Date(deps.now().getTime() - limits.videoDeadlineSeconds * 1000).toISOString();
-  const inProgress = share === 0 ? 0 : await deps.videos.countInProgress(batch.tenantId, since, limit);
   let room = Math.min(share - Math.max(inProgress, next.inFlight.length), limits.maxBatchRowsInFlight - next.inFlight.length);
   if (next.sharedClips.length && next.nextRow === 0) room = Math.min(room, 1);
   else if (next.sharedClips.length && next.inFlight.includes(0)) {

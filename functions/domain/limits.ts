@@ -1,3 +1,6 @@
+/** A video bot's recording, bytes: the largest a preparation reads, so also the largest video upload. */
+const MAX_RECORDING_BYTES = 300 * 1024 * 1024;
+
 /** Every limit the API enforces, in one place: the validator, the OpenAPI document and the docs read these. */
 export const limits = {
   /** Largest request body accepted, in bytes (413 above it). */
@@ -127,7 +130,7 @@ export const limits = {
   botsPreparingRetryAfterSeconds: 15,
   maxBotDescriptionChars: 500,
   /** A video bot's recording (docs/video-bots.md): its size, fetched from video_url or sent as a file. */
-  maxRecordingBytes: 300 * 1024 * 1024,
+  maxRecordingBytes: MAX_RECORDING_BYTES,
   /** ... and its length, seconds: enough listening and speaking to learn from, and a preparation within its Lambda. */
   minRecordingSeconds: 10,
   maxRecordingSeconds: 300,
@@ -162,10 +165,10 @@ export const limits = {
   /** Rows of one batch in flight at once, whatever the account's limit: bounds the worker's reads per look. */
   maxBatchRowsInFlight: 100,
   /**
-   * The largest upload (POST /v1/uploads) of each kind, in bytes: a recording of at most 10 minutes, footage of a
-   * few minutes.
+   * The largest upload (POST /v1/uploads) of each kind, in bytes: a recording of at most 10 minutes; footage no
+   * larger than a video bot's preparation takes (anything larger was stored and read only to be refused).
    */
-  maxUploadBytes: { audio: 100 * 1024 * 1024, video: 500 * 1024 * 1024 },
+  maxUploadBytes: { audio: 100 * 1024 * 1024, video: MAX_RECORDING_BYTES },
   /** A clip's recording (audio_url) that takes longer than this to download fails the clip. */
   recordingTimeoutMs: 60_000,
   /** An upload may be named for this long after it was asked for; the bucket's lifecycle rule removes the file. */

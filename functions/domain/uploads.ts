@@ -157,6 +157,10 @@ export async function claimUpload(
   if (upload.kind !== expected.kind)
     throw refuse(`is ${upload.kind === 'audio' ? 'an audio' : 'a video'} upload (${upload.contentType}); this field takes ${expected.kind}`);
   if (upload.usedBy) throw refuse('was already used by another request; upload the file again');
+  // An upload recorded before its kind's limit was lowered: refused before its file is looked at or taken.
+  const max = limits.maxUploadBytes[upload.kind];
+  if (upload.sizeBytes > max)
+    throw refuse(`holds ${upload.sizeBytes} bytes; ${upload.kind === 'video' ? 'a recording' : 'an upload'} may have at most ${max}`);
   const key = uploadFileKey(tenantId, uploadId);
   const head = await deps.objects.head(key);
   if (!head) throw refuse('has no file yet: PUT the file to the upload_url first');

@@ -23,7 +23,7 @@ import type {
 } from './ports.ts';
 import { canAlignTranscript, claimRecordings, releaseRecordings } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
-import { isTestAccount, testShape, withWatermark } from './test-mode.ts';
+import { isTestAccount, refuseTestVideoKnownTooLong, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
 import { findVoice, type VoiceOptions, voiceToSpeak } from './voices.ts';
 
@@ -247,6 +247,16 @@ export interface BatchVideoOptions {
   sendsEvent: boolean;
 }
 
+/** A test video known at create to run past the test keys' length is refused now (400), not after its renders. */
+async function ensureTestVideoMayFit(clips: ClipSpec[], tenantId: string, deps: Pick<CreateVideoDeps, 'clips'>): Promise<void> {
+  const keptSeconds = new Map<string, number>();
+  for (const uid of new Set(clips.flatMap((clip) => (clip.reusedClipUid ? [clip.reusedClipUid] : [])))) {
+    const kept = await deps.clips.get(tenantId, uid);
+    if (kept) keptSeconds.set(uid, kept.durationSeconds);
+  }
+  refuseTestVideoKnownTooLong(clips, (clip) => (clip.reusedClipUid ? keptSeconds.get(clip.reusedClipUid) : undefined));
+}
+
 /**
  * Stores the video as queued and enqueues one render message per clip, so the clips render in parallel.
  * An invalid request is refused (InvalidRequest) before the account's room is checked (TooManyVideosInProgress).
@@ -262,6 +272,7 @@ export async function createVideo(
   const shape = test ? testShape(command.shape) : command.shape;
   const resolved = await resolveClips(command.clips, caller.tenantId, { ...command, shape }, deps);
   const clips = test ? resolved.map(withWatermark) : resolved;
+  if (test) await ensureTestVideoMayFit(clips, caller.tenantId, deps);
   if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps, account);
   const now = deps.now();
   const videoId = deps.newVideoId();

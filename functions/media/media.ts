@@ -119,6 +119,13 @@ export interface RunResult {
 
 export const tail = (text: string, lines = 15) => text.trim().split('\n').slice(-lines).join('\n');
 
+/** A -progress block's marks (key=value lines): the output advanced when out_time_us or total_size changed. */
+const progressMarks = (chunk: Buffer) =>
+  chunk
+    .toString()
+    .match(/^(out_time_us|total_size)=\d+$/gm)
+    ?.join() ?? '';
+
 /**
  * Runs ffmpeg with `args` (argument array, never a shell) under a watchdog. The base flags, the log level and,
  * for runs with an output, `-progress pipe:1` are added here.
@@ -156,9 +163,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (options.captureStdout) return void out.push(chunk);
-      // -progress blocks: key=value lines; the output advanced when out_time_us or total_size changed.
-      const text = chunk.toString();
-      const marks = text.match(/^(out_time_us|total_size)=\d+$/gm)?.join() ?? '';
+      const marks = progressMarks(chunk);
       if (marks && marks !== lastProgress) {
         lastProgress = marks;
         lastAdvance = Date.now();

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
@@ -33,16 +33,16 @@ async function readObject(key: string): Promise<Buffer | undefined> {
 interface LookBuilders {
   buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
   buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
-  buildFootageLook: (recording: Buffer) => Promise<PreparedLook>;
+  buildFootageLook: PrepareJobDeps['buildFootageLook'];
 }
 
-/** A video bot's look, its recording written to a work dir first (ffmpeg reads files; the dir goes after). */
-async function buildFootageLookOf(recording: Buffer): Promise<PreparedLook> {
+/** A video bot's look, its recording streamed into a work dir first (ffmpeg reads files; the dir goes after). */
+async function buildFootageLookOf(writeRecording: (path: string) => Promise<void>): Promise<PreparedLook> {
   const dir = await makeWorkDir('prepare', 'footage');
   try {
     const path = join(dir, 'recording');
-    await writeFile(path, recording);
-    return await buildFootageLook(path, recording.length, dir);
+    await writeRecording(path);
+    return await buildFootageLook(path, (await stat(path)).size, dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -56,7 +56,7 @@ const prepareConsumer = (builders: LookBuilders) => {
     notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
     ...builders,
     fetchImage: (url) => fetchBotImage(url, config.mode),
-    fetchRecording: (url) => fetchRecording(url, config.mode),
+    fetchRecording: (url, path) => fetchRecording(url, path, config.mode),
     now: () => new Date(),
   };
   return jobConsumer(prepareBotMessageSchema, prepareJob, {

@@ -1,9 +1,9 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Mode } from '#commons/config';
-import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
-import { isTransientError } from '#commons/net/transient';
-import { JobFailure } from '#domain/errors';
+import { makeWorkDir } from '#commons/workdirs';
 import { limits } from '#domain/limits';
+import { fetchMediaToFile } from '#media/fetch-media';
 
 /** What a bot is made from by URL: a photo (image_url) or a recording (video_url), with their limits and words. */
 const FILES = {
@@ -12,35 +12,32 @@ const FILES = {
 } as const;
 
 /**
- * Downloads a bot's image_url or video_url through the address guard (the backgrounds' guarded fetch: no
- * link-local or metadata addresses, no private ranges on AWS, every redirect re-checked), within its size limit.
- * What the caller can fix fails the bot with our words (`image_…` or `video_…`, never the URL or the network
- * stack's); a passing fault, a 5xx or a 429 is rethrown for a retry.
+ * Downloads a bot's image_url or video_url into `path` (functions/media/fetch-media.ts: the address guard, the
+ * size and time limits of its kind). What the caller can fix fails the bot with our words (`image_…` or
+ * `video_…`); a passing fault, a 5xx or a 429 is rethrown for a retry.
  */
-async function fetchBotFile(url: string, mode: Mode, what: keyof typeof FILES): Promise<Buffer> {
-  const { noun, maxBytes, timeoutMs } = FILES[what];
+const fetchBotFile = (url: string, path: string, mode: Mode, what: keyof typeof FILES) =>
+  fetchMediaToFile(url, path, {
+    mode,
+    maxBytes: FILES[what].maxBytes,
+    timeoutMs: FILES[what].timeoutMs,
+    code: what,
+    noun: { file: `the ${FILES[what].noun}`, url: `the ${FILES[what].noun} URL` },
+  });
+
+/** A photo's bytes (at most limits.maxBotImageBytes: the photo look decodes it from memory). */
+export async function fetchBotImage(url: string, mode: Mode): Promise<Buffer> {
+  const dir = await makeWorkDir('prepare', 'image');
   try {
-    const response = await guardedFetch(url, { mode, timeoutMs, maxBytes, maxRedirects: 5, pace: MEDIA_PACE });
-    return response.body ?? Buffer.alloc(0);
-  } catch (error) {
-    if (isTransientError(error)) throw error;
-    if (error instanceof HttpStatusError) {
-      if (error.status >= 500 || error.status === 429) throw error;
-      throw new JobFailure(`${what}_unavailable`, `the ${noun} URL answered HTTP ${error.status}`);
-    }
-    if (error instanceof FetchError) {
-      if (error.code === 'too_large') throw new JobFailure(`${what}_too_large`, `the ${noun} is larger than ${maxBytes / 1024 / 1024} MB`);
-      if (error.code === 'address_not_allowed')
-        throw new JobFailure(`${what}_unavailable`, `the ${noun} URL leads to an address we do not fetch from (private, loopback or link-local)`);
-      if (error.code === 'timeout') throw new JobFailure(`${what}_unavailable`, `the ${noun} did not download within ${timeoutMs / 1000} s`);
-      throw new JobFailure(
-        `${what}_unavailable`,
-        `the ${noun} URL could not be fetched (no such host, a failed connection, too many redirects or not an http(s) URL)`,
-      );
-    }
-    throw error;
+    const path = join(dir, 'image');
+    await fetchBotFile(url, path, mode, 'image');
+    return await readFile(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
-export const fetchBotImage = (url: string, mode: Mode) => fetchBotFile(url, mode, 'image');
-export const fetchRecording = (url: string, mode: Mode) => fetchBotFile(url, mode, 'video');
+/** A recording streamed into `path`: up to limits.maxRecordingBytes, never held in memory. */
+export const fetchRecording = async (url: string, path: string, mode: Mode): Promise<void> => {
+  await fetchBotFile(url, path, mode, 'video');
+};

@@ -31,17 +31,20 @@ import { LookError, type PreparedLook } from './look.ts';
 
 export interface PrepareJobDeps {
   accountBots: AccountBotStore;
-  objects: Pick<ObjectStore, 'putBytes' | 'head' | 'copy' | 'delete'>;
+  objects: Pick<ObjectStore, 'putBytes' | 'head' | 'copy' | 'delete' | 'getToFile'>;
   /** The bytes of an object (an upload); undefined if it is gone. */
   readObject: (key: string) => Promise<Buffer | undefined>;
   notifyQueue: MessageQueue<DeliverBotMessage>;
   /** The look builders (functions/prepare/photo-look.ts, drawn-look.ts): ports, so tests pass real looks. */
   buildPhotoLook: (image: Buffer) => Promise<PreparedLook>;
   buildDrawnLook: (images: DrawnImages) => Promise<PreparedLook>;
-  /** A video bot's look from its recording (functions/prepare/footage/footage-look.ts). */
-  buildFootageLook: (recording: Buffer) => Promise<PreparedLook>;
-  /** Downloads a video_url through the address guard, or throws JobFailure (video_unavailable, video_too_large). */
-  fetchRecording: (url: string) => Promise<Buffer>;
+  /**
+   * A video bot's look from its recording (functions/prepare/footage/footage-look.ts): the builder gives a path in
+   * its work dir and `writeRecording` puts the recording there, so a 300 MB file is streamed, never held in memory.
+   */
+  buildFootageLook: (writeRecording: (path: string) => Promise<void>) => Promise<PreparedLook>;
+  /** Streams a video_url into `path` through the address guard, or throws JobFailure (video_unavailable, video_too_large). */
+  fetchRecording: (url: string, path: string) => Promise<void>;
   /** Downloads an image_url through the address guard, or throws JobFailure (image_unavailable, image_too_large). */
   fetchImage: (url: string) => Promise<Buffer>;
   now: () => Date;
@@ -51,13 +54,18 @@ const MANIFEST = 'manifest.json';
 
 const contentTypeOf = (file: string) => (file.endsWith('.json') ? 'application/json' : file.endsWith('.mp4') ? 'video/mp4' : 'image/png');
 
-async function upload(deps: PrepareJobDeps, key: string, what: 'image' | 'video' = 'image'): Promise<Buffer> {
+async function upload(deps: PrepareJobDeps, key: string): Promise<Buffer> {
   const bytes = await deps.readObject(key);
   // Only a PUT of a newer version or a DELETE removes uploads, and both make this version stale first; an upload
   // missing otherwise is lost (e.g. expired by the bucket's lifecycle rule): the caller must send it again.
-  if (!bytes)
-    throw new JobFailure(`${what}_unavailable`, `the uploaded ${what === 'video' ? 'recording' : 'image'} is no longer stored; send it again`);
+  if (!bytes) throw new JobFailure('image_unavailable', 'the uploaded image is no longer stored; send it again');
   return bytes;
+}
+
+/** A recording's upload streamed into `path` (see `upload` for why a missing one is the caller's to send again). */
+async function uploadToFile(deps: PrepareJobDeps, key: string, path: string): Promise<void> {
+  if (!(await deps.objects.getToFile(key, path)))
+    throw new JobFailure('video_unavailable', 'the uploaded recording is no longer stored; send it again');
 }
 
 async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<PreparedLook> {
@@ -65,8 +73,8 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
   try {
     if (source.kind === 'photo') return await deps.buildPhotoLook(await upload(deps, source.uploadKey));
     if (source.kind === 'photo_url') return await deps.buildPhotoLook(await deps.fetchImage(source.url));
-    if (source.kind === 'video') return await deps.buildFootageLook(await upload(deps, source.uploadKey, 'video'));
-    if (source.kind === 'video_url') return await deps.buildFootageLook(await deps.fetchRecording(source.url));
+    if (source.kind === 'video') return await deps.buildFootageLook((path) => uploadToFile(deps, source.uploadKey, path));
+    if (source.kind === 'video_url') return await deps.buildFootageLook((path) => deps.fetchRecording(source.url, path));
     const parts = {} as Partial<Record<DrawnPart, Buffer>>;
     for (const [part, key] of Object.entries(source.uploadKeys) as [DrawnPart, string][]) parts[part] = await upload(deps, key);
     if (!parts.mouth_closed || !parts.mouth_open) throw new JobFailure('image_invalid', 'a drawn bot needs mouth_closed and mouth_open');

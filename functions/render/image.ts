@@ -1,10 +1,8 @@
 import type { Mode } from '#commons/config';
-import { FetchError, HttpStatusError } from '#commons/net/errors';
-import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
-import { isTransientError } from '#commons/net/transient';
 import { JobFailure } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { type PictureBudget, PictureBudgetExceeded } from '#domain/picture-budget';
+import { fetchMediaToFile } from '#media/fetch-media';
 import { type ImageMedia, inspectImage, type PictureFit } from '#media/image-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
 
@@ -21,30 +19,9 @@ export const LOGO: ImageSubject = { code: 'logo', name: 'the logo' };
 /** The image of a clip's overlay `index` (0-based; its message counts from 1, as a person does). */
 export const overlayImageSubject = (index: number): ImageSubject => ({ code: 'overlay_image', name: `the image of overlay ${index + 1}` });
 
-/** The codes and messages of what the download can end in that the caller can fix. */
-function fetchFailure(error: FetchError, { code, name }: ImageSubject): JobFailure {
-  switch (error.code) {
-    case 'too_large':
-      return new JobFailure(`${code}_too_large`, `${name} is larger than ${limits.maxImageLayerBytes / 1024 / 1024} MiB`);
-    case 'timeout':
-      return new JobFailure(`${code}_timeout`, `${name} did not download within ${limits.imageLayerTimeoutMs / 1000} s; use a faster host`);
-    case 'address_not_allowed':
-      return new JobFailure(`${code}_not_allowed`, `the URL of ${name} leads to an address we do not fetch from (private, loopback or link-local)`);
-    case 'invalid_url':
-      return new JobFailure(`${code}_unavailable`, `the URL of ${name} (or a redirect it gave) is not a valid http(s) URL`);
-    case 'too_many_redirects':
-      return new JobFailure(`${code}_unavailable`, `the URL of ${name} redirected too many times`);
-    case 'network_error':
-      return new JobFailure(`${code}_unavailable`, `the URL of ${name} could not be reached (no such host, or the connection failed)`);
-    case 'http_error':
-      return new JobFailure(`${code}_unavailable`, `the URL of ${name} did not answer with the file`);
-  }
-}
-
 /**
- * Downloads an image drawn over a clip (the logo, an overlay's image) into `path` through the address guard (no
- * link-local or metadata addresses; no private ranges on AWS; every redirect re-checked), with a size and a time
- * limit, then inspects it (a still PNG, JPEG or WebP within the pixel limits, decoded once: see
+ * Downloads an image drawn over a clip (the logo, an overlay's image) into `path` (functions/media/fetch-media.ts:
+ * the address guard, a size and a time limit), then inspects it (a still PNG, JPEG or WebP within the pixel limits, decoded once: see
  * functions/media/image-media.ts). What the caller can fix becomes a JobFailure `<subject>_invalid`,
  * `_unavailable`, `_too_large`, `_timeout` or `_not_allowed` whose message is ours alone: never the URL (a
  * redirect may have named an internal host), never the network stack's or ffmpeg's words. A passing network
@@ -59,24 +36,14 @@ export async function fetchImage(
   fit?: PictureFit,
   budget?: PictureBudget,
 ): Promise<ImageMedia> {
-  try {
-    await guardedFetch(url, {
-      mode,
-      timeoutMs: limits.imageLayerTimeoutMs,
-      maxBytes: limits.maxImageLayerBytes,
-      toFile: path,
-      maxRedirects: 5,
-      pace: MEDIA_PACE,
-    });
-  } catch (error) {
-    if (isTransientError(error)) throw error;
-    if (error instanceof HttpStatusError) {
-      if (error.status >= 500 || error.status === 429) throw error; // their server may recover: retried
-      throw new JobFailure(`${subject.code}_unavailable`, `the URL of ${subject.name} answered HTTP ${error.status}`);
-    }
-    if (error instanceof FetchError) throw fetchFailure(error, subject);
-    throw error;
-  }
+  await fetchMediaToFile(url, path, {
+    mode,
+    maxBytes: limits.maxImageLayerBytes,
+    timeoutMs: limits.imageLayerTimeoutMs,
+    code: subject.code,
+    noun: { file: subject.name, url: `the URL of ${subject.name}` },
+    ownCodes: true,
+  });
   try {
     return await inspectImage(path, fit, budget);
   } catch (error) {

@@ -55,14 +55,8 @@ const BATCH_STALLED_SECONDS = 120;
 /** A dead-lettered message is looked at again after this long (it stays in the DLQ for inspection). */
 const DEAD_LETTER_RECHECK_SECONDS = 3600;
 
-/**
- * Every accepted job must end with a webhook attempt. The sweeper:
- * - fails videos whose render or assembly message ended in a dead-letter queue (a crash or time-out on every
- *   attempt, which no handler lived to record), leaving the message there; likewise bots whose preparation did;
- * - fails renders stuck past their deadline;
- * - re-queues the event of finished videos whose first delivery attempt was never recorded, and of settled bots.
- */
-export async function sweep(deps: SweepDeps, batch = 100, batchLimit = 100): Promise<{ failed: number; requeued: number; deadLettered: number }> {
+/** Fails the video or bot of each job that ended in a dead-letter queue (the message stays there); how many. */
+async function sweepDeadLetters(deps: SweepDeps): Promise<number> {
   let deadLettered = 0;
   for (const inbox of deps.deadLetters) {
     for (const message of await inbox.peek(10, DEAD_LETTER_RECHECK_SECONDS)) {
@@ -93,7 +87,18 @@ export async function sweep(deps: SweepDeps, batch = 100, batchLimit = 100): Pro
       deadLettered++;
     }
   }
+  return deadLettered;
+}
 
+/**
+ * Every accepted job must end with a webhook attempt. The sweeper:
+ * - fails videos whose render or assembly message ended in a dead-letter queue (a crash or time-out on every
+ *   attempt, which no handler lived to record), leaving the message there; likewise bots whose preparation did;
+ * - fails renders stuck past their deadline;
+ * - re-queues the event of finished videos whose first delivery attempt was never recorded, and of settled bots.
+ */
+export async function sweep(deps: SweepDeps, batch = 100, batchLimit = 100): Promise<{ failed: number; requeued: number; deadLettered: number }> {
+  const deadLettered = await sweepDeadLetters(deps);
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   let failed = 0;
   let requeued = 0;

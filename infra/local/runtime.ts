@@ -138,10 +138,10 @@ export const localNames = {
 
 type Stops = Array<() => Promise<void> | void>;
 
-/** Runs the whole service on this machine: emulators, seeded data, functions in workers, gateway, pollers, schedules. */
 /** The functions a video passes through, from the create request to the signed webhook. */
 const WARM_FUNCTIONS = ['authorizer', 'createVideo', 'render', 'assemble', 'notifier'] as const;
 
+/** Runs the whole service on this machine: emulators, seeded data, functions in workers, gateway, pollers, schedules. */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const root = options.root ?? REPO_ROOT;
   const dataDir = resolve(options.dataDir ?? resolve(root, '.local'));
@@ -166,20 +166,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await ensurePortFree(gatewayPort);
     await prepareDataDir(dataDir);
     log.info('starting vidbot local runtime', { dataDir });
-    const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket, log);
-    stops.push(() => emulators.stop());
-    // The loopback ports the functions may reach: the ones given, and the gateway's. A port asked for is in from the
-    // start (it was free a moment ago): work re-queued after a restart may deliver to the inbox before the gateway
-    // listens, and a webhook refused as loopback is not retried. A port picked by the system goes in once it listens.
-    const loopback = allowFile(resolve(dataDir, 'loopback-allow.json'), [
-      ...(options.allowLoopbackPorts ?? []),
-      ...(gatewayPort ? [gatewayPort] : []),
-    ]);
-    stops.push(() => loopback.forget());
-    log.info('emulators started', {
-      ...emulators.endpoints,
-      note: 'DynamoDB (dynalite/LevelDB) and S3 (s3rver) persist in the data dir; SQS (fauxqs) is in memory: queued messages are lost on restart, and unfinished videos are re-enqueued from the videos table',
-    });
+    const { emulators, loopback } = await startEmulatorsAndLoopback(dataDir, gatewayPort, options, log, stops);
 
     const { queues, names } = await provisionResources(emulators, options, log);
     const devTenant = await seedAndRecover(emulators, names, queues, { root, dataDir, options, log });
@@ -191,19 +178,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       startSchedules(functions, hosts, options.scheduleSeconds, log, stops);
     }
 
-    if (options.prewarm) {
-      const started = Date.now();
-      await Promise.all(WARM_FUNCTIONS.map((name) => hosts.get(name)?.prewarm()));
-      log.info('functions on the video path started', { functions: WARM_FUNCTIONS.join(', '), ms: Date.now() - started });
-    }
+    if (options.prewarm) await prewarm(hosts, log);
 
-    const gateway = createLocalGateway(functions, hosts, options, log);
-    const port = await gateway.listen(gatewayPort).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'EADDRINUSE' ? portInUse(gatewayPort) : error;
-    });
+    const port = await serveGateway(createLocalGateway(functions, hosts, options, log), gatewayPort, stops);
     loopback.allow(port);
-    // Stop the gateway first: registered last, stopped first.
-    stops.push(() => gateway.close());
     const url = `http://127.0.0.1:${port}`;
     // Tools that act on the running service (npm run keys) find its emulators here; removed on stop.
     const infoFile = await writeRuntimeInfo(dataDir, url, emulators, names);
@@ -232,6 +210,40 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The emulators, and the loopback ports the functions may reach: the ones given, and the gateway's. A port asked
+ * for is in from the start (it was free a moment ago): work re-queued after a restart may deliver to the inbox before
+ * the gateway listens, and a webhook refused as loopback is not retried. A port picked by the system goes in once it
+ * listens.
+ */
+async function startEmulatorsAndLoopback(dataDir: string, gatewayPort: number, options: LocalRuntimeOptions, log: Log, stops: Stops) {
+  const emulators = await startEmulators(dataDir, options.emulatorPorts ?? {}, localNames.bucket, log);
+  stops.push(() => emulators.stop());
+  const loopback = allowFile(resolve(dataDir, 'loopback-allow.json'), [...(options.allowLoopbackPorts ?? []), ...(gatewayPort ? [gatewayPort] : [])]);
+  stops.push(() => loopback.forget());
+  log.info('emulators started', {
+    ...emulators.endpoints,
+    note: 'DynamoDB (dynalite/LevelDB) and S3 (s3rver) persist in the data dir; SQS (fauxqs) is in memory: queued messages are lost on restart, and unfinished videos are re-enqueued from the videos table',
+  });
+  return { emulators, loopback };
+}
+
+/** Starts the functions on a video's path before the first request needs them. */
+async function prewarm(hosts: Map<string, FunctionHost>, log: Log): Promise<void> {
+  const started = Date.now();
+  await Promise.all(WARM_FUNCTIONS.map((name) => hosts.get(name)?.prewarm()));
+  log.info('functions on the video path started', { functions: WARM_FUNCTIONS.join(', '), ms: Date.now() - started });
+}
+
+/** The gateway listening on `gatewayPort` (0: one the system picks); its port. Stopped first: registered last. */
+async function serveGateway(gateway: ReturnType<typeof createLocalGateway>, gatewayPort: number, stops: Stops): Promise<number> {
+  const port = await gateway.listen(gatewayPort).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EADDRINUSE' ? portInUse(gatewayPort) : error;
+  });
+  stops.push(() => gateway.close());
+  return port;
 }
 
 /** The wiring's tables and queues in the emulators, and the names the functions find them by. */

@@ -184,8 +184,12 @@ export async function syncUsagePlan(target: KeyTarget): Promise<{ keys: number; 
 /** Sets how many videos the account may have in progress at once; takes effect on its next create. */
 export async function setVideosInProgressLimit(target: KeyTarget, accountId: string, limit: number | string) {
   const value = parseVideosInProgressLimit(limit);
-  if (!(await new DynamoAccountStore(target.client, target.accountsTable).setMaxVideosInProgress(accountId, value)))
-    throw new Error(`no account ${accountId}`);
+  const accounts = new DynamoAccountStore(target.client, target.accountsTable);
+  // A test account shares its live account's limit (domain/fair-use.ts): a limit of its own would never be read.
+  const account = await accounts.get(accountId);
+  if (account?.test)
+    throw new Error(`${accountId} is a test account: it shares the limit of its live account; set that one's (--account ${account.liveTenantId})`);
+  if (!(await accounts.setMaxVideosInProgress(accountId, value))) throw new Error(`no account ${accountId}`);
   return value;
 }
 

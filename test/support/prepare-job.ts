@@ -37,7 +37,7 @@ export function jobDeps(overrides: Partial<PrepareJobDeps> = {}): PrepareJobDeps
     buildDrawnLook: async () => builtInLookAsPrepared('ava'),
     buildFootageLook: async () => builtInLookAsPrepared('ava'),
     fetchImage: async () => PNG_BYTES,
-    fetchRecording: async () => Buffer.alloc(0),
+    fetchRecording: async () => {},
     now: () => new Date(),
     ...overrides,
   };

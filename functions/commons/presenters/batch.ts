@@ -17,6 +17,8 @@ export const batchUrl = (baseUrl: string, batchId: string) => `${baseUrl}/v1/bat
 export const batchSummary = (batch: BatchRecord, baseUrl?: string) => ({
   batch_id: batch.batchId,
   template_uid: batch.templateUid,
+  // Sent with a test key: in the batch, its list and its batch.completed event.
+  test: batch.test === true,
   status: batch.status,
   rows: batch.rowCount,
   counts: batchCounts(batch),

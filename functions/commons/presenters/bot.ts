@@ -41,6 +41,8 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
     built_in: false,
     kind: kindOfSource(own.source),
     status: own.status,
+    // Made with a test key (its account is a test account): in the bot, its list and its bot.* events.
+    test: own.test === true,
     // Who stated, and when, that the person filmed agreed to be cloned (a video bot's).
     ...(own.consent ? { consent: { given: true, given_at: own.consent.givenAt, key_id: own.consent.keyId } } : {}),
     ...(own.error ? { error: own.error } : {}),

@@ -218,6 +218,48 @@ function quantised(values: ArrayLike<number>, step: number): number[] {
   return out;
 }
 
+interface Accent {
+  time: number;
+  weight: number;
+  side: number;
+  brow: boolean;
+}
+
+/** Accents: the first and last stressed syllable of a phrase strongly, the others lighter, some skipped. */
+function accentsOf(beats: Beat[], random: () => number): Accent[] {
+  const accents: Accent[] = [];
+  let lastBrow = -Infinity;
+  for (const [i, beat] of beats.entries()) {
+    const first = beats[i - 1]?.phrase !== beat.phrase;
+    const last = beats[i + 1]?.phrase !== beat.phrase;
+    const previous = accents.at(-1);
+    const r = random();
+    if (!first && !last && ((previous && beat.time - previous.time < 0.45) || r < 0.3)) continue;
+    const weight = last ? 1 : first ? 0.8 : 0.35 + 0.4 * random();
+    const brow = weight >= 0.8 && beat.time - lastBrow > 1.6 && random() < 0.55;
+    if (brow) lastBrow = beat.time;
+    accents.push({ time: beat.time, weight, side: random() < 0.5 ? -1 : 1, brow });
+  }
+  return accents;
+}
+
+/** The head's posture per frame: a lean per phrase, back towards upright (a little off) in the pauses. */
+function leanOf(phrases: Phrase[], frames: number, fps: number, random: () => number): Float64Array {
+  const posture = new Float64Array(frames);
+  const restLean = (random() - 0.5) * 0.6;
+  let side = random() < 0.5 ? -1 : 1;
+  const leans = phrases.map(() => {
+    side = random() < 0.75 ? -side : side;
+    return side * (0.5 + random() * 1.1);
+  });
+  for (let i = 0; i < frames; i++) {
+    const t = i / fps;
+    const p = phrases.findIndex((ph) => t >= ph.start - 0.15 && t <= ph.end + 0.1);
+    posture[i] = p >= 0 ? leans[p]! : restLean;
+  }
+  return follow(posture, fps, 1.2, restLean);
+}
+
 /**
  * Poses for every frame. `mouth[i]` is the mouth of frame i; `scale` converts artwork px to output px, so the
  * motion keeps its proportions at every bot size. `speech` leads the head (without it the head stays upright).
@@ -232,35 +274,9 @@ export function poses(mouth: MouthFrame[], fps: number, scale: number, seed: num
       ? fromPhonemes(speech.phonemes, offset)
       : fromLoudness(speech.loudness, fps, offset);
 
-  // Accents: the first and last stressed syllable of a phrase strongly, the others lighter, some skipped.
-  const accents: { time: number; weight: number; side: number; brow: boolean }[] = [];
-  let lastBrow = -Infinity;
-  for (const [i, beat] of beats.entries()) {
-    const first = beats[i - 1]?.phrase !== beat.phrase;
-    const last = beats[i + 1]?.phrase !== beat.phrase;
-    const previous = accents.at(-1);
-    const r = random();
-    if (!first && !last && ((previous && beat.time - previous.time < 0.45) || r < 0.3)) continue;
-    const weight = last ? 1 : first ? 0.8 : 0.35 + 0.4 * random();
-    const brow = weight >= 0.8 && beat.time - lastBrow > 1.6 && random() < 0.55;
-    if (brow) lastBrow = beat.time;
-    accents.push({ time: beat.time, weight, side: random() < 0.5 ? -1 : 1, brow });
-  }
+  const accents = accentsOf(beats, random);
 
-  // The head's posture: a lean per phrase, back towards upright (a little off) in the pauses.
-  const posture = new Float64Array(frames);
-  const restLean = (random() - 0.5) * 0.6;
-  let side = random() < 0.5 ? -1 : 1;
-  const leans = phrases.map(() => {
-    side = random() < 0.75 ? -side : side;
-    return side * (0.5 + random() * 1.1);
-  });
-  for (let i = 0; i < frames; i++) {
-    const t = i / fps;
-    const p = phrases.findIndex((ph) => t >= ph.start - 0.15 && t <= ph.end + 0.1);
-    posture[i] = p >= 0 ? leans[p]! : restLean;
-  }
-  const lean = follow(posture, fps, 1.2, restLean);
+  const lean = leanOf(phrases, frames, fps, random);
 
   const nodPx = NOD_UNITS * scale;
   const browPx = BROW_UNITS * scale;

@@ -5,27 +5,11 @@
 import { hashString, poses } from './animation.ts';
 import { type ClipTiming, zoomFactor } from './clip-timeline.ts';
 import { footagePresenter } from './footage/footage-bot.ts';
-import { type BotBox, botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
+import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { clipMouthFrames, speechLoudness } from './mouth-track.ts';
 import { rigFor } from './rigs/rig.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
-import { FPS, type RenderClipInput, type SpeechResult } from './types.ts';
-
-export interface Presenter {
-  /** The size of its pictures (its canvas), px. */
-  width: number;
-  height: number;
-  /** Where its canvas stands in the frame, and its head's box there (captions and text keep clear of them). */
-  place: BotBox;
-  head: BotBox;
-  /**
-   * The raw RGBA picture of frame `index` (the buffer may be reused by the next call); asked for in order. A rig
-   * that reads its pictures from a stream (a video bot's footage) answers once it has it.
-   */
-  frame(index: number): Buffer | Promise<Buffer>;
-  /** Stops what the rig runs for its frames (a footage decoder), once the clip is drawn or has failed. */
-  close?(): void;
-}
+import { FPS, type Presenter, type RenderClipInput, type SpeechResult } from './types.ts';
 
 /** The presenter of a clip: a video bot's footage rig (./footage/), or the drawn rig below. */
 export async function presenterFor(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming): Promise<Presenter> {

@@ -11,8 +11,8 @@ import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
 import { type ClipTiming, clipTiming } from './clip-timeline.ts';
 import type { ImageLayer } from './image-layers.ts';
-import { type Presenter, presenterFor } from './presenter.ts';
-import type { RenderClipInput, SpeechResult } from './types.ts';
+import { presenterFor } from './presenter.ts';
+import type { Presenter, RenderClipInput, SpeechResult } from './types.ts';
 
 /** An image layer whose picture is here. */
 export type ReadyImageLayer = Omit<ImageLayer, 'image'> & { image: ImageMedia };

@@ -14,6 +14,7 @@ import type { SpokenWord } from '#domain/spoken-words';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageLayer } from './image-layers.ts';
+import type { BotBox } from './layout.ts';
 import type { VisemeSpan } from './lipsync.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
@@ -164,4 +165,21 @@ export class SpeechTooLongError extends Error {
     super(`speech of ${seconds.toFixed(0)} s is longer than ${maxSeconds} s`);
     this.name = 'SpeechTooLongError';
   }
+}
+
+/** A clip's presenter as the presenter layer sees it: its canvas, where it stands, and its picture per frame. */
+export interface Presenter {
+  /** The size of its pictures (its canvas), px. */
+  width: number;
+  height: number;
+  /** Where its canvas stands in the frame, and its head's box there (captions and text keep clear of them). */
+  place: BotBox;
+  head: BotBox;
+  /**
+   * The raw RGBA picture of frame `index` (the buffer may be reused by the next call); asked for in order. A rig
+   * that reads its pictures from a stream (a video bot's footage) answers once it has it.
+   */
+  frame(index: number): Buffer | Promise<Buffer>;
+  /** Stops what the rig runs for its frames (a footage decoder), once the clip is drawn or has failed. */
+  close?(): void;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../../functions/commons/webhooks/signature.ts';
 import { loadCredentials } from '../src/cli/config.ts';
@@ -22,6 +23,7 @@ beforeEach(() => {
   vi.stubEnv('VIDBOT_API_KEY', '');
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllEnvs();
   vi.unstubAllGlobals();
 });
@@ -38,6 +40,22 @@ describe('login', () => {
     expect(loadCredentials()).toEqual({ baseUrl: 'http://svc', apiKey: 'vb_stored' });
     vi.stubEnv('VIDBOT_API_KEY', 'vb_env');
     expect(loadCredentials()).toEqual({ baseUrl: 'http://svc', apiKey: 'vb_env' });
+  });
+
+  it('reads the key from stdin with --key -, or from VIDBOT_API_KEY, and warns about a key typed on the command line', async () => {
+    const svc = fakeService({ 'GET /v1/account': () => json(200, account) });
+    vi.stubGlobal('fetch', svc.fetch);
+    vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([Buffer.from('vb_piped\n')]) as typeof process.stdin);
+    expect(await main(['login', '--base-url', 'http://svc', '--key', '-'], io())).toBe(0);
+    expect(svc.seen[0]!.headers.get('authorization')).toBe('Bearer vb_piped');
+    expect(loadCredentials()).toEqual({ baseUrl: 'http://svc', apiKey: 'vb_piped' });
+    expect(err).toEqual([]);
+    vi.stubEnv('VIDBOT_API_KEY', 'vb_env');
+    expect(await main(['login', '--base-url', 'http://svc'], io())).toBe(0);
+    expect(svc.seen[1]!.headers.get('authorization')).toBe('Bearer vb_env');
+    expect(err).toEqual([]);
+    expect(await main(['login', '--base-url', 'http://svc', '--key', 'vb_typed'], io())).toBe(0);
+    expect(err.join('\n')).toMatch(/stays in your shell history; next time use VIDBOT_API_KEY or pipe it in with --key -/);
   });
 
   it('refuses a key the service refuses (exit 3) and keeps nothing', async () => {

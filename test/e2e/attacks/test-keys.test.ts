@@ -1,6 +1,6 @@
 /**
  * Test keys as an attacker uses them: to read or change a live key's videos and templates (and the reverse), to
- * spend the live account's room for videos, to make a live video, or to be turned into a live key. A test key's
+ * spend the live account's room for videos or double it, to make a live video, or to be turned into a live key. A test key's
  * account is its own account (domain/test-mode.ts): every one of these is a 404, a refusal, or simply not counted.
  * No render runs here (no consumers): videos stay queued, which is all these need.
  */
@@ -66,16 +66,22 @@ describe('test key attacks', () => {
     expect(batch.status).toBe(404);
   }, 120_000);
 
-  it("a test key's videos do not take the live account's room, and the live account's do not take the test account's", async () => {
+  it("a test key's videos use only the room the live account's leave, and never take room from live videos", async () => {
     const target = keyTarget(app);
-    await setVideosInProgressLimit(target, app.tenantId, 0);
-    expect((await create(app.authHeaders)).status).toBe(429);
+    // No consumers run here: every video made so far is still queued.
+    const queued = async (headers: Record<string, string>) => (await body(await call('/v1/account', { headers }))).videos.by_status.queued ?? 0;
+    const live = await queued(app.authHeaders);
+    const test = await queued(testKey);
+    await setVideosInProgressLimit(target, app.tenantId, live + test + 1);
     expect((await create(testKey)).status).toBe(202);
-    await setVideosInProgressLimit(target, app.tenantId, 20);
-    await setVideosInProgressLimit(target, testAccount, 0);
     expect((await create(testKey)).status).toBe(429);
     expect((await create(app.authHeaders)).status).toBe(202);
-    await setVideosInProgressLimit(target, testAccount, 20);
+    await setVideosInProgressLimit(target, app.tenantId, 0);
+    expect((await create(testKey)).status).toBe(429);
+    await expect(setVideosInProgressLimit(target, testAccount, 50)).rejects.toThrow(
+      new RegExp(`${testAccount} is a test account: it shares the limit of its live account; set that one's \\(--account ${app.tenantId}\\)`),
+    );
+    await setVideosInProgressLimit(target, app.tenantId, 20);
   });
 
   it('a test key cannot ask its way out of test videos: 1080p asked, 360p made, marked test', async () => {
@@ -84,6 +90,46 @@ describe('test key attacks', () => {
     const video = await body(await call(`/v1/video/${created.video_id}`, { headers: testKey }));
     expect(video).toMatchObject({ test: true, resolution: '360p', aspect_ratio: '9:16' });
     expect(video.clips[0].overlays).toEqual([{ type: 'text', text: 'TEST', style: 'title', start: 0, end: null, position: 'top-left' }]);
+  });
+
+  it("marks a test key's bots and batches test: true, and the live account's not", async () => {
+    const putBot = (headers: Record<string, string>) =>
+      call('/v1/bot/bot-me', {
+        method: 'PUT',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Me', image_url: 'https://images.example.com/me.jpg' }),
+      });
+    for (const [headers, test] of [
+      [testKey, true],
+      [app.authHeaders, false],
+    ] as const) {
+      const put = await putBot(headers);
+      expect(put.status).toBe(202);
+      expect((await body(put)).test).toBe(test);
+      expect((await body(await call('/v1/bot/bot-me', { headers }))).test).toBe(test);
+      const template = { name: 'Hi', clips: [{ bot_uid: 'bot_ava', text: 'Hi {{name}}.' }] };
+      const jsonHeaders = { ...headers, 'content-type': 'application/json' };
+      expect((await call('/v1/templates/greeting', { method: 'PUT', headers: jsonHeaders, body: JSON.stringify(template) })).status).toBe(200);
+      const sent = await call('/v1/templates/greeting/batches', {
+        method: 'POST',
+        headers: jsonHeaders,
+        body: JSON.stringify({ webhook: 'https://hooks.example.com/b', rows: [{ name: 'Eve' }] }),
+      });
+      expect(sent.status).toBe(202);
+      const batch = await body(await call(`/v1/batches/${(await body(sent)).batch_id}`, { headers }));
+      expect(batch.test).toBe(test);
+      expect((await body(await call('/v1/batches', { headers }))).batches.map((b: any) => b.test)).toEqual([test]);
+    }
+  }, 120_000);
+
+  it('refuses at create (400) a test video its kept clips, breaks and transitions already make longer than 60 s', async () => {
+    const breaks = 'One <break time="5s"/> two <break time="5s"/> three <break time="5s"/> four <break time="5s"/> five.';
+    const clips = [1, 2, 3, 4].map(() => ({ bot_uid: 'bot_ava', text: breaks }));
+    const refused = await create(testKey, { clips });
+    expect(refused.status).toBe(400);
+    const { error } = await body(refused);
+    expect(error.details).toEqual([{ path: 'clips', message: expect.stringMatching(/at most 60 s; these clips last at least 80.0 s/) }]);
+    expect((await create(testKey, { clips: clips.slice(0, 3) })).status).toBe(202);
   });
 
   it('a test account gets no live key, and a test key is never issued for a test account', async () => {

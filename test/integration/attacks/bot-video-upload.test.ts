@@ -5,6 +5,9 @@
  * `video_upload` that leaves no record; a PUT that fails after the claim gives the upload back; the prepare job
  * reads the uploaded file and removes it once the bot has settled.
  */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { runQueueJob } from '#commons/jobs';
@@ -69,8 +72,10 @@ describe('a video bot from video_upload', () => {
     const look = builtInLookAsPrepared('ava');
     await runQueueJob(prepareJob, prepareQueue.take().at(-1)!, 1, 3, {
       ...jobDeps(),
-      buildFootageLook: async (recording) => {
-        read = recording;
+      buildFootageLook: async (writeRecording) => {
+        const path = join(await mkdtemp(join(tmpdir(), 'bot-video-upload-')), 'recording');
+        await writeRecording(path);
+        read = await readFile(path);
         return look;
       },
     });
@@ -104,6 +109,22 @@ describe('a video bot from video_upload', () => {
     expect(await refusal(put('me-audio', audio))).toEqual([
       { path: 'video_upload', message: 'is an audio upload (audio/webm); this field takes video' },
     ]);
+    // Uploads take larger videos than a bot's recording may be; the file's size as the bucket would report it.
+    const big = limits.maxRecordingBytes + 1;
+    const huge = (
+      await startUpload(tenantId, parseUploadRequest({ content_type: 'video/mp4', size: big }), {
+        uploads: uploadsTable(),
+        objects,
+        now: () => new Date(),
+        newUploadId: () => 'upl_hugehugehugehuge',
+      })
+    ).upload.uploadId;
+    const sized = { ...apiDeps(), uploads: uploadsTable() };
+    sized.objects = { ...sized.objects, head: async () => ({ sizeBytes: big, metadata: {}, lastModified: new Date() }) };
+    expect(await refusal(put('me-huge', huge, sized))).toEqual([
+      { path: 'video_upload', message: `holds ${limits.maxRecordingBytes + 1} bytes; a recording is at most ${limits.maxRecordingBytes}` },
+    ]);
+    expect((await uploadsTable().get(tenantId, huge))?.usedBy).toBeUndefined();
     expect(await accountBots.get(tenantId, 'me-second')).toBeUndefined();
     expect(await accountBots.get(tenantId, 'me-audio')).toBeUndefined();
   });

@@ -2,6 +2,8 @@
  * The synthesised CDK stack, against infra/wiring.ts: the queues and their alarms, observability (tracing, alarms,
  * the dashboard), schedules, storage, the seed and outputs, and the checks that fail or warn at synth time.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -11,6 +13,7 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { ServiceAlarms } from '#infra/constructs/service-alarms.ts';
 import { WorkQueue } from '#infra/constructs/work-queue.ts';
 import { assemblyLeaseSeconds, type FunctionDecl, functions, observability, queues, type TableName, tables } from '#infra/wiring.ts';
+import { resourceList } from '../../support/stack-summary.ts';
 import {
   actionsOf,
   decl,
@@ -29,6 +32,18 @@ import {
 import { synthStack } from '../../support/synth.ts';
 
 useSynthesizedStack();
+
+describe('the resource list', () => {
+  // A resource added, removed or renamed (a new logical id replaces it in production) shows here first: re-record
+  // with STACK_RESOURCES=record only for an intended change, and read the diff. docs/operations.md compares whole
+  // templates between two commits.
+  const recorded = join(import.meta.dirname, '../../fixtures/infra/stack-resources.txt');
+  it('is the recorded one: every logical id and type', () => {
+    const now = resourceList({ Resources: resources });
+    if (process.env.STACK_RESOURCES === 'record') writeFileSync(recorded, now);
+    expect(now).toBe(readFileSync(recorded, 'utf8'));
+  });
+});
 
 describe('queues', () => {
   it("creates each wiring queue with a dead-letter queue, SSE and the wiring's timeouts and receive counts", () => {

@@ -122,6 +122,7 @@ describe('a DELETE during a preparation', () => {
     const deleteOnFirstCopy: PrepareJobDeps['objects'] = {
       putBytes: (key, body, options) => objects.putBytes(key, body, options),
       head: (key) => objects.head(key),
+      getToFile: (key, path) => objects.getToFile(key, path),
       delete: (key) => objects.delete(key),
       copy: async (from, to, options) => {
         if (!deleted) {

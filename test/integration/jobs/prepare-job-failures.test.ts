@@ -38,6 +38,7 @@ usePrepareJob();
 const failingDeletesUnder = (prefix: string): PrepareJobDeps['objects'] => ({
   putBytes: (key, body, options) => objects.putBytes(key, body, options),
   head: (key) => objects.head(key),
+  getToFile: (key, path) => objects.getToFile(key, path),
   copy: (from, to, options) => objects.copy(from, to, options),
   delete: async (key) => {
     if (key.startsWith(prefix)) throw reset();

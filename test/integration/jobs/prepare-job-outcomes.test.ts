@@ -156,6 +156,7 @@ describe('the prepare job', () => {
       ...objects,
       delete: (k: string) => objects.delete(k),
       head: (k: string) => objects.head(k),
+      getToFile: (k: string, path: string) => objects.getToFile(k, path),
       copy: objects.copy.bind(objects),
       putBytes: async (k: string, b: Uint8Array | string, o: { contentType: string }) => {
         if (++writes === 3) throw reset();

@@ -57,7 +57,7 @@ describe('a bot of the account replaced while its videos wait', () => {
         buildDrawnLook: async () => builtInLookAsPrepared(look),
         buildFootageLook: async () => builtInLookAsPrepared(look),
         fetchImage: async () => Buffer.alloc(0),
-        fetchRecording: async () => Buffer.alloc(0),
+        fetchRecording: async () => {},
       });
     if (prepare) await prepareNow();
     return { version: bot.version, prepareNow };

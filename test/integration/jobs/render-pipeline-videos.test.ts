@@ -205,9 +205,15 @@ describe('captions', () => {
     const first = done.clipResults['0']!.objectKey!;
     expect(JSON.parse((await objects.read(first.replace(/\.mp4$/, '.cues.json'))).toString())).toEqual({
       cues: [{ startSeconds: 0.1, endSeconds: 0.9, lines: ['First clip'] }],
+      words: [], // this file's fake renderer times no words; the words file is measured in the captions suites
     });
     expect(objects.tags.get(first.replace(/\.mp4$/, '.cues.json'))).toEqual(TEMPORARY);
-    expect(done.output!.captions).toEqual({ vttKey: `outputs/acct_1/${created.videoId}.vtt`, srtKey: `outputs/acct_1/${created.videoId}.srt` });
+    expect(done.output!.captions).toEqual({
+      vttKey: `outputs/acct_1/${created.videoId}.vtt`,
+      srtKey: `outputs/acct_1/${created.videoId}.srt`,
+      wordsKey: `outputs/acct_1/${created.videoId}.words.json`,
+    });
+    expect(JSON.parse((await objects.read(done.output!.captions!.wordsKey!)).toString())).toEqual([]);
     // The second clip starts where the first (1 s) ends.
     expect((await objects.read(done.output!.captions!.vttKey)).toString()).toBe(
       'WEBVTT\n\n1\n00:00:00.100 --> 00:00:00.900\nFirst clip\n\n2\n00:00:01.100 --> 00:00:02.000\nSecond clip\n\n',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TooManyVideosInProgress } from '#domain/errors';
-import { ensureRoomForAnotherVideo, maxVideosInProgress, parseVideosInProgressLimit } from '#domain/fair-use';
+import { ensureRoomForAnotherVideo, parseVideosInProgressLimit, videosInProgressLimit, videosInProgressRoom } from '#domain/fair-use';
 import { limits } from '#domain/limits';
 import type { Account } from '#domain/ports';
 
@@ -25,11 +25,13 @@ function ports(inProgress: number, account?: Partial<Account>) {
 }
 
 describe('the limit of videos in progress', () => {
-  it(`defaults to ${limits.defaultMaxVideosInProgress} for an account without its own limit (or without a record)`, () => {
+  it(`defaults to ${limits.defaultMaxVideosInProgress} for an account without its own limit (or without a record)`, async () => {
     expect(limits.defaultMaxVideosInProgress).toBe(20);
-    expect(maxVideosInProgress(undefined)).toBe(20);
-    expect(maxVideosInProgress({})).toBe(20);
-    expect(maxVideosInProgress({ maxVideosInProgress: 50 })).toBe(50);
+    const accounts = { get: async () => undefined };
+    const acme = { tenantId: 'acct_1', name: 'acme', createdAt: now.toISOString() };
+    expect(await videosInProgressLimit(undefined, accounts)).toBe(20);
+    expect(await videosInProgressLimit(acme, accounts)).toBe(20);
+    expect(await videosInProgressLimit({ ...acme, maxVideosInProgress: 50 }, accounts)).toBe(50);
   });
 
   it('lets the 20th video in and refuses the 21st, with a retry delay', async () => {
@@ -70,5 +72,36 @@ describe('the limit of videos in progress', () => {
 
   it.each(['', 'lots', '-1', '2.5', '10001', '1e9'])('refuses the limit %j', (typed) => {
     expect(() => parseVideosInProgressLimit(typed)).toThrow(/whole number from 0 to 10000/);
+  });
+});
+
+describe("a test account's room", () => {
+  const accounts: Record<string, Account> = {
+    acct_live: { tenantId: 'acct_live', name: 'acme', createdAt: now.toISOString(), maxVideosInProgress: 5, testTenantId: 'acct_test' },
+    acct_test: {
+      tenantId: 'acct_test',
+      name: 'acme (test)',
+      createdAt: now.toISOString(),
+      test: true,
+      liveTenantId: 'acct_live',
+      maxVideosInProgress: 99,
+    },
+  };
+  const deps = (inProgress: Record<string, number>) => ({
+    accounts: { get: async (tenantId: string) => accounts[tenantId] },
+    videos: { countInProgress: async (tenantId: string, _since: string, upTo: number) => Math.min(inProgress[tenantId] ?? 0, upTo) },
+    now: () => now,
+  });
+
+  it("is what the live account's videos leave of the live limit: test keys never double it", async () => {
+    await expect(videosInProgressRoom('acct_test', deps({ acct_live: 3, acct_test: 1 }))).resolves.toEqual({ limit: 5, inProgress: 4 });
+    await expect(ensureRoomForAnotherVideo('acct_test', deps({ acct_live: 3, acct_test: 1 }))).resolves.toBeUndefined();
+    await expect(ensureRoomForAnotherVideo('acct_test', deps({ acct_live: 3, acct_test: 2 }))).rejects.toMatchObject({ limit: 5 });
+    await expect(ensureRoomForAnotherVideo('acct_test', deps({ acct_live: 5, acct_test: 0 }))).rejects.toMatchObject({ limit: 5 });
+  });
+
+  it('never takes room from a live video: the live account counts its own videos only', async () => {
+    await expect(videosInProgressRoom('acct_live', deps({ acct_live: 4, acct_test: 5 }))).resolves.toEqual({ limit: 5, inProgress: 4 });
+    await expect(ensureRoomForAnotherVideo('acct_live', deps({ acct_live: 4, acct_test: 5 }))).resolves.toBeUndefined();
   });
 });

@@ -11,8 +11,7 @@ import type { BotManifest } from '#domain/look';
 import type { FrameSize } from '#domain/shape';
 import type { ClipTiming } from '../clip-timeline.ts';
 import { type BotBox, botHeightFor, headBoxOf, layoutFor } from '../layout.ts';
-import type { Presenter } from '../presenter.ts';
-import type { RenderClipInput, SpeechResult } from '../types.ts';
+import type { Presenter, RenderClipInput, SpeechResult } from '../types.ts';
 import { footageMouthFrames } from './footage-mouth.ts';
 import { FootageRig } from './footage-rig.ts';
 

@@ -9,7 +9,7 @@ import type { FramePose } from '../animation.ts';
 import { type HeadPose, reachOf, type WarpRegion, warpInto, warpRegion } from '../head-motion.ts';
 import { PicturePool } from '../picture-pool.ts';
 import type { BotSprites } from '../sprites.ts';
-import type { RigOptions } from './rig.ts';
+import type { RigOptions } from './presenter-rig.ts';
 import { changedPixels, headPoseOf, MAX_BACKS, mouthKey, SpriteRig } from './sprite-rig.ts';
 
 export class LayeredRig extends SpriteRig {

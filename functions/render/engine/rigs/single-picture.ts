@@ -9,7 +9,7 @@ import type { Picture } from '#media/raster/picture';
 import type { FramePose } from '../animation.ts';
 import { reachOf, type WarpRegion, warpInto, warpRegion, widen } from '../head-motion.ts';
 import type { BotSprites } from '../sprites.ts';
-import type { RigOptions } from './rig.ts';
+import type { RigOptions } from './presenter-rig.ts';
 import { changedPixels, headPoseOf, mouthKey, SpriteRig } from './sprite-rig.ts';
 
 export class SinglePictureRig extends SpriteRig {

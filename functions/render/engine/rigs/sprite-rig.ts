@@ -12,7 +12,7 @@ import { faceOf, type HeadPose, type WarpRegion, widen } from '../head-motion.ts
 import { PicturePool } from '../picture-pool.ts';
 import type { BotSprites } from '../sprites.ts';
 import { figureMask } from './figure-mask.ts';
-import type { PresenterRig, RigOptions } from './rig.ts';
+import type { PresenterRig, RigOptions } from './presenter-rig.ts';
 
 /**
  * Bases (panel, hair and body at one offset) kept for reuse: 192 (the offsets times the back hair's tilts and nods), or fewer for a big bot so that they stay within

@@ -49,7 +49,8 @@ const OPTIONS = {
 
 const USAGE = `usage: vidbot COMMAND [options] [--json]
 
-  login --base-url URL --key vb_…       keep the address and key (a file only you can read); checks the key first
+  login --base-url URL [--key -]        keep the address and key (a file only you can read); checks the key first;
+                                        the key from VIDBOT_API_KEY, or read from stdin with --key -
   bots                                  the bots you may name (built in and yours)
   voices [--language es]                the voices, or those of a language
   create --bot UID --text "…" [--voice V --position P --size S --aspect 9:16 --resolution 1080p
@@ -69,10 +70,21 @@ failed, 7 --wait timed out, 8 signature invalid, 9 not offered by this service, 
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
+/** The key piped in (`--key -`): kept out of the shell's history and of the process list. */
+async function keyFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
 async function login(io: Io, values: Values) {
   const baseUrl = values['base-url'] ?? process.env.VIDBOT_BASE_URL;
-  const apiKey = values.key ?? process.env.VIDBOT_API_KEY;
-  if (!baseUrl || !apiKey) throw new UsageError('login needs --base-url URL and --key vb_… (or VIDBOT_BASE_URL and VIDBOT_API_KEY)');
+  const apiKey = values.key === '-' ? await keyFromStdin() : (values.key ?? process.env.VIDBOT_API_KEY);
+  if (!baseUrl || !apiKey)
+    throw new UsageError('login needs --base-url URL and the key: in VIDBOT_API_KEY, or piped in with --key - (or VIDBOT_BASE_URL for the address)');
+  // A key typed on the command line stays in the shell's history: say so, once.
+  if (values.key !== undefined && values.key !== '-')
+    io.err('note: a key given as --key stays in your shell history; next time use VIDBOT_API_KEY or pipe it in with --key -');
   const account = (await new Vidbot({ baseUrl, apiKey }).account()) as { account_id?: string; name?: string };
   const file = saveCredentials({ baseUrl, apiKey });
   print(

@@ -520,6 +520,8 @@ export interface components {
             status: string;
             template_name: string;
             template_uid: string;
+            /** @description Sent with a test key: its rows make test videos. */
+            test: boolean;
             updated_at?: string;
             url: string;
             /** @description GET /v1/batches/{id} only: a page of its rows and their videos. */
@@ -961,7 +963,7 @@ export interface components {
              * @enum {string}
              */
             content_type: "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/mpeg" | "audio/mp4" | "audio/x-m4a" | "audio/aac" | "audio/ogg" | "audio/opus" | "audio/webm" | "audio/flac" | "audio/x-flac" | "video/mp4" | "video/quicktime" | "video/webm";
-            /** @description The file's exact size in bytes: the upload's PUT must send this Content-Length. At most 104857600 for audio, 524288000 for video. */
+            /** @description The file's exact size in bytes: the upload's PUT must send this Content-Length. At most 104857600 for audio, 314572800 for video. */
             size: number;
         };
         Video: {

@@ -1,0 +1,39 @@
+/** The environment each function is given: exactly the resources its declaration names. */
+import { envNames, type QueueName, type TableName } from '#commons/env-names';
+import type { ResourceNames } from './declarations.ts';
+import type { FunctionDecl } from './functions.ts';
+import { queues } from './resources.ts';
+
+/**
+ * The speech engine of the built-in bots: Amazon Polly's neural voices on AWS; espeak-ng locally, where there is
+ * no AWS (it is also every deployment's offline engine: its voices are always listed). To deploy without Polly,
+ * set `cloud` to 'espeak'.
+ * @internal Exported for its tests.
+ */
+export const speechEngines: Record<'cloud' | 'local', 'espeak' | 'polly'> = { cloud: 'polly', local: 'espeak' };
+
+/**
+ * The environment a function gets: exactly the resources its declaration names, under the variable names of
+ * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
+ * `speechEngine` defaults to the mode's (speechEngines); the local runtime gives 'espeak' in either mode, having
+ * no Polly.
+ */
+export function environmentFor(
+  fn: FunctionDecl,
+  names: ResourceNames,
+  mode: 'cloud' | 'local',
+  speechEngine: 'espeak' | 'polly' = speechEngines[mode],
+): Record<string, string> {
+  const env: Record<string, string> = { [envNames.mode]: mode, ...(fn.environment ?? {}) };
+  for (const table of Object.keys(fn.tables ?? {}) as TableName[]) env[envNames.table(table)] = names.table(table);
+  for (const queue of Object.keys(fn.queues ?? {}) as QueueName[]) env[envNames.queueUrl(queue)] = names.queueUrl(queue);
+  for (const queue of fn.deadLetters ?? []) env[envNames.deadLetterQueueUrl(queue)] = names.deadLetterQueueUrl(queue);
+  if (fn.bucket) env[envNames.bucket] = names.bucket;
+  if (fn.voices) env[envNames.speechEngine] = speechEngine;
+  // A consumer fails a job for good on its queue's last receive, and names its queue in its metrics.
+  if (fn.trigger === 'queue') {
+    env[envNames.maxReceiveCount] = String(queues[fn.queue].maxReceiveCount);
+    env[envNames.consumedQueue] = fn.queue;
+  }
+  return env;
+}

@@ -1,0 +1,390 @@
+/** The wiring's functions: each one's entry, trigger, size, and the tables, queues and bucket it may touch. */
+import { envNames, type QueueName, type TableName } from '#commons/env-names';
+import { BUCKET_PREFIXES } from '#domain/bucket-layout';
+import type { Access, Route } from './declarations.ts';
+
+/** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
+export const layers = {
+  /** ffmpeg for the functions' architecture, at /opt/bin: the one media binary (it probes too). */
+  media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 static binary at /opt/bin' },
+} as const;
+export type LayerName = keyof typeof layers;
+
+interface FunctionDeclBase {
+  /** Module exporting `handler`, relative to the repository root. */
+  entry: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  tables?: Partial<Record<TableName, Access>>;
+  /**
+   * 'send': the URL and permission to send. 'consume': only the URL, for the queue that triggers the function
+   * (its event source mapping grants consumption), e.g. to change a message's visibility.
+   */
+  queues?: Partial<Record<QueueName, 'send' | 'consume'>>;
+  /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
+  deadLetters?: readonly QueueName[];
+  /**
+   * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete }` may delete only under the
+   * given key prefixes (each ending in "/"), e.g. what the function itself writes; without `access`, only delete.
+   */
+  bucket?: Access | 'readWriteDelete' | { access?: Access; delete: readonly string[] };
+  /** Extra plain environment, e.g. feature switches. */
+  environment?: Record<string, string>;
+  /** Needs Amazon Polly (speech synthesis). */
+  polly?: boolean;
+  /**
+   * Lists, checks or speaks voices: told through SPEECH_ENGINE whether the deployment uses Polly
+   * (speechEngines: Polly on AWS, espeak-ng locally).
+   */
+  voices?: boolean;
+  /** Lambda layers from layers/ that the function needs. */
+  layers?: LayerName[];
+  /**
+   * Size of the function's /tmp in MiB, 512 to 10240. Only functions that write media there need more than
+   * Lambda's default.
+   * @default 512
+   */
+  ephemeralStorageMb?: number;
+}
+
+export type FunctionDecl = FunctionDeclBase &
+  (
+    | { trigger: 'authorizer' }
+    | { trigger: 'http'; routes: Route[] }
+    | { trigger: 'queue'; queue: QueueName; batchSize: number; maxConcurrency?: number }
+    | { trigger: 'schedule'; everyMinutes: number }
+  ) & {
+    /** Container image: the directory holding the Dockerfile (built from the render bundle). */
+    image?: string;
+  };
+
+/**
+ * How long a claim on a video's assembly holds: the assemble function's timeout, so that a claim outlives the
+ * run that made it, plus a margin for clock skew. It must stay below the assemble queue's visibility timeout
+ * (the stack refuses to synthesise otherwise): a crashed run's message is redelivered only after its lease ran
+ * out, and then claims again.
+ */
+const ASSEMBLE_TIMEOUT_SECONDS = 300;
+export const assemblyLeaseSeconds = ASSEMBLE_TIMEOUT_SECONDS + 30;
+
+export const functions = {
+  authorizer: {
+    entry: 'functions/authorizer/handler.ts',
+    trigger: 'authorizer',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { keys: 'read' },
+  },
+  createVideo: {
+    entry: 'functions/api/create-video.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'POST', path: '/v1/bot' },
+      { method: 'POST', path: '/v1/bot/' },
+      { method: 'POST', path: '/v1/create_video' },
+      // A video from a template: the same create, its fields filled from the template.
+      { method: 'POST', path: '/v1/templates/{uid}/videos' },
+    ],
+    memoryMb: 512,
+    timeoutSeconds: 15,
+    voices: true,
+    // accounts: each account's limit of videos in progress.
+    // uploads: a clip's audio_upload is claimed for its video (and its file's size read: bucket 'read').
+    tables: {
+      accounts: 'read',
+      bots: 'read',
+      accountBots: 'read',
+      videos: 'readWrite',
+      clips: 'read',
+      idempotency: 'readWrite',
+      templates: 'read',
+      uploads: 'readWrite',
+    },
+    queues: { render: 'send' },
+    bucket: 'read',
+  },
+  bots: {
+    entry: 'functions/api/bots.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/bot' },
+      { method: 'GET', path: '/v1/bot/{uid}' },
+      { method: 'PUT', path: '/v1/bot/{uid}' },
+      { method: 'DELETE', path: '/v1/bot/{uid}' },
+      { method: 'POST', path: '/v1/bot/{uid}/redeliver' },
+    ],
+    // A PUT holds its images (up to limits.maxBotBodyBytes) in memory while it stores them.
+    memoryMb: 512,
+    timeoutSeconds: 15,
+    // The voices a PUT may name depend on the deployment's speech engine.
+    voices: true,
+    // uploads: a PUT's video_upload is claimed for the bot (and its file's size read).
+    tables: { bots: 'read', accountBots: 'readWrite', uploads: 'readWrite' },
+    // A PUT queues the preparation; POST /v1/bot/{uid}/redeliver queues the bot's event.
+    queues: { prepare: 'send', notify: 'send' },
+    // It stores a PUT's images under uploads/ and deletes a bot's uploads (uploads/, and the upload-files/ file its
+    // video_upload named) and looks (looks/, retired-looks/).
+    bucket: {
+      access: 'readWrite',
+      delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.retiredLooks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles],
+    },
+  },
+  /** Templates: saved, listed, read and deleted here; videos are made from them by createVideo. */
+  templates: {
+    entry: 'functions/api/templates.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/templates' },
+      { method: 'GET', path: '/v1/templates/{uid}' },
+      { method: 'PUT', path: '/v1/templates/{uid}' },
+      { method: 'DELETE', path: '/v1/templates/{uid}' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    // A template is checked when saved: its bots (built in and the account's), voices and kept clips.
+    voices: true,
+    tables: { templates: 'readWrite', bots: 'read', accountBots: 'read', clips: 'read' },
+  },
+  /** The account's pronunciation lexicon: replaced, read and removed here; the render reads it. */
+  lexicon: {
+    entry: 'functions/api/lexicon.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/lexicon' },
+      { method: 'PUT', path: '/v1/lexicon' },
+      { method: 'DELETE', path: '/v1/lexicon' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { lexicons: 'readWrite' },
+  },
+  /**
+   * Batches: one video per row of a template's data. A POST checks every row as a create and stores the batch; the
+   * batcher releases the rows.
+   */
+  batches: {
+    entry: 'functions/api/batches.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'POST', path: '/v1/templates/{uid}/batches' },
+      { method: 'GET', path: '/v1/batches' },
+      { method: 'GET', path: '/v1/batches/{id}' },
+      { method: 'DELETE', path: '/v1/batches/{id}' },
+    ],
+    // A POST holds up to 2 MB of CSV and checks up to 1000 rows.
+    memoryMb: 1024,
+    timeoutSeconds: 30,
+    voices: true,
+    tables: {
+      batches: 'readWrite',
+      templates: 'read',
+      bots: 'read',
+      accountBots: 'read',
+      clips: 'read',
+      accounts: 'read',
+      videos: 'read',
+      idempotency: 'readWrite',
+      // uploads: the rows' audio_upload are claimed for the batch (and their files' sizes read).
+      uploads: 'readWrite',
+    },
+    queues: { batch: 'send' },
+    // It stores the batch's input under batches/ and presigns its videos' downloads.
+    bucket: 'readWrite',
+  },
+  /**
+   * The batch worker: one look at a batch per message. It makes the videos of rows as the account has room (the
+   * same create as POST /v1/bot), counts the settled ones, and queues batch.completed.
+   */
+  batcher: {
+    entry: 'functions/batcher/handler.ts',
+    trigger: 'queue',
+    queue: 'batch',
+    batchSize: 1,
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    voices: true,
+    tables: { batches: 'readWrite', videos: 'readWrite', accounts: 'read', bots: 'read', accountBots: 'read', clips: 'read' },
+    queues: { batch: 'send', render: 'send', notify: 'send' },
+    bucket: 'read',
+  },
+  /**
+   * Uploads: records what the caller declared and signs the PUT that stores exactly that file under the caller's
+   * account in upload-files/. It never reads or writes the file itself: presigning needs the role's PutObject.
+   */
+  uploads: {
+    entry: 'functions/api/uploads.ts',
+    trigger: 'http',
+    routes: [{ method: 'POST', path: '/v1/uploads' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { uploads: 'readWrite' },
+    bucket: 'write',
+  },
+  /** The voice catalog: data in the code, no table. */
+  voices: {
+    entry: 'functions/api/voices.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/voices' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    voices: true,
+  },
+  videos: {
+    entry: 'functions/api/videos.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/v1/video' },
+      { method: 'GET', path: '/v1/video/{id}' },
+      { method: 'DELETE', path: '/v1/video/{id}' },
+      { method: 'GET', path: '/v1/video/{id}/download' },
+      { method: 'POST', path: '/v1/video/{id}/redeliver' },
+      { method: 'GET', path: '/v1/clips' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { videos: 'readWrite', clips: 'read' },
+    queues: { notify: 'send' },
+    bucket: 'readWriteDelete',
+  },
+  account: {
+    entry: 'functions/api/account.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/account' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { accounts: 'read', videos: 'read' },
+  },
+  meta: {
+    entry: 'functions/api/meta.ts',
+    trigger: 'http',
+    routes: [
+      { method: 'GET', path: '/health', auth: 'none' },
+      { method: 'GET', path: '/v1/openapi.json' },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+  },
+  /** The console: one HTML page (its script and styles inline), public like any web page; it asks for a key. */
+  console: {
+    entry: 'functions/api/console.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/', auth: 'none' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+  },
+  /**
+   * The webhook inbox's address. Public: a webhook sender has no bearer key; the Standard Webhooks signature,
+   * checked against the account's keys' secrets, is its authentication. It may only store, never list.
+   */
+  inboxReceive: {
+    entry: 'functions/api/inbox-receive.ts',
+    trigger: 'http',
+    routes: [{ method: 'POST', path: '/v1/inbox/{account}', auth: 'none' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { keys: 'read', inbox: 'write' },
+  },
+  /** The caller's inbox, with its key. */
+  inbox: {
+    entry: 'functions/api/inbox.ts',
+    trigger: 'http',
+    routes: [{ method: 'GET', path: '/v1/inbox' }],
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { inbox: 'read' },
+  },
+  render: {
+    entry: 'functions/render/handler.ts',
+    image: 'functions/render',
+    trigger: 'queue',
+    queue: 'render',
+    batchSize: 1,
+    maxConcurrency: 50,
+    memoryMb: 3008,
+    timeoutSeconds: 900,
+    // The background (up to limits.maxBackgroundBytes, 200 MB), the speech track and the encoded clip, with
+    // room for the leftovers of one killed render until the next invocation clears them.
+    ephemeralStorageMb: 2048,
+    // lexicons: a clip is said with its account's lexicon as it is when the clip renders.
+    tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite', lexicons: 'read' },
+    queues: { assemble: 'send', notify: 'send' },
+    bucket: 'readWrite',
+    polly: true,
+    voices: true,
+  },
+  assemble: {
+    entry: 'functions/assemble/handler.ts',
+    trigger: 'queue',
+    queue: 'assemble',
+    batchSize: 1,
+    memoryMb: 1024,
+    timeoutSeconds: ASSEMBLE_TIMEOUT_SECONDS,
+    environment: { [envNames.assemblyLeaseSeconds]: String(assemblyLeaseSeconds) },
+    // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again; with
+    // music, the mixed file (as large again), the caller's music file (limits.maxMusicBytes) and its decoded WAV
+    // (at most the video's length: 30 minutes are 350 MB). The music is fetched through the address guard, as the
+    // render fetches backgrounds: the function needs no more than the internet access every Lambda has.
+    ephemeralStorageMb: 6144,
+    tables: { videos: 'readWrite' },
+    queues: { notify: 'send' },
+    // It deletes an output it stored for a video that ended meanwhile (assemble-job.ts discardOutput), and
+    // only what it writes: outputs/ (outputObjectKey).
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.outputs] },
+    layers: ['media'],
+  },
+  notifier: {
+    entry: 'functions/notifier/handler.ts',
+    trigger: 'queue',
+    queue: 'notify',
+    batchSize: 10,
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // A bot's event shows the voice it speaks with in this deployment.
+    voices: true,
+    // accountBots, batches: a bot's or a batch's event is built from its record, and its attempts are recorded on it.
+    tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite', keys: 'read', idempotency: 'readWrite' },
+    // Its own queue: a failed attempt re-schedules itself with ChangeMessageVisibility on it.
+    queues: { notify: 'consume' },
+    bucket: 'read',
+  },
+  /**
+   * Prepares an account's bot: its images become a look (face, landmarks, matting, mouth and eye warps for a
+   * photo; the layers for drawn images). A container image, as render is: it carries the models and their
+   * native runtimes.
+   */
+  prepare: {
+    entry: 'functions/prepare/handler.ts',
+    image: 'functions/prepare',
+    trigger: 'queue',
+    queue: 'prepare',
+    batchSize: 1,
+    maxConcurrency: 10,
+    // A photo look peaks at about 1.5-1.8 GB; 3008 MB leaves room and buys about 1.7 vCPUs of CPU time (Lambda's
+    // CPU grows with memory; onnxruntime runs 2 threads). A look takes 6-8 s on 2 x64 cores
+    // (docs/notes/packaging.md): 2 minutes is ample, and a stuck job is retried after 3 minutes, not 6.
+    memoryMb: 3008,
+    timeoutSeconds: 120,
+    tables: { accountBots: 'readWrite' },
+    queues: { notify: 'send' },
+    // It writes looks and removes what it used or made: the uploads (a video_upload's file too), a failed look; it
+    // moves a replaced look to retired-looks/ (copy, then delete).
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
+  },
+  sweeper: {
+    entry: 'functions/sweeper/handler.ts',
+    trigger: 'schedule',
+    everyMinutes: 5,
+    memoryMb: 256,
+    timeoutSeconds: 60,
+    // accountBots: a bot whose preparation crashed on every attempt is failed. batches: a batch whose looks
+    // stopped gets one again (batch), a settled one whose event was lost gets it again.
+    tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite' },
+    queues: { notify: 'send', batch: 'send' },
+    // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
+    deadLetters: ['render', 'assemble', 'prepare'],
+    // A failed bot's uploads go (a video_upload's file too; its previous look stays where it is); it reads and
+    // writes nothing.
+    bucket: { delete: [BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
+  },
+} as const satisfies Record<string, FunctionDecl>;
+export type FunctionName = keyof typeof functions;
