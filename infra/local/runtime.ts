@@ -33,9 +33,9 @@ export interface LocalRuntimeOptions {
   /** Repository root: function entries and bot artwork are resolved from here. @default the repo of this file */
   root?: string;
   /**
-   * Start one execution environment of each function a video passes through (WARM_FUNCTIONS) before the runtime is
-   * ready, as Lambda's provisioned concurrency does: the first video after `npm start` does not wait for their cold
-   * starts. `npm start` and the bench turn it on; tests, which start many runtimes, leave it off. @default false
+   * Start one execution environment of each function a video passes through (WARM_FUNCTIONS) before the runtime is ready,
+   * as Lambda's provisioned concurrency does, the render with its warm-up clip: the first video after `npm start` waits for
+   * no cold start. `npm start` and the bench turn it on; tests, which start many runtimes, leave it off. @default false
    */
   prewarm?: boolean;
   /** Where DynamoDB, S3 and the dev tenant persist. @default `<root>/.local` */
@@ -337,8 +337,6 @@ function functionEnvironment(emulators: Emulators, dataDir: string, options: Loc
     // stay on: their EMF documents are lines of the function's output, as in CloudWatch Logs.
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_METRICS_DISABLED: 'false',
-    // The render's warm-up clip where the functions are pre-warmed (`npm start`, the bench), as on Lambda; tests,
-    // which start many runtimes, skip it.
     [envNames.renderWarmUp]: options.prewarm ? 'on' : 'off',
   };
 }
