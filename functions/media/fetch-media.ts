@@ -23,7 +23,7 @@ export interface MediaDownload {
   noun: { file: string; url: string };
   /**
    * A timeout and a refused address get codes of their own (`<code>_timeout`, `<code>_not_allowed`) rather than
-   * `<code>_unavailable`: the codes backgrounds and music have always had.
+   * `<code>_unavailable`: the codes backgrounds and music answer with.
    * @default false
    */
   ownCodes?: boolean;
