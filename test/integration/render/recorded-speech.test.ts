@@ -10,7 +10,6 @@
  * Where pocketsphinx or its test data is missing the measures are skipped locally and fail in CI (CI set).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,18 +22,10 @@ import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { pocketsphinxInstalled } from '#infra/voices/wer.ts';
 import { runFfmpeg } from '#media/media';
 import { readWav } from '#media/wav';
+import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-const available = existsSync(join(LIBRIVOX, 'transcription')) && (await pocketsphinxInstalled());
-const sentences = available
-  ? readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => {
-        const [, text, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
-        return { text: text!.replace(/\s+/g, ' ').trim(), path: join(LIBRIVOX, `${id}.wav`) };
-      })
-  : [];
+const available = librivoxInstalled() && (await pocketsphinxInstalled());
+const sentences = available ? librivoxSentences() : [];
 
 const run = promisify(execFile);
 /** pocketsphinx's recognition with word times: the reference each aligned word is measured against. */

@@ -7,7 +7,6 @@
  *
  * Where the test data is missing the measures are skipped locally and fail in CI (CI set).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,18 +15,10 @@ import { speechScriptOf } from '#domain/lexicon';
 import { type Viseme, visemeOfPhoneme } from '#functions/render/engine/lipsync.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { visemeOfFormants } from '#functions/render/speech/spectral-visemes.ts';
+import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-const available = existsSync(join(LIBRIVOX, 'transcription'));
-const sentences = available
-  ? readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => {
-        const [, text, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
-        return { text: text!.replace(/\s+/g, ' ').trim(), path: join(LIBRIVOX, `${id}.wav`) };
-      })
-  : [];
+const available = librivoxInstalled();
+const sentences = librivoxSentences();
 
 /** The shape groups compared: what a viewer tells apart on a face. */
 const GROUP: Partial<Record<Viseme, 'rounded' | 'spread' | 'open'>> = {
