@@ -60,7 +60,7 @@ export function spectralVisemes(samples: Float32Array, sampleRate: number): Vise
   return smooth(spans);
 }
 
-/** A shape held for one step between two of another is the other's (a formant tracker's slip, not a lip move). */
+/** A shape held for one step only joins the span before it, if any (a formant tracker's slip, not a lip move). */
 function smooth(spans: VisemeSpan[]): VisemeSpan[] {
   const out: VisemeSpan[] = [];
   for (const span of spans) {
