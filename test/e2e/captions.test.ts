@@ -102,7 +102,7 @@ describe('captions, end to end', () => {
     expect(wordsResponse.headers.get('content-type')).toMatch(/^application\/json/);
     const words = (await wordsResponse.json()) as { text: string; start: number; end: number; clip: number }[];
     expect(words.map((w) => w.text).join(' ')).toBe(texts.join(' ').replace(/[.,]/g, ''));
-    expect(words.map((w) => w.clip)).toEqual([...Array(8).fill(0), ...Array(4).fill(1)]);
+    expect(words.map((w) => w.clip)).toEqual([...Array(8).fill(0), ...Array(5).fill(1)]);
     for (const [i, word] of words.entries()) {
       expect(word.end).toBeGreaterThan(word.start);
       if (i) expect(word.start).toBeGreaterThanOrEqual(words[i - 1]!.start);
