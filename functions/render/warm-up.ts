@@ -16,10 +16,29 @@ import { renderClip } from './engine/index.ts';
 import { speechEngineFor } from './speech/index.ts';
 
 /**
- * Renders the warm-up clip in the bot's voice as the deployment speaks it (`voices`); a failure is logged and
- * otherwise ignored (the first real render then pays the cost).
+ * Lambda gives an on-demand environment's INIT phase 10 s; past that it starts the environment again inside the first
+ * request. The warm-up is waited for at most this long: a slower one finishes in the background during that request.
  */
-export async function warmUpRender(voices: VoiceOptions): Promise<void> {
+const WARM_UP_WAIT_MS = 6_000;
+
+/**
+ * Renders the warm-up clip in the bot's voice as the deployment speaks it (`voices`), waiting at most
+ * `WARM_UP_WAIT_MS`; a failure is logged and otherwise ignored (the first real render then pays the cost).
+ */
+export async function warmUpRender(voices: VoiceOptions, waitMs = WARM_UP_WAIT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      logger.warn('render warm-up still running; not waiting for it', { waitedMs: waitMs });
+      resolve();
+    }, waitMs);
+    timer.unref();
+  });
+  await Promise.race([renderWarmUpClip(voices), waited]);
+  clearTimeout(timer);
+}
+
+async function renderWarmUpClip(voices: VoiceOptions): Promise<void> {
   const started = performance.now();
   const workDir = mkdtempSync(join(tmpdir(), 'render-warm-up-'));
   try {
