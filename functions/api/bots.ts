@@ -1,5 +1,5 @@
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
-import { DynamoBotCatalog } from '#commons/aws/dynamo-stores';
+import { DynamoAccountStore, DynamoBotCatalog } from '#commons/aws/dynamo-stores';
 import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
@@ -18,10 +18,11 @@ import { limits } from '#domain/limits';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { getBot, listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads'], queues: ['prepare', 'notify'], bucket: true });
+const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads', 'accounts'], queues: ['prepare', 'notify'], bucket: true });
 const deps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
+  accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads),
   objects: new S3ObjectStore(s3Client(), config.bucket),
   prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),

@@ -1,3 +1,4 @@
+import { DynamoAccountStore } from '#commons/aws/dynamo-stores';
 import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { readFields } from '#commons/body';
@@ -10,9 +11,10 @@ import { newId } from '#domain/api-keys';
 import { limits } from '#domain/limits';
 import { parseUploadRequest, startUpload } from '#domain/uploads';
 
-const config = loadConfig({ tables: ['uploads'], bucket: true });
+const config = loadConfig({ tables: ['uploads', 'accounts'], bucket: true });
 const deps = {
   uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads),
+  accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   objects: new S3ObjectStore(s3UploadSigningClient(), config.bucket),
   now: () => new Date(),
   newUploadId: () => newId('upl'),

@@ -20,14 +20,17 @@ import type { Bot } from './bot.ts';
 import { uploadKey } from './bucket-layout.ts';
 import { BOT_UID_PATTERN } from './choices.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyBotsInProgress } from './errors.ts';
+import { sharedUse } from './fair-use.ts';
 import { limits } from './limits.ts';
 import { CALLER_RESENDS_AFTER_SECONDS } from './lost-events.ts';
 import type { DeliverBotMessage, PrepareBotMessage } from './messages.ts';
-import type { AccountBotStore, MessageQueue, ObjectStore, UploadStore } from './ports.ts';
+import type { AccountBotStore, AccountStore, MessageQueue, ObjectStore, UploadStore } from './ports.ts';
 import { claimUpload } from './uploads.ts';
 
 export interface AccountBotDeps {
   accountBots: AccountBotStore;
+  /** The caller's account: a test account's bots preparing share its live account's limit. */
+  accounts: Pick<AccountStore, 'get'>;
   objects: Pick<ObjectStore, 'putBytes' | 'delete' | 'head'>;
   /** The account's uploads: a video_upload is claimed for the bot. Without them a video_upload is refused. */
   uploads?: UploadStore;
@@ -88,10 +91,14 @@ const changedMeanwhile = (uid: string) =>
 
 /**
  * Refuses a preparation while the account has its limit of other bots preparing (replacing a bot that is itself
- * preparing takes its place). Checked before anything is stored: a refused PUT leaves nothing.
+ * preparing takes its place). A test account's count includes its live account's bots (fair-use.ts sharedUse).
+ * Checked before anything is stored: a refused PUT leaves nothing.
  */
-async function ensureRoomForAnotherPreparation(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots'>) {
-  const preparing = (await deps.accountBots.list(tenantId)).filter((bot) => bot.status === 'preparing' && bot.uid !== uid).length;
+async function ensureRoomForAnotherPreparation(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots' | 'accounts'>) {
+  const preparing = await sharedUse(tenantId, deps.accounts, async (account) => {
+    const bots = await deps.accountBots.list(account);
+    return bots.filter((bot) => bot.status === 'preparing' && !(account === tenantId && bot.uid === uid)).length;
+  });
   if (preparing >= limits.maxBotsPreparing) throw new TooManyBotsInProgress(limits.maxBotsPreparing, limits.botsPreparingRetryAfterSeconds);
 }
 

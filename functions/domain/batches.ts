@@ -18,7 +18,7 @@
 import { rowCommand, type StartBatchCommand } from './batch-request.ts';
 import { batchInputKey } from './bucket-layout.ts';
 import { Conflict, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
-import { videosInProgressLimit, videosInProgressRoom } from './fair-use.ts';
+import { liveAccountOf, videosInProgressLimit, videosInProgressRoom } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
 import { pendingWork } from './pending-work.ts';
@@ -99,7 +99,7 @@ const batchEventId = (batchId: string) => `evt_${batchId}_completed`;
 export const batchRoom = (limit: number) => (limit <= 1 ? limit : limit - Math.max(1, Math.ceil(limit / 4)));
 
 export interface StartBatchDeps {
-  batches: Pick<BatchStore, 'create' | 'delete' | 'claimRunningSlot'>;
+  batches: Pick<BatchStore, 'create' | 'delete' | 'claimRunningSlot' | 'countRunning'>;
   objects: Pick<ObjectStore, 'putBytes'>;
   batchQueue: MessageQueue<BatchTickMessage>;
   accounts: CreateVideoDeps['accounts'];
@@ -138,6 +138,17 @@ export async function startBatch(
   }
 }
 
+/**
+ * The running-batch slots an account may hold now: the limit; a test account's, what its live account's running
+ * batches leave of it, so that a test key never doubles the limit and a live batch is never refused for test ones.
+ * Read before the claim: a live batch started meanwhile may let the two pass the limit by the creates in flight.
+ */
+async function batchSlots(tenantId: string, deps: Pick<StartBatchDeps, 'accounts' | 'batches'>): Promise<number> {
+  const liveTenantId = await liveAccountOf(tenantId, deps.accounts);
+  if (!liveTenantId) return limits.maxBatchesInProgress;
+  return Math.max(0, limits.maxBatchesInProgress - (await deps.batches.countRunning(liveTenantId)));
+}
+
 /** Stores the batch, claims a running slot for it, then stores its input and queues its first look; nothing is left on a refusal. */
 async function storeBatch(
   input: BatchInput,
@@ -172,7 +183,7 @@ async function storeBatch(
   };
   await deps.batches.create(batch);
   // Stored first, then a slot claimed for it: a slot never names a batch that does not exist yet.
-  if (!(await deps.batches.claimRunningSlot(caller.tenantId, batchId, limits.maxBatchesInProgress))) {
+  if (!(await deps.batches.claimRunningSlot(caller.tenantId, batchId, await batchSlots(caller.tenantId, deps)))) {
     await deps.batches.delete(batch.tenantId, batchId);
     throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
   }

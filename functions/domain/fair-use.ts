@@ -20,6 +20,25 @@ export interface FairUseDeps {
   now: () => Date;
 }
 
+/**
+ * The account whose room a test account's work shares: its live account. Undefined for a live account, which
+ * counts its own work only, so that test work never takes room from live work.
+ */
+export async function liveAccountOf(tenantId: string, accounts: FairUseDeps['accounts']): Promise<string | undefined> {
+  const own = await accounts.get(tenantId);
+  return isTestAccount(own) ? own?.liveTenantId : undefined;
+}
+
+/**
+ * How much of a per-account limit (bots preparing, pending uploads) an account's work takes now: a live account's
+ * own; a test account's own and its live account's together, so that a test key never doubles a limit.
+ */
+export async function sharedUse(tenantId: string, accounts: FairUseDeps['accounts'], use: (tenantId: string) => Promise<number>): Promise<number> {
+  const liveTenantId = await liveAccountOf(tenantId, accounts);
+  const [own, live] = await Promise.all([use(tenantId), liveTenantId ? use(liveTenantId) : 0]);
+  return own + live;
+}
+
 /** The limit an account's videos are held to: a test account's is its live account's (videosInProgressRoom). */
 export async function videosInProgressLimit(account: Account | undefined, accounts: FairUseDeps['accounts']): Promise<number> {
   const liveTenantId = isTestAccount(account) ? account?.liveTenantId : undefined;

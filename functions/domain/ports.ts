@@ -291,9 +291,12 @@ export interface BatchStore {
   get(tenantId: string, batchId: string): Promise<BatchRecord | undefined>;
   /**
    * Takes one of the account's `slots` running-batch slots for the stored batch `batchId`, atomically (false when
-   * every slot is held by a batch still queued or running): concurrent creates never pass the limit together.
+   * every slot is held by a batch still queued or running, or when the account's running batches already number
+   * `slots`): concurrent creates never pass the limit together.
    */
   claimRunningSlot(tenantId: string, batchId: string, slots: number): Promise<boolean>;
+  /** How many of the account's batches hold a running-batch slot now (queued or running). */
+  countRunning(tenantId: string): Promise<number>;
   /** Removes a batch whose first look could not be queued (its caller got an error). */
   delete(tenantId: string, batchId: string): Promise<void>;
   list(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<BatchRecord>>;

@@ -8,8 +8,9 @@
 import { z } from 'zod';
 import { uploadFileKey } from './bucket-layout.ts';
 import { InvalidRequest, TooManyPendingUploads } from './errors.ts';
+import { sharedUse } from './fair-use.ts';
 import { limits } from './limits.ts';
-import type { ObjectStore, UploadStore } from './ports.ts';
+import type { AccountStore, ObjectStore, UploadStore } from './ports.ts';
 import './zod-messages.ts';
 
 /** What an upload is for: a recording a clip speaks, or footage a video bot is made from. */
@@ -97,6 +98,8 @@ export interface StartedUpload {
 
 export interface UploadDeps {
   uploads: UploadStore;
+  /** The caller's account: a test account's pending uploads share its live account's limit. */
+  accounts: Pick<AccountStore, 'get'>;
   objects: Pick<ObjectStore, 'presignPut'>;
   now: () => Date;
   newUploadId: () => string;
@@ -104,13 +107,14 @@ export interface UploadDeps {
 
 /**
  * Records an upload and signs the PUT that may store exactly the declared file under the caller's account; refused
- * (429, nothing recorded) while the account has `maxPendingUploads` neither used nor expired. The count is read
+ * (429, nothing recorded) while the account has `maxPendingUploads` neither used nor expired (a test account: its own
+ * and its live account's together, fair-use.ts sharedUse). The count is read
  * before the write, so requests at the same instant may pass it together: at most the API's burst over the limit.
  */
 export async function startUpload(tenantId: string, request: UploadRequest, deps: UploadDeps): Promise<StartedUpload> {
   const now = deps.now();
-  if ((await deps.uploads.countPending(tenantId, Math.floor(now.getTime() / 1000))) >= limits.maxPendingUploads)
-    throw new TooManyPendingUploads(limits.maxPendingUploads, limits.pendingUploadsRetryAfterSeconds);
+  const pending = await sharedUse(tenantId, deps.accounts, (account) => deps.uploads.countPending(account, Math.floor(now.getTime() / 1000)));
+  if (pending >= limits.maxPendingUploads) throw new TooManyPendingUploads(limits.maxPendingUploads, limits.pendingUploadsRetryAfterSeconds);
   const upload: Upload = {
     tenantId,
     uploadId: deps.newUploadId(),

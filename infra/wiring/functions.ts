@@ -118,8 +118,9 @@ export const functions = {
     timeoutSeconds: 15,
     // The voices a PUT may name depend on the deployment's speech engine.
     voices: true,
-    // uploads: a PUT's video_upload is claimed for the bot (and its file's size read).
-    tables: { bots: 'read', accountBots: 'readWrite', uploads: 'readWrite' },
+    // uploads: a PUT's video_upload is claimed for the bot (and its file's size read); accounts: a test account's
+    // bots preparing share its live account's limit.
+    tables: { bots: 'read', accountBots: 'readWrite', uploads: 'readWrite', accounts: 'read' },
     // A PUT queues the preparation; POST /v1/bot/{uid}/redeliver queues the bot's event.
     queues: { prepare: 'send', notify: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads (uploads/, and the upload-files/ file its
@@ -217,7 +218,8 @@ export const functions = {
     routes: [{ method: 'POST', path: '/v1/uploads' }],
     memoryMb: 256,
     timeoutSeconds: 10,
-    tables: { uploads: 'readWrite' },
+    // accounts: a test account's pending uploads share its live account's limit.
+    tables: { uploads: 'readWrite', accounts: 'read' },
     bucket: 'write',
   },
   /** The voice catalog: data in the code, no table. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MessageQueue, ObjectHead, ObjectStore } from '#domain/ports';
+import type { Account, AccountStore, MessageQueue, ObjectHead, ObjectStore } from '#domain/ports';
 
 /**
  * An object store on a temporary folder: enough S3 for the jobs (keys, tags, metadata, last write). `now` is the
@@ -107,3 +107,15 @@ export const noBatches = {
   batches: { listStalled: async () => [], postpone: async () => {} },
   batchQueue: { send: async () => {}, sendBatch: async () => {} },
 };
+
+/** Accounts for a test that has no test account: every caller is a live account and counts its own work only. */
+export const liveAccountsOnly: Pick<AccountStore, 'get'> = { get: async () => undefined };
+
+/** A live account and its test account (`npm run keys -- create --test`), linked as the keys CLI links them. */
+export function linkedAccounts(live: string, test: string, createdAt = '2026-11-27T16:00:00Z'): Pick<AccountStore, 'get'> {
+  const all: Account[] = [
+    { tenantId: live, name: 'acme', createdAt, testTenantId: test },
+    { tenantId: test, name: 'acme (test)', createdAt, test: true, liveTenantId: live },
+  ];
+  return { get: async (tenantId) => all.find((account) => account.tenantId === tenantId) };
+}

@@ -10,7 +10,7 @@ import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { PrepareJobDeps } from '#functions/prepare/prepare-job.ts';
 import { startDynamo } from './dynamo.ts';
-import { FolderObjectStore, RecordingQueue } from './fakes.ts';
+import { FolderObjectStore, liveAccountsOnly, RecordingQueue } from './fakes.ts';
 import { builtInLookAsPrepared } from './looks.ts';
 
 export const tenantId = 'acct_prepare1';
@@ -25,7 +25,14 @@ export let prepareQueue: RecordingQueue<PrepareBotMessage>;
 export let notifyQueue: RecordingQueue<DeliverBotMessage>;
 let versions = 0;
 
-export const apiDeps = (): AccountBotDeps => ({ accountBots, objects, prepareQueue, now: () => new Date(), newVersion: () => `v_${++versions}` });
+export const apiDeps = (): AccountBotDeps => ({
+  accountBots,
+  accounts: liveAccountsOnly,
+  objects,
+  prepareQueue,
+  now: () => new Date(),
+  newVersion: () => `v_${++versions}`,
+});
 
 export function jobDeps(overrides: Partial<PrepareJobDeps> = {}): PrepareJobDeps {
   return {

@@ -18,6 +18,7 @@ import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { parseUploadRequest, startUpload } from '#domain/uploads';
 import { prepareJob } from '#functions/prepare/prepare-job.ts';
+import { liveAccountsOnly } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 import { accountBots, apiDeps, dynamo, jobDeps, keys, objects, prepareQueue, usePrepareJob, voices } from '../../support/prepare-job.ts';
 
@@ -36,6 +37,7 @@ const uploadsTable = () => new DynamoUploadStore(dynamo.client, 'uploads');
 async function uploaded(owner: string, contentType = 'video/mp4', bytes = Buffer.from('recording bytes'), now = new Date()) {
   const started = await startUpload(owner, parseUploadRequest({ content_type: contentType, size: bytes.length }), {
     uploads: uploadsTable(),
+    accounts: liveAccountsOnly,
     objects,
     now: () => now,
     newUploadId: () => `upl_${String(++ids).padStart(4, '0')}video_upload`.slice(0, 20),
@@ -114,6 +116,7 @@ describe('a video bot from video_upload', () => {
     const huge = (
       await startUpload(tenantId, parseUploadRequest({ content_type: 'video/mp4', size: big }), {
         uploads: uploadsTable(),
+        accounts: liveAccountsOnly,
         objects,
         now: () => new Date(),
         newUploadId: () => 'upl_hugehugehugehuge',

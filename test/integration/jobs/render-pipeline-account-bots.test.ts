@@ -18,7 +18,7 @@ import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { prepareJob } from '#functions/prepare/prepare-job.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
-import { RecordingQueue } from '../../support/fakes.ts';
+import { liveAccountsOnly, RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 import { caller, clipDeps, objects, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 
@@ -39,6 +39,7 @@ describe('a bot of the account replaced while its videos wait', () => {
     );
     const deps = {
       accountBots: clipDeps.accountBots as DynamoAccountBotStore,
+      accounts: liveAccountsOnly,
       objects,
       prepareQueue,
       now: () => clock,

@@ -29,6 +29,7 @@ describe('a batch refused for too many batches running', () => {
           records.delete(batchId);
         },
         claimRunningSlot: async () => false,
+        countRunning: async () => 0,
       },
       accounts: { get: async () => ({ tenantId: caller.tenantId, name: 'full', createdAt: clock.toISOString() }) },
       objects: {

@@ -8,6 +8,7 @@ import { InvalidRequest, TooManyPendingUploads } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { ObjectHead, UploadStore } from '#domain/ports';
 import { claimUpload, parseUploadRequest, startUpload, type Upload } from '#domain/uploads';
+import { liveAccountsOnly } from '../../support/fakes.ts';
 
 /** An upload table that behaves as the DynamoDB adapter: keyed by account and id, markUsed a conditional write. */
 class MemoryUploads implements UploadStore {
@@ -44,6 +45,7 @@ async function world() {
   const files = new Map<string, ObjectHead>();
   const deps = {
     uploads,
+    accounts: liveAccountsOnly,
     objects: {
       presignPut: async (key: string) => ({ url: `https://bucket.test/${key}`, expiresAt: clock.toISOString() }),
       head: async (key: string) => files.get(key),

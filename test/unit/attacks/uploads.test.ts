@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
+import { liveAccountsOnly } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
 
 const PNG = builtInLookAsPrepared('ava').files.get('head-m0-eo.png')!;
@@ -25,6 +26,7 @@ function recordingDeps() {
       },
       delete: async () => {},
     },
+    accounts: liveAccountsOnly,
     prepareQueue: { send: async () => {}, sendBatch: async () => {} },
     now: () => new Date(),
     newVersion: () => 'v_1',
