@@ -198,7 +198,9 @@ describe('least privilege', () => {
       const deleted = statements
         .filter((s) => actionsOf(s).includes('s3:DeleteObject*'))
         .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
-      expect(deleted, name).toEqual(deletes.map((pattern) => ({ 'Fn::Join': ['', [bucketArn, `/${pattern}`]] })));
+      // A statement's resources are a set: CDK may list merged prefixes in any order.
+      const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+      expect([...deleted].sort(byJson), name).toEqual(deletes.map((pattern) => ({ 'Fn::Join': ['', [bucketArn, `/${pattern}`]] })).sort(byJson));
       expect(
         actions.some((a) => a.startsWith('s3:PutObject')),
         name,
@@ -215,10 +217,10 @@ describe('least privilege', () => {
     expect(objectAccess(functions.videos.bucket).deletes).toEqual(['*']);
     expect(() => objectAccess({ access: 'readWrite', delete: ['outputs/*'] })).toThrow(/ending in "\/", got "outputs\/\*"/);
     expect(() => objectAccess({ access: 'readWrite', delete: [] })).toThrow(/at least one/);
-    // The sweeper only deletes a failed bot's uploads: no read, no put.
-    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['uploads/*'] });
-    // DELETE /v1/bot/{uid} removes a bot's uploads, look and retired looks; nothing else.
-    expect(objectAccess(functions.bots.bucket).deletes).toEqual(['looks/*', 'retired-looks/*', 'uploads/*']);
+    // The sweeper only deletes a failed bot's uploads (its PUT's files and its upload's file): no read, no put.
+    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['uploads/*', 'upload-files/*'] });
+    // DELETE /v1/bot/{uid} removes a bot's uploads, its upload's file, look and retired looks; nothing else.
+    expect(objectAccess(functions.bots.bucket).deletes).toEqual(['looks/*', 'retired-looks/*', 'uploads/*', 'upload-files/*']);
   });
 
   it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {
