@@ -2,7 +2,7 @@
  * A contact sheet of a video bot made from your recording (docs/video-bots.md): one frame of the engine's render
  * in each of `small`, `medium` and `large` (16:9 720p, bottom-right, centre) and in 9:16 `full`, side by side at
  * one height, written as a PNG. The recording is prepared as a caller's would be (or a look prepared before is read
- * with --look, e.g. one kept by infra/scripts/video-bot-measures.ts --keep).
+ * with --look, e.g. one kept by infra/scripts/measure/video-bot-measures.ts --keep).
  *
  *   npx tsx infra/scripts/video-bot-sheet.ts <recording.mp4> [--look <dir>] [--out sheet.png]
  */
