@@ -1,6 +1,6 @@
 /** Output formats, shared by renderClip, concatClips and the benchmark's bare encode. */
 
-/** x264 settings of every rendered clip; infra/scripts/bench-engine.ts uses the same for its baseline. */
+/** x264 settings of every rendered clip; infra/scripts/bench/engine.ts uses the same for its baseline. */
 export const VIDEO_ENCODE_ARGS = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-profile:v', 'high'] as const;
 /** Every clip's audio is the same (48 kHz stereo AAC) so clips join by stream copy. */
 export const AUDIO_ENCODE_ARGS = ['-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2'] as const;

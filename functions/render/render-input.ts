@@ -5,7 +5,6 @@
 import type { Bot } from '#domain/bot';
 import type { RenderSpec, VideoRenderSpec } from '#domain/render-spec';
 import { transitionsOf } from '#domain/render-spec';
-import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
 import type { ImageLayer } from './engine/image-layers.ts';
@@ -53,32 +52,21 @@ export interface EngineRun {
   deadline?: number;
 }
 
-/**
- * What the engine's input says of the picture of a voice clip, which has none: the engine reads none of it (it
- * returns after the speech in voice mode), and RenderClipInput asks for it whatever the mode.
- */
-const NO_PICTURE = {
-  position: 'center',
-  removeBotBackground: false,
-  backgroundVolume: 0,
-  transitions: {},
-  frame: frameSizeOf(DEFAULT_SHAPE),
-} as const satisfies Partial<RenderClipInput>;
-
 export function engineInputOf(spec: RenderSpec, run: EngineRun): RenderClipInput {
-  const { bot, lookDirectory, background, ...rest } = run;
+  const { bot, lookDirectory, background, imageLayers, ...rest } = run;
   const spoken = {
-    bot,
-    lookDirectory,
     text: spec.text,
     pronunciations: (spec.pronunciations ?? []).map(([word, say]) => ({ word, say })),
     voice: spec.bot.voice,
     ...rest,
   };
-  if (spec.mode === 'voice') return { ...spoken, ...NO_PICTURE, mode: 'voice' };
+  if (spec.mode === 'voice') return { ...spoken, mode: 'voice' };
   return {
     ...spoken,
     mode: 'video',
+    bot,
+    lookDirectory,
+    imageLayers,
     frame: spec.frame,
     position: spec.position,
     botSize: spec.botSize,

@@ -25,7 +25,7 @@ import type { ConcatInput } from '#functions/media/concat.ts';
 import type { ImageMedia } from '#functions/media/image-media.ts';
 import type { MixMusicInput } from '#functions/media/music.ts';
 import { type ClipJobDeps, renderJob } from '#functions/render/clip-job.ts';
-import type { RenderClipInput, RenderClipOutput } from '#functions/render/engine/types.ts';
+import type { RenderClipInput, RenderClipOutput, VideoClipInput } from '#functions/render/engine/types.ts';
 import type { ImageSubject } from '#functions/render/image.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { fetchRecording } from '#functions/render/recording.ts';
@@ -43,14 +43,25 @@ export const assembleQueue = new RecordingQueue<AssembleMessage>();
 export const notifyQueue = new RecordingQueue<DeliverMessage>();
 export let counter = 0;
 
+/** The engine's input of a video clip, to read its picture (a voice clip's input has none). */
+export function videoInput(input: RenderClipInput): VideoClipInput {
+  if (input.mode !== 'video') throw new Error('expected the input of a video clip, got a voice clip');
+  return input;
+}
+
 /** A stand-in for the media engine (tested on its own with real ffmpeg): writes a file named after its input. */
 export const renderClip = vi.fn(async (input: RenderClipInput): Promise<RenderClipOutput> => {
   const path = join(input.workDir, 'clip.mp4');
-  await writeFile(path, `${input.bot.uid}:${input.text}`);
   const durationSeconds = input.text.length / 10;
   // One cue of the clip's text, over its middle, as the engine would time it; marked when burned.
-  const cues = [{ startSeconds: 0.1, endSeconds: durationSeconds - 0.1, lines: [`${input.text}${input.captions === 'burn' ? ' [burned]' : ''}`] }];
-  if (input.mode === 'voice') return { path, contentType: 'audio/mpeg', durationSeconds, cues, words: [] };
+  const cueOf = (text: string) => [{ startSeconds: 0.1, endSeconds: durationSeconds - 0.1, lines: [text] }];
+  if (input.mode === 'voice') {
+    // A voice has no bot to draw: the file names what it says.
+    await writeFile(path, `voice:${input.text}`);
+    return { path, contentType: 'audio/mpeg', durationSeconds, cues: cueOf(input.text), words: [] };
+  }
+  await writeFile(path, `${input.bot.uid}:${input.text}`);
+  const cues = cueOf(`${input.text}${input.captions === 'burn' ? ' [burned]' : ''}`);
   // The engine's poster: a frame of the same pass.
   const posterPath = join(input.workDir, 'poster.jpg');
   await writeFile(posterPath, `frame of ${input.bot.uid}:${input.text}`);

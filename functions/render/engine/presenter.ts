@@ -9,15 +9,15 @@ import { botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from './layout
 import { clipMouthFrames, speechLoudness } from './mouth-track.ts';
 import { rigFor } from './rigs/rig.ts';
 import { loadSprites, lookManifest } from './sprites.ts';
-import { FPS, type Presenter, type RenderClipInput, type SpeechResult } from './types.ts';
+import { FPS, type Presenter, type SpeechResult, type VideoClipInput } from './types.ts';
 
 /** The presenter of a clip: a video bot's footage rig (./footage/), or the drawn rig below. */
-export async function presenterFor(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming): Promise<Presenter> {
+export async function presenterFor(input: VideoClipInput, speech: SpeechResult, timing: ClipTiming): Promise<Presenter> {
   const manifest = lookManifest(input.bot.look, input.lookDirectory);
   return manifest.footage ? footagePresenter(input, speech, timing, manifest) : presenterOf(input, speech, timing);
 }
 
-function presenterOf(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming): Presenter {
+function presenterOf(input: VideoClipInput, speech: SpeechResult, timing: ClipTiming): Presenter {
   const { frame, position } = input;
   const size = input.botSize ?? 'medium';
   const artwork = lookManifest(input.bot.look, input.lookDirectory);

@@ -25,9 +25,10 @@ import {
   type SpeechResult,
   SpeechTooLongError,
   SpokenTextTooLongError,
+  type VoiceClipInput,
 } from './types.ts';
 
-async function renderVoice(speech: SpeechResult, shown: string, input: RenderClipInput, speechMs: number): Promise<RenderClipOutput> {
+async function renderVoice(speech: SpeechResult, shown: string, input: VoiceClipInput, speechMs: number): Promise<RenderClipOutput> {
   const started = performance.now();
   const path = join(input.workDir, 'voice.mp3');
   await runFfmpeg(['-y', '-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, ...VOICE_ENCODE_ARGS, path], {

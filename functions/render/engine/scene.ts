@@ -1,7 +1,7 @@
 /**
  * What a clip's layers are drawn from, worked out once before any layer compiles: the timeline, the presenter
  * (its rig, its poses and where it stands), the captions to burn, the image layers with their pictures, the
- * background. Layers (./layers/) read it; none reads RenderClipInput's fields for what is decided here.
+ * background. Layers (./layers/) read it; none reads VideoClipInput's fields for what is decided here.
  */
 import { type Cue, cuesFromWords, isBurnable } from '#domain/captions';
 import type { SpeechScript } from '#domain/lexicon';
@@ -12,13 +12,13 @@ import type { ImageMedia } from '#media/image-media';
 import { type ClipTiming, clipTiming } from './clip-timeline.ts';
 import type { ImageLayer } from './image-layers.ts';
 import { presenterFor } from './presenter.ts';
-import type { Presenter, RenderClipInput, SpeechResult } from './types.ts';
+import type { Presenter, SpeechResult, VideoClipInput } from './types.ts';
 
 /** An image layer whose picture is here. */
 export type ReadyImageLayer = Omit<ImageLayer, 'image'> & { image: ImageMedia };
 
 export interface Scene {
-  input: RenderClipInput;
+  input: VideoClipInput;
   frame: FrameSize;
   timing: ClipTiming;
   presenter: Presenter;
@@ -34,7 +34,7 @@ export interface Scene {
 }
 
 /** The scene of a video clip, once its speech is made: the background and image layers' downloads awaited here. */
-export async function sceneOf(input: RenderClipInput, script: SpeechScript, speech: SpeechResult): Promise<Scene> {
+export async function sceneOf(input: VideoClipInput, script: SpeechScript, speech: SpeechResult): Promise<Scene> {
   const timing = clipTiming(speech.durationSeconds, input.transitions);
   const presenter = await presenterFor(input, speech, timing);
   const cues = cuesFromWords(script.shown, speech.words, timing.entrySeconds);

@@ -193,7 +193,7 @@ function loadManifest(dir: string): BotManifest {
 /** A look's manifest (its canvas, card and head box in its own units): built in, or in `directory`. */
 export const lookManifest = (look: string, directory = builtInLookDirectory(look)): BotManifest => loadManifest(directory);
 
-/** Sprites by look and height, by bytes: a clip needs one set (3.8 MB for a built-in look's medium at 720p, up to 53 MB for full at 1080p: infra/scripts/bench-sprites.ts). */
+/** Sprites by look and height, by bytes: a clip needs one set (3.8 MB for a built-in look's medium at 720p, up to 53 MB for full at 1080p: infra/scripts/bench/sprites.ts). */
 const spriteCache = new PicturePool<BotSprites>({
   maxWeight: 256 * MB,
   weigh: (s) => [s.panel, s.back, s.body, ...[...s.heads.values()].flat()].reduce((bytes, layer) => bytes + layer.data.length, 0),

@@ -58,16 +58,39 @@ export interface SpeechEngine {
   synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult>;
 }
 
-export interface RenderClipInput {
-  bot: Bot;
-  /** Where the bot's look (manifest.json and its layers) is, when it is not a built-in look (see sprites.ts loadSprites). */
-  lookDirectory?: string;
+/** What the engine needs of every clip: what it says, with which voice, and the run's directory and budget. */
+interface SpokenClipInput {
   /** The clip's text, with its markup (domain/speech-markup.ts). */
   text: string;
   /** The account's lexicon entries that apply to this text (domain/lexicon.ts pronunciationsFor). @default [] */
   pronunciations?: LexiconEntry[];
   /** The voice the clip is spoken with (domain voiceToSpeak): `speech` is this voice's engine. */
   voice: SpeechVoice;
+  /** An empty directory the engine may use; the caller removes it. */
+  workDir: string;
+  speech: SpeechEngine;
+  /** Multiplies the render's time budget (media.ts budgetFor). @default 1 */
+  budgetScale?: number;
+  /**
+   * Epoch ms by which the encode must be over (the function's own time limit, less what the job needs after it):
+   * the budget never runs past it, so the watchdog, not the platform, stops a slow render.
+   */
+  deadline?: number;
+  /** Progress 0..1 while encoding, for logs. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** A voice clip: the speech alone, as MP3. It has no picture. */
+export interface VoiceClipInput extends SpokenClipInput {
+  mode: 'voice';
+}
+
+/** A video clip: `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart, and its poster. */
+export interface VideoClipInput extends SpokenClipInput {
+  mode: 'video';
+  bot: Bot;
+  /** Where the bot's look (manifest.json and its layers) is, when it is not a built-in look (see sprites.ts loadSprites). */
+  lookDirectory?: string;
   position: BotPosition;
   /** How big the bot is drawn (layout.ts). @default 'medium' */
   botSize?: BotSize;
@@ -84,33 +107,22 @@ export interface RenderClipInput {
   frame: FrameSize;
   /**
    * Pictures drawn over the clip (overlays' images, then the video's logo), in order, the last on top: over the
-   * presenter, under the wipes, the burned text and the fades (layers/index.ts). Video only.
+   * presenter, under the wipes, the burned text and the fades (layers/index.ts).
    */
   imageLayers?: ImageLayer[];
-  /** 'burn' draws the clip's captions into the picture (video only; text the caption font cannot draw is not burned). @default 'none' */
+  /** 'burn' draws the clip's captions into the picture (text the caption font cannot draw is not burned). @default 'none' */
   captions?: CaptionMode;
   /**
-   * The clip's overlays (video only): the text ones are drawn by the text layer (layers/text.ts); the image ones
-   * reach the engine as `imageLayers` (the render job fetches their pictures) and are not read here.
+   * The clip's overlays: the text ones are drawn by the text layer (layers/text.ts); the image ones reach the
+   * engine as `imageLayers` (the render job fetches their pictures) and are not read here.
    */
   overlays?: Overlay[];
   /** Font and colours of the text overlays and burned captions. @default DEFAULT_THEME */
   theme?: Theme;
-  /** 'video': `frame`-sized 30 fps H.264 yuv420p + AAC MP4 with faststart, and its poster. 'voice': the speech alone, as MP3. */
-  mode: 'video' | 'voice';
-  /** An empty directory the engine may use; the caller removes it. */
-  workDir: string;
-  speech: SpeechEngine;
-  /** Multiplies the render's time budget (media.ts budgetFor). @default 1 */
-  budgetScale?: number;
-  /**
-   * Epoch ms by which the encode must be over (the function's own time limit, less what the job needs after it):
-   * the budget never runs past it, so the watchdog, not the platform, stops a slow render.
-   */
-  deadline?: number;
-  /** Progress 0..1 while encoding, for logs. */
-  onProgress?: (fraction: number) => void;
 }
+
+/** One clip for the engine, by its `mode`: a voice clip carries what it says, a video clip its picture too. */
+export type RenderClipInput = VoiceClipInput | VideoClipInput;
 
 export interface RenderClipOutput {
   /** Path of the result inside workDir. */

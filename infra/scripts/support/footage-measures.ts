@@ -1,6 +1,6 @@
 /**
  * A video bot's measures on its rendered frames (docs/video-bots.md#measured), shared by the measuring script
- * (infra/scripts/video-bot-measures.ts, any recording) and the tests (the still-footage fixture, or a recording
+ * (infra/scripts/measure/video-bot-measures.ts, any recording) and the tests (the still-footage fixture, or a recording
  * named by VIDBOT_TEST_RECORDING): the m/b/p closures and "oo" against "ee" read by the landmark net on the
  * rendered frames, and, on the pixels, the seam's colour step, the mouth's stillness while a shape holds and the
  * jump at the loop's wrap, each against the same measure of the footage itself.

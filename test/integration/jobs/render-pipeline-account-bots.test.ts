@@ -20,7 +20,7 @@ import { renderJob } from '#functions/render/clip-job.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { liveAccountsOnly, RecordingQueue } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
-import { caller, clipDeps, objects, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
+import { caller, clipDeps, objects, renderClip, renderQueue, submit, useRenderPipeline, videoInput, videos } from '../../support/render-pipeline.ts';
 
 const clock = new Date('2026-11-22T10:00:00Z');
 useRenderPipeline(() => clock);
@@ -65,7 +65,7 @@ describe('a bot of the account replaced while its videos wait', () => {
   }
   /** What the engine was handed for the last clip it rendered: the look's prefix, its body sprite's bytes, the voice. */
   const lastRender = () => {
-    const input = renderClip.mock.calls.at(-1)![0];
+    const input = videoInput(renderClip.mock.calls.at(-1)![0]);
     return { look: input.bot.look, body: readFileSync(join(input.lookDirectory!, 'body.png')), voice: input.voice.id };
   };
 

@@ -26,6 +26,7 @@ import {
   submit,
   until,
   useRenderPipeline,
+  videoInput,
   videos,
 } from '../../support/render-pipeline.ts';
 
@@ -71,7 +72,7 @@ describe('the render cache and the expiry of temporary renders', () => {
     renderClip.mockImplementationOnce(async (input) => {
       await held.opened;
       const path = join(input.workDir, 'clip.mp4');
-      await writeFile(path, `${input.bot.uid}:${input.text}`);
+      await writeFile(path, `${videoInput(input).bot.uid}:${input.text}`);
       return { path, contentType: 'video/mp4', durationSeconds: 2.6, cues: [], words: [] };
     });
     const slow = runQueueJob(renderJob, temporaryMessage, 1, 3, clipDeps);
@@ -153,14 +154,14 @@ describe("the video's shape", () => {
     await submit([clip]);
     await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const landscape = (await videos.get(`vid_test${counter}`))!;
-    expect(renderClip.mock.calls.at(-1)![0].frame).toEqual({ width: 1280, height: 720 });
+    expect(videoInput(renderClip.mock.calls.at(-1)![0]).frame).toEqual({ width: 1280, height: 720 });
 
     await submit([clip], true, caller, { aspect_ratio: '9:16', resolution: '1080p' });
     await runQueueJob(renderJob, renderQueue.take()[0]!, 1, 3, clipDeps);
     const vertical = (await videos.get(`vid_test${counter}`))!;
     expect(vertical.shape).toEqual({ aspectRatio: '9:16', resolution: '1080p' });
     expect(renderClip).toHaveBeenCalledTimes(2);
-    expect(renderClip.mock.calls.at(-1)![0].frame).toEqual({ width: 1080, height: 1920 });
+    expect(videoInput(renderClip.mock.calls.at(-1)![0]).frame).toEqual({ width: 1080, height: 1920 });
     expect(vertical.clipResults['0']!.cached).toBeUndefined();
     expect(vertical.clipResults['0']!.contentHash).not.toBe(landscape.clipResults['0']!.contentHash);
 

@@ -11,7 +11,18 @@ import { JobFailure } from '#domain/errors';
 import { toPublicVideo } from '#functions/commons/presenters/video.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
 import { LOGO, overlayImageSubject } from '#functions/render/image.ts';
-import { caller, clipDeps, counter, fetchImage, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
+import {
+  caller,
+  clipDeps,
+  counter,
+  fetchImage,
+  renderClip,
+  renderQueue,
+  submit,
+  useRenderPipeline,
+  videoInput,
+  videos,
+} from '../../support/render-pipeline.ts';
 
 const clock = new Date('2026-11-22T10:00:00Z');
 useRenderPipeline(() => clock);
@@ -41,7 +52,8 @@ describe('the logo', () => {
       [LOGO_URL, LOGO],
       [LOGO_URL, LOGO],
     ]);
-    for (const [input] of renderClip.mock.calls) {
+    for (const [call] of renderClip.mock.calls) {
+      const input = videoInput(call);
       expect(input.imageLayers).toHaveLength(1);
       const [layer] = input.imageLayers!;
       expect(layer).toMatchObject({ position: 'bottom-left', size: 0.12, opacity: 0.8 });
@@ -82,7 +94,7 @@ describe('the logo', () => {
     await submit([{ clip_uid: kept.clipUid }]);
     const bare = await renderAll();
     expect(bare.clips[0]!.logo).toBeUndefined();
-    expect(renderClip.mock.lastCall![0].imageLayers).toEqual([]);
+    expect(videoInput(renderClip.mock.lastCall![0]).imageLayers).toEqual([]);
 
     await submit([{ clip_uid: kept.clipUid }], true, caller, { logo: { url: 'https://cdn.test/new.png', position: 'center' } });
     const relogoed = await renderAll();
@@ -99,7 +111,8 @@ describe('the logo', () => {
     await submit([{ bot_uid: 'bot_ava', text: 'Only a voice' }], false, caller, { logo: { url: LOGO_URL } });
     expect((await renderAll()).renderedCount).toBe(1);
     expect(fetchImage).not.toHaveBeenCalled();
-    expect(renderClip.mock.lastCall![0].imageLayers).toEqual([]);
+    expect(renderClip.mock.lastCall![0]).toMatchObject({ mode: 'voice' });
+    expect(renderClip.mock.lastCall![0]).not.toHaveProperty('imageLayers');
   });
 
   it('a logo that cannot be fetched fails the video with its own code and words', async () => {
@@ -123,7 +136,7 @@ describe('the logo', () => {
       ['https://cdn.test/seal.png', overlayImageSubject(2)],
       [LOGO_URL, LOGO],
     ]);
-    const layers = renderClip.mock.lastCall![0].imageLayers!.map(({ image: _image, ...layer }) => layer);
+    const layers = videoInput(renderClip.mock.lastCall![0]).imageLayers!.map(({ image: _image, ...layer }) => layer);
     expect(layers).toEqual([
       { position: 'top-left', size: 0.1, opacity: 1, start: 1.5, end: 4 },
       { position: 'bottom-right', size: 0.2, opacity: 0.5 },

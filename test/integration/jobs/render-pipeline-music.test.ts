@@ -69,7 +69,7 @@ describe("a video's music", () => {
     });
     const { video, output } = await renderAndAssemble(created.videoId);
     expect(concat).not.toHaveBeenCalled();
-    expect(output).toBe('bot_otto:Alone with music + bed of ambient for 1.6 s at 0.1 ducked at 0.1-1.5');
+    expect(output).toBe('voice:Alone with music + bed of ambient for 1.6 s at 0.1 ducked at 0.1-1.5');
     expect(video.output).toMatchObject({ kind: 'audio', contentType: 'audio/mpeg', durationSeconds: 1.6 });
   });
 

@@ -23,6 +23,7 @@ import {
   renderQueue,
   submit,
   useRenderPipeline,
+  videoInput,
   videos,
 } from '../../support/render-pipeline.ts';
 
@@ -235,7 +236,7 @@ describe('captions', () => {
     const plain = await renderAndAssemble(await submit([clip]));
     const burned = await renderAndAssemble(await submit([clip], true, caller, { captions: 'burn' }));
     expect(renderClip).toHaveBeenCalledTimes(2);
-    expect(renderClip.mock.calls[1]![0].captions).toBe('burn');
+    expect(videoInput(renderClip.mock.calls[1]![0]).captions).toBe('burn');
     expect(burned.clipResults['0']!.contentHash).not.toBe(plain.clipResults['0']!.contentHash);
     const again = await renderAndAssemble(await submit([clip], true, caller, { captions: 'burn' }));
     expect(renderClip).toHaveBeenCalledTimes(2);

@@ -11,7 +11,7 @@ import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '#functions/media/media.ts';
 import { captionFontPath, captionsScript, placeCaptions } from '#functions/render/engine/burned-captions.ts';
-import { type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
+import { renderClip, type VideoClipInput } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
@@ -88,7 +88,7 @@ describe('burned captions', () => {
 
   it('draws legible captions into a 1280x720 clip where they were placed, and nowhere near the presenter', async () => {
     const text = 'Captions are drawn on a box. They stay clear of the presenter.';
-    const base: Omit<RenderClipInput, 'workDir' | 'captions'> = {
+    const base: Omit<VideoClipInput, 'workDir' | 'captions'> = {
       bot: ava,
       text,
       position: 'bottom-right',

@@ -10,7 +10,7 @@ import { speechScriptOf } from '#domain/lexicon';
 import { voiceToSpeak } from '#domain/voices';
 import { readWav } from '#functions/media/wav.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
-import { BENCH_TEXT } from '#infra/scripts/bench-support.ts';
+import { BENCH_TEXT } from '#infra/scripts/bench/support.ts';
 import { ava, scratchDir } from '../../support/captions.ts';
 import { silences } from '../../support/silences.ts';
 

@@ -82,7 +82,7 @@ describe('lip sync', () => {
 
 describe('voice mode and concatenation', () => {
   it('voice mode produces the speech alone as MP3', async () => {
-    const voice = await render({ mode: 'voice', text: TINY, transitions: { entry: 'fade_in' } });
+    const voice = await render({ mode: 'voice', text: TINY });
     const info = await probeFile(voice.path);
     expect(voice.contentType).toBe('audio/mpeg');
     expect(info.streams.map((s) => s.codec_type)).toEqual(['audio']);

@@ -2,7 +2,7 @@
  * A video bot drawn by the real render path and measured on its frames (docs/video-bots.md, "Measured" and "Test
  * material"). The look is prepared from VIDBOT_TEST_RECORDING when it names a recording of a person speaking, else
  * from the test portrait filmed still (a real face; its lips never move, so it proves the seam, the stillness and
- * the loop, not the speaking bars, which infra/scripts/video-bot-measures.ts measures on a recording).
+ * the loop, not the speaking bars, which infra/scripts/measure/video-bot-measures.ts measures on a recording).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

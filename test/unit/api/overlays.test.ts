@@ -13,14 +13,12 @@ import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { TextOverlay } from '#domain/overlays';
-import type { KeptClip, VideoRepository } from '#domain/ports';
-import { DEFAULT_SHAPE } from '#domain/shape';
 import { fieldsFromTemplate, parseTemplate } from '#domain/templates';
 import type { VideoRecord } from '#domain/video';
-import { type CreateVideoDeps, createVideo } from '#domain/videos';
 import { voiceToSpeak } from '#domain/voices';
 import { openApiDocument } from '#functions/api/openapi.ts';
 import { cacheKeyOf } from '../../support/cache-key.ts';
+import { createOnMemory, keptClip } from '../../support/clip-fixtures.ts';
 
 const clip = (overrides: Record<string, unknown> = {}) => ({ bot_uid: 'bot_ava', text: 'Hello there', ...overrides });
 const request = (fields: Record<string, unknown>) => ({ webhook: 'https://e.com/h', ...fields });
@@ -151,45 +149,15 @@ describe('theme', () => {
   });
 });
 
-const kept: KeptClip = {
-  tenantId: 'acct_1',
-  clipUid: 'clip_abc',
-  clipName: 'Intro',
-  contentHash: 'abc',
-  objectKey: 'kept/abc.mp4',
-  durationSeconds: 2,
-  shape: DEFAULT_SHAPE,
-  botUid: 'bot_ava',
-  createVideo: true,
-  createdAt: '2026-11-23T00:00:00Z',
+const kept = keptClip({
   spec: {
-    botUid: 'bot_ava',
-    text: 'Hello',
-    position: 'bottom-right',
-    removeBotBackground: false,
-    backgroundVolume: 0,
-    transitions: {},
-    reusable: true,
     overlays: [{ type: 'text', text: 'Kept title', style: 'title', start: 0, position: 'center' }],
     theme: { font: 'merriweather', primaryColor: '#000000', textColor: '#FFFFFF' },
   },
-};
+});
 
-async function create(fields: Record<string, unknown>): Promise<VideoRecord> {
-  const created: VideoRecord[] = [];
-  await createVideo(parseCreateVideo(request(fields)), { tenantId: 'acct_1', keyId: 'key_1' }, {
-    bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
-    accountBots: { get: async () => undefined },
-    accounts: { get: async () => undefined },
-    voices: { polly: false },
-    videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
-    clips: { get: async (_t, uid) => (uid === kept.clipUid ? kept : undefined), put: async () => undefined, list: async () => ({ items: [] }) },
-    renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
-    now: () => new Date('2026-11-23T00:00:00Z'),
-    newVideoId: () => 'vid_new',
-  } satisfies CreateVideoDeps);
-  return created[0]!;
-}
+const create = async (fields: Record<string, unknown>): Promise<VideoRecord> =>
+  (await createOnMemory(parseCreateVideo(request(fields)), { kept }))[0]!;
 
 describe('overlays and theme on the stored clips', () => {
   it("are each clip's: a kept clip keeps its overlays and takes the video's theme (or none)", async () => {

@@ -17,12 +17,12 @@ import { BOT_SIZES } from '#domain/choices';
 import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
 import { InvalidRequest } from '#domain/errors';
-import type { KeptClip, VideoRepository } from '#domain/ports';
+import type { KeptClip } from '#domain/ports';
 import { DEFAULT_SHAPE, type Shape } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
-import { type CreateVideoDeps, createVideo as createVideoUseCase } from '#domain/videos';
 import { openApiDocument } from '#functions/api/openapi.ts';
 import { cacheKeyOf } from '../../support/cache-key.ts';
+import { createOnMemory, keptClip, PLAIN_CLIP } from '../../support/clip-fixtures.ts';
 import { lambdaContext, multipart, restEvent } from '../../support/events.ts';
 
 // Config is read at cold start (module import), so the environment is set before the handler loads.
@@ -167,17 +167,7 @@ describe('the shape in what callers see', () => {
   });
 });
 
-const spec: ClipSpec = {
-  index: 0,
-  clipName: 'Intro',
-  botUid: 'bot_ava',
-  text: 'Hello',
-  position: 'bottom-right',
-  removeBotBackground: false,
-  backgroundVolume: 0,
-  transitions: {},
-  reusable: true,
-};
+const spec = PLAIN_CLIP;
 
 describe("the clip's cache key", () => {
   it('differs for every shape of a video clip, and not for a voice (it has no picture)', () => {
@@ -211,48 +201,10 @@ describe("the clip's cache key", () => {
 });
 
 describe('a kept clip in a video of another shape', () => {
-  const kept = (shape: Shape = DEFAULT_SHAPE, createVideo = true): KeptClip => ({
-    tenantId: 'acct_1',
-    clipUid: 'clip_abc',
-    clipName: 'Intro',
-    contentHash: 'abc',
-    objectKey: 'kept/abc.mp4',
-    durationSeconds: 2,
-    botUid: 'bot_ava',
-    createVideo,
-    shape,
-    createdAt: '2026-11-23T00:00:00Z',
-    spec: {
-      botUid: 'bot_ava',
-      text: 'Hello',
-      position: 'bottom-right',
-      removeBotBackground: false,
-      backgroundVolume: 0,
-      transitions: {},
-      reusable: true,
-    },
-  });
+  const kept = (shape: Shape = DEFAULT_SHAPE, createVideo = true): KeptClip => keptClip({ shape, createVideo });
   /** The create use case on in-memory ports, with one kept clip in the library. */
-  async function create(clip: KeptClip, fields: Record<string, unknown>) {
-    const created: VideoRecord[] = [];
-    const command = parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ clip_uid: 'clip_abc' }], ...fields });
-    await createVideoUseCase(
-      command,
-      { tenantId: 'acct_1', keyId: 'key_1' },
-      {
-        bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
-        accountBots: { get: async () => undefined } as unknown as CreateVideoDeps['accountBots'],
-        accounts: { get: async () => undefined },
-        voices: { polly: false },
-        videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
-        clips: { get: async () => clip, put: async () => undefined, list: async () => ({ items: [] }) },
-        renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
-        now: () => new Date('2026-11-23T00:00:00Z'),
-        newVideoId: () => 'vid_new',
-      },
-    );
-    return created;
-  }
+  const create = (clip: KeptClip, fields: Record<string, unknown>) =>
+    createOnMemory(parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ clip_uid: 'clip_abc' }], ...fields }), { kept: clip });
   const refusal = async (promise: Promise<unknown>) => {
     try {
       await promise;

@@ -23,7 +23,7 @@ const LONG_FUNCTIONS: Record<string, string> = {
     'hot loop: runs for every pixel of every new pose, the source points inlined (a call per pixel costs the render)',
   'functions/domain/speech-markup.ts parseSpeechMarkup':
     'one scanner over the text whose open tags, current run and breaks are shared by every tag case; not split yet',
-  'infra/scripts/bench-service.ts startBenchService': 'the bench runtime, one flow of 88 lines; to split into named steps',
+  'infra/scripts/bench/service.ts startBenchService': 'the bench runtime, one flow of 88 lines; to split into named steps',
 };
 /** Cycles of types in functions/ outside the domain, and why they are still there. */
 const TYPE_CYCLES: Record<string, string> = {

@@ -4,36 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AccountBot } from '#domain/account-bot';
-import { BUILT_IN_BOTS } from '#domain/bot';
-
 import { parseCreateVideo } from '#domain/create-request';
 import { Conflict, InvalidRequest } from '#domain/errors';
-import type { KeptClip, VideoRepository } from '#domain/ports';
-import { DEFAULT_SHAPE } from '#domain/shape';
-import type { VideoRecord } from '#domain/video';
-import { type CreateVideoDeps, createVideo } from '#domain/videos';
+import { createOnMemory, keptClip } from '../../support/clip-fixtures.ts';
 
-const kept: KeptClip = {
-  tenantId: 'acct_1',
-  clipUid: 'clip_abc',
-  clipName: 'Intro',
-  contentHash: 'abc',
-  objectKey: 'kept/abc.mp4',
-  durationSeconds: 2,
-  shape: DEFAULT_SHAPE,
-  botUid: 'my-host',
-  createVideo: true,
-  createdAt: '2026-11-23T00:00:00Z',
-  spec: {
-    botUid: 'my-host',
-    text: 'Hello',
-    position: 'bottom-right',
-    removeBotBackground: false,
-    backgroundVolume: 0,
-    transitions: {},
-    reusable: true,
-  },
-};
+const kept = keptClip({ botUid: 'my-host' });
 
 const ownBot = (status: AccountBot['status']): AccountBot => ({
   tenantId: 'acct_1',
@@ -52,29 +27,11 @@ const ownBot = (status: AccountBot['status']): AccountBot => ({
 });
 
 /** The create use case on in-memory ports: one kept clip of the account's bot `my-host`, the bot as given. */
-async function create(bot: AccountBot | undefined) {
-  const created: VideoRecord[] = [];
-  await createVideo(
-    parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }, { clip_uid: 'clip_abc' }] }),
-    { tenantId: 'acct_1', keyId: 'key_1' },
-    {
-      bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
-      accountBots: { get: async (tenantId: string, uid: string) => (tenantId === bot?.tenantId && uid === bot.uid ? bot : undefined) },
-      accounts: { get: async () => undefined },
-      voices: { polly: false },
-      videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
-      clips: {
-        get: async (_tenant, uid) => (uid === kept.clipUid ? kept : undefined),
-        put: async () => undefined,
-        list: async () => ({ items: [] }),
-      },
-      renderQueue: { send: async () => undefined, sendBatch: async () => undefined },
-      now: () => new Date('2026-11-23T00:00:00Z'),
-      newVideoId: () => 'vid_new',
-    } satisfies CreateVideoDeps,
-  );
-  return created;
-}
+const create = (bot: AccountBot | undefined) =>
+  createOnMemory(parseCreateVideo({ webhook: 'https://e.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi' }, { clip_uid: 'clip_abc' }] }), {
+    kept,
+    accountBot: bot,
+  });
 
 async function refusal(promise: Promise<unknown>): Promise<unknown> {
   try {

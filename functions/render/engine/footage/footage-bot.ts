@@ -11,7 +11,7 @@ import type { BotManifest } from '#domain/look';
 import type { FrameSize } from '#domain/shape';
 import type { ClipTiming } from '../clip-timeline.ts';
 import { type BotBox, botHeightFor, headBoxOf, layoutFor } from '../layout.ts';
-import type { Presenter, RenderClipInput, SpeechResult } from '../types.ts';
+import type { Presenter, SpeechResult, VideoClipInput } from '../types.ts';
 import { footageMouthFrames } from './footage-mouth.ts';
 import { FootageRig } from './footage-rig.ts';
 
@@ -30,7 +30,7 @@ export function fullFootageBox(frame: FrameSize, position: BotPosition, manifest
   return { x, y: frame.height - height, width, height };
 }
 
-export async function footagePresenter(input: RenderClipInput, speech: SpeechResult, timing: ClipTiming, manifest: BotManifest): Promise<Presenter> {
+export async function footagePresenter(input: VideoClipInput, speech: SpeechResult, timing: ClipTiming, manifest: BotManifest): Promise<Presenter> {
   const { frame, position } = input;
   const size = input.botSize ?? 'medium';
   const directory = input.lookDirectory;

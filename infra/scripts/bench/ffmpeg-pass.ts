@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/bench-ffmpeg-pass.ts [-- --seconds 20 --rounds 2]`: is the render's ffmpeg pass dearer than
+ * `npx tsx infra/scripts/bench/ffmpeg-pass.ts [-- --seconds 20 --rounds 2]`: is the render's ffmpeg pass dearer than
  * the floor? The ordinary request's command line (16:9 720p over the looped 12-s `testsrc2` background: the bot
  * overlaid, fades, the voice mixed with the background's sound, the poster split off), with a generated 288x332
  * RGBA picture and tone in place of Node's bot frames and speech so that only ffmpeg is measured, beside the floor
@@ -9,10 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { median } from './bench-report.ts';
-import { argument, cpuSeconds, loadAverage, ordinaryBackground } from './bench-support.ts';
+import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../../functions/media/formats.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { median } from './report.ts';
+import { argument, cpuSeconds, loadAverage, ordinaryBackground } from './support.ts';
 
 const seconds = Number(argument('seconds') ?? 20);
 const rounds = Number(argument('rounds') ?? 2);
@@ -110,7 +110,9 @@ const runs: Record<string, (file: string, out: string) => string[]> = {
   ],
 };
 
-const file = await ordinaryBackground(join(import.meta.dirname, '..', '..', '.local', 'samples', 'background-ordinary-testsrc2-12s-1280x720.mp4'));
+const file = await ordinaryBackground(
+  join(import.meta.dirname, '..', '..', '..', '.local', 'samples', 'background-ordinary-testsrc2-12s-1280x720.mp4'),
+);
 const out = mkdtempSync(join(tmpdir(), 'vidbot-pass-'));
 const cpu: Record<string, number[]> = {};
 for (let round = 0; round < rounds; round++)

@@ -3,9 +3,9 @@ import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { aspectRatioSchema, resolutionSchema } from '#domain/create-request';
 import type { FrameSize, Shape } from '#domain/shape';
-import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../functions/media/formats.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { FPS } from '../../functions/render/engine/types.ts';
+import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS } from '../../../functions/media/formats.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { FPS } from '../../../functions/render/engine/types.ts';
 
 /** About sixty seconds of speech for bot_ava (espeak-ng, 160 words per minute): the benchmarks' clip. */
 export const BENCH_TEXT = [

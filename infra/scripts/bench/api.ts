@@ -13,8 +13,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { startLocalRuntime } from '../local/runtime.ts';
-import { createKey, localTarget } from './keys.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
+import { createKey, localTarget } from '../keys.ts';
 
 interface Operation {
   name: string;

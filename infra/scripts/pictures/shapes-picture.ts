@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/shapes-picture.ts [-- <png>]`: the docs' picture of the three shapes. The same bot
+ * `npx tsx infra/scripts/pictures/shapes-picture.ts [-- <png>]`: the docs' picture of the three shapes. The same bot
  * (bot_ava, bottom-right, on its card) over the same landscape picture, rendered by the engine at 16:9, 9:16
  * and 1:1 (720p), one frame of each side by side at the same height. Default path docs/shapes.png.
  */
@@ -10,10 +10,10 @@ import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { ASPECT_RATIOS, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../functions/media/background-media.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import { inspectBackground } from '../../../functions/media/background-media.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 
 /** Height of each shape's frame in the picture, px. */
 const ROW = 480;

@@ -9,27 +9,27 @@
  * - the loop: the change across the base loop's wrap, against the footage's own frame-to-frame change.
  * With --keep <dir>, the look and a PNG of the lower face at every m/b/p are written there.
  *
- *   npx tsx infra/scripts/video-bot-measures.ts <recording.mp4> [--look <dir>] [--keep <dir>]
+ *   npx tsx infra/scripts/measure/video-bot-measures.ts <recording.mp4> [--look <dir>] [--keep <dir>]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
-import { speechScriptOf } from '../../functions/domain/lexicon.ts';
-import type { BotManifest } from '../../functions/domain/look.ts';
-import { frameSizeOf } from '../../functions/domain/shape.ts';
-import { readFootage } from '../../functions/media/footage-media.ts';
-import { buildFootageLook } from '../../functions/prepare/footage/footage-look.ts';
-import { CLOSED_OPENING, measureMouth } from '../../functions/prepare/footage/mouth-measures.ts';
-import { FaceTracker } from '../../functions/prepare/footage/track.ts';
-import { clipTiming } from '../../functions/render/engine/clip-timeline.ts';
-import { footageMouthFrames } from '../../functions/render/engine/footage/footage-mouth.ts';
-import { FootageRig } from '../../functions/render/engine/footage/footage-rig.ts';
-import { blendWeights } from '../../functions/render/engine/footage/mouth-blend.ts';
-import { botHeightFor } from '../../functions/render/engine/layout.ts';
-import { FPS } from '../../functions/render/engine/types.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import { speechScriptOf } from '../../../functions/domain/lexicon.ts';
+import type { BotManifest } from '../../../functions/domain/look.ts';
+import { frameSizeOf } from '../../../functions/domain/shape.ts';
+import { readFootage } from '../../../functions/media/footage-media.ts';
+import { buildFootageLook } from '../../../functions/prepare/footage/footage-look.ts';
+import { CLOSED_OPENING, measureMouth } from '../../../functions/prepare/footage/mouth-measures.ts';
+import { FaceTracker } from '../../../functions/prepare/footage/track.ts';
+import { clipTiming } from '../../../functions/render/engine/clip-timeline.ts';
+import { footageMouthFrames } from '../../../functions/render/engine/footage/footage-mouth.ts';
+import { FootageRig } from '../../../functions/render/engine/footage/footage-rig.ts';
+import { blendWeights } from '../../../functions/render/engine/footage/mouth-blend.ts';
+import { botHeightFor } from '../../../functions/render/engine/layout.ts';
+import { FPS } from '../../../functions/render/engine/types.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 import {
   bilabialOpenings,
   closedCount,
@@ -39,7 +39,7 @@ import {
   roundedAgainstSpread,
   seamStep,
   VISEME_SENTENCE,
-} from './support/footage-measures.ts';
+} from '../support/footage-measures.ts';
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { keep: { type: 'string' }, look: { type: 'string' } } });
 const recording = positionals[0];

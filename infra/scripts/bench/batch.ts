@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchRoom } from '#domain/batches';
 import { limits } from '#domain/limits';
-import { createLog } from '../local/log.ts';
-import { startLocalRuntime } from '../local/runtime.ts';
-import { functions } from '../wiring.ts';
-import { argument, cpuSeconds, loadAverage } from './bench-support.ts';
-import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { createLog } from '../../local/log.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
+import { functions } from '../../wiring.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { argument, cpuSeconds, loadAverage } from './support.ts';
 
 const ROWS = Number(argument('rows') ?? 50);
 const NAMES = ['Ada', 'Grace', 'Alan', 'Katherine', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Linus', 'Margaret'];

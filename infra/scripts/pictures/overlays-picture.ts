@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/overlays-picture.ts [out.png]`: the docs' contact sheet of text overlays — clips
+ * `npx tsx infra/scripts/pictures/overlays-picture.ts [out.png]`: the docs' contact sheet of text overlays — clips
  * rendered by the engine over the sample background with a title, a lower third and a caption box at once, in
  * Latin, Arabic and Chinese/Japanese, with burned captions, in 16:9 (two themes) and 9:16; one frame of each, side
  * by side. Default output: docs/overlays.png.
@@ -13,11 +13,11 @@ import type { BotPosition } from '#domain/choices';
 import type { TextOverlay, Theme } from '#domain/overlays';
 import { frameSizeOf, type Shape } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../functions/media/background-media.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { makeSampleBackground } from './make-sample-background.ts';
+import { inspectBackground } from '../../../functions/media/background-media.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { makeSampleBackground } from '../make-sample-background.ts';
 
 const text = (style: TextOverlay['style'], value: string, position?: BotPosition): TextOverlay => ({
   type: 'text',

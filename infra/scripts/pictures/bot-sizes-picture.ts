@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/bot-sizes-picture.ts [-- <png>] [--resolution 720p|1080p] [--frames <dir>]`: the docs'
+ * `npx tsx infra/scripts/pictures/bot-sizes-picture.ts [-- <png>] [--resolution 720p|1080p] [--frames <dir>]`: the docs'
  * picture of the bot sizes. One row per size (small, medium, large, full), one column per shape (16:9, 9:16, 1:1),
  * each a frame the engine rendered with burned captions: bot_ava on her card at bottom-right, and in the last
  * column of each shape a bot prepared from a photo (test/fixtures/prepare/portrait.jpg) without its background.
@@ -15,10 +15,10 @@ import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
 import { BOT_SIZES } from '#domain/choices';
 import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { buildPhotoLook, loadPhotoModels } from '../../../functions/prepare/photo-look.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 
 /** Height of each row of the picture, px; the frames of a row are scaled to it. */
 const ROW = 240;

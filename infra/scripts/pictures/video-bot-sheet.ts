@@ -2,21 +2,21 @@
  * A contact sheet of a video bot made from your recording (docs/video-bots.md): one frame of the engine's render
  * in each of `small`, `medium` and `large` (16:9 720p, bottom-right, centre) and in 9:16 `full`, side by side at
  * one height, written as a PNG. The recording is prepared as a caller's would be (or a look prepared before is read
- * with --look, e.g. one kept by infra/scripts/video-bot-measures.ts --keep).
+ * with --look, e.g. one kept by infra/scripts/measure/video-bot-measures.ts --keep).
  *
- *   npx tsx infra/scripts/video-bot-sheet.ts <recording.mp4> [--look <dir>] [--out sheet.png]
+ *   npx tsx infra/scripts/pictures/video-bot-sheet.ts <recording.mp4> [--look <dir>] [--out sheet.png]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import type { BotPosition, BotSize } from '../../functions/domain/choices.ts';
-import { type AspectRatio, frameSizeOf } from '../../functions/domain/shape.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { buildFootageLook } from '../../functions/prepare/footage/footage-look.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import type { BotPosition, BotSize } from '../../../functions/domain/choices.ts';
+import { type AspectRatio, frameSizeOf } from '../../../functions/domain/shape.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { buildFootageLook } from '../../../functions/prepare/footage/footage-look.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 
 const ROW = 360;
 const SHOTS: { size: BotSize; position: BotPosition; aspectRatio: AspectRatio }[] = [

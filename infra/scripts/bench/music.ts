@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { ffmpegPath } from '../../functions/media/binaries.ts';
-import { concatClips } from '../../functions/media/concat.ts';
-import { decodeMusic, mixMusic } from '../../functions/media/music.ts';
-import { presetWav } from '../../functions/media/music-presets.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { argument, BENCH_TEXT, cpuSeconds, loadAverage } from './bench-support.ts';
+import { ffmpegPath } from '../../../functions/media/binaries.ts';
+import { concatClips } from '../../../functions/media/concat.ts';
+import { decodeMusic, mixMusic } from '../../../functions/media/music.ts';
+import { presetWav } from '../../../functions/media/music-presets.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { argument, BENCH_TEXT, cpuSeconds, loadAverage } from './support.ts';
 
 type Timing = { seconds: number; cpu: number };
 

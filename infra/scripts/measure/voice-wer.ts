@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { findVoice, type SpeechVoice } from '#domain/voices';
-import { measureVoice, pocketsphinxInstalled, type RecogniserModel, TEST_SENTENCES } from '../voices/wer.ts';
+import { measureVoice, pocketsphinxInstalled, type RecogniserModel, TEST_SENTENCES } from '../../voices/wer.ts';
 
 const { values } = parseArgs({
   options: {

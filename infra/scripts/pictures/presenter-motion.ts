@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/presenter-motion.ts`: the docs' pictures of the presenters' motion (docs/presenters.md).
+ * `npx tsx infra/scripts/pictures/presenter-motion.ts`: the docs' pictures of the presenters' motion (docs/presenters.md).
  * For bot_ava (built in), a bot prepared from the test portrait (test/fixtures/prepare/portrait.jpg) and a drawn bot
  * (bot_ava's layers given as a caller's drawings, with its mouth shapes), a clip is
  * rendered by the engine (renderClip, espeak-ng, 16:9 720p, `large`, centred on its card) saying two phrases with a
@@ -13,14 +13,14 @@ import sharp from 'sharp';
 import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
 import { frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
-import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
-import { fontFilePath, THEME_FONT_FILES } from '../../functions/render/engine/fonts.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { layoutFor } from '../../functions/render/engine/layout.ts';
-import { lookManifest } from '../../functions/render/engine/sprites.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { buildDrawnLook } from '../../../functions/prepare/drawn-look.ts';
+import { buildPhotoLook, loadPhotoModels } from '../../../functions/prepare/photo-look.ts';
+import { fontFilePath, THEME_FONT_FILES } from '../../../functions/render/engine/fonts.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { layoutFor } from '../../../functions/render/engine/layout.ts';
+import { lookManifest } from '../../../functions/render/engine/sprites.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 
 const TEXT = 'Hello, and welcome back. Today we look at three things. <break time="1.2s"/> First, the numbers; then, what they mean for you.';
 const FRAME = frameSizeOf({ aspectRatio: '16:9', resolution: '720p' });

@@ -12,10 +12,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { type BotManifest, mouthFramesOf } from '#domain/look';
-import { buildDrawnLook } from '../../functions/prepare/drawn-look.ts';
-import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
+import { buildDrawnLook } from '../../../functions/prepare/drawn-look.ts';
+import { buildPhotoLook } from '../../../functions/prepare/photo-look.ts';
 
-const repo = resolve(fileURLToPath(import.meta.url), '../../..');
+const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 const TILE = 180;
 const KEYS = ['m0-eo', 'm1-eo', 'm2-eo', 'm3-eo', 'm4-eo', 'm0-ec'];
 

@@ -1,14 +1,14 @@
 /**
- * `npx tsx infra/scripts/photo-prepare-time.ts [<photo>] [runs]`: how long preparing a photo bot takes, in one process
+ * `npx tsx infra/scripts/measure/photo-prepare-time.ts [<photo>] [runs]`: how long preparing a photo bot takes, in one process
  * (the models loaded first, then `runs` preparations of the same photo, default 3): wall time and the process's CPU
  * time (user + system) of each, so that a figure taken while the machine is shared still compares.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildPhotoLook, loadPhotoModels } from '../../functions/prepare/photo-look.ts';
+import { buildPhotoLook, loadPhotoModels } from '../../../functions/prepare/photo-look.ts';
 
-const repo = resolve(fileURLToPath(import.meta.url), '../../..');
+const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 const photo = readFileSync(process.argv[2] ?? join(repo, 'test/fixtures/prepare/portrait.jpg'));
 const runs = Number(process.argv[3] ?? 3);
 

@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/captions-picture.ts [out.png]`: the docs' picture of burned captions — two clips
+ * `npx tsx infra/scripts/pictures/captions-picture.ts [out.png]`: the docs' picture of burned captions — two clips
  * rendered by the engine with `captions: "burn"` over the sample background (ava at bottom-right: captions beside
  * her; maya at center: under her card), one frame of each in the middle of a two-line cue, side by side at half
  * size. Default output: docs/captions.png.
@@ -12,11 +12,11 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import type { BotPosition } from '#domain/choices';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../functions/media/background-media.ts';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { makeSampleBackground } from './make-sample-background.ts';
+import { inspectBackground } from '../../../functions/media/background-media.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { makeSampleBackground } from '../make-sample-background.ts';
 
 async function main() {
   const out = resolve(process.argv[2] ?? 'docs/captions.png');

@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/bench-sprites.ts [-- --look <dir>]`: what a clip's sprites cost before its first frame, in
+ * `npx tsx infra/scripts/bench/sprites.ts [-- --look <dir>]`: what a clip's sprites cost before its first frame, in
  * CPU time (not disturbed by a busy machine): the look's PNG layers decoded (once per warm process), then scaled
  * to each bot size in each shape (once per size, then cached), and the compositor's mask (the card's rounded shape) made for each clip.
  * Also the memory they hold: the decoded layers (kept by bytes in sprites.ts's cache) and each size's scaled sprites.
@@ -11,10 +11,10 @@ import { PNG } from 'pngjs';
 import { BOT_SIZES } from '#domain/choices';
 import { mouthFramesOf } from '#domain/look';
 import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
-import { botHeightFor } from '../../functions/render/engine/layout.ts';
-import { rigFor } from '../../functions/render/engine/rigs/rig.ts';
-import { type BotSprites, loadSprites, lookManifest } from '../../functions/render/engine/sprites.ts';
-import { argument } from './bench-support.ts';
+import { botHeightFor } from '../../../functions/render/engine/layout.ts';
+import { rigFor } from '../../../functions/render/engine/rigs/rig.ts';
+import { type BotSprites, loadSprites, lookManifest } from '../../../functions/render/engine/sprites.ts';
+import { argument } from './support.ts';
 
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
@@ -32,7 +32,7 @@ console.log(`decode the layers (once per process): ${cpuMs(started)} ms CPU`);
 const MB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MB).toFixed(1);
 // The files loadSprites decodes, decoded again here to weigh them (RGBA, as sprites.ts keeps them).
-const dir = directory ?? join(import.meta.dirname, '../../functions/render/bots', look);
+const dir = directory ?? join(import.meta.dirname, '../../../functions/render/bots', look);
 const files = [
   manifest.panel.file,
   manifest.back,

@@ -14,7 +14,7 @@
  *   0.1, not reusable, over a 12-s 720p `testsrc2` + 440 Hz background (x264 default preset, AAC) that the
  *   service loops: **first** (the first video after the runtime starts) and then **warm**, with other words.
  * - every shape (`--shapes`, default all six) × every presenter kind (`--kinds`, default
- *   built-in,photo,drawn,scene): the 62-s clip over a 12-s background like a caller's (bench-support.ts
+ *   built-in,photo,drawn,scene): the 62-s clip over a 12-s background like a caller's (bench/support.ts
  *   realWorldBackground), after one short warm-up clip of that shape and kind. `photo` is a bot the real prepare
  *   function makes from `--photo` (default test/fixtures/prepare/portrait.jpg); `drawn` one made from two of
  *   Ava's drawings; `scene` is Ava `large` with a logo, a title, two lower thirds and ducked music.
@@ -24,9 +24,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describeShape, frameSizeOf, type Shape } from '#domain/shape';
-import { type Pair, printPair, printProfile, printTable, type Row, TARGETS } from './bench-report.ts';
-import { type BenchService, benchLogo, drawnBotForm, fullScene, photoBotForm, startBenchService, type Variant } from './bench-service.ts';
-import { argument, BENCH_TEXT, floorEncode, ordinaryBackground, parseShapes, realWorldBackground } from './bench-support.ts';
+import { type Pair, printPair, printProfile, printTable, type Row, TARGETS } from './report.ts';
+import { type BenchService, benchLogo, drawnBotForm, fullScene, photoBotForm, startBenchService, type Variant } from './service.ts';
+import { argument, BENCH_TEXT, floorEncode, ordinaryBackground, parseShapes, realWorldBackground } from './support.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
 const KINDS = ['built-in', 'photo', 'drawn', 'scene'] as const;
@@ -118,7 +118,7 @@ function options() {
 
 async function main() {
   const opts = options();
-  const root = resolve(import.meta.dirname, '../..');
+  const root = resolve(import.meta.dirname, '../../..');
   const samples = join(root, '.local', 'samples');
   const work = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
   const files: Record<string, string> = {

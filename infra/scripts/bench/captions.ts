@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/bench-captions.ts [-- --runs 2]`: what burned captions cost a render. The engine alone
+ * `npx tsx infra/scripts/bench/captions.ts [-- --runs 2]`: what burned captions cost a render. The engine alone
  * (renderClip, no service) renders the benchmark's ~60 s clip over the synthetic background without and with
  * `captions: "burn"`, alternately (plain, burned, plain, burned, …: a shared machine's load drifts, and
  * alternating spreads the drift over both), and prints the mean wall and CPU time of each and the difference.
@@ -12,10 +12,10 @@ import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { DEFAULT_SHAPE, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../functions/media/background-media.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { BENCH_TEXT, cpuSeconds, loadAverage, syntheticBackground } from './bench-support.ts';
+import { inspectBackground } from '../../../functions/media/background-media.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { BENCH_TEXT, cpuSeconds, loadAverage, syntheticBackground } from './support.ts';
 
 async function main() {
   const runsArg = process.argv.indexOf('--runs');
@@ -23,7 +23,7 @@ async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vidbot-bench-captions-'));
   const FRAME = frameSizeOf(DEFAULT_SHAPE);
   const background = await syntheticBackground(
-    join(resolve(import.meta.dirname, '../..'), '.local', 'samples', 'background-testsrc2-60s-1280x720.mp4'),
+    join(resolve(import.meta.dirname, '../../..'), '.local', 'samples', 'background-testsrc2-60s-1280x720.mp4'),
     FRAME,
   );
   const bot = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;

@@ -13,8 +13,8 @@ import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runFfmpeg } from '../../functions/media/media.ts';
-import { buildFootageLook } from '../../functions/prepare/footage/footage-look.ts';
+import { runFfmpeg } from '../../../functions/media/media.ts';
+import { buildFootageLook } from '../../../functions/prepare/footage/footage-look.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/runtime-memory.ts [--videos 50] [--every 10]`: what `npm start` holds after many renders.
+ * `npx tsx infra/scripts/measure/runtime-memory.ts [--videos 50] [--every 10]`: what `npm start` holds after many renders.
  * Starts `npm start` as a user does (a fresh data dir, a free port), makes one-clip videos one after another (each
  * text different, so every one is rendered), and after every `--every` videos prints the whole process tree's
  * resident memory (npm, the runtime and every process under it: workers are threads, so they count in the runtime's
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const BOTS = ['bot_ava', 'bot_leo', 'bot_maya', 'bot_otto'];
 
 interface ProcessInfo {

@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/scripts/photo-mouth-shapes-picture.ts [<photo>]`: docs/photo-mouth-shapes.png, a photo bot's mouth
+ * `npx tsx infra/scripts/pictures/photo-mouth-shapes-picture.ts [<photo>]`: docs/photo-mouth-shapes.png, a photo bot's mouth
  * frames (eyes open): the levels m0..m4 and the shapes r1, r2 (round), w1, w2 (wide), fv (lower lip to the upper
  * teeth). Row 1: the face of each; row 2: the mouth of each, enlarged. Each tile is the look's layers as the
  * compositor draws them (panel, body, the head frame). Default photo: test/fixtures/prepare/portrait.jpg.
@@ -9,9 +9,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { mouthFramesOf } from '#domain/look';
-import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
+import { buildPhotoLook } from '../../../functions/prepare/photo-look.ts';
 
-const repo = resolve(fileURLToPath(import.meta.url), '../../..');
+const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 const TILE = 200;
 const LABEL = 26;
 

@@ -10,12 +10,12 @@ import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { Shape } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { createLog } from '../local/log.ts';
-import { startLocalRuntime } from '../local/runtime.ts';
-import type { LogLine, VideoRun } from './bench-report.ts';
-import { cpuSeconds } from './bench-support.ts';
-import { startFileServer } from './support/file-server.ts';
-import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { createLog } from '../../local/log.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
+import { startFileServer } from '../support/file-server.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import type { LogLine, VideoRun } from './report.ts';
+import { cpuSeconds } from './support.ts';
 
 /** One create: the clip's fields over the bench's defaults, the video's fields, and which background file. */
 export interface Variant {

@@ -20,13 +20,13 @@ import { BOT_SIZES, type BotSize } from '#domain/choices';
 import type { TextOverlay } from '#domain/overlays';
 import { describeShape, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../functions/media/background-media.ts';
-import { inspectImage } from '../../functions/media/image-media.ts';
-import { probeDuration } from '../../functions/media/probe.ts';
-import { buildPhotoLook } from '../../functions/prepare/photo-look.ts';
-import { renderClip } from '../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../functions/render/speech/index.ts';
-import { argument, BENCH_TEXT, bareEncode, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './bench-support.ts';
+import { inspectBackground } from '../../../functions/media/background-media.ts';
+import { inspectImage } from '../../../functions/media/image-media.ts';
+import { probeDuration } from '../../../functions/media/probe.ts';
+import { buildPhotoLook } from '../../../functions/prepare/photo-look.ts';
+import { renderClip } from '../../../functions/render/engine/index.ts';
+import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { argument, BENCH_TEXT, bareEncode, cpuSeconds, loadAverage, parseShapes, syntheticBackground } from './support.ts';
 
 async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vidbot-bench-'));
