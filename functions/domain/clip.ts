@@ -7,7 +7,7 @@ import { limits } from './limits.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
 import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-markup.ts';
 import { nameProblem, nameSchema, refuseWith, textProblem } from './text-rules.ts';
-import { UPLOAD_ID } from './uploads.ts';
+import { UPLOAD_ID } from './upload-id.ts';
 
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];

@@ -12,6 +12,7 @@ import { sharedUse } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { AccountStore, ObjectStore, UploadStore } from './ports.ts';
 import './zod-messages.ts';
+import { UPLOAD_ID } from './upload-id.ts';
 
 /** What an upload is for: a recording a clip speaks, or footage a video bot is made from. */
 export type UploadKind = 'audio' | 'video';
@@ -132,9 +133,6 @@ export async function startUpload(tenantId: string, request: UploadRequest, deps
   });
   return { upload, put: { url: link.url, headers: { 'Content-Type': upload.contentType }, expiresAt: link.expiresAt } };
 }
-
-/** An id as callers write it: `upl_` and 16 base64url characters (api-keys.ts newId). */
-export const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{16}$/;
 
 export interface ClaimDeps {
   uploads: UploadStore;
