@@ -101,12 +101,9 @@ export const ordinaryBackground = (path: string) =>
  * sound included) and encoding it at the clips' settings, the same length and frame size. A render can only add
  * to this: the bot, its voice, the layers. Returns its wall and CPU seconds.
  */
-export async function floorEncode(seconds: number, background: string, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
-  const cpu = cpuSeconds();
-  const started = performance.now();
-  await runFfmpeg(
+export function floorEncode(seconds: number, background: string, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
+  return timedEncode(
     [
-      '-y',
       '-protocol_whitelist',
       'file',
       '-f',
@@ -117,42 +114,26 @@ export async function floorEncode(seconds: number, background: string, output: s
       background,
       '-filter:v',
       `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`,
-      ...VIDEO_ENCODE_ARGS,
-      '-r',
-      String(FPS),
-      ...AUDIO_ENCODE_ARGS,
-      '-t',
-      String(seconds),
-      '-movflags',
-      '+faststart',
-      output,
     ],
-    { budgetSeconds: 900 },
+    seconds,
+    output,
   );
-  return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
 }
 
 /**
  * The baseline: a bare libx264 encode of the synthetic source, `seconds` long and `frame` sized, with the clips'
  * encoder settings (same preset, CRF, frame rate, audio) and the same binary. Returns its wall and CPU seconds.
  */
-export async function bareEncode(seconds: number, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
+export function bareEncode(seconds: number, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
+  return timedEncode(syntheticSource(seconds, frame), seconds, output);
+}
+
+/** Encodes `inputArgs` at the clips' settings (video, frame rate, audio), `seconds` long: its wall and CPU seconds. */
+async function timedEncode(inputArgs: string[], seconds: number, output: string): Promise<{ seconds: number; cpu: number }> {
   const cpu = cpuSeconds();
   const started = performance.now();
   await runFfmpeg(
-    [
-      '-y',
-      ...syntheticSource(seconds, frame),
-      ...VIDEO_ENCODE_ARGS,
-      '-r',
-      String(FPS),
-      ...AUDIO_ENCODE_ARGS,
-      '-t',
-      String(seconds),
-      '-movflags',
-      '+faststart',
-      output,
-    ],
+    ['-y', ...inputArgs, ...VIDEO_ENCODE_ARGS, '-r', String(FPS), ...AUDIO_ENCODE_ARGS, '-t', String(seconds), '-movflags', '+faststart', output],
     { budgetSeconds: 900 },
   );
   return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
