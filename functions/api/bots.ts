@@ -18,7 +18,7 @@ import { limits } from '#domain/limits';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { getBot, listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads', 'accounts'], queues: ['prepare', 'notify'], bucket: true });
+const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads', 'accounts'], queues: ['prepare', 'footage', 'notify'], bucket: true });
 const deps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
@@ -26,6 +26,7 @@ const deps = {
   uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads),
   objects: new S3ObjectStore(s3Client(), config.bucket),
   prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),
+  footageQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.footage),
   notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
   now: () => new Date(),
   newVersion: () => newId('v'),

@@ -34,10 +34,17 @@ export interface AccountBotDeps {
   objects: Pick<ObjectStore, 'putBytes' | 'delete' | 'head'>;
   /** The account's uploads: a video_upload is claimed for the bot. Without them a video_upload is refused. */
   uploads?: UploadStore;
+  /** Photo and drawn bots' preparations: seconds each. */
   prepareQueue: MessageQueue<PrepareBotMessage>;
+  /** Video bots' preparations: minutes each, on a queue (and function) of their own. */
+  footageQueue: MessageQueue<PrepareBotMessage>;
   now: () => Date;
   newVersion: () => string;
 }
+
+/** Where a bot's preparation is queued: a video bot's takes minutes, so it never holds up a photo's seconds. */
+export const preparationQueueOf = (bot: Pick<AccountBot, 'source'>, queues: Pick<AccountBotDeps, 'prepareQueue' | 'footageQueue'>) =>
+  bot.source.kind === 'video' || bot.source.kind === 'video_url' ? queues.footageQueue : queues.prepareQueue;
 
 const uploadKeysOf = (source: BotImageSource): string[] =>
   source.kind === 'photo' || source.kind === 'video'
@@ -200,7 +207,7 @@ export async function putAccountBot(
     throw error;
   }
   try {
-    await deps.prepareQueue.send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
+    await preparationQueueOf(bot, deps).send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
   } catch (error) {
     await (previous ? deps.accountBots.put(previous, bot) : deps.accountBots.delete(tenantId, bot.uid, bot));
     await removeOwnUploads();

@@ -42,6 +42,7 @@ describe('a bot of the account replaced while its videos wait', () => {
       accounts: liveAccountsOnly,
       objects,
       prepareQueue,
+      footageQueue: new RecordingQueue<PrepareBotMessage>(),
       now: () => clock,
       newVersion: () => `v_pin${++versions}`,
     };

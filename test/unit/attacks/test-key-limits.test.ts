@@ -32,6 +32,7 @@ function botDeps(): AccountBotDeps {
     accounts,
     objects: { putBytes: async () => {}, delete: async () => {} },
     prepareQueue: { send: async () => {}, sendBatch: async () => {} },
+    footageQueue: { send: async () => {}, sendBatch: async () => {} },
     now: () => clock,
     newVersion: () => `v_${++ids}`,
   } as unknown as AccountBotDeps;
