@@ -1,10 +1,11 @@
 /**
  * The code's shape, as docs/contributing.md states it: no source file over 400 lines, no function over 80 lines
- * outside the documented exceptions below, and no import cycle in functions/ (a cycle of values decides load order;
- * one of types only is a knot in the design, allowed only among the domain's records and its ports).
+ * outside the documented exceptions below, no import cycle in functions/ (a cycle of values decides load order;
+ * one of types only is a knot in the design, allowed only among the domain's records and its ports), and every
+ * class of error named `…Error`.
  */
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, functionSpans, importGraph, lineCount, sourceFiles } from '../../support/code-shape.ts';
+import { cyclesOf, errorClasses, functionSpans, importGraph, lineCount, sourceFiles } from '../../support/code-shape.ts';
 
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
@@ -66,10 +67,20 @@ describe('the code keeps its shape', () => {
     expect(outsideDomain.map((group) => group.join(' ')).filter((key) => !TYPE_CYCLES[key])).toEqual([]);
   });
 
+  it("names every class of error `…Error`, the domain's, the HTTP layer's and the tools' alike", () => {
+    const misnamed = SOURCES.concat(sourceFiles('test'))
+      .flatMap(errorClasses)
+      .filter((where) => !where.endsWith('Error'));
+    expect(misnamed).toEqual([]);
+  });
+
   it('measures what it claims: a long function, a long file and a cycle are seen', () => {
     const spans = functionSpans('functions/render/engine/head-motion.ts');
     expect(spans.find((s) => s.where.endsWith(' warpInto'))!.lines).toBeGreaterThan(MAX_FUNCTION_LINES);
     expect(lineCount('sdk/typescript/src/generated/openapi.ts')).toBeGreaterThan(MAX_FILE_LINES);
+    const domainErrors = errorClasses('functions/domain/errors.ts').map((where) => where.split(' ')[1]);
+    expect(domainErrors).toEqual(expect.arrayContaining(['InvalidRequestError', 'NotFoundError', 'ConflictError', 'JobFailedError']));
+    expect(errorClasses('functions/media/recording.ts').map((where) => where.split(' ')[1])).toEqual(['RecordingRejectedError']);
     const knot = new Map([
       ['a.ts', ['b.ts']],
       ['b.ts', ['c.ts']],
