@@ -13,7 +13,7 @@ import { presentAccountBot } from '#commons/presenters/bot';
 import { BOT_FILE_FIELDS, parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot, redeliverBotEvent } from '#domain/account-bots';
 import { newId } from '#domain/api-keys';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { getBot, listBots } from './bot-listing.ts';
@@ -40,7 +40,7 @@ function refuseUnreachable(urls: Record<string, string | undefined>) {
     const reason = value ? refusalWithoutResolving(new URL(value), config.mode) : undefined;
     return reason ? [{ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` }] : [];
   });
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
 }
 
 async function putBot(request: KeyedRequest) {

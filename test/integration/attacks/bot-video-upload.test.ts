@@ -14,7 +14,7 @@ import { runQueueJob } from '#commons/jobs';
 import { parsePutBot } from '#domain/account-bot-request';
 import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
 import { uploadFileKey } from '#domain/bucket-layout';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { parseUploadRequest, startUpload } from '#domain/uploads';
 import { prepareJob } from '#functions/prepare/prepare-job.ts';
@@ -66,8 +66,8 @@ async function refusal(attempt: Promise<unknown>) {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(InvalidRequest);
-  return (error as InvalidRequest).problems;
+  expect(error).toBeInstanceOf(InvalidRequestError);
+  return (error as InvalidRequestError).problems;
 }
 
 describe('a video bot from video_upload', () => {
