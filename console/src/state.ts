@@ -27,6 +27,8 @@ export const voices = signal<Voice[]>([]);
 /** Why the voice catalog is missing, if it is: the pickers then offer the bot's voice only. */
 export const voicesError = signal('');
 export const videos = signal<Video[]>([]);
+/** Whether the list has been read once since signing in: until then an empty list means "not yet known". */
+export const videosLoaded = signal(false);
 export const selectedVideoId = signal<string | null>(null);
 export const selectedVideo = signal<Video | null>(null);
 export const inboxUrl = signal('');
@@ -94,6 +96,7 @@ export function signOut(message = '') {
   apiKey.value = '';
   account.value = null;
   videos.value = [];
+  videosLoaded.value = false;
   inboxEvents.value = [];
   selectedVideoId.value = null;
   selectedVideo.value = null;
@@ -130,6 +133,7 @@ async function loadVoices() {
 export async function loadVideos() {
   try {
     videos.value = (await call<{ videos: Video[] }>('GET', 'v1/video?limit=20')).videos;
+    videosLoaded.value = true;
     const id = selectedVideoId.value;
     if (id) {
       const video = await call<Video>('GET', `v1/video/${encodeURIComponent(id)}`);
