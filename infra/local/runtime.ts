@@ -295,14 +295,7 @@ async function seedAndRecover(
       videosTable: names.table('videos'),
       accountBotsTable: names.table('accountBots'),
       batchesTable: names.table('batches'),
-      queueUrls: {
-        render: queues.render?.url,
-        assemble: queues.assemble?.url,
-        notify: queues.notify?.url,
-        prepare: queues.prepare?.url,
-        footage: queues.footage?.url,
-        batch: queues.batch?.url,
-      },
+      queueUrls: Object.fromEntries(Object.entries(queues).map(([name, queue]) => [name, queue?.url])),
       log,
     });
   }
