@@ -70,6 +70,14 @@ describe('grants', () => {
     ).toBe(true);
     expect(made('render', 'CopyObject'), 'a temporary render is kept by copying').toBe(true);
     expect(
+      made('fetcher', 'PutObject', (c) => c.input.Key.startsWith('fetched/')),
+      'the fetch stage stores a logo it fetched',
+    ).toBe(true);
+    expect(
+      made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.fetch!.url),
+      'the render hands a clip to the fetch stage',
+    ).toBe(true);
+    expect(
       made('inboxReceive', 'Query', (c) => c.input.IndexName === 'byTenant'),
       "the inbox reads the account's keys",
     ).toBe(true);
