@@ -3,7 +3,7 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { type Account, ApiFailure, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
+import { type Account, ApiRequestError, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
 import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
 import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
 import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
@@ -65,7 +65,7 @@ export const mediaLinksOf = (video: Video): MediaLinks | null => {
 export const call = <T>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
 
 export function report(error: unknown) {
-  if (error instanceof ApiFailure && error.status === 401) {
+  if (error instanceof ApiRequestError && error.status === 401) {
     signOut('That API key was not accepted. Enter it again.');
     return;
   }
@@ -84,7 +84,9 @@ export async function signIn(key: string) {
     await loadAll();
   } catch (error) {
     signInError.value =
-      error instanceof ApiFailure && (error.status === 401 || error.status === 403) ? 'That API key was not accepted.' : (error as Error).message;
+      error instanceof ApiRequestError && (error.status === 401 || error.status === 403)
+        ? 'That API key was not accepted.'
+        : (error as Error).message;
   }
 }
 
@@ -120,7 +122,7 @@ async function loadVoices() {
     voices.value = (await call<{ voices: Voice[] }>('GET', 'v1/voices')).voices;
     voicesError.value = '';
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) report(error);
+    if (error instanceof ApiRequestError && error.status === 401) report(error);
     else voicesError.value = `The voice list could not be loaded (${error instanceof Error ? error.message : String(error)}).`;
   }
 }
@@ -285,7 +287,7 @@ export async function submit() {
     await loadVideos();
     selectVideo(created.video_id);
   } catch (error) {
-    if (error instanceof ApiFailure && error.status !== 401) {
+    if (error instanceof ApiRequestError && error.status !== 401) {
       problems.value = error.details;
       formError.value = error.message;
     } else report(error);
@@ -325,7 +327,7 @@ export async function submitBot() {
     botDraft.value = emptyBotDraft();
     await loadBots();
   } catch (error) {
-    if (error instanceof ApiFailure && error.status !== 401) {
+    if (error instanceof ApiRequestError && error.status !== 401) {
       botProblems.value = error.details;
       botFormError.value = error.message;
     } else report(error);

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import type { MusicSpec } from '#domain/music';
 import type { ObjectStore } from '#domain/ports';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
@@ -30,16 +30,16 @@ export async function musicBed(
 
 /**
  * A caller's music file identified and decoded (functions/media/music.ts). What the caller can fix becomes a
- * JobFailure whose message is ours alone, never ffmpeg's words.
+ * JobFailedError whose message is ours alone, never ffmpeg's words.
  * @internal Exported for its tests (the fetch stage downloads, this inspects).
  */
 export async function decodeMusicFile(download: string, workDir: string, seconds: number): Promise<string> {
   try {
     return await decodeMusic(download, workDir, seconds);
   } catch (error) {
-    if (error instanceof MediaRejectedError) throw new JobFailure('music_invalid', `the music file ${error.reason}`);
+    if (error instanceof MediaRejectedError) throw new JobFailedError('music_invalid', `the music file ${error.reason}`);
     if (error instanceof MediaBudgetError)
-      throw new JobFailure(
+      throw new JobFailedError(
         'music_invalid',
         `the music file could not be read within ${error.limitSeconds} s; it may be damaged or too demanding to decode`,
       );

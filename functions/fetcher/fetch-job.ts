@@ -23,7 +23,7 @@ export interface FetchJobDeps {
   renderQueue: MessageQueue<RenderClipMessage>;
   assembleQueue: MessageQueue<AssembleMessage>;
   notifyQueue: MessageQueue<DeliverMessage>;
-  /** Downloads a URL into a file under its rules (functions/media/fetch-media.ts fetchMediaToFile), or throws JobFailure. */
+  /** Downloads a URL into a file under its rules (functions/media/fetch-media.ts fetchMediaToFile), or throws JobFailedError. */
   download: (url: string, path: string, what: MediaDownload) => Promise<number>;
   mode: Mode;
 }

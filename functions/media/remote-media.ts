@@ -5,7 +5,7 @@
  * render/image.ts, render/recording.ts, assemble/music.ts), so a URL that hangs holds a fetch, never a render.
  */
 import type { ClipSpec } from '#domain/clip';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { MusicSpec } from '#domain/music';
 import type { ObjectStore } from '#domain/ports';
@@ -89,5 +89,5 @@ export const musicRemoteMedia = (music: MusicSpec | undefined): RemoteMedia[] =>
  */
 export async function fetchedToFile(objects: Pick<ObjectStore, 'getToFile'>, key: string, path: string, rules: DownloadRules): Promise<void> {
   if (!(await objects.getToFile(key, path)))
-    throw new JobFailure(`${rules.code}_unavailable`, `${rules.noun.file} was fetched but is no longer stored; create the video again`);
+    throw new JobFailedError(`${rules.code}_unavailable`, `${rules.noun.file} was fetched but is no longer stored; create the video again`);
 }

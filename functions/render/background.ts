@@ -1,5 +1,5 @@
-import { JobFailure } from '#domain/errors';
-import { type PictureBudget, PictureBudgetExceeded } from '#domain/picture-budget';
+import { JobFailedError } from '#domain/errors';
+import { type PictureBudget, PictureBudgetExceededError } from '#domain/picture-budget';
 import type { ObjectStore } from '#domain/ports';
 import { type BackgroundMedia, inspectBackground } from '#media/background-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
@@ -22,7 +22,7 @@ export async function fetchedBackground(
 }
 
 /**
- * Inspects a downloaded background: what the caller can fix becomes a JobFailure whose message is ours alone, never
+ * Inspects a downloaded background: what the caller can fix becomes a JobFailedError whose message is ours alone, never
  * ffmpeg's.
  * @internal Exported for its tests (the fetch stage downloads, this inspects).
  */
@@ -30,11 +30,11 @@ export async function inspectBackgroundFile(path: string, workDir: string, budge
   try {
     return await inspectBackground(path, workDir, budget);
   } catch (error) {
-    if (error instanceof PictureBudgetExceeded) throw pictureBudgetFailure(error);
-    if (error instanceof MediaRejectedError) throw new JobFailure('background_invalid', `the background ${error.reason}`);
+    if (error instanceof PictureBudgetExceededError) throw pictureBudgetFailure(error);
+    if (error instanceof MediaRejectedError) throw new JobFailedError('background_invalid', `the background ${error.reason}`);
     // Probing or remuxing it went over its watchdog: the file, not our service, is at fault.
     if (error instanceof MediaBudgetError)
-      throw new JobFailure(
+      throw new JobFailedError(
         'background_invalid',
         `the background could not be read within ${error.limitSeconds} s; it may be damaged or too demanding to decode`,
       );

@@ -10,7 +10,7 @@ import type { Bot } from '#domain/bot';
 import { cuesObjectKey, fetchedMediaKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, TEMPORARY } from '#domain/bucket-layout';
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipSpec, Recording } from '#domain/clip';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import { PictureBudget } from '#domain/picture-budget';
@@ -55,13 +55,13 @@ export interface ClipJobDeps {
   speechFor: (voice: SpeechVoice) => SpeechEngine;
   /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
   voices: VoiceOptions;
-  /** Reads the background the fetch stage stored under `key` into `path` and inspects it, or throws JobFailure. */
+  /** Reads the background the fetch stage stored under `key` into `path` and inspects it, or throws JobFailedError. */
   fetchBackground: (key: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
-  /** Reads a clip's recording (its upload, or what the fetch stage brought from its URL) into `path`, or throws JobFailure. */
+  /** Reads a clip's recording (its upload, or what the fetch stage brought from its URL) into `path`, or throws JobFailedError. */
   fetchRecording: (recording: RecordingObject, path: string) => Promise<{ sha256: string }>;
   /**
    * Reads an image drawn over the clip (the logo, an overlay's) that the fetch stage stored under `key` into
-   * `path`, inspects it and scales it down to `fit`, within the clip's picture `budget`, or throws JobFailure.
+   * `path`, inspects it and scales it down to `fit`, within the clip's picture `budget`, or throws JobFailedError.
    */
   fetchImage: (key: string, path: string, subject: ImageSubject, fit: PictureFit, budget: PictureBudget) => Promise<ImageMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
@@ -111,7 +111,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (!video) return logger.warn('render for a video that no longer exists', { video_id: videoId });
   if (isTerminal(video.status)) return logger.info('video already ended; nothing to render', { video_id: videoId, status: video.status });
   const clip = video.clips[clipIndex];
-  if (!clip) throw new JobFailure('invalid_clip', 'it does not exist');
+  if (!clip) throw new JobFailedError('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
     // Media from URLs is waited for by the fetch stage, never here: a recording at once (the cache key hashes it),
@@ -194,14 +194,16 @@ async function clipRenderOf(
 ): Promise<ClipRender> {
   const { videoId, clipIndex } = message;
   const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
-  if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
+  if (!resolved) throw new JobFailedError('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
   const { own } = resolved;
   // A bot of the account renders as it was when the video was accepted, whatever it is now (replaced, preparing,
   // failed): its pinned look, under looks/ or retired-looks/. A clip with no pin takes the bot as it is now.
   const pin = own && (clip.pinnedBot ?? pinOf(own));
-  if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
+  if (own && !pin)
+    throw new JobFailedError('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
   // Deleted and made again under the same uid: another bot, whose record does not list the pinned look.
-  if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
+  if (own && pin && !ownsLook(own, pin))
+    throw new JobFailedError('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
   const bot = own ? toBot(own, pin) : resolved.bot;
   const mode = video.createVideo ? 'video' : 'voice';
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);

@@ -1,5 +1,5 @@
-import { JobFailure } from '#domain/errors';
-import { type PictureBudget, PictureBudgetExceeded } from '#domain/picture-budget';
+import { JobFailedError } from '#domain/errors';
+import { type PictureBudget, PictureBudgetExceededError } from '#domain/picture-budget';
 import type { ObjectStore } from '#domain/ports';
 import { type ImageMedia, inspectImage, type PictureFit } from '#media/image-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
@@ -23,7 +23,7 @@ export async function fetchedImage(
 
 /**
  * Inspects a downloaded image (a still PNG, JPEG or WebP within the pixel limits, decoded once: see
- * functions/media/image-media.ts). What the caller can fix becomes a JobFailure `<subject>_invalid` whose message is
+ * functions/media/image-media.ts). What the caller can fix becomes a JobFailedError `<subject>_invalid` whose message is
  * ours alone, never ffmpeg's words. A picture larger than `fit` is scaled down to it; one over what is left of the
  * clip's `budget` fails the clip with `clip_pictures_too_large`.
  * @internal Exported for its tests (the fetch stage downloads, this inspects).
@@ -32,17 +32,17 @@ export async function inspectImageFile(path: string, subject: ImageSubject, fit?
   try {
     return await inspectImage(path, fit, budget);
   } catch (error) {
-    if (error instanceof PictureBudgetExceeded) throw pictureBudgetFailure(error);
-    if (error instanceof MediaRejectedError) throw new JobFailure(`${subject.code}_invalid`, `${subject.name} ${error.reason}`);
+    if (error instanceof PictureBudgetExceededError) throw pictureBudgetFailure(error);
+    if (error instanceof MediaRejectedError) throw new JobFailedError(`${subject.code}_invalid`, `${subject.name} ${error.reason}`);
     if (error instanceof MediaBudgetError)
-      throw new JobFailure(`${subject.code}_invalid`, `${subject.name} could not be decoded within ${error.limitSeconds} s; it may be damaged`);
+      throw new JobFailedError(`${subject.code}_invalid`, `${subject.name} could not be decoded within ${error.limitSeconds} s; it may be damaged`);
     throw error;
   }
 }
 
 /** The clip's pictures declare more pixels than a clip may decode (limits.maxClipPicturePixels). */
-export const pictureBudgetFailure = (error: PictureBudgetExceeded) =>
-  new JobFailure(
+export const pictureBudgetFailure = (error: PictureBudgetExceededError) =>
+  new JobFailedError(
     'clip_pictures_too_large',
     `its background, logo and overlays' images declare ${(error.pixels / 1e6).toFixed(1)} million pixels in all; a clip may have at most ${error.maxPixels / 1e6} million: use smaller pictures (they are drawn at most as large as the frame)`,
   );

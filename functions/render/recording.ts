@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import type { ObjectStore } from '#domain/ports';
 import { fetchedToFile, recordingRules } from '#media/remote-media';
 
@@ -17,7 +17,7 @@ export interface RecordingObject {
 export async function fetchRecording(source: RecordingObject, path: string, objects: Pick<ObjectStore, 'getToFile'>): Promise<{ sha256: string }> {
   if (!source.upload) await fetchedToFile(objects, source.objectKey, path, recordingRules);
   else if (!(await objects.getToFile(source.objectKey, path)))
-    throw new JobFailure('audio_unavailable', 'the uploaded recording is gone (an upload is kept two days); upload it again');
+    throw new JobFailedError('audio_unavailable', 'the uploaded recording is gone (an upload is kept two days); upload it again');
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return { sha256: hash.digest('hex') };

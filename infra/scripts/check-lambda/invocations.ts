@@ -213,6 +213,7 @@ export const invocations: Record<FunctionName, Invocation> = {
   fetcher: emptyBatch,
   render: emptyBatch,
   prepare: emptyBatch,
+  prepareFootage: emptyBatch,
   assemble: emptyBatch,
   notifier: emptyBatch,
   batcher: emptyBatch,
