@@ -91,8 +91,8 @@ describe('grants', () => {
     ).toBe(true);
     expect(made('render', 'SynthesizeSpeech'), 'Polly speech').toBe(true);
     expect(
-      made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url),
-      'a failed render notifies',
+      made('fetcher', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url),
+      'a failed fetch notifies',
     ).toBe(true);
     expect(made('notifier', 'ChangeMessageVisibility'), 'a failed delivery is rescheduled').toBe(true);
     expect(
