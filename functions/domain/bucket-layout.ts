@@ -11,8 +11,10 @@
  *   retired-looks/<tenant>/<uid>/<version>/<file>         a replaced look, for the clips pinned to it
  *   batches/<tenant>/<batch>.json                         what a batch was made from (its template and rows)
  *   upload-files/<tenant>/<upload_id>                     a file PUT by its caller (POST /v1/uploads), for a day
+ *   fetched/<tenant>/<video>/<sha256 of URL>              a video's media brought from its URL by the fetch stage
  *   tmp/                                                  scratch
  */
+import { createHash } from 'node:crypto';
 
 export const BUCKET_PREFIXES = {
   renders: 'renders/',
@@ -23,6 +25,7 @@ export const BUCKET_PREFIXES = {
   retiredLooks: 'retired-looks/',
   batches: 'batches/',
   uploadFiles: 'upload-files/',
+  fetched: 'fetched/',
   tmp: 'tmp/',
 } as const;
 
@@ -82,6 +85,15 @@ export const batchInputKey = (tenantId: string, batchId: string) => `${BUCKET_PR
 /** The one key an upload's presigned PUT may write: under its account, so no id reaches another account's file. */
 export const uploadFileKey = (tenantId: string, uploadId: string) => `${BUCKET_PREFIXES.uploadFiles}${tenantId}/${uploadId}`;
 
+// --- Media fetched from callers' URLs ----------------------------------------------------------------------------
+
+/**
+ * Where the fetch stage stores what a video's URL (a background, an image, a recording, the music) answered, for
+ * the render or assembly to read: one object per URL and video, so a logo shared by ten clips is fetched once.
+ */
+export const fetchedMediaKey = (tenantId: string, videoId: string, url: string) =>
+  `${BUCKET_PREFIXES.fetched}${tenantId}/${videoId}/${createHash('sha256').update(url).digest('hex')}`;
+
 // --- Expiry (the lifecycle rules) --------------------------------------------------------------------------------
 
 /** Days after which objects tagged TEMPORARY are deleted. */
@@ -94,6 +106,8 @@ export const RETIRED_LOOK_EXPIRY_DAYS = 1;
  */
 export const UPLOAD_EXPIRY_DAYS = 1;
 export const TMP_EXPIRY_DAYS = 1;
+/** Days after which fetched media is deleted: far beyond a video's one-hour deadline. */
+export const FETCHED_EXPIRY_DAYS = 1;
 /**
  * Days after which a caller's upload-files/ are deleted: its id may be named for one day (limits.uploadLifetimeSeconds),
  * and the work that named it late in that day (a render, a bot's preparation) still has a day to read it.

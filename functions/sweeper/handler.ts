@@ -12,7 +12,7 @@ import { sweep } from './sweep.ts';
 const config = loadConfig({
   tables: ['videos', 'accountBots', 'batches'],
   queues: ['notify', 'batch'],
-  deadLetters: ['render', 'assemble', 'prepare'],
+  deadLetters: ['fetch', 'render', 'assemble', 'prepare'],
   bucket: true,
 });
 const deps = {

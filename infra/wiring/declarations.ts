@@ -63,12 +63,8 @@ export interface ResourceNames {
   bucket: string;
 }
 
-/** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
-export const layers = {
-  /** ffmpeg for the functions' architecture, at /opt/bin: the one media binary (it probes too). */
-  media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 static binary at /opt/bin' },
-} as const;
-export type LayerName = keyof typeof layers;
+/** The Lambda layers of layers/ (infra/wiring/functions.ts `layers`). */
+export type LayerName = 'media';
 
 interface FunctionDeclBase {
   /** Module exporting `handler`, relative to the repository root. */
@@ -111,7 +107,17 @@ export type FunctionDecl = FunctionDeclBase &
   (
     | { trigger: 'authorizer' }
     | { trigger: 'http'; routes: Route[] }
-    | { trigger: 'queue'; queue: QueueName; batchSize: number; maxConcurrency?: number }
+    | {
+        trigger: 'queue';
+        queue: QueueName;
+        batchSize: number;
+        maxConcurrency?: number;
+        /**
+         * Execution environments in the local runtime, for a function that waits rather than computes; others get
+         * the runtime's CPU-sized default (`concurrency`, capped by maxConcurrency).
+         */
+        localConcurrency?: number;
+      }
     | { trigger: 'schedule'; everyMinutes: number }
   ) & {
     /** Container image: the directory holding the Dockerfile (built from the render bundle). */

@@ -1,7 +1,13 @@
 /** The wiring's functions: each one's entry, trigger, size, and the tables, queues and bucket it may touch. */
 import { envNames } from '#commons/env-names';
 import { BUCKET_PREFIXES } from '#domain/bucket-layout';
-import type { FunctionDecl } from './declarations.ts';
+import type { FunctionDecl, LayerName } from './declarations.ts';
+
+/** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
+export const layers = {
+  /** ffmpeg for the functions' architecture, at /opt/bin: the one media binary (it probes too). */
+  media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 static binary at /opt/bin' },
+} as const satisfies Record<LayerName, { directory: string; description: string }>;
 
 /**
  * How long a claim on a video's assembly holds: the assemble function's timeout, so that a claim outlives the
@@ -240,6 +246,27 @@ export const functions = {
     timeoutSeconds: 10,
     tables: { inbox: 'read' },
   },
+  /**
+   * The fetch stage: brings a clip's media (background, images, recording) or a video's music from the caller's
+   * URLs into the bucket, then queues the render or assembly again (functions/fetcher). It only waits on strangers'
+   * servers, each download at the media pace, so it is small and many run at once; render and assemble never wait.
+   */
+  fetcher: {
+    entry: 'functions/fetcher/handler.ts',
+    trigger: 'queue',
+    queue: 'fetch',
+    batchSize: 1,
+    maxConcurrency: 100,
+    localConcurrency: 8,
+    memoryMb: 512,
+    // The longest download (a recording's 60 s limit) and the uploads of what came, side by side.
+    timeoutSeconds: 180,
+    // A clip's media at most: a background (200 MB), a recording (100 MB), a logo and ten overlays' images (10 MiB each).
+    ephemeralStorageMb: 1024,
+    tables: { videos: 'readWrite' },
+    queues: { render: 'send', assemble: 'send', notify: 'send' },
+    bucket: 'readWrite',
+  },
   render: {
     entry: 'functions/render/handler.ts',
     image: 'functions/render',
@@ -254,7 +281,8 @@ export const functions = {
     ephemeralStorageMb: 2048,
     // lexicons: a clip is said with its account's lexicon as it is when the clip renders.
     tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite', lexicons: 'read' },
-    queues: { assemble: 'send', notify: 'send' },
+    // fetch: a clip not in the render cache whose media from URLs is not in the bucket yet goes to the fetch stage.
+    queues: { assemble: 'send', notify: 'send', fetch: 'send' },
     bucket: 'readWrite',
     polly: true,
     voices: true,
@@ -273,7 +301,8 @@ export const functions = {
     // render fetches backgrounds: the function needs no more than the internet access every Lambda has.
     ephemeralStorageMb: 6144,
     tables: { videos: 'readWrite' },
-    queues: { notify: 'send' },
+    // fetch: a video whose music file is not in the bucket yet goes to the fetch stage first.
+    queues: { notify: 'send', fetch: 'send' },
     // It deletes an output it stored for a video that ended meanwhile (assemble-job.ts discardOutput), and
     // only what it writes: outputs/ (outputObjectKey).
     bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.outputs] },
@@ -351,7 +380,7 @@ export const functions = {
     tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite' },
     queues: { notify: 'send', batch: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
-    deadLetters: ['render', 'assemble', 'prepare', 'footage'],
+    deadLetters: ['fetch', 'render', 'assemble', 'prepare', 'footage'],
     // A failed bot's uploads go (a video_upload's file too; its previous look stays where it is); it reads and
     // writes nothing.
     bucket: { delete: [BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
