@@ -4,18 +4,11 @@ import { videoJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { recordVideoCompleted } from '#commons/metrics';
 import { makeWorkDir } from '#commons/workdirs';
-import {
-  captionObjectKey,
-  cuesObjectKey,
-  fetchedMediaKey,
-  outputObjectKey,
-  posterObjectKey,
-  retentionBeside,
-  videoPosterKey,
-} from '#domain/bucket-layout';
+import { captionObjectKey, cuesObjectKey, outputObjectKey, posterObjectKey, retentionBeside, videoPosterKey } from '#domain/bucket-layout';
 import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE } from '#domain/captions';
 import { posterSecondsOf } from '#domain/clip';
 import { JobFailedError } from '#domain/errors';
+import { fetchedMediaKey } from '#domain/fetched-media';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';

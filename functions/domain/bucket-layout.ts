@@ -14,8 +14,6 @@
  *   fetched/<tenant>/<video>/<sha256 of URL>              a video's media brought from its URL by the fetch stage
  *   tmp/                                                  scratch
  */
-import { createHash } from 'node:crypto';
-
 export const BUCKET_PREFIXES = {
   renders: 'renders/',
   kept: 'kept/',
@@ -86,13 +84,6 @@ export const batchInputKey = (tenantId: string, batchId: string) => `${BUCKET_PR
 export const uploadFileKey = (tenantId: string, uploadId: string) => `${BUCKET_PREFIXES.uploadFiles}${tenantId}/${uploadId}`;
 
 // --- Media fetched from callers' URLs ----------------------------------------------------------------------------
-
-/**
- * Where the fetch stage stores what a video's URL (a background, an image, a recording, the music) answered, for
- * the render or assembly to read: one object per URL and video, so a logo shared by ten clips is fetched once.
- */
-export const fetchedMediaKey = (tenantId: string, videoId: string, url: string) =>
-  `${BUCKET_PREFIXES.fetched}${tenantId}/${videoId}/${createHash('sha256').update(url).digest('hex')}`;
 
 // --- Expiry (the lifecycle rules) --------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import type { Mode } from '#commons/config';
 import { videoJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { makeWorkDir } from '#commons/workdirs';
-import { fetchedMediaKey } from '#domain/bucket-layout';
+import { fetchedMediaKey } from '#domain/fetched-media';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal, type VideoRecord } from '#domain/video';

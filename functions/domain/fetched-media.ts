@@ -1,0 +1,13 @@
+/**
+ * The fetch stage's object keys, apart from bucket-layout.ts because they hash (node:crypto), and the console,
+ * which runs in a browser, reads that layout.
+ */
+import { createHash } from 'node:crypto';
+import { BUCKET_PREFIXES } from './bucket-layout.ts';
+
+/**
+ * Where the fetch stage stores what a video's URL (a background, an image, a recording, the music) answered, for
+ * the render or assembly to read: one object per URL and video, so a logo shared by ten clips is fetched once.
+ */
+export const fetchedMediaKey = (tenantId: string, videoId: string, url: string) =>
+  `${BUCKET_PREFIXES.fetched}${tenantId}/${videoId}/${createHash('sha256').update(url).digest('hex')}`;
