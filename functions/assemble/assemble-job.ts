@@ -19,7 +19,7 @@ import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
 import type { MixMusicInput } from '#media/music';
-import { musicRemoteMedia } from '#media/remote-media';
+import { musicRemoteMedia, musicRules } from '#media/remote-media';
 
 export interface AssembleDeps {
   videos: VideoRepository;
@@ -191,7 +191,7 @@ async function addMusic(
   music: MusicSpec,
   joined: { mode: 'video' | 'voice'; path: string; seconds: number; cues: Cue[]; workDir: string },
 ): Promise<string> {
-  const fetchedKey = fetchedMediaKey(video.tenantId, video.videoId, music.url ?? '');
+  const fetchedKey = fetchedMediaKey(video.tenantId, video.videoId, musicRules.code, music.url ?? '');
   const bed = await deps.musicBed(music, joined.workDir, joined.seconds, fetchedKey);
   const speech = joined.cues.map(({ startSeconds, endSeconds }) => ({ startSeconds, endSeconds }));
   const mixed = await deps.mixMusic({

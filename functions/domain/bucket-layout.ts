@@ -11,7 +11,7 @@
  *   retired-looks/<tenant>/<uid>/<version>/<file>         a replaced look, for the clips pinned to it
  *   batches/<tenant>/<batch>.json                         what a batch was made from (its template and rows)
  *   upload-files/<tenant>/<upload_id>                     a file PUT by its caller (POST /v1/uploads), for a day
- *   fetched/<tenant>/<video>/<sha256 of URL>              a video's media brought from its URL by the fetch stage
+ *   fetched/<tenant>/<video>/<use>-<sha256 of URL>        a video's media brought from its URL by the fetch stage
  *   tmp/                                                  scratch
  */
 export const BUCKET_PREFIXES = {
@@ -82,8 +82,6 @@ export const batchInputKey = (tenantId: string, batchId: string) => `${BUCKET_PR
 
 /** The one key an upload's presigned PUT may write: under its account, so no id reaches another account's file. */
 export const uploadFileKey = (tenantId: string, uploadId: string) => `${BUCKET_PREFIXES.uploadFiles}${tenantId}/${uploadId}`;
-
-// --- Media fetched from callers' URLs ----------------------------------------------------------------------------
 
 // --- Expiry (the lifecycle rules) --------------------------------------------------------------------------------
 

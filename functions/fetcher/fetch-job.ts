@@ -58,7 +58,7 @@ async function runFetchJob(message: FetchMediaMessage, deps: FetchJobDeps): Prom
 
 /** One URL into the bucket, unless an earlier run (or another clip of the video) brought it already. */
 async function bring({ url, rules }: RemoteMedia, path: string, { tenantId, videoId }: FetchMediaMessage, deps: FetchJobDeps): Promise<void> {
-  const key = fetchedMediaKey(tenantId, videoId, url);
+  const key = fetchedMediaKey(tenantId, videoId, rules.code, url);
   if (await deps.objects.head(key)) return;
   await deps.download(url, path, { ...rules, mode: deps.mode });
   await deps.objects.putFile(key, path, { contentType: 'application/octet-stream' });

@@ -25,7 +25,7 @@ import { findVoice, type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#d
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
 import type { ImageMedia, PictureFit } from '#media/image-media';
-import { clipRemoteMedia, type ImageSubject } from '#media/remote-media';
+import { backgroundRules, clipRemoteMedia, type ImageSubject, imageRules, recordingRules } from '#media/remote-media';
 import { type ImageLayer, imageFitOf } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
@@ -150,7 +150,7 @@ async function recordingOf({ tenantId, videoId, clipIndex }: RenderClipMessage, 
   const source =
     'uploadKey' in recording
       ? { objectKey: recording.uploadKey, upload: true }
-      : { objectKey: fetchedMediaKey(tenantId, videoId, recording.url), upload: false };
+      : { objectKey: fetchedMediaKey(tenantId, videoId, recordingRules.code, recording.url), upload: false };
   try {
     const { sha256 } = await deps.fetchRecording(source, path);
     return { workDir, path, sha256 };
@@ -305,13 +305,13 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
 function clipMediaOf({ video, videoId, spec }: ClipRender, deps: ClipJobDeps, workDir: string, backgroundDone: () => void) {
   if (spec.mode !== 'video') return { background: undefined, images: [] };
   const budget = new PictureBudget();
-  const key = (url: string) => fetchedMediaKey(video.tenantId, videoId, url);
+  const key = (use: string, url: string) => fetchedMediaKey(video.tenantId, videoId, use, url);
   const background = spec.background
-    ? deps.fetchBackground(key(spec.background), join(workDir, 'background'), workDir, budget).finally(backgroundDone)
+    ? deps.fetchBackground(key(backgroundRules.code, spec.background), join(workDir, 'background'), workDir, budget).finally(backgroundDone)
     : undefined;
   const images = imageLayersOf(spec).map(({ url, subject, ...layer }, i) => ({
     ...layer,
-    image: deps.fetchImage(key(url), join(workDir, `image-${i}`), subject, imageFitOf(spec.frame, layer.size), budget),
+    image: deps.fetchImage(key(imageRules(subject).code, url), join(workDir, `image-${i}`), subject, imageFitOf(spec.frame, layer.size), budget),
   }));
   background?.catch(() => undefined);
   for (const { image } of images) image.catch(() => undefined);

@@ -1,5 +1,5 @@
 /** The wiring's functions: each one's entry, trigger, size, and the tables, queues and bucket it may touch. */
-import { envNames } from '#commons/env-names';
+import { envNames, SWEPT_DEAD_LETTERS } from '#commons/env-names';
 import { BUCKET_PREFIXES } from '#domain/bucket-layout';
 import type { FunctionDecl, LayerName } from './declarations.ts';
 
@@ -297,8 +297,8 @@ export const functions = {
     environment: { [envNames.assemblyLeaseSeconds]: String(assemblyLeaseSeconds) },
     // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again; with
     // music, the mixed file (as large again), the caller's music file (limits.maxMusicBytes) and its decoded WAV
-    // (at most the video's length: 30 minutes are 350 MB). The music is fetched through the address guard, as the
-    // render fetches backgrounds: the function needs no more than the internet access every Lambda has.
+    // (at most the video's length: 30 minutes are 350 MB). A music URL is downloaded by the fetcher; assemble reads
+    // it from fetched/ in the bucket.
     ephemeralStorageMb: 6144,
     tables: { videos: 'readWrite' },
     // fetch: a video whose music file is not in the bucket yet goes to the fetch stage first.
@@ -380,7 +380,7 @@ export const functions = {
     tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite' },
     queues: { notify: 'send', batch: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
-    deadLetters: ['fetch', 'render', 'assemble', 'prepare', 'footage'],
+    deadLetters: SWEPT_DEAD_LETTERS,
     // A failed bot's uploads go (a video_upload's file too; its previous look stays where it is); it reads and
     // writes nothing.
     bucket: { delete: [BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
