@@ -18,6 +18,22 @@ export const layers = {
 const ASSEMBLE_TIMEOUT_SECONDS = 300;
 export const assemblyLeaseSeconds = ASSEMBLE_TIMEOUT_SECONDS + 30;
 
+/** What the two preparation functions (prepare, prepareFootage) share: one image and handler, one job. */
+const PREPARATION = {
+  entry: 'functions/prepare/handler.ts',
+  image: 'functions/prepare',
+  trigger: 'queue',
+  batchSize: 1,
+  // A photo look peaks at about 1.5-1.8 GB; 3008 MB leaves room and buys about 1.7 vCPUs of CPU time (Lambda's
+  // CPU grows with memory; onnxruntime runs 2 threads).
+  memoryMb: 3008,
+  tables: { accountBots: 'readWrite' },
+  queues: { notify: 'send' },
+  // It writes looks and removes what it used or made: the uploads (a video_upload's file too), a failed look; it
+  // moves a replaced look to retired-looks/ (copy, then delete).
+  bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
+} as const;
+
 export const functions = {
   authorizer: {
     entry: 'functions/authorizer/handler.ts',
@@ -329,22 +345,12 @@ export const functions = {
    * native runtimes.
    */
   prepare: {
-    entry: 'functions/prepare/handler.ts',
-    image: 'functions/prepare',
-    trigger: 'queue',
+    ...PREPARATION,
     queue: 'prepare',
-    batchSize: 1,
     maxConcurrency: 10,
-    // A photo look peaks at about 1.5-1.8 GB; 3008 MB leaves room and buys about 1.7 vCPUs of CPU time (Lambda's
-    // CPU grows with memory; onnxruntime runs 2 threads). A look takes 6-8 s on 2 x64 cores
-    // (docs/notes/packaging.md): 2 minutes is ample, and a stuck job is retried after 3 minutes, not 6.
-    memoryMb: 3008,
+    // A look takes 6-8 s on 2 x64 cores (docs/notes/packaging.md): 2 minutes is ample, and a stuck job is retried
+    // after 3 minutes, not 6.
     timeoutSeconds: 120,
-    tables: { accountBots: 'readWrite' },
-    queues: { notify: 'send' },
-    // It writes looks and removes what it used or made: the uploads (a video_upload's file too), a failed look; it
-    // moves a replaced look to retired-looks/ (copy, then delete).
-    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
   /**
    * Prepares a video bot: its recording is decoded once with its landmarks (docs/video-bots.md). The prepare image
@@ -353,21 +359,14 @@ export const functions = {
    * recording, and a queue and concurrency of its own, so photo and drawn bots never wait behind recordings.
    */
   prepareFootage: {
-    entry: 'functions/prepare/handler.ts',
-    image: 'functions/prepare',
-    trigger: 'queue',
+    ...PREPARATION,
     queue: 'footage',
-    batchSize: 1,
     // Each holds an environment for minutes; limits.maxBotsPreparing bounds one account's share of them.
     maxConcurrency: 10,
-    memoryMb: 3008,
     timeoutSeconds: 900,
     // The recording (up to limits.maxRecordingBytes, 300 MB) and the look made from it, with room for the
     // leftovers of one killed preparation until the next invocation clears them.
     ephemeralStorageMb: 2048,
-    tables: { accountBots: 'readWrite' },
-    queues: { notify: 'send' },
-    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',
