@@ -307,7 +307,11 @@ function connectBucket(fn: LambdaFunction, bucketAccess: ReturnType<typeof objec
     accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
   }
   for (const pattern of puts)
-    accept(fn, `Resource::${nagArn(bucket)}/${pattern}`, `Writes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`);
+    accept(
+      fn,
+      `Resource::${nagArn(bucket)}/${pattern}`,
+      `Writes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`,
+    );
   if (deletes.length > 0) {
     accept(
       fn,

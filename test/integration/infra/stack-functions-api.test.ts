@@ -223,7 +223,9 @@ describe('least privilege', () => {
     expect(objectAccess(functions.bots.bucket).deletes).toEqual(['looks/*', 'retired-looks/*', 'uploads/*', 'upload-files/*']);
     // The fetch stage reads (is a file there already?) and writes only what it brings, under fetched/.
     expect(objectAccess(functions.fetcher.bucket)).toEqual({ access: 'read', deletes: [], puts: ['fetched/*'] });
-    expect(() => objectAccess({ access: 'read', put: ['fetched'] })).toThrow(/bucket.put prefixes must be plain key prefixes ending in "\/", got "fetched"/);
+    expect(() => objectAccess({ access: 'read', put: ['fetched'] })).toThrow(
+      /bucket.put prefixes must be plain key prefixes ending in "\/", got "fetched"/,
+    );
   });
 
   it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {
