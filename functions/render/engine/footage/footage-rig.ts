@@ -43,6 +43,13 @@ const POSE_POINTS = [2, 3, 4, 12, 13, 14] as const;
 /** A card's rounded corner, as a share of the bot's height (the footage is the card). */
 const CORNER_SHARE = 0.035;
 
+/** A frame of the footage as the rig shows it: its pixels, the recording's frame they are, and the frame mixed into them. */
+interface ShownFrame {
+  frame: Buffer;
+  source: number;
+  mixed?: { source: number; amount: number };
+}
+
 export class FootageRig {
   readonly width: number;
   readonly height: number;
@@ -97,8 +104,9 @@ export class FootageRig {
 
   /** Frame `i` of the clip (RGBA, width x height) with `mouth`; asked for in order from 0. */
   async render(i: number, mouth: MouthFrame, seconds: number): Promise<Buffer> {
-    const { frame, source } = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(i, seconds);
-    const landmarks = this.track[source]!.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
+    const shown: ShownFrame = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(i, seconds);
+    const { frame } = shown;
+    const landmarks = this.landmarksOf(shown);
     const sample = this.sampleFor(mouth.frame, landmarks);
     this.drawn = { landmarks, sample };
     const toward =
@@ -122,13 +130,29 @@ export class FootageRig {
     this.reader?.close();
   }
 
-  /** Frame `i` of the base loop, and which frame of the recording it is. */
-  private async loopFrame(i: number, seconds: number): Promise<{ frame: Buffer; source: number }> {
+  /**
+   * Frame `i` of the base loop, which frame of the recording it is, and, in the crossfade at its end, the frame mixed
+   * into it and how much (its landmarks are mixed as its pixels were).
+   */
+  private async loopFrame(i: number, seconds: number): Promise<ShownFrame> {
     this.reader ??= readFootage(join(this.dir, this.footage.loop.file), this, { loop: true, seconds });
     const frame = await this.reader.next();
     if (!frame) throw new Error('the footage loop ended early');
-    const { from, to } = this.footage.loop;
-    return { frame, source: from + (i % (to - from)) };
+    const { from, to, blend = 0 } = this.footage.loop;
+    const source = from + (i % (to - from));
+    const k = source - (to - blend);
+    return k >= 0 ? { frame, source, mixed: { source: from - blend + k, amount: (k + 1) / (blend + 1) } } : { frame, source };
+  }
+
+  /** A shown frame's landmarks, px of the rig: its source frame's, mixed as its pixels were. */
+  private landmarksOf({ source, mixed }: ShownFrame): Point[] {
+    const own = this.track[source]!;
+    const other = mixed && this.track[mixed.source]!;
+    return own.map((p, j) => {
+      const x = other ? p.x + (other[j]!.x - p.x) * mixed.amount : p.x;
+      const y = other ? p.y + (other[j]!.y - p.y) * mixed.amount : p.y;
+      return { x: x * this.scale, y: y * this.scale };
+    });
   }
 
   /** The recording's frame shown at the clip's frame `i`: the one on screen at that moment of the recording. */
@@ -137,7 +161,7 @@ export class FootageRig {
   }
 
   /** Frame `i` of the clip as recorded: the recording's frame of that moment, read in order, a copy kept to show again. */
-  private async recordedFrame(i: number, seconds: number): Promise<{ frame: Buffer; source: number }> {
+  private async recordedFrame(i: number, seconds: number): Promise<ShownFrame> {
     const source = this.recordedIndex(i);
     this.reader ??= readFootage(join(this.dir, this.footage.file), this, { loop: false, seconds });
     while (!this.recorded || this.recorded.index < source) {
