@@ -16,6 +16,7 @@ import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import { PictureBudget } from '#domain/picture-budget';
 import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
+import { transcriptAlignmentOf } from '#domain/recordings';
 import { isReusableRender, renderCacheKey } from '#domain/render-cache';
 import { type RenderSpec, renderSpecOf } from '#domain/render-spec';
 import type { ClipResult, VideoRecord } from '#domain/video';
@@ -258,7 +259,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
           imageLayers: images,
           workDir,
           speech: recording
-            ? new RecordedSpeech(recording.path, findVoice(spec.bot.voice.id, deps.voices)?.language ?? '')
+            ? new RecordedSpeech(recording.path, transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)))
             : deps.speechFor(spec.bot.voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),
