@@ -9,11 +9,9 @@
  *
  * Where pocketsphinx or its test data is missing the measures are skipped locally and fail in CI (CI set).
  */
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobFailedError } from '#domain/errors';
 import { speechScriptOf } from '#domain/lexicon';
@@ -22,21 +20,10 @@ import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { pocketsphinxInstalled } from '#infra/voices/wer.ts';
 import { runFfmpeg } from '#media/media';
 import { readWav } from '#media/wav';
-import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
+import { librivoxInstalled, librivoxSentences, pocketsphinxWords as referenceWords } from '../../support/librivox.ts';
 
 const available = librivoxInstalled() && (await pocketsphinxInstalled());
 const sentences = available ? librivoxSentences() : [];
-
-const run = promisify(execFile);
-/** pocketsphinx's recognition with word times: the reference each aligned word is measured against. */
-async function referenceWords(wav: string): Promise<{ text: string; startSeconds: number }[]> {
-  const { stdout } = await run('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']);
-  return stdout
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter((parts) => parts.length === 4 && /^[a-z']+(\(\d+\))?$/.test(parts[0]!))
-    .map((parts) => ({ text: parts[0]!.replace(/\(\d+\)$/, ''), startSeconds: Number(parts[1]) }));
-}
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
