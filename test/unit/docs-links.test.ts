@@ -3,16 +3,22 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Every relative link in README.md and docs/*.md names a file of the repository and, with a `#fragment` into a
+ * Every relative link in the repository's markdown (README.md, docs/*.md, the folders' READMEs) names a file of the repository and, with a `#fragment` into a
  * markdown page, one of that page's headings, as GitHub makes their anchors: a clone's reader follows them.
  */
 const root = resolve(import.meta.dirname, '../..');
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+/** Folders of generated or installed files, whose markdown is not ours. */
+const NOT_OURS = new Set(['node_modules', 'cdk.out', 'dist', 'build', 'coverage']);
+
+/** Every markdown page of the repository, as paths from its root. */
+function markdownPages(folder = ''): string[] {
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = folder ? `${folder}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return entry.name.startsWith('.') || NOT_OURS.has(entry.name) ? [] : markdownPages(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+const pages = markdownPages();
 
 /** The markdown without its fenced code blocks, where a `#` line is not a heading. */
 const withoutFences = (markdown: string) => markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
@@ -66,12 +72,13 @@ function problemOf({ page, target }: Link): string | undefined {
     : `no heading #${fragment} in ${relative(root, file)}`;
 }
 
-describe('links in README.md and docs/', () => {
+describe('links in the markdown pages', () => {
   it('reads links and anchors as GitHub does', () => {
     const anchors = anchorsOf('# Bots and voices\n## `bot_size`: four sizes\n## Music\n## Music\n```\n# not a heading\n```\n');
     expect([...anchors]).toEqual(expect.arrayContaining(['bots-and-voices', 'bot_size-four-sizes', 'music', 'music-1']));
     expect(anchors.has('not-a-heading')).toBe(false);
     expect(linksOf('README.md').length).toBeGreaterThan(10);
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/performance.md', 'infra/local/README.md']));
   });
 
   it.each(pages)('%s: every relative link resolves to a file and heading', (page) => {
