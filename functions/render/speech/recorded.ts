@@ -37,16 +37,16 @@ export class RecordedSpeech implements SpeechEngine {
       return { ...base, words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
     }
     if (!this.alignment) throw new JobFailedError('audio_transcript_mismatch', "its transcript's language cannot be aligned");
-    return { ...base, ...(await aligned(prepared.alignmentWavPath, script.shown, this.alignment, workDir)) };
+    return { ...base, ...(await aligned(prepared.alignmentWavPath, script, this.alignment, workDir)) };
   }
 }
 
-async function aligned(wavPath: string, text: string, how: TranscriptAlignment, workDir: string) {
-  const words = transcriptWords(text);
+async function aligned(wavPath: string, script: SpeechScript, how: TranscriptAlignment, workDir: string) {
+  const words = transcriptWords(script.shown);
   try {
     const pcm = readWav(wavPath).samples;
     const alignment =
-      'model' in how ? await alignTranscript(pcm, words, how.model) : await alignBySynthesis(pcm, text, words, how.espeakVoice, workDir);
+      'model' in how ? await alignTranscript(pcm, words, how.model) : await alignBySynthesis(pcm, script, words, how.espeakVoice, workDir);
     return {
       words: words.map((w, i) => ({ start: w.start, end: w.end, ...alignment.words[i]! })),
       phonemes: alignment.phonemes,

@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobFailedError } from '#domain/errors';
 import { speechScriptOf } from '#domain/lexicon';
 import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
+import { warp } from '#functions/render/speech/dtw.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
-import { mfccFrames, warp } from '#functions/render/speech/synthesis-alignment.ts';
+import { mfccFrames } from '#functions/render/speech/synthesis-alignment.ts';
 import { readWav } from '#media/wav';
 import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
 
