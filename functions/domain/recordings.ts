@@ -10,11 +10,21 @@ import { espeakVoiceOfLanguage, type Voice } from './voices.ts';
 
 /**
  * The languages whose transcripts an acoustic model aligns: SoundSwallower's US English. Its French model scored a
- * real French speaker's own sentences under the bar that tells a wrong transcript (docs/your-voice.md), so French,
- * like every other language, is aligned through espeak-ng's voice of it.
+ * real French speaker's own sentences under the bar that tells a wrong transcript (docs/your-voice.md), so French
+ * is aligned through espeak-ng's voice of it.
  */
 const ALIGNMENT_LANGUAGES = ['en'] as const;
 export type AlignmentLanguage = (typeof ALIGNMENT_LANGUAGES)[number];
+
+/**
+ * The languages whose transcripts are aligned through espeak-ng's voice of them: those its refusal threshold
+ * (synthesis-alignment.ts MAX_PATH_COST_RATIO) was measured on with real readers, besides English
+ * (docs/your-voice.md). Another language would be aligned, or refused, by a bar nobody measured for it.
+ */
+const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', da: 'Danish', fi: 'Finnish' } as const;
+
+/** The languages a recording's transcript may be in, by name, for the refusal that names them. */
+export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');
 
 /** How a recording's transcript is aligned: by an acoustic model, or through espeak-ng speaking it (`espeakVoice`). */
 export type TranscriptAlignment = { model: AlignmentLanguage } | { espeakVoice: string };
@@ -22,8 +32,10 @@ export type TranscriptAlignment = { model: AlignmentLanguage } | { espeakVoice: 
 /** How a transcript in `voice`'s language is aligned; undefined when it cannot be. */
 export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlignment | undefined {
   if (!voice) return undefined;
-  const model = ALIGNMENT_LANGUAGES.find((l) => l === voice.language.toLowerCase().split(/[-_]/)[0]);
+  const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? '';
+  const model = ALIGNMENT_LANGUAGES.find((l) => l === language);
   if (model) return { model };
+  if (!Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language)) return undefined;
   const espeakVoice = espeakVoiceOfLanguage(voice);
   return espeakVoice ? { espeakVoice } : undefined;
 }

@@ -22,7 +22,7 @@ import type {
   UploadStore,
   VideoRepository,
 } from './ports.ts';
-import { claimRecordings, releaseRecordings, transcriptAlignmentOf } from './recordings.ts';
+import { claimRecordings, releaseRecordings, TRANSCRIPT_LANGUAGE_NAMES, transcriptAlignmentOf } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, refuseTestVideoKnownTooLong, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
@@ -183,7 +183,7 @@ async function describedClipSpec(
     if (!transcriptAlignmentOf(voice)) {
       trouble.problems.push({
         path: `clips[${index}].text`,
-        message: `a recording's transcript is aligned in a language espeak-ng speaks, and this clip's voice is ${voice?.language || 'another language'}: leave text out (the mouth follows the sound), or name a voice of the recording's language`,
+        message: `a recording's transcript is aligned in ${TRANSCRIPT_LANGUAGE_NAMES}, and this clip's voice is ${voice?.language || 'another language'}: leave text out (the mouth follows the sound), or name a voice of the recording's language`,
       });
       return undefined;
     }
