@@ -22,7 +22,7 @@ import type {
   UploadStore,
   VideoRepository,
 } from './ports.ts';
-import { canAlignTranscript, claimRecordings, releaseRecordings } from './recordings.ts';
+import { claimRecordings, releaseRecordings, TRANSCRIPT_LANGUAGE_NAMES, transcriptAlignmentOf } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, refuseTestVideoKnownTooLong, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
@@ -179,11 +179,11 @@ async function describedClipSpec(
   const { bot } = found;
   const recording = recordingOf(input, tenantId);
   if (recording && input.text !== undefined) {
-    const language = findVoice(voiceToSpeak(bot.voice, input.voice, deps.voices).id, deps.voices)?.language ?? '';
-    if (!canAlignTranscript(language)) {
+    const voice = findVoice(voiceToSpeak(bot.voice, input.voice, deps.voices).id, deps.voices);
+    if (!transcriptAlignmentOf(voice)) {
       trouble.problems.push({
         path: `clips[${index}].text`,
-        message: `a recording's transcript is aligned in English or French, and this clip's voice is ${language || 'another language'}: leave text out (the mouth follows the sound), or name an English or French voice`,
+        message: `a recording's transcript is aligned in ${TRANSCRIPT_LANGUAGE_NAMES}, and this clip's voice is ${voice?.language || 'another language'}: leave text out (the mouth follows the sound), or name a voice of the recording's language`,
       });
       return undefined;
     }
