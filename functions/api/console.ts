@@ -12,11 +12,14 @@ const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   `script-src '${consolePage.scriptHash}'`,
   `style-src '${consolePage.styleHash}'`,
-  "connect-src 'self'",
+  // A recording is PUT to its presigned upload link and a video's words file read from its presigned link: the
+  // object store, another origin (http locally). The link is its own authorisation; the bucket's CORS admits it.
+  "connect-src 'self' https: http:",
   // Bot previews, finished videos and their captions tracks are presigned object-store links: another origin
-  // (http locally). blob: is the preview of a photo chosen for a new bot, read from the person's own disk.
+  // (http locally). blob: is a file from the person's own disk or recorded on the page (a photo, a recording),
+  // shown before it is sent.
   'img-src https: http: data: blob:',
-  'media-src https: http:',
+  'media-src https: http: blob:',
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
