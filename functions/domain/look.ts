@@ -62,8 +62,12 @@ export interface FootageManifest {
   /** The whole recording at that size, silent H.264; its frame count. */
   file: string;
   frames: number;
-  /** The base loop: frames [from, to) of `file`, cut to `loopFile`, where frame `to` looks like frame `from`. */
-  loop: { file: string; from: number; to: number };
+  /**
+   * The base loop: frames [from, to) of `file`, cut to `loop.file`, where frame `to` looks like frame `from`. Its last
+   * `blend` frames are crossfaded into frames `from - blend`..`from - 1` (the ones that lead into `from`), so the wrap
+   * is a step of the footage's own; absent: none.
+   */
+  loop: { file: string; from: number; to: number; blend?: number };
   /** Each frame's 68 landmarks (smoothed), px of the footage: a JSON array of frames of [x, y, x, y, …]. */
   track: string;
   /** The reference face (68 points) the atlas is cut in, and its eye distance, px. */

@@ -1,6 +1,7 @@
 import { pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
+import { asRecordedProblem } from './as-recorded.ts';
 import { uploadFileKey } from './bucket-layout.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
@@ -170,6 +171,11 @@ async function describedClipSpec(
     return undefined;
   }
   if (found.own && found.own.status !== 'ready') trouble.notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
+  const footageProblem = asRecordedProblem(input, index, found);
+  if (footageProblem) {
+    trouble.problems.push(footageProblem);
+    return undefined;
+  }
   const { bot } = found;
   const recording = recordingOf(input, tenantId);
   if (recording && input.text !== undefined) {
@@ -192,6 +198,7 @@ async function describedClipSpec(
     position: input.bot_position ?? bot.defaultPosition,
     botSize: input.bot_size,
     removeBotBackground: input.remove_bot_background,
+    ...(input.footage === 'as_recorded' && { footage: 'as_recorded' as const }),
     background: input.background,
     backgroundVolume: input.background ? input.background_volume : 0,
     transitions: input.transitions,
