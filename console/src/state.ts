@@ -8,7 +8,7 @@ import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft, videoBotBo
 import { mediaSeconds } from './media-capture.ts';
 import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
 import { type ClipDraft, type ComposerDraft, recordingProblems, requestBody } from './request.ts';
-import { uploadFile } from './uploads.ts';
+import { uploadOnce, uploadUsed } from './uploads.ts';
 import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
@@ -289,7 +289,9 @@ export function reuseClip(clip: KeptClip) {
 }
 
 export async function submit() {
-  problems.value = recordingProblems(composer.value);
+  // What is sent is the form as it is now: a clip added or changed while the recordings upload is not in it.
+  const draft = composer.value;
+  problems.value = recordingProblems(draft);
   formError.value = '';
   if (problems.value.length) {
     formError.value = 'The video cannot be sent yet.';
@@ -299,10 +301,14 @@ export async function submit() {
   try {
     // Each recording goes to storage first; the create request names it by its upload id.
     const uploads = new Map<number, string>();
-    for (const [index, clip] of composer.value.clips.entries())
-      if (clip.kind === 'new' && clip.speech === 'recording' && clip.audio)
-        uploads.set(clip.id, await uploadFile(call, clip.audio, `clips[${index}].audio_upload`));
-    const created = await call<{ video_id: string }>('POST', 'v1/bot', requestBody(composer.value, uploads));
+    const recordings: Blob[] = [];
+    for (const [index, clip] of draft.clips.entries())
+      if (clip.kind === 'new' && clip.speech === 'recording' && clip.audio) {
+        uploads.set(clip.id, await uploadOnce(call, clip.audio, `clips[${index}].audio_upload`));
+        recordings.push(clip.audio);
+      }
+    const created = await call<{ video_id: string }>('POST', 'v1/bot', requestBody(draft, uploads));
+    for (const recording of recordings) uploadUsed(recording);
     notice.value = { kind: 'info', text: `Video ${created.video_id} accepted; it is rendering.` };
     tab.value = 'videos';
     await loadVideos();
@@ -349,10 +355,11 @@ export async function submitBot() {
   botSubmitting.value = true;
   try {
     const path = `v1/bot/${encodeURIComponent(draft.uid)}`;
-    const made =
-      draft.source === 'video' && draft.video
-        ? await call<Bot>('PUT', path, videoBotBody(draft, await uploadFile(call, draft.video, 'video_upload')))
-        : await call<Bot>('PUT', path, botFormData(draft));
+    const video = draft.source === 'video' ? draft.video : null;
+    const made = video
+      ? await call<Bot>('PUT', path, videoBotBody(draft, await uploadOnce(call, video, 'video_upload')))
+      : await call<Bot>('PUT', path, botFormData(draft));
+    if (video) uploadUsed(video);
     notice.value = { kind: 'info', text: `Bot ${made.uid} accepted; it is being prepared.` };
     botDraft.value = emptyBotDraft();
     await loadBots();

@@ -13,10 +13,28 @@ interface UploadAnswer {
 }
 
 /**
+ * Each file's upload id while no request has used it: a failed submit sent again names the same upload instead of
+ * sending the file anew (an account has few pending uploads, and a recording may be hundreds of megabytes).
+ */
+const unusedUploads = new WeakMap<Blob, string>();
+
+/** The upload id of `file`: the one it already has if no request has used it yet, else a new upload (uploadFile). */
+export async function uploadOnce(call: <T>(method: string, path: string, body?: unknown) => Promise<T>, file: Blob, field: string): Promise<string> {
+  const known = unusedUploads.get(file);
+  if (known) return known;
+  const uploadId = await uploadFile(call, file, field);
+  unusedUploads.set(file, uploadId);
+  return uploadId;
+}
+
+/** A request that named `file`'s upload was accepted: the upload is spent, and sending the file again uploads it anew. */
+export const uploadUsed = (file: Blob) => unusedUploads.delete(file);
+
+/**
  * Uploads `file` and answers its upload id. `field` is the request field that will name it: a refusal of the
  * upload itself (a type or size the API does not take) is reported there, as the API would report the field.
  */
-export async function uploadFile(call: <T>(method: string, path: string, body?: unknown) => Promise<T>, file: Blob, field: string): Promise<string> {
+async function uploadFile(call: <T>(method: string, path: string, body?: unknown) => Promise<T>, file: Blob, field: string): Promise<string> {
   let answer: UploadAnswer;
   try {
     answer = await call<UploadAnswer>('POST', 'v1/uploads', { content_type: mediaType(file), size: file.size });
