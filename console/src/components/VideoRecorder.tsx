@@ -30,8 +30,10 @@ export function VideoRecorder({ onRecorded }: { onRecorded: (recorded: Recorded)
   const live = useRef<HTMLVideoElement>(null);
 
   // The camera is let go when the form goes away, and the ticking clock with it.
+  const mounted = useRef(true);
   useEffect(
     () => () => {
+      mounted.current = false;
       session.current?.cancel();
       closeStream(stream.current);
     },
@@ -59,7 +61,10 @@ export function VideoRecorder({ onRecorded }: { onRecorded: (recorded: Recorded)
     setProblem('');
     setStage('opening');
     try {
-      stream.current = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 720 } }, audio: true });
+      const opened = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 720 } }, audio: true });
+      // The form closed while the browser asked: the cleanup has run, so the camera is let go here.
+      if (!mounted.current) return closeStream(opened);
+      stream.current = opened;
       setStage('live');
     } catch (error) {
       setProblem(captureProblem(error, 'camera'));

@@ -39,8 +39,10 @@ export function VoiceRecorder({
     closeStream(stream.current);
     stream.current = null;
   };
+  const mounted = useRef(true);
   useEffect(
     () => () => {
+      mounted.current = false;
       session.current?.cancel();
       release();
     },
@@ -55,7 +57,10 @@ export function VoiceRecorder({
   async function start() {
     setProblem('');
     try {
-      stream.current = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: false, noiseSuppression: false } });
+      const opened = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: false, noiseSuppression: false } });
+      // The form closed while the browser asked: the cleanup has run, so the microphone is let go here.
+      if (!mounted.current) return closeStream(opened);
+      stream.current = opened;
     } catch (error) {
       setProblem(captureProblem(error, 'microphone'));
       return;
