@@ -111,8 +111,10 @@ const UPLOAD_PLACEHOLDER = 'UPLOAD_ID_OF_THE_RECORDING';
 
 /** A clip's words: the text a voice speaks, or the recording's upload and, when typed, its transcript. */
 function speechBody(clip: ClipDraft, uploadId: string | undefined): Record<string, unknown> {
-  if (clip.speech === 'text') return { text: clip.text, ...(clip.voice ? { voice: clip.voice } : {}) };
-  return { audio_upload: uploadId ?? UPLOAD_PLACEHOLDER, ...(clip.text.trim() ? { text: clip.text.trim() } : {}) };
+  const voice = clip.voice ? { voice: clip.voice } : {};
+  if (clip.speech === 'text') return { text: clip.text, ...voice };
+  // A recording's voice is its language, the one its transcript is aligned in.
+  return { audio_upload: uploadId ?? UPLOAD_PLACEHOLDER, ...(clip.text.trim() ? { text: clip.text.trim() } : {}), ...voice };
 }
 
 function clipBody(clip: ClipDraft, uploadId: string | undefined): Record<string, unknown> {

@@ -86,18 +86,17 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
                 My own recording
               </label>
             </fieldset>
-            {clip.speech === 'text' ? (
-              <>
-                <VoicePicker
-                  id={id('voice')}
-                  value={clip.voice}
-                  defaultLabel={bot ? `Bot's voice (${describeVoice(bot.voice, voices.value, 'short')})` : "Bot's voice"}
-                  onChange={(voice) => set({ voice })}
-                  invalid={invalidProps(err('voice').id, path('voice'))}
-                />
-                <FieldError {...err('voice')} />
-              </>
-            ) : (
+            {/* A recording's transcript is aligned in its voice's language, so a recorded clip names it too. */}
+            <VoicePicker
+              id={id('voice')}
+              label={clip.speech === 'text' ? 'Voice' : "Recording's language (a voice in it)"}
+              value={clip.voice}
+              defaultLabel={bot ? `Bot's voice (${describeVoice(bot.voice, voices.value, 'short')})` : "Bot's voice"}
+              onChange={(voice) => set({ voice })}
+              invalid={invalidProps(err('voice').id, path('voice'))}
+            />
+            <FieldError {...err('voice')} />
+            {clip.speech === 'recording' && (
               <VoiceRecorder
                 id={id('audio')}
                 label="Recording"

@@ -149,11 +149,11 @@ describe('console request', () => {
     expect(frameSize('1:1', '1080p')).toEqual({ width: 1080, height: 1080 });
   });
 
-  it("sends a clip's own recording as audio_upload with its transcript, not a voice; the curl says to upload it first", () => {
+  it("sends a clip's own recording as audio_upload with its transcript and the voice naming its language; the curl says to upload it first", () => {
     const audio = new File([new Uint8Array(16)], 'voice-recording.webm', { type: 'audio/webm' });
     const recorded = draft({ clips: [clip({ speech: 'recording', audio, voice: 'espeak:es', text: ' he was not an ill disposed young man ' })] });
     expect(requestBody(recorded, new Map([[1, 'upl_abc']])).clips).toEqual([
-      { bot_uid: 'bot_ava', audio_upload: 'upl_abc', text: 'he was not an ill disposed young man' },
+      { bot_uid: 'bot_ava', audio_upload: 'upl_abc', text: 'he was not an ill disposed young man', voice: 'espeak:es' },
     ]);
     // No transcript: none is sent (the mouth then follows the sound, and there are no captions).
     expect(requestBody(draft({ clips: [clip({ speech: 'recording', audio, text: '' })] }), new Map([[1, 'upl_abc']])).clips).toEqual([
