@@ -13,9 +13,16 @@ import { consolePage } from './console-page.ts';
 
 const config = loadConfig({ bucket: true });
 
-/** Built on the first request (signing is local, no network) and kept for the container's life. */
+/** Built on the first request (signing is local, no network) and kept for the container's life; a failure is tried again. */
 let policy: Promise<string> | undefined;
-const contentSecurityPolicy = () => (policy ??= new S3ObjectStore(s3UploadSigningClient(), config.bucket).linkOrigin().then(policyFor));
+const contentSecurityPolicy = () =>
+  (policy ??= new S3ObjectStore(s3UploadSigningClient(), config.bucket)
+    .linkOrigin()
+    .then(policyFor)
+    .catch((error: unknown) => {
+      policy = undefined;
+      throw error;
+    }));
 
 const policyFor = (bucketOrigin: string) =>
   [
