@@ -4,9 +4,11 @@
  */
 import { computed, effect, signal } from '@preact/signals';
 import { type Account, ApiRequestError, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
-import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
+import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft, videoBotBody } from './bot-form.ts';
+import { mediaSeconds } from './media-capture.ts';
 import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
-import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
+import { type ClipDraft, type ComposerDraft, recordingProblems, requestBody } from './request.ts';
+import { uploadOnce, uploadUsed } from './uploads.ts';
 import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
@@ -47,6 +49,8 @@ export interface MediaLinks {
   poster: string | null;
   vtt: string | null;
   srt: string | null;
+  /** Every spoken word with its times (JSON). */
+  words: string | null;
 }
 const mediaLinks = new Map<string, MediaLinks>();
 export const mediaLinksOf = (video: Video): MediaLinks | null => {
@@ -59,8 +63,10 @@ export const mediaLinksOf = (video: Video): MediaLinks | null => {
     poster: known?.poster ?? output.thumbnail_url ?? null,
     vtt: known?.vtt ?? output.captions?.vtt_url ?? null,
     srt: known?.srt ?? output.captions?.srt_url ?? null,
+    words: known?.words ?? output.captions?.words_url ?? null,
   };
-  if (!known || links.poster !== known.poster || links.vtt !== known.vtt || links.srt !== known.srt) mediaLinks.set(video.video_id, links);
+  if (!known || links.poster !== known.poster || links.vtt !== known.vtt || links.srt !== known.srt || links.words !== known.words)
+    mediaLinks.set(video.video_id, links);
   return mediaLinks.get(video.video_id)!;
 };
 
@@ -226,6 +232,8 @@ const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   kind: 'new',
   clipUid: '',
   botUid: readyBots.value[0]?.uid ?? '',
+  speech: 'text',
+  audio: null,
   voice: '',
   text: '',
   position: null,
@@ -281,11 +289,26 @@ export function reuseClip(clip: KeptClip) {
 }
 
 export async function submit() {
-  submitting.value = true;
-  problems.value = [];
+  // What is sent is the form as it is now: a clip added or changed while the recordings upload is not in it.
+  const draft = composer.value;
+  problems.value = recordingProblems(draft);
   formError.value = '';
+  if (problems.value.length) {
+    formError.value = 'The video cannot be sent yet.';
+    return;
+  }
+  submitting.value = true;
   try {
-    const created = await call<{ video_id: string }>('POST', 'v1/bot', body.value);
+    // Each recording goes to storage first; the create request names it by its upload id.
+    const uploads = new Map<number, string>();
+    const recordings: Blob[] = [];
+    for (const [index, clip] of draft.clips.entries())
+      if (clip.kind === 'new' && clip.speech === 'recording' && clip.audio) {
+        uploads.set(clip.id, await uploadOnce(call, clip.audio, `clips[${index}].audio_upload`));
+        recordings.push(clip.audio);
+      }
+    const created = await call<{ video_id: string }>('POST', 'v1/bot', requestBody(draft, uploads));
+    for (const recording of recordings) uploadUsed(recording);
     notice.value = { kind: 'info', text: `Video ${created.video_id} accepted; it is rendering.` };
     tab.value = 'videos';
     await loadVideos();
@@ -319,14 +342,24 @@ export function setBotDraft(change: Partial<BotDraft>) {
 export async function submitBot() {
   const draft = botDraft.value;
   botFormError.value = '';
-  botProblems.value = botDraftProblems(draft);
+  // A chosen file's length is read here (a recording made on this page knows its own).
+  if (draft.source === 'video' && draft.video && draft.videoSeconds === null) {
+    const videoSeconds = await mediaSeconds(draft.video);
+    if (botDraft.value.video === draft.video) setBotDraft({ videoSeconds });
+  }
+  botProblems.value = botDraftProblems(botDraft.value);
   if (botProblems.value.length) {
     botFormError.value = 'The bot cannot be sent yet.';
     return;
   }
   botSubmitting.value = true;
   try {
-    const made = await call<Bot>('PUT', `v1/bot/${encodeURIComponent(draft.uid)}`, botFormData(draft));
+    const path = `v1/bot/${encodeURIComponent(draft.uid)}`;
+    const video = draft.source === 'video' ? draft.video : null;
+    const made = video
+      ? await call<Bot>('PUT', path, videoBotBody(draft, await uploadOnce(call, video, 'video_upload')))
+      : await call<Bot>('PUT', path, botFormData(draft));
+    if (video) uploadUsed(video);
     notice.value = { kind: 'info', text: `Bot ${made.uid} accepted; it is being prepared.` };
     botDraft.value = emptyBotDraft();
     await loadBots();

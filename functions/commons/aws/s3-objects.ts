@@ -126,6 +126,14 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   /**
+   * The origin every presigned link of this store has (the bucket's regional endpoint on AWS, the emulator's
+   * locally), taken from a link signed like them, so it cannot differ from theirs.
+   */
+  async linkOrigin(): Promise<string> {
+    return new URL((await this.presignGet('origin-probe', 60)).url).origin;
+  }
+
+  /**
    * A link signed with temporary credentials (a Lambda role's) dies with them, whatever X-Amz-Expires says: ask
    * for no longer than they last, and say when the link really ends.
    */
