@@ -43,3 +43,15 @@ export function asRecordedProblem(input: ClipInput, index: number, found: Resolv
     };
   return undefined;
 }
+
+/**
+ * Why a clip's `remove_bot_background: true` cannot be, or undefined: a video bot's footage has no figure cut out of
+ * its backdrop yet, so the option would be accepted and do nothing (docs/video-bots.md).
+ */
+export function backgroundRemovalProblem(input: ClipInput, index: number, found: ResolvedBot): FieldProblem | undefined {
+  if (!input.remove_bot_background || !found.own || kindOfSource(found.own.source) !== 'video') return undefined;
+  return {
+    path: `clips[${index}].remove_bot_background`,
+    message: `bot "${found.own.uid}" is a video bot: its recording is shown with its own backdrop; leave remove_bot_background out`,
+  };
+}

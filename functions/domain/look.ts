@@ -78,6 +78,11 @@ export interface FootageManifest {
   samples: MouthSample[];
   /** Frames where the person listens (mouth still and closed), as [from, to) stretches. */
   listening: Array<[number, number]>;
+  /**
+   * Frames where no face was seen facing the camera, as [from, to) stretches: their landmarks are filled from the
+   * nearest face, so the rig shows them untouched rather than lay a mouth where there is none. Absent: none.
+   */
+  unseen?: Array<[number, number]>;
 }
 
 /** One lower face of the atlas, in face space (functions/domain/face-space.ts). */

@@ -1,7 +1,7 @@
 import { pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
-import { asRecordedProblem } from './as-recorded.ts';
+import { asRecordedProblem, backgroundRemovalProblem } from './as-recorded.ts';
 import { uploadFileKey } from './bucket-layout.ts';
 import type { CaptionMode } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
@@ -171,7 +171,7 @@ async function describedClipSpec(
     return undefined;
   }
   if (found.own && found.own.status !== 'ready') trouble.notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
-  const footageProblem = asRecordedProblem(input, index, found);
+  const footageProblem = asRecordedProblem(input, index, found) ?? backgroundRemovalProblem(input, index, found);
   if (footageProblem) {
     trouble.problems.push(footageProblem);
     return undefined;

@@ -13,7 +13,7 @@ import type { BotManifest, FootageManifest } from '#domain/look';
 import { cutFootage, decodeRecording, inspectRecording, preparedSize, type Recording } from '#media/footage-media';
 import { MediaRejectedError } from '#media/media';
 import { LookError, type PreparedLook } from '../look.ts';
-import { isFrontal, listeningStretches, type ReadRecording, readRecording, smoothTrack } from './footage-track.ts';
+import { isFrontal, listeningStretches, type ReadRecording, readRecording, smoothTrack, unseenStretches } from './footage-track.ts';
 import { buildAtlas } from './mouth-atlas.ts';
 import { measureMouth, mouthRange } from './mouth-measures.ts';
 
@@ -172,6 +172,7 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
     atlas: FILES.atlas,
     samples: atlas.samples,
     listening,
+    unseen: unseenStretches(read.landmarks),
   };
   const frames = [...new Set(atlas.samples.map((s) => s.frame))];
   const shapes = (['round', 'wide', 'fv'] as const).filter((shape) =>

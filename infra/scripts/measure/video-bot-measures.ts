@@ -95,7 +95,14 @@ let before: { drawn: Buffer; own: Buffer } | undefined;
 for (let i = 0; i < timing.frames; i++) {
   const own = Buffer.from((await originals.next())!);
   const drawn = Buffer.from(await rig.render(i, mouth[i]!, budgetSeconds));
-  const { landmarks, sample } = rig.drawn!;
+  if (!rig.drawn) {
+    // A frame without a face seen is shown untouched: no mouth to measure, and no step to compare across it.
+    measures.push(undefined);
+    rendered.push(drawn);
+    before = undefined;
+    continue;
+  }
+  const { landmarks, sample } = rig.drawn;
   const tracked = await tracker.next(toRgb(drawn));
   measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
   const ownRead = (await ownTracker.next(toRgb(own))).landmarks;

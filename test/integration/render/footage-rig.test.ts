@@ -145,4 +145,38 @@ describe('the footage rig measured against the footage', () => {
     const failure = renderFailure(new SpeechLongerThanRecordingError(12.3, 10.5), { videoId: 'v', clipIndex: 0 }, undefined);
     expect(failure).toMatchObject({ code: 'speech_longer_than_recording' });
   }, 300_000);
+
+  it('shows a frame with no face seen facing the camera untouched, as recorded and in the loop: no mouth laid on it', async () => {
+    const footage = manifest.footage!;
+    expect(footage.unseen).toEqual([]);
+    // The test portrait is seen on every frame; frames 5-14 (and the loop's first 10) are declared unseen, as a gap would be.
+    const from = footage.loop.from;
+    const unseen: Array<[number, number]> = [
+      [5, 15],
+      [from, from + 10],
+    ];
+    const withGaps: BotManifest = { ...manifest, footage: { ...footage, unseen } };
+    for (const [play, file, first] of [
+      ['as_recorded', footage.file, 0],
+      ['loop', footage.loop.file, from],
+    ] as const) {
+      const rig = await FootageRig.open(look.dir, withGaps, 400, false, play);
+      const originals = readFootage(join(look.dir, file), rig, { loop: false, seconds: 60 });
+      let mouthed = 0;
+      for (let i = 0; i < 20; i++) {
+        const own = Buffer.from((await originals.next())!);
+        const drawn = await rig.render(i, { frame: 'm2' }, 60);
+        const source = first + i;
+        const gap = unseen.some(([a, b]) => source >= a && source < b);
+        if (gap) {
+          expect(drawn.equals(own), `${play} frame ${i}`).toBe(true);
+          expect(rig.drawn).toBeUndefined();
+        } else if (!drawn.equals(own)) mouthed++;
+      }
+      // The frames seen still get their mouth.
+      expect(mouthed, play).toBeGreaterThan(0);
+      originals.close();
+      rig.close();
+    }
+  }, 300_000);
 });

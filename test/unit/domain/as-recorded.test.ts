@@ -60,6 +60,19 @@ describe('footage: "as_recorded"', () => {
     ]);
   });
 
+  it('is a 400 at clips[i].remove_bot_background for a video bot, which has no cut-out figure yet', async () => {
+    const problems = await problemsOf(create({ text: 'Hello.', remove_bot_background: true }, videoBot(12)));
+    expect(problems).toEqual([
+      {
+        path: 'clips[0].remove_bot_background',
+        message: 'bot "my-host" is a video bot: its recording is shown with its own backdrop; leave remove_bot_background out',
+      },
+    ]);
+    // A photo bot keeps the option.
+    const [video] = await create({ text: 'Hello.', remove_bot_background: true }, videoBot(12, 'photo'));
+    expect(video!.clips[0]!.removeBotBackground).toBe(true);
+  });
+
   it('is a 400 at clips[i].footage when the clip surely lasts longer than the recording (its words, breaks and transitions)', async () => {
     // 10 words (2 s at the fastest rate), a 3-s break and a fade in: at least 5.6 s, against a 5-s recording.
     const text = 'One two three four five <break time="3s"/> six seven eight nine ten';

@@ -55,6 +55,8 @@ export class FootageRig {
   readonly height: number;
   private readonly footage: FootageManifest;
   private readonly track: Point[][];
+  /** 1 for each recording's frame where no face was seen facing the camera: shown untouched, without a mouth. */
+  private readonly unseen: Uint8Array;
   /** The rig's pixels per pixel of the footage. */
   readonly scale: number;
   private readonly corners: Uint8Array;
@@ -79,6 +81,8 @@ export class FootageRig {
     this.scale = this.height / this.footage.height;
     const raw = JSON.parse(readFileSync(join(dir, this.footage.track), 'utf8')) as number[][];
     this.track = raw.map((frame) => Array.from({ length: frame.length / 2 }, (_, i) => ({ x: frame[2 * i]!, y: frame[2 * i + 1]! })));
+    this.unseen = new Uint8Array(this.footage.frames);
+    for (const [from, to] of this.footage.unseen ?? []) this.unseen.fill(1, from, to);
     this.corners = cornerAlpha(this.width, this.height, rounded ? Math.round(CORNER_SHARE * this.height) : 0);
   }
 
@@ -106,6 +110,11 @@ export class FootageRig {
   async render(i: number, mouth: MouthFrame, seconds: number): Promise<Buffer> {
     const shown: ShownFrame = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(i, seconds);
     const { frame } = shown;
+    if (this.unseen[shown.source] || (shown.mixed && this.unseen[shown.mixed.source])) {
+      // The track holds the last face seen here, not a face: a mouth laid on it would float where there is none.
+      this.drawn = undefined;
+      return this.withCorners(frame);
+    }
     const landmarks = this.landmarksOf(shown);
     const sample = this.sampleFor(mouth.frame, landmarks);
     this.drawn = { landmarks, sample };
@@ -122,6 +131,11 @@ export class FootageRig {
       sample,
       toward,
     });
+    return this.withCorners(frame);
+  }
+
+  /** `frame` with the card's rounded corners cut into its alpha. */
+  private withCorners(frame: Buffer): Buffer {
     for (let p = 0; p < this.corners.length; p++) if (this.corners[p]! < 255) frame[p * 4 + 3] = this.corners[p]!;
     return frame;
   }
