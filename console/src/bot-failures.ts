@@ -2,7 +2,7 @@
  * What a person can do about a bot that failed, by its public code (the bot's `error.code`, `bot.failed`): the
  * "What to do" column of docs/video-bots.md and docs/bots.md, shown under the API's own message.
  */
-import type { LookErrorCode } from '#functions/prepare/look.ts';
+import type { LookErrorCode } from '#domain/look';
 
 type FailureCode = LookErrorCode | 'image_unavailable' | 'video_unavailable' | 'preparation_failed';
 

@@ -133,3 +133,18 @@ export const mouthFramesOf = (manifest: Pick<BotManifest, 'mouthLevels' | 'mouth
 /** The rig a look's presenter is drawn with (BotManifest.rig), for looks stored before it too. */
 export const rigOf = (manifest: Pick<BotManifest, 'rig' | 'headMotion'>): NonNullable<BotManifest['rig']> =>
   manifest.rig ?? (manifest.headMotion === false ? 'single-picture' : 'layered');
+
+/** Why an image cannot become a bot: the code is public (`bot.failed`, the bot's `error.code`). */
+export type LookErrorCode =
+  | 'image_invalid'
+  | 'image_too_large'
+  | 'no_face_found'
+  | 'face_too_small'
+  | 'video_invalid'
+  | 'video_too_short'
+  | 'video_too_long'
+  | 'video_too_large'
+  | 'several_faces'
+  | 'face_turned_away'
+  | 'face_lost'
+  | 'mouth_never_closed';
