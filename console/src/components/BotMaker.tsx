@@ -1,7 +1,8 @@
 import { apiOrigin } from '../api.ts';
 import { botCurlCommand, DRAWN_LAYERS, suggestUid } from '../bot-form.ts';
+import { botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, setBotDraft, submitBot } from '../bot-state.ts';
 import { humanize, POSITIONS } from '../options.ts';
-import { botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, bots, inboxUrl, setBotDraft, submitBot } from '../state.ts';
+import { bots, inboxUrl } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 import { FileDrop } from './FileDrop.tsx';
 import { VideoSource } from './VideoSource.tsx';

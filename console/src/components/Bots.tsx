@@ -1,7 +1,8 @@
 import type { Bot } from '../api.ts';
 import { whatToDo } from '../bot-failures.ts';
+import { deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots } from '../bot-state.ts';
 import { humanize } from '../options.ts';
-import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots, voices } from '../state.ts';
+import { bots, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
 import { BotMaker } from './BotMaker.tsx';
 

@@ -1,5 +1,5 @@
 import type { Problem } from '../api.ts';
-import { botDraft, botProblemsAt, setBotDraft } from '../state.ts';
+import { botDraft, botProblemsAt, setBotDraft } from '../bot-state.ts';
 import { FieldError } from './FieldError.tsx';
 import { FileDrop } from './FileDrop.tsx';
 import { VideoRecorder } from './VideoRecorder.tsx';
