@@ -127,10 +127,23 @@ export class S3ObjectStore implements ObjectStore {
 
   /**
    * The origin every presigned link of this store has (the bucket's regional endpoint on AWS, the emulator's
-   * locally), taken from a link signed like them, so it cannot differ from theirs.
+   * locally): the client's own endpoint rules for this bucket, as the presigner applies them, without signing a
+   * link (a signed link is a use of s3:GetObject, which a function that only names the bucket is not granted).
    */
   async linkOrigin(): Promise<string> {
-    return new URL((await this.presignGet('origin-probe', 60)).url).origin;
+    const config = this.client.config;
+    const configured = await config.serviceConfiguredEndpoint?.();
+    const custom = config.endpoint ? await config.endpoint() : undefined;
+    const { url } = config.endpointProvider({
+      Bucket: this.bucket,
+      Region: await config.region(),
+      ForcePathStyle: config.forcePathStyle,
+      UseFIPS: await config.useFipsEndpoint(),
+      UseDualStack: await config.useDualstackEndpoint(),
+      Accelerate: config.useAccelerateEndpoint,
+      Endpoint: configured ?? (custom ? `${custom.protocol}//${custom.hostname}${custom.port ? `:${custom.port}` : ''}${custom.path}` : undefined),
+    });
+    return url.origin;
   }
 
   /**
