@@ -6,7 +6,7 @@
  */
 import type { TimedWord } from '#domain/captions';
 import type { ClipTiming } from '../clip-timeline.ts';
-import { FPS } from '../types.ts';
+import { FPS, type SpeechResult } from '../types.ts';
 
 /** A shorter silence is a breath inside speech: switching to listening and back would show a restless body. */
 const MIN_LISTEN_SECONDS = 1;
@@ -48,4 +48,13 @@ export function listeningWeights(words: readonly Pick<TimedWord, 'startSeconds' 
     }
   }
   return weights;
+}
+
+/**
+ * The listening weights of a clip's speech. A recording spoken without its transcript has no words to place its
+ * pauses (its mouth follows the sound's spectrum): the bot speaks throughout, where its empty word list would read
+ * as one long silence.
+ */
+export function listeningOf(speech: Pick<SpeechResult, 'words' | 'spectralVisemes'>, timing: ClipTiming): Float32Array {
+  return speech.spectralVisemes ? new Float32Array(timing.frames) : listeningWeights(speech.words, timing);
 }
