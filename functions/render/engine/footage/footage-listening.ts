@@ -21,6 +21,7 @@ export const SWITCH_FRAMES = 10;
 /**
  * For each frame of the clip, how much of the listening loop it shows: 0 speaking, 1 listening, a ramp between.
  * A silence that starts the clip is listened from frame 0; one that ends it, to the last frame.
+ * @internal Exported for its tests.
  */
 export function listeningWeights(words: readonly Pick<TimedWord, 'startSeconds' | 'endSeconds'>[], timing: ClipTiming): Float32Array {
   const weights = new Float32Array(timing.frames);
