@@ -7,7 +7,7 @@ import type { RenderSpec, VideoRenderSpec } from '#domain/render-spec';
 import { transitionsOf } from '#domain/render-spec';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
-import type { ImageLayer } from './engine/image-layers.ts';
+import { type ImageLayer, logoLayerSize } from './engine/image-layers.ts';
 import type { RenderClipInput, SpeechEngine } from './engine/types.ts';
 import { type ImageSubject, LOGO, overlayImageSubject } from './image.ts';
 
@@ -33,7 +33,9 @@ export function imageLayersOf(spec: VideoRenderSpec): ImageLayerSource[] {
       : [],
   );
   const { logo } = spec;
-  const logos = logo ? [{ url: logo.url, subject: LOGO, position: logo.position, size: logo.size, opacity: logo.opacity }] : [];
+  const logos = logo
+    ? [{ url: logo.url, subject: LOGO, position: logo.position, size: logoLayerSize(logo.size, spec.frame), opacity: logo.opacity }]
+    : [];
   return [...overlays, ...logos];
 }
 

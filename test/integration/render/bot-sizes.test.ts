@@ -1,8 +1,9 @@
 /**
  * The bot sizes through the engine with real ffmpeg: in every shape the card of each size is where and as big as
- * the layout says (measured in the rendered frame), a `full` presenter without its card stands on the bottom edge,
- * transitions still move it, and at 1080p a `full` presenter is sharp: its face has the fine detail that a render
- * from artwork at the canvas's own resolution (upscaled 1.6x, made here as the control) has lost.
+ * the layout says (measured in the rendered frame), a `full` presenter without its card stands on the bottom edge
+ * with the hair a tenth of the height from the top, a `full` presenter with no background has its card carried to the frame's
+ * edges without a seam, transitions still move it, and at 1080p a `full` presenter is sharp: its face has the fine
+ * detail that a render from artwork at the canvas's own resolution (upscaled 1.6x, made here as the control) has lost.
  */
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { voiceToSpeak } from '#domain/voices';
 import { type BackgroundMedia, inspectBackground } from '#functions/media/background-media.ts';
 import { runFfmpeg } from '#functions/media/media.ts';
 import { type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
-import { type BotBox, FULL_CARD_SHARE, headBoxOf, layoutFor } from '#functions/render/engine/layout.ts';
+import { type BotBox, headBoxOf, layoutFor } from '#functions/render/engine/layout.ts';
 import { lookManifest } from '#functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { colourDistance, frameRgb } from '../../support/render-media.ts';
@@ -69,14 +70,14 @@ function drawnBox(rgb: Buffer, frame: FrameSize): { x0: number; y0: number; x1: 
   return { x0: first(cols), y0: first(rows), x1: last(cols) + 1, y1: last(rows) + 1 };
 }
 
-/** Where the card is in the frame for a layout box (cut by the frame's bottom edge). */
+/** Where the card is in the frame for a layout box (cut by the frame's edges). */
 function cardOf(box: BotBox, frame: FrameSize) {
   const s = box.height / artwork.height;
   const p = artwork.panel;
   return {
-    x0: box.x + p.x * s,
+    x0: Math.max(0, box.x + p.x * s),
     y0: box.y + p.y * s,
-    x1: box.x + (p.x + p.width) * s,
+    x1: Math.min(frame.width, box.x + (p.x + p.width) * s),
     y1: Math.min(frame.height, box.y + (p.y + p.height) * s),
   };
 }
@@ -127,12 +128,9 @@ describe('bot sizes in every shape (720p)', () => {
         expect(area, where).toBeGreaterThan(previous * 1.3);
         previous = area;
         if (size === 'full') {
-          // The card (its rounded foot below the edge) is 85 % of the height, or as wide as the frame allows.
-          const scale = box.height / artwork.height;
-          const cardHeight = seen.y1 - seen.y0 + artwork.panel.radius * scale;
-          if (aspectRatio === '9:16') expect((seen.x1 - seen.x0) / frame.width, where).toBeCloseTo(artwork.panel.width / artwork.width, 1);
-          else expect(cardHeight / frame.height, where).toBeCloseTo(FULL_CARD_SHARE, 1);
+          // The card stands on the bottom edge (its rounded foot below it), never off the top of the frame.
           expect(seen.y1, where).toBe(frame.height);
+          expect(seen.y0, where).toBeGreaterThan(0);
         }
       }
     });
@@ -151,9 +149,48 @@ describe('bot sizes in every shape (720p)', () => {
       const middle = Math.round(box.x + box.width / 2);
       const i = (y * frame.width + middle) * 3;
       expect(colourDistance([rgb[i]!, rgb[i + 1]!, rgb[i + 2]!], BACKGROUND), aspectRatio).toBeGreaterThan(90);
-      // Its vertical word is ignored: the head is in the upper part of the frame, not at its top-left corner's margin only.
-      expect(seen.y0, aspectRatio).toBeGreaterThan(frame.height * 0.05);
+      // The person (her hair's top to the bottom edge) is about 90 % of the frame's height, whatever the vertical word
+      // says; in 9:16 it fills the frame's width.
+      expect((frame.height - seen.y0) / frame.height, aspectRatio).toBeGreaterThan(0.86);
+      expect((frame.height - seen.y0) / frame.height, aspectRatio).toBeLessThan(0.94);
+      if (aspectRatio === '9:16') expect(seen.x1 - seen.x0, aspectRatio).toBeGreaterThan(frame.width * 0.95);
       if (aspectRatio === '16:9') expect(seen.x1, aspectRatio).toBeLessThan(frame.width / 2 + frame.width * 0.1);
+    }
+  });
+
+  it("full with no background: the card is the frame's backdrop, carried to its edges without a seam, in every shape", async () => {
+    for (const aspectRatio of ASPECT_RATIOS) {
+      const frame = frameSizeOf({ aspectRatio, resolution: '720p' });
+      const clip = await render(frame, { botSize: 'full', position: 'bottom-center', background: undefined });
+      const rgb = await frameRgb(clip.path, 0.5, frame.width, frame.height);
+      const box = layoutFor(frame, 'bottom-center', artwork, { size: 'full', carriedBackdrop: true });
+      const s = box.height / artwork.height;
+      const luma = (x: number, y: number) => {
+        const i = (y * frame.width + x) * 3;
+        return 0.299 * rgb[i]! + 0.587 * rgb[i + 1]! + 0.114 * rgb[i + 2]!;
+      };
+      // Where the card's side was (inside the frame in 16:9 and 1:1), the columns either side differ by no more than
+      // the card's own neighbouring columns do: no edge, no rim, no shadow.
+      const cardLeft = Math.round(box.x + artwork.panel.x * s);
+      if (cardLeft > 8) {
+        const step = (x: number) => {
+          let sum = 0;
+          for (let y = Math.round(frame.height * 0.1); y < Math.round(frame.height * 0.6); y++) sum += Math.abs(luma(x, y) - luma(x - 1, y));
+          return sum / Math.round(frame.height * 0.5);
+        };
+        const inside = (step(cardLeft + 12) + step(cardLeft + 16) + step(cardLeft + 20)) / 3;
+        for (const x of [cardLeft - 2, cardLeft, cardLeft + 2, cardLeft + Math.round(3 * s)])
+          expect(step(x), `${aspectRatio} column ${x}`).toBeLessThan(inside + 1.5);
+      }
+      // The card's blue, not the default backdrop's night blue, reaches every edge of the frame.
+      for (const [x, y] of [
+        [2, Math.round(frame.height * 0.3)],
+        [frame.width - 3, Math.round(frame.height * 0.3)],
+        [Math.round(frame.width / 2), 2],
+      ] as const) {
+        const i = (y * frame.width + x) * 3;
+        expect(rgb[i + 2]!, `${aspectRatio} (${x}, ${y})`).toBeGreaterThan(150);
+      }
     }
   });
 
