@@ -143,8 +143,8 @@ const clipFields = z.strictObject({
     docDefault: BOT_SIZE_DEFAULT_DOC,
     description:
       "How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: " +
-      "the person is 90 % of the frame's height in every shape, standing on the bottom edge (its shoulders cut by the sides of a vertical " +
-      "frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. " +
+      'a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the ' +
+      "bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. " +
       `Default: ${BOT_SIZE_DEFAULT_DOC}.`,
   }),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
