@@ -99,29 +99,30 @@ async function main() {
       }
       rows.push(row);
     }
-    // Every frame scaled to the row's height with a light gap after it, the frames of a shape side by side, the
-    // shapes stacked (each row padded to the widest).
-    const frames = rows.flat();
-    const perRow = rows[0]!.length;
-    const scaled = frames.map((_, i) => `[${i}:v]scale=-2:${ROW}:flags=lanczos,pad=iw+${GAP}:ih+${GAP}:0:0:color=0xf4f4f4[s${i}]`);
-    const widest = Math.max(...rows.map((_, r) => rowWidth(r)));
-    function rowWidth(r: number) {
-      const ratio = [16 / 9, 9 / 16, 1][r]!;
-      return perRow * (Math.round((ROW * ratio) / 2) * 2 + GAP);
-    }
-    const stacks = rows.map(
-      (_, r) =>
-        `${Array.from({ length: perRow }, (_, c) => `[s${r * perRow + c}]`).join('')}hstack=inputs=${perRow},pad=${widest}:ih:0:0:color=0xf4f4f4[r${r}]`,
-    );
-    const graph = `${scaled.join(';')};${stacks.join(';')};${rows.map((_, r) => `[r${r}]`).join('')}vstack=inputs=${rows.length}`;
-    const sheet = join(work, 'sheet.png');
-    await runFfmpeg(['-y', ...frames.flatMap((f) => ['-i', f]), '-filter_complex', graph, '-frames:v', '1', sheet], { budgetSeconds: 120 });
-    // A palette of 256 colours, dithered: a fifth of the bytes of the full-colour picture, for the repository.
-    await sharp(sheet).png({ palette: true, quality: 90, compressionLevel: 9 }).toFile(output);
+    await contactSheet(rows, join(work, 'sheet.png'), output);
     console.log(`the default layouts: ${output}${values.frames ? ` (frames in ${framesDir})` : ''}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Every frame scaled to the row's height with a light gap after it, the frames of a shape side by side, the shapes
+ * stacked (each row padded to the widest); a palette of 256 colours, dithered, for the repository.
+ */
+async function contactSheet(rows: string[][], sheet: string, output: string) {
+  const frames = rows.flat();
+  const perRow = rows[0]!.length;
+  const scaled = frames.map((_, i) => `[${i}:v]scale=-2:${ROW}:flags=lanczos,pad=iw+${GAP}:ih+${GAP}:0:0:color=0xf4f4f4[s${i}]`);
+  const rowWidth = (r: number) => perRow * (Math.round((ROW * [16 / 9, 9 / 16, 1][r]!) / 2) * 2 + GAP);
+  const widest = Math.max(...rows.map((_, r) => rowWidth(r)));
+  const stacks = rows.map(
+    (_, r) =>
+      `${Array.from({ length: perRow }, (_, c) => `[s${r * perRow + c}]`).join('')}hstack=inputs=${perRow},pad=${widest}:ih:0:0:color=0xf4f4f4[r${r}]`,
+  );
+  const graph = `${scaled.join(';')};${stacks.join(';')};${rows.map((_, r) => `[r${r}]`).join('')}vstack=inputs=${rows.length}`;
+  await runFfmpeg(['-y', ...frames.flatMap((f) => ['-i', f]), '-filter_complex', graph, '-frames:v', '1', sheet], { budgetSeconds: 120 });
+  await sharp(sheet).png({ palette: true, quality: 90, compressionLevel: 9 }).toFile(output);
 }
 
 await main();
