@@ -162,7 +162,9 @@ export class VidbotStack extends Stack {
     for (const [name, decl] of Object.entries(functions) as [FunctionName, FunctionDecl][]) {
       const directory = decl.image ? this.imageDirectory(name, props) : undefined;
       if (directory && !existsSync(resolve(projectRoot, directory, 'Dockerfile'))) {
-        throw new Error(`${directory}/Dockerfile not found: run \`npm run bundle:${name}\` to produce the ${name} image directory before synth`);
+        throw new Error(
+          `${directory}/Dockerfile not found: run \`npm run bundle:${(decl.image ?? name).split('/').pop()}\` to produce the ${name} image directory before synth`,
+        );
       }
     }
   }
@@ -268,11 +270,13 @@ export class VidbotStack extends Stack {
     });
   }
 
+  /** A function's image directory, by the image it declares (prepare and prepareFootage share one). */
   private imageDirectory(name: FunctionName, props: VidbotStackProps): string {
-    if (name === 'render') return props.renderImageDirectory ?? 'dist/render-image';
-    if (name === 'prepare') return props.prepareImageDirectory ?? 'dist/prepare-image';
+    const { image } = functions[name] as FunctionDecl;
+    if (image === 'functions/render') return props.renderImageDirectory ?? 'dist/render-image';
+    if (image === 'functions/prepare') return props.prepareImageDirectory ?? 'dist/prepare-image';
     throw new Error(
-      `function ${name} declares an image, but only the render and prepare images have a build (npm run bundle:render, bundle:prepare)`,
+      `function ${name} declares image ${image}, but only the render and prepare images have a build (npm run bundle:render, bundle:prepare)`,
     );
   }
 }

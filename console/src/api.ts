@@ -8,7 +8,7 @@ export interface Problem {
   message: string;
 }
 
-export class ApiFailure extends Error {
+export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -41,7 +41,7 @@ export async function api<T>(key: string, method: string, path: string, body?: u
       cache: 'no-store',
     });
   } catch {
-    throw new ApiFailure(0, 'network_error', 'The API could not be reached. Is the service running?');
+    throw new ApiRequestError(0, 'network_error', 'The API could not be reached. Is the service running?');
   }
   const text = await response.text();
   let parsed: any = null;
@@ -54,8 +54,8 @@ export async function api<T>(key: string, method: string, path: string, body?: u
     const error = parsed?.error;
     // API Gateway refuses a body over its limit itself, before vidbot sees it, without the API's error shape.
     if (response.status === 413 && !error)
-      throw new ApiFailure(413, 'request_too_large', 'The request is too large for the API: send a smaller file, or give its URL instead.');
-    throw new ApiFailure(
+      throw new ApiRequestError(413, 'request_too_large', 'The request is too large for the API: send a smaller file, or give its URL instead.');
+    throw new ApiRequestError(
       response.status,
       error?.code ?? 'http_error',
       error?.message ?? `The API answered ${response.status}.`,

@@ -5,7 +5,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import { parsePlaceholders } from '#domain/placeholders';
-import { ApiFailure, type Batch, type BatchPreview, type BatchRowVideo, isBatchSettled, type Problem, type Template } from './api.ts';
+import { ApiRequestError, type Batch, type BatchPreview, type BatchRowVideo, isBatchSettled, type Problem, type Template } from './api.ts';
 import { requestBody } from './request.ts';
 import { call, composer, inboxUrl, notice, report } from './state.ts';
 
@@ -77,7 +77,7 @@ export async function saveTemplate() {
     await loadTemplates();
     selectTemplate(saved.uid);
   } catch (error) {
-    if (error instanceof ApiFailure && error.status !== 401) {
+    if (error instanceof ApiRequestError && error.status !== 401) {
       templateProblems.value = error.details;
       templateError.value = error.message;
     } else report(error);
@@ -130,7 +130,7 @@ async function postBatch<T>(uid: string, dryRun: boolean): Promise<T | null> {
   try {
     return await call<T>('POST', `v1/templates/${encodeURIComponent(uid)}/batches`, batchForm(dryRun));
   } catch (error) {
-    if (error instanceof ApiFailure && error.status !== 401) {
+    if (error instanceof ApiRequestError && error.status !== 401) {
       batchProblems.value = error.details;
       batchError.value = error.message;
     } else report(error);

@@ -3,7 +3,7 @@
  * here comes from the public API; the key lives in sessionStorage only (gone when the tab closes).
  */
 import { computed, effect, signal } from '@preact/signals';
-import { type Account, ApiFailure, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
+import { type Account, ApiRequestError, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
 import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
 import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
 import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
@@ -27,6 +27,8 @@ export const voices = signal<Voice[]>([]);
 /** Why the voice catalog is missing, if it is: the pickers then offer the bot's voice only. */
 export const voicesError = signal('');
 export const videos = signal<Video[]>([]);
+/** Whether the list has been read once since signing in: until then an empty list means "not yet known". */
+export const videosLoaded = signal(false);
 export const selectedVideoId = signal<string | null>(null);
 export const selectedVideo = signal<Video | null>(null);
 export const inboxUrl = signal('');
@@ -65,7 +67,7 @@ export const mediaLinksOf = (video: Video): MediaLinks | null => {
 export const call = <T>(method: string, path: string, body?: unknown) => api<T>(apiKey.value, method, path, body);
 
 export function report(error: unknown) {
-  if (error instanceof ApiFailure && error.status === 401) {
+  if (error instanceof ApiRequestError && error.status === 401) {
     signOut('That API key was not accepted. Enter it again.');
     return;
   }
@@ -84,7 +86,9 @@ export async function signIn(key: string) {
     await loadAll();
   } catch (error) {
     signInError.value =
-      error instanceof ApiFailure && (error.status === 401 || error.status === 403) ? 'That API key was not accepted.' : (error as Error).message;
+      error instanceof ApiRequestError && (error.status === 401 || error.status === 403)
+        ? 'That API key was not accepted.'
+        : (error as Error).message;
   }
 }
 
@@ -92,6 +96,7 @@ export function signOut(message = '') {
   apiKey.value = '';
   account.value = null;
   videos.value = [];
+  videosLoaded.value = false;
   inboxEvents.value = [];
   selectedVideoId.value = null;
   selectedVideo.value = null;
@@ -120,7 +125,7 @@ async function loadVoices() {
     voices.value = (await call<{ voices: Voice[] }>('GET', 'v1/voices')).voices;
     voicesError.value = '';
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) report(error);
+    if (error instanceof ApiRequestError && error.status === 401) report(error);
     else voicesError.value = `The voice list could not be loaded (${error instanceof Error ? error.message : String(error)}).`;
   }
 }
@@ -128,6 +133,7 @@ async function loadVoices() {
 export async function loadVideos() {
   try {
     videos.value = (await call<{ videos: Video[] }>('GET', 'v1/video?limit=20')).videos;
+    videosLoaded.value = true;
     const id = selectedVideoId.value;
     if (id) {
       const video = await call<Video>('GET', `v1/video/${encodeURIComponent(id)}`);
@@ -285,7 +291,7 @@ export async function submit() {
     await loadVideos();
     selectVideo(created.video_id);
   } catch (error) {
-    if (error instanceof ApiFailure && error.status !== 401) {
+    if (error instanceof ApiRequestError && error.status !== 401) {
       problems.value = error.details;
       formError.value = error.message;
     } else report(error);
@@ -325,7 +331,7 @@ export async function submitBot() {
     botDraft.value = emptyBotDraft();
     await loadBots();
   } catch (error) {
-    if (error instanceof ApiFailure && error.status !== 401) {
+    if (error instanceof ApiRequestError && error.status !== 401) {
       botProblems.value = error.details;
       botFormError.value = error.message;
     } else report(error);

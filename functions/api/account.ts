@@ -4,7 +4,7 @@ import { dynamoClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { httpHandler, json } from '#commons/http';
 import { toPublicAccount } from '#commons/presenters/account';
-import { NotFound } from '#domain/errors';
+import { NotFoundError } from '#domain/errors';
 
 const config = loadConfig({ tables: ['accounts', 'videos'] });
 /** Counting reads the account's video index: bounded, so the answer stays fast for any account. */
@@ -16,7 +16,7 @@ export const handler = httpHandler({
   'GET /v1/account': async (request) => {
     const { tenantId, keyId } = request.caller;
     const [account, counted] = await Promise.all([accounts.get(tenantId), videos.countByStatus(tenantId, MAX_COUNTED_VIDEOS)]);
-    if (!account) throw new NotFound('This key has no account.');
+    if (!account) throw new NotFoundError('This key has no account.');
     return json(200, toPublicAccount(account, keyId, counted));
   },
 });

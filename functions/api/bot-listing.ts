@@ -1,7 +1,7 @@
 import { type HttpResult, json } from '#commons/http';
 import { presentAccountBot, presentBot } from '#commons/presenters/bot';
 import { resolveBot } from '#domain/account-bots';
-import { NotFound } from '#domain/errors';
+import { NotFoundError } from '#domain/errors';
 import type { AccountBotStore, BotCatalog, ObjectStore } from '#domain/ports';
 import type { VoiceOptions } from '#domain/voices';
 
@@ -26,7 +26,7 @@ export async function listBots(tenantId: string, deps: BotListingDeps): Promise<
 /** One bot: built-in, or the caller's; another account's bot is not found, exactly like one that does not exist. */
 export async function getBot(tenantId: string, uid: string, deps: BotListingDeps): Promise<HttpResult> {
   const found = await resolveBot(tenantId, uid, deps);
-  if (!found) throw new NotFound(`No bot "${uid}".`);
+  if (!found) throw new NotFoundError(`No bot "${uid}".`);
   return json(
     200,
     found.own ? await presentAccountBot(found.own, deps.objects, deps.voices) : await presentBot(found.bot, deps.objects, deps.voices),

@@ -13,12 +13,12 @@ import { presentAccountBot } from '#commons/presenters/bot';
 import { BOT_FILE_FIELDS, parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot, redeliverBotEvent } from '#domain/account-bots';
 import { newId } from '#domain/api-keys';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { getBot, listBots } from './bot-listing.ts';
 
-const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads', 'accounts'], queues: ['prepare', 'notify'], bucket: true });
+const config = loadConfig({ tables: ['bots', 'accountBots', 'uploads', 'accounts'], queues: ['prepare', 'footage', 'notify'], bucket: true });
 const deps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
@@ -26,6 +26,7 @@ const deps = {
   uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads),
   objects: new S3ObjectStore(s3Client(), config.bucket),
   prepareQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.prepare),
+  footageQueue: new SqsQueue<PrepareBotMessage>(sqsClient(), config.queues.footage),
   notifyQueue: new SqsQueue<DeliverBotMessage>(sqsClient(), config.queues.notify),
   now: () => new Date(),
   newVersion: () => newId('v'),
@@ -39,7 +40,7 @@ function refuseUnreachable(urls: Record<string, string | undefined>) {
     const reason = value ? refusalWithoutResolving(new URL(value), config.mode) : undefined;
     return reason ? [{ path, message: `points at an address vidbot does not connect to (${reason.replace(/_/g, ' ')})` }] : [];
   });
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
 }
 
 async function putBot(request: KeyedRequest) {

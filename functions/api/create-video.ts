@@ -16,7 +16,7 @@ import { recordVideoCreated } from '#commons/metrics';
 import { toCreatedVideo } from '#commons/presenters/video';
 import { newId } from '#domain/api-keys';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest, TooManyVideosInProgress } from '#domain/errors';
+import { InvalidRequestError, TooManyVideosInProgressError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { RenderClipMessage } from '#domain/messages';
 import { fieldsFromTemplate, ownTemplate } from '#domain/templates';
@@ -50,14 +50,14 @@ async function create(input: CallerInput & { fields: Record<string, unknown> }):
   try {
     const command = parseCreateVideo(input.fields);
     const unreachable = unreachableProblems(command, config.mode);
-    if (unreachable.length) throw new InvalidRequest(unreachable);
+    if (unreachable.length) throw new InvalidRequestError(unreachable);
     const created = await createVideo(command, { tenantId: input.tenantId, keyId: input.keyId }, deps);
     logger.info('video created', { video_id: created.videoId, clips: created.clipCount, create_video: created.createVideo });
     recordVideoCreated();
     const body = toCreatedVideo(created, input.baseUrl);
     return json(202, body, { Location: body.url });
   } catch (error) {
-    if (error instanceof TooManyVideosInProgress) logger.info('create refused: videos in progress at the limit', { limit: error.limit });
+    if (error instanceof TooManyVideosInProgressError) logger.info('create refused: videos in progress at the limit', { limit: error.limit });
     throw error;
   }
 }
@@ -79,7 +79,7 @@ async function createFromTemplateOperation(request: KeyedRequest): Promise<HttpR
   const body = await readFields(request, limits.maxBodyBytes);
   const unknown = Object.keys(body).filter((key) => !TEMPLATE_VIDEO_FIELDS.has(key));
   if (unknown.length)
-    throw new InvalidRequest(unknown.map((path) => ({ path, message: 'is not a field of a video from a template (webhook, variables)' })));
+    throw new InvalidRequestError(unknown.map((path) => ({ path, message: 'is not a field of a video from a template (webhook, variables)' })));
   const uid = request.pathParams.uid ?? '';
   const template = await ownTemplate(templates, request.caller.tenantId, uid);
   const { variables, ...webhook } = body;
@@ -93,7 +93,7 @@ function parseJsonField(value: unknown, path: string): unknown {
   try {
     return JSON.parse(value);
   } catch {
-    throw new InvalidRequest([{ path, message: 'must be a JSON object of variable names to text values' }]);
+    throw new InvalidRequestError([{ path, message: 'must be a JSON object of variable names to text values' }]);
   }
 }
 

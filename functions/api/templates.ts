@@ -7,7 +7,7 @@ import { loadConfig } from '#commons/config';
 import { httpHandler, json } from '#commons/http';
 import { logger } from '#commons/logger';
 import { toPublicTemplate } from '#commons/presenters/template';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { deleteTemplate, ownTemplate, parseTemplate, saveTemplate } from '#domain/templates';
 import { checkClips } from '#domain/videos';
@@ -29,7 +29,7 @@ export const handler = httpHandler({
     const command = parseTemplate(request.pathParams.uid ?? '', await readFields(request, limits.maxBodyBytes));
     // The sample holds every placeholder's default: a default URL is refused now, as a value's is at create.
     const unreachable = unreachableProblems(command.sample, config.mode);
-    if (unreachable.length) throw new InvalidRequest(unreachable);
+    if (unreachable.length) throw new InvalidRequestError(unreachable);
     // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account.
     await checkClips(command.sample, tenantId, clipDeps);
     const saved = await saveTemplate(tenantId, command, { templates, now: () => new Date() });

@@ -1,7 +1,7 @@
 import { loadConfig } from '#commons/config';
 import { type HttpResult, httpHandler, json } from '#commons/http';
 import { presentVoice } from '#commons/presenters/voice';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { canonicalLanguage, listVoices, type VoiceOptions, voicesOfLanguage } from '#domain/voices';
 
 const config = loadConfig({});
@@ -11,7 +11,7 @@ function voiceListing(query: Record<string, string>, options: VoiceOptions): Htt
   let voices = listVoices(options);
   if (query.language !== undefined) {
     const language = canonicalLanguage(query.language);
-    if (!language) throw new InvalidRequest([{ path: 'language', message: 'must be a BCP 47 language tag, e.g. es, pt-BR, zh' }]);
+    if (!language) throw new InvalidRequestError([{ path: 'language', message: 'must be a BCP 47 language tag, e.g. es, pt-BR, zh' }]);
     voices = voicesOfLanguage(voices, language);
   }
   return json(200, { voices: voices.map(presentVoice) });

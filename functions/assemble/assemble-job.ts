@@ -7,7 +7,7 @@ import { makeWorkDir } from '#commons/workdirs';
 import { captionObjectKey, cuesObjectKey, outputObjectKey, posterObjectKey, retentionBeside, videoPosterKey } from '#domain/bucket-layout';
 import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE } from '#domain/captions';
 import { posterSecondsOf } from '#domain/clip';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import type { AssembleMessage, DeliverMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
@@ -55,7 +55,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   }
 
   const tooLong = video.test && testVideoTooLong(video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0));
-  if (tooLong) throw new JobFailure('test_video_too_long', tooLong);
+  if (tooLong) throw new JobFailedError('test_video_too_long', tooLong);
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';
@@ -101,7 +101,7 @@ function clipDownloader(deps: AssembleDeps, video: VideoRecord, target: Target):
     if (!(await deps.objects.getToFile(result.objectKey, path))) {
       // The render cache does not reuse a temporary render close to its expiry, so this takes a render
       // removed some other way (by hand, or a lifecycle change). Fail clearly rather than retry in vain.
-      throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+      throw new JobFailedError('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
     }
     return path;
   };
@@ -114,7 +114,7 @@ async function copySingleClip(deps: AssembleDeps, video: VideoRecord, target: Ta
   const result = video.clipResults[String(clip.index)];
   const sizeBytes = result?.objectKey ? (await deps.objects.head(result.objectKey))?.sizeBytes : undefined;
   if (!result?.objectKey || sizeBytes === undefined)
-    throw new JobFailure('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
+    throw new JobFailedError('render_expired', 'its rendered clip is no longer stored; create the video again', clip.index);
   await deps.objects.copy(result.objectKey, objectKey, { tags: {} });
   const durationSeconds = result.durationSeconds ?? 0;
   const contentType = mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE;

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mode } from '#commons/config';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { MusicSpec } from '#domain/music';
 import { fetchMediaToFile } from '#media/fetch-media';
@@ -12,7 +12,7 @@ import { presetWav } from '#media/music-presets';
 /**
  * The video's music bed as a WAV in `workDir`, at most `seconds` long: a preset made here, or the caller's file
  * downloaded (functions/media/fetch-media.ts: the address guard, a size and a time limit), then identified and
- * decoded (functions/media/music.ts). What the caller can fix becomes a JobFailure whose message is ours alone,
+ * decoded (functions/media/music.ts). What the caller can fix becomes a JobFailedError whose message is ours alone,
  * never ffmpeg's words.
  */
 export async function musicBed(music: MusicSpec, workDir: string, seconds: number, mode: Mode): Promise<string> {
@@ -33,9 +33,9 @@ export async function musicBed(music: MusicSpec, workDir: string, seconds: numbe
   try {
     return await decodeMusic(download, workDir, seconds);
   } catch (error) {
-    if (error instanceof MediaRejectedError) throw new JobFailure('music_invalid', `the music file ${error.reason}`);
+    if (error instanceof MediaRejectedError) throw new JobFailedError('music_invalid', `the music file ${error.reason}`);
     if (error instanceof MediaBudgetError)
-      throw new JobFailure(
+      throw new JobFailedError(
         'music_invalid',
         `the music file could not be read within ${error.limitSeconds} s; it may be damaged or too demanding to decode`,
       );

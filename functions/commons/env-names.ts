@@ -19,7 +19,7 @@ const TABLE_NAMES = [
   'uploads',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
-const QUEUE_NAMES = ['render', 'assemble', 'notify', 'prepare', 'batch'] as const;
+const QUEUE_NAMES = ['render', 'assemble', 'notify', 'prepare', 'footage', 'batch'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export const envNames = {

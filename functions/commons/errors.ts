@@ -35,7 +35,7 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-export class NotFoundError extends ApiError {
+export class RouteNotFoundError extends ApiError {
   constructor(message = 'Not found.') {
     super(404, 'not_found', message);
   }

@@ -1,16 +1,16 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import {
-  Conflict,
-  Forbidden,
-  InvalidRequest,
-  NotFound,
-  SignatureRejected,
-  TooManyBatchesInProgress,
-  TooManyBotsInProgress,
-  TooManyPendingUploads,
-  TooManyVideosInProgress,
+  ConflictError,
+  ForbiddenError,
+  InvalidRequestError,
+  NotFoundError,
+  SignatureRejectedError,
+  TooManyBatchesInProgressError,
+  TooManyBotsInProgressError,
+  TooManyPendingUploadsError,
+  TooManyVideosInProgressError,
 } from '#domain/errors';
-import { ApiError, MethodNotAllowedError, NotFoundError, UnauthorizedError } from './errors.ts';
+import { ApiError, MethodNotAllowedError, RouteNotFoundError, UnauthorizedError } from './errors.ts';
 import { runInvocation } from './invocation.ts';
 import { logger } from './logger.ts';
 import { unknownQueryProblems } from './query-parameters.ts';
@@ -127,7 +127,7 @@ function withCaller(operation: PublicOperation): PublicOperation {
 function withKnownQuery(route: string, operation: PublicOperation): PublicOperation {
   return (request) => {
     const problems = unknownQueryProblems(route, request.query);
-    if (problems.length) throw new InvalidRequest(problems);
+    if (problems.length) throw new InvalidRequestError(problems);
     return operation(request);
   };
 }
@@ -159,7 +159,7 @@ async function serve(
         .map((k) => k.split(' ')[0]!);
       throw allowed.length
         ? new MethodNotAllowedError([...new Set(allowed)])
-        : new NotFoundError(`No route for ${request.method} ${request.rawPath}.`);
+        : new RouteNotFoundError(`No route for ${request.method} ${request.rawPath}.`);
     }
     result = await operation(request);
   } catch (error) {
@@ -186,13 +186,13 @@ const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
  * knows nothing of HTTP; the HTTP layer's own errors (a bad body, a missing key) are ApiErrors from the start.
  */
 const DOMAIN_ERRORS: ErrorAnswer[] = [
-  answer(InvalidRequest, (e) => new ApiError(400, e.code, e.message, e.problems)),
-  answer(NotFound, (e) => new ApiError(404, 'not_found', e.message)),
-  answer(Forbidden, (e) => new ApiError(403, 'forbidden', e.message)),
-  answer(Conflict, (e) => new ApiError(409, e.code, e.message)),
-  answer(SignatureRejected, (e) => new ApiError(401, 'invalid_signature', e.message)),
+  answer(InvalidRequestError, (e) => new ApiError(400, e.code, e.message, e.problems)),
+  answer(NotFoundError, (e) => new ApiError(404, 'not_found', e.message)),
+  answer(ForbiddenError, (e) => new ApiError(403, 'forbidden', e.message)),
+  answer(ConflictError, (e) => new ApiError(409, e.code, e.message)),
+  answer(SignatureRejectedError, (e) => new ApiError(401, 'invalid_signature', e.message)),
   answer(
-    TooManyVideosInProgress,
+    TooManyVideosInProgressError,
     (e) =>
       new ApiError(
         429,
@@ -204,7 +204,7 @@ const DOMAIN_ERRORS: ErrorAnswer[] = [
       ),
   ),
   answer(
-    TooManyBotsInProgress,
+    TooManyBotsInProgressError,
     (e) =>
       new ApiError(
         429,
@@ -215,7 +215,7 @@ const DOMAIN_ERRORS: ErrorAnswer[] = [
       ),
   ),
   answer(
-    TooManyBatchesInProgress,
+    TooManyBatchesInProgressError,
     (e) =>
       new ApiError(
         429,
@@ -227,7 +227,7 @@ const DOMAIN_ERRORS: ErrorAnswer[] = [
       ),
   ),
   answer(
-    TooManyPendingUploads,
+    TooManyPendingUploadsError,
     (e) =>
       new ApiError(
         429,

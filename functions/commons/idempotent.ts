@@ -6,7 +6,7 @@ import { dynamoBaseClient } from '#commons/clients';
 import { BadRequestError, IdempotencyKeyReusedError } from '#commons/errors';
 import type { HttpResult, KeyedRequest } from '#commons/http';
 import { canonicalJson } from '#domain/canonical-json';
-import { Conflict } from '#domain/errors';
+import { ConflictError } from '#domain/errors';
 import { limits } from '#domain/limits';
 
 /** What names a request for its Idempotency-Key: the fields it carries, not its bytes (a multipart boundary is random). */
@@ -49,7 +49,7 @@ export function idempotentOperation<T>(tableName: string, operation: (input: Cal
       } catch (error) {
         if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
         if (error instanceof IdempotencyAlreadyInProgressError)
-          throw new Conflict('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
+          throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 /**
  * The one failure policy of every queue job (render a clip, assemble a video, prepare a bot):
  *
- * - a JobFailure (the caller's input cannot work: a bad background, a missing bot, a render over its budget)
+ * - a JobFailedError (the caller's input cannot work: a bad background, a missing bot, a render over its budget)
  *   fails the job's record (its video, its bot) at once with its code and message;
  * - a transient error (a network fault, throttling, an ffmpeg killed by the OOM killer) is rethrown, so the
  *   message comes back after its visibility timeout;
@@ -11,7 +11,7 @@
  * What went wrong in detail (a tool's stderr, an address, a stack) goes to the log with the request id; the
  * record and its webhook get only the public message.
  */
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import type { VideoError } from '#domain/video';
 import { failVideo, type VideoOutcomeDeps } from '#domain/video-outcomes';
 import { MediaToolError } from '#media/media';
@@ -19,7 +19,7 @@ import { logger } from './logger.ts';
 import { recordVideoFailed } from './metrics.ts';
 import { failureReport, logFields } from './net/transient.ts';
 
-/** A failure recorded on the job's record: the caller's (a JobFailure) or the job's own when it fails for good. */
+/** A failure recorded on the job's record: the caller's (a JobFailedError) or the job's own when it fails for good. */
 export interface JobFailureRecord {
   code: string;
   message: string;
@@ -33,7 +33,7 @@ export interface JobFailureRecord {
 export interface QueueJob<M, D> {
   /** For logs: `render`, `assembly`, `preparation`. */
   name: string;
-  /** The code and public message when the job fails for good without a JobFailure. */
+  /** The code and public message when the job fails for good without a JobFailedError. */
   fatal: { code: string; message: (attempts: number) => string };
   /** What names the message's record on every log line of its run, e.g. `{ video_id, clip_index }`. */
   logKeys: (message: M) => Record<string, unknown>;
@@ -51,7 +51,7 @@ export async function runQueueJob<M, D>(job: QueueJob<M, D>, message: M, receive
   try {
     await job.run(message, deps);
   } catch (error) {
-    if (error instanceof JobFailure) return job.fail(message, error, deps);
+    if (error instanceof JobFailedError) return job.fail(message, error, deps);
     const report = failureReport(error, { attempt: receive, maxAttempts: maxReceives });
     logger.error(`${job.name} attempt failed`, { ...job.logKeys(message), ...logFields(report), ...mediaDetails(error) });
     if (!report.willRetry) await job.fail(message, { code: job.fatal.code, message: job.fatal.message(report.attempt) }, deps);

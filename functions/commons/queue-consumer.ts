@@ -14,14 +14,14 @@ import { logger } from './logger.ts';
 import { recordQueueAges } from './metrics.ts';
 
 /** A message its schema refuses. */
-class MalformedMessage extends Error {
+class MalformedMessageError extends Error {
   constructor(readonly messageId: string) {
     super(`message ${messageId} does not match its schema`);
-    this.name = 'MalformedMessage';
+    this.name = 'MalformedMessageError';
   }
 }
 
-/** Parses a queue message body: the message, or MalformedMessage (logged with what was wrong). */
+/** Parses a queue message body: the message, or MalformedMessageError (logged with what was wrong). */
 function parseMessage<S extends z.ZodType>(schema: S, record: Pick<SQSRecord, 'body' | 'messageId'>): z.infer<S> {
   let body: unknown;
   try {
@@ -36,7 +36,7 @@ function parseMessage<S extends z.ZodType>(schema: S, record: Pick<SQSRecord, 'b
     body: record.body.slice(0, 500),
     problems: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`),
   });
-  throw new MalformedMessage(record.messageId);
+  throw new MalformedMessageError(record.messageId);
 }
 
 export interface ReceivedMessage<T> {

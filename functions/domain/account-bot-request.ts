@@ -4,7 +4,7 @@ import './zod-messages.ts';
 import { DEFAULT_BOT_VOICE, DRAWN_PARTS, type DrawnPart, isBuiltInUid } from './account-bot.ts';
 import { BOT_UID_PATTERN, BOT_UID_RULE, type BotPosition } from './choices.ts';
 import { normaliseWebhook } from './create-request.ts';
-import { type FieldProblem, Forbidden, InvalidRequest } from './errors.ts';
+import { type FieldProblem, ForbiddenError, InvalidRequestError } from './errors.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
 import { nameProblem, refuseWith, textProblem } from './text-rules.ts';
@@ -89,10 +89,10 @@ function sniffImage(bytes: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
  * (it exists and is not the caller's to change).
  */
 function checkOwnUid(uid: string): void {
-  if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be changed or deleted.`);
-  if (!BOT_UID_PATTERN.test(uid)) throw new InvalidRequest([{ path: 'uid', message: BOT_UID_RULE }]);
+  if (isBuiltInUid(uid)) throw new ForbiddenError(`"${uid}" is a built-in bot; it cannot be changed or deleted.`);
+  if (!BOT_UID_PATTERN.test(uid)) throw new InvalidRequestError([{ path: 'uid', message: BOT_UID_RULE }]);
   if (uid.startsWith(BUILT_IN_PREFIX))
-    throw new InvalidRequest([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
+    throw new InvalidRequestError([{ path: 'uid', message: `must not start with "${BUILT_IN_PREFIX}", which names built-in bots` }]);
 }
 
 /**
@@ -111,7 +111,7 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
   const parsed = textFields.safeParse(fields);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.') || '(body)', message: issue.message });
-    throw new InvalidRequest(problems);
+    throw new InvalidRequestError(problems);
   }
   const text = parsed.data;
   if (!findVoice(text.voice, voices)) problems.push({ path: 'voice', message: `unknown voice "${text.voice}"; list the voices with GET /v1/voices` });
@@ -163,7 +163,7 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     problems.push({ path: 'consent', message: 'must be true: state that the person filmed agreed to be made into a bot' });
   if (images && !isVideo && text.consent !== undefined)
     problems.push({ path: 'consent', message: 'is only for a bot made from a recording (video_url, video_upload or video)' });
-  if (problems.length || !images) throw new InvalidRequest(problems);
+  if (problems.length || !images) throw new InvalidRequestError(problems);
   return {
     uid,
     name: text.name,

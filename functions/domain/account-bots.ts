@@ -19,7 +19,7 @@ import type { ImagePart, PutBotCommand } from './account-bot-request.ts';
 import type { Bot } from './bot.ts';
 import { uploadKey } from './bucket-layout.ts';
 import { BOT_UID_PATTERN } from './choices.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyBotsInProgress } from './errors.ts';
+import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError, TooManyBotsInProgressError } from './errors.ts';
 import { sharedUse } from './fair-use.ts';
 import { limits } from './limits.ts';
 import { CALLER_RESENDS_AFTER_SECONDS } from './lost-events.ts';
@@ -34,10 +34,17 @@ export interface AccountBotDeps {
   objects: Pick<ObjectStore, 'putBytes' | 'delete' | 'head'>;
   /** The account's uploads: a video_upload is claimed for the bot. Without them a video_upload is refused. */
   uploads?: UploadStore;
+  /** Photo and drawn bots' preparations: seconds each. */
   prepareQueue: MessageQueue<PrepareBotMessage>;
+  /** Video bots' preparations: minutes each, on a queue (and function) of their own. */
+  footageQueue: MessageQueue<PrepareBotMessage>;
   now: () => Date;
   newVersion: () => string;
 }
+
+/** Where a bot's preparation is queued: a video bot's takes minutes, so it never holds up a photo's seconds. */
+export const preparationQueueOf = (bot: Pick<AccountBot, 'source'>, queues: Pick<AccountBotDeps, 'prepareQueue' | 'footageQueue'>) =>
+  bot.source.kind === 'video' || bot.source.kind === 'video_url' ? queues.footageQueue : queues.prepareQueue;
 
 const uploadKeysOf = (source: BotImageSource): string[] =>
   source.kind === 'photo' || source.kind === 'video'
@@ -87,7 +94,7 @@ function retiredLooksAfter(previous: AccountBot | undefined, now: string): Retir
 
 /** A PUT or DELETE that lost a race with another request on the same bot: nothing of it was kept. */
 const changedMeanwhile = (uid: string) =>
-  new Conflict(`bot "${uid}" was changed by another request at the same time; read it (GET /v1/bot/${uid}) and send yours again`);
+  new ConflictError(`bot "${uid}" was changed by another request at the same time; read it (GET /v1/bot/${uid}) and send yours again`);
 
 /**
  * Refuses a preparation while the account has its limit of other bots preparing (replacing a bot that is itself
@@ -99,7 +106,7 @@ async function ensureRoomForAnotherPreparation(tenantId: string, uid: string, de
     const bots = await deps.accountBots.list(account);
     return bots.filter((bot) => bot.status === 'preparing' && !(account === tenantId && bot.uid === uid)).length;
   });
-  if (preparing >= limits.maxBotsPreparing) throw new TooManyBotsInProgress(limits.maxBotsPreparing, limits.botsPreparingRetryAfterSeconds);
+  if (preparing >= limits.maxBotsPreparing) throw new TooManyBotsInProgressError(limits.maxBotsPreparing, limits.botsPreparingRetryAfterSeconds);
 }
 
 /**
@@ -110,12 +117,13 @@ async function ensureRoomForAnotherPreparation(tenantId: string, uid: string, de
 async function claimVideoUpload(command: PutBotCommand, tenantId: string, version: string, deps: AccountBotDeps) {
   if (command.images.kind !== 'video_upload') return undefined;
   const uploadId = command.images.uploadId;
-  if (!deps.uploads) throw new InvalidRequest([{ path: 'video_upload', message: 'is not accepted here: give video_url or send the video file' }]);
+  if (!deps.uploads)
+    throw new InvalidRequestError([{ path: 'video_upload', message: 'is not accepted here: give video_url or send the video file' }]);
   const usedBy = `bot:${command.uid}:${version}`;
   const { upload, key } = await claimUpload(tenantId, uploadId, { kind: 'video', path: 'video_upload', usedBy }, { ...deps, uploads: deps.uploads });
   if (upload.sizeBytes > limits.maxRecordingBytes) {
     await deps.uploads.release(tenantId, uploadId, usedBy);
-    throw new InvalidRequest([
+    throw new InvalidRequestError([
       { path: 'video_upload', message: `holds ${upload.sizeBytes} bytes; a recording is at most ${limits.maxRecordingBytes}` },
     ]);
   }
@@ -127,7 +135,7 @@ async function claimVideoUpload(command: PutBotCommand, tenantId: string, versio
  * `preparing` with a new version, and queues its preparation. A replaced bot keeps its previous look's files
  * until the new version settles (the job retires them; the record lists them among its retired looks from now on).
  * The record is written only if it is still the one read
- * (none, or the same version): of two PUTs at once one wins and the other is a Conflict (409) that keeps nothing,
+ * (none, or the same version): of two PUTs at once one wins and the other is a ConflictError (409) that keeps nothing,
  * so no record names a look another version already removed. If the job cannot be queued, the previous record is
  * put back (or the new one removed, unless another request replaced it meanwhile) and the uploads deleted: nothing
  * is left waiting for a job that never comes.
@@ -200,7 +208,7 @@ export async function putAccountBot(
     throw error;
   }
   try {
-    await deps.prepareQueue.send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
+    await preparationQueueOf(bot, deps).send({ kind: 'prepare-bot', tenantId, uid: bot.uid, version });
   } catch (error) {
     await (previous ? deps.accountBots.put(previous, bot) : deps.accountBots.delete(tenantId, bot.uid, bot));
     await removeOwnUploads();
@@ -213,12 +221,12 @@ export async function putAccountBot(
 
 /**
  * DELETE /v1/bot/{uid}: the record and every file it owns. A built-in bot is 403, anything not the caller's 404.
- * The record is deleted only if it is still the one read; if a PUT replaced it meanwhile, a Conflict (409).
+ * The record is deleted only if it is still the one read; if a PUT replaced it meanwhile, a ConflictError (409).
  */
 export async function deleteAccountBot(tenantId: string, uid: string, deps: Pick<AccountBotDeps, 'accountBots' | 'objects'>): Promise<AccountBot> {
-  if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it cannot be deleted.`);
+  if (isBuiltInUid(uid)) throw new ForbiddenError(`"${uid}" is a built-in bot; it cannot be deleted.`);
   const bot = BOT_UID_PATTERN.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
-  if (!bot) throw new NotFound(`No bot "${uid}".`);
+  if (!bot) throw new NotFoundError(`No bot "${uid}".`);
   if (!(await deps.accountBots.delete(tenantId, uid, bot))) throw changedMeanwhile(uid);
   // A preparation under way finds the record gone and removes what it wrote (functions/prepare/prepare-job.ts).
   await Promise.all(objectKeysOf(bot).map((key) => deps.objects.delete(key)));
@@ -235,11 +243,11 @@ export async function redeliverBotEvent(
   tenantId: string,
   uid: string,
 ): Promise<{ bot: AccountBot; eventId: string }> {
-  if (isBuiltInUid(uid)) throw new Forbidden(`"${uid}" is a built-in bot; it sends no events.`);
+  if (isBuiltInUid(uid)) throw new ForbiddenError(`"${uid}" is a built-in bot; it sends no events.`);
   const bot = BOT_UID_PATTERN.test(uid) ? await deps.accountBots.get(tenantId, uid) : undefined;
-  if (!bot) throw new NotFound(`No bot "${uid}".`);
-  if (bot.status === 'preparing') throw new Conflict(`Bot "${uid}" is still preparing; its event is sent when it is ready or has failed.`);
-  if (!bot.webhookUrl) throw new Conflict(`Bot "${uid}" has no webhook; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
+  if (!bot) throw new NotFoundError(`No bot "${uid}".`);
+  if (bot.status === 'preparing') throw new ConflictError(`Bot "${uid}" is still preparing; its event is sent when it is ready or has failed.`);
+  if (!bot.webhookUrl) throw new ConflictError(`Bot "${uid}" has no webhook; give one with PUT /v1/bot/${uid} to be told when it is ready.`);
   // A bot settled before events were recorded has no record: its event as a fresh one.
   const delivery = bot.delivery ?? settledDelivery(bot, bot.status === 'ready' ? 'bot.ready' : 'bot.failed')!;
   const lost =
@@ -247,7 +255,7 @@ export async function redeliverBotEvent(
     delivery.attempts.length === 0 &&
     deps.now().getTime() - Date.parse(bot.updatedAt) >= CALLER_RESENDS_AFTER_SECONDS * 1000;
   if (!lost && (delivery.state === 'pending' || delivery.state === 'delivering'))
-    throw new Conflict(
+    throw new ConflictError(
       `The event of bot "${uid}" is still being delivered (${delivery.attempts.length} attempts so far); redeliver once it has been delivered or has failed.`,
     );
   await deps.notifyQueue.send({

@@ -5,7 +5,7 @@
 import type { BatchRow } from './batch-rows.ts';
 import type { BatchInput } from './batches.ts';
 import { type CreateVideoCommand, parseCreateVideo } from './create-request.ts';
-import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
+import { ConflictError, type FieldProblem, InvalidRequestError } from './errors.ts';
 import { limits } from './limits.ts';
 import { claimRowRecordings } from './recordings.ts';
 import { fieldsFromTemplate, type TemplateRecord } from './templates.ts';
@@ -36,7 +36,7 @@ export function parseBatchFields(body: Record<string, unknown>): { webhook: unkn
   const notifyEach = flag(body, 'notify_each', problems);
   // An empty dry_run is refused rather than read as false: a client that meant to check must never send a batch.
   const dryRun = flag(body, 'dry_run', problems, false);
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
   return { webhook: body.webhook, notifyEach, dryRun };
 }
 
@@ -86,7 +86,7 @@ function memoised(deps: ClipDeps): ClipDeps {
  * Every row checked as its own create request: its values (unknown, missing, too long), the filled request (a
  * `background` still a URL, a text still at most 2000 characters), its bots, voices and kept clips (ready now).
  * `refuse` adds the caller's checks of a command (the address guard's, in the API). Problems are named by row
- * (`rows[17].first_name`); the webhook's once. Throws InvalidRequest with the first limits.maxBatchProblems.
+ * (`rows[17].first_name`); the webhook's once. Throws InvalidRequestError with the first limits.maxBatchProblems.
  */
 export async function checkRows(
   template: BatchInput['template'],
@@ -119,15 +119,15 @@ export async function checkRows(
       add(refused.filter((p) => p.path !== 'webhook').map(where));
       await checkClips(parsed, tenantId, lookups, 'ready');
     } catch (error) {
-      if (error instanceof InvalidRequest) {
+      if (error instanceof InvalidRequestError) {
         const [webhook, rest] = [error.problems.filter((p) => p.path === 'webhook'), error.problems.filter((p) => p.path !== 'webhook')];
         if (webhook.length && !webhookProblem) add(webhook);
         webhookProblem ||= webhook.length > 0;
         add(rest.map(where));
-      } else if (error instanceof Conflict) problems.push(where({ path: 'clips', message: error.message }));
+      } else if (error instanceof ConflictError) problems.push(where({ path: 'clips', message: error.message }));
       else throw error;
     }
   }
-  if (problems.length || !webhookUrl) throw new InvalidRequest(problems.slice(0, limits.maxBatchProblems));
+  if (problems.length || !webhookUrl) throw new InvalidRequestError(problems.slice(0, limits.maxBatchProblems));
   return webhookUrl;
 }

@@ -5,7 +5,7 @@
  * is the words "=1+1" in a video, never a formula.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { type FieldProblem, InvalidRequest } from './errors.ts';
+import { type FieldProblem, InvalidRequestError } from './errors.ts';
 import { limits } from './limits.ts';
 import { isVariableName, VARIABLE_NAME_PATTERN } from './placeholders.ts';
 
@@ -17,7 +17,7 @@ export interface BatchRow {
 }
 
 const refuse = (message: string): never => {
-  throw new InvalidRequest([{ path: 'rows', message }]);
+  throw new InvalidRequestError([{ path: 'rows', message }]);
 };
 
 /** `rows` as sent: an array of objects, or CSV text. Too many rows, a malformed CSV or a bad header is a 400 on `rows`. */
@@ -38,7 +38,7 @@ function rowsOfJson(value: unknown): BatchRow[] {
       problems.push({ path: `rows[${index}]`, message: 'must be an object of variable names to text values' });
     return { values: (row ?? {}) as Record<string, unknown> };
   });
-  if (problems.length) throw new InvalidRequest(problems.slice(0, limits.maxBatchProblems));
+  if (problems.length) throw new InvalidRequestError(problems.slice(0, limits.maxBatchProblems));
   return rows;
 }
 
@@ -82,7 +82,7 @@ function rowsOfCsv(text: string): BatchRow[] {
       problems.push({ path: 'rows', message: `${where} ("${name}") is a reserved name (__proto__, constructor, prototype)` });
     else if (names.indexOf(name) !== column) problems.push({ path: 'rows', message: `${where} names "${name}" a second time` });
   });
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
   return body.flatMap(({ record, info }) => {
     const values = Object.fromEntries(names.flatMap((name, column) => cellEntry(name, record[column])));
     return Object.keys(values).length ? [{ values, line: info.lines }] : [];

@@ -17,7 +17,7 @@
  */
 import { rowCommand, type StartBatchCommand } from './batch-request.ts';
 import { batchInputKey } from './bucket-layout.ts';
-import { Conflict, InvalidRequest, NotFound, TooManyBatchesInProgress, TooManyVideosInProgress } from './errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, TooManyBatchesInProgressError, TooManyVideosInProgressError } from './errors.ts';
 import { liveAccountOf, videosInProgressLimit, videosInProgressRoom } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { BatchTickMessage, DeliverBatchMessage } from './messages.ts';
@@ -119,7 +119,7 @@ export async function startBatch(
   // An account allowed no video in progress would wait for ever.
   const account = await deps.accounts.get(caller.tenantId);
   const limit = await videosInProgressLimit(account, deps.accounts);
-  if (limit === 0) throw new TooManyVideosInProgress(0, limits.videosInProgressRetryAfterSeconds);
+  if (limit === 0) throw new TooManyVideosInProgressError(0, limits.videosInProgressRetryAfterSeconds);
   const now = deps.now();
   const batchId = deps.newBatchId();
   const input: BatchInput = {
@@ -185,7 +185,7 @@ async function storeBatch(
   // Stored first, then a slot claimed for it: a slot never names a batch that does not exist yet.
   if (!(await deps.batches.claimRunningSlot(caller.tenantId, batchId, await batchSlots(caller.tenantId, deps)))) {
     await deps.batches.delete(batch.tenantId, batchId);
-    throw new TooManyBatchesInProgress(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
+    throw new TooManyBatchesInProgressError(limits.maxBatchesInProgress, limits.batchesInProgressRetryAfterSeconds);
   }
   try {
     // Written only once the batch has its slot: a refused create (429, sent again and again) stores no input.
@@ -201,7 +201,7 @@ async function storeBatch(
 
 export async function ownBatch(batches: Pick<BatchStore, 'get'>, tenantId: string, batchId: string): Promise<BatchRecord> {
   const batch = BATCH_ID.test(batchId) ? await batches.get(tenantId, batchId) : undefined;
-  if (!batch) throw new NotFound(`No batch "${batchId}" in this account; list yours with GET /v1/batches.`);
+  if (!batch) throw new NotFoundError(`No batch "${batchId}" in this account; list yours with GET /v1/batches.`);
   return batch;
 }
 
@@ -209,7 +209,7 @@ export async function ownBatch(batches: Pick<BatchStore, 'get'>, tenantId: strin
 export async function cancelBatch(batches: Pick<BatchStore, 'get' | 'requestCancel'>, tenantId: string, batchId: string): Promise<BatchRecord> {
   const batch = await ownBatch(batches, tenantId, batchId);
   if (isSettled(batch.status) || !(await batches.requestCancel(tenantId, batchId)))
-    throw new Conflict(`Batch ${batchId} has already settled (${batch.status}); there is nothing left to cancel.`, 'batch_settled');
+    throw new ConflictError(`Batch ${batchId} has already settled (${batch.status}); there is nothing left to cancel.`, 'batch_settled');
   return { ...batch, cancelRequested: true };
 }
 
@@ -250,7 +250,7 @@ async function releaseRow(batch: BatchRecord, next: BatchRecord, input: BatchInp
     );
     return true;
   } catch (error) {
-    if (error instanceof Conflict && error.code === 'video_exists') {
+    if (error instanceof ConflictError && error.code === 'video_exists') {
       // Made by a look that crashed before saving: found, not made again. Its render messages may not have been
       // sent (a crash between the two): a video none of whose clips started gets them again (consumers are idempotent).
       const video = await deps.videos.get(videoId);
@@ -259,8 +259,8 @@ async function releaseRow(batch: BatchRecord, next: BatchRecord, input: BatchInp
       return true;
     }
     // The row was valid when the batch was sent; what changed since (a bot deleted or being replaced) fails it alone.
-    if (error instanceof InvalidRequest || error instanceof Conflict) {
-      const reason = error instanceof InvalidRequest ? error.problems.map((p) => `${p.path}: ${p.message}`).join('; ') : error.message;
+    if (error instanceof InvalidRequestError || error instanceof ConflictError) {
+      const reason = error instanceof InvalidRequestError ? error.problems.map((p) => `${p.path}: ${p.message}`).join('; ') : error.message;
       next.rowErrors[String(row)] = reason.slice(0, 300);
       return false;
     }

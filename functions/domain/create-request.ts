@@ -13,7 +13,7 @@ import {
   THEME_DEFAULTS,
 } from './choices.ts';
 import { booleanLike, type ClipInput, type ClipReference, clipInputSchema, clipReferenceSchema, type Logo, TRANSITION_NAMES } from './clip.ts';
-import { type FieldProblem, InvalidRequest } from './errors.ts';
+import { type FieldProblem, InvalidRequestError } from './errors.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { limits } from './limits.ts';
@@ -54,11 +54,11 @@ function assertPlainData(root: unknown, rootPath: string) {
   while (stack.length) {
     const { value, path, depth } = stack.pop()!;
     if (!value || typeof value !== 'object') continue;
-    if (depth >= MAX_DEPTH) throw new InvalidRequest([{ path, message: 'is nested too deeply' }]);
+    if (depth >= MAX_DEPTH) throw new InvalidRequestError([{ path, message: 'is nested too deeply' }]);
     if (Array.isArray(value)) for (const [i, v] of value.entries()) stack.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 });
     else
       for (const key of Object.keys(value)) {
-        if (RESERVED_KEYS.has(key)) throw new InvalidRequest([{ path: `${path}.${key}`, message: 'reserved name' }]);
+        if (RESERVED_KEYS.has(key)) throw new InvalidRequestError([{ path: `${path}.${key}`, message: 'reserved name' }]);
         stack.push({ value: (value as Record<string, unknown>)[key], path: `${path}.${key}`, depth: depth + 1 });
       }
   }
@@ -72,7 +72,7 @@ export function parseClipsField(value: unknown): unknown[] {
   let parsed = value;
   if (typeof value === 'string') {
     const text = value.trim();
-    if (!text) throw new InvalidRequest([{ path: 'clips', message: 'must not be empty' }]);
+    if (!text) throw new InvalidRequestError([{ path: 'clips', message: 'must not be empty' }]);
     try {
       parsed = JSON.parse(text);
     } catch {
@@ -81,13 +81,13 @@ export function parseClipsField(value: unknown): unknown[] {
       } catch (error) {
         // JSON5's parser is recursive: absurd nesting ends in a RangeError, which is the caller's input too.
         const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message.replace(/^JSON5: /, '');
-        throw new InvalidRequest([{ path: 'clips', message: `is not a JSON array of clips (${reason})` }]);
+        throw new InvalidRequestError([{ path: 'clips', message: `is not a JSON array of clips (${reason})` }]);
       }
     }
   }
   // A lone clip object is taken as a one-clip list, a kindness to hand-written requests.
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) parsed = [parsed];
-  if (!Array.isArray(parsed)) throw new InvalidRequest([{ path: 'clips', message: 'must be an array of clip objects' }]);
+  if (!Array.isArray(parsed)) throw new InvalidRequestError([{ path: 'clips', message: 'must be an array of clip objects' }]);
   assertPlainData(parsed, 'clips');
   return parsed;
 }
@@ -131,7 +131,7 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
   try {
     raw = parseClipsField(value);
   } catch (error) {
-    if (!(error instanceof InvalidRequest)) throw error;
+    if (!(error instanceof InvalidRequestError)) throw error;
     for (const p of error.problems) problem(p.path, p.message);
     return [];
   }
@@ -344,7 +344,7 @@ const problemsOf = (issue: z.core.$ZodIssue): FieldProblem[] =>
 const issuePath = (prefix: string, path: PropertyKey[]) =>
   path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), prefix);
 
-/** Validates the create fields (already decoded from JSON or a form) into a command, or throws InvalidRequest. */
+/** Validates the create fields (already decoded from JSON or a form) into a command, or throws InvalidRequestError. */
 export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCommand {
   const { webhook, problems } = webhookAlias(fields);
   const result = createRequestSchema.safeParse({ ...fields, webhook });
@@ -354,7 +354,7 @@ export function parseCreateVideo(fields: Record<string, unknown>): CreateVideoCo
       if ('bot_uid' in clip && clip.text === undefined)
         problems.push({ path: `clips[${i}].text`, message: "is required for captions: give the recording's transcript, or leave captions out" });
     });
-  if (problems.length || !result.success) throw new InvalidRequest(problems);
+  if (problems.length || !result.success) throw new InvalidRequestError(problems);
   const { data } = result;
   return {
     webhookUrl: data.webhook,

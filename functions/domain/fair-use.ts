@@ -1,4 +1,4 @@
-import { TooManyVideosInProgress } from './errors.ts';
+import { TooManyVideosInProgressError } from './errors.ts';
 import { limits } from './limits.ts';
 import type { Account, AccountStore, VideoRepository } from './ports.ts';
 import { isTestAccount } from './test-mode.ts';
@@ -81,5 +81,5 @@ export async function videosInProgressRoom(tenantId: string, deps: FairUseDeps, 
  */
 export async function ensureRoomForAnotherVideo(tenantId: string, deps: FairUseDeps, account?: Account): Promise<void> {
   const { limit, inProgress } = await videosInProgressRoom(tenantId, deps, account);
-  if (inProgress >= limit) throw new TooManyVideosInProgress(limit, limits.videosInProgressRetryAfterSeconds);
+  if (inProgress >= limit) throw new TooManyVideosInProgressError(limit, limits.videosInProgressRetryAfterSeconds);
 }

@@ -5,7 +5,7 @@
  * expire after a week (DynamoDB TTL on AWS; the emulator has none, so reads drop expired ones too).
  */
 import { activeWebhookSecrets } from './api-keys.ts';
-import { SignatureRejected } from './errors.ts';
+import { SignatureRejectedError } from './errors.ts';
 import type { InboxStore, KeyStore, Page } from './ports.ts';
 
 /** How long a verified delivery is kept. */
@@ -65,7 +65,7 @@ const eventType = (body: string): string | undefined => {
 
 /**
  * Receives one delivery: verifies it against the account's active secrets and stores it. Throws
- * SignatureRejected (and stores nothing) for an unknown account, a missing or wrong signature, or a stale
+ * SignatureRejectedError (and stores nothing) for an unknown account, a missing or wrong signature, or a stale
  * timestamp; the three look the same to the sender.
  */
 export async function receiveDelivery(
@@ -73,14 +73,15 @@ export async function receiveDelivery(
   delivery: InboxDelivery,
   now: Date,
 ): Promise<InboxEvent> {
-  if (!ACCOUNT_ID.test(delivery.account)) throw new SignatureRejected();
+  if (!ACCOUNT_ID.test(delivery.account)) throw new SignatureRejectedError();
   const webhookId = delivery.headers['webhook-id'];
   const timestamp = Number(delivery.headers['webhook-timestamp']);
-  if (!webhookId || webhookId.length > 256 || !delivery.headers['webhook-signature'] || !Number.isInteger(timestamp)) throw new SignatureRejected();
+  if (!webhookId || webhookId.length > 256 || !delivery.headers['webhook-signature'] || !Number.isInteger(timestamp))
+    throw new SignatureRejectedError();
   const keys = await deps.keys.listByTenant(delivery.account);
   const revokedLongAgo = (revokedAt?: string) => revokedAt !== undefined && now.getTime() - Date.parse(revokedAt) > REVOKED_KEY_GRACE_SECONDS * 1000;
   const secrets = keys.filter((key) => !revokedLongAgo(key.revokedAt)).flatMap((key) => activeWebhookSecrets(key, now));
-  if (secrets.length === 0 || !deps.verify(delivery.body, delivery.headers, secrets)) throw new SignatureRejected();
+  if (secrets.length === 0 || !deps.verify(delivery.body, delivery.headers, secrets)) throw new SignatureRejectedError();
   const receivedAt = now.toISOString();
   const event: InboxEvent = {
     tenantId: delivery.account,

@@ -5,7 +5,7 @@
  * Pure: no I/O.
  */
 import { z } from 'zod';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequestError } from './errors.ts';
 import type { LexiconStore } from './ports.ts';
 import './zod-messages.ts';
 import { type EmphasisLevel, parseSpeechMarkup, type SpeechMarkup, SpeechMarkupError } from './speech-markup.ts';
@@ -77,11 +77,11 @@ export const lexiconRequestSchema = z
 const issuePath = (path: PropertyKey[]) =>
   path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
 
-/** Validates PUT /v1/lexicon's body into its entries (trimmed), or throws InvalidRequest naming each bad field. */
+/** Validates PUT /v1/lexicon's body into its entries (trimmed), or throws InvalidRequestError naming each bad field. */
 export function parseLexicon(fields: unknown): LexiconEntry[] {
   const result = lexiconRequestSchema.safeParse(fields);
   if (!result.success)
-    throw new InvalidRequest(
+    throw new InvalidRequestError(
       result.error.issues.flatMap((issue) =>
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((key) => ({

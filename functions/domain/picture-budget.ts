@@ -6,13 +6,13 @@
 import { limits } from './limits.ts';
 
 /** A clip's pictures declare more pixels in all than limits.maxClipPicturePixels. */
-export class PictureBudgetExceeded extends Error {
+export class PictureBudgetExceededError extends Error {
   constructor(
     readonly pixels: number,
     readonly maxPixels: number,
   ) {
     super(`a clip's pictures declare ${pixels} pixels; at most ${maxPixels}`);
-    this.name = 'PictureBudgetExceeded';
+    this.name = 'PictureBudgetExceededError';
   }
 }
 
@@ -20,14 +20,14 @@ export class PictureBudget {
   private used = 0;
   private turn: Promise<unknown> = Promise.resolve();
   /** Set once a picture was refused: the clip fails, so the decodes still waiting for their turn never start. */
-  private exceeded?: PictureBudgetExceeded;
+  private exceeded?: PictureBudgetExceededError;
 
   constructor(readonly maxPixels: number = limits.maxClipPicturePixels) {}
 
-  /** Counts a picture of `width` x `height` against the clip, or throws PictureBudgetExceeded (nothing counted). */
+  /** Counts a picture of `width` x `height` against the clip, or throws PictureBudgetExceededError (nothing counted). */
   claim(width: number, height: number): void {
     const total = this.used + width * height;
-    if (total > this.maxPixels) throw (this.exceeded = new PictureBudgetExceeded(total, this.maxPixels));
+    if (total > this.maxPixels) throw (this.exceeded = new PictureBudgetExceededError(total, this.maxPixels));
     this.used = total;
   }
 

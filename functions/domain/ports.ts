@@ -26,7 +26,7 @@ export interface BotCatalog {
 }
 
 export interface VideoRepository {
-  /** Fails with Conflict if the id exists. */
+  /** Fails with ConflictError if the id exists. */
   create(video: VideoRecord): Promise<void>;
   get(videoId: string): Promise<VideoRecord | undefined>;
   listByTenant(tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<VideoRecord>>;

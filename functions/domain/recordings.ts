@@ -3,7 +3,7 @@
  * transcripts can be aligned, and the uploads a video takes for its clips. Pure rules and ports: no AWS here.
  */
 import type { ClipInput, ClipReference } from './clip.ts';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequestError } from './errors.ts';
 import type { UploadStore } from './ports.ts';
 import { type ClaimDeps, claimUpload } from './uploads.ts';
 
@@ -39,7 +39,7 @@ export async function claimRecordings(
   deps: ClaimDeps | undefined,
 ): Promise<string[]> {
   const named = uploadsOf(clips);
-  if (named.length && !deps) throw new InvalidRequest(named.map((n) => ({ path: n.path, message: 'is not accepted here: give audio_url' })));
+  if (named.length && !deps) throw new InvalidRequestError(named.map((n) => ({ path: n.path, message: 'is not accepted here: give audio_url' })));
   return deps ? claimAll(named, tenantId, { video: videoId }, deps) : [];
 }
 
@@ -70,7 +70,7 @@ async function checkAll(named: NamedUpload[], tenantId: string, taker: Taker, de
   const twiceWhere = 'video' in taker ? 'another clip of this video' : 'another clip or row of this batch';
   const ids = named.map((n) => n.id);
   const twice = named.find((n, i) => ids.indexOf(n.id) !== i);
-  if (twice) throw new InvalidRequest([{ path: twice.path, message: `names an upload ${twiceWhere} already uses; upload the file again` }]);
+  if (twice) throw new InvalidRequestError([{ path: twice.path, message: `names an upload ${twiceWhere} already uses; upload the file again` }]);
   // The store itself with markUsed answered: a spread would drop the methods of its class (the DynamoDB adapter's).
   const uploads: UploadStore = Object.assign(Object.create(deps.uploads), { markUsed: async () => true });
   const dryRun = { ...deps, uploads };

@@ -6,7 +6,7 @@
  */
 import { BOT_UID_PATTERN, BOT_UID_RULE } from './choices.ts';
 import { type CreateVideoCommand, parseClipsField, parseCreateVideo } from './create-request.ts';
-import { type FieldProblem, InvalidRequest, NotFound } from './errors.ts';
+import { type FieldProblem, InvalidRequestError, NotFoundError } from './errors.ts';
 import { limits } from './limits.ts';
 import { fillPlaceholders, hasPlaceholder, parsePlaceholders, type TemplatePart } from './placeholders.ts';
 import type { TemplateStore } from './ports.ts';
@@ -112,7 +112,7 @@ function readClips(value: unknown, problems: FieldProblem[]): ParsedClips {
   try {
     raw = parseClipsField(value);
   } catch (error) {
-    if (!(error instanceof InvalidRequest)) throw error;
+    if (!(error instanceof InvalidRequestError)) throw error;
     problems.push(...error.problems);
     return [];
   }
@@ -199,7 +199,7 @@ export interface SaveTemplateCommand {
 }
 
 function checkUid(uid: string) {
-  if (!BOT_UID_PATTERN.test(uid)) throw new InvalidRequest([{ path: 'uid', message: BOT_UID_RULE }]);
+  if (!BOT_UID_PATTERN.test(uid)) throw new InvalidRequestError([{ path: 'uid', message: BOT_UID_RULE }]);
 }
 
 /** PUT /v1/templates/{uid}: the body checked as a create request with sample values, or every problem named. */
@@ -223,7 +223,7 @@ export function parseTemplate(uid: string, body: Record<string, unknown>): SaveT
   const variables = variablesOf(clips, problems);
   if (variables.length > limits.maxTemplateVariables)
     problems.push({ path: 'clips', message: `names ${variables.length} variables; at most ${limits.maxTemplateVariables} are allowed` });
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
 
   const { name: _name, ...fields } = body;
   const sampleClips = filledClips(clips, (field, parts, key) => {
@@ -260,10 +260,12 @@ export function fieldsFromTemplate(template: TemplateRecord, values: unknown, pa
   const problems: FieldProblem[] = [];
   const given = values === undefined ? {} : values;
   if (!given || typeof given !== 'object' || Array.isArray(given))
-    throw new InvalidRequest([{ path: pathPrefix, message: 'must be an object of variable names to text values' }]);
+    throw new InvalidRequestError([{ path: pathPrefix, message: 'must be an object of variable names to text values' }]);
   const count = Object.keys(given).length;
   if (count > limits.maxTemplateVariables)
-    throw new InvalidRequest([{ path: pathPrefix, message: `has ${count} values; a template has at most ${limits.maxTemplateVariables} variables` }]);
+    throw new InvalidRequestError([
+      { path: pathPrefix, message: `has ${count} values; a template has at most ${limits.maxTemplateVariables} variables` },
+    ]);
   const names = new Set(template.variables.map((v) => v.name));
   const text = new Map<string, string>();
   for (const [key, value] of Object.entries(given)) {
@@ -276,7 +278,7 @@ export function fieldsFromTemplate(template: TemplateRecord, values: unknown, pa
   }
   for (const variable of template.variables)
     if (variable.required && !text.has(variable.name)) problems.push({ path: `${pathPrefix}.${variable.name}`, message: 'is required' });
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
 
   const clips = readClips(template.request.clips, problems);
   const filled = filledClips(clips, (field, parts, key) =>
@@ -312,13 +314,13 @@ export async function saveTemplate(tenantId: string, command: SaveTemplateComman
 
 export async function ownTemplate(templates: Pick<TemplateStore, 'get'>, tenantId: string, uid: string): Promise<TemplateRecord> {
   const template = BOT_UID_PATTERN.test(uid) ? await templates.get(tenantId, uid) : undefined;
-  if (!template) throw new NotFound(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
+  if (!template) throw new NotFoundError(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
   return template;
 }
 
 export async function deleteTemplate(templates: TemplateStore, tenantId: string, uid: string): Promise<void> {
   if (!BOT_UID_PATTERN.test(uid) || !(await templates.delete(tenantId, uid)))
-    throw new NotFound(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
+    throw new NotFoundError(`No template "${uid}" in this account; list yours with GET /v1/templates.`);
 }
 
 /**

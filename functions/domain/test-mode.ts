@@ -5,7 +5,7 @@
  * real renders of the same API, made cheap and unmistakable: 360p, a "TEST" mark on every clip, at most 60 s.
  */
 import { type ClipSpec, TRANSITION_SECONDS } from './clip.ts';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequestError } from './errors.ts';
 import type { TextOverlay } from './overlays.ts';
 import type { Account } from './ports.ts';
 import { type Shape, TEST_RESOLUTION } from './shape.ts';
@@ -66,7 +66,7 @@ function knownSecondsOf(clip: ClipSpec, keptSeconds: number | undefined): number
 export function refuseTestVideoKnownTooLong(clips: ClipSpec[], keptSeconds: (clip: ClipSpec) => number | undefined): void {
   const known = clips.reduce((sum, clip) => sum + knownSecondsOf(clip, keptSeconds(clip)), 0);
   if (known <= testVideoLimits.maxSeconds) return;
-  throw new InvalidRequest([
+  throw new InvalidRequestError([
     {
       path: 'clips',
       message: `a test key's video lasts at most ${testVideoLimits.maxSeconds} s; these clips last at least ${known.toFixed(1)} s (their kept clips, breaks and transitions); use a live key or fewer clips`,

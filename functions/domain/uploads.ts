@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { uploadFileKey } from './bucket-layout.ts';
-import { InvalidRequest, TooManyPendingUploads } from './errors.ts';
+import { InvalidRequestError, TooManyPendingUploadsError } from './errors.ts';
 import { sharedUse } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { AccountStore, ObjectStore, UploadStore } from './ports.ts';
@@ -82,7 +82,7 @@ export type UploadRequest = z.infer<typeof uploadRequestSchema>;
 export function parseUploadRequest(fields: unknown): UploadRequest {
   const result = uploadRequestSchema.safeParse(fields);
   if (result.success) return result.data;
-  throw new InvalidRequest(
+  throw new InvalidRequestError(
     result.error.issues.flatMap((issue) =>
       issue.code === 'unrecognized_keys'
         ? issue.keys.map((key) => ({ path: key, message: 'is not an upload field (content_type, size)' }))
@@ -115,7 +115,7 @@ export interface UploadDeps {
 export async function startUpload(tenantId: string, request: UploadRequest, deps: UploadDeps): Promise<StartedUpload> {
   const now = deps.now();
   const pending = await sharedUse(tenantId, deps.accounts, (account) => deps.uploads.countPending(account, Math.floor(now.getTime() / 1000)));
-  if (pending >= limits.maxPendingUploads) throw new TooManyPendingUploads(limits.maxPendingUploads, limits.pendingUploadsRetryAfterSeconds);
+  if (pending >= limits.maxPendingUploads) throw new TooManyPendingUploadsError(limits.maxPendingUploads, limits.pendingUploadsRetryAfterSeconds);
   const upload: Upload = {
     tenantId,
     uploadId: deps.newUploadId(),
@@ -152,7 +152,7 @@ export async function claimUpload(
   expected: { kind: UploadKind; path: string; usedBy: string },
   deps: ClaimDeps,
 ): Promise<{ upload: Upload; key: string }> {
-  const refuse = (message: string) => new InvalidRequest([{ path: expected.path, message }]);
+  const refuse = (message: string) => new InvalidRequestError([{ path: expected.path, message }]);
   const upload = UPLOAD_ID.test(uploadId) ? await deps.uploads.get(tenantId, uploadId) : undefined;
   if (!upload) throw refuse('is not an upload of this account (POST /v1/uploads)');
   if (deps.now().getTime() / 1000 >= upload.expiresAt) throw refuse('has expired: an upload may be used for a day after it was asked for');

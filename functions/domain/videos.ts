@@ -5,7 +5,7 @@ import { uploadFileKey } from './bucket-layout.ts';
 import { type CaptionMode, presenterLayoutOf } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
-import { Conflict, type FieldProblem, InvalidRequest } from './errors.ts';
+import { ConflictError, type FieldProblem, InvalidRequestError } from './errors.ts';
 import { ensureRoomForAnotherVideo } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { RenderClipMessage } from './messages.ts';
@@ -77,9 +77,9 @@ async function resolveClips(inputs: (ClipInput | ClipReference)[], tenantId: str
     if (spec) specs.push(spec);
   }
   const { problems, notReady } = trouble;
-  if (problems.length) throw new InvalidRequest(problems);
+  if (problems.length) throw new InvalidRequestError(problems);
   if (notReady.length)
-    throw new Conflict(
+    throw new ConflictError(
       `A bot of this video is not ready (${notReady.join('; ')}); wait for its bot.ready event or GET /v1/bot/{uid} until its status is ready.`,
       'bot_not_ready',
     );
@@ -222,7 +222,7 @@ export async function checkClips(
   try {
     await resolveClips(command.clips, tenantId, command, deps);
   } catch (error) {
-    if (!(error instanceof Conflict) || bots === 'ready') throw error;
+    if (!(error instanceof ConflictError) || bots === 'ready') throw error;
   }
 }
 
@@ -258,7 +258,7 @@ async function ensureTestVideoMayFit(clips: ClipSpec[], tenantId: string, deps: 
 
 /**
  * Stores the video as queued and enqueues one render message per clip, so the clips render in parallel.
- * An invalid request is refused (InvalidRequest) before the account's room is checked (TooManyVideosInProgress).
+ * An invalid request is refused (InvalidRequestError) before the account's room is checked (TooManyVideosInProgressError).
  */
 export async function createVideo(
   command: CreateVideoCommand,

@@ -4,14 +4,14 @@
  * through the address guard (no link-local or metadata addresses, no private ranges on AWS, every redirect
  * re-checked), at the media pace (a host that never answers or trickles is given up early), streamed to a file with
  * the size limit counted while it streams, so a 300 MB recording never sits in memory. What the caller can fix
- * becomes a JobFailure in our words alone (never the URL, which a redirect may have pointed at an internal host, nor
+ * becomes a JobFailedError in our words alone (never the URL, which a redirect may have pointed at an internal host, nor
  * the network stack's); a passing network fault, a 5xx or a 429 is rethrown, so the job is retried.
  */
 import type { Mode } from '#commons/config';
 import { FetchError, HttpStatusError } from '#commons/net/errors';
 import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 
 export interface MediaDownload {
   mode: Mode;
@@ -31,30 +31,30 @@ export interface MediaDownload {
 
 const MIB = 1024 * 1024;
 
-function failureOf(error: FetchError, what: MediaDownload): JobFailure {
+function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
   const { code, noun } = what;
   const unavailable = `${code}_unavailable`;
   switch (error.code) {
     case 'too_large':
-      return new JobFailure(`${code}_too_large`, `${noun.file} is larger than ${what.maxBytes / MIB} MiB`);
+      return new JobFailedError(`${code}_too_large`, `${noun.file} is larger than ${what.maxBytes / MIB} MiB`);
     case 'timeout':
-      return new JobFailure(
+      return new JobFailedError(
         what.ownCodes ? `${code}_timeout` : unavailable,
         `${noun.file} did not download within ${what.timeoutMs / 1000} s; use a faster host`,
       );
     case 'address_not_allowed':
-      return new JobFailure(
+      return new JobFailedError(
         what.ownCodes ? `${code}_not_allowed` : unavailable,
         `${noun.url} leads to an address we do not fetch from (private, loopback or link-local)`,
       );
     case 'invalid_url':
-      return new JobFailure(unavailable, `${noun.url} (or a redirect it gave) is not a valid http(s) URL`);
+      return new JobFailedError(unavailable, `${noun.url} (or a redirect it gave) is not a valid http(s) URL`);
     case 'too_many_redirects':
-      return new JobFailure(unavailable, `${noun.url} redirected too many times`);
+      return new JobFailedError(unavailable, `${noun.url} redirected too many times`);
     case 'network_error':
-      return new JobFailure(unavailable, `${noun.url} could not be reached (no such host, or the connection failed)`);
+      return new JobFailedError(unavailable, `${noun.url} could not be reached (no such host, or the connection failed)`);
     case 'http_error':
-      return new JobFailure(unavailable, `${noun.url} did not answer with the file`);
+      return new JobFailedError(unavailable, `${noun.url} did not answer with the file`);
   }
 }
 
@@ -74,7 +74,7 @@ export async function fetchMediaToFile(url: string, path: string, what: MediaDow
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {
       if (error.status >= 500 || error.status === 429) throw error; // their server may recover: retried
-      throw new JobFailure(`${what.code}_unavailable`, `${what.noun.url} answered HTTP ${error.status}`);
+      throw new JobFailedError(`${what.code}_unavailable`, `${what.noun.url} answered HTTP ${error.status}`);
     }
     if (error instanceof FetchError) throw failureOf(error, what);
     throw error;

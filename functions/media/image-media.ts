@@ -60,7 +60,7 @@ export interface PictureFit {
  * anything decodes it); its first picture is then decoded once (one decode of the clip at a time), with the
  * demuxer of its type alone, and when it is larger than `fit`, scaled down to it into a PNG beside it, so that
  * the render's filter graph never holds the full picture. Refusals are MediaRejectedError, in our words; an
- * exhausted budget is PictureBudgetExceeded.
+ * exhausted budget is PictureBudgetExceededError.
  */
 export async function inspectImage(path: string, fit?: PictureFit, budget?: PictureBudget): Promise<ImageMedia> {
   const header = await readHeader(path);

@@ -34,13 +34,13 @@ const deps: DeliveryDeps = {
 };
 
 /** A failed attempt that is to be tried again: thrown out of the idempotent section (see deliverOnce). */
-class RetryLater extends Error {
+class RetryLaterError extends Error {
   constructor(
     readonly retryInSeconds: number,
     reason: string,
   ) {
     super(reason);
-    this.name = 'RetryLater';
+    this.name = 'RetryLaterError';
   }
 }
 
@@ -55,7 +55,7 @@ const deliverOnce = makeIdempotent(
   async (input: { idempotencyKey: string; message: NotifyMessage; receipt: Receipt }) => {
     const { message, receipt } = input;
     const outcome = await deliverEvent(message, receipt, deps);
-    if (!outcome.done) throw new RetryLater(outcome.retryInSeconds, outcome.reason);
+    if (!outcome.done) throw new RetryLaterError(outcome.retryInSeconds, outcome.reason);
     return outcome;
   },
   {
@@ -70,7 +70,7 @@ async function deliverRecord({ message, record, receive }: { message: NotifyMess
   try {
     await deliverOnce({ idempotencyKey, message, receipt: { messageId: record.messageId, receiveCount: receive } });
   } catch (error) {
-    if (!(error instanceof RetryLater)) throw error;
+    if (!(error instanceof RetryLaterError)) throw error;
     // Each receive is one attempt: hide the message until the next attempt is due and report it as failed,
     // so SQS (not a sleeping Lambda) schedules the retry and its redrive policy dead-letters the last one.
     const seconds = Math.max(0, Math.round(error.retryInSeconds * delayScale));

@@ -22,7 +22,7 @@ import {
   settledDelivery,
 } from '#domain/account-bot-outcomes';
 import { lookFileKey } from '#domain/bucket-layout';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { MOUTH_SHAPES } from '#domain/look';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';
@@ -43,9 +43,9 @@ export interface PrepareJobDeps {
    * its work dir and `writeRecording` puts the recording there, so a 300 MB file is streamed, never held in memory.
    */
   buildFootageLook: (writeRecording: (path: string) => Promise<void>) => Promise<PreparedLook>;
-  /** Streams a video_url into `path` through the address guard, or throws JobFailure (video_unavailable, video_too_large). */
+  /** Streams a video_url into `path` through the address guard, or throws JobFailedError (video_unavailable, video_too_large). */
   fetchRecording: (url: string, path: string) => Promise<void>;
-  /** Downloads an image_url through the address guard, or throws JobFailure (image_unavailable, image_too_large). */
+  /** Downloads an image_url through the address guard, or throws JobFailedError (image_unavailable, image_too_large). */
   fetchImage: (url: string) => Promise<Buffer>;
   now: () => Date;
 }
@@ -58,14 +58,14 @@ async function upload(deps: PrepareJobDeps, key: string): Promise<Buffer> {
   const bytes = await deps.readObject(key);
   // Only a PUT of a newer version or a DELETE removes uploads, and both make this version stale first; an upload
   // missing otherwise is lost (e.g. expired by the bucket's lifecycle rule): the caller must send it again.
-  if (!bytes) throw new JobFailure('image_unavailable', 'the uploaded image is no longer stored; send it again');
+  if (!bytes) throw new JobFailedError('image_unavailable', 'the uploaded image is no longer stored; send it again');
   return bytes;
 }
 
 /** A recording's upload streamed into `path` (see `upload` for why a missing one is the caller's to send again). */
 async function uploadToFile(deps: PrepareJobDeps, key: string, path: string): Promise<void> {
   if (!(await deps.objects.getToFile(key, path)))
-    throw new JobFailure('video_unavailable', 'the uploaded recording is no longer stored; send it again');
+    throw new JobFailedError('video_unavailable', 'the uploaded recording is no longer stored; send it again');
 }
 
 async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<PreparedLook> {
@@ -77,7 +77,7 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
     if (source.kind === 'video_url') return await deps.buildFootageLook((path) => deps.fetchRecording(source.url, path));
     const parts = {} as Partial<Record<DrawnPart, Buffer>>;
     for (const [part, key] of Object.entries(source.uploadKeys) as [DrawnPart, string][]) parts[part] = await upload(deps, key);
-    if (!parts.mouth_closed || !parts.mouth_open) throw new JobFailure('image_invalid', 'a drawn bot needs mouth_closed and mouth_open');
+    if (!parts.mouth_closed || !parts.mouth_open) throw new JobFailedError('image_invalid', 'a drawn bot needs mouth_closed and mouth_open');
     return await deps.buildDrawnLook({
       mouthClosed: parts.mouth_closed,
       mouthOpen: parts.mouth_open,
@@ -95,7 +95,7 @@ async function buildLook(bot: AccountBot, deps: PrepareJobDeps): Promise<Prepare
     // Its detail (a library's own text) is logged here and goes no further.
     if (error instanceof LookError) {
       if (error.detail) logger.warn('bot image refused', { bot_uid: bot.uid, version: bot.version, code: error.code, detail: error.detail });
-      throw new JobFailure(error.code, error.message);
+      throw new JobFailedError(error.code, error.message);
     }
     throw error;
   }

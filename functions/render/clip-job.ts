@@ -10,7 +10,7 @@ import type { Bot } from '#domain/bot';
 import { cuesObjectKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, TEMPORARY } from '#domain/bucket-layout';
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipSpec, Recording } from '#domain/clip';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
 import { PictureBudget } from '#domain/picture-budget';
@@ -52,13 +52,13 @@ export interface ClipJobDeps {
   speechFor: (voice: SpeechVoice) => SpeechEngine;
   /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
   voices: VoiceOptions;
-  /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailure. */
+  /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailedError. */
   fetchBackground: (url: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
-  /** Brings a clip's recording (its URL through the address guard, or its upload) into `path`, or throws JobFailure. */
+  /** Brings a clip's recording (its URL through the address guard, or its upload) into `path`, or throws JobFailedError. */
   fetchRecording: (recording: Recording, path: string) => Promise<{ sha256: string }>;
   /**
    * Downloads an image drawn over the clip (the logo) into `path` through the address guard, inspects it and
-   * scales it down to `fit`, within the clip's picture `budget`, or throws JobFailure.
+   * scales it down to `fit`, within the clip's picture `budget`, or throws JobFailedError.
    */
   fetchImage: (url: string, path: string, subject: ImageSubject, fit: PictureFit, budget: PictureBudget) => Promise<ImageMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
@@ -108,7 +108,7 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (!video) return logger.warn('render for a video that no longer exists', { video_id: videoId });
   if (isTerminal(video.status)) return logger.info('video already ended; nothing to render', { video_id: videoId, status: video.status });
   const clip = video.clips[clipIndex];
-  if (!clip) throw new JobFailure('invalid_clip', 'it does not exist');
+  if (!clip) throw new JobFailedError('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
     const recording = clip.recording && (await recordingOf(message, clip.recording, deps));
@@ -171,14 +171,16 @@ async function clipRenderOf(
 ): Promise<ClipRender> {
   const { videoId, clipIndex } = message;
   const resolved = await resolveBot(video.tenantId, clip.botUid, deps);
-  if (!resolved) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
+  if (!resolved) throw new JobFailedError('bot_not_found', `its bot "${clip.botUid}" no longer exists`);
   const { own } = resolved;
   // A bot of the account renders as it was when the video was accepted, whatever it is now (replaced, preparing,
   // failed): its pinned look, under looks/ or retired-looks/. A clip with no pin takes the bot as it is now.
   const pin = own && (clip.pinnedBot ?? pinOf(own));
-  if (own && !pin) throw new JobFailure('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
+  if (own && !pin)
+    throw new JobFailedError('bot_not_ready', `its bot "${clip.botUid}" was replaced after the video was accepted and is ${own.status}`);
   // Deleted and made again under the same uid: another bot, whose record does not list the pinned look.
-  if (own && pin && !ownsLook(own, pin)) throw new JobFailure('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
+  if (own && pin && !ownsLook(own, pin))
+    throw new JobFailedError('bot_not_found', `its bot "${clip.botUid}" was deleted after the video was accepted`);
   const bot = own ? toBot(own, pin) : resolved.bot;
   const mode = video.createVideo ? 'video' : 'voice';
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
@@ -287,21 +289,21 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
   }
 }
 
-/** What a failed render means for the caller: a JobFailure of theirs to fix, or the error as it is (retried). */
+/** What a failed render means for the caller: a JobFailedError of theirs to fix, or the error as it is (retried). */
 function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, background: Promise<BackgroundMedia> | undefined): unknown {
   if (error instanceof SpokenTextTooLongError)
-    return new JobFailure(
+    return new JobFailedError(
       'text_too_long',
       `its text, as said (the account's lexicon applied), is ${error.chars} characters; at most ${error.maxChars} can be said in one clip: shorten it or split it into more clips`,
     );
   if (error instanceof SpeechTooLongError)
-    return new JobFailure(
+    return new JobFailedError(
       'text_too_long',
       `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`,
     );
   // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
-  if (background && !(error instanceof JobFailure) && error instanceof MediaToolError && !error.signal)
-    return new JobFailure(
+  if (background && !(error instanceof JobFailedError) && error instanceof MediaToolError && !error.signal)
+    return new JobFailedError(
       'background_invalid',
       'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)',
     );
@@ -313,7 +315,7 @@ function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, backg
     reason: error.reason,
     limit_s: error.limitSeconds,
   });
-  return new JobFailure(
+  return new JobFailedError(
     'render_timeout',
     error.reason === 'budget'
       ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`

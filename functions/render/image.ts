@@ -1,7 +1,7 @@
 import type { Mode } from '#commons/config';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { limits } from '#domain/limits';
-import { type PictureBudget, PictureBudgetExceeded } from '#domain/picture-budget';
+import { type PictureBudget, PictureBudgetExceededError } from '#domain/picture-budget';
 import { fetchMediaToFile } from '#media/fetch-media';
 import { type ImageMedia, inspectImage, type PictureFit } from '#media/image-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
@@ -22,7 +22,7 @@ export const overlayImageSubject = (index: number): ImageSubject => ({ code: 'ov
 /**
  * Downloads an image drawn over a clip (the logo, an overlay's image) into `path` (functions/media/fetch-media.ts:
  * the address guard, a size and a time limit), then inspects it (a still PNG, JPEG or WebP within the pixel limits, decoded once: see
- * functions/media/image-media.ts). What the caller can fix becomes a JobFailure `<subject>_invalid`,
+ * functions/media/image-media.ts). What the caller can fix becomes a JobFailedError `<subject>_invalid`,
  * `_unavailable`, `_too_large`, `_timeout` or `_not_allowed` whose message is ours alone: never the URL (a
  * redirect may have named an internal host), never the network stack's or ffmpeg's words. A passing network
  * fault, a 5xx or a 429 is rethrown for a retry. A picture larger than `fit` is scaled down to it; one over what
@@ -47,17 +47,17 @@ export async function fetchImage(
   try {
     return await inspectImage(path, fit, budget);
   } catch (error) {
-    if (error instanceof PictureBudgetExceeded) throw pictureBudgetFailure(error);
-    if (error instanceof MediaRejectedError) throw new JobFailure(`${subject.code}_invalid`, `${subject.name} ${error.reason}`);
+    if (error instanceof PictureBudgetExceededError) throw pictureBudgetFailure(error);
+    if (error instanceof MediaRejectedError) throw new JobFailedError(`${subject.code}_invalid`, `${subject.name} ${error.reason}`);
     if (error instanceof MediaBudgetError)
-      throw new JobFailure(`${subject.code}_invalid`, `${subject.name} could not be decoded within ${error.limitSeconds} s; it may be damaged`);
+      throw new JobFailedError(`${subject.code}_invalid`, `${subject.name} could not be decoded within ${error.limitSeconds} s; it may be damaged`);
     throw error;
   }
 }
 
 /** The clip's pictures declare more pixels than a clip may decode (limits.maxClipPicturePixels). */
-export const pictureBudgetFailure = (error: PictureBudgetExceeded) =>
-  new JobFailure(
+export const pictureBudgetFailure = (error: PictureBudgetExceededError) =>
+  new JobFailedError(
     'clip_pictures_too_large',
     `its background, logo and overlays' images declare ${(error.pixels / 1e6).toFixed(1)} million pixels in all; a clip may have at most ${error.maxPixels / 1e6} million: use smaller pictures (they are drawn at most as large as the frame)`,
   );

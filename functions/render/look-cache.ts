@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountBot, StoredLook } from '#domain/account-bot';
 import { lookFileKey, retiredLookFileKey } from '#domain/bucket-layout';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import type { ObjectStore } from '#domain/ports';
 
 const COMPLETE = '.complete';
@@ -44,7 +44,7 @@ export function lookDirectories(objects: Pick<ObjectStore, 'getToFile'>, root = 
         (await objects.getToFile(retiredLookFileKey(own.tenantId, own.uid, look.version, file), join(dir, file)));
       // Gone from both: the bot was deleted (or its look retired longer ago than any video waits).
       if (!found)
-        throw new JobFailure(
+        throw new JobFailedError(
           'bot_not_found',
           `its bot "${own.uid}" was deleted, or replaced too long ago, and the look the video was accepted with is gone`,
         );

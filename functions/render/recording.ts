@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Mode } from '#commons/config';
 import type { Recording } from '#domain/clip';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { ObjectStore } from '#domain/ports';
 import { fetchMediaToFile } from '#media/fetch-media';
@@ -19,7 +19,7 @@ export async function fetchRecording(
 ): Promise<{ sha256: string }> {
   if ('uploadKey' in recording) {
     if (!(await deps.objects.getToFile(recording.uploadKey, path)))
-      throw new JobFailure('audio_unavailable', 'the uploaded recording is gone (an upload is kept two days); upload it again');
+      throw new JobFailedError('audio_unavailable', 'the uploaded recording is gone (an upload is kept two days); upload it again');
   } else
     await fetchMediaToFile(recording.url, path, {
       mode: deps.mode,

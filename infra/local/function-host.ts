@@ -36,6 +36,12 @@ export interface InvokeOptions {
 
 interface Sandbox {
   worker: Worker;
+  /** Its own /tmp (Lambda gives each execution environment one). */
+  tmp: string;
+  /** Resolves when the worker posts its next invocation outcome, even for an invocation nobody awaits any more. */
+  settled?: () => void;
+  /** Ends the environment when it has been idle too long. */
+  idleTimer?: NodeJS.Timeout;
   ready: Promise<void>;
   busy: boolean;
   dead: boolean;
@@ -46,6 +52,11 @@ interface Sandbox {
 const WORKER_URL = new URL('./lambda-worker.mjs', import.meta.url);
 /** Lambda gives a function 10 s to initialise; tsx compiles on first load here, so allow more. */
 const INIT_TIMEOUT_MS = 60_000;
+/**
+ * How long an idle execution environment lives. Lambda too ends idle environments; here each holds a worker's heap
+ * and a compiler process, so a function called once (a schedule, a burst's second environment) does not keep them.
+ */
+const IDLE_ENVIRONMENT_MS = 3 * 60_000;
 
 /** What an execution environment's worker (lambda-worker.mjs) posts. */
 interface WorkerMessage {
@@ -66,14 +77,19 @@ export class FunctionHost {
   private readonly sandboxes = new Set<Sandbox>();
   private readonly waiting: Array<() => void> = [];
   private stopped = false;
+  /** Environments kept however long idle: the prewarmed one, as provisioned concurrency keeps it. */
+  private kept = 0;
   private readonly entryPath: string;
 
   constructor(
     readonly name: string,
     readonly decl: FunctionDecl,
     private readonly env: Record<string, string>,
-    /** `output`: where the function's stdout and stderr lines go. @default the runtime's own stdout and stderr */
-    private readonly options: { root: string; concurrency: number; log: Log; functionPrefix: string; output?: FunctionOutput },
+    /**
+     * `output`: where the function's stdout and stderr lines go. @default the runtime's own stdout and stderr
+     * `idleMs`: how long an idle environment lives. @default IDLE_ENVIRONMENT_MS
+     */
+    private readonly options: { root: string; concurrency: number; log: Log; functionPrefix: string; output?: FunctionOutput; idleMs?: number },
   ) {
     this.functionName = `${options.functionPrefix}-${name}`;
     this.entryPath = resolve(options.root, decl.entry);
@@ -99,8 +115,20 @@ export class FunctionHost {
       return await this.run(sandbox, event, options);
     } finally {
       sandbox.busy = false;
+      this.endWhenIdle(sandbox);
       this.waiting.shift()?.();
     }
+  }
+
+  /** Ends the environment if it is still idle after `idleMs` and more than the kept ones exist. */
+  private endWhenIdle(sandbox: Sandbox) {
+    clearTimeout(sandbox.idleTimer);
+    sandbox.idleTimer = setTimeout(() => {
+      if (sandbox.busy || sandbox.dead || this.sandboxes.size <= this.kept) return;
+      this.options.log.debug('idle execution environment ended', { function: this.name });
+      void this.discard(sandbox);
+    }, this.options.idleMs ?? IDLE_ENVIRONMENT_MS);
+    sandbox.idleTimer.unref();
   }
 
   /**
@@ -108,6 +136,7 @@ export class FunctionHost {
    * invocation finds it warm. A failed initialisation is left to the first invocation to report.
    */
   async prewarm(): Promise<void> {
+    this.kept = 1;
     if (this.stopped || this.sandboxes.size > 0) return;
     await this.spawn().ready.catch(() => undefined);
   }
@@ -123,6 +152,7 @@ export class FunctionHost {
       if (this.stopped) throw new InvocationError('crash', 'Runtime.Stopped', 'the local runtime is stopping');
       const idle = [...this.sandboxes].find((s) => !s.busy && !s.dead);
       if (idle) {
+        clearTimeout(idle.idleTimer);
         idle.busy = true;
         return idle;
       }
@@ -145,6 +175,7 @@ export class FunctionHost {
     let failInit!: (error: InvocationError) => void;
     const sandbox: Sandbox = {
       worker,
+      tmp,
       busy: false,
       dead: false,
       ready: new Promise<void>((res, rej) => {
@@ -157,6 +188,7 @@ export class FunctionHost {
     const die = (error: InvocationError) => {
       if (sandbox.dead) return;
       sandbox.dead = true;
+      clearTimeout(sandbox.idleTimer);
       this.sandboxes.delete(sandbox);
       failInit(error);
       sandbox.pending?.settle({ error });
@@ -215,7 +247,8 @@ export class FunctionHost {
         });
         die(new InvocationError('init', e.errorType, e.errorMessage, e.stack));
         void worker.terminate();
-      } else if (sandbox.pending && message.id === sandbox.pending.id) {
+      } else if (message.type === 'result' || message.type === 'error') sandbox.settled?.();
+      if (sandbox.pending && message.id === sandbox.pending.id && (message.type === 'result' || message.type === 'error')) {
         const pending = sandbox.pending;
         sandbox.pending = undefined;
         if (message.type === 'result') pending.settle({ json: message.json });
@@ -238,6 +271,21 @@ export class FunctionHost {
   private async discard(sandbox: Sandbox, error?: InvocationError) {
     sandbox.onDeath(error ?? new InvocationError('crash', 'Runtime.Stopped', 'the execution environment was stopped'));
     await sandbox.worker.terminate().catch(() => {});
+  }
+
+  /**
+   * A timed-out environment: out of service at once, its processes stopped, and its worker terminated once its
+   * handler returns (or after one more of the function's timeouts). Terminating a worker while a native addon
+   * (onnxruntime, sharp) still works for it aborts the whole process, and with it every other function.
+   */
+  private retire(sandbox: Sandbox, error: InvocationError) {
+    sandbox.onDeath(error);
+    killProcessesUsing(sandbox.tmp);
+    const returned = new Promise<void>((done) => (sandbox.settled = done));
+    void this.withTimeout(returned, this.decl.timeoutSeconds * 1000, () => undefined)
+      .catch(() => {})
+      .then(() => sandbox.worker.terminate())
+      .catch(() => {});
   }
 
   private async withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
@@ -273,7 +321,7 @@ export class FunctionHost {
       const seconds = (timeoutMs / 1000).toFixed(2);
       const timedOut = new InvocationError('timeout', 'Sandbox.Timedout', `Task timed out after ${seconds} seconds`);
       this.options.log.warn('invocation timed out; the execution environment is replaced', { function: this.name, requestId: id, timeoutMs });
-      void this.discard(sandbox, timedOut);
+      this.retire(sandbox, timedOut);
       return timedOut;
     });
     if (error) throw error;

@@ -3,6 +3,7 @@ import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import type { AccountBot } from '#domain/account-bot';
+import { preparationQueueOf } from '#domain/account-bots';
 import { type BatchRecord, isSettled } from '#domain/batches';
 import type { AssembleMessage, BatchTickMessage, DeliverBatchMessage, DeliverMessage, PrepareBotMessage, RenderClipMessage } from '#domain/messages';
 import { pendingWork } from '#domain/pending-work';
@@ -36,7 +37,7 @@ export async function requeueUnfinishedWork(options: {
   accountBotsTable?: string;
   /** Batches not settled get a look again (of their version); settled ones their undelivered event. */
   batchesTable?: string;
-  queueUrls: { render?: string; assemble?: string; notify?: string; prepare?: string; batch?: string };
+  queueUrls: { render?: string; assemble?: string; notify?: string; prepare?: string; footage?: string; batch?: string };
   log: Log;
 }) {
   const { doc, sqs, videosTable, queueUrls, log } = options;
@@ -61,12 +62,15 @@ export async function requeueUnfinishedWork(options: {
       counts.notify++;
     }
   }
-  if (queueUrls.prepare && options.accountBotsTable) {
-    const prepare = new SqsQueue<PrepareBotMessage>(sqs, queueUrls.prepare);
+  if (queueUrls.prepare && queueUrls.footage && options.accountBotsTable) {
+    const preparations = {
+      prepareQueue: new SqsQueue<PrepareBotMessage>(sqs, queueUrls.prepare),
+      footageQueue: new SqsQueue<PrepareBotMessage>(sqs, queueUrls.footage),
+    };
     for await (const page of paginateScan({ client: doc }, { TableName: options.accountBotsTable })) {
       for (const bot of (page.Items ?? []) as AccountBot[]) {
         if (bot.status !== 'preparing') continue;
-        await prepare.send({ kind: 'prepare-bot', tenantId: bot.tenantId, uid: bot.uid, version: bot.version });
+        await preparationQueueOf(bot, preparations).send({ kind: 'prepare-bot', tenantId: bot.tenantId, uid: bot.uid, version: bot.version });
         counts.prepare++;
       }
     }

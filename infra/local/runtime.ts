@@ -300,6 +300,7 @@ async function seedAndRecover(
         assemble: queues.assemble?.url,
         notify: queues.notify?.url,
         prepare: queues.prepare?.url,
+        footage: queues.footage?.url,
         batch: queues.batch?.url,
       },
       log,

@@ -34,8 +34,8 @@ export interface SmokeOptions {
   log?: (line: string) => void;
 }
 
-export class SmokeFailure extends Error {
-  override name = 'SmokeFailure';
+export class SmokeFailedError extends Error {
+  override name = 'SmokeFailedError';
 }
 
 export interface SmokeResult {
@@ -65,7 +65,7 @@ async function call(url: string, init: RequestInit = {}): Promise<Reply> {
   try {
     response = await fetch(url, { redirect: 'manual', ...init, signal: AbortSignal.timeout(30_000) });
   } catch (error) {
-    throw new SmokeFailure(`${init.method ?? 'GET'} ${url} did not answer: ${(error as Error).cause ?? (error as Error).message}`);
+    throw new SmokeFailedError(`${init.method ?? 'GET'} ${url} did not answer: ${(error as Error).cause ?? (error as Error).message}`);
   }
   const text = await response.text();
   let json: unknown;
@@ -80,17 +80,17 @@ async function call(url: string, init: RequestInit = {}): Promise<Reply> {
 const show = (reply: Reply) => `${reply.status} ${reply.text.slice(0, 300)}`;
 
 function expectStatus(what: string, reply: Reply, status: number): void {
-  if (reply.status !== status) throw new SmokeFailure(`${what}: expected ${status}, got ${show(reply)}`);
+  if (reply.status !== status) throw new SmokeFailedError(`${what}: expected ${status}, got ${show(reply)}`);
 }
 
 function expectErrorShape(what: string, reply: Reply, code: string): void {
   expectStatus(what, reply, 401);
   const contentType = reply.headers.get('content-type') ?? '';
   if (!contentType.includes('application/json'))
-    throw new SmokeFailure(`${what}: expected a JSON body, got Content-Type "${contentType}": ${show(reply)}`);
+    throw new SmokeFailedError(`${what}: expected a JSON body, got Content-Type "${contentType}": ${show(reply)}`);
   const error = reply.json?.error;
   if (error?.code !== code || typeof error.message !== 'string' || !error.message)
-    throw new SmokeFailure(`${what}: expected {"error":{"code":"${code}","message":"…"}}, got ${show(reply)}`);
+    throw new SmokeFailedError(`${what}: expected {"error":{"code":"${code}","message":"…"}}, got ${show(reply)}`);
 }
 
 /** An MP3 starts with an ID3v2 tag or an MPEG audio frame (11 sync bits, layer III). */
@@ -134,7 +134,7 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeResult> {
   return { videoId, bytes, checks };
 }
 
-/** Runs one check: its time and detail logged and recorded, or its failure logged and thrown as a SmokeFailure. */
+/** Runs one check: its time and detail logged and recorded, or its failure logged and thrown as a SmokeFailedError. */
 function checker(checks: SmokeResult['checks'], log: (line: string) => void) {
   return async function check<T>(name: string, body: () => Promise<[T, string]>): Promise<T> {
     const started = performance.now();
@@ -147,7 +147,7 @@ function checker(checks: SmokeResult['checks'], log: (line: string) => void) {
     } catch (error) {
       const ms = Math.round(performance.now() - started);
       log(`FAIL  ${name.padEnd(44)} ${String(ms).padStart(6)} ms  ${(error as Error).message}`);
-      throw error instanceof SmokeFailure ? error : new SmokeFailure(`${name}: ${(error as Error).message}`);
+      throw error instanceof SmokeFailedError ? error : new SmokeFailedError(`${name}: ${(error as Error).message}`);
     }
   };
 }
@@ -155,7 +155,7 @@ function checker(checks: SmokeResult['checks'], log: (line: string) => void) {
 async function health({ base }: Caller): Promise<[undefined, string]> {
   const reply = await call(`${base}/health`);
   expectStatus('GET /health', reply, 200);
-  if (reply.json?.status !== 'ok') throw new SmokeFailure(`GET /health: expected {"status":"ok"}, got ${show(reply)}`);
+  if (reply.json?.status !== 'ok') throw new SmokeFailedError(`GET /health: expected {"status":"ok"}, got ${show(reply)}`);
   return [undefined, 'status ok'];
 }
 
@@ -176,7 +176,7 @@ async function listBots({ base, auth }: Caller): Promise<[string, string]> {
   expectStatus('POST /v1/bot/ (list bots) with the key', reply, 200);
   const bots = reply.json?.bots;
   if (!Array.isArray(bots) || bots.length === 0 || typeof bots[0]?.uid !== 'string')
-    throw new SmokeFailure(`POST /v1/bot/: expected {"bots":[…]}, got ${show(reply)}`);
+    throw new SmokeFailedError(`POST /v1/bot/: expected {"bots":[…]}, got ${show(reply)}`);
   return [bots[0].uid as string, `${bots.length} bots: ${bots.map((b: { uid: string }) => b.uid).join(', ')}`];
 }
 
@@ -192,7 +192,7 @@ async function createVoiceOnly({ base, auth }: Caller, botUid: string, webhook: 
   });
   expectStatus('POST /v1/bot (create, create_video false)', reply, 202);
   const id = reply.json?.video_id;
-  if (typeof id !== 'string') throw new SmokeFailure(`POST /v1/bot: no video_id in ${show(reply)}`);
+  if (typeof id !== 'string') throw new SmokeFailedError(`POST /v1/bot: no video_id in ${show(reply)}`);
   return [id, `${id} (${botUid})`];
 }
 
@@ -208,11 +208,11 @@ async function untilCompleted({ base, auth, log }: Caller, videoId: string, time
     if (video.status === 'completed') {
       const output = video.output ?? {};
       if (output.kind !== 'audio' || output.content_type !== 'audio/mpeg')
-        throw new SmokeFailure(`video ${videoId} completed with output ${JSON.stringify(output)}, not audio/mpeg`);
+        throw new SmokeFailedError(`video ${videoId} completed with output ${JSON.stringify(output)}, not audio/mpeg`);
       return [undefined, `completed: ${output.duration_seconds} s of audio, ${output.size_bytes} B`];
     }
-    if (video.status === 'failed') throw new SmokeFailure(`video ${videoId} failed: ${JSON.stringify(video.error)}`);
-    if (Date.now() > deadline) throw new SmokeFailure(`video ${videoId} is still ${video.status} after ${timeoutMs / 1000} s`);
+    if (video.status === 'failed') throw new SmokeFailedError(`video ${videoId} failed: ${JSON.stringify(video.error)}`);
+    if (Date.now() > deadline) throw new SmokeFailedError(`video ${videoId} is still ${video.status} after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
@@ -221,18 +221,20 @@ async function downloadMp3({ base, auth }: Caller, videoId: string): Promise<[nu
   const redirect = await call(`${base}/v1/video/${videoId}/download`, { headers: auth });
   const location = redirect.headers.get('location');
   if (redirect.status !== 302 || !location)
-    throw new SmokeFailure(`GET /v1/video/${videoId}/download: expected 302 with a Location, got ${show(redirect)}`);
+    throw new SmokeFailedError(`GET /v1/video/${videoId}/download: expected 302 with a Location, got ${show(redirect)}`);
   // The link is presigned: it is fetched without the key, as a browser following the redirect would.
   let response: Response;
   try {
     response = await fetch(location, { signal: AbortSignal.timeout(60_000) });
   } catch (error) {
-    throw new SmokeFailure(`the download link ${new URL(location).origin}… did not answer: ${(error as Error).cause ?? (error as Error).message}`);
+    throw new SmokeFailedError(
+      `the download link ${new URL(location).origin}… did not answer: ${(error as Error).cause ?? (error as Error).message}`,
+    );
   }
   const body = new Uint8Array(await response.arrayBuffer());
   if (response.status !== 200)
-    throw new SmokeFailure(`the download link answered ${response.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
-  if (!looksLikeMp3(body)) throw new SmokeFailure(`the download is not an MP3 (starts with ${Buffer.from(body.subarray(0, 8)).toString('hex')})`);
+    throw new SmokeFailedError(`the download link answered ${response.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
+  if (!looksLikeMp3(body)) throw new SmokeFailedError(`the download is not an MP3 (starts with ${Buffer.from(body.subarray(0, 8)).toString('hex')})`);
   return [body.length, `302 → ${new URL(location).host}, ${body.length} B of MP3 (${response.headers.get('content-type')})`];
 }
 

@@ -121,8 +121,8 @@ export const functions = {
     // uploads: a PUT's video_upload is claimed for the bot (and its file's size read); accounts: a test account's
     // bots preparing share its live account's limit.
     tables: { bots: 'read', accountBots: 'readWrite', uploads: 'readWrite', accounts: 'read' },
-    // A PUT queues the preparation; POST /v1/bot/{uid}/redeliver queues the bot's event.
-    queues: { prepare: 'send', notify: 'send' },
+    // A PUT queues the preparation (a video bot's on its own queue); POST /v1/bot/{uid}/redeliver queues the bot's event.
+    queues: { prepare: 'send', footage: 'send', notify: 'send' },
     // It stores a PUT's images under uploads/ and deletes a bot's uploads (uploads/, and the upload-files/ file its
     // video_upload named) and looks (looks/, retired-looks/).
     bucket: {
@@ -372,6 +372,29 @@ export const functions = {
     // moves a replaced look to retired-looks/ (copy, then delete).
     bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
+  /**
+   * Prepares a video bot: its recording is decoded once with its landmarks (docs/video-bots.md). The prepare image
+   * and handler, as a function of its own: a recording takes minutes where a photo takes seconds, so it has
+   * Lambda's whole 15 minutes (limits.footagePrepareBudgetSeconds bounds the decode inside them), disk for the
+   * recording, and a queue and concurrency of its own, so photo and drawn bots never wait behind recordings.
+   */
+  prepareFootage: {
+    entry: 'functions/prepare/handler.ts',
+    image: 'functions/prepare',
+    trigger: 'queue',
+    queue: 'footage',
+    batchSize: 1,
+    // Each holds an environment for minutes; limits.maxBotsPreparing bounds one account's share of them.
+    maxConcurrency: 10,
+    memoryMb: 3008,
+    timeoutSeconds: 900,
+    // The recording (up to limits.maxRecordingBytes, 300 MB) and the look made from it, with room for the
+    // leftovers of one killed preparation until the next invocation clears them.
+    ephemeralStorageMb: 2048,
+    tables: { accountBots: 'readWrite' },
+    queues: { notify: 'send' },
+    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
+  },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',
     trigger: 'schedule',
@@ -383,7 +406,7 @@ export const functions = {
     tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite' },
     queues: { notify: 'send', batch: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
-    deadLetters: ['render', 'assemble', 'prepare'],
+    deadLetters: ['render', 'assemble', 'prepare', 'footage'],
     // A failed bot's uploads go (a video_upload's file too; its previous look stays where it is); it reads and
     // writes nothing.
     bucket: { delete: [BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },

@@ -107,6 +107,18 @@ export const queues = {
     oldestMessageAlarmSeconds: 600,
   },
   /**
+   * One message per version of a video bot to prepare: its recording is decoded once with its landmarks, up to
+   * limits.footagePrepareBudgetSeconds. The visibility timeout is the prepareFootage function's 15 minutes plus one.
+   * A queue of its own, so photo and drawn bots never wait behind minutes-long recordings.
+   */
+  footage: {
+    visibilityTimeoutSeconds: 960,
+    // Two tries: a preparation that ran out its 15 minutes twice will not fit a third time.
+    maxReceiveCount: 2,
+    // One preparation takes at most 15 minutes; twice that means they queue behind each other or crash.
+    oldestMessageAlarmSeconds: 1800,
+  },
+  /**
    * The batch worker's looks: one message per running batch at a time, each queueing the next a few seconds later
    * (domain/batches.ts). A look takes seconds; a failed one is retried, and a batch whose chain was lost is revived
    * by the sweeper.

@@ -306,7 +306,7 @@ describe('console', () => {
     await context.close();
   }, 240_000);
 
-  it('fits a 375 px phone: no sideways scrolling, every form control named', async () => {
+  it('fits a 375 px phone and a 1280 px window: no sideways scrolling, every form control named, no errors', async () => {
     // A finished video with a long first clip, so that the list and the detail have all they show.
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...app.authHeaders, ...(init.headers as Record<string, string>) } });
@@ -324,6 +324,9 @@ describe('console', () => {
       .toBe('completed');
     const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await context.newPage();
+    const phoneErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && phoneErrors.push(m.text()));
+    page.on('pageerror', (e) => phoneErrors.push(e.message));
     await page.goto(`${app.baseUrl}/`);
     await page.screenshot({ path: join(shots, 'console-signin-phone.png') });
     await signIn(page, app);
@@ -361,6 +364,20 @@ describe('console', () => {
       expect(unnamed, tab).toEqual([]);
       if (tab === 'Create') await page.screenshot({ path: join(shots, 'console-phone.png') });
     }
+    expect(phoneErrors, phoneErrors.join('\n')).toEqual([]);
     await context.close();
-  }, 120_000);
+
+    // The same sections at 1280 px: nothing wider than the window, no field marked wrong before anything was sent.
+    const desktop = await desktopPage(browser, 900);
+    await signIn(desktop.page, app);
+    for (const tab of ['Create', 'Videos', 'Templates', 'Webhook inbox', 'Bots', 'Account']) {
+      await desktop.page.getByRole('button', { name: tab, exact: true }).click();
+      await desktop.page.waitForTimeout(300);
+      await desktop.page.screenshot({ path: join(work, `desktop-${tab.replace(/ /g, '-').toLowerCase()}.png`), fullPage: true });
+      expect(await desktop.page.evaluate(() => document.documentElement.scrollWidth), `${tab} at 1280 px`).toBeLessThanOrEqual(1280);
+      expect(await desktop.page.locator('.field-error').count(), `${tab}: a field marked wrong before anything was sent`).toBe(0);
+    }
+    expect(desktop.consoleErrors, desktop.consoleErrors.join('\n')).toEqual([]);
+    await desktop.context.close();
+  }, 180_000);
 });

@@ -73,6 +73,26 @@ export function functionSpans(path: string): FunctionSpan[] {
   return spans;
 }
 
+/**
+ * Every class of a file that extends `Error` or another class named `…Error`, as `path:line Name`: the classes of
+ * errors, whose names the convention says end in `Error`.
+ */
+export function errorClasses(path: string): string[] {
+  const file = parse(path);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isClassLike(node) && node.name) {
+      const base = node.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression.getText(file);
+      if (base && /(^|\.)(\w*Error)$/.test(base)) {
+        found.push(`${path}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1} ${node.name.text}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
 /** package.json `imports` of this repository, as written there. */
 const SUBPATHS: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports;
 

@@ -221,8 +221,13 @@ export async function runScenarios() {
       (await http('bots', 'PUT', '/v1/bot/grants-url', { ...botPath('grants-url'), body: { name: 'URL', image_url: `${files.base}/missing.png` } }))
         .status,
     ).toBe(202);
+    // A video bot whose recording answers 404: queued on its own queue, failed by its own function.
+    const videoBot = { ...botPath('grants-video'), body: { name: 'Video', video_url: `${files.base}/missing.mp4`, consent: true } };
+    expect((await http('bots', 'PUT', '/v1/bot/grants-video', videoBot)).status).toBe(202);
     await drain('prepare', 'prepare');
+    await drain('footage', 'prepareFootage');
     await drain('notify', 'notifier');
+    expect((await http('bots', 'GET', '/v1/bot/grants-video', botPath('grants-video'))).body).toMatchObject({ status: 'failed' });
     expect((await http('bots', 'GET', '/v1/bot/grants-drawn', botPath('grants-drawn'))).body).toMatchObject({
       status: 'ready',
       webhook_delivery: { state: 'delivered' },

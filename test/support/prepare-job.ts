@@ -22,6 +22,8 @@ export let dynamo: Awaited<ReturnType<typeof startDynamo>>;
 export let accountBots: DynamoAccountBotStore;
 export let objects: FolderObjectStore;
 export let prepareQueue: RecordingQueue<PrepareBotMessage>;
+/** Video bots' preparations: a queue of their own (domain/account-bots.ts preparationQueueOf). */
+export let footageQueue: RecordingQueue<PrepareBotMessage>;
 export let notifyQueue: RecordingQueue<DeliverBotMessage>;
 let versions = 0;
 
@@ -30,6 +32,7 @@ export const apiDeps = (): AccountBotDeps => ({
   accounts: liveAccountsOnly,
   objects,
   prepareQueue,
+  footageQueue,
   now: () => new Date(),
   newVersion: () => `v_${++versions}`,
 });
@@ -81,6 +84,7 @@ export function usePrepareJob() {
   beforeEach(async () => {
     objects = await FolderObjectStore.create();
     prepareQueue = new RecordingQueue();
+    footageQueue = new RecordingQueue();
     notifyQueue = new RecordingQueue();
   });
 }

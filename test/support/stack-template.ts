@@ -53,5 +53,5 @@ export function useSynthesizedStack() {
         .filter(([, r]) => r.Type === 'AWS::DynamoDB::Table')
         .map(([id]) => [(Object.keys(tables) as TableName[]).find((t) => id.startsWith(tableId(t)))!, id]),
     ) as Record<TableName, string>;
-  }, 120_000);
+  }, 300_000);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { shownText } from '#domain/speech-markup';
 import { isFinished, type Video } from '../api.ts';
-import { selectedVideo, selectedVideoId, selectVideo, videos } from '../state.ts';
+import { selectedVideo, selectedVideoId, selectVideo, videos, videosLoaded } from '../state.ts';
 import { Progress, StatusBadge } from './Status.tsx';
 import { VideoDetail } from './VideoDetail.tsx';
 
@@ -69,7 +69,7 @@ export function Videos() {
       <h2 id="videos-title">Videos</h2>
       <div class="split">
         <div class="list">
-          {list.length === 0 && <p class="help">No videos yet. Make one under “Create”.</p>}
+          {list.length === 0 && <p class="help">{videosLoaded.value ? 'No videos yet. Make one under “Create”.' : 'Loading your videos…'}</p>}
           <ul class="video-list">
             {list.map((video) => (
               <li>

@@ -8,7 +8,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '#domain/errors';
+import { ConflictError } from '#domain/errors';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
 import type { Page, VideoRepository } from '#domain/ports';
 import type { ClipResult, DeliveryAttempt, DeliveryState, VideoError, VideoOutput, VideoRecord, VideoStatus } from '#domain/video';
@@ -41,7 +41,7 @@ export class DynamoVideoRepository implements VideoRepository {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new Conflict(`Video ${video.videoId} already exists.`, 'video_exists');
+      if (isConditionFailure(error)) throw new ConflictError(`Video ${video.videoId} already exists.`, 'video_exists');
       throw error;
     }
   }

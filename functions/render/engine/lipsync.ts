@@ -9,6 +9,7 @@
 import { type BotManifest, mouthFramesOf } from '#domain/look';
 import type { MouthFrame } from './animation.ts';
 import type { TimedPhoneme } from './types.ts';
+import type { Viseme, VisemeSpan } from './visemes.ts';
 
 /** RMS loudness of each video frame's slice of the samples (frame i covers [i/fps, (i+1)/fps)). */
 export function loudnessPerFrame(samples: Float32Array, sampleRate: number, fps: number, frames?: number): number[] {
@@ -36,9 +37,6 @@ function normalisedEnvelope(loudness: number[]): number[] {
   const scaled = loudness.map((v) => Math.min(1.2, v / reference));
   return scaled.map((v, i) => 0.25 * (scaled[i - 1] ?? v) + 0.5 * v + 0.25 * (scaled[i + 1] ?? v));
 }
-
-/** What the lips do for a sound. */
-export type Viseme = 'closed' | 'fv' | 'round' | 'roundOpen' | 'wide' | 'wideOpen' | 'open' | 'mid' | 'consonant';
 
 /**
  * The viseme of an IPA phoneme (stress marks removed): by its first letter, and for a diphthong (`aʊ`, `oʊ`) by the
@@ -77,13 +75,6 @@ const POLLY_VISEMES: Record<string, Viseme> = {
   s: 'consonant',
   k: 'consonant',
 };
-
-/** A stretch of speech with one viseme. */
-export interface VisemeSpan {
-  viseme: Viseme;
-  startSeconds: number;
-  endSeconds: number;
-}
 
 /** The engine's phonemes as viseme spans. */
 export const visemesOfPhonemes = (phonemes: readonly TimedPhoneme[]): VisemeSpan[] =>

@@ -16,7 +16,7 @@ import type { BackgroundMedia } from '#media/background-media';
 import type { CarriedCard } from './carried-backdrop.ts';
 import type { ImageLayer } from './image-layers.ts';
 import type { BotBox } from './layout.ts';
-import type { VisemeSpan } from './lipsync.ts';
+import type { VisemeSpan } from './visemes.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
 export const RENDERER_VERSION = '6';

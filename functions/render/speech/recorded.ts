@@ -5,7 +5,7 @@
  * sounds. Without a transcript there are no words, and the mouth's shapes are read from the sound's spectrum
  * (spectral-visemes.ts), opened by its loudness.
  */
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import type { SpeechScript } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { type AlignmentLanguage, alignmentLanguageOf } from '#domain/recordings';
@@ -26,7 +26,7 @@ export class RecordedSpeech implements SpeechEngine {
 
   async synthesize(script: SpeechScript, _voice: unknown, workDir: string): Promise<SpeechResult> {
     const prepared = await prepareRecording(this.recordingPath, workDir, limits.maxSpeechSeconds).catch((error: unknown) => {
-      if (error instanceof RecordingRejectedError) throw new JobFailure(error.code, `its recording ${error.reason}`);
+      if (error instanceof RecordingRejectedError) throw new JobFailedError(error.code, `its recording ${error.reason}`);
       throw error;
     });
     const base = { wavPath: prepared.wavPath, sampleRate: RECORDING_SAMPLE_RATE, durationSeconds: prepared.durationSeconds };
@@ -36,7 +36,7 @@ export class RecordedSpeech implements SpeechEngine {
       return { ...base, words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
     }
     const language = alignmentLanguageOf(this.language);
-    if (!language) throw new JobFailure('audio_transcript_mismatch', "its transcript's language cannot be aligned (English and French can)");
+    if (!language) throw new JobFailedError('audio_transcript_mismatch', "its transcript's language cannot be aligned (English and French can)");
     return { ...base, ...(await aligned(prepared.alignmentWavPath, words, language)) };
   }
 }
@@ -50,7 +50,7 @@ async function aligned(wavPath: string, words: ReturnType<typeof transcriptWords
     };
   } catch (error) {
     if (error instanceof TranscriptMismatchError)
-      throw new JobFailure(
+      throw new JobFailedError(
         'audio_transcript_mismatch',
         'its text is not what its recording says: give the transcript of the recording, word for word',
       );

@@ -6,7 +6,7 @@
  * lipsync.ts closes the lips in silences and stops. The shapes are lipsync.ts visemes, opened by the loudness as a
  * transcript's are.
  */
-import type { Viseme, VisemeSpan } from '../engine/lipsync.ts';
+import type { Viseme, VisemeSpan } from '../engine/visemes.ts';
 
 const STEP_SECONDS = 0.01;
 const WINDOW_SECONDS = 0.025;

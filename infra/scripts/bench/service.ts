@@ -39,11 +39,37 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
+/** What the bench's steps share: the runtime, the file server, the webhook receiver and the dev key. */
+interface Running {
+  runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+  server: Awaited<ReturnType<typeof startFileServer>>;
+  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  auth: { Authorization: string };
+}
+
 /** Starts the runtime (as `npm start`: `prewarm`), serving `files` (path → local file) to it. */
 export async function startBenchService(dataDir: string, files: Record<string, string>): Promise<BenchService> {
   const lines: LogLine[] = [];
   const server = await startFileServer(files);
-  const runtime = await startLocalRuntime({
+  const runtime = await startProfiledRuntime(dataDir, lines);
+  const receiver = await startWebhookReceiver(runtime.devTenant!.webhookSecret);
+  const running: Running = { runtime, server, receiver, auth: { Authorization: `Bearer ${runtime.devTenant!.apiKey}` } };
+  return {
+    lines,
+    files: server.base,
+    measure: (variant) => measureVideo(running, variant),
+    makeBot: (uid, form) => makeBot(running, uid, form),
+    async stop() {
+      await receiver.stop();
+      await runtime.stop();
+      await server.stop();
+    },
+  };
+}
+
+/** The local runtime whose functions' JSON log lines are collected into `lines`: they are the bench's profile. */
+function startProfiledRuntime(dataDir: string, lines: LogLine[]) {
+  return startLocalRuntime({
     prewarm: true,
     port: 0,
     dataDir,
@@ -61,72 +87,62 @@ export async function startBenchService(dataDir: string, files: Record<string, s
       }
     },
   });
-  const receiver = await startWebhookReceiver(runtime.devTenant!.webhookSecret);
-  const auth = { Authorization: `Bearer ${runtime.devTenant!.apiKey}` };
+}
 
-  const create = async (v: Variant) => {
-    const response = await fetch(`${runtime.url}/v1/bot`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        webhook: receiver.url,
-        aspect_ratio: v.shape.aspectRatio,
-        resolution: v.shape.resolution,
-        ...v.video,
-        clips: [
-          {
-            bot_uid: v.botUid ?? 'bot_ava',
-            text: v.text,
-            bot_position: 'bottom-right',
-            background: `${server.base}${v.background}?run=${encodeURIComponent(v.run)}`,
-            background_volume: 0.1,
-            transitions: 'fade_in fade_out',
-            reusable_clip: false,
-            ...v.clip,
-          },
-        ],
-      }),
-    });
-    if (response.status !== 202) throw new Error(`create answered ${response.status}: ${await response.text()}`);
-    return ((await response.json()) as { video_id: string }).video_id;
-  };
+/** POSTs the variant's video (one clip over the bench's defaults) and returns its id. */
+async function createVideo({ runtime, server, receiver, auth }: Running, v: Variant): Promise<string> {
+  const response = await fetch(`${runtime.url}/v1/bot`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      webhook: receiver.url,
+      aspect_ratio: v.shape.aspectRatio,
+      resolution: v.shape.resolution,
+      ...v.video,
+      clips: [
+        {
+          bot_uid: v.botUid ?? 'bot_ava',
+          text: v.text,
+          bot_position: 'bottom-right',
+          background: `${server.base}${v.background}?run=${encodeURIComponent(v.run)}`,
+          background_volume: 0.1,
+          transitions: 'fade_in fade_out',
+          reusable_clip: false,
+          ...v.clip,
+        },
+      ],
+    }),
+  });
+  if (response.status !== 202) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { video_id: string }).video_id;
+}
 
-  const measure = async (v: Variant): Promise<VideoRun> => {
-    const delivered = receiver.delivered().length;
-    const cpu0 = cpuSeconds();
-    const t0 = Date.now();
-    const videoId = await create(v);
-    await receiver.waitForDelivered(delivered + 1, 900_000);
-    const webhookAt = Date.now();
-    const cpu = cpuSeconds() - cpu0;
-    const done = (await (await fetch(`${runtime.url}/v1/video/${videoId}`, { headers: auth })).json()) as any;
-    if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
-    return { seconds: (webhookAt - t0) / 1000, cpu, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
-  };
+/** One video from create to its signed webhook, with the process's CPU over that time. */
+async function measureVideo(running: Running, v: Variant): Promise<VideoRun> {
+  const { runtime, receiver, auth } = running;
+  const delivered = receiver.delivered().length;
+  const cpu0 = cpuSeconds();
+  const t0 = Date.now();
+  const videoId = await createVideo(running, v);
+  await receiver.waitForDelivered(delivered + 1, 900_000);
+  const webhookAt = Date.now();
+  const cpu = cpuSeconds() - cpu0;
+  const done = (await (await fetch(`${runtime.url}/v1/video/${videoId}`, { headers: auth })).json()) as any;
+  if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
+  return { seconds: (webhookAt - t0) / 1000, cpu, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
+}
 
-  const makeBot = async (uid: string, form: FormData) => {
-    form.set('webhook', receiver.url);
-    const t0 = Date.now();
-    const before = receiver.delivered().length;
-    const put = await fetch(`${runtime.url}/v1/bot/${uid}`, { method: 'PUT', headers: auth, body: form });
-    if (put.status !== 202) throw new Error(`PUT /v1/bot/${uid} answered ${put.status}: ${await put.text()}`);
-    await receiver.waitForDelivered(before + 1, 600_000);
-    const event = receiver.delivered()[before]!.event;
-    if (event?.type !== 'bot.ready') throw new Error(`bot ${uid} did not become ready: ${JSON.stringify(event?.data.error)}`);
-    return (Date.now() - t0) / 1000;
-  };
-
-  return {
-    lines,
-    files: server.base,
-    measure,
-    makeBot,
-    async stop() {
-      await receiver.stop();
-      await runtime.stop();
-      await server.stop();
-    },
-  };
+/** PUTs a bot of the account and waits for its `bot.ready`; the seconds it took. */
+async function makeBot({ runtime, receiver, auth }: Running, uid: string, form: FormData): Promise<number> {
+  form.set('webhook', receiver.url);
+  const t0 = Date.now();
+  const before = receiver.delivered().length;
+  const put = await fetch(`${runtime.url}/v1/bot/${uid}`, { method: 'PUT', headers: auth, body: form });
+  if (put.status !== 202) throw new Error(`PUT /v1/bot/${uid} answered ${put.status}: ${await put.text()}`);
+  await receiver.waitForDelivered(before + 1, 600_000);
+  const event = receiver.delivered()[before]!.event;
+  if (event?.type !== 'bot.ready') throw new Error(`bot ${uid} did not become ready: ${JSON.stringify(event?.data.error)}`);
+  return (Date.now() - t0) / 1000;
 }
 
 const ava = () => BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;

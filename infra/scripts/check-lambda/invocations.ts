@@ -212,6 +212,7 @@ export const invocations: Record<FunctionName, Invocation> = {
   },
   render: emptyBatch,
   prepare: emptyBatch,
+  prepareFootage: emptyBatch,
   assemble: emptyBatch,
   notifier: emptyBatch,
   batcher: emptyBatch,

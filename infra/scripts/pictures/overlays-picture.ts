@@ -1,23 +1,14 @@
 /**
  * `npx tsx infra/scripts/pictures/overlays-picture.ts [out.png]`: the docs' contact sheet of text overlays — clips
  * rendered by the engine over the sample background with a title, a lower third and a caption box at once, in
- * Latin, Arabic and Chinese/Japanese, with burned captions, in 16:9 (two themes) and 9:16; one frame of each, side
- * by side. Default output: docs/overlays.png.
+ * Latin, Arabic and Chinese/Japanese, with burned captions, in 16:9 (two themes) and 9:16; one frame of each at
+ * 1.5 s (every overlay faded in), 480 px tall, side by side. Default output: docs/overlays.png.
  */
-
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { BotPosition } from '#domain/choices';
 import type { TextOverlay, Theme } from '#domain/overlays';
 import { frameSizeOf, type Shape } from '#domain/shape';
-import { voiceToSpeak } from '#domain/voices';
-import { inspectBackground } from '../../../functions/media/background-media.ts';
-import { runFfmpeg } from '../../../functions/media/media.ts';
-import { renderClip } from '../../../functions/render/engine/index.ts';
-import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
-import { makeSampleBackground } from '../make-sample-background.ts';
+import { writeBurnedPicture } from './burned-clips.ts';
 
 const text = (style: TextOverlay['style'], value: string, position?: BotPosition): TextOverlay => ({
   type: 'text',
@@ -59,54 +50,21 @@ const SHOTS: { shape: Shape; position: BotPosition; theme?: Theme; overlays: Tex
   },
 ];
 
-async function main() {
-  const out = resolve(process.argv[2] ?? 'docs/overlays.png');
-  const root = mkdtempSync(join(tmpdir(), 'vidbot-overlays-picture-'));
-  try {
-    const background = await makeSampleBackground(join(root, 'background.mp4'), { seconds: 8 });
-    const shots: string[] = [];
-    for (const [i, shot] of SHOTS.entries()) {
-      const bot = BUILT_IN_BOTS[i % BUILT_IN_BOTS.length]!;
-      const workDir = mkdtempSync(join(root, `shot-${i}-`));
-      const clip = await renderClip({
-        bot,
-        text: 'Every overlay keeps clear of the presenter and of her captions, in any script.',
-        position: shot.position,
-        removeBotBackground: false,
-        background: await inspectBackground(background, workDir),
-        backgroundVolume: 0,
-        transitions: {},
-        mode: 'video',
-        frame: frameSizeOf(shot.shape),
-        voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
-        workDir,
-        speech: new EspeakSpeechEngine(),
-        captions: 'burn',
-        overlays: shot.overlays,
-        ...(shot.theme && { theme: shot.theme }),
-      });
-      shots.push(clip.path);
-    }
-    // Each shot at 1.5 s (every overlay faded in), scaled to 360 px tall, side by side.
-    await runFfmpeg(
-      [
-        '-y',
-        ...shots.flatMap((path) => ['-ss', '1.5', '-i', path]),
-        '-filter_complex',
-        `${shots.map((_, i) => `[${i}:v]scale=-2:480[s${i}]`).join(';')};${shots.map((_, i) => `[s${i}]`).join('')}hstack=inputs=${shots.length}`,
-        '-frames:v',
-        '1',
-        out,
-      ],
-      { budgetSeconds: 60 },
-    );
-    console.log(out);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+writeBurnedPicture('overlays-picture', 'docs/overlays.png', 480, async (render) => {
+  const shots = [];
+  for (const [i, shot] of SHOTS.entries()) {
+    const bot = BUILT_IN_BOTS[i % BUILT_IN_BOTS.length]!;
+    const clip = await render({
+      bot,
+      text: 'Every overlay keeps clear of the presenter and of her captions, in any script.',
+      position: shot.position,
+      removeBotBackground: false,
+      transitions: {},
+      frame: frameSizeOf(shot.shape),
+      overlays: shot.overlays,
+      ...(shot.theme && { theme: shot.theme }),
+    });
+    shots.push({ path: clip.path, at: 1.5 });
   }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  return shots;
 });

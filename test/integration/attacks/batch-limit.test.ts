@@ -9,7 +9,7 @@ import { DynamoAccountStore } from '#commons/aws/dynamo-stores';
 import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { readBatchRows } from '#domain/batch-rows';
 import { type StartBatchDeps, startBatch } from '#domain/batches';
-import { TooManyBatchesInProgress } from '#domain/errors';
+import { TooManyBatchesInProgressError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { BatchTickMessage } from '#domain/messages';
 import { parseTemplate, saveTemplate, type TemplateRecord } from '#domain/templates';
@@ -57,7 +57,7 @@ describe('the limit of batches running, raced', () => {
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     expect(made).toHaveLength(limits.maxBatchesInProgress);
     expect(refused).toHaveLength(12 - limits.maxBatchesInProgress);
-    for (const reason of refused) expect(reason).toBeInstanceOf(TooManyBatchesInProgress);
+    for (const reason of refused) expect(reason).toBeInstanceOf(TooManyBatchesInProgressError);
     const listed = await batches.list(caller.tenantId, { limit: 100 });
     expect(listed.items.map((b) => b.batchId).sort()).toEqual(made.sort());
   });
@@ -67,6 +67,6 @@ describe('the limit of batches running, raced', () => {
     expect(await batches.save({ ...settled!, status: 'completed', version: settled!.version + 1 }, settled!.version)).toBe(true);
     const results = await Promise.allSettled([create(), create()]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    await expect(create()).rejects.toBeInstanceOf(TooManyBatchesInProgress);
+    await expect(create()).rejects.toBeInstanceOf(TooManyBatchesInProgressError);
   });
 });

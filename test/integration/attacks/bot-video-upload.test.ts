@@ -14,13 +14,24 @@ import { runQueueJob } from '#commons/jobs';
 import { parsePutBot } from '#domain/account-bot-request';
 import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
 import { uploadFileKey } from '#domain/bucket-layout';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { parseUploadRequest, startUpload } from '#domain/uploads';
 import { prepareJob } from '#functions/prepare/prepare-job.ts';
 import { liveAccountsOnly } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
-import { accountBots, apiDeps, dynamo, jobDeps, keys, objects, prepareQueue, usePrepareJob, voices } from '../../support/prepare-job.ts';
+import {
+  accountBots,
+  apiDeps,
+  dynamo,
+  footageQueue,
+  jobDeps,
+  keys,
+  objects,
+  prepareQueue,
+  usePrepareJob,
+  voices,
+} from '../../support/prepare-job.ts';
 
 usePrepareJob();
 
@@ -55,8 +66,8 @@ async function refusal(attempt: Promise<unknown>) {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(InvalidRequest);
-  return (error as InvalidRequest).problems;
+  expect(error).toBeInstanceOf(InvalidRequestError);
+  return (error as InvalidRequestError).problems;
 }
 
 describe('a video bot from video_upload', () => {
@@ -72,7 +83,9 @@ describe('a video bot from video_upload', () => {
     expect((await uploadsTable().get(tenantId, id))?.usedBy).toBe(`bot:me-uploaded:${bot.version}`);
     let read: Buffer | undefined;
     const look = builtInLookAsPrepared('ava');
-    await runQueueJob(prepareJob, prepareQueue.take().at(-1)!, 1, 3, {
+    // A video bot is prepared on its own queue (and function), never behind or in front of photos.
+    expect(prepareQueue.take()).toEqual([]);
+    await runQueueJob(prepareJob, footageQueue.take().at(-1)!, 1, 3, {
       ...jobDeps(),
       buildFootageLook: async (writeRecording) => {
         const path = join(await mkdtemp(join(tmpdir(), 'bot-video-upload-')), 'recording');
@@ -94,6 +107,7 @@ describe('a video bot from video_upload', () => {
     expect(await refusal(put('me-theirs', '../acct_other/x'))).toEqual(stranger);
     expect(await accountBots.get(tenantId, 'me-theirs')).toBeUndefined();
     expect((await uploadsTable().get('acct_other', theirs))?.usedBy).toBeUndefined();
+    expect(footageQueue.take()).toEqual([]);
     expect(prepareQueue.take()).toEqual([]);
   });
 
@@ -128,7 +142,7 @@ describe('a video bot from video_upload', () => {
   it('gives the upload back when the bot cannot be queued, so the retry can name it', async () => {
     const id = await uploaded(tenantId);
     const deps = { ...apiDeps(), uploads: uploadsTable() };
-    const down = { ...deps, prepareQueue: { ...deps.prepareQueue, send: async () => Promise.reject(new Error('SQS is down')) } };
+    const down = { ...deps, footageQueue: { ...deps.footageQueue, send: async () => Promise.reject(new Error('SQS is down')) } };
     await expect(put('me-retry', id, down)).rejects.toThrow('SQS is down');
     expect((await uploadsTable().get(tenantId, id))?.usedBy).toBeUndefined();
     expect(await accountBots.get(tenantId, 'me-retry')).toBeUndefined();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { PictureBudget } from '#domain/picture-budget';
 import { imageFitOf } from '#functions/render/engine/image-layers.ts';
@@ -64,14 +64,14 @@ describe("a clip's picture budget", () => {
     const started = Date.now();
     const { result: settled, peakBytes } = await peakChildrenRss(() => Promise.allSettled(fetchTen('huge.png', dir())));
     const seconds = (Date.now() - started) / 1000;
-    const refused = settled.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason as JobFailure);
+    const refused = settled.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason as JobFailedError);
     // 100 million pixels hold three 8000x4000 pictures (96 million): the seven others are refused from their
     // headers, and of the three, those still waiting for their turn to decode never start (the clip fails).
     const overBudget = refused.filter((f) => f.code === 'clip_pictures_too_large');
     expect(overBudget.length).toBeGreaterThanOrEqual(9);
     for (const failure of refused) {
-      expect(failure).toBeInstanceOf(JobFailure);
-      assertPublicMessage(failure.message, 'JobFailure');
+      expect(failure).toBeInstanceOf(JobFailedError);
+      assertPublicMessage(failure.message, 'JobFailedError');
     }
     expect(overBudget[0]!.message).toMatch(/declare 1\d\d\.\d million pixels in all; a clip may have at most 100 million/);
     console.log(`picture budget: ten 8000x4000 overlays refused in ${seconds.toFixed(1)} s, ffmpeg peak ${(peakBytes / 2 ** 20).toFixed(0)} MiB`);

@@ -8,7 +8,7 @@ import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { readBatchRows } from '#domain/batch-rows';
 import { type StartBatchDeps, startBatch } from '#domain/batches';
-import { TooManyBatchesInProgress } from '#domain/errors';
+import { TooManyBatchesInProgressError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { BatchTickMessage } from '#domain/messages';
 import { parseTemplate, saveTemplate } from '#domain/templates';
@@ -66,15 +66,15 @@ describe("a test key's batches running", () => {
     const { live, test, start } = await accountPair();
     await startMany(() => start(live), limits.maxBatchesInProgress - 2);
     await startMany(() => start(test), 2);
-    await expect(start(test)).rejects.toBeInstanceOf(TooManyBatchesInProgress);
+    await expect(start(test)).rejects.toBeInstanceOf(TooManyBatchesInProgressError);
   });
 
   it('never refuse a live batch: the live account counts its own', async () => {
     const { live, test, start } = await accountPair();
     await startMany(() => start(test), limits.maxBatchesInProgress);
     await startMany(() => start(live), limits.maxBatchesInProgress);
-    await expect(start(live)).rejects.toBeInstanceOf(TooManyBatchesInProgress);
-    await expect(start(test)).rejects.toBeInstanceOf(TooManyBatchesInProgress);
+    await expect(start(live)).rejects.toBeInstanceOf(TooManyBatchesInProgressError);
+    await expect(start(test)).rejects.toBeInstanceOf(TooManyBatchesInProgressError);
   });
 
   it("count wherever their slots are: a test batch's freed slot is not room while live batches take the rest", async () => {
@@ -83,6 +83,6 @@ describe("a test key's batches running", () => {
     const settled = (await batches.get(test, first!))!;
     expect(await batches.save({ ...settled, status: 'completed', version: settled.version + 1 }, settled.version)).toBe(true);
     await startMany(() => start(live), 1);
-    await expect(start(test)).rejects.toBeInstanceOf(TooManyBatchesInProgress);
+    await expect(start(test)).rejects.toBeInstanceOf(TooManyBatchesInProgressError);
   });
 });

@@ -11,6 +11,7 @@ import {
   apiMethods,
   apiResourcePath,
   assemblyLeaseSeconds,
+  type FunctionName,
   functions,
   type QueueName,
   queues,
@@ -68,10 +69,11 @@ describe('functions', () => {
     expect(resources[fnId(name)]!.Properties.Runtime).toBeUndefined();
   });
 
-  it("gives render and assemble the /tmp their media needs, and the others Lambda's default", () => {
-    expect(resources[fnId('render')]!.Properties.EphemeralStorage).toEqual({ Size: 2048 });
-    expect(resources[fnId('assemble')]!.Properties.EphemeralStorage).toEqual({ Size: 6144 });
-    for (const name of functionNames.filter((n) => n !== 'render' && n !== 'assemble')) {
+  it("gives render, assemble and a recording's preparation the /tmp their media needs, and the others Lambda's default", () => {
+    const media = { render: 2048, assemble: 6144, prepareFootage: 2048 } as const;
+    for (const [name, size] of Object.entries(media))
+      expect(resources[fnId(name as FunctionName)]!.Properties.EphemeralStorage).toEqual({ Size: size });
+    for (const name of functionNames.filter((n) => !(n in media))) {
       expect(resources[fnId(name)]!.Properties.EphemeralStorage, name).toBeUndefined();
     }
   });

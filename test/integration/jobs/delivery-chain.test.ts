@@ -7,7 +7,7 @@ import { settledDelivery } from '#domain/account-bot-outcomes';
 import { redeliverBotEvent } from '#domain/account-bots';
 import { issueApiKey } from '#domain/api-keys';
 import type { BatchRecord } from '#domain/batches';
-import { Conflict, Forbidden, NotFound } from '#domain/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '#domain/errors';
 import type { DeliverBotMessage } from '#domain/messages';
 import type { KeyStore } from '#domain/ports';
 import { DEFAULT_SHAPE } from '#domain/shape';
@@ -134,7 +134,7 @@ describe("a bot's event", () => {
     expect(deliver.mock.calls[0]![0].event).toMatchObject({ type: 'bot.ready', data: { uid: 'my-host', status: 'ready' } });
     expect(deliver.mock.calls[0]![0].event.data).not.toHaveProperty('webhook_delivery');
     // Still being delivered: a redelivery now would double the attempts.
-    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'my-host')).rejects.toBeInstanceOf(Conflict);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'my-host')).rejects.toBeInstanceOf(ConflictError);
     // The same event queued again by a redelivered preparation: dropped without a POST.
     expect(await deliverEvent(message, { messageId: 'msg-bot-again', receiveCount: 1 }, deps)).toEqual({ done: true });
     expect(deliver).toHaveBeenCalledTimes(1);
@@ -161,13 +161,13 @@ describe("a bot's event", () => {
     });
 
     // Built in, someone else's, or without a webhook: nothing to redeliver.
-    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'bot_ava')).rejects.toBeInstanceOf(Forbidden);
-    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_2', 'my-host')).rejects.toBeInstanceOf(NotFound);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'bot_ava')).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_2', 'my-host')).rejects.toBeInstanceOf(NotFoundError);
     const quiet: AccountBot = { ...bot, uid: 'no-hook', webhookUrl: undefined };
     await bots.put(quiet, undefined);
     await bots.markReady('acct_1', 'no-hook', 'v_1', look, now, settledDelivery(quiet, 'bot.ready'));
     expect((await bots.get('acct_1', 'no-hook'))!.delivery).toBeUndefined();
-    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'no-hook')).rejects.toBeInstanceOf(Conflict);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: clock }, 'acct_1', 'no-hook')).rejects.toBeInstanceOf(ConflictError);
     expect(notifyQueue.take()).toEqual([]);
 
     // An event lost between the settle and the queue: still pending with no attempt. Refused for ten minutes after the
@@ -176,7 +176,7 @@ describe("a bot's event", () => {
     await bots.put(lost, undefined);
     await bots.markReady('acct_1', 'lost-event', 'v_1', look, now, settledDelivery(lost, 'bot.ready'));
     const at = (minutes: number) => () => new Date(Date.parse(now) + minutes * 60_000);
-    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(9) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(Conflict);
+    await expect(redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(9) }, 'acct_1', 'lost-event')).rejects.toBeInstanceOf(ConflictError);
     expect(await redeliverBotEvent({ accountBots: bots, notifyQueue, now: at(10) }, 'acct_1', 'lost-event')).toMatchObject({
       eventId: 'evt_bot_acct_1_lost-event_v_1_ready',
     });

@@ -10,7 +10,7 @@ import type { AccountBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
-import { Conflict } from '#domain/errors';
+import { ConflictError } from '#domain/errors';
 import { type PrepareJobDeps, prepareJob } from '#functions/prepare/prepare-job.ts';
 import {
   accountBots,
@@ -55,7 +55,7 @@ describe('requests on one bot at once', () => {
     const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(lost[0]).toBeInstanceOf(Conflict);
+    expect(lost[0]).toBeInstanceOf(ConflictError);
     expect(lost[0]).toMatchObject({ code: 'conflict', message: expect.stringMatching(/changed by another request/) });
     const winner = won[0]!;
     expect(await accountBots.get(tenantId, 'raced')).toMatchObject({
@@ -87,7 +87,7 @@ describe('requests on one bot at once', () => {
       expect(stored).toBeUndefined();
       expect(await keys()).toEqual([]);
     } else {
-      expect((deleted as PromiseRejectedResult).reason).toBeInstanceOf(Conflict);
+      expect((deleted as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
       expect(stored?.version).not.toBe(bot.version);
     }
     prepareQueue.take();
@@ -106,7 +106,7 @@ describe('a DELETE during a preparation', () => {
     const stale = (await accountBots.get(tenantId, 'settled-meanwhile'))!;
     await runQueueJob(prepareJob, message, 1, 3, jobDeps());
     const readBeforeSettle = Object.assign(Object.create(accountBots) as DynamoAccountBotStore, { get: async () => stale });
-    await expect(deleteAccountBot(tenantId, 'settled-meanwhile', { accountBots: readBeforeSettle, objects })).rejects.toBeInstanceOf(Conflict);
+    await expect(deleteAccountBot(tenantId, 'settled-meanwhile', { accountBots: readBeforeSettle, objects })).rejects.toBeInstanceOf(ConflictError);
     expect(await accountBots.get(tenantId, 'settled-meanwhile')).toMatchObject({ status: 'ready' });
     // Read again, it deletes the bot and every file.
     await deleteAccountBot(tenantId, 'settled-meanwhile', { accountBots, objects });

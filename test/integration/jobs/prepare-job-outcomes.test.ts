@@ -186,7 +186,7 @@ describe('the prepare job', () => {
   });
 
   it('fails an image_url that is refused or too large with image_unavailable / image_too_large', async () => {
-    const { JobFailure } = await import('#domain/errors');
+    const { JobFailedError } = await import('#domain/errors');
     const command = parsePutBot('by-url', { name: 'U', image_url: 'https://images.test/huge.jpg' }, {}, voices);
     await putAccountBot(command, caller, apiDeps());
     await runQueueJob(
@@ -196,7 +196,7 @@ describe('the prepare job', () => {
       3,
       jobDeps({
         fetchImage: async () => {
-          throw new JobFailure('image_too_large', 'the image is larger than 10 MB');
+          throw new JobFailedError('image_too_large', 'the image is larger than 10 MB');
         },
       }),
     );

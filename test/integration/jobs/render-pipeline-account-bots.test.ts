@@ -13,7 +13,7 @@ import { runQueueJob } from '#commons/jobs';
 import { parsePutBot } from '#domain/account-bot-request';
 import { deleteAccountBot, putAccountBot } from '#domain/account-bots';
 import { lookPrefix } from '#domain/bucket-layout';
-import { Conflict } from '#domain/errors';
+import { ConflictError } from '#domain/errors';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import { prepareJob } from '#functions/prepare/prepare-job.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
@@ -42,6 +42,7 @@ describe('a bot of the account replaced while its videos wait', () => {
       accounts: liveAccountsOnly,
       objects,
       prepareQueue,
+      footageQueue: new RecordingQueue<PrepareBotMessage>(),
       now: () => clock,
       newVersion: () => `v_pin${++versions}`,
     };
@@ -78,7 +79,7 @@ describe('a bot of the account replaced while its videos wait', () => {
     const [duringMessage, afterMessage] = renderQueue.take();
     const second = await putBot('espeak:es+f3', 'maya', false);
     // While the replacement prepares, new videos of the bot are refused; the accepted one renders with its look.
-    await expect(submit([{ bot_uid: 'pinned', text: 'Too soon' }])).rejects.toBeInstanceOf(Conflict);
+    await expect(submit([{ bot_uid: 'pinned', text: 'Too soon' }])).rejects.toBeInstanceOf(ConflictError);
     await runQueueJob(renderJob, duringMessage!, 1, 3, clipDeps);
     expect((await videos.get(during.videoId))!.clipResults['0']).toMatchObject({ status: 'rendered' });
     const leo = builtInLookAsPrepared('leo').files.get('body.png')!;

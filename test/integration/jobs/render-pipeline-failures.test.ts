@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { runQueueJob } from '#commons/jobs';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { failVideo } from '#domain/video-outcomes';
 import { assembleJob } from '#functions/assemble/assemble-job.ts';
 import { MediaToolError } from '#functions/media/media.ts';
@@ -59,7 +59,7 @@ describe('failures', () => {
   });
 
   it('a bad background fails the video at once with a reason naming the clip, and queues the failure event', async () => {
-    fetchBackground.mockRejectedValueOnce(new JobFailure('background_unavailable', 'the background URL answered HTTP 404'));
+    fetchBackground.mockRejectedValueOnce(new JobFailedError('background_unavailable', 'the background URL answered HTTP 404'));
     const created = await submit([
       { bot_uid: 'bot_ava', text: 'Fine' },
       { bot_uid: 'bot_ava', text: 'Broken', background: 'https://cdn.test/x.mp4' },

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { runQueueJob } from '#commons/jobs';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { toPublicVideo } from '#functions/commons/presenters/video.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
 import { LOGO, overlayImageSubject } from '#functions/render/image.ts';
@@ -116,7 +116,7 @@ describe('the logo', () => {
   });
 
   it('a logo that cannot be fetched fails the video with its own code and words', async () => {
-    fetchImage.mockRejectedValueOnce(new JobFailure('logo_unavailable', 'the URL of the logo answered HTTP 404'));
+    fetchImage.mockRejectedValueOnce(new JobFailedError('logo_unavailable', 'the URL of the logo answered HTTP 404'));
     await submit([{ bot_uid: 'bot_ava', text: 'Broken logo' }], true, caller, { logo: { url: LOGO_URL } });
     const video = await renderAll();
     expect(video).toMatchObject({ status: 'failed', error: { code: 'logo_unavailable', clipIndex: 0 } });
@@ -143,7 +143,7 @@ describe('the logo', () => {
       { position: 'top-right', size: 0.12, opacity: 1 },
     ]);
 
-    fetchImage.mockRejectedValueOnce(new JobFailure('overlay_image_invalid', 'the image of overlay 1 is not a PNG, JPEG or WebP'));
+    fetchImage.mockRejectedValueOnce(new JobFailedError('overlay_image_invalid', 'the image of overlay 1 is not a PNG, JPEG or WebP'));
     await submit([{ bot_uid: 'bot_ava', text: 'A broken badge', overlays: [overlays[1]] }]);
     const failed = await renderAll();
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'overlay_image_invalid', clipIndex: 0 } });

@@ -1,6 +1,6 @@
 /**
  * `npm start` refused for a reason the user fixes: one line naming the fix, no stack, and nothing of the data dir
- * touched. Runs the entry point as `npm start` does (tsx infra/local/main.ts), each time refused before it starts.
+ * touched. Runs the entry point as `npm start` does (infra/local/main.ts with tsx), each time refused before it starts.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpStatusError } from '#commons/net/errors';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { fetchMediaToFile, type MediaDownload } from '#media/fetch-media';
 
 const MB = 1024 * 1024;
@@ -86,7 +86,7 @@ describe('fetchMediaToFile', () => {
   it('fails a body past the limit as it streams, as <code>_too_large, and leaves no file', async () => {
     const path = join(dir, 'over.mp4');
     const error = await failure(fetchMediaToFile(`${base}/?mb=3`, path, recording(2 * MB)));
-    expect(error).toBeInstanceOf(JobFailure);
+    expect(error).toBeInstanceOf(JobFailedError);
     expect(error).toMatchObject({ code: 'video_too_large', message: 'the recording is larger than 2 MiB' });
     expect(existsSync(path)).toBe(false);
   });

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Mode } from '#commons/config';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { inspectBackground } from '#functions/media/background-media.ts';
 import { inspectImage } from '#functions/media/image-media.ts';
 import { imageBoxOf } from '#functions/render/engine/image-layers.ts';
@@ -146,16 +146,16 @@ describe('image layers on real frames', () => {
 });
 
 describe('fetchImage', () => {
-  async function failure(url: string, mode: Mode = 'local'): Promise<JobFailure> {
+  async function failure(url: string, mode: Mode = 'local'): Promise<JobFailedError> {
     const work = dir();
     const error = await fetchImage(url, join(work, 'logo'), mode, LOGO).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(JobFailure);
-    assertPublicMessage((error as JobFailure).message, 'JobFailure');
-    expect((error as JobFailure).message).not.toMatch(/127\.0\.0\.1|secret|ffmpeg/);
-    return error as JobFailure;
+    expect(error).toBeInstanceOf(JobFailedError);
+    assertPublicMessage((error as JobFailedError).message, 'JobFailedError');
+    expect((error as JobFailedError).message).not.toMatch(/127\.0\.0\.1|secret|ffmpeg/);
+    return error as JobFailedError;
   }
 
   it('takes a PNG, a JPEG and a WebP; refuses a missing file, a declared-huge PNG, an SVG, a GIF, HTML and a private address', async () => {

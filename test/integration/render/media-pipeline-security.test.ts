@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { inspectBackground } from '#functions/media/background-media.ts';
 import { MediaRejectedError, runFfmpeg } from '#functions/media/media.ts';
 import { parseInputReport } from '#functions/media/probe.ts';
@@ -129,11 +129,11 @@ describe('files of the security review', () => {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(JobFailure);
-      expect((error as JobFailure).code).toBe('background_invalid');
-      expect((error as JobFailure).message).toBe('the background is 30000x30000 pixels; at most 8192 pixels on either side are accepted');
+      expect(error).toBeInstanceOf(JobFailedError);
+      expect((error as JobFailedError).code).toBe('background_invalid');
+      expect((error as JobFailedError).message).toBe('the background is 30000x30000 pixels; at most 8192 pixels on either side are accepted');
       const missing = await fetchBackground(`${server.base}/missing.mp4`, join(work, 'b2'), work, 'local').catch((e: unknown) => e);
-      expect((missing as JobFailure).message).toBe('the background URL answered HTTP 404');
+      expect((missing as JobFailedError).message).toBe('the background URL answered HTTP 404');
     } finally {
       await server.stop();
     }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQueueJob } from '#commons/jobs';
 import { HttpStatusError } from '#commons/net/errors';
 import { MUSIC_PRESETS } from '#domain/choices';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { assembleJob } from '#functions/assemble/assemble-job.ts';
 import { musicBed } from '#functions/assemble/music.ts';
 import { ffmpegPath } from '#functions/media/binaries.ts';
@@ -258,7 +258,7 @@ describe('a music file that cannot be used', () => {
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => undefined,
-      (error: unknown) => (error instanceof JobFailure ? { code: error.code, message: error.message } : error),
+      (error: unknown) => (error instanceof JobFailedError ? { code: error.code, message: error.message } : error),
     );
 
   it('is music_invalid without a sound (a video without audio) or in another format', async () => {
@@ -278,7 +278,7 @@ describe('a music file that cannot be used', () => {
       for (const path of ['/busy.mp3', '/later.mp3']) {
         const error = await bed(`${busy.origin}${path}`).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(HttpStatusError);
-        expect(error).not.toBeInstanceOf(JobFailure);
+        expect(error).not.toBeInstanceOf(JobFailedError);
       }
     } finally {
       await busy.close();

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { speechScriptOf } from '#domain/lexicon';
 import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
@@ -111,8 +111,8 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
         () => undefined,
         (error: unknown) => error,
       );
-      expect(refused, `${sentence.path} with "${other}"`).toBeInstanceOf(JobFailure);
-      expect((refused as JobFailure).code).toBe('audio_transcript_mismatch');
+      expect(refused, `${sentence.path} with "${other}"`).toBeInstanceOf(JobFailedError);
+      expect((refused as JobFailedError).code).toBe('audio_transcript_mismatch');
     }
   }, 300_000);
 });
@@ -123,9 +123,9 @@ describe('a recording that is not one', () => {
     const fake = join(dir, 'fake.wav');
     await writeFile(fake, '<html>not a recording</html>');
     const refused = await new RecordedSpeech(fake, 'en-US').synthesize(speechScriptOf('hello'), { id: 'recording' }, dir).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(JobFailure);
-    expect((refused as JobFailure).code).toBe('audio_invalid');
-    expect((refused as JobFailure).message).toMatch(/^its recording is not a recording in an accepted format \(WAV, MP3/);
+    expect(refused).toBeInstanceOf(JobFailedError);
+    expect((refused as JobFailedError).code).toBe('audio_invalid');
+    expect((refused as JobFailedError).message).toMatch(/^its recording is not a recording in an accepted format \(WAV, MP3/);
   }, 60_000);
 });
 

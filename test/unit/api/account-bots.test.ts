@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AccountBot, DRAWN_PARTS, kindOfSource, toBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
-import { Forbidden, InvalidRequest } from '#domain/errors';
+import { ForbiddenError, InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { openApiDocument } from '#functions/api/openapi.ts';
 
@@ -15,10 +15,10 @@ const problems = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems.map((p) => p.path);
+    if (error instanceof InvalidRequestError) return error.problems.map((p) => p.path);
     throw error;
   }
-  throw new Error('expected InvalidRequest');
+  throw new Error('expected InvalidRequestError');
 };
 
 describe('parsePutBot', () => {
@@ -149,7 +149,7 @@ describe('parsePutBot', () => {
   });
 
   it("refuses a built-in bot's uid as forbidden, and malformed uids or the built-in prefix as invalid", () => {
-    expect(() => parsePutBot('bot_leo', { name: 'N' }, { image: { bytes: PNG } }, voices)).toThrow(Forbidden);
+    expect(() => parsePutBot('bot_leo', { name: 'N' }, { image: { bytes: PNG } }, voices)).toThrow(ForbiddenError);
     for (const uid of ['', 'ab', 'UPPER', 'a b c', 'x'.repeat(65), 'bot_custom'])
       expect(problems(() => parsePutBot(uid, { name: 'N' }, { image: { bytes: PNG } }, voices))).toEqual(['uid']);
   });

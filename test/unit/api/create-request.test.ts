@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOT_SIZE_DEFAULT_DOC, MUSIC_DEFAULT_VOLUME, MUSIC_PRESETS } from '#domain/choices';
 import { createRequestSchema, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { jsonSchemaOf } from '#domain/json-schema';
 import { limits } from '#domain/limits';
 import { openApiDocument } from '#functions/api/openapi.ts';
@@ -13,7 +13,7 @@ const problemsOf = (fields: Record<string, unknown>) => {
   try {
     parseCreateVideo(fields);
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   throw new Error('expected the request to be refused');
@@ -188,7 +188,7 @@ describe('parseCreateVideo', () => {
   });
 
   it('refuses prototype keys inside clips', () => {
-    expect(() => parseClipsField('[{"__proto__": {"x": 1}, "bot_uid": "a", "text": "b"}]')).toThrow(InvalidRequest);
+    expect(() => parseClipsField('[{"__proto__": {"x": 1}, "bot_uid": "a", "text": "b"}]')).toThrow(InvalidRequestError);
   });
 
   it('reads a clip reference', () => {

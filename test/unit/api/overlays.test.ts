@@ -10,7 +10,7 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { OVERLAY_STYLES, THEME_FONTS } from '#domain/choices';
 import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { TextOverlay } from '#domain/overlays';
 import { fieldsFromTemplate, parseTemplate } from '#domain/templates';
@@ -27,7 +27,7 @@ const problemsOf = (fields: Record<string, unknown>) => {
   try {
     parseCreateVideo(request(fields));
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   throw new Error('expected the request to be refused');

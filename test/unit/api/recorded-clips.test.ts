@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import type { ObjectHead, UploadStore, VideoRepository } from '#domain/ports';
 import { renderCacheKey } from '#domain/render-cache';
 import { renderSpecOf } from '#domain/render-spec';
@@ -23,7 +23,7 @@ const problemsOf = (clips: unknown[], fields: Record<string, unknown> = {}) => {
     parseCreateVideo(request(clips, fields));
     return [];
   } catch (error) {
-    if (!(error instanceof InvalidRequest)) throw error;
+    if (!(error instanceof InvalidRequestError)) throw error;
     return error.problems;
   }
 };
@@ -143,7 +143,7 @@ describe('creating a video with recorded clips', () => {
 
   it("refuses another account's upload, one upload for two clips, and a footage upload, taking none of them", async () => {
     const theirs = uploadsOf([upload(UPLOAD, 'acct_2')]);
-    await expect(create([{ bot_uid: 'bot_ava', audio_upload: UPLOAD }], theirs)).rejects.toThrow(InvalidRequest);
+    await expect(create([{ bot_uid: 'bot_ava', audio_upload: UPLOAD }], theirs)).rejects.toThrow(InvalidRequestError);
     const mine = uploadsOf([upload(UPLOAD), upload('upl_BBBBBBBBBBBBBBBB', 'acct_1', 'video/mp4')]);
     const twice = await create(
       [
@@ -151,7 +151,7 @@ describe('creating a video with recorded clips', () => {
         { bot_uid: 'bot_ava', audio_upload: UPLOAD },
       ],
       mine,
-    ).catch((e: InvalidRequest) => e.problems);
+    ).catch((e: InvalidRequestError) => e.problems);
     expect(twice).toEqual([
       { path: 'clips[1].audio_upload', message: 'names an upload another clip of this video already uses; upload the file again' },
     ]);
@@ -161,7 +161,7 @@ describe('creating a video with recorded clips', () => {
         { bot_uid: 'bot_ava', audio_upload: 'upl_BBBBBBBBBBBBBBBB' },
       ],
       mine,
-    ).catch((e: InvalidRequest) => e.problems);
+    ).catch((e: InvalidRequestError) => e.problems);
     expect(footage).toEqual([{ path: 'clips[1].audio_upload', message: 'is a video upload (video/mp4); this field takes audio' }]);
     expect(mine.items.get(`acct_1/${UPLOAD}`)?.usedBy).toBeUndefined();
   });
@@ -172,7 +172,7 @@ describe('creating a video with recorded clips', () => {
       uploadsOf([]),
     )
       .then(() => [])
-      .catch((e: InvalidRequest) => e.problems);
+      .catch((e: InvalidRequestError) => e.problems);
     expect(problems).toEqual([
       { path: 'clips[0].text', message: expect.stringMatching(/^a recording's transcript is aligned in English or French/) },
     ]);

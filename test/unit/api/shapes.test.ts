@@ -16,7 +16,7 @@ import { BUILT_IN_BOTS } from '#domain/bot';
 import { BOT_SIZES } from '#domain/choices';
 import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import type { KeptClip } from '#domain/ports';
 import { DEFAULT_SHAPE, type Shape } from '#domain/shape';
 import type { VideoRecord } from '#domain/video';
@@ -124,8 +124,8 @@ describe('aspect_ratio and resolution in the create request', () => {
       parseCreateVideo({ ...fields, aspect_ratio: ['9:16'], resolution: 1080 });
       throw new Error('expected a refusal');
     } catch (error) {
-      expect(error).toBeInstanceOf(InvalidRequest);
-      expect((error as InvalidRequest).problems.map((p) => p.path)).toEqual(['aspect_ratio', 'resolution']);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect((error as InvalidRequestError).problems.map((p) => p.path)).toEqual(['aspect_ratio', 'resolution']);
     }
   });
 
@@ -209,7 +209,7 @@ describe('a kept clip in a video of another shape', () => {
     try {
       await promise;
     } catch (error) {
-      if (error instanceof InvalidRequest) return error.problems;
+      if (error instanceof InvalidRequestError) return error.problems;
       throw error;
     }
     throw new Error('expected a refusal');

@@ -11,7 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { parseLexicon, pronunciationsFor, speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { voiceToSpeak } from '#domain/voices';
@@ -25,7 +25,7 @@ const problemsOf = (clip: Record<string, unknown>) => {
   try {
     parseCreateVideo({ webhook: 'https://example.com/h', clips: [{ bot_uid: 'bot_ava', text: 'Hi', ...clip }] });
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   return [];
@@ -122,7 +122,7 @@ describe('a lexicon that multiplies what a clip says', () => {
 
 describe("espeak-ng's phoneme input", () => {
   it('is refused in a lexicon entry and broken up in what is said, so [[…]] is read as written', () => {
-    expect(() => parseLexicon({ entries: [{ word: 'hi', say: "[[h'EloU]]" }] })).toThrow(InvalidRequest);
+    expect(() => parseLexicon({ entries: [{ word: 'hi', say: "[[h'EloU]]" }] })).toThrow(InvalidRequestError);
     expect(withoutPhonemeInput("say [[h@l'oU]] now")[0]).toBe("say [ [h@l'oU]] now");
     expect(withoutPhonemeInput('a [[[b')[0]).toBe('a [ [ [b');
   });

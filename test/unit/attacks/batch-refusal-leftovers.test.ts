@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBatchRows } from '#domain/batch-rows';
 import { type StartBatchDeps, startBatch } from '#domain/batches';
-import { TooManyBatchesInProgress } from '#domain/errors';
+import { TooManyBatchesInProgressError } from '#domain/errors';
 import type { BatchTickMessage } from '#domain/messages';
 import type { UploadStore } from '#domain/ports';
 import { parseTemplate, saveTemplate } from '#domain/templates';
@@ -51,7 +51,7 @@ describe('a batch refused for too many batches running', () => {
     const refused = await startBatch(template, { webhookUrl: 'https://hooks.test/b', notifyEach: false, rows }, caller, deps).catch(
       (e: unknown) => e,
     );
-    expect(refused).toBeInstanceOf(TooManyBatchesInProgress);
+    expect(refused).toBeInstanceOf(TooManyBatchesInProgressError);
     expect({ objects: [...stored.keys()], records: [...records], messages: queue.sent.length }).toEqual({ objects: [], records: [], messages: 0 });
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePutBot } from '#domain/account-bot-request';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { parseLexicon } from '#domain/lexicon';
 import { parseTemplate } from '#domain/templates';
 
@@ -14,7 +14,7 @@ const problemsOf = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   return [];

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 
 const problemsOf = (text: string) => {
   try {
     parseCreateVideo({ webhook: 'https://example.com/h', clips: [{ bot_uid: 'bot_ava', text }] });
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   return [];

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountBot } from '#domain/account-bot';
 import { parsePutBot } from '#domain/account-bot-request';
 import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
-import { TooManyBotsInProgress, TooManyPendingUploads } from '#domain/errors';
+import { TooManyBotsInProgressError, TooManyPendingUploadsError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { UploadStore } from '#domain/ports';
 import { parseUploadRequest, startUpload, type Upload } from '#domain/uploads';
@@ -32,6 +32,7 @@ function botDeps(): AccountBotDeps {
     accounts,
     objects: { putBytes: async () => {}, delete: async () => {} },
     prepareQueue: { send: async () => {}, sendBatch: async () => {} },
+    footageQueue: { send: async () => {}, sendBatch: async () => {} },
     now: () => clock,
     newVersion: () => `v_${++ids}`,
   } as unknown as AccountBotDeps;
@@ -50,14 +51,14 @@ describe("a test key's bots preparing", () => {
     const deps = botDeps();
     for (let i = 1; i < limits.maxBotsPreparing; i++) await putBot(LIVE, deps);
     await putBot(TEST, deps);
-    await expect(putBot(TEST, deps)).rejects.toBeInstanceOf(TooManyBotsInProgress);
+    await expect(putBot(TEST, deps)).rejects.toBeInstanceOf(TooManyBotsInProgressError);
   });
 
   it('never refuse a live bot: the live account counts its own', async () => {
     const deps = botDeps();
     for (let i = 0; i < limits.maxBotsPreparing; i++) await putBot(TEST, deps);
     for (let i = 0; i < limits.maxBotsPreparing; i++) await putBot(LIVE, deps);
-    await expect(putBot(LIVE, deps)).rejects.toBeInstanceOf(TooManyBotsInProgress);
+    await expect(putBot(LIVE, deps)).rejects.toBeInstanceOf(TooManyBotsInProgressError);
   });
 });
 
@@ -96,13 +97,13 @@ describe("a test key's pending uploads", () => {
     const deps = uploadDeps();
     for (let i = 5; i < limits.maxPendingUploads; i++) await askUpload(LIVE, deps);
     for (let i = 0; i < 5; i++) await askUpload(TEST, deps);
-    await expect(askUpload(TEST, deps)).rejects.toBeInstanceOf(TooManyPendingUploads);
+    await expect(askUpload(TEST, deps)).rejects.toBeInstanceOf(TooManyPendingUploadsError);
   });
 
   it('never refuse a live upload: the live account counts its own', async () => {
     const deps = uploadDeps();
     for (let i = 0; i < limits.maxPendingUploads; i++) await askUpload(TEST, deps);
     for (let i = 0; i < limits.maxPendingUploads; i++) await askUpload(LIVE, deps);
-    await expect(askUpload(LIVE, deps)).rejects.toBeInstanceOf(TooManyPendingUploads);
+    await expect(askUpload(LIVE, deps)).rejects.toBeInstanceOf(TooManyPendingUploadsError);
   });
 });

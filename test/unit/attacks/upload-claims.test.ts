@@ -4,7 +4,7 @@
  * Every refusal is a 400 at the naming field that tells nothing of other accounts.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest, TooManyPendingUploads } from '#domain/errors';
+import { InvalidRequestError, TooManyPendingUploadsError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { ObjectHead, UploadStore } from '#domain/ports';
 import { claimUpload, parseUploadRequest, startUpload, type Upload } from '#domain/uploads';
@@ -69,8 +69,8 @@ const refusal = async (attempt: Promise<unknown>) => {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(InvalidRequest);
-  return (error as InvalidRequest).problems;
+  expect(error).toBeInstanceOf(InvalidRequestError);
+  return (error as InvalidRequestError).problems;
 };
 
 describe('claiming an upload', () => {
@@ -141,9 +141,9 @@ describe('claiming an upload', () => {
   });
 
   it('refuses at POST a size over the policy of its kind and a content type not allowed', () => {
-    expect(() => parseUploadRequest({ content_type: 'video/mp4', size: limits.maxUploadBytes.video + 1 })).toThrow(InvalidRequest);
-    expect(() => parseUploadRequest({ content_type: 'image/svg+xml', size: 10 })).toThrow(InvalidRequest);
-    expect(() => parseUploadRequest({ content_type: 'audio/wav; codecs=1', size: 10 })).toThrow(InvalidRequest);
+    expect(() => parseUploadRequest({ content_type: 'video/mp4', size: limits.maxUploadBytes.video + 1 })).toThrow(InvalidRequestError);
+    expect(() => parseUploadRequest({ content_type: 'image/svg+xml', size: 10 })).toThrow(InvalidRequestError);
+    expect(() => parseUploadRequest({ content_type: 'audio/wav; codecs=1', size: 10 })).toThrow(InvalidRequestError);
   });
 });
 
@@ -154,14 +154,14 @@ describe('reserving uploads', () => {
     for (let i = 0; i < limits.maxPendingUploads; i++) ids.push(await upload('acct_a', 'video/mp4', limits.maxUploadBytes.video));
     const before = uploads.items.size;
     const refused = await upload('acct_a', 'video/mp4', limits.maxUploadBytes.video).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(TooManyPendingUploads);
+    expect(refused).toBeInstanceOf(TooManyPendingUploadsError);
     expect(uploads.items.size).toBe(before);
     // Another account is not held by A's uploads.
     await upload('acct_b', 'audio/wav', 1000);
     // A used upload frees its place.
     await claim('acct_a', ids[0]!, 'video');
     await upload('acct_a', 'audio/wav', 1000);
-    await expect(upload('acct_a', 'audio/wav', 1000)).rejects.toBeInstanceOf(TooManyPendingUploads);
+    await expect(upload('acct_a', 'audio/wav', 1000)).rejects.toBeInstanceOf(TooManyPendingUploadsError);
     // So do expired ones.
     clock = new Date(clock.getTime() + (limits.uploadLifetimeSeconds + 1) * 1000);
     await upload('acct_a', 'audio/wav', 1000);

@@ -28,6 +28,7 @@ function recordingDeps() {
     },
     accounts: liveAccountsOnly,
     prepareQueue: { send: async () => {}, sendBatch: async () => {} },
+    footageQueue: { send: async () => {}, sendBatch: async () => {} },
     now: () => new Date(),
     newVersion: () => 'v_1',
   } as unknown as AccountBotDeps;

@@ -4,7 +4,7 @@
  * Its size is now refused when the upload is asked for, and a claim refuses an upload recorded before that.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { UploadStore } from '#domain/ports';
 import { claimUpload, parseUploadRequest, type Upload } from '#domain/uploads';
@@ -13,8 +13,8 @@ const problemsOf = (attempt: () => unknown) => {
   try {
     attempt();
   } catch (error) {
-    expect(error).toBeInstanceOf(InvalidRequest);
-    return (error as InvalidRequest).problems;
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    return (error as InvalidRequestError).problems;
   }
   throw new Error('not refused');
 };
@@ -59,8 +59,8 @@ describe('a video upload over the recording limit', () => {
       { kind: 'video', path: 'video_upload', usedBy: 'bot:me:1' },
       { uploads, objects, now: () => now },
     ).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(InvalidRequest);
-    expect((refused as InvalidRequest).problems).toEqual([
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect((refused as InvalidRequestError).problems).toEqual([
       { path: 'video_upload', message: `holds ${big.sizeBytes} bytes; a recording may have at most ${limits.maxRecordingBytes}` },
     ]);
     expect({ marked, headed }).toEqual({ marked: false, headed: false });

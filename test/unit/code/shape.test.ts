@@ -1,10 +1,11 @@
 /**
  * The code's shape, as docs/contributing.md states it: no source file over 400 lines, no function over 80 lines
- * outside the documented exceptions below, and no import cycle in functions/ (a cycle of values decides load order;
- * one of types only is a knot in the design, allowed only among the domain's records and its ports).
+ * outside the documented exceptions below, no import cycle in functions/ (a cycle of values decides load order;
+ * one of types only is a knot in the design, allowed only among the domain's records and its ports), and every
+ * class of error named `…Error`.
  */
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, functionSpans, importGraph, lineCount, sourceFiles } from '../../support/code-shape.ts';
+import { cyclesOf, errorClasses, functionSpans, importGraph, lineCount, sourceFiles } from '../../support/code-shape.ts';
 
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
@@ -21,14 +22,6 @@ const LONG_FILES: Record<string, string> = {
 const LONG_FUNCTIONS: Record<string, string> = {
   'functions/render/engine/head-motion.ts warpInto':
     'hot loop: runs for every pixel of every new pose, the source points inlined (a call per pixel costs the render)',
-  'functions/domain/speech-markup.ts parseSpeechMarkup':
-    'one scanner over the text whose open tags, current run and breaks are shared by every tag case; not split yet',
-  'infra/scripts/bench/service.ts startBenchService': 'the bench runtime, one flow of 88 lines; to split into named steps',
-};
-/** Cycles of types in functions/ outside the domain, and why they are still there. */
-const TYPE_CYCLES: Record<string, string> = {
-  'functions/render/engine/animation.ts functions/render/engine/lipsync.ts functions/render/engine/types.ts':
-    "the clip input's spectralVisemes names lipsync's VisemeSpan; to untie by moving the viseme types",
 };
 /** Console components are one function each (a page's markup); the rule does not count them. */
 const isConsoleComponent = (path: string) => path.startsWith('console/src/components/');
@@ -63,13 +56,23 @@ describe('the code keeps its shape', () => {
     expect(cyclesOf(importGraph(SOURCES, 'values'))).toEqual([]);
     const typeCycles = cyclesOf(importGraph(sourceFiles('functions')));
     const outsideDomain = typeCycles.filter((group) => !group.every((path) => path.startsWith('functions/domain/')));
-    expect(outsideDomain.map((group) => group.join(' ')).filter((key) => !TYPE_CYCLES[key])).toEqual([]);
+    expect(outsideDomain.map((group) => group.join(' '))).toEqual([]);
+  });
+
+  it("names every class of error `…Error`, the domain's, the HTTP layer's and the tools' alike", () => {
+    const misnamed = SOURCES.concat(sourceFiles('test'))
+      .flatMap(errorClasses)
+      .filter((where) => !where.endsWith('Error'));
+    expect(misnamed).toEqual([]);
   });
 
   it('measures what it claims: a long function, a long file and a cycle are seen', () => {
     const spans = functionSpans('functions/render/engine/head-motion.ts');
     expect(spans.find((s) => s.where.endsWith(' warpInto'))!.lines).toBeGreaterThan(MAX_FUNCTION_LINES);
     expect(lineCount('sdk/typescript/src/generated/openapi.ts')).toBeGreaterThan(MAX_FILE_LINES);
+    const domainErrors = errorClasses('functions/domain/errors.ts').map((where) => where.split(' ')[1]);
+    expect(domainErrors).toEqual(expect.arrayContaining(['InvalidRequestError', 'NotFoundError', 'ConflictError', 'JobFailedError']));
+    expect(errorClasses('functions/media/recording.ts').map((where) => where.split(' ')[1])).toEqual(['RecordingRejectedError']);
     const knot = new Map([
       ['a.ts', ['b.ts']],
       ['b.ts', ['c.ts']],

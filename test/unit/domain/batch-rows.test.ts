@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBatchFields } from '#domain/batch-request';
 import { readBatchRows } from '#domain/batch-rows';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { parsePlaceholders } from '#domain/placeholders';
 
@@ -9,7 +9,7 @@ const problems = (value: unknown) => {
   try {
     readBatchRows(value);
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   throw new Error('accepted');
@@ -67,15 +67,15 @@ describe('batch rows', () => {
       dryRun: false,
     });
     expect(parseBatchFields({ rows: [], dry_run: true })).toMatchObject({ notifyEach: false, dryRun: true });
-    expect(() => parseBatchFields({ rows: [], notify_each: 'maybe', clips: [] })).toThrow(InvalidRequest);
+    expect(() => parseBatchFields({ rows: [], notify_each: 'maybe', clips: [] })).toThrow(InvalidRequestError);
     try {
       parseBatchFields({ rows: [], dry_run: 'yes' });
     } catch (error) {
-      expect((error as InvalidRequest).problems).toEqual([{ path: 'dry_run', message: 'must be true or false' }]);
+      expect((error as InvalidRequestError).problems).toEqual([{ path: 'dry_run', message: 'must be true or false' }]);
     }
-    expect(() => parseBatchFields({ rows: [], dry_run: 'yes' })).toThrow(InvalidRequest);
+    expect(() => parseBatchFields({ rows: [], dry_run: 'yes' })).toThrow(InvalidRequestError);
     // An empty dry_run is refused, never read as "make the batch"; an empty notify_each is simply not given.
-    expect(() => parseBatchFields({ rows: [], dry_run: '' })).toThrow(InvalidRequest);
+    expect(() => parseBatchFields({ rows: [], dry_run: '' })).toThrow(InvalidRequestError);
     expect(parseBatchFields({ rows: [], notify_each: '' })).toMatchObject({ notifyEach: false });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TooManyVideosInProgress } from '#domain/errors';
+import { TooManyVideosInProgressError } from '#domain/errors';
 import { ensureRoomForAnotherVideo, parseVideosInProgressLimit, videosInProgressLimit, videosInProgressRoom } from '#domain/fair-use';
 import { limits } from '#domain/limits';
 import type { Account } from '#domain/ports';
@@ -41,7 +41,7 @@ describe('the limit of videos in progress', () => {
     // Act / Assess
     await expect(ensureRoomForAnotherVideo('acct_1', below.deps)).resolves.toBeUndefined();
     const refusal = await ensureRoomForAnotherVideo('acct_1', at.deps).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(TooManyVideosInProgress);
+    expect(refusal).toBeInstanceOf(TooManyVideosInProgressError);
     expect(refusal).toMatchObject({ limit: 20, retryAfterSeconds: limits.videosInProgressRetryAfterSeconds });
   });
 
@@ -52,7 +52,7 @@ describe('the limit of videos in progress', () => {
 
   it('refuses every video of an account whose limit is 0, without counting', async () => {
     const suspended = ports(0, { maxVideosInProgress: 0 });
-    await expect(ensureRoomForAnotherVideo('acct_1', suspended.deps)).rejects.toBeInstanceOf(TooManyVideosInProgress);
+    await expect(ensureRoomForAnotherVideo('acct_1', suspended.deps)).rejects.toBeInstanceOf(TooManyVideosInProgressError);
     expect(suspended.asked).toEqual([]);
   });
 

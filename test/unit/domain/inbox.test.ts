@@ -1,6 +1,6 @@
 /** The inbox's rules, in memory: whose secrets verify a delivery, and a revoked key's grace. */
 import { describe, expect, it } from 'vitest';
-import { SignatureRejected } from '#domain/errors';
+import { SignatureRejectedError } from '#domain/errors';
 import { type InboxEvent, receiveDelivery } from '#domain/inbox';
 import type { ApiKeyRecord } from '#domain/ports';
 
@@ -48,7 +48,7 @@ describe('receiveDelivery', () => {
 
   it('refuses the secret of a key revoked long ago, and stores nothing', async () => {
     const old = deps([key('s_old', '2026-05-29T00:00:00.000Z')]);
-    await expect(receiveDelivery(old.deps, delivery('s_old'), now)).rejects.toBeInstanceOf(SignatureRejected);
+    await expect(receiveDelivery(old.deps, delivery('s_old'), now)).rejects.toBeInstanceOf(SignatureRejectedError);
     expect(old.stored).toHaveLength(0);
   });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountBot } from '#domain/account-bot';
 import { parseCreateVideo } from '#domain/create-request';
-import { Conflict, InvalidRequest } from '#domain/errors';
+import { ConflictError, InvalidRequestError } from '#domain/errors';
 import { createOnMemory, keptClip } from '../../support/clip-fixtures.ts';
 
 const kept = keptClip({ botUid: 'my-host' });
@@ -59,8 +59,8 @@ describe('a kept clip of an account bot', () => {
 
   it('is a 400 naming clips[i].clip_uid once its bot is deleted', async () => {
     const error = await refusal(create(undefined));
-    expect(error).toBeInstanceOf(InvalidRequest);
-    expect((error as InvalidRequest).problems).toEqual([
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).problems).toEqual([
       {
         path: 'clips[1].clip_uid',
         message: 'kept clip "clip_abc" is spoken by bot "my-host", which no longer exists; describe the clip in full with another bot (GET /v1/bot)',
@@ -70,8 +70,8 @@ describe('a kept clip of an account bot', () => {
 
   it.each(['preparing', 'failed'] as const)('is the 409 bot_not_ready while its bot is %s', async (status) => {
     const error = await refusal(create(ownBot(status)));
-    expect(error).toBeInstanceOf(Conflict);
+    expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ code: 'bot_not_ready' });
-    expect((error as Conflict).message).toContain(`clips[1].clip_uid: bot "my-host" is ${status}`);
+    expect((error as ConflictError).message).toContain(`clips[1].clip_uid: bot "my-host" is ${status}`);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { ClipSpec } from '#domain/clip';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { type LexiconEntry, parseLexicon, pronunciationsFor, speechScriptOf } from '#domain/lexicon';
 import { parseSpeechMarkup, SPEECH_MARKUP_LIMITS, speechMarkupProblem } from '#domain/speech-markup';
 import { voiceToSpeak } from '#domain/voices';
@@ -13,7 +13,7 @@ const problemsOf = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   throw new Error('expected a refusal');

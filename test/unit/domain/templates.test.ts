@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCreateVideo } from '#domain/create-request';
-import { InvalidRequest } from '#domain/errors';
+import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { fillPlaceholders, parsePlaceholders } from '#domain/placeholders';
 import { shownText } from '#domain/speech-markup';
@@ -10,7 +10,7 @@ const problemsOf = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    if (error instanceof InvalidRequest) return error.problems;
+    if (error instanceof InvalidRequestError) return error.problems;
     throw error;
   }
   throw new Error('expected a refusal');

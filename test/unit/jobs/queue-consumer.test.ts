@@ -6,7 +6,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueJob } from '#commons/jobs';
 import { jobConsumer, queueConsumer } from '#commons/queue-consumer';
-import { JobFailure } from '#domain/errors';
+import { JobFailedError } from '#domain/errors';
 import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
 
 const record = (messageId: string, body: string, receive = 1): SQSRecord =>
@@ -69,7 +69,7 @@ describe('jobConsumer', () => {
       fail: async (message, failure) => void failed.push({ videoId: message.videoId, code: failure.code }),
       async run(message, deps) {
         expect(deps.deadline).toBe(60_000);
-        if (message.videoId === 'vid_bad') throw new JobFailure('background_invalid', 'it cannot be decoded');
+        if (message.videoId === 'vid_bad') throw new JobFailedError('background_invalid', 'it cannot be decoded');
         if (message.videoId.startsWith('vid_flaky')) throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
       },
     };

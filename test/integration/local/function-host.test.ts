@@ -1,0 +1,57 @@
+/**
+ * An execution environment's life in the local runtime: a timed-out one is out of service at once but its worker is
+ * ended only when its handler returns (ending a worker while a native addon works for it aborts the whole runtime),
+ * and an idle one beyond the kept (prewarmed) one is ended.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { FunctionHost, InvocationError } from '#infra/local/function-host.ts';
+import { createLog } from '#infra/local/log.ts';
+import { REPO_ROOT } from '#infra/local/runtime.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'vidbot-function-host-'));
+const hosts: FunctionHost[] = [];
+afterAll(async () => {
+  await Promise.all(hosts.map((host) => host.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sleeper(options: { idleMs?: number } = {}) {
+  const host = new FunctionHost(
+    'sleeper',
+    { entry: 'test/fixtures/local/sleeper.ts', trigger: 'schedule', everyMinutes: 5, memoryMb: 128, timeoutSeconds: 30 },
+    { TMPDIR: dir },
+    { root: REPO_ROOT, concurrency: 2, log: createLog('silent'), functionPrefix: 'vidbot', ...options },
+  );
+  hosts.push(host);
+  return host;
+}
+
+describe('execution environments', () => {
+  it('lets a timed-out handler return before its worker is ended, and serves the next call from a fresh one', async () => {
+    const host = sleeper();
+    const marker = join(dir, 'late');
+    const timedOut = await host.invoke({ ms: 1500, marker }, { timeoutMs: 300 }).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(InvocationError);
+    expect((timedOut as InvocationError).kind).toBe('timeout');
+    expect(host.environments).toBe(0);
+    await vi.waitFor(() => expect(existsSync(marker), 'the abandoned handler ran to its end').toBe(true), { timeout: 30_000, interval: 100 });
+    expect(await host.invoke({ ms: 0 })).toEqual({ slept: 0 });
+  }, 60_000);
+
+  it('ends idle environments beyond the prewarmed one', async () => {
+    const host = sleeper({ idleMs: 500 });
+    await host.prewarm();
+    const calls = Promise.all([host.invoke({ ms: 200 }), host.invoke({ ms: 200 })]);
+    await vi.waitFor(() => expect(host.environments).toBe(2), { timeout: 5_000, interval: 10 });
+    await calls;
+    await vi.waitFor(() => expect(host.environments).toBe(1), { timeout: 20_000, interval: 100 });
+    expect(await host.invoke({ ms: 0 })).toEqual({ slept: 0 });
+    const cold = sleeper({ idleMs: 500 });
+    await cold.invoke({ ms: 0 });
+    await vi.waitFor(() => expect(cold.environments).toBe(0), { timeout: 20_000, interval: 100 });
+  }, 60_000);
+});
