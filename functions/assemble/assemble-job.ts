@@ -8,7 +8,8 @@ import { captionObjectKey, cuesObjectKey, outputObjectKey, posterObjectKey, rete
 import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVtt, VTT_CONTENT_TYPE } from '#domain/captions';
 import { posterSecondsOf } from '#domain/clip';
 import { JobFailedError } from '#domain/errors';
-import type { AssembleMessage, DeliverMessage } from '#domain/messages';
+import { fetchedMediaKey } from '#domain/fetched-media';
+import type { AssembleMessage, DeliverMessage, FetchMediaMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import { joinClipWords, type SpokenWord, toWordsJson, type VideoWord, WORDS_CONTENT_TYPE, wordsOfCues } from '#domain/spoken-words';
@@ -18,11 +19,14 @@ import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
 import type { MixMusicInput } from '#media/music';
+import { musicRemoteMedia, musicRules } from '#media/remote-media';
 
 export interface AssembleDeps {
   videos: VideoRepository;
   objects: ObjectStore;
   notifyQueue: MessageQueue<DeliverMessage>;
+  /** The fetch stage: a video whose music file is not in the bucket yet goes there first (messages.ts). */
+  fetchQueue: MessageQueue<FetchMediaMessage>;
   concat: (input: ConcatInput) => Promise<ConcatOutput>;
   /**
    * Writes a JPEG poster of a video file's frame at `atSeconds` to `posterPath` (functions/media/poster.ts extractPoster): for a
@@ -31,9 +35,9 @@ export interface AssembleDeps {
   poster: (videoPath: string, atSeconds: number, posterPath: string) => Promise<string>;
   /**
    * The video's music bed as a WAV in `workDir`, at most `seconds` long (functions/assemble/music.ts musicBed: a
-   * preset, or the caller's file fetched through the address guard and decoded).
+   * preset, or the caller's file, which the fetch stage stored under `fetchedKey`, decoded).
    */
-  musicBed: (music: MusicSpec, workDir: string, seconds: number) => Promise<string>;
+  musicBed: (music: MusicSpec, workDir: string, seconds: number, fetchedKey: string) => Promise<string>;
   /** Lays the bed under the joined video, ducked under its speech (functions/media/music.ts mixMusic). */
   mixMusic: (input: MixMusicInput) => Promise<{ path: string; sizeBytes: number }>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
@@ -50,6 +54,11 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   const { videoId } = message;
   const video = await deps.videos.get(videoId);
   if (!video || isTerminal(video.status)) return logger.info('nothing to assemble', { video_id: videoId, status: video?.status });
+  // A music file at a URL is waited for by the fetch stage, which queues this assembly again once it is in the bucket.
+  if (!message.fetched && musicRemoteMedia(video.music).length > 0) {
+    logger.info('music to fetch first', { video_id: videoId });
+    return deps.fetchQueue.send({ kind: 'fetch-media', tenantId: message.tenantId, videoId });
+  }
   if (!(await deps.videos.claimAssembly(videoId, deps.assemblyLeaseSeconds))) {
     return logger.info('assembly not claimable: another run holds it, or the video is not ready', { video_id: videoId });
   }
@@ -137,7 +146,7 @@ async function joinClips(deps: AssembleDeps, video: VideoRecord, target: Target,
       : await deps.concat({ parts, mode, workDir });
   const captions = await readVideoCaptions(deps, video, clipDurations, workDir);
   const file = video.music
-    ? await addMusic(deps, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues: captions.cues, workDir })
+    ? await addMusic(deps, video, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues: captions.cues, workDir })
     : joined.path;
   const { sizeBytes } = await deps.objects.putFile(objectKey, file, { contentType: joined.contentType });
   const output: VideoOutput = { kind, objectKey, contentType: joined.contentType, durationSeconds: joined.durationSeconds, sizeBytes, clipDurations };
@@ -178,10 +187,12 @@ async function storePoster(
  */
 async function addMusic(
   deps: AssembleDeps,
+  video: VideoRecord,
   music: MusicSpec,
   joined: { mode: 'video' | 'voice'; path: string; seconds: number; cues: Cue[]; workDir: string },
 ): Promise<string> {
-  const bed = await deps.musicBed(music, joined.workDir, joined.seconds);
+  const fetchedKey = fetchedMediaKey(video.tenantId, video.videoId, musicRules.code, music.url ?? '');
+  const bed = await deps.musicBed(music, joined.workDir, joined.seconds, fetchedKey);
   const speech = joined.cues.map(({ startSeconds, endSeconds }) => ({ startSeconds, endSeconds }));
   const mixed = await deps.mixMusic({
     input: joined.path,

@@ -5,21 +5,24 @@ import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { jobConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
-import { assembleMessageSchema, type DeliverMessage } from '#domain/messages';
+import { assembleMessageSchema, type DeliverMessage, type FetchMediaMessage } from '#domain/messages';
 import { concatClips } from '#media/concat';
 import { mixMusic } from '#media/music';
 import { extractPoster } from '#media/poster';
 import { type AssembleDeps, assembleJob } from './assemble-job.ts';
 import { musicBed } from './music.ts';
 
-const config = loadConfig({ tables: ['videos'], queues: ['notify'], bucket: true, consumer: true, assemblyLease: true });
+const config = loadConfig({ tables: ['videos'], queues: ['notify', 'fetch'], bucket: true, consumer: true, assemblyLease: true });
+const objects = new S3ObjectStore(s3Client(), config.bucket);
 const deps: AssembleDeps = {
   videos: new DynamoVideoRepository(dynamoClient(), config.tables.videos),
-  objects: new S3ObjectStore(s3Client(), config.bucket),
+  objects,
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
+  fetchQueue: new SqsQueue<FetchMediaMessage>(sqsClient(), config.queues.fetch),
   concat: concatClips,
   poster: extractPoster,
-  musicBed: (music, workDir, seconds) => musicBed(music, workDir, seconds, config.mode),
+  // A music file at a URL is in the bucket: the fetch stage (functions/fetcher) brought it.
+  musicBed: (music, workDir, seconds, fetchedKey) => musicBed(music, workDir, seconds, { key: fetchedKey, objects }),
   mixMusic,
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };

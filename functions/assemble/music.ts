@@ -1,35 +1,39 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Mode } from '#commons/config';
 import { JobFailedError } from '#domain/errors';
-import { limits } from '#domain/limits';
 import type { MusicSpec } from '#domain/music';
-import { fetchMediaToFile } from '#media/fetch-media';
+import type { ObjectStore } from '#domain/ports';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
 import { decodeMusic } from '#media/music';
 import { presetWav } from '#media/music-presets';
+import { fetchedToFile, musicRules } from '#media/remote-media';
 
 /**
- * The video's music bed as a WAV in `workDir`, at most `seconds` long: a preset made here, or the caller's file
- * downloaded (functions/media/fetch-media.ts: the address guard, a size and a time limit), then identified and
- * decoded (functions/media/music.ts). What the caller can fix becomes a JobFailedError whose message is ours alone,
- * never ffmpeg's words.
+ * The video's music bed as a WAV in `workDir`, at most `seconds` long: a preset made here, or the caller's file as the
+ * fetch stage stored it under `fetchedKey`, identified and decoded (decodeMusicFile).
  */
-export async function musicBed(music: MusicSpec, workDir: string, seconds: number, mode: Mode): Promise<string> {
+export async function musicBed(
+  music: MusicSpec,
+  workDir: string,
+  seconds: number,
+  fetched: { key: string; objects: Pick<ObjectStore, 'getToFile'> },
+): Promise<string> {
   if (music.preset !== undefined) {
     const path = join(workDir, `music-${music.preset}.wav`);
     await writeFile(path, presetWav(music.preset));
     return path;
   }
   const download = join(workDir, 'music-download');
-  await fetchMediaToFile(music.url, download, {
-    mode,
-    maxBytes: limits.maxMusicBytes,
-    timeoutMs: limits.musicTimeoutMs,
-    code: 'music',
-    noun: { file: 'the music file', url: 'the music URL' },
-    ownCodes: true,
-  });
+  await fetchedToFile(fetched.objects, fetched.key, download, musicRules);
+  return decodeMusicFile(download, workDir, seconds);
+}
+
+/**
+ * A caller's music file identified and decoded (functions/media/music.ts). What the caller can fix becomes a
+ * JobFailedError whose message is ours alone, never ffmpeg's words.
+ * @internal Exported for its tests (the fetch stage downloads, this inspects).
+ */
+export async function decodeMusicFile(download: string, workDir: string, seconds: number): Promise<string> {
   try {
     return await decodeMusic(download, workDir, seconds);
   } catch (error) {

@@ -19,8 +19,14 @@ const TABLE_NAMES = [
   'uploads',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
-const QUEUE_NAMES = ['render', 'assemble', 'notify', 'prepare', 'footage', 'batch'] as const;
+const QUEUE_NAMES = ['fetch', 'render', 'assemble', 'notify', 'prepare', 'footage', 'batch'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
+/**
+ * The queues whose dead letters the sweeper reads, to fail the video or bot whose job crashed on every attempt: the
+ * wiring grants exactly these and the sweeper's handler asks for exactly these (one list, so a new job queue cannot
+ * be granted and never swept). notify and batch are not here: their messages are retried or revived otherwise.
+ */
+export const SWEPT_DEAD_LETTERS = ['fetch', 'render', 'assemble', 'prepare', 'footage'] as const satisfies readonly QueueName[];
 
 export const envNames = {
   table: (name: string) => `TABLE_${name.toUpperCase()}`,

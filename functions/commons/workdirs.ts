@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { logger } from './logger.ts';
 
 /** The jobs that work on local files. Each names its work dirs `<kind>-<label>-XXXXXX` in os.tmpdir(). */
-export type WorkDirKind = 'render' | 'assemble' | 'prepare';
+export type WorkDirKind = 'fetch' | 'render' | 'assemble' | 'prepare';
 
 /** A new, empty work dir for one job; the job removes it in `finally`. */
 export const makeWorkDir = (kind: WorkDirKind, label: string) => mkdtemp(join(tmpdir(), `${kind}-${label}-`));

@@ -11,9 +11,9 @@
  *   retired-looks/<tenant>/<uid>/<version>/<file>         a replaced look, for the clips pinned to it
  *   batches/<tenant>/<batch>.json                         what a batch was made from (its template and rows)
  *   upload-files/<tenant>/<upload_id>                     a file PUT by its caller (POST /v1/uploads), for a day
+ *   fetched/<tenant>/<video>/<use>-<sha256 of URL>        a video's media brought from its URL by the fetch stage
  *   tmp/                                                  scratch
  */
-
 export const BUCKET_PREFIXES = {
   renders: 'renders/',
   kept: 'kept/',
@@ -23,6 +23,7 @@ export const BUCKET_PREFIXES = {
   retiredLooks: 'retired-looks/',
   batches: 'batches/',
   uploadFiles: 'upload-files/',
+  fetched: 'fetched/',
   tmp: 'tmp/',
 } as const;
 
@@ -94,6 +95,8 @@ export const RETIRED_LOOK_EXPIRY_DAYS = 1;
  */
 export const UPLOAD_EXPIRY_DAYS = 1;
 export const TMP_EXPIRY_DAYS = 1;
+/** Days after which fetched media is deleted: far beyond a video's one-hour deadline. */
+export const FETCHED_EXPIRY_DAYS = 1;
 /**
  * Days after which a caller's upload-files/ are deleted: its id may be named for one day (limits.uploadLifetimeSeconds),
  * and the work that named it late in that day (a render, a bot's preparation) still has a day to read it.

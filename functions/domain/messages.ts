@@ -12,12 +12,20 @@ const videoId = z.string().regex(/^vid_[A-Za-z0-9_-]{1,64}$/);
  */
 const tenantId = z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/);
 
+const clipIndex = z.number().int().min(0).max(99);
+/**
+ * Set by the fetch stage: the job's media from strangers' servers (a clip's background, images and recording, a
+ * video's music) is in the bucket. Without it, a job that needs such media hands it to the fetch queue first.
+ */
+const fetched = z.literal(true).optional();
+
 /** Render queue: render one clip of a video (one message per clip, so clips render in parallel). */
 export const renderClipMessageSchema = z.object({
   kind: z.literal('render-clip'),
   tenantId,
   videoId,
-  clipIndex: z.number().int().min(0).max(99),
+  clipIndex,
+  fetched,
 });
 export type RenderClipMessage = z.infer<typeof renderClipMessageSchema>;
 
@@ -26,8 +34,22 @@ export const assembleMessageSchema = z.object({
   kind: z.literal('assemble'),
   tenantId,
   videoId,
+  fetched,
 });
 export type AssembleMessage = z.infer<typeof assembleMessageSchema>;
+
+/**
+ * Fetch queue: bring a clip's media (`clipIndex`), or the video's music (no `clipIndex`), from the caller's servers
+ * into the bucket, then queue the clip's render or the video's assembly again, marked `fetched`. Waiting on a
+ * stranger's server happens here, never in a render or assembly.
+ */
+export const fetchMediaMessageSchema = z.object({
+  kind: z.literal('fetch-media'),
+  tenantId,
+  videoId,
+  clipIndex: clipIndex.optional(),
+});
+export type FetchMediaMessage = z.infer<typeof fetchMediaMessageSchema>;
 
 /**
  * Notify queue: deliver the video's event to its webhook. `attempt` counts from 1.
@@ -100,4 +122,9 @@ export const batchTickMessageSchema = z.object({
 export type BatchTickMessage = z.infer<typeof batchTickMessageSchema>;
 
 /** What the render, assemble and prepare dead-letter queues hold (read by the sweeper). */
-export const deadLetteredJobSchema = z.discriminatedUnion('kind', [renderClipMessageSchema, assembleMessageSchema, prepareBotMessageSchema]);
+export const deadLetteredJobSchema = z.discriminatedUnion('kind', [
+  fetchMediaMessageSchema,
+  renderClipMessageSchema,
+  assembleMessageSchema,
+  prepareBotMessageSchema,
+]);

@@ -24,6 +24,8 @@ export class DecodeMismatchError extends MediaRejectedError {
   constructor(
     readonly found: 'longer' | 'frame_size',
     reason: string,
+    /** How far the check decoded before it stopped: for `longer`, just past what the file may last. */
+    readonly decodedSeconds?: number,
   ) {
     super(reason);
     this.name = 'DecodeMismatchError';
@@ -113,8 +115,8 @@ export async function checkDecodeAgainstHeader(
   const decoded = lastOutTime(progress);
   if (decoded > limit && limit === allowed) {
     throw claimed !== undefined && claimed + toleranceOf(claimed) <= maxSeconds
-      ? new DecodeMismatchError('longer', `lasts longer than the ${claimed.toFixed(1)} s its header declares`)
-      : new DecodeMismatchError('longer', `lasts more than ${maxSeconds} s`);
+      ? new DecodeMismatchError('longer', `lasts longer than the ${claimed.toFixed(1)} s its header declares`, decoded)
+      : new DecodeMismatchError('longer', `lasts more than ${maxSeconds} s`, decoded);
   }
   return decoded;
 }

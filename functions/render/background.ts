@@ -1,26 +1,32 @@
-import type { Mode } from '#commons/config';
 import { JobFailedError } from '#domain/errors';
-import { limits } from '#domain/limits';
 import { type PictureBudget, PictureBudgetExceededError } from '#domain/picture-budget';
+import type { ObjectStore } from '#domain/ports';
 import { type BackgroundMedia, inspectBackground } from '#media/background-media';
-import { fetchMediaToFile } from '#media/fetch-media';
 import { MediaBudgetError, MediaRejectedError } from '#media/media';
+import { backgroundRules, fetchedToFile } from '#media/remote-media';
 import { pictureBudgetFailure } from './image.ts';
 
 /**
- * Downloads a clip's background (functions/media/fetch-media.ts: the address guard, a size and a time limit), then
- * inspects it (accepted format, bounded picture size and frame rate; see functions/media/background-media.ts). What
- * the caller can fix becomes a JobFailedError whose message is ours alone, never ffmpeg's.
+ * A clip's background as the fetch stage brought it into the bucket (`key`), read into `path` and inspected (accepted
+ * format, bounded picture size and frame rate; see functions/media/background-media.ts).
  */
-export async function fetchBackground(url: string, path: string, workDir: string, mode: Mode, budget?: PictureBudget): Promise<BackgroundMedia> {
-  await fetchMediaToFile(url, path, {
-    mode,
-    maxBytes: limits.maxBackgroundBytes,
-    timeoutMs: limits.backgroundTimeoutMs,
-    code: 'background',
-    noun: { file: 'the background', url: 'the background URL' },
-    ownCodes: true,
-  });
+export async function fetchedBackground(
+  objects: Pick<ObjectStore, 'getToFile'>,
+  key: string,
+  path: string,
+  workDir: string,
+  budget?: PictureBudget,
+): Promise<BackgroundMedia> {
+  await fetchedToFile(objects, key, path, backgroundRules);
+  return inspectBackgroundFile(path, workDir, budget);
+}
+
+/**
+ * Inspects a downloaded background: what the caller can fix becomes a JobFailedError whose message is ours alone, never
+ * ffmpeg's.
+ * @internal Exported for its tests (the fetch stage downloads, this inspects).
+ */
+export async function inspectBackgroundFile(path: string, workDir: string, budget?: PictureBudget): Promise<BackgroundMedia> {
   try {
     return await inspectBackground(path, workDir, budget);
   } catch (error) {

@@ -11,8 +11,9 @@ import { cuesObjectKey, KEPT, keptObjectKey, posterObjectKey, renderObjectKey, T
 import { CUES_CONTENT_TYPE, serialiseClipCues } from '#domain/captions';
 import type { ClipSpec, Recording } from '#domain/clip';
 import { JobFailedError } from '#domain/errors';
+import { fetchedMediaKey } from '#domain/fetched-media';
 import { pronunciationsFor } from '#domain/lexicon';
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import { PictureBudget } from '#domain/picture-budget';
 import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { isReusableRender, renderCacheKey } from '#domain/render-cache';
@@ -24,11 +25,12 @@ import { findVoice, type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#d
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
 import type { ImageMedia, PictureFit } from '#media/image-media';
-import { MediaBudgetError, MediaToolError } from '#media/media';
+import { backgroundRules, clipRemoteMedia, type ImageSubject, imageRules, recordingRules } from '#media/remote-media';
 import { type ImageLayer, imageFitOf } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
-import { RENDERER_VERSION, SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
-import type { ImageSubject } from './image.ts';
+import { RENDERER_VERSION } from './engine/types.ts';
+import type { RecordingObject } from './recording.ts';
+import { renderFailure } from './render-failure.ts';
 import { engineInputOf, imageLayersOf } from './render-input.ts';
 import { RecordedSpeech } from './speech/recorded.ts';
 
@@ -47,20 +49,22 @@ export interface ClipJobDeps {
   lexicons: Pick<LexiconStore, 'get'>;
   objects: ObjectStore;
   assembleQueue: MessageQueue<AssembleMessage>;
+  /** The fetch stage: a clip whose media from URLs is not in the bucket yet goes there first (messages.ts). */
+  fetchQueue: MessageQueue<FetchMediaMessage>;
   notifyQueue: MessageQueue<DeliverMessage>;
   renderClip: (input: RenderClipInput) => Promise<RenderClipOutput>;
   speechFor: (voice: SpeechVoice) => SpeechEngine;
   /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
   voices: VoiceOptions;
-  /** Downloads the background into `path` through the address guard and inspects it, or throws JobFailedError. */
-  fetchBackground: (url: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
-  /** Brings a clip's recording (its URL through the address guard, or its upload) into `path`, or throws JobFailedError. */
-  fetchRecording: (recording: Recording, path: string) => Promise<{ sha256: string }>;
+  /** Reads the background the fetch stage stored under `key` into `path` and inspects it, or throws JobFailedError. */
+  fetchBackground: (key: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
+  /** Reads a clip's recording (its upload, or what the fetch stage brought from its URL) into `path`, or throws JobFailedError. */
+  fetchRecording: (recording: RecordingObject, path: string) => Promise<{ sha256: string }>;
   /**
-   * Downloads an image drawn over the clip (the logo) into `path` through the address guard, inspects it and
-   * scales it down to `fit`, within the clip's picture `budget`, or throws JobFailedError.
+   * Reads an image drawn over the clip (the logo, an overlay's) that the fetch stage stored under `key` into
+   * `path`, inspects it and scales it down to `fit`, within the clip's picture `budget`, or throws JobFailedError.
    */
-  fetchImage: (url: string, path: string, subject: ImageSubject, fit: PictureFit, budget: PictureBudget) => Promise<ImageMedia>;
+  fetchImage: (key: string, path: string, subject: ImageSubject, fit: PictureFit, budget: PictureBudget) => Promise<ImageMedia>;
   /** Multiplies every media run's time budget (config RENDER_BUDGET_SCALE). @default 1 */
   renderBudgetScale?: number;
   /** Epoch ms by which a render's encode must be over (the invocation's time left, less the upload's share). */
@@ -111,10 +115,14 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   if (!clip) throw new JobFailedError('invalid_clip', 'it does not exist');
 
   if (video.clipResults[String(clipIndex)]?.status !== 'rendered') {
+    // Media from URLs is waited for by the fetch stage, never here: a recording at once (the cache key hashes it),
+    // the pictures when the clip is not in the cache.
+    const fetchFirst = !message.fetched && clipRemoteMedia(clip, video.createVideo).length > 0;
+    if (fetchFirst && clip.recording && 'url' in clip.recording) return handToFetchStage(message, deps);
     const recording = clip.recording && (await recordingOf(message, clip.recording, deps));
     try {
       const job = await clipRenderOf(message, video, clip, deps, recording);
-      const { allRendered } = await renderClipOnce(job, deps);
+      const { allRendered } = await renderClipOnce(job, deps, fetchFirst ? message : undefined);
       if (!allRendered) return;
     } finally {
       if (recording) await rm(recording.workDir, { recursive: true, force: true });
@@ -129,12 +137,22 @@ async function runClipJob(message: RenderClipMessage, deps: ClipJobDeps): Promis
   await deps.assembleQueue.send({ kind: 'assemble', tenantId: message.tenantId, videoId });
 }
 
+/** Queues the clip's fetch (functions/fetcher), which queues its render again once its media is in the bucket. */
+async function handToFetchStage({ tenantId, videoId, clipIndex }: RenderClipMessage, deps: ClipJobDeps): Promise<void> {
+  logger.info('clip media to fetch first', { video_id: videoId, clip_index: clipIndex });
+  await deps.fetchQueue.send({ kind: 'fetch-media', tenantId, videoId, clipIndex });
+}
+
 /** The clip's recording in a work dir of its own, and its hash (render/recording.ts). */
-async function recordingOf({ videoId, clipIndex }: RenderClipMessage, recording: Recording, deps: ClipJobDeps): Promise<ClipRecording> {
+async function recordingOf({ tenantId, videoId, clipIndex }: RenderClipMessage, recording: Recording, deps: ClipJobDeps): Promise<ClipRecording> {
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}-recording`);
   const path = join(workDir, 'recording');
+  const source =
+    'uploadKey' in recording
+      ? { objectKey: recording.uploadKey, upload: true }
+      : { objectKey: fetchedMediaKey(tenantId, videoId, recordingRules.code, recording.url), upload: false };
   try {
-    const { sha256 } = await deps.fetchRecording(recording, path);
+    const { sha256 } = await deps.fetchRecording(source, path);
     return { workDir, path, sha256 };
   } catch (error) {
     await rm(workDir, { recursive: true, force: true });
@@ -142,8 +160,11 @@ async function recordingOf({ videoId, clipIndex }: RenderClipMessage, recording:
   }
 }
 
-/** Finds the clip in the render cache or renders it, keeps it if asked, and records it on its video. */
-async function renderClipOnce(job: ClipRender, deps: ClipJobDeps): Promise<{ allRendered: boolean }> {
+/**
+ * Finds the clip in the render cache or renders it, keeps it if asked, and records it on its video. Given `fetchFirst`,
+ * a clip not in the cache goes to the fetch stage instead of rendering.
+ */
+async function renderClipOnce(job: ClipRender, deps: ClipJobDeps, fetchFirst?: RenderClipMessage): Promise<{ allRendered: boolean }> {
   const { videoId, clipIndex, clip, hash } = job;
   const result: ClipResult = { status: 'rendered', contentHash: hash };
   const { found, rendered } = await findInCache(job, deps);
@@ -153,6 +174,9 @@ async function renderClipOnce(job: ClipRender, deps: ClipJobDeps): Promise<{ all
     result.objectKey = found.key;
     result.durationSeconds = Number(found.head.metadata[DURATION_METADATA] ?? 0);
     logger.info('clip found in render cache', { video_id: videoId, clip_index: clipIndex, content_hash: hash, object_key: found.key });
+  } else if (fetchFirst) {
+    await handToFetchStage(fetchFirst, deps);
+    return { allRendered: false };
   } else {
     if (rendered) logger.info('cached render too close to expiry; rendering again', { video_id: videoId, clip_index: clipIndex, content_hash: hash });
     await renderAndStore(job, result, deps);
@@ -220,26 +244,10 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
   let images: (ImageLayer & { image: Promise<ImageMedia> })[] = [];
+  let backgroundMs = 0;
   try {
-    // The background downloads while the speech is synthesised (the engine waits for it after the speech).
-    let backgroundMs = 0;
-    // What the clip's pictures may decode in all; they are decoded one at a time.
-    const budget = new PictureBudget();
-    background =
-      spec.mode === 'video' && spec.background
-        ? deps.fetchBackground(spec.background, join(workDir, 'background'), workDir, budget).finally(() => (backgroundMs = Date.now() - started))
-        : undefined;
-    // So do the images drawn over it, side by side, each scaled down to its box once it is here.
-    images =
-      spec.mode === 'video'
-        ? imageLayersOf(spec).map(({ url, subject, ...layer }, i) => ({
-            ...layer,
-            image: deps.fetchImage(url, join(workDir, `image-${i}`), subject, imageFitOf(spec.frame, layer.size), budget),
-          }))
-        : [];
-    // Their failures are handled where the engine awaits them; until then they must not count as unhandled.
-    background?.catch(() => undefined);
-    for (const { image } of images) image.catch(() => undefined);
+    // The background and images are read from the bucket and inspected while the speech is synthesised.
+    ({ background, images } = clipMediaOf(job, deps, workDir, () => (backgroundMs = Date.now() - started)));
     const lookDirectory = own && pin ? await deps.lookDirectory(own, pin.look) : undefined;
     const output = await deps
       .renderClip(
@@ -289,38 +297,25 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
   }
 }
 
-/** What a failed render means for the caller: a JobFailedError of theirs to fix, or the error as it is (retried). */
-function renderFailure(error: unknown, { videoId, clipIndex }: ClipRender, background: Promise<BackgroundMedia> | undefined): unknown {
-  if (error instanceof SpokenTextTooLongError)
-    return new JobFailedError(
-      'text_too_long',
-      `its text, as said (the account's lexicon applied), is ${error.chars} characters; at most ${error.maxChars} can be said in one clip: shorten it or split it into more clips`,
-    );
-  if (error instanceof SpeechTooLongError)
-    return new JobFailedError(
-      'text_too_long',
-      `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`,
-    );
-  // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
-  if (background && !(error instanceof JobFailedError) && error instanceof MediaToolError && !error.signal)
-    return new JobFailedError(
-      'background_invalid',
-      'the background could not be decoded to the end: it may be damaged, or use a codec we cannot read (H.264 MP4 works best)',
-    );
-  // Killed by the watchdog: as slow on every retry, so the clip fails now (not retried, not re-queued).
-  if (!(error instanceof MediaBudgetError)) return error;
-  logger.warn('render stopped by its watchdog', {
-    video_id: videoId,
-    clip_index: clipIndex,
-    reason: error.reason,
-    limit_s: error.limitSeconds,
-  });
-  return new JobFailedError(
-    'render_timeout',
-    error.reason === 'budget'
-      ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
-      : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
-  );
+/**
+ * The clip's background and images, read from the bucket and inspected side by side, each image scaled down to its
+ * box, within one picture budget (they are decoded one at a time). Their failures are handled where the engine
+ * awaits them; until then they do not count as unhandled.
+ */
+function clipMediaOf({ video, videoId, spec }: ClipRender, deps: ClipJobDeps, workDir: string, backgroundDone: () => void) {
+  if (spec.mode !== 'video') return { background: undefined, images: [] };
+  const budget = new PictureBudget();
+  const key = (use: string, url: string) => fetchedMediaKey(video.tenantId, videoId, use, url);
+  const background = spec.background
+    ? deps.fetchBackground(key(backgroundRules.code, spec.background), join(workDir, 'background'), workDir, budget).finally(backgroundDone)
+    : undefined;
+  const images = imageLayersOf(spec).map(({ url, subject, ...layer }, i) => ({
+    ...layer,
+    image: deps.fetchImage(key(imageRules(subject).code, url), join(workDir, `image-${i}`), subject, imageFitOf(spec.frame, layer.size), budget),
+  }));
+  background?.catch(() => undefined);
+  for (const { image } of images) image.catch(() => undefined);
+  return { background, images };
 }
 
 /** Stores a rendered clip: its cues and poster first, then the clip itself, with the retention of a kept or temporary clip. */

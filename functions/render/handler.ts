@@ -8,11 +8,11 @@ import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { jobConsumer } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
-import { type AssembleMessage, type DeliverMessage, renderClipMessageSchema } from '#domain/messages';
-import { fetchBackground } from './background.ts';
+import { type AssembleMessage, type DeliverMessage, type FetchMediaMessage, renderClipMessageSchema } from '#domain/messages';
+import { fetchedBackground } from './background.ts';
 import { type ClipJobDeps, renderJob } from './clip-job.ts';
 import { configureEngineAssets, renderClip } from './engine/index.ts';
-import { fetchImage } from './image.ts';
+import { fetchedImage } from './image.ts';
 import { lookDirectories } from './look-cache.ts';
 import { fetchRecording } from './recording.ts';
 import { speechEngineFor } from './speech/index.ts';
@@ -20,7 +20,7 @@ import { warmUpRender } from './warm-up.ts';
 
 const config = loadConfig({
   tables: ['videos', 'bots', 'accountBots', 'clips', 'lexicons'],
-  queues: ['assemble', 'notify'],
+  queues: ['assemble', 'notify', 'fetch'],
   bucket: true,
   consumer: true,
 });
@@ -38,12 +38,14 @@ const deps: ClipJobDeps = {
   objects,
   assembleQueue: new SqsQueue<AssembleMessage>(sqsClient(), config.queues.assemble),
   notifyQueue: new SqsQueue<DeliverMessage>(sqsClient(), config.queues.notify),
+  fetchQueue: new SqsQueue<FetchMediaMessage>(sqsClient(), config.queues.fetch),
   renderClip,
   speechFor: (voice) => speechEngineFor(voice),
   voices: config.voices,
-  fetchBackground: (url, path, workDir, budget) => fetchBackground(url, path, workDir, config.mode, budget),
-  fetchImage: (url, path, subject, fit, budget) => fetchImage(url, path, config.mode, subject, fit, budget),
-  fetchRecording: (recording, path) => fetchRecording(recording, path, { mode: config.mode, objects }),
+  // The media from URLs is in the bucket: the fetch stage (functions/fetcher) brought it.
+  fetchBackground: (key, path, workDir, budget) => fetchedBackground(objects, key, path, workDir, budget),
+  fetchImage: (key, path, subject, fit, budget) => fetchedImage(objects, key, path, subject, fit, budget),
+  fetchRecording: (recording, path) => fetchRecording(recording, path, objects),
   renderBudgetScale: config.renderBudgetScale,
   now: () => new Date(),
 };

@@ -7,9 +7,9 @@ import type { RenderSpec, VideoRenderSpec } from '#domain/render-spec';
 import { transitionsOf } from '#domain/render-spec';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
+import { type ImageSubject, LOGO, overlayImageSubject } from '#media/remote-media';
 import { type ImageLayer, logoLayerSize } from './engine/image-layers.ts';
 import type { RenderClipInput, SpeechEngine } from './engine/types.ts';
-import { type ImageSubject, LOGO, overlayImageSubject } from './image.ts';
 
 /** An image the clip draws over itself, before its download: where it comes from and how it is drawn. */
 export type ImageLayerSource = Omit<ImageLayer, 'image'> & { url: string; subject: ImageSubject };

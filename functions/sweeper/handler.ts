@@ -5,6 +5,7 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsDeadLetterInbox, SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
+import { SWEPT_DEAD_LETTERS } from '#commons/env-names';
 import { observed } from '#commons/invocation';
 import type { BatchTickMessage, NotifyMessage } from '#domain/messages';
 import { sweep } from './sweep.ts';
@@ -12,7 +13,7 @@ import { sweep } from './sweep.ts';
 const config = loadConfig({
   tables: ['videos', 'accountBots', 'batches'],
   queues: ['notify', 'batch'],
-  deadLetters: ['render', 'assemble', 'prepare'],
+  deadLetters: SWEPT_DEAD_LETTERS,
   bucket: true,
 });
 const deps = {

@@ -7,6 +7,7 @@ import {
   type AssembleMessage,
   type BatchTickMessage,
   deadLetteredJobSchema,
+  type FetchMediaMessage,
   type NotifyMessage,
   type PrepareBotMessage,
   type RenderClipMessage,
@@ -60,7 +61,7 @@ async function sweepDeadLetters(deps: SweepDeps): Promise<number> {
   let deadLettered = 0;
   for (const inbox of deps.deadLetters) {
     for (const message of await inbox.peek(10, DEAD_LETTER_RECHECK_SECONDS)) {
-      let parsed: RenderClipMessage | AssembleMessage | PrepareBotMessage;
+      let parsed: FetchMediaMessage | RenderClipMessage | AssembleMessage | PrepareBotMessage;
       try {
         parsed = deadLetteredJobSchema.parse(JSON.parse(message.body));
       } catch {
@@ -73,8 +74,9 @@ async function sweepDeadLetters(deps: SweepDeps): Promise<number> {
       }
       const video = parsed.videoId ? await deps.videos.get(parsed.videoId) : undefined;
       if (!video || isTerminal(video.status)) continue;
-      const clipIndex = parsed.kind === 'render-clip' ? parsed.clipIndex : undefined;
-      const what = clipIndex === undefined ? 'the assembly' : `clip ${clipIndex}: the render`;
+      const clipIndex = parsed.kind === 'assemble' ? undefined : parsed.clipIndex;
+      const step = parsed.kind === 'fetch-media' ? 'the fetch of its media' : clipIndex === undefined ? 'the assembly' : 'the render';
+      const what = clipIndex === undefined ? step : `clip ${clipIndex}: ${step}`;
       const error = {
         code: clipIndex === undefined ? 'assembly_failed' : 'render_failed',
         message: `${what} crashed or timed out on every attempt`,

@@ -3,6 +3,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import { Construct } from 'constructs';
 import {
   BUCKET_PREFIXES,
+  FETCHED_EXPIRY_DAYS,
   RETIRED_LOOK_EXPIRY_DAYS,
   TEMPORARY,
   TEMPORARY_EXPIRY_DAYS,
@@ -63,6 +64,8 @@ export class MediaStorage extends Construct {
         // A replaced bot's look, kept for clips of videos accepted before the replacement (functions/domain/bucket-layout.ts).
         { id: 'ExpireRetiredLooks', prefix: BUCKET_PREFIXES.retiredLooks, expiration: Duration.days(RETIRED_LOOK_EXPIRY_DAYS) },
         { id: 'ExpireTmp', prefix: BUCKET_PREFIXES.tmp, expiration: Duration.days(TMP_EXPIRY_DAYS) },
+        // Media the fetch stage brought from callers' URLs, read by the render or assembly within the video's hour.
+        { id: 'ExpireFetched', prefix: BUCKET_PREFIXES.fetched, expiration: Duration.days(FETCHED_EXPIRY_DAYS) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,

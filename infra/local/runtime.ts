@@ -295,14 +295,7 @@ async function seedAndRecover(
       videosTable: names.table('videos'),
       accountBotsTable: names.table('accountBots'),
       batchesTable: names.table('batches'),
-      queueUrls: {
-        render: queues.render?.url,
-        assemble: queues.assemble?.url,
-        notify: queues.notify?.url,
-        prepare: queues.prepare?.url,
-        footage: queues.footage?.url,
-        batch: queues.batch?.url,
-      },
+      queueUrls: Object.fromEntries(Object.entries(queues).map(([name, queue]) => [name, queue?.url])),
       log,
     });
   }
@@ -356,7 +349,7 @@ function startFunctionHosts(
   for (const [name, decl] of Object.entries(functions)) {
     // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
     const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
-    const perFunction = decl.trigger === 'queue' ? Math.min(concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
+    const perFunction = decl.trigger === 'queue' ? Math.min(decl.localConcurrency ?? concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
     const host = new FunctionHost(name, decl, env, {
       root,
       concurrency: perFunction,

@@ -1,7 +1,7 @@
 /** The REST API: API Gateway's own settings and answers, and the methods the http functions' routes make. */
 import { KEY_REQUIRED, WWW_AUTHENTICATE } from '#commons/gateway-messages';
-import type { GatewayResponseDecl, Route } from './declarations.ts';
-import { type FunctionDecl, type FunctionName, functions } from './functions.ts';
+import type { FunctionDecl, GatewayResponseDecl, Route } from './declarations.ts';
+import { type FunctionName, functions } from './functions.ts';
 
 /** The REST API's own settings, shared by the stack and the local gateway. */
 export const api = {

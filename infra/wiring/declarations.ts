@@ -62,3 +62,64 @@ export interface ResourceNames {
   deadLetterQueueUrl: (name: QueueName) => string;
   bucket: string;
 }
+
+/** The Lambda layers of layers/ (infra/wiring/functions.ts `layers`). */
+export type LayerName = 'media';
+
+interface FunctionDeclBase {
+  /** Module exporting `handler`, relative to the repository root. */
+  entry: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  tables?: Partial<Record<TableName, Access>>;
+  /**
+   * 'send': the URL and permission to send. 'consume': only the URL, for the queue that triggers the function
+   * (its event source mapping grants consumption), e.g. to change a message's visibility.
+   */
+  queues?: Partial<Record<QueueName, 'send' | 'consume'>>;
+  /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
+  deadLetters?: readonly QueueName[];
+  /**
+   * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete }` may delete only under the
+   * given key prefixes (each ending in "/"), e.g. what the function itself writes; without `access`, only delete.
+   */
+  bucket?: Access | 'readWriteDelete' | { access?: Access; delete: readonly string[] };
+  /** Extra plain environment, e.g. feature switches. */
+  environment?: Record<string, string>;
+  /** Needs Amazon Polly (speech synthesis). */
+  polly?: boolean;
+  /**
+   * Lists, checks or speaks voices: told through SPEECH_ENGINE whether the deployment uses Polly
+   * (speechEngines: Polly on AWS, espeak-ng locally).
+   */
+  voices?: boolean;
+  /** Lambda layers from layers/ that the function needs. */
+  layers?: LayerName[];
+  /**
+   * Size of the function's /tmp in MiB, 512 to 10240. Only functions that write media there need more than
+   * Lambda's default.
+   * @default 512
+   */
+  ephemeralStorageMb?: number;
+}
+
+export type FunctionDecl = FunctionDeclBase &
+  (
+    | { trigger: 'authorizer' }
+    | { trigger: 'http'; routes: Route[] }
+    | {
+        trigger: 'queue';
+        queue: QueueName;
+        batchSize: number;
+        maxConcurrency?: number;
+        /**
+         * Execution environments in the local runtime, for a function that waits rather than computes; others get
+         * the runtime's CPU-sized default (`concurrency`, capped by maxConcurrency).
+         */
+        localConcurrency?: number;
+      }
+    | { trigger: 'schedule'; everyMinutes: number }
+  ) & {
+    /** Container image: the directory holding the Dockerfile (built from the render bundle). */
+    image?: string;
+  };

@@ -1,7 +1,6 @@
 /** The environment each function is given: exactly the resources its declaration names. */
 import { envNames, type QueueName, type TableName } from '#commons/env-names';
-import type { ResourceNames } from './declarations.ts';
-import type { FunctionDecl } from './functions.ts';
+import type { FunctionDecl, ResourceNames } from './declarations.ts';
 import { queues } from './resources.ts';
 
 /**

@@ -1,62 +1,13 @@
 /** The wiring's functions: each one's entry, trigger, size, and the tables, queues and bucket it may touch. */
-import { envNames, type QueueName, type TableName } from '#commons/env-names';
+import { envNames, SWEPT_DEAD_LETTERS } from '#commons/env-names';
 import { BUCKET_PREFIXES } from '#domain/bucket-layout';
-import type { Access, Route } from './declarations.ts';
+import type { FunctionDecl, LayerName } from './declarations.ts';
 
 /** Lambda layers built by `npm run build:layers` into layers/<name>/build. */
 export const layers = {
   /** ffmpeg for the functions' architecture, at /opt/bin: the one media binary (it probes too). */
   media: { directory: 'layers/media/build', description: 'ffmpeg 4.1 static binary at /opt/bin' },
-} as const;
-export type LayerName = keyof typeof layers;
-
-interface FunctionDeclBase {
-  /** Module exporting `handler`, relative to the repository root. */
-  entry: string;
-  memoryMb: number;
-  timeoutSeconds: number;
-  tables?: Partial<Record<TableName, Access>>;
-  /**
-   * 'send': the URL and permission to send. 'consume': only the URL, for the queue that triggers the function
-   * (its event source mapping grants consumption), e.g. to change a message's visibility.
-   */
-  queues?: Partial<Record<QueueName, 'send' | 'consume'>>;
-  /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
-  deadLetters?: readonly QueueName[];
-  /**
-   * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete }` may delete only under the
-   * given key prefixes (each ending in "/"), e.g. what the function itself writes; without `access`, only delete.
-   */
-  bucket?: Access | 'readWriteDelete' | { access?: Access; delete: readonly string[] };
-  /** Extra plain environment, e.g. feature switches. */
-  environment?: Record<string, string>;
-  /** Needs Amazon Polly (speech synthesis). */
-  polly?: boolean;
-  /**
-   * Lists, checks or speaks voices: told through SPEECH_ENGINE whether the deployment uses Polly
-   * (speechEngines: Polly on AWS, espeak-ng locally).
-   */
-  voices?: boolean;
-  /** Lambda layers from layers/ that the function needs. */
-  layers?: LayerName[];
-  /**
-   * Size of the function's /tmp in MiB, 512 to 10240. Only functions that write media there need more than
-   * Lambda's default.
-   * @default 512
-   */
-  ephemeralStorageMb?: number;
-}
-
-export type FunctionDecl = FunctionDeclBase &
-  (
-    | { trigger: 'authorizer' }
-    | { trigger: 'http'; routes: Route[] }
-    | { trigger: 'queue'; queue: QueueName; batchSize: number; maxConcurrency?: number }
-    | { trigger: 'schedule'; everyMinutes: number }
-  ) & {
-    /** Container image: the directory holding the Dockerfile (built from the render bundle). */
-    image?: string;
-  };
+} as const satisfies Record<LayerName, { directory: string; description: string }>;
 
 /**
  * How long a claim on a video's assembly holds: the assemble function's timeout, so that a claim outlives the
@@ -66,6 +17,22 @@ export type FunctionDecl = FunctionDeclBase &
  */
 const ASSEMBLE_TIMEOUT_SECONDS = 300;
 export const assemblyLeaseSeconds = ASSEMBLE_TIMEOUT_SECONDS + 30;
+
+/** What the two preparation functions (prepare, prepareFootage) share: one image and handler, one job. */
+const PREPARATION = {
+  entry: 'functions/prepare/handler.ts',
+  image: 'functions/prepare',
+  trigger: 'queue',
+  batchSize: 1,
+  // A photo look peaks at about 1.5-1.8 GB; 3008 MB leaves room and buys about 1.7 vCPUs of CPU time (Lambda's
+  // CPU grows with memory; onnxruntime runs 2 threads).
+  memoryMb: 3008,
+  tables: { accountBots: 'readWrite' },
+  queues: { notify: 'send' },
+  // It writes looks and removes what it used or made: the uploads (a video_upload's file too), a failed look; it
+  // moves a replaced look to retired-looks/ (copy, then delete).
+  bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
+} as const;
 
 export const functions = {
   authorizer: {
@@ -295,6 +262,27 @@ export const functions = {
     timeoutSeconds: 10,
     tables: { inbox: 'read' },
   },
+  /**
+   * The fetch stage: brings a clip's media (background, images, recording) or a video's music from the caller's
+   * URLs into the bucket, then queues the render or assembly again (functions/fetcher). It only waits on strangers'
+   * servers, each download at the media pace, so it is small and many run at once; render and assemble never wait.
+   */
+  fetcher: {
+    entry: 'functions/fetcher/handler.ts',
+    trigger: 'queue',
+    queue: 'fetch',
+    batchSize: 1,
+    maxConcurrency: 100,
+    localConcurrency: 8,
+    memoryMb: 512,
+    // The longest download (a recording's 60 s limit) and the uploads of what came, side by side.
+    timeoutSeconds: 180,
+    // A clip's media at most: a background (200 MB), a recording (100 MB), a logo and ten overlays' images (10 MiB each).
+    ephemeralStorageMb: 1024,
+    tables: { videos: 'readWrite' },
+    queues: { render: 'send', assemble: 'send', notify: 'send' },
+    bucket: 'readWrite',
+  },
   render: {
     entry: 'functions/render/handler.ts',
     image: 'functions/render',
@@ -309,7 +297,8 @@ export const functions = {
     ephemeralStorageMb: 2048,
     // lexicons: a clip is said with its account's lexicon as it is when the clip renders.
     tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite', lexicons: 'read' },
-    queues: { assemble: 'send', notify: 'send' },
+    // fetch: a clip not in the render cache whose media from URLs is not in the bucket yet goes to the fetch stage.
+    queues: { assemble: 'send', notify: 'send', fetch: 'send' },
     bucket: 'readWrite',
     polly: true,
     voices: true,
@@ -324,11 +313,12 @@ export const functions = {
     environment: { [envNames.assemblyLeaseSeconds]: String(assemblyLeaseSeconds) },
     // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again; with
     // music, the mixed file (as large again), the caller's music file (limits.maxMusicBytes) and its decoded WAV
-    // (at most the video's length: 30 minutes are 350 MB). The music is fetched through the address guard, as the
-    // render fetches backgrounds: the function needs no more than the internet access every Lambda has.
+    // (at most the video's length: 30 minutes are 350 MB). A music URL is downloaded by the fetcher; assemble reads
+    // it from fetched/ in the bucket.
     ephemeralStorageMb: 6144,
     tables: { videos: 'readWrite' },
-    queues: { notify: 'send' },
+    // fetch: a video whose music file is not in the bucket yet goes to the fetch stage first.
+    queues: { notify: 'send', fetch: 'send' },
     // It deletes an output it stored for a video that ended meanwhile (assemble-job.ts discardOutput), and
     // only what it writes: outputs/ (outputObjectKey).
     bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.outputs] },
@@ -355,22 +345,12 @@ export const functions = {
    * native runtimes.
    */
   prepare: {
-    entry: 'functions/prepare/handler.ts',
-    image: 'functions/prepare',
-    trigger: 'queue',
+    ...PREPARATION,
     queue: 'prepare',
-    batchSize: 1,
     maxConcurrency: 10,
-    // A photo look peaks at about 1.5-1.8 GB; 3008 MB leaves room and buys about 1.7 vCPUs of CPU time (Lambda's
-    // CPU grows with memory; onnxruntime runs 2 threads). A look takes 6-8 s on 2 x64 cores
-    // (docs/notes/packaging.md): 2 minutes is ample, and a stuck job is retried after 3 minutes, not 6.
-    memoryMb: 3008,
+    // A look takes 6-8 s on 2 x64 cores (docs/notes/packaging.md): 2 minutes is ample, and a stuck job is retried
+    // after 3 minutes, not 6.
     timeoutSeconds: 120,
-    tables: { accountBots: 'readWrite' },
-    queues: { notify: 'send' },
-    // It writes looks and removes what it used or made: the uploads (a video_upload's file too), a failed look; it
-    // moves a replaced look to retired-looks/ (copy, then delete).
-    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
   /**
    * Prepares a video bot: its recording is decoded once with its landmarks (docs/video-bots.md). The prepare image
@@ -379,21 +359,14 @@ export const functions = {
    * recording, and a queue and concurrency of its own, so photo and drawn bots never wait behind recordings.
    */
   prepareFootage: {
-    entry: 'functions/prepare/handler.ts',
-    image: 'functions/prepare',
-    trigger: 'queue',
+    ...PREPARATION,
     queue: 'footage',
-    batchSize: 1,
     // Each holds an environment for minutes; limits.maxBotsPreparing bounds one account's share of them.
     maxConcurrency: 10,
-    memoryMb: 3008,
     timeoutSeconds: 900,
     // The recording (up to limits.maxRecordingBytes, 300 MB) and the look made from it, with room for the
     // leftovers of one killed preparation until the next invocation clears them.
     ephemeralStorageMb: 2048,
-    tables: { accountBots: 'readWrite' },
-    queues: { notify: 'send' },
-    bucket: { access: 'readWrite', delete: [BUCKET_PREFIXES.looks, BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },
   },
   sweeper: {
     entry: 'functions/sweeper/handler.ts',
@@ -406,7 +379,7 @@ export const functions = {
     tables: { videos: 'readWrite', accountBots: 'readWrite', batches: 'readWrite' },
     queues: { notify: 'send', batch: 'send' },
     // Jobs that crashed on every attempt end there; the sweeper fails their videos or bots and leaves the messages.
-    deadLetters: ['render', 'assemble', 'prepare', 'footage'],
+    deadLetters: SWEPT_DEAD_LETTERS,
     // A failed bot's uploads go (a video_upload's file too; its previous look stays where it is); it reads and
     // writes nothing.
     bucket: { delete: [BUCKET_PREFIXES.uploads, BUCKET_PREFIXES.uploadFiles] },

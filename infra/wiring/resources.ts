@@ -60,6 +60,17 @@ export type { QueueName, TableName };
 
 export const queues = {
   /**
+   * One message per clip (or video's music) whose media from URLs must be brought into the bucket. The visibility
+   * timeout is the fetcher's 3 minutes plus one.
+   */
+  fetch: {
+    visibilityTimeoutSeconds: 240,
+    maxReceiveCount: 3,
+    // A fetch takes seconds (a URL that hangs is given up within about 5 s); 10 minutes means fetches queue behind
+    // each other (all maxConcurrency busy) or crash and come back.
+    oldestMessageAlarmSeconds: 600,
+  },
+  /**
    * One message per clip to render. The visibility timeout is the render function's 15 minutes plus one, so a
    * crashed render is retried soon, well inside a video's 1 h deadline. AWS's rule of thumb of 6x the function
    * timeout guards against throttled invocations; the event source's maxConcurrency bounds those instead.

@@ -169,7 +169,7 @@ describe('a failed video', () => {
     expect(video.error?.code).toBe('background_unavailable');
     const [failed] = await waitFor(metricNames.videosFailed);
     expect(failed).toMatchObject({
-      function: 'render',
+      function: 'fetcher',
       values: [1],
       definition: { Dimensions: [[dimensionNames.service, dimensionNames.errorCode], [dimensionNames.service]] },
     });

@@ -27,6 +27,7 @@ Object.assign(process.env, {
   QUEUE_RENDER_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/render',
   QUEUE_NOTIFY_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify',
   QUEUE_PREPARE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/prepare',
+  QUEUE_FOOTAGE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/footage',
   BUCKET_NAME: 'vidbot-bucket',
   AWS_REGION: 'eu-west-1',
   AWS_ACCESS_KEY_ID: 'test',

@@ -43,7 +43,7 @@ import { startWebhookReceiver } from './webhook-receiver.ts';
 export async function runScenarios() {
   const ok = await startWebhookReceiver(tenant.webhookSecret);
   const failing = await startWebhookReceiver(tenant.webhookSecret, () => 500);
-  const files = await startFileServer({});
+  const files = await startFileServer({ '/logo.png': join(REPO_ROOT, 'functions/render/bots/ava/body.png') });
   try {
     // Authorizer: a known key, an unknown one.
     const authorizerEvent = (key: string) => ({
@@ -158,10 +158,12 @@ export async function runScenarios() {
     });
     // v3: voice only; the video ends while its output is being stored, so assemble discards the output.
     videoIds.v3 = await create({ webhook: `${ok.url}/v3`, create_video: false, clips: [{ bot_uid: 'bot_otto', text: 'Grants three.' }] });
-    // v4: its background is missing, so the render fails the video.
+    // v4: the render hands it to the fetch stage, which stores its logo in the bucket and finds its background
+    // missing, so it fails the video.
     videoIds.v4 = await create({
       webhook: `${ok.url}/v4`,
       clips: [{ bot_uid: 'bot_maya', text: 'Grants four.', background: `${files.base}/missing.mp4` }],
+      logo: { url: `${files.base}/logo.png` },
     });
     const repository = new DynamoVideoRepository(doc, names.table('videos'));
     recorder.beforeCall(async (call) => {
@@ -178,6 +180,7 @@ export async function runScenarios() {
       }
     });
     await drain('render', 'render');
+    await drain('fetch', 'fetcher');
     await drain('assemble', 'assemble');
     await drain('notify', 'notifier');
 

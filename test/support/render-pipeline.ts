@@ -16,17 +16,19 @@ import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { runQueueJob } from '#commons/jobs';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import { parseCreateVideo } from '#domain/create-request';
-import type { AssembleMessage, DeliverMessage, RenderClipMessage } from '#domain/messages';
+import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import { createVideo } from '#domain/videos';
-import type { AssembleDeps } from '#functions/assemble/assemble-job.ts';
+import { type AssembleDeps, assembleJob } from '#functions/assemble/assemble-job.ts';
+import { type FetchJobDeps, fetchJob } from '#functions/fetcher/fetch-job.ts';
 import type { BackgroundMedia } from '#functions/media/background-media.ts';
 import type { ConcatInput } from '#functions/media/concat.ts';
+import type { MediaDownload } from '#functions/media/fetch-media.ts';
 import type { ImageMedia } from '#functions/media/image-media.ts';
 import type { MixMusicInput } from '#functions/media/music.ts';
+import type { ImageSubject } from '#functions/media/remote-media.ts';
 import { type ClipJobDeps, renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput, RenderClipOutput, VideoClipInput } from '#functions/render/engine/types.ts';
-import type { ImageSubject } from '#functions/render/image.ts';
 import { lookDirectories } from '#functions/render/look-cache.ts';
 import { fetchRecording } from '#functions/render/recording.ts';
 import { assemblyLeaseSeconds } from '#infra/wiring.ts';
@@ -104,8 +106,26 @@ export const fetchImage = vi.fn(async (_url: string, path: string, _subject: Ima
   return { path, format: { demuxer: 'png_pipe', label: 'PNG' }, width: 400, height: 200 };
 });
 
+/** Stands for the fetch stage's download (functions/media/fetch-media.ts, tested on its own): the file names its URL. */
+export const download = vi.fn(async (url: string, path: string, _what: MediaDownload) => {
+  await writeFile(path, `fetched ${url}`);
+  return 1;
+});
+/** The URL whose answer the fetch stage stored under `key` (the stand-in download writes its name). */
+export const urlFetchedAt = async (key: string) => (await objects.getText(key))?.replace(/^fetched /, '');
+/** A queue whose messages are worked on as they are sent: the fetch stage hands back to the render or assembly. */
+const runAtOnce = <M>(work: (message: M) => Promise<void>) => ({
+  send: work,
+  sendBatch: async (messages: M[]) => {
+    for (const message of messages) await work(message);
+  },
+});
+
 export let clipDeps: ClipJobDeps;
 export let assembleDeps: AssembleDeps;
+let fetchDeps: FetchJobDeps;
+/** The fetch stage: its real job, on the stand-in download; what it queues runs at once (with the files' deps). */
+const fetchQueue = runAtOnce((message: FetchMediaMessage) => runQueueJob(fetchJob, message, 1, 3, fetchDeps));
 export const caller = { tenantId: 'acct_1', keyId: 'key_1' };
 
 export async function submit(clips: unknown[], createVideoFlag = true, who = caller, fields: Record<string, unknown> = {}) {
@@ -147,15 +167,25 @@ export function useRenderPipeline(clock: () => Date) {
       objects,
       assembleQueue,
       notifyQueue,
+      fetchQueue,
       renderClip,
       speechFor: () => ({ name: 'none', synthesize: async () => ({ wavPath: '', sampleRate: 0, durationSeconds: 0, words: [] }) }),
       fetchBackground,
       fetchImage,
-      fetchRecording: (recording, path) => fetchRecording(recording, path, { mode: 'local', objects }),
+      fetchRecording: (recording, path) => fetchRecording(recording, path, objects),
       voices: { polly: false },
       now: () => now(),
     };
-    assembleDeps = { videos, objects, notifyQueue, concat, poster, musicBed, mixMusic, assemblyLeaseSeconds };
+    assembleDeps = { videos, objects, notifyQueue, fetchQueue, concat, poster, musicBed, mixMusic, assemblyLeaseSeconds };
+    fetchDeps = {
+      videos,
+      objects,
+      renderQueue: runAtOnce((message: RenderClipMessage) => runQueueJob(renderJob, message, 1, 3, clipDeps)),
+      assembleQueue: runAtOnce((message: AssembleMessage) => runQueueJob(assembleJob, message, 1, 3, assembleDeps)),
+      notifyQueue,
+      download,
+      mode: 'local',
+    };
   });
   afterAll(() => dynamo.stop());
   beforeEach(() => {
@@ -164,6 +194,7 @@ export function useRenderPipeline(clock: () => Date) {
     poster.mockClear();
     fetchBackground.mockClear();
     fetchImage.mockClear();
+    download.mockClear();
     musicBed.mockClear();
     mixMusic.mockClear();
     for (const q of [renderQueue, assembleQueue, notifyQueue]) q.take();

@@ -210,6 +210,7 @@ export const invocations: Record<FunctionName, Invocation> = {
     event: apiEvent('GET', '/v1/inbox', '/v1/inbox'),
     expect: expectHttp(401, 'unauthorized'),
   },
+  fetcher: emptyBatch,
   render: emptyBatch,
   prepare: emptyBatch,
   prepareFootage: emptyBatch,

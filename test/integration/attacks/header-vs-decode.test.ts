@@ -32,6 +32,9 @@ describe('headers against decoding', () => {
     const decodedError = await rejection(checkDecodeAgainstHeader(lying, 'matroska', { seconds: 2 }, { stream: 'a', maxSeconds: 120 }));
     expect(decodedError).toBeInstanceOf(DecodeMismatchError);
     expect((decodedError as DecodeMismatchError).reason).toBe('lasts longer than the 2.0 s its header declares');
+    // It decoded past the claim and its tolerance (2 s + 1 s) by at most the half second that shows it goes on, not 60 s.
+    expect((decodedError as DecodeMismatchError).decodedSeconds).toBeGreaterThan(3);
+    expect((decodedError as DecodeMismatchError).decodedSeconds).toBeLessThanOrEqual(3.6);
     console.log(`header vs decode: the 60-s file claiming 2 s refused in ${Date.now() - started} ms`);
     expect(await checkDecodeAgainstHeader(honest, 'matroska', { seconds: 3 }, { stream: 'a', maxSeconds: 120 })).toBeGreaterThan(2.9);
 

@@ -70,6 +70,14 @@ describe('grants', () => {
     ).toBe(true);
     expect(made('render', 'CopyObject'), 'a temporary render is kept by copying').toBe(true);
     expect(
+      made('fetcher', 'PutObject', (c) => c.input.Key.startsWith('fetched/')),
+      'the fetch stage stores a logo it fetched',
+    ).toBe(true);
+    expect(
+      made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.fetch!.url),
+      'the render hands a clip to the fetch stage',
+    ).toBe(true);
+    expect(
       made('inboxReceive', 'Query', (c) => c.input.IndexName === 'byTenant'),
       "the inbox reads the account's keys",
     ).toBe(true);
@@ -83,8 +91,8 @@ describe('grants', () => {
     ).toBe(true);
     expect(made('render', 'SynthesizeSpeech'), 'Polly speech').toBe(true);
     expect(
-      made('render', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url),
-      'a failed render notifies',
+      made('fetcher', 'SendMessage', (c) => c.input.QueueUrl === provisioned.notify!.url),
+      'a failed fetch notifies',
     ).toBe(true);
     expect(made('notifier', 'ChangeMessageVisibility'), 'a failed delivery is rescheduled').toBe(true);
     expect(

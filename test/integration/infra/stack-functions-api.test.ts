@@ -69,8 +69,8 @@ describe('functions', () => {
     expect(resources[fnId(name)]!.Properties.Runtime).toBeUndefined();
   });
 
-  it("gives render, assemble and a recording's preparation the /tmp their media needs, and the others Lambda's default", () => {
-    const media = { render: 2048, assemble: 6144, prepareFootage: 2048 } as const;
+  it("gives render, assemble, the fetcher and a recording's preparation the /tmp their media needs, and the others Lambda's default", () => {
+    const media = { render: 2048, assemble: 6144, fetcher: 1024, prepareFootage: 2048 } as const;
     for (const [name, size] of Object.entries(media))
       expect(resources[fnId(name as FunctionName)]!.Properties.EphemeralStorage).toEqual({ Size: size });
     for (const name of functionNames.filter((n) => !(n in media))) {

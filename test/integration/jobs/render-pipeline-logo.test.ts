@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { runQueueJob } from '#commons/jobs';
 import { JobFailedError } from '#domain/errors';
 import { toPublicVideo } from '#functions/commons/presenters/video.ts';
+import { LOGO, overlayImageSubject } from '#functions/media/remote-media.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
-import { LOGO, overlayImageSubject } from '#functions/render/image.ts';
 import {
   caller,
   clipDeps,
@@ -19,6 +19,7 @@ import {
   renderClip,
   renderQueue,
   submit,
+  urlFetchedAt,
   useRenderPipeline,
   videoInput,
   videos,
@@ -48,7 +49,7 @@ describe('the logo', () => {
     const video = await renderAll();
     expect(video.renderedCount).toBe(2);
     expect(fetchImage).toHaveBeenCalledTimes(2);
-    expect(fetchImage.mock.calls.map(([url, , subject]) => [url, subject])).toEqual([
+    expect(await Promise.all(fetchImage.mock.calls.map(async ([key, , subject]) => [await urlFetchedAt(key), subject]))).toEqual([
       [LOGO_URL, LOGO],
       [LOGO_URL, LOGO],
     ]);
@@ -99,7 +100,7 @@ describe('the logo', () => {
     await submit([{ clip_uid: kept.clipUid }], true, caller, { logo: { url: 'https://cdn.test/new.png', position: 'center' } });
     const relogoed = await renderAll();
     expect(relogoed.clips[0]!.logo).toEqual({ url: 'https://cdn.test/new.png', position: 'center', size: 0.12, opacity: 1 });
-    expect(fetchImage.mock.lastCall![0]).toBe('https://cdn.test/new.png');
+    expect(await urlFetchedAt(fetchImage.mock.lastCall![0])).toBe('https://cdn.test/new.png');
     expect(renderClip).toHaveBeenCalledTimes(3);
 
     await submit([{ clip_uid: kept.clipUid }], true, caller, { logo: { url: LOGO_URL } });
@@ -131,7 +132,7 @@ describe('the logo', () => {
     ];
     await submit([{ bot_uid: 'bot_ava', text: 'Badges and a logo', overlays }], true, caller, { logo: { url: LOGO_URL } });
     await renderAll();
-    expect(fetchImage.mock.calls.map(([url, , subject]) => [url, subject])).toEqual([
+    expect(await Promise.all(fetchImage.mock.calls.map(async ([key, , subject]) => [await urlFetchedAt(key), subject]))).toEqual([
       ['https://cdn.test/badge.png', overlayImageSubject(1)],
       ['https://cdn.test/seal.png', overlayImageSubject(2)],
       [LOGO_URL, LOGO],

@@ -17,12 +17,14 @@ import { HttpStatusError } from '#commons/net/errors';
 import { MUSIC_PRESETS } from '#domain/choices';
 import { JobFailedError } from '#domain/errors';
 import { assembleJob } from '#functions/assemble/assemble-job.ts';
-import { musicBed } from '#functions/assemble/music.ts';
+import { decodeMusicFile, musicBed } from '#functions/assemble/music.ts';
 import { ffmpegPath } from '#functions/media/binaries.ts';
 import { concatClips } from '#functions/media/concat.ts';
+import { fetchMediaToFile } from '#functions/media/fetch-media.ts';
 import { AUDIO_ENCODE_ARGS, VIDEO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from '#functions/media/formats.ts';
 import { mixMusic } from '#functions/media/music.ts';
 import { presetWav } from '#functions/media/music-presets.ts';
+import { musicRules } from '#functions/media/remote-media.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput } from '#functions/render/engine/types.ts';
 import { startFileServer } from '#infra/scripts/support/file-server.ts';
@@ -32,6 +34,7 @@ import {
   assembleDeps,
   assembleQueue,
   clipDeps,
+  download,
   objects,
   renderClip,
   renderQueue,
@@ -126,7 +129,9 @@ beforeAll(async () => {
   renderClip.mockImplementation(realClip);
   assembleDeps.concat = concatClips;
   assembleDeps.mixMusic = mixMusic;
-  assembleDeps.musicBed = (music, workDir, seconds) => musicBed(music, workDir, seconds, 'local');
+  assembleDeps.musicBed = (music, workDir, seconds, key) => musicBed(music, workDir, seconds, { key, objects });
+  // The fetch stage downloads the music for real.
+  download.mockImplementation(fetchMediaToFile);
 }, 60_000);
 
 afterAll(async () => {
@@ -254,7 +259,12 @@ describe('a preset', () => {
 });
 
 describe('a music file that cannot be used', () => {
-  const bed = (url: string) => musicBed({ url, volume: 0.25 }, dir, 5, 'local');
+  // Fetched by the fetch stage's rules, then decoded by the assembly.
+  const bed = async (url: string) => {
+    const path = join(dir, 'music-download');
+    await fetchMediaToFile(url, path, { ...musicRules, mode: 'local' });
+    return decodeMusicFile(path, dir, 5);
+  };
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => undefined,
