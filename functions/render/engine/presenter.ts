@@ -3,12 +3,14 @@
  * where it stands, and the RGBA picture of each frame that the presenter layer pipes to ffmpeg.
  */
 
+import type { FrameSize } from '#domain/shape';
 import { blendOver } from '#media/raster/blend';
+import { type Box, clipTo, cropInto } from '#media/raster/box';
 import { hashString, poses } from './animation.ts';
 import type { CarriedCard } from './carried-backdrop.ts';
 import { type ClipTiming, zoomFactor } from './clip-timeline.ts';
 import { footagePresenter } from './footage/footage-bot.ts';
-import { botHeightFor, carriesBackdrop, faceBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
+import { type BotBox, botHeightFor, carriesBackdrop, faceBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { clipMouthFrames, speechLoudness } from './mouth-track.ts';
 import type { PresenterRig } from './rigs/presenter-rig.ts';
 import { rigFor } from './rigs/rig.ts';
@@ -20,6 +22,9 @@ export async function presenterFor(input: VideoClipInput, speech: SpeechResult, 
   const manifest = lookManifest(input.bot.look, input.lookDirectory);
   return manifest.footage ? footagePresenter(input, speech, timing, manifest) : presenterOf(input, speech, timing);
 }
+
+/** Canvas pixels kept past the frame's edges in the piped part: more than the chroma filter reaches (px). */
+const BEYOND_FRAME = 16;
 
 function presenterOf(input: VideoClipInput, speech: SpeechResult, timing: ClipTiming): Presenter {
   const { frame, position } = input;
@@ -43,14 +48,48 @@ function presenterOf(input: VideoClipInput, speech: SpeechResult, timing: ClipTi
     startFrame: timing.entryFrames,
   });
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground, carriedBackdrop: carried });
+  const frameOf = (i: number) => rig.render(framePoses[i]!, zoomFactor(i, input.transitions, timing));
+  const common = { place, head: faceBoxOf(place, sprites.manifest), ...(carried && { backdrop: carriedCard(sprites, rig.render(framePoses[0]!)) }) };
+  const slides = [input.transitions.entry, input.transitions.exit].some((t) => t?.startsWith('slide'));
+  const part = pipedPart(rig, place, slides ? undefined : frame);
+  if (part.width === rig.width && part.height === rig.height) return { ...common, width: rig.width, height: rig.height, frame: frameOf };
+  const canvas = { width: rig.width, height: rig.height, data: Buffer.alloc(0) };
+  const piped = { width: part.width, height: part.height, data: Buffer.alloc(part.width * part.height * 4) };
   return {
-    width: rig.width,
-    height: rig.height,
-    place,
-    head: faceBoxOf(place, sprites.manifest),
-    ...(carried && { backdrop: carriedCard(sprites, rig.render(framePoses[0]!)) }),
-    frame: (i) => rig.render(framePoses[i]!, zoomFactor(i, input.transitions, timing)),
+    ...common,
+    width: part.width,
+    height: part.height,
+    crop: { x: part.x, y: part.y, canvasWidth: rig.width },
+    frame: (i) => {
+      cropInto(piped, { ...canvas, data: frameOf(i) }, part);
+      return piped.data;
+    },
   };
+}
+
+/**
+ * The part of the canvas piped to ffmpeg: what the rig draws on (its extent), inside the frame unless it slides (no
+ * frame given). A `full` presenter's canvas reaches past the frame's edges and, without its card, is mostly clear:
+ * piping, converting and overlaying all of it cost as much as the rest of the render. Its edges are on even pixels
+ * (ffmpeg's 4:2:0 chroma pairs the canvas's pixels as before) with a margin past the frame's edges.
+ */
+function pipedPart(rig: PresenterRig, place: BotBox, frame: FrameSize | undefined): Box {
+  const extent = rig.extent();
+  // A sliding canvas shows, on its way, what lies beyond the frame's edges where it stands.
+  const inFrame = !frame
+    ? extent
+    : clipTo(extent, {
+        x: -place.x - BEYOND_FRAME,
+        y: -place.y - BEYOND_FRAME,
+        width: frame.width + 2 * BEYOND_FRAME,
+        height: frame.height + 2 * BEYOND_FRAME,
+      });
+  const even = (v: number) => v - (v & 1);
+  const x = even(inFrame.x);
+  const y = even(inFrame.y);
+  const right = Math.min(rig.width, inFrame.x + inFrame.width + ((inFrame.x + inFrame.width) & 1));
+  const bottom = Math.min(rig.height, inFrame.y + inFrame.height + ((inFrame.y + inFrame.height) & 1));
+  return { x, y, width: right - x, height: bottom - y };
 }
 
 /** The card to carry to the frame's edges: the panel, and the panel with the figure of the first frame over it. */

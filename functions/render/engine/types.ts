@@ -182,9 +182,14 @@ export class SpeechTooLongError extends Error {
 
 /** A clip's presenter as the presenter layer sees it: its canvas, where it stands, and its picture per frame. */
 export interface Presenter {
-  /** The size of its pictures (its canvas), px. */
+  /** The size of its pictures (its canvas, or the part of it in `crop`), px. */
   width: number;
   height: number;
+  /**
+   * Where its pictures lie on its canvas when they are a part of it (presenter.ts pipedPart), and the canvas's
+   * width (a slide moves the whole canvas). Without it, its pictures are its whole canvas.
+   */
+  crop?: { x: number; y: number; canvasWidth: number };
   /** Where its canvas stands in the frame, and its face there (layout.ts faceBoxOf: captions and text keep clear of them). */
   place: BotBox;
   head: BotBox;

@@ -6,6 +6,7 @@
  */
 import type { FaceGeometry } from '#domain/look';
 import { blendOver, forgetRuns, type Mask, mixInto } from '#media/raster/blend';
+import { type Box, boundsOf, clipTo, unionOf, widenBox } from '#media/raster/box';
 import type { Picture } from '#media/raster/picture';
 import type { FramePose, MouthFrame } from '../animation.ts';
 import { faceOf, type HeadPose, type WarpRegion, widen } from '../head-motion.ts';
@@ -25,6 +26,11 @@ const MAX_WARPED = 256;
 const MAX_WARPED_BYTES = 96 * 1024 * 1024;
 /** Turned back hair kept for reuse: one per tilt (21 steps in ±2.5°). */
 export const MAX_BACKS = 24;
+/**
+ * How far, in canvas units, a pose moves a layer's pixels beyond its own box: the nod (4), the breath (2.4) and the
+ * sway (1.2) of animation.ts, and the back hair's turn, with room to spare. The head's warp region has its reach in it.
+ */
+const MOTION_UNITS = 16;
 /** Warped reference frames (by turn) kept for reuse: 48, or fewer within 64 MB. */
 const MAX_REFERENCES = MAX_BACKS * 2;
 const MAX_REFERENCE_BYTES = 64 * 1024 * 1024;
@@ -89,6 +95,17 @@ export abstract class SpriteRig implements PresenterRig {
     const frame = zoom >= 0.999 ? this.frame.data : this.zoomed(zoom);
     this.last = { key, frame };
     return frame;
+  }
+
+  /**
+   * The whole canvas with the card; without it, the figure: the body and back hair and the head's warp region,
+   * widened by the pose's motion. A zoom shrinks the figure toward the card's anchor, inside that box.
+   */
+  extent(): Box {
+    const canvas = { x: 0, y: 0, width: this.width, height: this.height };
+    if (this.options.withPanel) return canvas;
+    const figure = unionOf([boundsOf(this.sprites.body), boundsOf(this.sprites.back), this.headRegion]);
+    return figure ? clipTo(widenBox(figure, Math.ceil(MOTION_UNITS * this.sprites.scale)), canvas) : canvas;
   }
 
   /** Panel + back hair + body for one pose offset (and the back hair's turn). */
