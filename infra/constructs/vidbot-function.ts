@@ -203,19 +203,26 @@ function accept(fn: LambdaFunction, finding: string, reason: string): void {
 }
 
 /**
- * A declaration's bucket access as read/write access (none for a delete-only `{ delete }`) plus the object key
- * patterns it may delete: none, everything ('readWriteDelete'), or `<prefix>*` for each prefix of `{ access, delete }`.
+ * A declaration's bucket access as read/write access on every object (none for a prefix-only `{ delete, put }`)
+ * plus the object key patterns it may delete and write: none, everything ('readWriteDelete' deletes), or
+ * `<prefix>*` for each prefix of `{ delete, put }`.
  * @internal Exported for its tests.
  */
-export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access?: Access; deletes: string[] } {
-  if (bucket === 'readWriteDelete') return { access: 'readWrite', deletes: ['*'] };
-  if (typeof bucket === 'string') return { access: bucket, deletes: [] };
-  if (bucket.delete.length === 0) throw new Error('bucket.delete must name at least one key prefix, got none');
-  for (const prefix of bucket.delete) {
+export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access?: Access; deletes: string[]; puts: string[] } {
+  if (bucket === 'readWriteDelete') return { access: 'readWrite', deletes: ['*'], puts: [] };
+  if (typeof bucket === 'string') return { access: bucket, deletes: [], puts: [] };
+  const deletes = keyPatterns('delete', bucket.delete);
+  const puts = keyPatterns('put', bucket.put);
+  if (deletes.length + puts.length === 0) throw new Error('bucket.delete or bucket.put must name at least one key prefix, got none');
+  return { access: bucket.access, deletes, puts };
+}
+
+function keyPatterns(field: 'delete' | 'put', prefixes: readonly string[] = []): string[] {
+  for (const prefix of prefixes) {
     if (!/^[a-z0-9][a-z0-9_.-]*\/$/i.test(prefix))
-      throw new Error(`bucket.delete prefixes must be plain key prefixes ending in "/", got "${prefix}"`);
+      throw new Error(`bucket.${field} prefixes must be plain key prefixes ending in "/", got "${prefix}"`);
   }
-  return { access: bucket.access, deletes: bucket.delete.map((prefix) => `${prefix}*`) };
+  return prefixes.map((prefix) => `${prefix}*`);
 }
 
 /**
@@ -283,8 +290,8 @@ function connectQueues(fn: LambdaFunction, decl: FunctionDecl, resources: Vidbot
 }
 
 /** The bucket's grants, and why each wildcard they carry is accepted. */
-function connectBucket(fn: LambdaFunction, bucketAccess: { access?: Access; deletes: string[] }, bucket: IBucket): void {
-  const { access, deletes } = bucketAccess;
+function connectBucket(fn: LambdaFunction, bucketAccess: ReturnType<typeof objectAccess>, bucket: IBucket): void {
+  const { access, deletes, puts } = bucketAccess;
   const objects = 'Object keys are chosen per video and clip at run time, so object access is granted on <bucket>/* of the one media bucket.';
   if (access) accept(fn, `Resource::${nagArn(bucket)}/*`, objects);
   if (access && access !== 'write') {
@@ -296,9 +303,15 @@ function connectBucket(fn: LambdaFunction, bucketAccess: { access?: Access; dele
       'CDK grantRead: listing the media bucket (HeadObject on a missing key needs ListBucket to return 404 rather than 403).',
     );
   }
-  if (access && access !== 'read') {
+  if ((access && access !== 'read') || puts.length > 0) {
     accept(fn, 'Action::s3:Abort*', 'CDK grantPut: aborting its own multipart uploads of large renders on the media bucket.');
   }
+  for (const pattern of puts)
+    accept(
+      fn,
+      `Resource::${nagArn(bucket)}/${pattern}`,
+      `Writes only under ${pattern.slice(0, -1)}, whose keys are chosen per tenant and video at run time.`,
+    );
   if (deletes.length > 0) {
     accept(
       fn,
@@ -318,5 +331,6 @@ function connectBucket(fn: LambdaFunction, bucketAccess: { access?: Access; dele
   if (access && access !== 'write') bucket.grantRead(fn);
   // grantWrite would include s3:DeleteObject*; put is what writing needs, delete is granted apart.
   if (access && access !== 'read') bucket.grantPut(fn);
+  for (const pattern of puts) bucket.grantPut(fn, pattern);
   for (const pattern of deletes) bucket.grantDelete(fn, pattern);
 }

@@ -80,10 +80,11 @@ interface FunctionDeclBase {
   /** Dead-letter queues of these queues the function may read (receive and hide, never delete). */
   deadLetters?: readonly QueueName[];
   /**
-   * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete }` may delete only under the
-   * given key prefixes (each ending in "/"), e.g. what the function itself writes; without `access`, only delete.
+   * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete, put }` may delete (`delete`) or
+   * write (`put`) only under the given key prefixes (each ending in "/"), e.g. what the function itself writes,
+   * beside `access` on every object (without it, only those).
    */
-  bucket?: Access | 'readWriteDelete' | { access?: Access; delete: readonly string[] };
+  bucket?: Access | 'readWriteDelete' | { access?: Access; delete?: readonly string[]; put?: readonly string[] };
   /** Extra plain environment, e.g. feature switches. */
   environment?: Record<string, string>;
   /** Needs Amazon Polly (speech synthesis). */

@@ -281,7 +281,8 @@ export const functions = {
     ephemeralStorageMb: 1024,
     tables: { videos: 'readWrite' },
     queues: { render: 'send', assemble: 'send', notify: 'send' },
-    bucket: 'readWrite',
+    // Reads to see whether an earlier run brought a file already; writes only what it brings.
+    bucket: { access: 'read', put: [BUCKET_PREFIXES.fetched] },
   },
   render: {
     entry: 'functions/render/handler.ts',

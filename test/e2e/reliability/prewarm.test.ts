@@ -1,7 +1,7 @@
 /**
  * `npm start` (prewarm: true) starts one execution environment of each function a video passes through before it
  * says it is ready, as Lambda's provisioned concurrency does, so the first video after start does not wait for
- * their cold starts (docs/performance.md: 1.28 → 1.09 of the floor). A runtime without it starts none until asked;
+ * their cold starts (docs/performance.md, "The first render"). A runtime without it starts none until asked;
  * the prewarmed environments serve the first requests (no second one is started for them).
  */
 import { afterEach, describe, expect, it } from 'vitest';

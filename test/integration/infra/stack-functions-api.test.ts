@@ -196,17 +196,15 @@ describe('least privilege', () => {
       const statements = statementsOf(name);
       const actions = statements.flatMap(actionsOf);
       const declared = decl(name).bucket;
-      const { access, deletes } = declared === undefined ? { access: undefined, deletes: [] } : objectAccess(declared);
-      const deleted = statements
-        .filter((s) => actionsOf(s).includes('s3:DeleteObject*'))
-        .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+      const { access, deletes, puts } = declared === undefined ? { access: undefined, deletes: [], puts: [] } : objectAccess(declared);
+      const resourcesOf = (action: string) =>
+        statements.filter((s) => actionsOf(s).includes(action)).flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
       // A statement's resources are a set: CDK may list merged prefixes in any order.
       const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
-      expect([...deleted].sort(byJson), name).toEqual(deletes.map((pattern) => ({ 'Fn::Join': ['', [bucketArn, `/${pattern}`]] })).sort(byJson));
-      expect(
-        actions.some((a) => a.startsWith('s3:PutObject')),
-        name,
-      ).toBe(access !== undefined && access !== 'read');
+      const onBucket = (patterns: string[]) => patterns.map((pattern) => ({ 'Fn::Join': ['', [bucketArn, `/${pattern}`]] })).sort(byJson);
+      expect([...resourcesOf('s3:DeleteObject*')].sort(byJson), name).toEqual(onBucket(deletes));
+      const written = access !== undefined && access !== 'read' ? ['*', ...puts] : puts;
+      expect([...resourcesOf('s3:PutObject')].sort(byJson), name).toEqual(onBucket(written));
       expect(
         actions.some((a) => a.startsWith('s3:GetObject')),
         name,
@@ -220,9 +218,14 @@ describe('least privilege', () => {
     expect(() => objectAccess({ access: 'readWrite', delete: ['outputs/*'] })).toThrow(/ending in "\/", got "outputs\/\*"/);
     expect(() => objectAccess({ access: 'readWrite', delete: [] })).toThrow(/at least one/);
     // The sweeper only deletes a failed bot's uploads (its PUT's files and its upload's file): no read, no put.
-    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['uploads/*', 'upload-files/*'] });
+    expect(objectAccess(functions.sweeper.bucket)).toEqual({ access: undefined, deletes: ['uploads/*', 'upload-files/*'], puts: [] });
     // DELETE /v1/bot/{uid} removes a bot's uploads, its upload's file, look and retired looks; nothing else.
     expect(objectAccess(functions.bots.bucket).deletes).toEqual(['looks/*', 'retired-looks/*', 'uploads/*', 'upload-files/*']);
+    // The fetch stage reads (is a file there already?) and writes only what it brings, under fetched/.
+    expect(objectAccess(functions.fetcher.bucket)).toEqual({ access: 'read', deletes: [], puts: ['fetched/*'] });
+    expect(() => objectAccess({ access: 'read', put: ['fetched'] })).toThrow(
+      /bucket.put prefixes must be plain key prefixes ending in "\/", got "fetched"/,
+    );
   });
 
   it('grants polly:SynthesizeSpeech only to functions with polly: true', () => {
