@@ -78,6 +78,8 @@ export interface Bot {
   default_position: string;
   preview_image_url: string | null;
   built_in: boolean;
+  /** What the bot is made from. */
+  kind?: 'built_in' | 'photo' | 'drawn' | 'video';
   status: BotStatus;
   error?: { code: string; message: string } | null;
   /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
@@ -124,7 +126,7 @@ export interface Video {
     download_url: string | null;
     download_url_expires_at: string | null;
     thumbnail_url?: string | null;
-    captions?: { vtt_url: string; srt_url: string } | null;
+    captions?: { vtt_url: string; srt_url: string; words_url?: string } | null;
   } | null;
   error: { code: string; message: string; clip_index: number | null } | null;
   webhook: {

@@ -3,6 +3,8 @@
  * page can make before sending, and the multipart body. Pure, so it is tested without a browser.
  */
 import type { DrawnPart } from '#domain/account-bot';
+import { limits } from '#domain/limits';
+import { mediaType } from './media-type.ts';
 import { BOT_UID, MAX_IMAGE_BYTES, PHOTO_TYPES } from './options.ts';
 
 /** A problem by the API's path of its field (the shape of the API's `details[]`). */
@@ -24,11 +26,16 @@ export const DRAWN_LAYERS = [
 export type DrawnLayer = (typeof DRAWN_LAYERS)[number]['field'];
 
 export interface BotDraft {
-  /** A photo (uploaded or by URL), or drawn PNG layers. */
-  source: 'photo' | 'drawn';
+  /** A photo (uploaded or by URL), drawn PNG layers, or a recording of a person (a file, or the webcam's). */
+  source: 'photo' | 'drawn' | 'video';
   image: File | null;
   imageUrl: string;
   layers: Partial<Record<DrawnLayer, File>>;
+  /** The recording, chosen or made with the webcam, and its length when the browser could read it. */
+  video: File | null;
+  videoSeconds: number | null;
+  /** The person filmed agreed to be made into a bot (the API's `consent`). */
+  consent: boolean;
   name: string;
   uid: string;
   /** The person typed a uid: stop suggesting one from the name. */
@@ -46,6 +53,9 @@ export const emptyBotDraft = (): BotDraft => ({
   image: null,
   imageUrl: '',
   layers: {},
+  video: null,
+  videoSeconds: null,
+  consent: false,
   name: '',
   uid: '',
   uidEdited: false,
@@ -88,14 +98,47 @@ export function botDraftProblems(draft: BotDraft): Problem[] {
   if (draft.source === 'photo') {
     if (draft.image) found.push(...fileProblems('image', draft.image, PHOTO_TYPES, 'a JPEG, PNG or WebP picture'));
     else if (!draft.imageUrl.trim()) found.push({ path: 'image', message: 'choose a photo, or give its URL' });
-  } else {
+  } else if (draft.source === 'drawn') {
     for (const layer of DRAWN_LAYERS) {
       const file = draft.layers[layer.field];
       if (file) found.push(...fileProblems(layer.field, file, ['image/png'], 'a PNG'));
       else if (layer.required) found.push({ path: layer.field, message: 'a PNG is required' });
     }
+  } else {
+    found.push(...recordingProblems(draft));
+    if (!draft.consent) found.push({ path: 'consent', message: 'tick this to confirm that the person filmed agreed to be made into a bot' });
   }
   return found;
+}
+
+/** The recording's problems the page can see: none chosen, not a video, too large, too short or too long. */
+function recordingProblems({ video, videoSeconds }: BotDraft): Problem[] {
+  if (!video) return [{ path: 'video', message: 'record one with the webcam, or choose a recording' }];
+  if (!RECORDING_TYPES.includes(mediaType(video))) return [{ path: 'video', message: `${video.name} is not an MP4, MOV or WebM recording.` }];
+  if (video.size > limits.maxRecordingBytes)
+    return [{ path: 'video', message: `${video.name} is ${megabytes(video.size)}; at most ${megabytes(limits.maxRecordingBytes)}.` }];
+  if (videoSeconds !== null && videoSeconds < limits.minRecordingSeconds)
+    return [
+      {
+        path: 'video',
+        message: `is too short: ${videoSeconds.toFixed(1)} s; a recording needs at least ${limits.minRecordingSeconds} s (30 s to 2 minutes is best)`,
+      },
+    ];
+  if (videoSeconds !== null && videoSeconds > limits.maxRecordingSeconds)
+    return [{ path: 'video', message: `is too long: ${Math.round(videoSeconds)} s; at most ${limits.maxRecordingSeconds / 60} minutes` }];
+  return [];
+}
+
+const RECORDING_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
+
+/** The JSON body of PUT /v1/bot/{uid} for a recording: its upload named by id, with the consent the API requires. */
+export function videoBotBody(draft: BotDraft, uploadId: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: draft.name.trim() };
+  if (draft.description.trim()) body.description = draft.description.trim();
+  if (draft.voice) body.voice = draft.voice;
+  if (draft.defaultPosition) body.default_position = draft.defaultPosition;
+  if (draft.webhook.trim()) body.webhook = draft.webhook.trim();
+  return { ...body, consent: draft.consent, video_upload: uploadId };
 }
 
 /** The multipart body of PUT /v1/bot/{uid}: only what the person gave. */
@@ -118,12 +161,31 @@ export function botFormData(draft: BotDraft): FormData {
   return form;
 }
 
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const answerField = (answer: string, name: string) => `$(echo "$${answer}" | node -pe 'JSON.parse(require("fs").readFileSync(0)).${name}')`;
+
+/** A recording's three steps as curl: ask for an upload, PUT the file to its link, make the bot naming the upload. */
+function videoBotCurl(apiUrl: string, draft: BotDraft): string {
+  const type = draft.video ? mediaType(draft.video) : 'video/mp4';
+  const name = draft.video?.name ?? 'me.mp4';
+  // The JSON in single quotes, the upload id spliced in from the shell between them.
+  const body = JSON.stringify(videoBotBody(draft, 'UPLOAD_ID')).replace(/'/g, `'\\''`).replace('"UPLOAD_ID"', `"'"$ID"'"`);
+  return [
+    `UPLOAD=$(curl -s -X POST ${quote(`${apiUrl}/v1/uploads`)} -H "Authorization: Bearer $KEY" \\`,
+    `  -H 'Content-Type: application/json' -d '{"content_type":"${type}","size":'$(stat -c %s ${quote(name)})'}')`,
+    `curl -s -X PUT "${answerField('UPLOAD', 'upload_url')}" -H 'Content-Type: ${type}' --data-binary @${quote(name)}`,
+    `ID=${answerField('UPLOAD', 'upload_id')}`,
+    `curl -s -X PUT ${quote(`${apiUrl}/v1/bot/${draft.uid}`)} -H "Authorization: Bearer $KEY" \\`,
+    `  -H 'Content-Type: application/json' -d '${body}'`,
+  ].join('\n');
+}
+
 /**
  * The same request as curl, the key left as $KEY. Files go as -F field=@file; text as --form-string, which never
  * reads a leading "@" or "<" as a file name the way -F would.
  */
 export function botCurlCommand(apiUrl: string, draft: BotDraft): string {
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  if (draft.source === 'video') return videoBotCurl(apiUrl, draft);
   const lines = [`curl -s -X PUT ${quote(`${apiUrl}/v1/bot/${draft.uid}`)}`, `  -H "Authorization: Bearer $KEY"`];
   for (const [field, value] of botFormData(draft).entries()) {
     lines.push(typeof value === 'string' ? `  --form-string ${quote(`${field}=${value}`)}` : `  -F ${quote(`${field}=@${value.name}`)}`);

@@ -44,6 +44,10 @@ export interface ClipDraft {
   kind: 'new' | 'kept';
   clipUid: string;
   botUid: string;
+  /** The bot speaks the text in a voice, or the person's own recording (the text is then its transcript). */
+  speech: 'text' | 'recording';
+  /** The recording, made on this page or chosen; sent as `audio_upload`. */
+  audio: File | null;
   text: string;
   /** A voice id of GET /v1/voices; '' speaks with the bot's own voice. */
   voice: string;
@@ -102,10 +106,20 @@ function sceneBody(scene: SceneDraft, picture: boolean): Record<string, unknown>
   return body;
 }
 
-function clipBody(clip: ClipDraft): Record<string, unknown> {
+/** Stands for a recording's upload id until it is uploaded (in the curl shown, the id POST /v1/uploads answers). */
+const UPLOAD_PLACEHOLDER = 'UPLOAD_ID_OF_THE_RECORDING';
+
+/** A clip's words: the text a voice speaks, or the recording's upload and, when typed, its transcript. */
+function speechBody(clip: ClipDraft, uploadId: string | undefined): Record<string, unknown> {
+  const voice = clip.voice ? { voice: clip.voice } : {};
+  if (clip.speech === 'text') return { text: clip.text, ...voice };
+  // A recording's voice is its language, the one its transcript is aligned in.
+  return { audio_upload: uploadId ?? UPLOAD_PLACEHOLDER, ...(clip.text.trim() ? { text: clip.text.trim() } : {}), ...voice };
+}
+
+function clipBody(clip: ClipDraft, uploadId: string | undefined): Record<string, unknown> {
   if (clip.kind === 'kept') return { clip_uid: clip.clipUid, ...(clip.name.trim() ? { clip_name: clip.name.trim() } : {}) };
-  const body: Record<string, unknown> = { bot_uid: clip.botUid, text: clip.text };
-  if (clip.voice) body.voice = clip.voice;
+  const body: Record<string, unknown> = { bot_uid: clip.botUid, ...speechBody(clip, uploadId) };
   if (clip.position) body.bot_position = clip.position;
   if (clip.size !== DEFAULT_BOT_SIZE) body.bot_size = clip.size;
   if (clip.removeBackground) body.remove_bot_background = true;
@@ -119,7 +133,11 @@ function clipBody(clip: ClipDraft): Record<string, unknown> {
   return body;
 }
 
-export function requestBody(draft: ComposerDraft): Record<string, unknown> {
+/**
+ * The create request. `uploads` maps a clip's local id to its recording's upload id, once uploaded; before that
+ * (the curl shown) a placeholder stands for it.
+ */
+export function requestBody(draft: ComposerDraft, uploads: ReadonlyMap<number, string> = new Map()): Record<string, unknown> {
   const picture: Record<string, unknown> = {};
   if (!draft.voiceOnly) {
     if (draft.aspectRatio !== VIDEO_DEFAULTS.aspectRatio) picture.aspect_ratio = draft.aspectRatio;
@@ -131,21 +149,34 @@ export function requestBody(draft: ComposerDraft): Record<string, unknown> {
     ...(draft.voiceOnly ? { create_video: false } : {}),
     ...picture,
     ...sceneBody(draft.scene, !draft.voiceOnly),
-    clips: draft.clips.map(clipBody),
+    clips: draft.clips.map((clip) => clipBody(clip, uploads.get(clip.id))),
   };
 }
+
+/** What the page can tell before sending: a clip set to speak a recording has one. */
+export const recordingProblems = (draft: ComposerDraft): { path: string; message: string }[] =>
+  draft.clips.flatMap((clip, index) =>
+    clip.kind === 'new' && clip.speech === 'recording' && !clip.audio
+      ? [{ path: `clips[${index}].audio_upload`, message: 'record your voice, or choose a recording' }]
+      : [],
+  );
 
 /** POSIX shell single quotes: nothing inside is special except the quote itself. */
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The request as curl, with the key left as $KEY: the console never prints a key. */
 export function curlCommand(apiUrl: string, body: Record<string, unknown>): string {
-  return [
-    `curl -s -X POST ${shellQuote(`${apiUrl}/v1/bot`)}`,
-    `  -H "Authorization: Bearer $KEY"`,
-    `  -H 'Content-Type: application/json'`,
-    `  -d ${shellQuote(JSON.stringify(body, null, 2))}`,
-  ].join(' \\\n');
+  const recorded = JSON.stringify(body).includes(UPLOAD_PLACEHOLDER);
+  const first = recorded ? `# First upload each recording (see docs/uploads.md); its upload_id replaces ${UPLOAD_PLACEHOLDER}.\n` : '';
+  return (
+    first +
+    [
+      `curl -s -X POST ${shellQuote(`${apiUrl}/v1/bot`)}`,
+      `  -H "Authorization: Bearer $KEY"`,
+      `  -H 'Content-Type: application/json'`,
+      `  -d ${shellQuote(JSON.stringify(body, null, 2))}`,
+    ].join(' \\\n')
+  );
 }
 
 /** Characters as the API counts them (UTF-16 units, like its validator). */

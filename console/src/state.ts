@@ -4,9 +4,9 @@
  */
 import { computed, effect, signal } from '@preact/signals';
 import { type Account, ApiRequestError, api, type Bot, type InboxEvent, isFinished, type KeptClip, type Problem, type Video } from './api.ts';
-import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft } from './bot-form.ts';
 import { DEFAULT_BACKGROUND_VOLUME, DEFAULT_BOT_SIZE, SCENE_DEFAULTS, VIDEO_DEFAULTS } from './options.ts';
-import { type ClipDraft, type ComposerDraft, requestBody } from './request.ts';
+import { type ClipDraft, type ComposerDraft, recordingProblems, requestBody } from './request.ts';
+import { uploadOnce, uploadUsed } from './uploads.ts';
 import type { Voice } from './voices.ts';
 
 const KEY_STORAGE = 'vidbot.apiKey';
@@ -47,6 +47,8 @@ export interface MediaLinks {
   poster: string | null;
   vtt: string | null;
   srt: string | null;
+  /** Every spoken word with its times (JSON). */
+  words: string | null;
 }
 const mediaLinks = new Map<string, MediaLinks>();
 export const mediaLinksOf = (video: Video): MediaLinks | null => {
@@ -59,8 +61,10 @@ export const mediaLinksOf = (video: Video): MediaLinks | null => {
     poster: known?.poster ?? output.thumbnail_url ?? null,
     vtt: known?.vtt ?? output.captions?.vtt_url ?? null,
     srt: known?.srt ?? output.captions?.srt_url ?? null,
+    words: known?.words ?? output.captions?.words_url ?? null,
   };
-  if (!known || links.poster !== known.poster || links.vtt !== known.vtt || links.srt !== known.srt) mediaLinks.set(video.video_id, links);
+  if (!known || links.poster !== known.poster || links.vtt !== known.vtt || links.srt !== known.srt || links.words !== known.words)
+    mediaLinks.set(video.video_id, links);
   return mediaLinks.get(video.video_id)!;
 };
 
@@ -226,6 +230,8 @@ const newClip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   kind: 'new',
   clipUid: '',
   botUid: readyBots.value[0]?.uid ?? '',
+  speech: 'text',
+  audio: null,
   voice: '',
   text: '',
   position: null,
@@ -281,11 +287,26 @@ export function reuseClip(clip: KeptClip) {
 }
 
 export async function submit() {
-  submitting.value = true;
-  problems.value = [];
+  // What is sent is the form as it is now: a clip added or changed while the recordings upload is not in it.
+  const draft = composer.value;
+  problems.value = recordingProblems(draft);
   formError.value = '';
+  if (problems.value.length) {
+    formError.value = 'The video cannot be sent yet.';
+    return;
+  }
+  submitting.value = true;
   try {
-    const created = await call<{ video_id: string }>('POST', 'v1/bot', body.value);
+    // Each recording goes to storage first; the create request names it by its upload id.
+    const uploads = new Map<number, string>();
+    const recordings: Blob[] = [];
+    for (const [index, clip] of draft.clips.entries())
+      if (clip.kind === 'new' && clip.speech === 'recording' && clip.audio) {
+        uploads.set(clip.id, await uploadOnce(call, clip.audio, `clips[${index}].audio_upload`));
+        recordings.push(clip.audio);
+      }
+    const created = await call<{ video_id: string }>('POST', 'v1/bot', requestBody(draft, uploads));
+    for (const recording of recordings) uploadUsed(recording);
     notice.value = { kind: 'info', text: `Video ${created.video_id} accepted; it is rendering.` };
     tab.value = 'videos';
     await loadVideos();
@@ -302,79 +323,3 @@ export async function submit() {
 
 /** The problems the API reported for one field, by its request path, e.g. "clips[1].text". */
 export const problemsAt = (path: string) => problems.value.filter((p) => p.path === path);
-
-// --- Making and deleting bots -------------------------------------------------------------------------------
-
-export const botDraft = signal<BotDraft>(emptyBotDraft());
-/** Problems with the bot form: the page's own checks, then the API's, each by its path (uid, name, image, …). */
-export const botProblems = signal<Problem[]>([]);
-export const botFormError = signal('');
-export const botSubmitting = signal(false);
-export const pendingBotDelete = signal<string | null>(null);
-
-export function setBotDraft(change: Partial<BotDraft>) {
-  botDraft.value = { ...botDraft.value, ...change };
-}
-
-export async function submitBot() {
-  const draft = botDraft.value;
-  botFormError.value = '';
-  botProblems.value = botDraftProblems(draft);
-  if (botProblems.value.length) {
-    botFormError.value = 'The bot cannot be sent yet.';
-    return;
-  }
-  botSubmitting.value = true;
-  try {
-    const made = await call<Bot>('PUT', `v1/bot/${encodeURIComponent(draft.uid)}`, botFormData(draft));
-    notice.value = { kind: 'info', text: `Bot ${made.uid} accepted; it is being prepared.` };
-    botDraft.value = emptyBotDraft();
-    await loadBots();
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status !== 401) {
-      botProblems.value = error.details;
-      botFormError.value = error.message;
-    } else report(error);
-  } finally {
-    botSubmitting.value = false;
-  }
-}
-
-export async function deleteBot(uid: string) {
-  try {
-    await call('DELETE', `v1/bot/${encodeURIComponent(uid)}`);
-    pendingBotDelete.value = null;
-    notice.value = { kind: 'info', text: `Bot ${uid} deleted.` };
-    await loadBots();
-  } catch (error) {
-    report(error);
-  }
-}
-
-const attemptsOf = (uid: string) => bots.value.find((b) => b.uid === uid)?.webhook_delivery?.attempts.length ?? 0;
-
-/** Bots whose event is being sent again from this page: their button waits. */
-export const redeliveringBots = signal<ReadonlySet<string>>(new Set());
-
-/** Sends a bot's event again, then reads the bot until the new attempt shows (for up to about 15 s). */
-export async function redeliverBotEvent(uid: string) {
-  if (redeliveringBots.value.has(uid)) return;
-  redeliveringBots.value = new Set([...redeliveringBots.value, uid]);
-  try {
-    const before = attemptsOf(uid);
-    await call('POST', `v1/bot/${encodeURIComponent(uid)}/redeliver`);
-    notice.value = { kind: 'info', text: `The webhook event of bot ${uid} is being sent again.` };
-    for (let tries = 0; tries < 10; tries++) {
-      await loadBots();
-      if (attemptsOf(uid) > before) break;
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-    }
-  } catch (error) {
-    report(error);
-  } finally {
-    redeliveringBots.value = new Set([...redeliveringBots.value].filter((other) => other !== uid));
-  }
-}
-
-/** The bot form's problems for one field. */
-export const botProblemsAt = (path: string) => botProblems.value.filter((p) => p.path === path);

@@ -48,6 +48,8 @@ export interface StoredLook {
   files: string[];
   /** The look's preview image (a file of `files`). */
   preview: string;
+  /** A video bot's: how long its recording plays, seconds (what a clip with `footage: "as_recorded"` may last). */
+  recordingSeconds?: number;
 }
 
 /**

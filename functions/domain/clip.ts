@@ -18,6 +18,9 @@ import { SPEECH_MARKUP_LIMITS, shownText, speechMarkupProblem } from './speech-m
 import { nameProblem, nameSchema, refuseWith, textProblem } from './text-rules.ts';
 import { UPLOAD_ID } from './upload-id.ts';
 
+/** How a video bot's footage covers a clip: its base loop, or the recording from its start, once (ClipSpec.footage). */
+const FOOTAGE_MODES = ['loop', 'as_recorded'] as const;
+
 type EntryTransition = (typeof ENTRY_TRANSITIONS)[number];
 type ExitTransition = (typeof EXIT_TRANSITIONS)[number];
 export const TRANSITION_NAMES: readonly string[] = [...ENTRY_TRANSITIONS, ...EXIT_TRANSITIONS];
@@ -148,6 +151,13 @@ const clipFields = z.strictObject({
       `Default: ${BOT_SIZE_DEFAULT_DOC}.`,
   }),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
+  footage: z
+    .enum(FOOTAGE_MODES, { error: () => `must be one of ${FOOTAGE_MODES.join(', ')}` })
+    .optional()
+    .describe(
+      'A video bot only: `as_recorded` plays its recording from its start, in order, with the mouth redone for the text (the speech may last ' +
+        'at most as long as the recording); `loop` (the default) plays its base footage for as long as the speech.',
+    ),
   background: httpUrlSchema.optional().or(z.literal('').transform(() => undefined)),
   background_volume: volumeSchema
     .default(CLIP_DEFAULTS.background_volume)
@@ -216,6 +226,8 @@ export interface ClipSpec {
   /** How big the bot is drawn. Absent on clips stored before sizes existed: `medium`. */
   botSize?: BotSize;
   removeBotBackground: boolean;
+  /** A video bot's recording played from its start, once, instead of its base loop. Absent: the loop. */
+  footage?: 'as_recorded';
   /** Absolute http(s) URL of the background video, if any. */
   background?: string;
   backgroundVolume: number;

@@ -62,8 +62,12 @@ export interface FootageManifest {
   /** The whole recording at that size, silent H.264; its frame count. */
   file: string;
   frames: number;
-  /** The base loop: frames [from, to) of `file`, cut to `loopFile`, where frame `to` looks like frame `from`. */
-  loop: { file: string; from: number; to: number };
+  /**
+   * The base loop: frames [from, to) of `file`, cut to `loop.file`, where frame `to` looks like frame `from`. Its last
+   * `blend` frames are crossfaded into frames `from - blend`..`from - 1` (the ones that lead into `from`), so the wrap
+   * is a step of the footage's own; absent: none.
+   */
+  loop: { file: string; from: number; to: number; blend?: number };
   /** Each frame's 68 landmarks (smoothed), px of the footage: a JSON array of frames of [x, y, x, y, …]. */
   track: string;
   /** The reference face (68 points) the atlas is cut in, and its eye distance, px. */
@@ -74,6 +78,11 @@ export interface FootageManifest {
   samples: MouthSample[];
   /** Frames where the person listens (mouth still and closed), as [from, to) stretches. */
   listening: Array<[number, number]>;
+  /**
+   * Frames where no face was seen facing the camera, as [from, to) stretches: their landmarks are filled from the
+   * nearest face, so the rig shows them untouched rather than lay a mouth where there is none. Absent: none.
+   */
+  unseen?: Array<[number, number]>;
 }
 
 /** One lower face of the atlas, in face space (functions/domain/face-space.ts). */
@@ -124,3 +133,18 @@ export const mouthFramesOf = (manifest: Pick<BotManifest, 'mouthLevels' | 'mouth
 /** The rig a look's presenter is drawn with (BotManifest.rig), for looks stored before it too. */
 export const rigOf = (manifest: Pick<BotManifest, 'rig' | 'headMotion'>): NonNullable<BotManifest['rig']> =>
   manifest.rig ?? (manifest.headMotion === false ? 'single-picture' : 'layered');
+
+/** Why an image cannot become a bot: the code is public (`bot.failed`, the bot's `error.code`). */
+export type LookErrorCode =
+  | 'image_invalid'
+  | 'image_too_large'
+  | 'no_face_found'
+  | 'face_too_small'
+  | 'video_invalid'
+  | 'video_too_short'
+  | 'video_too_long'
+  | 'video_too_large'
+  | 'several_faces'
+  | 'face_turned_away'
+  | 'face_lost'
+  | 'mouth_never_closed';

@@ -6,15 +6,39 @@ import type { ClipInput, ClipReference } from './clip.ts';
 import { InvalidRequestError } from './errors.ts';
 import type { UploadStore } from './ports.ts';
 import { type ClaimDeps, claimUpload } from './uploads.ts';
+import { espeakVoiceOfLanguage, type Voice } from './voices.ts';
 
-/** The languages a transcript is aligned in: the acoustic models SoundSwallower ships (US English, French). */
-const ALIGNMENT_LANGUAGES = ['en', 'fr'] as const;
+/**
+ * The languages whose transcripts an acoustic model aligns: SoundSwallower's US English. Its French model scored a
+ * real French speaker's own sentences under the bar that tells a wrong transcript (docs/your-voice.md), so French
+ * is aligned through espeak-ng's voice of it.
+ */
+const ALIGNMENT_LANGUAGES = ['en'] as const;
 export type AlignmentLanguage = (typeof ALIGNMENT_LANGUAGES)[number];
 
-/** The alignment language of a voice's language tag (`en-US`, `fr`, `en-gb-x-rp`), if there is one. */
-export const alignmentLanguageOf = (language: string): AlignmentLanguage | undefined =>
-  ALIGNMENT_LANGUAGES.find((l) => l === language.toLowerCase().split(/[-_]/)[0]);
-export const canAlignTranscript = (language: string) => alignmentLanguageOf(language) !== undefined;
+/**
+ * The languages whose transcripts are aligned through espeak-ng's voice of them: those its refusal threshold
+ * (synthesis-alignment.ts MAX_PATH_COST_RATIO) was measured on with real readers, besides English
+ * (docs/your-voice.md). Another language would be aligned, or refused, by a bar nobody measured for it.
+ */
+const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', da: 'Danish', fi: 'Finnish' } as const;
+
+/** The languages a recording's transcript may be in, by name, for the refusal that names them. */
+export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');
+
+/** How a recording's transcript is aligned: by an acoustic model, or through espeak-ng speaking it (`espeakVoice`). */
+export type TranscriptAlignment = { model: AlignmentLanguage } | { espeakVoice: string };
+
+/** How a transcript in `voice`'s language is aligned; undefined when it cannot be. */
+export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlignment | undefined {
+  if (!voice) return undefined;
+  const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? '';
+  const model = ALIGNMENT_LANGUAGES.find((l) => l === language);
+  if (model) return { model };
+  if (!Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language)) return undefined;
+  const espeakVoice = espeakVoiceOfLanguage(voice);
+  return espeakVoice ? { espeakVoice } : undefined;
+}
 
 /** An upload a request names, and the field that names it (where a refusal is reported). */
 interface NamedUpload {

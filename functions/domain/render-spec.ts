@@ -45,6 +45,8 @@ export interface VideoRenderSpec extends SpokenSpec {
   position: BotPosition;
   botSize: BotSize;
   removeBotBackground: boolean;
+  /** A video bot's recording played once from its start (ClipSpec.footage). Absent: its base loop. */
+  footage?: 'as_recorded';
   /** Absolute http(s) URL of the background video (identified by its URL), or null for the default backdrop. */
   background: string | null;
   /** 0..1, gain of the background's own audio; 0 without a background. */
@@ -90,6 +92,7 @@ export function renderSpecOf(clip: ClipSpec, facts: RenderFacts): RenderSpec {
     // A clip stored before sizes existed is medium.
     botSize: clip.botSize ?? 'medium',
     removeBotBackground: clip.removeBotBackground,
+    ...(clip.footage && { footage: clip.footage }),
     background: clip.background ?? null,
     backgroundVolume: clip.background ? clip.backgroundVolume : 0,
     transitions: { entry: clip.transitions.entry ?? null, exit: clip.transitions.exit ?? null },

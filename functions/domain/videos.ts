@@ -1,6 +1,7 @@
 import { pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
+import { asRecordedProblem, backgroundRemovalProblem } from './as-recorded.ts';
 import { uploadFileKey } from './bucket-layout.ts';
 import { type CaptionMode, presenterLayoutOf } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
@@ -21,7 +22,7 @@ import type {
   UploadStore,
   VideoRepository,
 } from './ports.ts';
-import { canAlignTranscript, claimRecordings, releaseRecordings } from './recordings.ts';
+import { claimRecordings, releaseRecordings, TRANSCRIPT_LANGUAGE_NAMES, transcriptAlignmentOf } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, refuseTestVideoKnownTooLong, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
@@ -170,14 +171,19 @@ async function describedClipSpec(
     return undefined;
   }
   if (found.own && found.own.status !== 'ready') trouble.notReady.push(`clips[${index}].bot_uid: bot "${found.own.uid}" is ${found.own.status}`);
+  const footageProblem = asRecordedProblem(input, index, found) ?? backgroundRemovalProblem(input, index, found);
+  if (footageProblem) {
+    trouble.problems.push(footageProblem);
+    return undefined;
+  }
   const { bot } = found;
   const recording = recordingOf(input, tenantId);
   if (recording && input.text !== undefined) {
-    const language = findVoice(voiceToSpeak(bot.voice, input.voice, deps.voices).id, deps.voices)?.language ?? '';
-    if (!canAlignTranscript(language)) {
+    const voice = findVoice(voiceToSpeak(bot.voice, input.voice, deps.voices).id, deps.voices);
+    if (!transcriptAlignmentOf(voice)) {
       trouble.problems.push({
         path: `clips[${index}].text`,
-        message: `a recording's transcript is aligned in English or French, and this clip's voice is ${language || 'another language'}: leave text out (the mouth follows the sound), or name an English or French voice`,
+        message: `a recording's transcript is aligned in ${TRANSCRIPT_LANGUAGE_NAMES}, and this clip's voice is ${voice?.language || 'another language'}: leave text out (the mouth follows the sound), or name a voice of the recording's language`,
       });
       return undefined;
     }
@@ -191,6 +197,7 @@ async function describedClipSpec(
     ...(input.voice !== undefined && { voice: input.voice }),
     ...presenterLayoutOf(input, bot.defaultPosition),
     removeBotBackground: input.remove_bot_background,
+    ...(input.footage === 'as_recorded' && { footage: 'as_recorded' as const }),
     background: input.background,
     backgroundVolume: input.background ? input.background_volume : 0,
     transitions: input.transitions,

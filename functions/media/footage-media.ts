@@ -119,8 +119,20 @@ export function readFootage(path: string, size: { width: number; height: number 
   return readFrames(args, size.width * size.height * 4, { budgetSeconds: budgetFor(options.seconds) });
 }
 
-/** Writes frames `from`..`to` (exclusive) of the look's footage to `path` (a loop of the base footage), by re-encoding. */
-export async function cutFootage(footagePath: string, fps: number, from: number, to: number, path: string): Promise<void> {
+/**
+ * Writes frames `from`..`to` (exclusive) of the look's footage to `path` (a loop of the base footage), by re-encoding.
+ * With `blend` frames, the loop's last `blend` frames are mixed, more and more, into the `blend` frames before `from`
+ * (a crossfade toward the frames that lead into `from`), so the wrap from its last frame to `from` is as small a step
+ * as the footage's own.
+ */
+export async function cutFootage(footagePath: string, fps: number, loop: { from: number; to: number; blend: number }, path: string): Promise<void> {
+  const { from, to, blend } = loop;
+  const cut = (a: number, b: number) => `trim=start_frame=${a}:end_frame=${b},setpts=PTS-STARTPTS`;
+  const graph =
+    blend > 0
+      ? `[0:v]split=3[a][b][c];[a]${cut(from, to - blend)}[head];[b]${cut(to - blend, to)}[tail];[c]${cut(from - blend, from)}[lead];` +
+        `[tail][lead]blend=all_expr='A+(B-A)*(N+1)/${blend + 1}'[mixed];[head][mixed]concat=n=2:v=1:a=0`
+      : `[0:v]${cut(from, to)}`;
   await runFfmpeg(
     [
       '-y',
@@ -131,8 +143,8 @@ export async function cutFootage(footagePath: string, fps: number, from: number,
       'mov',
       '-i',
       footagePath,
-      '-vf',
-      `trim=start_frame=${from}:end_frame=${to},setpts=PTS-STARTPTS`,
+      '-filter_complex',
+      graph,
       '-an',
       ...VIDEO_ENCODE_ARGS,
       '-g',

@@ -2,28 +2,13 @@
  * What bot preparation produces: a look, the same kind of sprite set the built-in bots have
  * (functions/render/bots/<look>/: manifest.json and its PNG layers), as files to store.
  */
-import type { BotManifest } from '#domain/look';
+import type { BotManifest, LookErrorCode } from '#domain/look';
 
 export interface PreparedLook {
   manifest: BotManifest;
   /** File name (as the manifest names it, and `manifest.json`) → bytes. */
   files: Map<string, Buffer>;
 }
-
-/** Why an image cannot become a bot: the code is public (`bot.failed`, the bot's `error.code`). */
-export type LookErrorCode =
-  | 'image_invalid'
-  | 'image_too_large'
-  | 'no_face_found'
-  | 'face_too_small'
-  | 'video_invalid'
-  | 'video_too_short'
-  | 'video_too_long'
-  | 'video_too_large'
-  | 'several_faces'
-  | 'face_turned_away'
-  | 'face_lost'
-  | 'mouth_never_closed';
 
 /**
  * The builder's verdict on a caller's image. `message` is public, in our words; `detail` (a library's own text,

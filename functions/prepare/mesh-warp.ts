@@ -3,7 +3,7 @@
  * (Delaunay, on the widest-open mouth so no triangle folds) and every destination triangle samples its
  * source triangle (piecewise affine, bilinear). Moving the lower lip and jaw opens the mouth; moving the upper eyelids
  * onto the lower ones closes the eyes. The mouth shapes (lips rebuilt about an opening of a shape's size) are
- * ./mouth-shapes.ts.
+ * ./mouth-shapes.ts; what shows inside an open mouth is painted by ./mouth-inside.ts.
  */
 import Delaunator from 'delaunator';
 import { dilate } from '#media/raster/field';
@@ -181,6 +181,11 @@ function sampleInto(s: Buffer, width: number, height: number, sx: number, sy: nu
 
 /** Coverage 0..1 of a pixel centre by a closed polygon, anti-aliased over about a pixel. */
 function polygonCoverage(poly: Point[], px: number, py: number, soft = 1): number {
+  return Math.min(1, Math.max(0, 0.5 + signedDistance(poly, px, py) / soft));
+}
+
+/** Distance from a point to a closed polygon's outline: positive inside, negative outside. */
+export function signedDistance(poly: Point[], px: number, py: number): number {
   let inside = false;
   let nearest = Infinity;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
@@ -192,12 +197,11 @@ function polygonCoverage(poly: Point[], px: number, py: number, soft = 1): numbe
     const t = Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / (dx * dx + dy * dy || 1)));
     nearest = Math.min(nearest, Math.hypot(px - (a.x + t * dx), py - (a.y + t * dy)));
   }
-  const signed = inside ? nearest : -nearest;
-  return Math.min(1, Math.max(0, 0.5 + signed / soft));
+  return inside ? nearest : -nearest;
 }
 
 /** A smooth closed curve through the points (Catmull-Rom, `steps` segments between two points). */
-function smoothLoop(points: Point[], steps = 6): Point[] {
+export function smoothLoop(points: Point[], steps = 6): Point[] {
   const out: Point[] = [];
   const n = points.length;
   for (let i = 0; i < n; i++) {
@@ -215,58 +219,6 @@ function smoothLoop(points: Point[], steps = 6): Point[] {
     }
   }
   return out;
-}
-
-/**
- * The open mouth's inside: the inner-lip contour (60-67, warped, smoothed) filled dark, deepest at the
- * centre, with the upper teeth as a soft, shaded band under the upper lip: once the mouth is open enough (a level), or
- * over the share `teeth` of the opening's height (a shape, its `opening` outlined: 1 fills it, the upper teeth
- * resting on the lower lip).
- */
-export function paintMouth(picture: Picture, to: Point[], faceWidth: number, moved: Uint8Array, shape?: { opening: Point[]; teeth: number }): void {
-  const teethShare = shape?.teeth;
-  const poly = shape?.opening ?? smoothLoop([60, 61, 62, 63, 64, 65, 66, 67].map((i) => to[i]!));
-  const top = Math.min(...poly.map((p) => p.y));
-  const bottom = Math.max(...poly.map((p) => p.y));
-  const gap = bottom - top;
-  if (gap < 1) return;
-  const upper = shape ? shape.opening.slice(0, 17) : poly.slice(0, 4 * 6 + 1);
-  const upperAt = (x: number) => {
-    for (let i = 0; i + 1 < upper.length; i++) {
-      const a = upper[i]!,
-        b = upper[i + 1]!;
-      if ((x >= a.x && x <= b.x) || (x >= b.x && x <= a.x)) return a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x || 1);
-    }
-    return top;
-  };
-  const teeth = teethShare === undefined ? Math.min(gap * 0.28, faceWidth * 0.04) : gap * teethShare;
-  const showTeeth = teethShare === undefined ? gap > faceWidth * 0.04 : teethShare > 0;
-  const x0 = Math.max(0, Math.floor(Math.min(...poly.map((p) => p.x))) - 1);
-  const x1 = Math.min(picture.width - 1, Math.ceil(Math.max(...poly.map((p) => p.x))) + 1);
-  const cx = (x0 + x1) / 2,
-    half = (x1 - x0) / 2 || 1;
-  const d = picture.data;
-  for (let y = Math.max(0, Math.floor(top) - 1); y <= Math.min(picture.height - 1, Math.ceil(bottom) + 1); y++) {
-    for (let x = x0; x <= x1; x++) {
-      const cover = polygonCoverage(poly, x + 0.5, y + 0.5, 1.4);
-      if (cover <= 0) continue;
-      const across = Math.abs(x + 0.5 - cx) / half;
-      // Darker towards the middle of the opening (the throat), lighter and redder towards the corners.
-      const depth = 1 - across * across;
-      let colour = [78 - 50 * depth, 34 - 24 * depth, 36 - 24 * depth];
-      const below = y + 0.5 - upperAt(x + 0.5);
-      if (showTeeth && below >= -1 && below < teeth && across < 0.8) {
-        const shade = 0.62 + 0.3 * (1 - across / 0.8) - 0.15 * Math.max(0, below / teeth);
-        const soft = Math.min(1, (teeth - below) / 2) * Math.min(1, (0.8 - across) * 6);
-        const tooth = [232 * shade, 226 * shade, 214 * shade];
-        colour = colour.map((c, n) => c + (tooth[n]! - c) * soft);
-      }
-      const o = (y * picture.width + x) * 4;
-      for (let n = 0; n < 3; n++) d[o + n] = Math.round(d[o + n]! + (colour[n]! - d[o + n]!) * cover);
-      d[o + 3] = Math.max(d[o + 3]!, Math.round(255 * cover));
-      moved[y * picture.width + x] = 1;
-    }
-  }
 }
 
 /** A closed eye's lash line: the upper lid's warped contour (36, 37, 38, 39 / 42, 43, 44, 45) darkened. */

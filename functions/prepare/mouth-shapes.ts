@@ -26,11 +26,14 @@ export interface ShapePose {
 /** The photo bot's shape frames (every frame of domain/look.ts SHAPE_FRAMES): r1/r2 rounded (corners in), w1/w2 spread (corners out), fv lower lip to the upper teeth. */
 export const SHAPE_POSES: Record<string, ShapePose> = {
   r1: { width: 0.7, openingWidth: 0.26, openingHeight: 0.11, round: 0.85, jaw: 0.1, tuck: 0, teeth: 0 },
-  r2: { width: 0.74, openingWidth: 0.34, openingHeight: 0.3, round: 0.9, jaw: 0.4, tuck: 0, teeth: 0.22 },
+  r2: { width: 0.74, openingWidth: 0.34, openingHeight: 0.3, round: 0.9, jaw: 0.4, tuck: 0, teeth: 0.1 },
   w1: { width: 1.2, openingWidth: 0.84, openingHeight: 0.075, round: 0, jaw: 0.08, tuck: 0, teeth: 0.8 },
-  w2: { width: 1.15, openingWidth: 0.8, openingHeight: 0.22, round: 0, jaw: 0.4, tuck: 0, teeth: 0.4 },
+  w2: { width: 1.15, openingWidth: 0.8, openingHeight: 0.22, round: 0, jaw: 0.4, tuck: 0, teeth: 0.25 },
   fv: { width: 1.02, openingWidth: 0.62, openingHeight: 0.07, round: 0, jaw: 0, tuck: 0.55, teeth: 1 },
 };
+
+/** How much thicker fully rounded lips are drawn than the resting ones. */
+const ROUND_FULLER = 0.5;
 
 const INNER_UPPER = [60, 61, 62, 63, 64];
 const INNER_LOWER = [64, 65, 66, 67, 60];
@@ -97,17 +100,20 @@ function shapeLandmarks(face: FaceGeometry, pose: ShapePose, eyesClosed: boolean
   // Lip thickness at a point of the outer contour: from the rest inner contour below (or above) it.
   const restUpperThick = (i: number) => Math.max(W * 0.04, along(INNER_UPPER, rest[i]!.u) - rest[i]!.v);
   const restLowerThick = (i: number) => Math.max(W * 0.04, rest[i]!.v - along(INNER_LOWER, rest[i]!.u));
+  // Rounded lips are pushed forward: seen from the front, fuller.
+  const fuller = 1 + ROUND_FULLER * pose.round;
   for (const i of [49, 50, 51, 52, 53, 55, 56, 57, 58, 59]) {
     const r = rel(rest[i]!.u);
     const upper = i < 54;
     // The person's lip line, carried over; and the round lip: an ellipse just outside the opening's.
-    const thick = upper ? restUpperThick(i) : restLowerThick(i) * (1 - pose.tuck);
+    const thick = (upper ? restUpperThick(i) : restLowerThick(i) * (1 - pose.tuck)) * fuller;
     const own = upper ? innerUpper(clampIn(r)) - thick : innerLower(clampIn(r)) + thick;
-    const middle = upper ? -(half + restUpperThick(51)) : half + restLowerThick(57) * (1 - pose.tuck);
+    const middle = upper ? -(half + restUpperThick(51) * fuller) : half + restLowerThick(57) * (1 - pose.tuck) * fuller;
     const ellipse = centre + middle * Math.sqrt(Math.max(0, 1 - r * r));
     p[i] = place(scaled(i), own + (ellipse - own) * pose.round);
   }
-  for (const i of [48, 54]) p[i] = place(scaled(i), centre + (rest[i]!.v - restLine));
+  // The outer corners keep their height against the inner ones (a smile's lift), except as far as the lips round.
+  for (const i of [48, 54]) p[i] = place(scaled(i), centre + (rest[i]!.v - restLine) * (1 - pose.round));
   // The opening's outline (for paintMouth): along the upper lip from the left, back along the lower one.
   const opening: Point[] = [];
   const at = (n: number) => uc - a + (2 * a * n) / 16;

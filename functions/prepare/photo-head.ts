@@ -8,7 +8,8 @@ import { CANVAS } from '#media/raster/card';
 import { boxBlur, dilate } from '#media/raster/field';
 import type { Picture } from '#media/raster/picture';
 import type { Point } from './faces.ts';
-import { anchorPoints, closeLips, type FaceGeometry, openness, paintLashes, paintMouth, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
+import { anchorPoints, closeLips, type FaceGeometry, openness, paintLashes, targetLandmarks, triangulate, warp } from './mesh-warp.ts';
+import { paintMouth, paintPucker } from './mouth-inside.ts';
 import { SHAPE_POSES, shapeWarp } from './mouth-shapes.ts';
 
 export const MOUTH_LEVELS = 5;
@@ -46,7 +47,10 @@ export function headFrames(person: Picture, landmarks: Point[], faceWidth: numbe
   const anchors = anchorPoints(geometry, { x: 0, y: 0, width: fine.width - 1, height: fine.height - 1 });
 
   const moved = new Uint8Array(fine.width * fine.height);
-  const frames = [...levelFrames(headPerson, geometry, anchors, moved), ...shapeFrames(headPerson, geometry, anchors, moved)];
+  // The open mouths are warped from the face with its lips closed over whatever showed between them (a smile's
+  // teeth), so that no stretched row of the photo's teeth shows about the painted inside; m0 is the face as it is.
+  const closed = closeLips(headPerson, geometry.landmarks, geometry.faceWidth);
+  const frames = [...levelFrames(headPerson, closed, geometry, anchors, moved), ...shapeFrames(closed, geometry, anchors, moved)];
   // Each head frame carries only the changed region (feathered): elsewhere the body shows, pixel for pixel.
   const feather = Math.round(3 * density);
   const reach = boxBlur(dilate(moved, fine.width, fine.height, feather), fine.width, fine.height, feather);
@@ -54,15 +58,15 @@ export function headFrames(person: Picture, landmarks: Point[], faceWidth: numbe
   return { box, fine, frames };
 }
 
-/** The mouth levels, eyes open and closed, warped from the face; the pixels they change are marked in `moved`. */
-function levelFrames(headPerson: Picture, geometry: FaceGeometry, anchors: Point[], moved: Uint8Array): Frame[] {
+/** The mouth levels, eyes open and closed, warped from the face (the open ones from it with its lips closed); the pixels they change are marked in `moved`. */
+function levelFrames(headPerson: Picture, closed: Picture, geometry: FaceGeometry, anchors: Point[], moved: Uint8Array): Frame[] {
   const from = [...geometry.landmarks, ...anchors];
   const triangles = triangulate([...targetLandmarks(geometry, 1, false), ...anchors]);
   const frames: Frame[] = [];
   for (let level = 0; level < MOUTH_LEVELS; level++) {
     for (const eyesClosed of [false, true]) {
       const to = [...targetLandmarks(geometry, openness(level, MOUTH_LEVELS), eyesClosed), ...anchors];
-      const result = warp(headPerson, triangles, from, to);
+      const result = warp(level > 0 ? closed : headPerson, triangles, from, to);
       if (level > 0) paintMouth(result.picture, to, geometry.faceWidth, result.moved);
       if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
       for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;
@@ -76,14 +80,14 @@ function levelFrames(headPerson: Picture, geometry: FaceGeometry, anchors: Point
  * The mouth shapes (round, wide, lower lip to the teeth), eyes open and closed, warped from the face with its lips
  * closed; the pixels they change are marked in `moved`.
  */
-function shapeFrames(headPerson: Picture, geometry: FaceGeometry, anchors: Point[], moved: Uint8Array): Frame[] {
-  const closed = closeLips(headPerson, geometry.landmarks, geometry.faceWidth);
+function shapeFrames(closed: Picture, geometry: FaceGeometry, anchors: Point[], moved: Uint8Array): Frame[] {
   const frames: Frame[] = [];
   for (const key of MOUTH_SHAPES.flatMap((shape) => SHAPE_FRAMES[shape])) {
     const pose = SHAPE_POSES[key]!;
     for (const eyesClosed of [false, true]) {
       const { from, to, triangles, opening } = shapeWarp(geometry, pose, eyesClosed, anchors);
       const result = warp(closed, triangles, from, to);
+      paintPucker(result.picture, to, geometry.faceWidth, result.moved, pose.round);
       paintMouth(result.picture, to, geometry.faceWidth, result.moved, { opening, teeth: pose.teeth });
       if (eyesClosed) paintLashes(result.picture, to, geometry.faceWidth, result.moved);
       for (let i = 0; i < moved.length; i++) moved[i] ||= result.moved[i]!;

@@ -122,7 +122,13 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
   const files = new Map(look.files);
   if (!files.has(MANIFEST)) files.set(MANIFEST, Buffer.from(JSON.stringify(look.manifest)));
   if (!files.has(look.manifest.preview)) throw new Error(`the prepared look has no preview file "${look.manifest.preview}"`);
-  const stored: StoredLook = { version, files: [...files.keys()], preview: look.manifest.preview };
+  const footage = look.manifest.footage;
+  const stored: StoredLook = {
+    version,
+    files: [...files.keys()],
+    preview: look.manifest.preview,
+    ...(footage && { recordingSeconds: footage.frames / footage.fps }),
+  };
   const written: string[] = [];
   try {
     for (const [file, bytes] of files) {

@@ -16,6 +16,7 @@ import { pronunciationsFor } from '#domain/lexicon';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import { PictureBudget } from '#domain/picture-budget';
 import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
+import { transcriptAlignmentOf } from '#domain/recordings';
 import { isReusableRender, renderCacheKey } from '#domain/render-cache';
 import { type RenderSpec, renderSpecOf } from '#domain/render-spec';
 import type { ClipResult, VideoRecord } from '#domain/video';
@@ -209,8 +210,8 @@ async function clipRenderOf(
   const mode = video.createVideo ? 'video' : 'voice';
   const voice = voiceToSpeak(bot.voice, clip.voice, deps.voices);
   // The lexicon as it is now: only the entries the clip's text uses count, so a change elsewhere in it keeps the cache.
-  // A recording is said as recorded: the lexicon does not apply to it.
-  const pronunciations = recording ? [] : pronunciationsFor(clip.text, (await deps.lexicons.get(video.tenantId))?.entries ?? []);
+  // A recording's transcript is read by espeak-ng to be aligned (synthesis-alignment.ts), so the lexicon applies there too.
+  const pronunciations = pronunciationsFor(clip.text, (await deps.lexicons.get(video.tenantId))?.entries ?? []);
   const spec = renderSpecOf(clip, { bot, voice, mode, shape: video.shape, pronunciations, recordingSha256: recording?.sha256 });
   const hash = renderCacheKey(video.tenantId, RENDERER_VERSION, spec);
   const keptKey = keptObjectKey(hash, mode);
@@ -258,7 +259,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
           imageLayers: images,
           workDir,
           speech: recording
-            ? new RecordedSpeech(recording.path, findVoice(spec.bot.voice.id, deps.voices)?.language ?? '')
+            ? new RecordedSpeech(recording.path, transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)))
             : deps.speechFor(spec.bot.voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),

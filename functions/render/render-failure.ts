@@ -2,7 +2,7 @@ import { logger } from '#commons/logger';
 import { JobFailedError } from '#domain/errors';
 import type { BackgroundMedia } from '#media/background-media';
 import { MediaBudgetError, MediaToolError } from '#media/media';
-import { SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
+import { SpeechLongerThanRecordingError, SpeechTooLongError, SpokenTextTooLongError } from './engine/types.ts';
 
 /** What a failed render means for the caller: a JobFailedError of theirs to fix, or the error as it is (retried). */
 export function renderFailure(
@@ -19,6 +19,11 @@ export function renderFailure(
     return new JobFailedError(
       'text_too_long',
       `its text takes ${Math.round(error.seconds)} s to say; a clip may speak for at most ${error.maxSeconds} s: split the text into more clips`,
+    );
+  if (error instanceof SpeechLongerThanRecordingError)
+    return new JobFailedError(
+      'speech_longer_than_recording',
+      `with footage "as_recorded" the clip lasts ${error.clipSeconds.toFixed(1)} s and the bot's recording ${error.recordingSeconds.toFixed(1)} s: shorten the text, or leave footage out to loop the footage`,
     );
   // ffmpeg refused the caller's background part-way (it probed fine): their file, not our fault.
   if (background && !(error instanceof JobFailedError) && error instanceof MediaToolError && !error.signal)

@@ -73,6 +73,7 @@ export function engineInputOf(spec: RenderSpec, run: EngineRun): RenderClipInput
     position: spec.position,
     botSize: spec.botSize,
     removeBotBackground: spec.removeBotBackground,
+    ...(spec.footage && { footage: spec.footage }),
     background,
     backgroundVolume: spec.backgroundVolume,
     transitions: transitionsOf(spec),

@@ -208,7 +208,7 @@ function accept(fn: LambdaFunction, finding: string, reason: string): void {
  * `<prefix>*` for each prefix of `{ delete, put }`.
  * @internal Exported for its tests.
  */
-export function objectAccess(bucket: NonNullable<FunctionDecl['bucket']>): { access?: Access; deletes: string[]; puts: string[] } {
+export function objectAccess(bucket: Exclude<NonNullable<FunctionDecl['bucket']>, 'name'>): { access?: Access; deletes: string[]; puts: string[] } {
   if (bucket === 'readWriteDelete') return { access: 'readWrite', deletes: ['*'], puts: [] };
   if (typeof bucket === 'string') return { access: bucket, deletes: [], puts: [] };
   const deletes = keyPatterns('delete', bucket.delete);
@@ -244,7 +244,7 @@ function connect(fn: LambdaFunction, decl: FunctionDecl, resources: VidbotResour
   for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
   connectTables(fn, decl, resources);
   connectQueues(fn, decl, resources);
-  const bucketAccess = decl.bucket === undefined ? undefined : objectAccess(decl.bucket);
+  const bucketAccess = decl.bucket === undefined || decl.bucket === 'name' ? undefined : objectAccess(decl.bucket);
   if (bucketAccess) connectBucket(fn, bucketAccess, resources.bucket);
   if (decl.polly) {
     fn.addToRolePolicy(

@@ -82,9 +82,10 @@ interface FunctionDeclBase {
   /**
    * The media bucket. 'readWriteDelete' may delete any object; `{ access, delete, put }` may delete (`delete`) or
    * write (`put`) only under the given key prefixes (each ending in "/"), e.g. what the function itself writes,
-   * beside `access` on every object (without it, only those).
+   * beside `access` on every object (without it, only those). 'name' grants nothing: the function is only told
+   * the bucket's name (the console, whose page may reach the bucket's origin and no other).
    */
-  bucket?: Access | 'readWriteDelete' | { access?: Access; delete?: readonly string[]; put?: readonly string[] };
+  bucket?: Access | 'readWriteDelete' | 'name' | { access?: Access; delete?: readonly string[]; put?: readonly string[] };
   /** Extra plain environment, e.g. feature switches. */
   environment?: Record<string, string>;
   /** Needs Amazon Polly (speech synthesis). */

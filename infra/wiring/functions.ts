@@ -238,6 +238,8 @@ export const functions = {
     entry: 'functions/api/console.ts',
     trigger: 'http',
     routes: [{ method: 'GET', path: '/', auth: 'none' }],
+    // Only the bucket's name: the page's policy lets it reach the bucket's origin (presigned uploads, words files).
+    bucket: 'name',
     memoryMb: 256,
     timeoutSeconds: 10,
   },

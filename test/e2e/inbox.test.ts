@@ -109,7 +109,8 @@ describe('console page', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
-    expect(csp).toContain("connect-src 'self'");
+    // Requests go to the API and the media bucket (here the S3 emulator), nowhere else: the API key is in sessionStorage.
+    expect(csp.split('; ')).toContain(`connect-src 'self' ${new URL(app.runtime.endpoints.s3).origin}`);
     const html = await res.text();
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/); // nothing from elsewhere

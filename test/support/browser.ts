@@ -22,8 +22,9 @@ const CHROMIUM_ARGS = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
-export const launchBrowser = async (): Promise<Browser> =>
-  chromium.launch({ executablePath: await sparticuz.executablePath(), args: CHROMIUM_ARGS, headless: true });
+/** The browser; `args` adds flags (a fake camera and microphone: `--use-file-for-fake-video-capture=…`). */
+export const launchBrowser = async (args: string[] = []): Promise<Browser> =>
+  chromium.launch({ executablePath: await sparticuz.executablePath(), args: [...CHROMIUM_ARGS, ...args], headless: true });
 
 /** Opens the console and signs in with the runtime's key, by the keyboard. */
 export async function signIn(page: Page, app: Pick<TestRuntime, 'baseUrl' | 'apiKey'>) {

@@ -75,8 +75,8 @@ export async function fillClip(
   await clip.getByLabel('Clip name').fill(values.name);
 }
 
-/** Drops a file on the drop zone that holds the control labelled `label`, as a drag from the desktop would. */
-export async function dropFile(page: Page, label: string, path: string, name: string, type: string) {
+/** Drops a file on the drop zone that holds the control labelled `label` (within `scope`), as a drag from the desktop would. */
+export async function dropFile(page: Page, label: string, path: string, name: string, type: string, scope: Page | Locator = page) {
   const base64 = (await readFile(path)).toString('base64');
   const dataTransfer = await page.evaluateHandle(
     ({ base64, name, type }) => {
@@ -87,7 +87,7 @@ export async function dropFile(page: Page, label: string, path: string, name: st
     },
     { base64, name, type },
   );
-  await page.locator('.drop', { has: page.getByLabel(label, { exact: true }) }).dispatchEvent('drop', { dataTransfer });
+  await scope.locator('.drop', { has: page.getByLabel(label, { exact: true }) }).dispatchEvent('drop', { dataTransfer });
 }
 
 /** The status badge of one bot's card in the gallery. */

@@ -1,6 +1,8 @@
 /** The LibriVox sentences pocketsphinx's package ships with their transcripts: the real speech the recording tests use. */
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const TRANSCRIPTION = join(LIBRIVOX, 'transcription');
@@ -18,4 +20,14 @@ export function librivoxSentences(): { text: string; path: string }[] {
       const [, text, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
       return { text: text!.replace(/\s+/g, ' ').trim(), path: join(LIBRIVOX, `${id}.wav`) };
     });
+}
+
+/** pocketsphinx's recognition of a 16-kHz WAV file with word times: the reference an aligned word is measured against. */
+export async function pocketsphinxWords(wav: string): Promise<{ text: string; startSeconds: number }[]> {
+  const { stdout } = await promisify(execFile)('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']);
+  return stdout
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((parts) => parts.length === 4 && /^[a-z']+(\(\d+\))?$/.test(parts[0]!))
+    .map((parts) => ({ text: parts[0]!.replace(/\(\d+\)$/, ''), startSeconds: Number(parts[1]) }));
 }

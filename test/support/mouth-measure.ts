@@ -123,3 +123,97 @@ export function pearson(a: number[], b: number[]): number {
   }
   return va && vb ? cov / Math.sqrt(va * vb) : 0;
 }
+
+/** The largest 4-connected region of a mask: its pixels, and its box. */
+function largestRegion(mask: Uint8Array, w: number, h: number): { pixels: number[]; x0: number; x1: number; y0: number; y1: number } {
+  const seen = new Uint8Array(w * h);
+  let best = { pixels: [] as number[], x0: 0, x1: -1, y0: 0, y1: -1 };
+  for (let i = 0; i < w * h; i++) {
+    if (!mask[i] || seen[i]) continue;
+    const region = { pixels: [] as number[], x0: w, x1: -1, y0: h, y1: -1 };
+    const stack = [i];
+    seen[i] = 1;
+    while (stack.length) {
+      const j = stack.pop()!;
+      region.pixels.push(j);
+      const x = j % w,
+        y = (j - x) / w;
+      region.x0 = Math.min(region.x0, x);
+      region.x1 = Math.max(region.x1, x);
+      region.y0 = Math.min(region.y0, y);
+      region.y1 = Math.max(region.y1, y);
+      for (const k of [x > 0 ? j - 1 : -1, x < w - 1 ? j + 1 : -1, y > 0 ? j - w : -1, y < h - 1 ? j + w : -1]) {
+        if (k >= 0 && mask[k] && !seen[k]) {
+          seen[k] = 1;
+          stack.push(k);
+        }
+      }
+    }
+    if (region.pixels.length > best.pixels.length) best = region;
+  }
+  return best;
+}
+
+/**
+ * The lips in one cropped frame of a photo bot: the largest region of pixels redder (red minus green) than the
+ * frame's own median by more than `margin` (the skin), or dark red (the inside); its width and height in px.
+ */
+export function lipsOf(frame: Buffer, w: number, h: number, margin = 16): { width: number; height: number } {
+  const redness = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++) redness[i] = frame[i * 3]! - frame[i * 3 + 1]!;
+  const skin = median([...redness]);
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) {
+    const [r, g, b] = [frame[i * 3]!, frame[i * 3 + 1]!, frame[i * 3 + 2]!];
+    if (redness[i]! > skin + margin || (luma(r, g, b) < 70 && r > g + 20)) mask[i] = 1;
+  }
+  const lips = largestRegion(mask, w, h);
+  return { width: lips.x1 - lips.x0 + 1, height: lips.y1 - lips.y0 + 1 };
+}
+
+/**
+ * The opening of a mouth in one cropped frame: its pixels (dark and red: the inside, from the lips' inner surface to
+ * the throat, and the tongue) as the largest region; how dark it is at the lips (1-2 px in from its edge) and deep
+ * inside (4 px or more in), as mean luma, and the share of its pixels that are light and grey (teeth).
+ */
+export function openingOf(frame: Buffer, w: number, h: number): { pixels: number; edge: number; deep: number; teeth: number } {
+  const inside = new Uint8Array(w * h);
+  const tooth = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) {
+    const [r, g, b] = [frame[i * 3]!, frame[i * 3 + 1]!, frame[i * 3 + 2]!];
+    tooth[i] = luma(r, g, b) > 150 && Math.max(r, g, b) - Math.min(r, g, b) < 50 ? 1 : 0;
+    // The inside and the teeth in it: teeth join the region, so a band of them does not split it.
+    inside[i] = (luma(r, g, b) < 105 && r > g + 25) || tooth[i] ? 1 : 0;
+  }
+  const region = largestRegion(inside, w, h);
+  const member = new Uint8Array(w * h);
+  for (const i of region.pixels) member[i] = 1;
+  // Distance in from the region's edge (4-connected steps), by breadth-first search from its border pixels.
+  const distance = new Int32Array(w * h).fill(-1);
+  let queue: number[] = [];
+  for (const i of region.pixels) {
+    const x = i % w,
+      y = (i - x) / w;
+    if (x === 0 || y === 0 || x === w - 1 || y === h - 1 || !member[i - 1] || !member[i + 1] || !member[i - w] || !member[i + w]) {
+      distance[i] = 1;
+      queue.push(i);
+    }
+  }
+  for (let d = 2; queue.length; d++) {
+    const next: number[] = [];
+    for (const i of queue)
+      for (const k of [i - 1, i + 1, i - w, i + w])
+        if (k >= 0 && k < w * h && member[k] && distance[k]! < 0) {
+          distance[k] = d;
+          next.push(k);
+        }
+    queue = next;
+  }
+  const lumaAt = (i: number) => luma(frame[i * 3]!, frame[i * 3 + 1]!, frame[i * 3 + 2]!);
+  const meanOf = (pick: (d: number) => boolean) => {
+    const values = region.pixels.filter((i) => !tooth[i] && pick(distance[i]!)).map(lumaAt);
+    return values.length ? values.reduce((s, v) => s + v, 0) / values.length : Number.NaN;
+  };
+  const teeth = region.pixels.filter((i) => tooth[i]).length;
+  return { pixels: region.pixels.length, edge: meanOf((d) => d <= 2), deep: meanOf((d) => d >= 4), teeth: teeth / (region.pixels.length || 1) };
+}

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -7,18 +8,21 @@ import { describe, expect, it } from 'vitest';
  * markdown page, one of that page's headings, as GitHub makes their anchors: a clone's reader follows them.
  */
 const root = resolve(import.meta.dirname, '../..');
-/** Folders of generated or installed files, whose markdown is not ours. */
-const NOT_OURS = new Set(['node_modules', 'cdk.out', 'dist', 'build', 'coverage']);
-
-/** Every markdown page of the repository, as paths from its root. */
-function markdownPages(folder = ''): string[] {
-  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
-    const path = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) return entry.name.startsWith('.') || NOT_OURS.has(entry.name) ? [] : markdownPages(path);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}
-const pages = markdownPages();
+/**
+ * The repository's files as git tracks them: what a clone holds, so a link to a file left out of a commit fails
+ * here as it would for a reader (an untracked page is not read either).
+ */
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+const trackedFiles = new Set(tracked);
+const trackedFolders = new Set(
+  tracked.flatMap((file) =>
+    file
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
+const pages = tracked.filter((file) => file.endsWith('.md'));
 
 /** The markdown without its fenced code blocks, where a `#` line is not a heading. */
 const withoutFences = (markdown: string) => markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
@@ -64,9 +68,11 @@ function linksOf(page: string): Link[] {
 function problemOf({ page, target }: Link): string | undefined {
   const [path = '', fragment] = target.split('#');
   const file = path === '' ? join(root, page) : resolve(dirname(join(root, page)), decodeURIComponent(path));
-  if (!file.startsWith(root)) return 'points outside the repository';
-  if (!existsSync(file)) return `no file ${relative(root, file)}`;
-  if (fragment === undefined || !file.endsWith('.md') || statSync(file).isDirectory()) return undefined;
+  if (!file.startsWith(root + sep)) return 'points outside the repository';
+  const inRepo = relative(root, file).split(sep).join('/');
+  if (trackedFolders.has(inRepo)) return undefined;
+  if (!trackedFiles.has(inRepo)) return `no file ${inRepo} in the repository`;
+  if (fragment === undefined || !file.endsWith('.md')) return undefined;
   return anchorsOf(readFileSync(file, 'utf8')).has(decodeURIComponent(fragment).toLowerCase())
     ? undefined
     : `no heading #${fragment} in ${relative(root, file)}`;

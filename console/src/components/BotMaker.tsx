@@ -1,9 +1,11 @@
 import { apiOrigin } from '../api.ts';
 import { botCurlCommand, DRAWN_LAYERS, suggestUid } from '../bot-form.ts';
+import { botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, setBotDraft, submitBot } from '../bot-state.ts';
 import { humanize, POSITIONS } from '../options.ts';
-import { botDraft, botFormError, botProblems, botProblemsAt, botSubmitting, bots, inboxUrl, setBotDraft, submitBot } from '../state.ts';
+import { bots, inboxUrl } from '../state.ts';
 import { FieldError, invalidProps } from './FieldError.tsx';
 import { FileDrop } from './FileDrop.tsx';
+import { VideoSource } from './VideoSource.tsx';
 import { VoicePicker } from './VoicePicker.tsx';
 
 const at = botProblemsAt;
@@ -16,12 +18,17 @@ const PLACED = new Set([
   'webhook',
   'image',
   'image_url',
+  'video',
+  'video_url',
+  'video_upload',
+  'consent',
   ...DRAWN_LAYERS.map((l) => l.field),
 ]);
 
 /**
- * "Make a bot": from a photo (dropped, chosen, or by URL) or from drawn PNG layers, with a name, a uid suggested
- * from it, a voice and a default position. Sent as PUT /v1/bot/{uid} (multipart); the bot then shows in the
+ * "Make a bot": from a photo (dropped, chosen, or by URL), from drawn PNG layers, or from a recording of a person
+ * (a file, or the webcam's), with a name, a uid suggested from it, a voice and a default position. Sent as
+ * PUT /v1/bot/{uid} (multipart; a recording is uploaded first and named by its id); the bot then shows in the
  * gallery as preparing until it is ready or failed.
  */
 export function BotMaker() {
@@ -48,9 +55,15 @@ export function BotMaker() {
             <input type="radio" name="bot-source" checked={draft.source === 'drawn'} onChange={() => setBotDraft({ source: 'drawn' })} />
             Drawn bot (PNG layers)
           </label>
+          <label class="check">
+            <input type="radio" name="bot-source" checked={draft.source === 'video'} onChange={() => setBotDraft({ source: 'video' })} />A video of a
+            person
+          </label>
         </fieldset>
 
-        {draft.source === 'photo' ? (
+        {draft.source === 'video' ? (
+          <VideoSource />
+        ) : draft.source === 'photo' ? (
           <div class="row">
             <FileDrop
               id="bot-image"

@@ -1,6 +1,8 @@
 import type { Bot } from '../api.ts';
+import { whatToDo } from '../bot-failures.ts';
+import { deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots } from '../bot-state.ts';
 import { humanize } from '../options.ts';
-import { bots, deleteBot, pendingBotDelete, redeliverBotEvent, redeliveringBots, voices } from '../state.ts';
+import { bots, voices } from '../state.ts';
 import { describeVoice } from '../voices.ts';
 import { BotMaker } from './BotMaker.tsx';
 
@@ -31,11 +33,19 @@ function BotCard({ bot }: { bot: Bot }) {
           {status}
         </span>{' '}
         <span class={`badge ${builtIn ? 'builtin' : 'own'}`}>{builtIn ? 'built-in' : 'yours'}</span>
+        {bot.kind === 'video' && <span class="badge own">video</span>}
       </p>
       {bot.error && (
-        <p class="field-error">
-          <code>{bot.error.code}</code>: {bot.error.message}
-        </p>
+        <div class="failure">
+          <p class="field-error">
+            <code>{bot.error.code}</code>: {bot.error.message}
+          </p>
+          {whatToDo(bot.error.code) && (
+            <p class="what-to-do">
+              <strong>What to do:</strong> {whatToDo(bot.error.code)}
+            </p>
+          )}
+        </div>
       )}
       {bot.description && <p>{bot.description}</p>}
       <dl>
@@ -98,7 +108,7 @@ export function Bots() {
       <BotMaker />
       <h3 id="own-bots-title">Your bots</h3>
       {own.length === 0 ? (
-        <p class="help">None yet: make one above from a photo or from drawn layers.</p>
+        <p class="help">None yet: make one above from a photo, from drawn layers or from a video of a person.</p>
       ) : (
         <ul class="gallery" aria-labelledby="own-bots-title">
           {own.map((bot) => (

@@ -7,6 +7,7 @@ import { FieldError, invalidProps } from './FieldError.tsx';
 import { OverlayList } from './OverlayList.tsx';
 import { PositionPicker } from './PositionPicker.tsx';
 import { VoicePicker } from './VoicePicker.tsx';
+import { VoiceRecorder } from './VoiceRecorder.tsx';
 
 /** One clip of the composer. Every control's id carries the clip's local id; errors come by the clip's index. */
 export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: number; count: number }) {
@@ -74,25 +75,53 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
             </select>
             {bot?.description && <p class="help">{bot.description}</p>}
             <FieldError {...err('bot_uid')} />
+            <fieldset class="speech">
+              <legend>The bot speaks</legend>
+              <label class="check">
+                <input type="radio" name={id('speech')} checked={clip.speech === 'text'} onChange={() => set({ speech: 'text' })} />
+                Text, in a voice
+              </label>
+              <label class="check">
+                <input type="radio" name={id('speech')} checked={clip.speech === 'recording'} onChange={() => set({ speech: 'recording' })} />
+                My own recording
+              </label>
+            </fieldset>
+            {/* A recording's transcript is aligned in its voice's language, so a recorded clip names it too. */}
             <VoicePicker
               id={id('voice')}
+              label={clip.speech === 'text' ? 'Voice' : "Recording's language (a voice in it)"}
               value={clip.voice}
               defaultLabel={bot ? `Bot's voice (${describeVoice(bot.voice, voices.value, 'short')})` : "Bot's voice"}
               onChange={(voice) => set({ voice })}
               invalid={invalidProps(err('voice').id, path('voice'))}
             />
             <FieldError {...err('voice')} />
+            {clip.speech === 'recording' && (
+              <VoiceRecorder
+                id={id('audio')}
+                label="Recording"
+                audio={clip.audio}
+                onAudio={(audio) => set({ audio })}
+                path={path('audio_upload')}
+                at={problemsAt}
+              />
+            )}
           </div>
 
           <div class="row">
-            <label for={id('text')}>Text</label>
+            <label for={id('text')}>{clip.speech === 'text' ? 'Text' : 'Transcript'}</label>
+            {clip.speech === 'recording' && (
+              <p class="help" id={`${id('text')}-transcript-help`}>
+                What the recording says, word for word. Captions need it: without it the video has no captions and the mouth follows the sound alone.
+              </p>
+            )}
             <textarea
               id={id('text')}
               rows={3}
               value={clip.text}
               maxLength={LIMITS.textPerClip}
               onInput={(e) => set({ text: e.currentTarget.value })}
-              aria-describedby={`${id('text')}-count${textInvalid ? ` ${err('text').id}` : ''}`}
+              aria-describedby={`${clip.speech === 'recording' ? `${id('text')}-transcript-help ` : ''}${id('text')}-count${textInvalid ? ` ${err('text').id}` : ''}`}
               aria-invalid={textInvalid || undefined}
             />
             <p class={`help count${chars > LIMITS.textPerClip * 0.9 ? ' warn' : ''}`} id={`${id('text')}-count`}>

@@ -7,7 +7,7 @@ const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round
 /**
  * A file field that is also a drop zone: a visible label and a native file input (keyboard and screen readers
  * use it as any file input), and the whole box takes a dropped file. A dropped file is put into the input too, so
- * the input and the form never disagree. Shows a chosen picture.
+ * the input and the form never disagree. Shows a chosen picture, and a chosen recording as a player.
  */
 export function FileDrop({
   id,
@@ -44,8 +44,8 @@ export function FileDrop({
       setPreview(null);
       return;
     }
-    // A picture is shown; anything else (a CSV) is named by the hint alone.
-    if (!file.type.startsWith('image/')) {
+    // A picture is shown, a recording is a player; anything else (a CSV) is named by the hint alone.
+    if (!/^(image|video|audio)\//.test(file.type)) {
       setPreview(null);
       return;
     }
@@ -92,7 +92,13 @@ export function FileDrop({
         {file ? `${file.name} · ${size(file.size)}` : `Drop ${hint} here, or choose a file.`}
       </p>
       <FieldError id={`${id}-error`} path={path} at={at} />
-      {preview && file && <img class="drop-preview" src={preview} alt={`${label}: ${file.name}`} />}
+      {preview && file?.type.startsWith('image/') && <img class="drop-preview" src={preview} alt={`${label}: ${file.name}`} />}
+      {preview && file?.type.startsWith('video/') && (
+        <video class="drop-player" src={preview} controls playsInline preload="metadata" aria-label={`${label}: play ${file.name}`} />
+      )}
+      {preview && file?.type.startsWith('audio/') && (
+        <audio class="drop-player" src={preview} controls preload="metadata" aria-label={`${label}: play ${file.name}`} />
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Video } from '../api.ts';
 import { deleteVideo, mediaLinksOf, pendingDelete, redeliver } from '../state.ts';
 import { Progress, StatusBadge } from './Status.tsx';
+import { WordsLink } from './WordsLink.tsx';
 
 const seconds = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)} s`);
 
@@ -69,6 +70,7 @@ export function VideoDetail({ video }: { video: Video }) {
             Captions (SRT)
           </a>
         )}
+        {video.status === 'completed' && links?.words && <WordsLink videoId={video.video_id} url={links.words} />}
         <button type="button" onClick={() => redeliver(video.video_id)} disabled={!finished}>
           Redeliver webhook
         </button>

@@ -5,15 +5,18 @@ import { groupVoices, voiceLabel } from '../voices.ts';
 /**
  * A voice from the catalog (GET /v1/voices): a select grouped by language, and a filter that narrows it (100+
  * voices). The first option, '' (`defaultLabel`), sends no voice. `id` names the select; the filter is `${id}-filter`.
+ * `label` names the select (a recorded clip's voice says the recording's language).
  */
 export function VoicePicker({
   id,
+  label = 'Voice',
   value,
   defaultLabel,
   onChange,
   invalid,
 }: {
   id: string;
+  label?: string;
   value: string;
   defaultLabel: string;
   onChange: (voice: string) => void;
@@ -24,7 +27,7 @@ export function VoicePicker({
   const shown = groups.reduce((sum, g) => sum + g.voices.length, 0);
   return (
     <div class="voice-picker">
-      <label for={id}>Voice</label>
+      <label for={id}>{label}</label>
       <div class="voice-row">
         <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)} {...invalid}>
           <option value="">{defaultLabel}</option>

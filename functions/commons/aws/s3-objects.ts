@@ -126,6 +126,27 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   /**
+   * The origin every presigned link of this store has (the bucket's regional endpoint on AWS, the emulator's
+   * locally): the client's own endpoint rules for this bucket, as the presigner applies them, without signing a
+   * link (a signed link is a use of s3:GetObject, which a function that only names the bucket is not granted).
+   */
+  async linkOrigin(): Promise<string> {
+    const config = this.client.config;
+    const configured = await config.serviceConfiguredEndpoint?.();
+    const custom = config.endpoint ? await config.endpoint() : undefined;
+    const { url } = config.endpointProvider({
+      Bucket: this.bucket,
+      Region: await config.region(),
+      ForcePathStyle: config.forcePathStyle,
+      UseFIPS: await config.useFipsEndpoint(),
+      UseDualStack: await config.useDualstackEndpoint(),
+      Accelerate: config.useAccelerateEndpoint,
+      Endpoint: configured ?? (custom ? `${custom.protocol}//${custom.hostname}${custom.port ? `:${custom.port}` : ''}${custom.path}` : undefined),
+    });
+    return url.origin;
+  }
+
+  /**
    * A link signed with temporary credentials (a Lambda role's) dies with them, whatever X-Amz-Expires says: ask
    * for no longer than they last, and say when the link really ends.
    */

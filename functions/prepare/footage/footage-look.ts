@@ -13,7 +13,7 @@ import type { BotManifest, FootageManifest } from '#domain/look';
 import { cutFootage, decodeRecording, inspectRecording, preparedSize, type Recording } from '#media/footage-media';
 import { MediaRejectedError } from '#media/media';
 import { LookError, type PreparedLook } from '../look.ts';
-import { isFrontal, listeningStretches, type ReadRecording, readRecording, smoothTrack } from './footage-track.ts';
+import { isFrontal, listeningStretches, type ReadRecording, readRecording, smoothTrack, unseenStretches } from './footage-track.ts';
 import { buildAtlas } from './mouth-atlas.ts';
 import { measureMouth, mouthRange } from './mouth-measures.ts';
 
@@ -25,6 +25,8 @@ const SHORT_SIDE = 720;
 const MIN_FACE_PX = 120;
 /** The shortest base loop, seconds (a shorter one repeats visibly), and how long a face may be gone. */
 const MIN_LOOP_SECONDS = 3;
+/** The frames of the loop's end crossfaded into those leading to its start (a third of a second). */
+const WRAP_BLEND_FRAMES = 10;
 const MAX_FACE_GAP_SECONDS = 2;
 
 const FILES = { footage: 'footage.mp4', loop: 'loop.mp4', track: 'track.json', atlas: 'mouths.png', preview: 'preview.png' } as const;
@@ -105,7 +107,8 @@ function chooseLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], li
       const cost = poseDistance(track[a]!, track[b]!) * 10 + thumbDistance(thumbs[a]!, thumbs[b]!) - (b - a) / length / 100;
       if (cost < best.cost) best = { from: a, to: b, cost };
     }
-  return { from: best.from, to: best.to };
+  // The wrap's crossfade takes the frames before `from`: as many as there are, up to WRAP_BLEND_FRAMES.
+  return { from: best.from, to: best.to, blend: Math.min(WRAP_BLEND_FRAMES, best.from, Math.floor((best.to - best.from) / 4)) };
 }
 
 /** The layout's view of the footage: its frame is the canvas and the card, the face's box the head. */
@@ -155,7 +158,7 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
   const loop = chooseLoop(track, read.thumbs, listening);
   const atlas = await buildAtlas(read.pool.kept.filter(Boolean), mouthRange(measures), read.eyePx);
   const loopPath = join(workDir, FILES.loop);
-  await cutFootage(footagePath, FPS, loop.from, loop.to, loopPath);
+  await cutFootage(footagePath, FPS, loop, loopPath);
   const footage: FootageManifest = {
     width: size.width,
     height: size.height,
@@ -169,6 +172,7 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
     atlas: FILES.atlas,
     samples: atlas.samples,
     listening,
+    unseen: unseenStretches(read.landmarks),
   };
   const frames = [...new Set(atlas.samples.map((s) => s.frame))];
   const shapes = (['round', 'wide', 'fv'] as const).filter((shape) =>

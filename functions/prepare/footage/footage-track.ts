@@ -134,6 +134,22 @@ export function smoothTrack(raw: readonly (Point[] | undefined)[]): Point[][] {
   );
 }
 
+/** The stretches [from, to) of frames where no face was found or it was turned away (not frontal). */
+export function unseenStretches(raw: readonly (Point[] | undefined)[]): Array<[number, number]> {
+  const stretches: Array<[number, number]> = [];
+  let start = -1;
+  for (let i = 0; i <= raw.length; i++) {
+    const frame = raw[i];
+    const unseen = i < raw.length && !(frame && isFrontal(frame));
+    if (unseen && start < 0) start = i;
+    if (!unseen && start >= 0) {
+      stretches.push([start, i]);
+      start = -1;
+    }
+  }
+  return stretches;
+}
+
 /** The listening stretches [from, to): at least a second where the mouth stays closed and still. */
 export function listeningStretches(measures: readonly MouthMeasure[], fps: number): Array<[number, number]> {
   const quiet = measures.map((m) => m.opening < CLOSED_OPENING * 1.3);

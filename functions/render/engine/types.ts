@@ -19,7 +19,7 @@ import type { BotBox } from './layout.ts';
 import type { VisemeSpan } from './visemes.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '6';
+export const RENDERER_VERSION = '7';
 
 /** Frames per second of every clip, whatever its size (clips join by stream copy). */
 export const FPS = 30;
@@ -96,6 +96,8 @@ export interface VideoClipInput extends SpokenClipInput {
   /** How big the bot is drawn (layout.ts). @default 'medium' */
   botSize?: BotSize;
   removeBotBackground: boolean;
+  /** A video bot's recording played once from its start instead of its base loop (docs/video-bots.md). */
+  footage?: 'as_recorded';
   /**
    * The downloaded (guarded) and inspected background (see inspectBackground), or its download still under way:
    * the engine synthesises the speech meanwhile and waits for it only then. Absent means the default backdrop.
@@ -177,6 +179,17 @@ export class SpeechTooLongError extends Error {
   ) {
     super(`speech of ${seconds.toFixed(0)} s is longer than ${maxSeconds} s`);
     this.name = 'SpeechTooLongError';
+  }
+}
+
+/** A clip with `footage: "as_recorded"` lasts longer than its video bot's recording: refused, never looped. */
+export class SpeechLongerThanRecordingError extends Error {
+  constructor(
+    readonly clipSeconds: number,
+    readonly recordingSeconds: number,
+  ) {
+    super(`a clip of ${clipSeconds.toFixed(1)} s is longer than its recording of ${recordingSeconds.toFixed(1)} s`);
+    this.name = 'SpeechLongerThanRecordingError';
   }
 }
 

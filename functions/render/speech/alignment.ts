@@ -1,7 +1,7 @@
 /**
  * Forced alignment of a transcript to a recording: when each of its words and sounds is said. SoundSwallower
- * (PocketSphinx's aligner in WebAssembly, with the US English and French acoustic models inside its npm package)
- * aligns English and French. A transcript that is not what the recording says is told by the alignment's word
+ * (PocketSphinx's aligner in WebAssembly, with its US English acoustic model inside the npm package) aligns
+ * English; other languages go through espeak-ng (synthesis-alignment.ts). A transcript that is not what the recording says is told by the alignment's word
  * posteriors (TranscriptMismatchError), never answered with drifting times.
  */
 import { existsSync } from 'node:fs';
@@ -13,7 +13,7 @@ import type { AlignmentLanguage } from '#domain/recordings';
 import type { TimedPhoneme } from '../engine/types.ts';
 
 /** The acoustic model of each alignment language, by its directory in the package. */
-const MODELS: Record<AlignmentLanguage, string> = { en: 'en-us', fr: 'fr-fr' };
+const MODELS: Record<AlignmentLanguage, string> = { en: 'en-us' };
 
 /**
  * Below these word posteriors the transcript is not what was said. Measured on the LibriVox sentences of Debian's
@@ -121,10 +121,17 @@ interface AlignedSegment {
 
 /** Every transcript word's time: the aligned ones as aligned, the others shared out between their neighbours. */
 function timesOfAll(known: (string | undefined)[], segments: AlignedSegment[], totalSeconds: number) {
-  const times: ({ startSeconds: number; endSeconds: number } | undefined)[] = [];
   let next = 0;
-  for (const k of known)
-    times.push(k === undefined ? undefined : { startSeconds: segments[next]!.b, endSeconds: segments[next++]!.b + segments[next - 1]!.d });
+  const times = known.map((k) => {
+    if (k === undefined) return undefined;
+    const segment = segments[next++]!;
+    return { startSeconds: segment.b, endSeconds: segment.b + segment.d };
+  });
+  return withGapsShared(times, totalSeconds);
+}
+
+/** Words without a time of their own (`undefined`) share the time between their timed neighbours. */
+export function withGapsShared(times: ({ startSeconds: number; endSeconds: number } | undefined)[], totalSeconds: number) {
   for (let i = 0; i < times.length; ) {
     if (times[i]) {
       i++;
@@ -141,7 +148,7 @@ function timesOfAll(known: (string | undefined)[], segments: AlignedSegment[], t
   return times as { startSeconds: number; endSeconds: number }[];
 }
 
-/** CMU ARPAbet (the en-us model) and the fr-fr model's phones in IPA, enough for the mouth (lipsync.ts visemes). */
+/** CMU ARPAbet (the en-us model's phones) in IPA, enough for the mouth (lipsync.ts visemes). */
 const ARPABET_IPA: Record<string, string> = {
   AA: 'ɑ',
   AE: 'æ',
@@ -184,48 +191,9 @@ const ARPABET_IPA: Record<string, string> = {
   ZH: 'ʒ',
 };
 
-/** The fr-fr model's phones (its phoneset.json). */
-const FRENCH_IPA: Record<string, string> = {
-  aa: 'a',
-  ai: 'ɛ',
-  an: 'ɑ̃',
-  au: 'o',
-  bb: 'b',
-  ch: 'ʃ',
-  dd: 'd',
-  ee: 'ə',
-  ei: 'e',
-  eu: 'ø',
-  ff: 'f',
-  gg: 'ɡ',
-  gn: 'ɲ',
-  ii: 'i',
-  in: 'ɛ̃',
-  jj: 'ʒ',
-  kk: 'k',
-  ll: 'l',
-  mm: 'm',
-  nn: 'n',
-  oe: 'œ',
-  on: 'ɔ̃',
-  oo: 'o',
-  ou: 'u',
-  pp: 'p',
-  rr: 'ʁ',
-  ss: 's',
-  tt: 't',
-  un: 'œ̃',
-  uu: 'y',
-  uy: 'ɥ',
-  vv: 'v',
-  ww: 'w',
-  yy: 'j',
-  zz: 'z',
-};
-
 function phonemesOf(word: AlignedSegment): TimedPhoneme[] {
   return (word.w ?? []).map((phone) => ({
-    ipa: ARPABET_IPA[phone.t] ?? FRENCH_IPA[phone.t] ?? phone.t.toLowerCase(),
+    ipa: ARPABET_IPA[phone.t] ?? phone.t.toLowerCase(),
     startSeconds: phone.b,
     endSeconds: phone.b + phone.d,
     stress: 0,

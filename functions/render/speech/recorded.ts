@@ -8,20 +8,21 @@
 import { JobFailedError } from '#domain/errors';
 import type { SpeechScript } from '#domain/lexicon';
 import { limits } from '#domain/limits';
-import { type AlignmentLanguage, alignmentLanguageOf } from '#domain/recordings';
+import type { TranscriptAlignment } from '#domain/recordings';
 import { prepareRecording, RECORDING_SAMPLE_RATE, RecordingRejectedError } from '#media/recording';
 import { readWav } from '#media/wav';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
 import { alignTranscript, TranscriptMismatchError, transcriptWords } from './alignment.ts';
 import { spectralVisemes } from './spectral-visemes.ts';
+import { alignBySynthesis } from './synthesis-alignment.ts';
 
 export class RecordedSpeech implements SpeechEngine {
   readonly name = 'recording';
 
-  /** `language`: the clip's voice's language tag, which names the transcript's language. */
+  /** `alignment`: how a transcript in the clip's voice's language is aligned (none: it cannot be). */
   constructor(
     private readonly recordingPath: string,
-    private readonly language: string,
+    private readonly alignment: TranscriptAlignment | undefined,
   ) {}
 
   async synthesize(script: SpeechScript, _voice: unknown, workDir: string): Promise<SpeechResult> {
@@ -35,15 +36,17 @@ export class RecordedSpeech implements SpeechEngine {
       const pcm = readWav(prepared.alignmentWavPath);
       return { ...base, words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
     }
-    const language = alignmentLanguageOf(this.language);
-    if (!language) throw new JobFailedError('audio_transcript_mismatch', "its transcript's language cannot be aligned (English and French can)");
-    return { ...base, ...(await aligned(prepared.alignmentWavPath, words, language)) };
+    if (!this.alignment) throw new JobFailedError('audio_transcript_mismatch', "its transcript's language cannot be aligned");
+    return { ...base, ...(await aligned(prepared.alignmentWavPath, script, this.alignment, workDir)) };
   }
 }
 
-async function aligned(wavPath: string, words: ReturnType<typeof transcriptWords>, language: AlignmentLanguage) {
+async function aligned(wavPath: string, script: SpeechScript, how: TranscriptAlignment, workDir: string) {
+  const words = transcriptWords(script.shown);
   try {
-    const alignment = await alignTranscript(readWav(wavPath).samples, words, language);
+    const pcm = readWav(wavPath).samples;
+    const alignment =
+      'model' in how ? await alignTranscript(pcm, words, how.model) : await alignBySynthesis(pcm, script, words, how.espeakVoice, workDir);
     return {
       words: words.map((w, i) => ({ start: w.start, end: w.end, ...alignment.words[i]! })),
       phonemes: alignment.phonemes,

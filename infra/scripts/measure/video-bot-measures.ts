@@ -90,11 +90,19 @@ const seams: { drawn: number; own: number }[] = [];
 const still: { drawn: number; own: number }[] = [];
 const ownSteps: number[] = [];
 const wraps: number[] = [];
+const drawnSteps: number[] = [];
 let before: { drawn: Buffer; own: Buffer } | undefined;
 for (let i = 0; i < timing.frames; i++) {
   const own = Buffer.from((await originals.next())!);
   const drawn = Buffer.from(await rig.render(i, mouth[i]!, budgetSeconds));
-  const { landmarks, sample } = rig.drawn!;
+  if (!rig.drawn) {
+    // A frame without a face seen is shown untouched: no mouth to measure, and no step to compare across it.
+    measures.push(undefined);
+    rendered.push(drawn);
+    before = undefined;
+    continue;
+  }
+  const { landmarks, sample } = rig.drawn;
   const tracked = await tracker.next(toRgb(drawn));
   measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
   const ownRead = (await ownTracker.next(toRgb(own))).landmarks;
@@ -104,7 +112,9 @@ for (let i = 0; i < timing.frames; i++) {
   seams.push({ drawn: seamStep(drawn, weights, width, h, reach), own: seamStep(own, weights, width, h, reach) });
   if (before) {
     ownSteps.push(frameChange(before.own, own, width, h));
-    if (i % loopLength === 0) wraps.push(frameChange(before.drawn, drawn, width, h));
+    const step = frameChange(before.drawn, drawn, width, h);
+    if (i % loopLength === 0) wraps.push(step);
+    else drawnSteps.push(step);
     const held = mouth[i]!.frame === mouth[i - 1]!.frame && !mouth[i]!.toward && !mouth[i - 1]!.toward;
     const box = mouthBox(landmarks, footage.eyePx * rig.scale, width, h);
     if (held) still.push({ drawn: frameChange(before.drawn, drawn, width, h, box), own: frameChange(before.own, own, width, h, box) });
@@ -135,7 +145,8 @@ console.log(
   `mouth change while a shape holds: drawn ${mean(still.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(still.map((s) => s.own)).toFixed(2)} (${still.length} frame pairs)`,
 );
 console.log(
-  `loop wraps: ${wraps.map((w) => w.toFixed(2)).join(' ') || 'none in this clip'}; the footage's own frame-to-frame change median ${quantile(ownSteps, 0.5).toFixed(2)}, 95th percentile ${quantile(ownSteps, 0.95).toFixed(2)}`,
+  `loop wraps: ${wraps.map((w) => w.toFixed(2)).join(' ') || 'none in this clip'}; the footage's own frame-to-frame change median ${quantile(ownSteps, 0.5).toFixed(2)}, 95th percentile ${quantile(ownSteps, 0.95).toFixed(2)}, ` +
+    `largest ${Math.max(...ownSteps).toFixed(2)}; the drawn clip's own (wraps left out: the speaking mouth included) 95th percentile ${quantile(drawnSteps, 0.95).toFixed(2)}, largest ${Math.max(...drawnSteps).toFixed(2)}`,
 );
 
 if (values.keep) {

@@ -1,6 +1,11 @@
-/** The console's voice picker (grouping, filter) and bot form (uid, checks, multipart body, curl), without a browser. */
+/**
+ * The console's voice picker (grouping, filter) and bot form (uid, checks, multipart body, a recording's JSON body,
+ * curl), and a failed bot's advice, without a browser.
+ */
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DRAWN_PARTS } from '#domain/account-bot';
+import { whatToDo } from '../../../console/src/bot-failures.ts';
 import {
   type BotDraft,
   botCurlCommand,
@@ -9,6 +14,7 @@ import {
   DRAWN_LAYERS,
   emptyBotDraft,
   suggestUid,
+  videoBotBody,
 } from '../../../console/src/bot-form.ts';
 import { describeVoice, groupVoices, matchesVoice, type Voice } from '../../../console/src/voices.ts';
 
@@ -128,5 +134,49 @@ describe('bot form', () => {
       "  -F 'mouth_closed=@closed.png'",
       "  -F 'mouth_open=@open.png'",
     ]);
+  });
+
+  it('checks a recording before sending: one given, a video, long enough, and the consent ticked, each by its field', () => {
+    const webm = (seconds: number | null, type = 'video/webm;codecs=vp8,opus') => ({
+      source: 'video' as const,
+      video: new File([new Uint8Array(64)], 'webcam-recording.webm', { type }),
+      videoSeconds: seconds,
+    });
+    expect(botDraftProblems(draft({ source: 'video' })).map((p) => p.path)).toEqual(['video', 'consent']);
+    const short = botDraftProblems(draft({ ...webm(4.2), consent: true }));
+    expect(short).toEqual([{ path: 'video', message: expect.stringContaining('too short: 4.2 s; a recording needs at least 10 s') }]);
+    expect(botDraftProblems(draft({ ...webm(301), consent: true }))[0]!.message).toContain('too long');
+    expect(botDraftProblems(draft({ ...webm(20, 'video/x-msvideo'), consent: true }))[0]!.message).toContain('is not an MP4, MOV or WebM');
+    expect(botDraftProblems(draft({ ...webm(20) }))).toEqual([{ path: 'consent', message: expect.stringContaining('agreed') }]);
+    expect(botDraftProblems(draft({ ...webm(20), consent: true }))).toEqual([]);
+    // A chosen file whose length the browser could not read goes to the API, which measures it.
+    expect(botDraftProblems(draft({ ...webm(null), consent: true }))).toEqual([]);
+  });
+
+  it('sends a recording as JSON naming its upload, with the consent, and shows the three steps as curl that a shell runs', () => {
+    const recorded = draft({
+      source: 'video',
+      name: "Ana O'Neil",
+      uid: 'ana',
+      voice: 'espeak:es',
+      video: new File([new Uint8Array(64)], 'webcam-recording.webm', { type: 'video/webm' }),
+      videoSeconds: 16,
+      consent: true,
+    });
+    expect(videoBotBody(recorded, 'upl_abc')).toEqual({ name: "Ana O'Neil", voice: 'espeak:es', consent: true, video_upload: 'upl_abc' });
+    const lines = botCurlCommand('http://127.0.0.1:3000', recorded).split('\n');
+    expect(lines[0]).toContain("curl -s -X POST 'http://127.0.0.1:3000/v1/uploads'");
+    expect(lines[1]).toContain('"content_type":"video/webm"');
+    expect(lines[2]).toContain("--data-binary @'webcam-recording.webm'");
+    // The last request's body, as the shell hands it to curl once the upload's id is known.
+    const data = lines.at(-1)!.replace(/^\s+-H 'Content-Type: application\/json' -d /, '');
+    const sent = execFileSync('bash', ['-c', `ID=upl_fromshell; printf %s ${data}`], { encoding: 'utf8' });
+    expect(JSON.parse(sent)).toEqual({ name: "Ana O'Neil", voice: 'espeak:es', consent: true, video_upload: 'upl_fromshell' });
+  });
+
+  it("says what to do about a failed bot's code, and nothing for a code it does not know", () => {
+    expect(whatToDo('mouth_never_closed')).toContain('listening pause');
+    expect(whatToDo('face_too_small')).toContain('120 px');
+    expect(whatToDo('something_new')).toBeNull();
   });
 });

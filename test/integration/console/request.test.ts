@@ -1,13 +1,15 @@
 /** The composer's request: only what differs from the API's defaults is sent, and the curl shown is that request. */
 import { describe, expect, it } from 'vitest';
 import { frameSize, SCENE_DEFAULTS } from '../../../console/src/options.ts';
-import { type ClipDraft, type ComposerDraft, curlCommand, requestBody } from '../../../console/src/request.ts';
+import { type ClipDraft, type ComposerDraft, curlCommand, recordingProblems, requestBody } from '../../../console/src/request.ts';
 
 const clip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   id: 1,
   kind: 'new',
   clipUid: '',
   botUid: 'bot_ava',
+  speech: 'text',
+  audio: null,
   voice: '',
   text: 'Hola, bienvenidos.',
   position: null,
@@ -145,5 +147,24 @@ describe('console request', () => {
     expect(frameSize('9:16', '1080p')).toEqual({ width: 1080, height: 1920 });
     expect(frameSize('1:1', '720p')).toEqual({ width: 720, height: 720 });
     expect(frameSize('1:1', '1080p')).toEqual({ width: 1080, height: 1080 });
+  });
+
+  it("sends a clip's own recording as audio_upload with its transcript and the voice naming its language; the curl says to upload it first", () => {
+    const audio = new File([new Uint8Array(16)], 'voice-recording.webm', { type: 'audio/webm' });
+    const recorded = draft({ clips: [clip({ speech: 'recording', audio, voice: 'espeak:es', text: ' he was not an ill disposed young man ' })] });
+    expect(requestBody(recorded, new Map([[1, 'upl_abc']])).clips).toEqual([
+      { bot_uid: 'bot_ava', audio_upload: 'upl_abc', text: 'he was not an ill disposed young man', voice: 'espeak:es' },
+    ]);
+    // No transcript: none is sent (the mouth then follows the sound, and there are no captions).
+    expect(requestBody(draft({ clips: [clip({ speech: 'recording', audio, text: '' })] }), new Map([[1, 'upl_abc']])).clips).toEqual([
+      { bot_uid: 'bot_ava', audio_upload: 'upl_abc' },
+    ]);
+    const curl = curlCommand('http://127.0.0.1:3000', requestBody(recorded));
+    expect(curl.split('\n')[0]).toBe('# First upload each recording (see docs/uploads.md); its upload_id replaces UPLOAD_ID_OF_THE_RECORDING.');
+    expect(curl).toContain('"audio_upload": "UPLOAD_ID_OF_THE_RECORDING"');
+    expect(recordingProblems(recorded)).toEqual([]);
+    expect(recordingProblems(draft({ clips: [clip(), clip({ id: 2, speech: 'recording' })] }))).toEqual([
+      { path: 'clips[1].audio_upload', message: 'record your voice, or choose a recording' },
+    ]);
   });
 });

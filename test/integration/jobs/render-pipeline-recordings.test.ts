@@ -1,7 +1,8 @@
 /**
  * The render pipeline on dynalite with a clip that speaks the caller's recording: the render is handed the
- * recording as its speech (not the bot's voice, no lexicon), the recording's bytes are in the clip's cache key, its
- * work dir is gone afterwards, and an upload whose file is gone fails the clip with audio_unavailable.
+ * recording as its speech (not the bot's voice; the lexicon reaches only espeak-ng's reading when it aligns), the
+ * recording's bytes are in the clip's cache key, its work dir is gone afterwards, and an upload whose file is gone
+ * fails the clip with audio_unavailable.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

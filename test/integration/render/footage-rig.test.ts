@@ -16,6 +16,8 @@ import { fullFootageBox } from '#functions/render/engine/footage/footage-bot.ts'
 import { FootageRig } from '#functions/render/engine/footage/footage-rig.ts';
 import { blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
+import { SpeechLongerThanRecordingError } from '#functions/render/engine/types.ts';
+import { renderFailure } from '#functions/render/render-failure.ts';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { frameChange, mouthBox, quantile, seamStep } from '#infra/scripts/support/footage-measures.ts';
 import { testFootageLook } from '../../support/footage.ts';
@@ -120,4 +122,61 @@ describe('the footage rig measured against the footage', () => {
         `wrap ${wrap.drawn.toFixed(2)} (footage's 95th percentile ${quantile(ownSteps, 0.95).toFixed(2)}); ${look.speaking ? 'a recording' : 'the still portrait'}`,
     );
   }, 600_000);
+
+  it('plays the recording as recorded: from its first frame, in order, never looped, and refuses a clip longer than it', async () => {
+    const footage = manifest.footage!;
+    const rig = await FootageRig.open(look.dir, manifest, 400, false, 'as_recorded');
+    const originals = readFootage(join(look.dir, footage.file), rig, { loop: false, seconds: 60 });
+    // Above the nose the picture is the recording's own frame of the same moment, untouched.
+    const above = (frame: Buffer) => frame.subarray(0, rig.width * Math.floor(rig.height * 0.3) * 4);
+    const frames = 45;
+    for (let i = 0; i < frames; i++) {
+      const own = Buffer.from((await originals.next())!);
+      const drawn = await rig.render(i, { frame: i % 10 < 5 ? 'm0' : 'm2' }, 60);
+      expect(rig.drawn!.landmarks).toBeDefined();
+      expect(above(drawn).equals(above(own)), `frame ${i}`).toBe(true);
+    }
+    originals.close();
+    rig.close();
+    // 30 fps footage: a clip of every frame of the recording fits; one frame more is refused, as is a clip past it.
+    expect(footage.fps).toBe(30);
+    expect(() => rig.ensureCovers(footage.frames)).not.toThrow();
+    expect(() => rig.ensureCovers(footage.frames + 1)).toThrow(SpeechLongerThanRecordingError);
+    const failure = renderFailure(new SpeechLongerThanRecordingError(12.3, 10.5), { videoId: 'v', clipIndex: 0 }, undefined);
+    expect(failure).toMatchObject({ code: 'speech_longer_than_recording' });
+  }, 300_000);
+
+  it('shows a frame with no face seen facing the camera untouched, as recorded and in the loop: no mouth laid on it', async () => {
+    const footage = manifest.footage!;
+    expect(footage.unseen).toEqual([]);
+    // The test portrait is seen on every frame; frames 5-14 (and the loop's first 10) are declared unseen, as a gap would be.
+    const from = footage.loop.from;
+    const unseen: Array<[number, number]> = [
+      [5, 15],
+      [from, from + 10],
+    ];
+    const withGaps: BotManifest = { ...manifest, footage: { ...footage, unseen } };
+    for (const [play, file, first] of [
+      ['as_recorded', footage.file, 0],
+      ['loop', footage.loop.file, from],
+    ] as const) {
+      const rig = await FootageRig.open(look.dir, withGaps, 400, false, play);
+      const originals = readFootage(join(look.dir, file), rig, { loop: false, seconds: 60 });
+      let mouthed = 0;
+      for (let i = 0; i < 20; i++) {
+        const own = Buffer.from((await originals.next())!);
+        const drawn = await rig.render(i, { frame: 'm2' }, 60);
+        const source = first + i;
+        const gap = unseen.some(([a, b]) => source >= a && source < b);
+        if (gap) {
+          expect(drawn.equals(own), `${play} frame ${i}`).toBe(true);
+          expect(rig.drawn).toBeUndefined();
+        } else if (!drawn.equals(own)) mouthed++;
+      }
+      // The frames seen still get their mouth.
+      expect(mouthed, play).toBeGreaterThan(0);
+      originals.close();
+      rig.close();
+    }
+  }, 300_000);
 });

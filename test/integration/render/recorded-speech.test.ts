@@ -9,11 +9,9 @@
  *
  * Where pocketsphinx or its test data is missing the measures are skipped locally and fail in CI (CI set).
  */
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobFailedError } from '#domain/errors';
 import { speechScriptOf } from '#domain/lexicon';
@@ -22,21 +20,10 @@ import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { pocketsphinxInstalled } from '#infra/voices/wer.ts';
 import { runFfmpeg } from '#media/media';
 import { readWav } from '#media/wav';
-import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
+import { librivoxInstalled, librivoxSentences, pocketsphinxWords as referenceWords } from '../../support/librivox.ts';
 
 const available = librivoxInstalled() && (await pocketsphinxInstalled());
 const sentences = available ? librivoxSentences() : [];
-
-const run = promisify(execFile);
-/** pocketsphinx's recognition with word times: the reference each aligned word is measured against. */
-async function referenceWords(wav: string): Promise<{ text: string; startSeconds: number }[]> {
-  const { stdout } = await run('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']);
-  return stdout
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter((parts) => parts.length === 4 && /^[a-z']+(\(\d+\))?$/.test(parts[0]!))
-    .map((parts) => ({ text: parts[0]!.replace(/\(\d+\)$/, ''), startSeconds: Number(parts[1]) }));
-}
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
@@ -52,7 +39,7 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
     const errors: number[] = [];
     for (const [i, sentence] of sentences.entries()) {
       const dir = join(workDir, `align-${i}`);
-      const speech = await new RecordedSpeech(sentence.path, 'en-US').synthesize(
+      const speech = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(
         speechScriptOf(sentence.text),
         { id: 'recording' },
         await mkdirp(dir),
@@ -79,7 +66,7 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
   it('publishes it at -16 LUFS (within 1 LU) with a true peak of at most -1.5 dBTP, edges trimmed to 0.25 s', async () => {
     const dir = await mkdirp(join(workDir, 'loudness'));
     const sentence = sentences[0]!;
-    const speech = await new RecordedSpeech(sentence.path, 'en-US').synthesize(speechScriptOf(''), { id: 'recording' }, dir);
+    const speech = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(speechScriptOf(''), { id: 'recording' }, dir);
     expect(speech.words).toEqual([]);
     const { stderr } = await runFfmpeg(
       ['-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, '-af', 'loudnorm=print_format=json', '-f', 'null', '-'],
@@ -95,7 +82,7 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
 
   it('aligns in at most 0.2 s of CPU per second of speech, once the model is loaded', async () => {
     const dir = await mkdirp(join(workDir, 'cpu'));
-    await new RecordedSpeech(sentences[1]!.path, 'en-US').synthesize(speechScriptOf(sentences[1]!.text), { id: 'recording' }, dir);
+    await new RecordedSpeech(sentences[1]!.path, { model: 'en' }).synthesize(speechScriptOf(sentences[1]!.text), { id: 'recording' }, dir);
     const samples = readWav(join(dir, 'recording-16k.wav')).samples;
     const before = process.cpuUsage();
     await alignTranscript(samples, transcriptWords(sentences[1]!.text), 'en');
@@ -107,7 +94,7 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
     for (const [i, sentence] of sentences.entries()) {
       const other = sentences[(i + 1) % sentences.length]!.text;
       const dir = await mkdirp(join(workDir, `mismatch-${i}`));
-      const refused = await new RecordedSpeech(sentence.path, 'en-US').synthesize(speechScriptOf(other), { id: 'recording' }, dir).then(
+      const refused = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(speechScriptOf(other), { id: 'recording' }, dir).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -122,7 +109,9 @@ describe('a recording that is not one', () => {
     const dir = await mkdirp(join(await mkdtemp(join(tmpdir(), 'not-a-recording-')), 'work'));
     const fake = join(dir, 'fake.wav');
     await writeFile(fake, '<html>not a recording</html>');
-    const refused = await new RecordedSpeech(fake, 'en-US').synthesize(speechScriptOf('hello'), { id: 'recording' }, dir).catch((e: unknown) => e);
+    const refused = await new RecordedSpeech(fake, { model: 'en' })
+      .synthesize(speechScriptOf('hello'), { id: 'recording' }, dir)
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(JobFailedError);
     expect((refused as JobFailedError).code).toBe('audio_invalid');
     expect((refused as JobFailedError).message).toMatch(/^its recording is not a recording in an accepted format \(WAV, MP3/);

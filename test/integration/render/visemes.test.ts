@@ -18,7 +18,17 @@ import { lookManifest } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
 import { avaDrawing } from '../../support/ava-drawings.ts';
 import { writeLook } from '../../support/look-files.ts';
-import { croppedFrames, framesDuring, type MouthMeasure, measureMouth, median, opennessOf, pearson } from '../../support/mouth-measure.ts';
+import {
+  croppedFrames,
+  framesDuring,
+  lipsOf,
+  type MouthMeasure,
+  measureMouth,
+  median,
+  openingOf,
+  opennessOf,
+  pearson,
+} from '../../support/mouth-measure.ts';
 import { render, useEngineBackgrounds } from '../../support/render-engine.ts';
 
 useEngineBackgrounds();
@@ -41,7 +51,7 @@ async function measuredClip(overrides: Parameters<typeof render>[0], look: strin
   };
   const frames = await croppedFrames(clip.path, box);
   const mouths = clipMouthFrames(clip.speech, clipTiming(clip.speech.durationSeconds, {}), manifest);
-  return { clip, measures: frames.map((f) => measureMouth(f, box.w, box.h)), phonemes: clip.speech.phonemes!, mouths };
+  return { clip, frames, box, measures: frames.map((f) => measureMouth(f, box.w, box.h)), phonemes: clip.speech.phonemes!, mouths };
 }
 
 /** The measures of the frames during each phoneme that matches. */
@@ -74,6 +84,39 @@ function expectVisemes(label: string, measures: MouthMeasure[], phonemes: TimedP
   expect(oo).toBeLessThanOrEqual(ee * 0.85);
 }
 
+/**
+ * A photo bot's mouth reads as a mouth: on "oo" the lips round as a whole (narrower than at rest, their outline
+ * rounder: taller for its width), and an open vowel's opening has depth (lighter at the lips, darker inside; not a flat dark hole)
+ * with the upper teeth at most a thin band.
+ */
+function expectPhotoMouth(frames: Buffer[], box: { w: number; h: number }, phonemes: TimedPhoneme[], planned: string[]) {
+  const at = (p: TimedPhoneme) => Math.min(frames.length - 1, Math.floor(((p.startSeconds + p.endSeconds) / 2) * FPS));
+  const rest = planned.map((frame, i) => (frame === 'm0' && i < frames.length ? i : -1)).filter((i) => i >= 0);
+  const lips = (indices: number[]) => {
+    const all = indices.map((i) => lipsOf(frames[i]!, box.w, box.h));
+    return { width: median(all.map((l) => l.width)), height: median(all.map((l) => l.height)) };
+  };
+  const atRest = lips(rest);
+  const rounded = lips(phonemes.filter((p) => /^uː?$/.test(p.ipa) && /^r/.test(planned[at(p)] ?? '')).map(at));
+  const openFrames = phonemes.filter((p) => /^[aɑæʌ]/.test(p.ipa) && /^m[34]$/.test(planned[at(p)] ?? '')).map(at);
+  const openings = openFrames.map((i) => openingOf(frames[i]!, box.w, box.h));
+  const edge = median(openings.map((o) => o.edge)),
+    deep = median(openings.map((o) => o.deep)),
+    teeth = median(openings.map((o) => o.teeth));
+  console.log(
+    `photo mouth: lips at rest ${atRest.width}x${atRest.height} px, on "oo" ${rounded.width}x${rounded.height} px; ` +
+      `${openFrames.length} open-vowel frames: opening ${median(openings.map((o) => o.pixels))} px, luma at the lips ${edge.toFixed(1)}, ` +
+      `deep inside ${deep.toFixed(1)}, teeth ${(100 * teeth).toFixed(1)} % of it`,
+  );
+  expect(rest.length).toBeGreaterThan(5);
+  expect(openFrames.length).toBeGreaterThanOrEqual(3);
+  expect(rounded.width).toBeLessThanOrEqual(0.85 * atRest.width);
+  // The rounded lips' outline is rounder: taller for its width than the resting mouth's.
+  expect(rounded.height / rounded.width).toBeGreaterThan(1.2 * (atRest.height / atRest.width));
+  expect(edge - deep).toBeGreaterThan(15);
+  expect(teeth).toBeLessThan(0.12);
+}
+
 let root: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'vidbot-visemes-'));
@@ -98,8 +141,14 @@ describe('visemes on rendered frames', () => {
     const look = await buildPhotoLook(readFileSync(join(import.meta.dirname, '../../fixtures/prepare/portrait.jpg')));
     const directory = writeLook(root, look);
     const bot = { ...BUILT_IN_BOTS[0]!, uid: 'my_photo_bot', name: 'Photo', look: look.manifest.look };
-    const { measures, phonemes } = await measuredClip({ bot, lookDirectory: directory }, look.manifest.look, directory);
+    const { measures, phonemes, frames, box, mouths } = await measuredClip({ bot, lookDirectory: directory }, look.manifest.look, directory);
     expectVisemes('photo', measures, phonemes);
+    expectPhotoMouth(
+      frames,
+      box,
+      phonemes,
+      mouths.map((m) => m.frame),
+    );
   }, 120_000);
 
   it('a drawn bot given its mouth shapes forms them too', async () => {

@@ -39,7 +39,14 @@ export async function footagePresenter(input: VideoClipInput, speech: SpeechResu
   const laid = full
     ? fullFootageBox(frame, position, manifest)
     : layoutFor(frame, position, manifest, { size, removeBotBackground: input.removeBotBackground });
-  const rig = await FootageRig.open(directory, manifest, full ? laid.height : botHeightFor(frame, position, size, manifest), !full);
+  const rig = await FootageRig.open(
+    directory,
+    manifest,
+    full ? laid.height : botHeightFor(frame, position, size, manifest),
+    !full,
+    input.footage ?? 'loop',
+  );
+  rig.ensureCovers(timing.frames);
   const mouth = footageMouthFrames(speech, timing, manifest);
   const place = { ...laid, width: rig.width, height: rig.height };
   return {

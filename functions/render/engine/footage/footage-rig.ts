@@ -4,6 +4,9 @@
  * sample of the mouth frame the lip sync planned (./mouth-blend.ts). The sample of a mouth frame is chosen once per
  * held shape (nearest in head roll to the frame where the shape starts) and kept while the shape holds, so the mouth
  * is as still as the person's own while one shape lasts.
+ *
+ * With `footage: "as_recorded"` the frames are the whole recording's, from its start, once, in real time (a
+ * recording of fewer than 30 frames a second shows a frame again as long as it lasts).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -14,7 +17,11 @@ import type { BotManifest, FootageManifest, MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
 import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
+import { FPS, SpeechLongerThanRecordingError } from '../types.ts';
 import { type AtlasSheet, blendMouth } from './mouth-blend.ts';
+
+/** How the rig covers the clip: the base loop, over and over, or the recording once from its start. */
+export type FootagePlay = 'loop' | 'as_recorded';
 
 /** Which mouth frames stand in for one the atlas lacks, nearest first. */
 const STAND_INS: Record<string, string[]> = {
@@ -36,15 +43,26 @@ const POSE_POINTS = [2, 3, 4, 12, 13, 14] as const;
 /** A card's rounded corner, as a share of the bot's height (the footage is the card). */
 const CORNER_SHARE = 0.035;
 
+/** A frame of the footage as the rig shows it: its pixels, the recording's frame they are, and the frame mixed into them. */
+interface ShownFrame {
+  frame: Buffer;
+  source: number;
+  mixed?: { source: number; amount: number };
+}
+
 export class FootageRig {
   readonly width: number;
   readonly height: number;
   private readonly footage: FootageManifest;
   private readonly track: Point[][];
+  /** 1 for each recording's frame where no face was seen facing the camera: shown untouched, without a mouth. */
+  private readonly unseen: Uint8Array;
   /** The rig's pixels per pixel of the footage. */
   readonly scale: number;
   private readonly corners: Uint8Array;
   private reader?: FrameReader;
+  /** As recorded: the recording's frame last read (its index, and its pixels before a mouth was laid on them). */
+  private recorded?: { index: number; pixels: Buffer };
   private held?: { frame: string; sample: MouthSample };
   /** What the last frame drew: its landmarks (px of the rig) and the sample laid on them (the measures read it). */
   drawn?: { landmarks: Point[]; sample: MouthSample };
@@ -55,6 +73,7 @@ export class FootageRig {
     height: number,
     private readonly sheet: AtlasSheet,
     rounded: boolean,
+    private readonly play: FootagePlay,
   ) {
     this.footage = manifest.footage!;
     this.height = 2 * Math.round(height / 2);
@@ -62,26 +81,41 @@ export class FootageRig {
     this.scale = this.height / this.footage.height;
     const raw = JSON.parse(readFileSync(join(dir, this.footage.track), 'utf8')) as number[][];
     this.track = raw.map((frame) => Array.from({ length: frame.length / 2 }, (_, i) => ({ x: frame[2 * i]!, y: frame[2 * i + 1]! })));
+    this.unseen = new Uint8Array(this.footage.frames);
+    for (const [from, to] of this.footage.unseen ?? []) this.unseen.fill(1, from, to);
     this.corners = cornerAlpha(this.width, this.height, rounded ? Math.round(CORNER_SHARE * this.height) : 0);
   }
 
   /** The rig of the look in `dir` at `height` px; `rounded` draws the card's corners. */
-  static async open(dir: string, manifest: BotManifest, height: number, rounded: boolean): Promise<FootageRig> {
+  static async open(dir: string, manifest: BotManifest, height: number, rounded: boolean, play: FootagePlay = 'loop'): Promise<FootageRig> {
     // pngjs, as the sprites: the render image carries no sharp.
     const atlas = PNG.sync.read(await readFile(join(dir, manifest.footage!.atlas)));
     const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
     for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
-    return new FootageRig(dir, manifest, height, { rgb, width: atlas.width, height: atlas.height }, rounded);
+    return new FootageRig(dir, manifest, height, { rgb, width: atlas.width, height: atlas.height }, rounded, play);
+  }
+
+  /** How long the recording plays, seconds. */
+  get recordingSeconds(): number {
+    return this.footage.frames / this.footage.fps;
+  }
+
+  /** Refuses a clip of `frames` frames that the recording, played once, cannot cover. */
+  ensureCovers(frames: number): void {
+    if (this.play === 'as_recorded' && this.recordedIndex(frames - 1) >= this.footage.frames)
+      throw new SpeechLongerThanRecordingError(frames / FPS, this.recordingSeconds);
   }
 
   /** Frame `i` of the clip (RGBA, width x height) with `mouth`; asked for in order from 0. */
   async render(i: number, mouth: MouthFrame, seconds: number): Promise<Buffer> {
-    this.reader ??= readFootage(join(this.dir, this.footage.loop.file), this, { loop: true, seconds });
-    const frame = await this.reader.next();
-    if (!frame) throw new Error('the footage loop ended early');
-    const { from, to } = this.footage.loop;
-    const source = from + (i % (to - from));
-    const landmarks = this.track[source]!.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
+    const shown: ShownFrame = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(i, seconds);
+    const { frame } = shown;
+    if (this.unseen[shown.source] || (shown.mixed && this.unseen[shown.mixed.source])) {
+      // The track holds the last face seen here, not a face: a mouth laid on it would float where there is none.
+      this.drawn = undefined;
+      return this.withCorners(frame);
+    }
+    const landmarks = this.landmarksOf(shown);
     const sample = this.sampleFor(mouth.frame, landmarks);
     this.drawn = { landmarks, sample };
     const toward =
@@ -97,12 +131,59 @@ export class FootageRig {
       sample,
       toward,
     });
+    return this.withCorners(frame);
+  }
+
+  /** `frame` with the card's rounded corners cut into its alpha. */
+  private withCorners(frame: Buffer): Buffer {
     for (let p = 0; p < this.corners.length; p++) if (this.corners[p]! < 255) frame[p * 4 + 3] = this.corners[p]!;
     return frame;
   }
 
   close() {
     this.reader?.close();
+  }
+
+  /**
+   * Frame `i` of the base loop, which frame of the recording it is, and, in the crossfade at its end, the frame mixed
+   * into it and how much (its landmarks are mixed as its pixels were).
+   */
+  private async loopFrame(i: number, seconds: number): Promise<ShownFrame> {
+    this.reader ??= readFootage(join(this.dir, this.footage.loop.file), this, { loop: true, seconds });
+    const frame = await this.reader.next();
+    if (!frame) throw new Error('the footage loop ended early');
+    const { from, to, blend = 0 } = this.footage.loop;
+    const source = from + (i % (to - from));
+    const k = source - (to - blend);
+    return k >= 0 ? { frame, source, mixed: { source: from - blend + k, amount: (k + 1) / (blend + 1) } } : { frame, source };
+  }
+
+  /** A shown frame's landmarks, px of the rig: its source frame's, mixed as its pixels were. */
+  private landmarksOf({ source, mixed }: ShownFrame): Point[] {
+    const own = this.track[source]!;
+    const other = mixed && this.track[mixed.source]!;
+    return own.map((p, j) => {
+      const x = other ? p.x + (other[j]!.x - p.x) * mixed.amount : p.x;
+      const y = other ? p.y + (other[j]!.y - p.y) * mixed.amount : p.y;
+      return { x: x * this.scale, y: y * this.scale };
+    });
+  }
+
+  /** The recording's frame shown at the clip's frame `i`: the one on screen at that moment of the recording. */
+  private recordedIndex(i: number): number {
+    return Math.floor((i * this.footage.fps) / FPS + 1e-6);
+  }
+
+  /** Frame `i` of the clip as recorded: the recording's frame of that moment, read in order, a copy kept to show again. */
+  private async recordedFrame(i: number, seconds: number): Promise<ShownFrame> {
+    const source = this.recordedIndex(i);
+    this.reader ??= readFootage(join(this.dir, this.footage.file), this, { loop: false, seconds });
+    while (!this.recorded || this.recorded.index < source) {
+      const pixels = await this.reader.next();
+      if (!pixels) throw new SpeechLongerThanRecordingError((i + 1) / FPS, this.recordingSeconds);
+      this.recorded = { index: (this.recorded?.index ?? -1) + 1, pixels: Buffer.from(pixels) };
+    }
+    return { frame: Buffer.from(this.recorded.pixels), source };
   }
 
   /** The sample held for this mouth frame, or a new one if the shape changed. */

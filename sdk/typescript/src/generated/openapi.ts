@@ -598,6 +598,11 @@ export interface components {
                 bot_size?: "small" | "medium" | "large" | "full";
                 bot_uid: string;
                 clip_name?: string;
+                /**
+                 * @description A video bot only: `as_recorded` plays its recording from its start, in order, with the mouth redone for the text (the speech may last at most as long as the recording); `loop` (the default) plays its base footage for as long as the speech.
+                 * @enum {string}
+                 */
+                footage?: "loop" | "as_recorded";
                 /** @description Text and images over the clip's picture, each from start to end (seconds from the clip's start), at most 10. {"type": "text", "text", "style": title | lower_third | caption_box, "start", "end", "position"} or {"type": "image", "url", "start", "end", "position", "size", "opacity"}. */
                 overlays?: ({
                     /** @description When it goes, in seconds from the clip's start; past the clip's end it is cut to it. Default: the clip's end. */
@@ -831,6 +836,11 @@ export interface components {
                 bot_size?: "small" | "medium" | "large" | "full";
                 bot_uid: string;
                 clip_name?: string;
+                /**
+                 * @description A video bot only: `as_recorded` plays its recording from its start, in order, with the mouth redone for the text (the speech may last at most as long as the recording); `loop` (the default) plays its base footage for as long as the speech.
+                 * @enum {string}
+                 */
+                footage?: "loop" | "as_recorded";
                 /** @description Text and images over the clip's picture, each from start to end (seconds from the clip's start), at most 10. {"type": "text", "text", "style": title | lower_third | caption_box, "start", "end", "position"} or {"type": "image", "url", "start", "end", "position", "size", "opacity"}. */
                 overlays?: ({
                     /** @description When it goes, in seconds from the clip's start; past the clip's end it is cut to it. Default: the clip's end. */

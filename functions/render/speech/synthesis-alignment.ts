@@ -1,0 +1,113 @@
+/**
+ * Forced alignment for the languages no acoustic model here knows, by the method of the aeneas aligner: espeak-ng
+ * speaks the transcript, with its own word and phoneme times; dynamic time warping of the two sounds' MFCCs (Meyda)
+ * maps every synthesised moment onto the recording, and so every word and sound. How far the two sounds stay
+ * apart along the warping path, against how far apart their frames are on average, tells a transcript that is not
+ * what the recording says (TranscriptMismatchError).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import Meyda from 'meyda';
+import type { SpeechScript } from '#domain/lexicon';
+import { runFfmpeg } from '#media/media';
+import { readWav } from '#media/wav';
+import type { TimedPhoneme } from '../engine/types.ts';
+import { type Alignment, TranscriptMismatchError, type TranscriptWord, withGapsShared } from './alignment.ts';
+import { warp } from './dtw.ts';
+import { EspeakSpeechEngine } from './espeak.ts';
+
+const SAMPLE_RATE = 16_000;
+/** 10-ms steps of a 32-ms window (Meyda's buffers are powers of two). */
+const HOP = 160;
+const WINDOW = 512;
+const FRAMES_PER_SECOND = SAMPLE_RATE / HOP;
+const COEFFICIENTS = 13;
+
+/**
+ * Above this ratio of the path's mean frame unlikeness (1 - cosine) to the mean over the band's frame pairs, the
+ * transcript is not what was said. Measured (docs/your-voice.md) on real readers with espeak-ng's voice of their
+ * language: their own transcripts 0.31-0.49 (English, French, Danish, Finnish: the only languages this path takes,
+ * domain/recordings.ts SYNTHESIS_ALIGNMENT_LANGUAGES); another sentence's, or English
+ * words on a French recording, 0.50-0.67.
+ */
+const MAX_PATH_COST_RATIO = 0.495;
+/** The recording's length over espeak-ng's outside these bounds: not this transcript (measured 1.0-1.8 for one's own). */
+const MIN_PACE = 0.8;
+const MAX_PACE = 2.5;
+
+/**
+ * MFCCs of 16-kHz samples, one 12-vector (the first coefficient, loudness, left out) every 10 ms, each coefficient
+ * less its mean over the sound: the recording's room and microphone and espeak-ng's formant voice differ by
+ * a constant spectral tilt that the mean carries.
+ * @internal Exported for its tests.
+ */
+export function mfccFrames(samples: Float32Array): Float32Array[] {
+  Meyda.bufferSize = WINDOW;
+  Meyda.sampleRate = SAMPLE_RATE;
+  Meyda.melBands = 40;
+  Meyda.numberOfMFCCCoefficients = COEFFICIENTS;
+  Meyda.windowingFunction = 'hamming';
+  const frames: Float32Array[] = [];
+  const window = new Float32Array(WINDOW);
+  for (let start = 0; start + HOP <= samples.length; start += HOP) {
+    window.fill(0);
+    window.set(samples.subarray(start, Math.min(samples.length, start + WINDOW)));
+    const mfcc = Meyda.extract('mfcc', window) as unknown as number[];
+    frames.push(Float32Array.from(mfcc.slice(1), (v) => (Number.isFinite(v) ? v : 0)));
+  }
+  const mean = new Float32Array(COEFFICIENTS - 1);
+  for (const f of frames) for (let k = 0; k < mean.length; k++) mean[k]! += f[k]! / frames.length;
+  for (const f of frames) for (let k = 0; k < mean.length; k++) f[k]! -= mean[k]!;
+  return frames;
+}
+
+/** 16-kHz mono samples of a WAV file espeak-ng wrote (at its own rate). */
+async function resampled(wavPath: string, workDir: string): Promise<Float32Array> {
+  const out = join(workDir, 'transcript-16k.wav');
+  await runFfmpeg(
+    ['-protocol_whitelist', 'file', '-f', 'wav', '-i', wavPath, '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-y', out],
+    {
+      budgetSeconds: 60,
+    },
+  );
+  return readWav(out).samples;
+}
+
+/**
+ * Aligns `words` (of `script.shown`) to `pcm` (16 kHz mono samples in -1..1) through espeak-ng's `espeakVoice`
+ * speaking `script`: the clip's script as parsed once, its markup read and its lexicon applied, so espeak-ng's word
+ * offsets are the transcript's. Throws TranscriptMismatchError when the recording does not say the transcript.
+ */
+export async function alignBySynthesis(
+  pcm: Float32Array,
+  script: SpeechScript,
+  words: TranscriptWord[],
+  espeakVoice: string,
+  workDir: string,
+): Promise<Alignment> {
+  const dir = join(workDir, 'transcript-spoken');
+  await mkdir(dir, { recursive: true });
+  const spoken = await new EspeakSpeechEngine().synthesize(script, { id: espeakVoice }, dir);
+  // The recording's length against espeak-ng's (at 175 words a minute): a reader takes 1.0-1.8 times as long. Refused
+  // here, before the MFCCs and the warp, whose work grows with the reading's length.
+  const pace = pcm.length / SAMPLE_RATE / spoken.durationSeconds;
+  if (!(pace >= MIN_PACE && pace <= MAX_PACE)) throw new TranscriptMismatchError(undefined);
+  const synth = mfccFrames(await resampled(spoken.wavPath, dir));
+  const recording = mfccFrames(pcm);
+  if (synth.length < 2 || recording.length < 2) throw new TranscriptMismatchError(undefined);
+  const { recordingFrameOf, costRatio } = warp(synth, recording);
+  if (costRatio > MAX_PATH_COST_RATIO) throw new TranscriptMismatchError(1 - costRatio);
+  const toRecording = (seconds: number) =>
+    recordingFrameOf[Math.max(0, Math.min(synth.length - 1, Math.round(seconds * FRAMES_PER_SECOND)))]! / FRAMES_PER_SECOND;
+  const timed = words.map((w) => {
+    // espeak-ng's word that holds this transcript word (its words are whole tokens: "Canada." for "Canada").
+    const said = spoken.words.find((s) => s.start <= w.start && s.end >= w.end) ?? spoken.words.find((s) => s.end > w.start && s.start < w.end);
+    return said && { startSeconds: toRecording(said.startSeconds), endSeconds: toRecording(said.endSeconds) };
+  });
+  const phonemes: TimedPhoneme[] = (spoken.phonemes ?? []).map((p) => ({
+    ...p,
+    startSeconds: toRecording(p.startSeconds),
+    endSeconds: toRecording(p.endSeconds),
+  }));
+  return { words: withGapsShared(timed, pcm.length / SAMPLE_RATE), phonemes, meanPosterior: 1 - costRatio };
+}

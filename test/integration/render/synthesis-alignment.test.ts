@@ -1,0 +1,82 @@
+/**
+ * Alignment through espeak-ng and dynamic time warping (render/speech/synthesis-alignment.ts), the path of every
+ * language but English. Its English control, on real recordings of a real person (the LibriVox sentences of
+ * Debian's pocketsphinx-testdata, which .ci/run installs): espeak-ng's English voice speaks each transcript, the
+ * warp maps it onto the recording, and every word's start is held against SoundSwallower's alignment of the same
+ * prepared recording (its acoustic model, measured against pocketsphinx in recorded-speech.test.ts): median error at
+ * most 80 ms, 90th percentile at most 200 ms. Another sentence's transcript is refused (audio_transcript_mismatch).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobFailedError } from '#domain/errors';
+import { speechScriptOf } from '#domain/lexicon';
+import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
+import { warp } from '#functions/render/speech/dtw.ts';
+import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
+import { mfccFrames } from '#functions/render/speech/synthesis-alignment.ts';
+import { readWav } from '#media/wav';
+import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
+
+const sentences = librivoxSentences();
+const ENGLISH = { espeakVoice: 'espeak:en-us+m3' };
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+
+let workDir: string;
+beforeAll(async () => {
+  if (!librivoxInstalled() && process.env.CI) throw new Error('CI must install pocketsphinx-testdata (.ci/run)');
+  workDir = await mkdtemp(join(tmpdir(), 'synthesis-alignment-'));
+});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+describe('the warp', () => {
+  it('maps a sound stretched to twice its length onto its own moments, at a cost ratio of 0 where they are alike', () => {
+    // A sweep of a tone's pitch: every 10-ms frame differs from the others.
+    const sweep = (seconds: number) =>
+      Float32Array.from({ length: seconds * 16_000 }, (_, i) => 0.5 * Math.sin(2 * Math.PI * (200 + (3000 * i) / (seconds * 16_000)) * (i / 16_000)));
+    const short = mfccFrames(sweep(1));
+    const long = mfccFrames(sweep(2));
+    const { recordingFrameOf } = warp(short, long);
+    // Frame i of the short sweep is frame ~2i of the long one (the sweep's pitch at the same fraction of its length).
+    const errors = [...recordingFrameOf].map((j, i) => Math.abs(j - 2 * i));
+    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(3);
+    expect(warp(short, short).costRatio).toBeLessThan(0.01);
+  });
+});
+
+describe.skipIf(!librivoxInstalled() && !process.env.CI)('alignment through espeak-ng, on LibriVox recordings of a real reader', () => {
+  it("lands every word on SoundSwallower's time for it: median error <= 80 ms, 90th percentile <= 200 ms", async () => {
+    const errors: number[] = [];
+    for (const [i, sentence] of sentences.entries()) {
+      const dir = await mkdirp(join(workDir, `align-${i}`));
+      const speech = await new RecordedSpeech(sentence.path, ENGLISH).synthesize(speechScriptOf(sentence.text), { id: 'recording' }, dir);
+      const words = transcriptWords(sentence.text);
+      expect(speech.words).toHaveLength(words.length);
+      expect(speech.phonemes!.length).toBeGreaterThan(words.length);
+      const reference = await alignTranscript(readWav(join(dir, 'recording-16k.wav')).samples, words, 'en');
+      words.forEach((_, k) => errors.push(Math.abs(speech.words[k]!.startSeconds - reference.words[k]!.startSeconds)));
+    }
+    const shown = `errors (s): ${errors.map((e) => e.toFixed(2)).join(' ')}`;
+    expect(errors.length).toBeGreaterThanOrEqual(60);
+    expect(quantile(errors, 0.5), shown).toBeLessThanOrEqual(0.08);
+    expect(quantile(errors, 0.9), shown).toBeLessThanOrEqual(0.2);
+  }, 600_000);
+
+  it("refuses another sentence's transcript: audio_transcript_mismatch", async () => {
+    for (const [i, sentence] of sentences.entries()) {
+      const other = sentences[(i + 1) % sentences.length]!.text;
+      const dir = await mkdirp(join(workDir, `mismatch-${i}`));
+      const refused = await new RecordedSpeech(sentence.path, ENGLISH)
+        .synthesize(speechScriptOf(other), { id: 'recording' }, dir)
+        .catch((e: unknown) => e);
+      expect(refused, `${sentence.path} with "${other}"`).toBeInstanceOf(JobFailedError);
+      expect((refused as JobFailedError).code).toBe('audio_transcript_mismatch');
+    }
+  }, 600_000);
+});
+
+async function mkdirp(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
