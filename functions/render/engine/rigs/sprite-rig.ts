@@ -42,6 +42,8 @@ export abstract class SpriteRig implements PresenterRig {
   protected readonly face: FaceGeometry;
   private readonly frame: Picture;
   private readonly bases: PicturePool<Buffer>;
+  /** Whether the look has back hair (drawn on the bases at the head's offset). */
+  private readonly hasBack: boolean;
   /** Where the head's motion is drawn (set by each rig's constructor). */
   protected abstract readonly headRegion: WarpRegion;
   /**
@@ -68,6 +70,7 @@ export abstract class SpriteRig implements PresenterRig {
     const maxBases = Math.max(8, Math.min(MAX_BASES, Math.floor(MAX_BASE_BYTES / this.frame.data.length)));
     this.bases = new PicturePool<Buffer>({ maxEntries: maxBases });
     this.face = faceOf(sprites.manifest);
+    this.hasBack = boundsOf(sprites.back) !== undefined;
   }
 
   /** The pose as this rig draws it (a one-picture rig's head does not move apart from its body). */
@@ -110,7 +113,10 @@ export abstract class SpriteRig implements PresenterRig {
 
   /** Panel + back hair + body for one pose offset (and the back hair's turn). */
   private base(pose: FramePose): Buffer {
-    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0}`;
+    // Without back hair a base is the body's alone: the head's offset and turn would only multiply equal bases.
+    const key = this.hasBack
+      ? `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0}`
+      : `${pose.bodyX},${pose.bodyY}`;
     return this.bases.getOrMake(key, (recycled) => {
       const data = recycled ?? Buffer.allocUnsafe(this.width * this.height * 4);
       if (this.options.withPanel) this.sprites.panel.data.copy(data);
