@@ -46,18 +46,20 @@ export const CLIP_DEFAULTS = {
  * Where a clip's presenter stands and how big it is when the caller leaves that out. Over nothing of the caller's
  * (no background, no size, no position) the presenter is the subject: `full` and centred, its card carried to the
  * frame's edges. Over a caller's background, or at a position the caller chose, it keeps its corner: `medium`, at
- * the bot's default position.
+ * the bot's default position. A video bot keeps its corner too: its recording's frame is not carried to the frame's
+ * edges, so at `full` a landscape recording would be a strip across a vertical frame.
  */
 export function presenterLayoutOf(
   clip: { bot_position?: BotPosition; bot_size?: BotSize; background?: string },
   botDefaultPosition: BotPosition,
+  videoBot = false,
 ): { position: BotPosition; botSize: BotSize } {
-  if (!clip.bot_position && !clip.bot_size && !clip.background) return { position: 'bottom-center', botSize: 'full' };
+  if (!videoBot && !clip.bot_position && !clip.bot_size && !clip.background) return { position: 'bottom-center', botSize: 'full' };
   return { position: clip.bot_position ?? botDefaultPosition, botSize: clip.bot_size ?? 'medium' };
 }
 
 /** What the docs and the OpenAPI document say of bot_size's default (presenterLayoutOf). */
-export const BOT_SIZE_DEFAULT_DOC = 'full when the clip gives no background, bot_size or bot_position; else medium';
+export const BOT_SIZE_DEFAULT_DOC = 'full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium';
 
 /** An image overlay's width (a share of the frame's width) when it gives none. */
 export const OVERLAY_IMAGE_DEFAULT_SIZE = 0.15;

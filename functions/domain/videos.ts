@@ -1,4 +1,4 @@
-import { pinOf, type ResolvedBot } from './account-bot.ts';
+import { kindOfSource, pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
 import { asRecordedProblem, backgroundRemovalProblem } from './as-recorded.ts';
@@ -195,7 +195,7 @@ async function describedClipSpec(
     text: input.text?.trim() ?? '',
     ...(recording && { recording }),
     ...(input.voice !== undefined && { voice: input.voice }),
-    ...presenterLayoutOf(input, bot.defaultPosition),
+    ...presenterLayoutOf(input, bot.defaultPosition, found.own !== undefined && kindOfSource(found.own.source) === 'video'),
     removeBotBackground: input.remove_bot_background,
     ...(input.footage === 'as_recorded' && { footage: 'as_recorded' as const }),
     background: input.background,

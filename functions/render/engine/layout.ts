@@ -49,9 +49,16 @@ export function botHeightFor(frame: FrameSize, position: BotPosition, size: BotS
     return shareOf(frame, position === 'center' ? heights.centre : heights.edge);
   }
   if (!artwork) throw new Error('a full-size bot is sized by its artwork');
-  const eyesToFoot = artwork.panel.y + artwork.panel.height - eyeLineOf(artwork);
-  return Math.floor((artwork.height * (1 - FULL_EYE_LINE) * frame.height) / eyesToFoot);
+  // A look's eyes are guessed from its head box when it has no face: drawings whose head box sits low on the card
+  // (only a mouth drawn, at its foot) would ask for a canvas of gigabytes. The eyes are taken at most
+  // FULL_EYES_LOWEST down the card, and the canvas at most FULL_MAX_FRAMES frames tall.
+  const eyesToFoot = Math.max((1 - FULL_EYES_LOWEST) * artwork.panel.height, artwork.panel.y + artwork.panel.height - eyeLineOf(artwork));
+  return Math.min(FULL_MAX_FRAMES * frame.height, Math.floor((artwork.height * (1 - FULL_EYE_LINE) * frame.height) / eyesToFoot));
 }
+/** The lowest a `full` presenter's eyes are taken on its card (a share of the card's height from its top). */
+const FULL_EYES_LOWEST = 0.6;
+/** A `full` presenter's canvas is at most this many frames tall. */
+const FULL_MAX_FRAMES = 2;
 
 /** The eyes' height on the canvas: the look's face, or (a look without one) where a head box of the built-in art has them. */
 const eyeLineOf = (artwork: Artwork) =>

@@ -20,4 +20,9 @@ describe('presenterLayoutOf', () => {
     });
     expect(presenterLayoutOf({ bot_size: 'medium', background: 'https://e.com/b.mp4' }, 'center')).toEqual({ position: 'center', botSize: 'medium' });
   });
+
+  it("keeps a video bot in its corner over nothing of the caller's: its recording's frame is not carried to the edges", () => {
+    expect(presenterLayoutOf({}, 'bottom-right', true)).toEqual({ position: 'bottom-right', botSize: 'medium' });
+    expect(presenterLayoutOf({ bot_size: 'full' }, 'bottom-right', true)).toEqual({ position: 'bottom-right', botSize: 'full' });
+  });
 });

@@ -174,6 +174,24 @@ describe('layoutFor: bot sizes', () => {
     }
   });
 
+  it("full: a look whose head box sits at its card's foot (drawings with only a mouth) gets a bounded canvas, not gigabytes", () => {
+    const mouthAtFoot = {
+      width: 512,
+      height: 640,
+      panel: { file: 'panel.png', x: 0, y: 0, width: 512, height: 640, radius: 0 },
+      head: { x: 200, y: 600, width: 100, height: 40, frames: {} },
+    };
+    for (const shape of [
+      { aspectRatio: '16:9', resolution: '1080p' },
+      { aspectRatio: '9:16', resolution: '1080p' },
+    ] as Shape[]) {
+      const frame = frameSizeOf(shape);
+      const height = botHeightFor(frame, 'bottom-center', 'full', mouthAtFoot);
+      expect(height).toBeGreaterThan(0);
+      expect(height).toBeLessThanOrEqual(2 * frame.height);
+    }
+  });
+
   it('full: only the horizontal word of the position counts', () => {
     const frame = frameSizeOf({ aspectRatio: '16:9', resolution: '1080p' });
     const full = (position: (typeof BOT_POSITIONS)[number]) => layoutFor(frame, position, ARTWORK, { size: 'full' });

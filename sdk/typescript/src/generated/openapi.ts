@@ -579,7 +579,7 @@ export interface components {
              * @enum {string}
              */
             captions?: "none" | "burn";
-            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"background_volume":0.2,"transitions":"","reusable_clip":false,"bot_size":"full when the clip gives no background, bot_size or bot_position; else medium","bot_position":"the bot's default_position"}. */
+            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"background_volume":0.2,"transitions":"","reusable_clip":false,"bot_size":"full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium","bot_position":"the bot's default_position"}. */
             clips: string | ({
                 /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
                 audio_upload?: string;
@@ -591,8 +591,8 @@ export interface components {
                 /** @description One of top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right (underscores and any case accepted). Default: the bot's default_position (bottom-center at the full size a clip without background, bot_size or bot_position gets). */
                 bot_position?: string;
                 /**
-                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. Default: full when the clip gives no background, bot_size or bot_position; else medium.
-                 * @default full when the clip gives no background, bot_size or bot_position; else medium
+                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. Default: full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium.
+                 * @default full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium
                  * @enum {string}
                  */
                 bot_size?: "small" | "medium" | "large" | "full";
@@ -817,7 +817,7 @@ export interface components {
              * @enum {string}
              */
             captions?: "none" | "burn";
-            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"background_volume":0.2,"transitions":"","reusable_clip":false,"bot_size":"full when the clip gives no background, bot_size or bot_position; else medium","bot_position":"the bot's default_position"}. */
+            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"background_volume":0.2,"transitions":"","reusable_clip":false,"bot_size":"full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium","bot_position":"the bot's default_position"}. */
             clips: string | ({
                 /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
                 audio_upload?: string;
@@ -829,8 +829,8 @@ export interface components {
                 /** @description One of top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right (underscores and any case accepted). Default: the bot's default_position (bottom-center at the full size a clip without background, bot_size or bot_position gets). */
                 bot_position?: string;
                 /**
-                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. Default: full when the clip gives no background, bot_size or bot_position; else medium.
-                 * @default full when the clip gives no background, bot_size or bot_position; else medium
+                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. Default: full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium.
+                 * @default full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium
                  * @enum {string}
                  */
                 bot_size?: "small" | "medium" | "large" | "full";
