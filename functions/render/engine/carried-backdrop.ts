@@ -14,7 +14,7 @@ import type { BotBox } from './layout.ts';
 /** The card's rim (a light stroke on the built-in cards), canvas units: kept out of what is carried. */
 const RIM = 3;
 /** The blur's radius as a share of the frame's height, and the distance over which the carried edge turns into it. */
-const BLUR_SHARE = 0.03;
+const BLUR_SHARE = 0.08;
 const SOFTEN_RADII = 4;
 
 export interface CarriedCard {
