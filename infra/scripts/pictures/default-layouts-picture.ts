@@ -7,7 +7,7 @@
  * over a caller's background (the sample background), where she keeps her corner. `--frames` keeps the frames
  * at full size. Default path docs/default-layouts.png.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,26 +19,17 @@ import { voiceToSpeak } from '#domain/voices';
 import { inspectBackground } from '../../../functions/media/background-media.ts';
 import { inspectImage } from '../../../functions/media/image-media.ts';
 import { runFfmpeg } from '../../../functions/media/media.ts';
-import { buildPhotoLook, loadPhotoModels } from '../../../functions/prepare/photo-look.ts';
 import { logoLayerSize } from '../../../functions/render/engine/image-layers.ts';
 import { renderClip } from '../../../functions/render/engine/index.ts';
 import type { VideoClipInput } from '../../../functions/render/engine/types.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 import { makeSampleBackground } from '../make-sample-background.ts';
+import { testPortraitLook } from './test-portrait-look.ts';
 
 /** Height of each row of the picture, px; the frames of a row are scaled to it. */
 const ROW = 300;
 const GAP = 16;
 const TEXT = 'Every shape gets a presenter who is the subject.';
-
-async function photoLook(work: string): Promise<string> {
-  await loadPhotoModels();
-  const look = await buildPhotoLook(readFileSync(resolve('test/fixtures/prepare/portrait.jpg')));
-  const dir = join(work, 'photo-look');
-  mkdirSync(dir);
-  for (const [file, bytes] of look.files) writeFileSync(join(dir, file), bytes);
-  return dir;
-}
 
 type Shot = Partial<Pick<VideoClipInput, 'lookDirectory' | 'captions' | 'overlays'>> & { bot: Bot; backgroundFile?: string; logo?: boolean };
 
@@ -51,7 +42,7 @@ async function main() {
   try {
     const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
     const photo: Bot = { ...ava, uid: 'photo', look: 'photo' };
-    const photoDir = await photoLook(work);
+    const photoDir = await testPortraitLook(work);
     const background = await makeSampleBackground(join(work, 'background.mp4'), { seconds: 4 });
     const logo = await inspectImage(resolve('examples/logo.png'));
     const shots: [string, Shot][] = [
