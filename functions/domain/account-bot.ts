@@ -50,6 +50,8 @@ export interface StoredLook {
   preview: string;
   /** A video bot's: how long its recording plays, seconds (what a clip with `footage: "as_recorded"` may last). */
   recordingSeconds?: number;
+  /** A video bot's: its loops have the person's matte, so a clip may remove its background. */
+  cutout?: true;
 }
 
 /**

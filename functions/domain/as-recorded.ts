@@ -45,13 +45,19 @@ export function asRecordedProblem(input: ClipInput, index: number, found: Resolv
 }
 
 /**
- * Why a clip's `remove_bot_background: true` cannot be, or undefined: a video bot's footage has no figure cut out of
- * its backdrop yet, so the option would be accepted and do nothing (docs/video-bots.md).
+ * Why a clip's `remove_bot_background: true` cannot be, or undefined: a video bot's matte covers its loops (made at
+ * preparation, docs/video-bots.md), not the whole recording that `as_recorded` plays, and a look prepared without
+ * one has none to show.
  */
 export function backgroundRemovalProblem(input: ClipInput, index: number, found: ResolvedBot): FieldProblem | undefined {
   if (!input.remove_bot_background || !found.own || kindOfSource(found.own.source) !== 'video') return undefined;
-  return {
-    path: `clips[${index}].remove_bot_background`,
-    message: `bot "${found.own.uid}" is a video bot: its recording is shown with its own backdrop; leave remove_bot_background out`,
-  };
+  const path = `clips[${index}].remove_bot_background`;
+  if (input.footage === 'as_recorded')
+    return {
+      path,
+      message: `with footage "as_recorded" bot "${found.own.uid}"'s recording is shown whole, with its own backdrop; leave one of the two out`,
+    };
+  if (!found.own.look?.cutout)
+    return { path, message: `bot "${found.own.uid}" was prepared without a matte of its footage; PUT the bot again to have one made` };
+  return undefined;
 }

@@ -97,6 +97,23 @@ export interface FootageLoop {
   from: number;
   to: number;
   blend?: number;
+  /**
+   * The person's matte on every frame of `file` (grey H.264, the same frames; white is the person): what
+   * `remove_bot_background` shows them by (functions/prepare/footage/footage-matte.ts). Absent: the look has none.
+   */
+  matte?: string;
+}
+
+/**
+ * The recording's frames shown at frame `n` of a loop (counted from its start, over and over): `source`, and in the
+ * crossfade at its end, `mixed` shown `amount` of the way (FootageManifest.loop). The rig and the matte read the same.
+ */
+export function loopFrameSources(loop: FootageLoop, n: number): { source: number; mixed?: number; amount: number } {
+  const { from, to, blend = 0 } = loop;
+  const source = from + (n % (to - from));
+  const k = source - (to - blend);
+  if (k < 0) return { source, amount: 0 };
+  return { source, mixed: from - blend + k, amount: (k + 1) / (blend + 1) };
 }
 
 /** One lower face of the atlas, in face space (functions/domain/face-space.ts). */

@@ -9,6 +9,9 @@ import { VIDEO_ENCODE_ARGS } from './formats.ts';
 import { budgetFor, type FrameReader, MediaRejectedError, pinnedInput, readFrames, runFfmpeg, SAFE_INPUT } from './media.ts';
 import { identifyInput } from './probe.ts';
 
+/** A matte's H.264 quality: finer than the footage's 23, so its edge does not shimmer with the encoder's blocks. */
+const MATTE_CRF = 16;
+
 /** The containers a recording may come in: MP4 / MOV and WebM / Matroska (phones and MediaRecorder write these). */
 const RECORDING_DEMUXERS = ['mov', 'matroska'] as const;
 
@@ -94,10 +97,15 @@ export function decodeRecording(
 }
 
 /**
- * The look's footage (our own H.264 file) as RGBA frames of `size`, from its frame `from`, in order; with `loop`,
- * over and over (the file is a loop cut where its last frame meets its first).
+ * The look's footage (our own H.264 file) as RGBA frames of `size`, in order; with `loop`, over and over (the file
+ * is a loop cut where its last frame meets its first); with `grey`, one byte a pixel (a matte).
  */
-export function readFootage(path: string, size: { width: number; height: number }, options: { loop: boolean; seconds: number }): FrameReader {
+export function readFootage(
+  path: string,
+  size: { width: number; height: number },
+  options: { loop: boolean; seconds: number; grey?: boolean },
+): FrameReader {
+  const pixels = options.grey ? 'gray' : 'rgba';
   const args = [
     ...SAFE_INPUT,
     '-format_whitelist',
@@ -109,14 +117,14 @@ export function readFootage(path: string, size: { width: number; height: number 
     path,
     '-an',
     '-vf',
-    `scale=${size.width}:${size.height}:flags=bicubic,format=rgba`,
+    `scale=${size.width}:${size.height}:flags=bicubic,format=${pixels}`,
     '-f',
     'rawvideo',
     '-pix_fmt',
-    'rgba',
+    pixels,
     'pipe:1',
   ];
-  return readFrames(args, size.width * size.height * 4, { budgetSeconds: budgetFor(options.seconds) });
+  return readFrames(args, size.width * size.height * (options.grey ? 1 : 4), { budgetSeconds: budgetFor(options.seconds) });
 }
 
 /**
@@ -152,5 +160,45 @@ export async function cutFootage(footagePath: string, fps: number, loop: { from:
       path,
     ],
     { budgetSeconds: budgetFor((to - from) / fps) },
+  );
+}
+
+/**
+ * Encodes `count` grey frames of `size` (one byte a pixel, from `frame(i)`) to `path`: a loop's matte, H.264 at a
+ * higher quality than the footage (its edge is what shows), one keyframe a second as the footage.
+ */
+export async function writeMatte(
+  path: string,
+  size: { width: number; height: number },
+  fps: number,
+  frames: { count: number; frame: (i: number) => Buffer | Promise<Buffer> },
+): Promise<void> {
+  await runFfmpeg(
+    [
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-s',
+      `${size.width}x${size.height}`,
+      '-r',
+      String(fps),
+      '-i',
+      'pipe:0',
+      '-an',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      String(MATTE_CRF),
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      String(fps),
+      path,
+    ],
+    { budgetSeconds: budgetFor(frames.count / fps), frames },
   );
 }

@@ -128,6 +128,7 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     files: [...files.keys()],
     preview: look.manifest.preview,
     ...(footage && { recordingSeconds: footage.frames / footage.fps }),
+    ...(footage?.loop.matte && { cutout: true as const }),
   };
   const written: string[] = [];
   try {

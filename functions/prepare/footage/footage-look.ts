@@ -9,10 +9,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eyeDistance, type Point, STABLE_POINTS } from '#domain/face-space';
 import { limits } from '#domain/limits';
-import type { BotManifest, FootageManifest } from '#domain/look';
+import type { BotManifest, FootageLoop, FootageManifest } from '#domain/look';
 import { cutFootage, decodeRecording, inspectRecording, preparedSize, type Recording } from '#media/footage-media';
 import { MediaRejectedError } from '#media/media';
 import { LookError, type PreparedLook } from '../look.ts';
+import { matteLoop } from './footage-matte.ts';
 import { isFrontal, listeningStretches, type ReadRecording, readRecording, smoothTrack, unseenStretches } from './footage-track.ts';
 import { buildAtlas } from './mouth-atlas.ts';
 import { measureMouth, mouthRange } from './mouth-measures.ts';
@@ -35,6 +36,8 @@ const FILES = {
   footage: 'footage.mp4',
   loop: 'loop.mp4',
   listen: 'listen.mp4',
+  loopMatte: 'loop-matte.mp4',
+  listenMatte: 'listen-matte.mp4',
   track: 'track.json',
   atlas: 'mouths.png',
   preview: 'preview.png',
@@ -161,20 +164,26 @@ function canvasOf(size: { width: number; height: number }, track: readonly Point
   };
 }
 
-/** Builds a video bot's look from the recording at `path` (`bytes` long), working in `workDir`. */
+/**
+ * Builds a video bot's look from the recording at `path` (`bytes` long), working in `workDir`: refused without a
+ * closed mouth, its loops matted (the person cut out, for `remove_bot_background`).
+ */
 export async function buildFootageLook(path: string, bytes: number, workDir: string): Promise<PreparedLook> {
-  const look = await footageLookOf(path, bytes, workDir);
-  if (!look.manifest.footage!.samples.some((s) => s.frame === 'm0'))
-    throw new LookError('mouth_never_closed', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
-  return look;
+  return footageLookOf(path, bytes, workDir, { closedLips: true, cutout: true });
 }
 
 /**
- * The look of a recording before the closed lips are asked for: the tests draw a filmed photo of a real person
- * whose lips never close (docs/video-bots.md, "Test material"), which buildFootageLook refuses.
+ * The look of a recording; `closedLips` refuses one whose lips are never seen closed (before the matte is paid for),
+ * `cutout` mattes its loops. The tests draw a filmed photo of a real person whose lips never close
+ * (docs/video-bots.md, "Test material"), and matte it only where the matte is what they test.
  * @internal Exported for its tests.
  */
-export async function footageLookOf(path: string, bytes: number, workDir: string): Promise<PreparedLook> {
+export async function footageLookOf(
+  path: string,
+  bytes: number,
+  workDir: string,
+  options: { closedLips?: boolean; cutout?: boolean } = {},
+): Promise<PreparedLook> {
   const recording = await inspect(path, bytes);
   const size = preparedSize(recording, SHORT_SIDE);
   const footagePath = join(workDir, FILES.footage);
@@ -185,21 +194,36 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
   const listening = listeningStretches(measures, FPS);
   const loop = chooseLoop(track, read.thumbs, listening);
   const atlas = await buildAtlas(read.pool.kept.filter(Boolean), mouthRange(measures), read.eyePx);
+  if (options.closedLips && !atlas.samples.some((s) => s.frame === 'm0'))
+    throw new LookError('mouth_never_closed', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
   const listenLoop = chooseListenLoop(track, read.thumbs, listening);
   const loopPath = join(workDir, FILES.loop);
   await cutFootage(footagePath, FPS, loop, loopPath);
   const listenPath = join(workDir, FILES.listen);
   if (listenLoop) await cutFootage(footagePath, FPS, listenLoop, listenPath);
+  const reference = read.reference!.map((p) => ({ x: Number(p.x.toFixed(2)), y: Number(p.y.toFixed(2)) }));
+  const loops: { loop: FootageLoop; listen?: FootageLoop } = {
+    loop: { file: FILES.loop, ...loop },
+    ...(listenLoop && { listen: { file: FILES.listen, ...listenLoop } }),
+  };
+  if (options.cutout) {
+    const footage = { ...size, fps: FPS, reference };
+    await matteLoop(loops.loop, loopPath, join(workDir, FILES.loopMatte), footage, track);
+    loops.loop.matte = FILES.loopMatte;
+    if (loops.listen) {
+      await matteLoop(loops.listen, listenPath, join(workDir, FILES.listenMatte), footage, track);
+      loops.listen.matte = FILES.listenMatte;
+    }
+  }
   const footage: FootageManifest = {
     width: size.width,
     height: size.height,
     fps: FPS,
     file: FILES.footage,
     frames: track.length,
-    loop: { file: FILES.loop, ...loop },
-    ...(listenLoop && { listen: { file: FILES.listen, ...listenLoop } }),
+    ...loops,
     track: FILES.track,
-    reference: read.reference!.map((p) => ({ x: Number(p.x.toFixed(2)), y: Number(p.y.toFixed(2)) })),
+    reference,
     eyePx: read.eyePx,
     atlas: FILES.atlas,
     samples: atlas.samples,
@@ -217,6 +241,9 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
     [FILES.footage, await readFile(footagePath)],
     [FILES.loop, await readFile(loopPath)],
     ...(listenLoop ? ([[FILES.listen, await readFile(listenPath)]] as const) : []),
+    ...(await Promise.all(
+      [loops.loop.matte, loops.listen?.matte].filter((f) => f !== undefined).map(async (f) => [f, await readFile(join(workDir, f))] as const),
+    )),
     [FILES.track, Buffer.from(trackJson)],
     [FILES.atlas, atlas.png],
     [FILES.preview, read.preview ?? atlas.png],

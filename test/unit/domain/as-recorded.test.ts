@@ -60,12 +60,22 @@ describe('footage: "as_recorded"', () => {
     ]);
   });
 
-  it('is a 400 at clips[i].remove_bot_background for a video bot, which has no cut-out figure yet', async () => {
-    const problems = await problemsOf(create({ text: 'Hello.', remove_bot_background: true }, videoBot(12)));
-    expect(problems).toEqual([
+  it('takes remove_bot_background for a video bot whose loops were matted, and is a 400 at it otherwise', async () => {
+    const matted = (bot: AccountBot): AccountBot => ({ ...bot, look: { ...bot.look!, cutout: true } });
+    const [cut] = await create({ text: 'Hello.', remove_bot_background: true }, matted(videoBot(12)));
+    expect(cut!.clips[0]!.removeBotBackground).toBe(true);
+    // A look prepared without the matte has nothing to cut the person out with.
+    expect(await problemsOf(create({ text: 'Hello.', remove_bot_background: true }, videoBot(12)))).toEqual([
       {
         path: 'clips[0].remove_bot_background',
-        message: 'bot "my-host" is a video bot: its recording is shown with its own backdrop; leave remove_bot_background out',
+        message: 'bot "my-host" was prepared without a matte of its footage; PUT the bot again to have one made',
+      },
+    ]);
+    // The matte covers the loops; as recorded, the whole recording plays.
+    expect(await problemsOf(create({ text: 'Hello.', remove_bot_background: true, footage: 'as_recorded' }, matted(videoBot(12))))).toEqual([
+      {
+        path: 'clips[0].remove_bot_background',
+        message: 'with footage "as_recorded" bot "my-host"\'s recording is shown whole, with its own backdrop; leave one of the two out',
       },
     ]);
     // A photo bot keeps the option.

@@ -10,7 +10,7 @@ import type { BotPosition } from '#domain/choices';
 import type { BotManifest } from '#domain/look';
 import type { FrameSize } from '#domain/shape';
 import type { ClipTiming } from '../clip-timeline.ts';
-import { type BotBox, botHeightFor, headBoxOf, layoutFor } from '../layout.ts';
+import { type BotBox, botHeightFor, headBoxOf, layoutFor, standsOnBottomEdge } from '../layout.ts';
 import type { Presenter, SpeechResult, VideoClipInput } from '../types.ts';
 import { listeningOf } from './footage-listening.ts';
 import { footageMouthFrames } from './footage-mouth.ts';
@@ -40,12 +40,14 @@ export async function footagePresenter(input: VideoClipInput, speech: SpeechResu
   const laid = full
     ? fullFootageBox(frame, position, manifest)
     : layoutFor(frame, position, manifest, { size, removeBotBackground: input.removeBotBackground });
+  const cutout = input.removeBotBackground;
   const rig = await FootageRig.open(
     directory,
     manifest,
     full ? laid.height : botHeightFor(frame, position, size, manifest),
-    !full,
+    !full && !cutout,
     input.footage ?? 'loop',
+    cutout ? { fadeBottom: !standsOnBottomEdge(position, size, true) } : undefined,
   );
   rig.ensureCovers(timing.frames);
   const mouth = footageMouthFrames(speech, timing, manifest);

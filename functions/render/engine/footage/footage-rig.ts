@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { applySimilarity, JAW_POINTS, type Point, toReference } from '#domain/face-space';
-import type { BotManifest, FootageLoop, FootageManifest, MouthSample } from '#domain/look';
+import { type BotManifest, type FootageLoop, type FootageManifest, loopFrameSources, type MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
 import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
@@ -42,6 +42,13 @@ const POSE_POINTS = [2, 3, 4, 12, 13, 14] as const;
 
 /** A card's rounded corner, as a share of the bot's height (the footage is the card). */
 const CORNER_SHARE = 0.035;
+/** A cut-out figure that does not stand on the frame's bottom edge fades out over this share of its height. */
+const FADE_SHARE = 0.15;
+
+/** The person cut out of the recording's backdrop (`remove_bot_background`); `fadeBottom` where the bust would end in mid-air. */
+export interface Cutout {
+  fadeBottom: boolean;
+}
 
 /** A frame of the footage as the rig shows it: its pixels, its landmarks (px of the footage), the recording's frames mixed in it. */
 interface ShownFrame {
@@ -60,6 +67,8 @@ export class FootageRig {
   /** The rig's pixels per pixel of the footage. */
   readonly scale: number;
   private readonly corners: Uint8Array;
+  /** A cut-out figure's alpha factor on each row (fading out toward its bottom edge), or undefined. */
+  private readonly fade?: Float32Array;
   private reader?: FrameReader;
   /** The base loop, and the listening loop when the look has one (./footage-listening.ts). */
   private speaking?: FootageLoopReader;
@@ -77,6 +86,7 @@ export class FootageRig {
     private readonly sheet: AtlasSheet,
     rounded: boolean,
     private readonly play: FootagePlay,
+    private readonly cutout?: Cutout,
   ) {
     this.footage = manifest.footage!;
     this.height = 2 * Math.round(height / 2);
@@ -87,15 +97,28 @@ export class FootageRig {
     this.unseen = new Uint8Array(this.footage.frames);
     for (const [from, to] of this.footage.unseen ?? []) this.unseen.fill(1, from, to);
     this.corners = cornerAlpha(this.width, this.height, rounded ? Math.round(CORNER_SHARE * this.height) : 0);
+    this.fade = cutout?.fadeBottom ? bottomFade(this.height) : undefined;
   }
 
-  /** The rig of the look in `dir` at `height` px; `rounded` draws the card's corners. */
-  static async open(dir: string, manifest: BotManifest, height: number, rounded: boolean, play: FootagePlay = 'loop'): Promise<FootageRig> {
+  /**
+   * The rig of the look in `dir` at `height` px; `rounded` draws the card's corners; `cutout` shows the person
+   * alone, by the loops' mattes (a look without them, or as recorded, cannot).
+   */
+  static async open(
+    dir: string,
+    manifest: BotManifest,
+    height: number,
+    rounded: boolean,
+    play: FootagePlay = 'loop',
+    cutout?: Cutout,
+  ): Promise<FootageRig> {
+    if (cutout && (play !== 'loop' || !manifest.footage!.loop.matte || (manifest.footage!.listen && !manifest.footage!.listen.matte)))
+      throw new Error("this video bot's look has no matte for its footage");
     // pngjs, as the sprites: the render image carries no sharp.
     const atlas = PNG.sync.read(await readFile(join(dir, manifest.footage!.atlas)));
     const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
     for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
-    return new FootageRig(dir, manifest, height, { rgb, width: atlas.width, height: atlas.height }, rounded, play);
+    return new FootageRig(dir, manifest, height, { rgb, width: atlas.width, height: atlas.height }, rounded, play, cutout);
   }
 
   /** How long the recording plays, seconds. */
@@ -140,8 +163,16 @@ export class FootageRig {
     return this.withCorners(frame);
   }
 
-  /** `frame` with the card's rounded corners cut into its alpha. */
+  /** `frame` with the card's rounded corners cut into its alpha, or a cut-out figure's bottom faded. */
   private withCorners(frame: Buffer): Buffer {
+    if (this.fade) {
+      const { fade, width } = this;
+      for (let y = 0; y < fade.length; y++) {
+        if (fade[y] === 1) continue;
+        for (let p = y * width * 4 + 3, end = p + width * 4; p < end; p += 4) frame[p] = Math.round(frame[p]! * fade[y]!);
+      }
+      return frame;
+    }
     for (let p = 0; p < this.corners.length; p++) if (this.corners[p]! < 255) frame[p * 4 + 3] = this.corners[p]!;
     return frame;
   }
@@ -160,7 +191,12 @@ export class FootageRig {
     const listen = this.footage.listen;
     const share = listen ? Math.min(1, Math.max(0, listening)) : 0;
     const open = (loop: FootageLoop) =>
-      new FootageLoopReader(readFootage(join(this.dir, loop.file), this, { loop: true, seconds }), loop, this.track);
+      new FootageLoopReader(
+        readFootage(join(this.dir, loop.file), this, { loop: true, seconds }),
+        loop,
+        this.track,
+        this.cutout && loop.matte ? readFootage(join(this.dir, loop.matte), this, { loop: true, seconds, grey: true }) : undefined,
+      );
     if (share < 1) this.speaking ??= open(this.footage.loop);
     if (share > 0) this.listening ??= open(listen!);
     if (share === 0) return this.speaking!.next();
@@ -217,22 +253,27 @@ class FootageLoopReader {
     private readonly reader: FrameReader,
     private readonly loop: FootageLoop,
     private readonly track: readonly Point[][],
+    /** The loop's matte (one grey byte a pixel), read alongside: the person cut out of the recording's backdrop. */
+    private readonly matte?: FrameReader,
   ) {}
 
   /** The loop's next frame; in the crossfade at its end, the frame mixed into it and its landmarks mixed alike. */
   async next(): Promise<ShownFrame> {
     const frame = await this.reader.next();
     if (!frame) throw new Error('the footage loop ended early');
-    const { from, to, blend = 0 } = this.loop;
-    const source = from + (this.count++ % (to - from));
-    const k = source - (to - blend);
-    if (k < 0) return { frame, landmarks: this.track[source]!, sources: [source] };
-    const mixed = from - blend + k;
-    return { frame, landmarks: mixPoints(this.track[source]!, this.track[mixed]!, (k + 1) / (blend + 1)), sources: [source, mixed] };
+    if (this.matte) {
+      const alpha = await this.matte.next();
+      if (!alpha) throw new Error("the footage loop's matte ended early");
+      for (let p = 0; p < alpha.length; p++) frame[p * 4 + 3] = alpha[p]!;
+    }
+    const { source, mixed, amount } = loopFrameSources(this.loop, this.count++);
+    if (mixed === undefined) return { frame, landmarks: this.track[source]!, sources: [source] };
+    return { frame, landmarks: mixPoints(this.track[source]!, this.track[mixed]!, amount), sources: [source, mixed] };
   }
 
   close() {
     this.reader.close();
+    this.matte?.close();
   }
 }
 
@@ -265,4 +306,13 @@ function cornerAlpha(width: number, height: number, radius: number): Uint8Array 
         alpha[cy! * width + cx!] = a;
     }
   return alpha;
+}
+
+/** Each row's alpha factor: 1, then down to 0 over the last FADE_SHARE of the height (smoothstep). */
+function bottomFade(height: number): Float32Array {
+  const rows = Math.max(1, Math.round(FADE_SHARE * height));
+  return Float32Array.from({ length: height }, (_, y) => {
+    const t = Math.min(1, Math.max(0, (height - 1 - y) / rows));
+    return t * t * (3 - 2 * t);
+  });
 }
