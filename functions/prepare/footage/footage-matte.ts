@@ -21,6 +21,8 @@ const UNSURE_GAP = 24;
 /** The difference key's ramp: a pixel this far from the backdrop's colour (RGB summed) is backdrop, that far person. */
 const KEY_LOW = 24;
 const KEY_HIGH = 72;
+/** A backdrop pixel whose colour spread over the keys is more than this (standard deviations summed over RGB) is not steady. */
+const STEADY_BACKDROP = 12;
 /** A frame whose sure backdrop is on average this far from the key frames' (RGB summed): the camera moved; no key. */
 const MOVED_CAMERA = 18;
 
@@ -112,28 +114,42 @@ async function keyMattes(path: string, footage: Footage, keys: readonly number[]
  */
 class Backdrop {
   private readonly sums: Float32Array;
+  private readonly squares: Float32Array;
   private readonly counts: Uint16Array;
 
   constructor(pixels: number) {
     this.sums = new Float32Array(pixels * 3);
+    this.squares = new Float32Array(pixels * 3);
     this.counts = new Uint16Array(pixels);
   }
 
   add(rgba: Buffer, alpha: Uint8Array) {
     for (let p = 0; p < alpha.length; p++) {
       if (alpha[p]! > BACKDROP_ALPHA) continue;
-      for (let c = 0; c < 3; c++) this.sums[p * 3 + c] = this.sums[p * 3 + c]! + rgba[p * 4 + c]!;
+      for (let c = 0; c < 3; c++) {
+        const v = rgba[p * 4 + c]!;
+        this.sums[p * 3 + c] = this.sums[p * 3 + c]! + v;
+        this.squares[p * 3 + c] = this.squares[p * 3 + c]! + v * v;
+      }
       this.counts[p] = this.counts[p]! + 1;
     }
   }
 
-  /** How far the pixel's colour is from the backdrop's (summed over RGB), or -1 where no key saw the backdrop. */
+  /**
+   * How far the pixel's colour is from the backdrop's (summed over RGB), or -1 where fewer than two keys saw the
+   * backdrop or it changed between them (a moving camera's or a busy backdrop's pixel: no key can be trusted there).
+   */
   distance(rgba: Buffer, p: number): number {
     const n = this.counts[p]!;
-    if (!n) return -1;
+    if (n < 2) return -1;
     let d = 0;
-    for (let c = 0; c < 3; c++) d += Math.abs(rgba[p * 4 + c]! - this.sums[p * 3 + c]! / n);
-    return d;
+    let spread = 0;
+    for (let c = 0; c < 3; c++) {
+      const mean = this.sums[p * 3 + c]! / n;
+      spread += Math.sqrt(Math.max(0, this.squares[p * 3 + c]! / n - mean * mean));
+      d += Math.abs(rgba[p * 4 + c]! - mean);
+    }
+    return spread > STEADY_BACKDROP ? -1 : d;
   }
 }
 
@@ -187,7 +203,7 @@ export async function matteLoop(
     const rgba = await pixels.next();
     if (!rgba) throw new Error(`the loop ${loopPath} ended at frame ${n}`);
     const exact = mattes.get(n);
-    if (exact) return Buffer.from(exact.buffer, exact.byteOffset, exact.length);
+    if (exact) return steadied(Buffer.from(exact.buffer, exact.byteOffset, exact.length), n);
     const next = keys.findIndex((k) => k > n);
     const [a, b] = [keys[next - 1]!, keys[next]!];
     const here = toFace(n);
@@ -202,7 +218,20 @@ export async function matteLoop(
       unsure[p] = Math.abs(first[p]! - second[p]!) > UNSURE_GAP || (mixed > BACKDROP_ALPHA && mixed < 255 - BACKDROP_ALPHA) ? 1 : 0;
     }
     refine(out, unsure, rgba, plate);
-    return out;
+    return steadied(out, n);
+  };
+  // The edge averaged with the frame before's (as written): a pixel the key decides afresh on each frame would shimmer.
+  const previous = Buffer.alloc(width * height);
+  const steadied = (alpha: Buffer, n: number): Buffer => {
+    if (n > 0)
+      for (let p = 0; p < alpha.length; p++) {
+        const a = alpha[p]!;
+        const b = previous[p]!;
+        if ((a > BACKDROP_ALPHA && a < 255 - BACKDROP_ALPHA) || (b > BACKDROP_ALPHA && b < 255 - BACKDROP_ALPHA)) previous[p] = (a + b + 1) >> 1;
+        else previous[p] = a;
+      }
+    else alpha.copy(previous);
+    return previous;
   };
   try {
     await writeMatte(mattePath, footage, footage.fps, { count: length, frame });
