@@ -111,7 +111,7 @@ const clipFields = z.strictObject({
   audio_url: httpUrlSchema
     .optional()
     .describe(
-      `A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most ${limits.maxSpeechSeconds} s. Fetched like a background.`,
+      `A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most ${limits.maxRecordedSpeechSeconds} s. Fetched like a background.`,
     ),
   audio_upload: z
     .string()

@@ -78,6 +78,12 @@ export const limits = {
    */
   maxSpeechSeconds: 180,
   /**
+   * A clip's recording (audio_url, audio_upload) may last this long: a caller's talk is often longer than a
+   * synthesised clip, and a 10-minute recorded clip renders within the render function's 15 minutes
+   * (docs/your-voice.md#long-recordings).
+   */
+  maxRecordedSpeechSeconds: 600,
+  /**
    * A clip's text as said — the account's lexicon applied, markup removed — is at most this many characters (Polly
    * bills at most 3,000 a request; espeak-ng fails on far longer): a lexicon cannot multiply what a clip says.
    */

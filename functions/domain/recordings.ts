@@ -26,17 +26,20 @@ const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', da: 'Danish', fi: 'Finnish
 /** The languages a recording's transcript may be in, by name, for the refusal that names them. */
 export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');
 
-/** How a recording's transcript is aligned: by an acoustic model, or through espeak-ng speaking it (`espeakVoice`). */
-export type TranscriptAlignment = { model: AlignmentLanguage } | { espeakVoice: string };
+/**
+ * How a recording's transcript is aligned: by an acoustic model, or through espeak-ng speaking it (`espeakVoice`);
+ * a model's language names its espeak-ng voice too, for the recordings too long for the model.
+ */
+export type TranscriptAlignment = { model: AlignmentLanguage; espeakVoice?: string } | { espeakVoice: string };
 
 /** How a transcript in `voice`'s language is aligned; undefined when it cannot be. */
 export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlignment | undefined {
   if (!voice) return undefined;
   const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? '';
   const model = ALIGNMENT_LANGUAGES.find((l) => l === language);
-  if (model) return { model };
-  if (!Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language)) return undefined;
   const espeakVoice = espeakVoiceOfLanguage(voice);
+  if (model) return espeakVoice ? { model, espeakVoice } : { model };
+  if (!Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language)) return undefined;
   return espeakVoice ? { espeakVoice } : undefined;
 }
 

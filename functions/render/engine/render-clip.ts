@@ -91,7 +91,8 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   if (spokenChars > limits.maxSpokenChars) throw new SpokenTextTooLongError(spokenChars, limits.maxSpokenChars);
   const speech = await input.speech.synthesize(script, input.voice, input.workDir);
   const speechMs = ms();
-  if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
+  const maxSpeechSeconds = input.speech.maxSeconds ?? limits.maxSpeechSeconds;
+  if (speech.durationSeconds > maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, maxSpeechSeconds);
   if (input.mode === 'voice') return renderVoice(speech, script.shown, input, speechMs);
 
   const scene = await sceneOf(input, script, speech);

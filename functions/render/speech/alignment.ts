@@ -23,6 +23,14 @@ const MODELS: Record<AlignmentLanguage, string> = { en: 'en-us' };
 const MIN_MEAN_WORD_POSTERIOR = 0.94;
 const MIN_WORD_POSTERIOR = 0.8;
 
+/**
+ * The longest recording the acoustic model aligns (seconds); a longer one goes through espeak-ng's voice of its
+ * language (synthesis-alignment.ts). SoundSwallower's search keeps a table that grows with the recording's length
+ * times the transcript's: on 10 minutes of LibriVox it asked for 1.15 GB and failed in WebAssembly's heap; at this
+ * length it stays within a few hundred MB (docs/your-voice.md#long-recordings).
+ */
+export const MAX_MODEL_ALIGNMENT_SECONDS = 180;
+
 /** The transcript does not match the recording (other words, another language). */
 export class TranscriptMismatchError extends Error {
   constructor(readonly meanPosterior: number | undefined) {

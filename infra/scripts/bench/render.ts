@@ -104,7 +104,7 @@ async function shapeRow(bench: Bench, shape: Shape, kind: Kind): Promise<void> {
   const background = `/background-${frame.width}x${frame.height}.mp4`;
   const fields = { shape, background, ...kindFields(kind, bench) };
   await bench.service.measure({ ...fields, text: 'Warming up this shape.', run: `warm-up-${describeShape(shape)}-${kind}` });
-  const row = newRow(shape, kind, kind === 'built-in' ? TARGETS.builtIn : TARGETS.other);
+  const row = newRow(shape, kind, kind === 'built-in' || kind === 'recorded' ? TARGETS.builtIn : TARGETS.other);
   bench.rows.push(row);
   for (let i = 0; i < bench.pairs; i++) await pair(bench, row, { ...fields, text: BENCH_TEXT, run: `${describeShape(shape)}-${kind}-${i}` });
 }

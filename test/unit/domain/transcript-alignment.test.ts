@@ -6,9 +6,9 @@ import { findVoice } from '#domain/voices';
 const voice = (id: string) => findVoice(id, { polly: true });
 
 describe('transcriptAlignmentOf', () => {
-  it('aligns English by the acoustic model, whatever the engine of the voice', () => {
-    expect(transcriptAlignmentOf(voice('espeak:en-us+f3'))).toEqual({ model: 'en' });
-    expect(transcriptAlignmentOf(voice('polly:Joanna'))).toEqual({ model: 'en' });
+  it("aligns English by the acoustic model, whatever the engine of the voice, with espeak-ng's voice of it for long recordings", () => {
+    expect(transcriptAlignmentOf(voice('espeak:en-us+f3'))).toEqual({ model: 'en', espeakVoice: 'espeak:en-us+f3' });
+    expect(transcriptAlignmentOf(voice('polly:Joanna'))).toMatchObject({ model: 'en', espeakVoice: expect.stringMatching(/^espeak:en/) });
   });
 
   it("aligns French, Danish and Finnish through espeak-ng: the clip's own espeak voice, or a Polly voice's stand-in of its language", () => {

@@ -1,0 +1,88 @@
+/**
+ * `npx tsx infra/scripts/measure/alignment.ts [--seconds 600] [--wav <file> --text <file> --voice <espeak voice>]
+ * [--wrong <file>]`: what aligning one recording costs and scores, in one process, with the code a render runs
+ * (media/recording.ts prepares it; speech/alignment.ts and speech/synthesis-alignment.ts align it).
+ *
+ * - With `--seconds N` (default 600): the LibriVox sentences of Debian's pocketsphinx-testdata looped to N seconds
+ *   (bench/service.ts benchRecording), aligned by SoundSwallower's English model and through espeak-ng's `en-us+m3`
+ *   (DTW): each aligner's wall and CPU time, the process's peak resident memory after it, and the DTW path's word
+ *   starts against SoundSwallower's (median, 90th percentile).
+ * - With `--wav`, `--text` and `--voice`: that recording and its transcript through espeak-ng's voice (DTW), its
+ *   match scores; with `--wrong`, the same recording with another transcript (it should be refused).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { speechScriptOf } from '#domain/lexicon';
+import { prepareRecording } from '#media/recording';
+import { readWav } from '#media/wav';
+import { type Alignment, alignTranscript, TranscriptMismatchError, transcriptWords } from '../../../functions/render/speech/alignment.ts';
+import { alignBySynthesis } from '../../../functions/render/speech/synthesis-alignment.ts';
+import { benchRecording } from '../bench/service.ts';
+import { argument } from '../bench/support.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'vidbot-alignment-'));
+const f2 = (n: number) => n.toFixed(2);
+const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+/** Runs `align`, printing its wall and CPU seconds per second of audio and the process's peak memory after it. */
+async function timed(label: string, seconds: number, align: () => Promise<Alignment>): Promise<Alignment | undefined> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const result = await align().catch((error: unknown) => {
+    if (error instanceof TranscriptMismatchError) return error;
+    throw error;
+  });
+  const used = process.cpuUsage(cpu);
+  const cpuSeconds = (used.user + used.system) / 1e6;
+  const score =
+    result instanceof TranscriptMismatchError
+      ? `refused (${result.meanPosterior?.toFixed(3) ?? 'no path'})`
+      : `score ${result.meanPosterior.toFixed(3)}`;
+  console.log(
+    `${label}: ${f2((performance.now() - started) / 1000)} s wall, ${f2(cpuSeconds)} s CPU (${f2(cpuSeconds / seconds)} s per second of audio), ` +
+      `peak memory ${peakMb()} MB, ${score}`,
+  );
+  return result instanceof TranscriptMismatchError ? undefined : result;
+}
+
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+
+async function loopedLibriVox(seconds: number) {
+  const { path, transcript } = benchRecording(join(work, 'looped.wav'), seconds);
+  const prepared = await prepareRecording(path, work, seconds + 1);
+  const pcm = readWav(prepared.alignmentWavPath).samples;
+  const words = transcriptWords(transcript);
+  console.log(`recording: ${f2(prepared.durationSeconds)} s prepared, ${words.length} words; peak memory ${peakMb()} MB`);
+  const model = await timed('SoundSwallower (en-us)', prepared.durationSeconds, () => alignTranscript(pcm, words, 'en'));
+  const script = speechScriptOf(transcript);
+  const dtw = await timed('espeak-ng en-us+m3 + DTW', prepared.durationSeconds, () => alignBySynthesis(pcm, script, words, 'espeak:en-us+m3', work));
+  if (!model || !dtw) return;
+  const errors = model.words.map((w, i) => Math.abs(w.startSeconds - dtw.words[i]!.startSeconds));
+  console.log(
+    `DTW word starts against SoundSwallower's: median ${Math.round(quantile(errors, 0.5) * 1000)} ms, 90th percentile ${Math.round(quantile(errors, 0.9) * 1000)} ms`,
+  );
+}
+
+async function ownRecording(wav: string, text: string, voice: string, wrong: string | undefined) {
+  const prepared = await prepareRecording(wav, work, 600);
+  const pcm = readWav(prepared.alignmentWavPath).samples;
+  for (const [label, transcript] of [['own transcript', text], ...(wrong ? [['wrong transcript', wrong]] : [])] as const) {
+    const words = transcriptWords(transcript);
+    await timed(`${label} (${voice}, ${f2(prepared.durationSeconds)} s)`, prepared.durationSeconds, () =>
+      alignBySynthesis(pcm, speechScriptOf(transcript), words, voice, work),
+    );
+  }
+}
+
+try {
+  const wav = argument('wav');
+  const read = (name: string) => {
+    const path = argument(name);
+    return path === undefined ? undefined : readFileSync(path, 'utf8').replace(/\s+/g, ' ').trim();
+  };
+  if (wav) await ownRecording(wav, read('text') ?? '', argument('voice') ?? 'espeak:en-us+m3', read('wrong'));
+  else await loopedLibriVox(Number(argument('seconds') ?? 600));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
