@@ -107,6 +107,7 @@ async function shapeRow(bench: Bench, shape: Shape, kind: Kind): Promise<void> {
   const row = newRow(shape, kind, kind === 'built-in' || kind === 'recorded' ? TARGETS.builtIn : TARGETS.other);
   bench.rows.push(row);
   for (let i = 0; i < bench.pairs; i++) await pair(bench, row, { ...fields, text: BENCH_TEXT, run: `${describeShape(shape)}-${kind}-${i}` });
+  printProfile(bench.service.lines, row.pairs[row.pairs.length - 1]!.video);
 }
 
 function options() {
