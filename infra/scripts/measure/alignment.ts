@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { speechScriptOf } from '#domain/lexicon';
+import { limits } from '#domain/limits';
 import { prepareRecording } from '#media/recording';
 import { readWav } from '#media/wav';
 import { type Alignment, alignTranscript, TranscriptMismatchError, transcriptWords } from '../../../functions/render/speech/alignment.ts';
@@ -50,7 +51,7 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 
 async function loopedLibriVox(seconds: number) {
   const { path, transcript } = benchRecording(join(work, 'looped.wav'), seconds);
-  const prepared = await prepareRecording(path, work, seconds + 1);
+  const prepared = await prepareRecording(path, work, limits.maxRecordedSpeechSeconds);
   const pcm = readWav(prepared.alignmentWavPath).samples;
   const words = transcriptWords(transcript);
   console.log(`recording: ${f2(prepared.durationSeconds)} s prepared, ${words.length} words; peak memory ${peakMb()} MB`);
@@ -65,7 +66,7 @@ async function loopedLibriVox(seconds: number) {
 }
 
 async function ownRecording(wav: string, text: string, voice: string, wrong: string | undefined) {
-  const prepared = await prepareRecording(wav, work, 600);
+  const prepared = await prepareRecording(wav, work, limits.maxRecordedSpeechSeconds);
   const pcm = readWav(prepared.alignmentWavPath).samples;
   for (const [label, transcript] of [['own transcript', text], ...(wrong ? [['wrong transcript', wrong]] : [])] as const) {
     const words = transcriptWords(transcript);
