@@ -67,7 +67,13 @@ export interface FootageManifest {
    * `blend` frames are crossfaded into frames `from - blend`..`from - 1` (the ones that lead into `from`), so the wrap
    * is a step of the footage's own; absent: none.
    */
-  loop: { file: string; from: number; to: number; blend?: number };
+  loop: FootageLoop;
+  /**
+   * The listening loop, cut the same way inside the longest stretch where the person listens: shown while the bot is
+   * silent (a `<break>`, a clip's lead-in and end), crossfaded with the base loop at each switch. Absent: the
+   * recording has no listening stretch long enough, and the base loop plays throughout.
+   */
+  listen?: FootageLoop;
   /** Each frame's 68 landmarks (smoothed), px of the footage: a JSON array of frames of [x, y, x, y, …]. */
   track: string;
   /** The reference face (68 points) the atlas is cut in, and its eye distance, px. */
@@ -83,6 +89,14 @@ export interface FootageManifest {
    * nearest face, so the rig shows them untouched rather than lay a mouth where there is none. Absent: none.
    */
   unseen?: Array<[number, number]>;
+}
+
+/** A loop of the footage: frames [from, to) of its file, cut to `file`, the wrap crossfaded over `blend` frames. */
+export interface FootageLoop {
+  file: string;
+  from: number;
+  to: number;
+  blend?: number;
 }
 
 /** One lower face of the atlas, in face space (functions/domain/face-space.ts). */

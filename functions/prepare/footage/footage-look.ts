@@ -29,7 +29,14 @@ const MIN_LOOP_SECONDS = 3;
 const WRAP_BLEND_FRAMES = 10;
 const MAX_FACE_GAP_SECONDS = 2;
 
-const FILES = { footage: 'footage.mp4', loop: 'loop.mp4', track: 'track.json', atlas: 'mouths.png', preview: 'preview.png' } as const;
+const FILES = {
+  footage: 'footage.mp4',
+  loop: 'loop.mp4',
+  listen: 'listen.mp4',
+  track: 'track.json',
+  atlas: 'mouths.png',
+  preview: 'preview.png',
+} as const;
 
 async function inspect(path: string, bytes: number): Promise<Recording> {
   if (bytes > limits.maxRecordingBytes)
@@ -85,6 +92,10 @@ const thumbDistance = (a: Uint8Array, b: Uint8Array) => {
   return sum / a.length / 255;
 };
 
+/** The longest of `stretches` (or undefined), [from, to). */
+const longest = (stretches: ReadonlyArray<[number, number]>) =>
+  stretches.reduce<[number, number] | undefined>((a, b) => (!a || b[1] - b[0] > a[1] - a[0] ? b : a), undefined);
+
 /**
  * The base loop [from, to): inside the longest stretch where the person speaks (or the whole recording), the pair
  * of frames at least MIN_LOOP_SECONDS apart whose head pose and picture are nearest, so that playing from `from` to
@@ -97,10 +108,22 @@ function chooseLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], li
     if (from > start) speaking.push([start, from]);
     start = to;
   }
-  const minLength = MIN_LOOP_SECONDS * FPS;
-  const [s, e] = speaking.filter(([a, b]) => b - a > minLength).sort((x, y) => y[1] - y[0] - (x[1] - x[0]))[0] ?? [0, track.length];
+  return loopWithin(track, thumbs, longest(speaking.filter(([a, b]) => b - a > MIN_LOOP_SECONDS * FPS)) ?? [0, track.length]);
+}
+
+/**
+ * The listening loop: the same search inside the longest listening stretch (each is at least a second of a closed,
+ * still mouth), or undefined when the recording has none.
+ */
+function chooseListenLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], listening: ReadonlyArray<[number, number]>) {
+  const stretch = longest(listening);
+  return stretch && loopWithin(track, thumbs, stretch);
+}
+
+/** The loop [from, to) inside frames [s, e) whose ends' head pose and picture are nearest (see chooseLoop). */
+function loopWithin(track: readonly Point[][], thumbs: readonly Uint8Array[], [s, e]: [number, number]) {
   const length = e - s;
-  const shortest = Math.min(minLength, Math.floor(length * 0.6));
+  const shortest = Math.min(MIN_LOOP_SECONDS * FPS, Math.floor(length * 0.6));
   let best = { from: s, to: e, cost: Infinity };
   for (let a = s; a < s + Math.max(1, length - shortest); a += 2)
     for (let b = a + shortest; b < e; b += 2) {
@@ -157,8 +180,11 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
   const listening = listeningStretches(measures, FPS);
   const loop = chooseLoop(track, read.thumbs, listening);
   const atlas = await buildAtlas(read.pool.kept.filter(Boolean), mouthRange(measures), read.eyePx);
+  const listenLoop = chooseListenLoop(track, read.thumbs, listening);
   const loopPath = join(workDir, FILES.loop);
   await cutFootage(footagePath, FPS, loop, loopPath);
+  const listenPath = join(workDir, FILES.listen);
+  if (listenLoop) await cutFootage(footagePath, FPS, listenLoop, listenPath);
   const footage: FootageManifest = {
     width: size.width,
     height: size.height,
@@ -166,6 +192,7 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
     file: FILES.footage,
     frames: track.length,
     loop: { file: FILES.loop, ...loop },
+    ...(listenLoop && { listen: { file: FILES.listen, ...listenLoop } }),
     track: FILES.track,
     reference: read.reference!.map((p) => ({ x: Number(p.x.toFixed(2)), y: Number(p.y.toFixed(2)) })),
     eyePx: read.eyePx,
@@ -184,6 +211,7 @@ export async function footageLookOf(path: string, bytes: number, workDir: string
     ['manifest.json', Buffer.from(JSON.stringify(manifest))],
     [FILES.footage, await readFile(footagePath)],
     [FILES.loop, await readFile(loopPath)],
+    ...(listenLoop ? ([[FILES.listen, await readFile(listenPath)]] as const) : []),
     [FILES.track, Buffer.from(trackJson)],
     [FILES.atlas, atlas.png],
     [FILES.preview, read.preview ?? atlas.png],

@@ -170,6 +170,17 @@ export function drawnBotForm(botsDirectory: string): FormData {
   return form;
 }
 
+/** A video bot from the recording at `path` (docs/video-bots.md), consent given, speaking Ava's espeak-ng voice. */
+export function videoBotForm(path: string | undefined): FormData {
+  if (!path) throw new Error('--kinds video needs --recording <file>: an MP4 of one person speaking, 10 s to 5 minutes');
+  const form = new FormData();
+  form.set('name', 'Bench video');
+  form.set('voice', voiceToSpeak(ava().voice, undefined, { polly: false }).id);
+  form.set('consent', 'true');
+  form.set('video', new Blob([readFileSync(path)], { type: 'video/mp4' }), 'recording.mp4');
+  return form;
+}
+
 /** The full scene's fields: a large presenter, a logo, a title and two lower thirds, ducked music. */
 export const fullScene = (files: string) => ({
   clip: {

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotManifest } from '#domain/look';
 import { frameSizeOf } from '#domain/shape';
-import { readFootage } from '#functions/media/footage-media.ts';
+import { cutFootage, readFootage } from '#functions/media/footage-media.ts';
 import { runFfmpeg } from '#functions/media/media.ts';
 import { fullFootageBox } from '#functions/render/engine/footage/footage-bot.ts';
+import { SWITCH_FRAMES } from '#functions/render/engine/footage/footage-listening.ts';
 import { FootageRig } from '#functions/render/engine/footage/footage-rig.ts';
 import { blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
@@ -122,6 +123,67 @@ describe('the footage rig measured against the footage', () => {
         `wrap ${wrap.drawn.toFixed(2)} (footage's 95th percentile ${quantile(ownSteps, 0.95).toFixed(2)}); ${look.speaking ? 'a recording' : 'the still portrait'}`,
     );
   }, 600_000);
+
+  it('switches to the listening loop and back without a jump, each loop going on where it was left', async () => {
+    const footage = manifest.footage!;
+    // The test portrait never closes its lips, so its look has no listening stretch: frames far from the base loop's
+    // start (the camera elsewhere in its drift) stand in for one, cut as the preparation cuts a listening loop. A
+    // recording (VIDBOT_TEST_RECORDING) with a listening stretch is drawn with its own.
+    const stand = !footage.listen;
+    const standIn = { file: 'listen-test.mp4', from: footage.frames - 100, to: footage.frames - 10, blend: 10 };
+    if (stand) await cutFootage(join(look.dir, footage.file), footage.fps, standIn, join(look.dir, standIn.file));
+    const listen = footage.listen ?? standIn;
+    const withListening: BotManifest = { ...manifest, footage: { ...footage, listen } };
+    const rig = await FootageRig.open(look.dir, withListening, 400, false);
+    const speakingOwn = readFootage(join(look.dir, footage.loop.file), rig, { loop: true, seconds: 60 });
+    const listeningOwn = readFootage(join(look.dir, listen.file), rig, { loop: true, seconds: 60 });
+    // 30 frames speaking, a switch, 30 listening, a switch back, 30 speaking.
+    const ramp = SWITCH_FRAMES + 1;
+    const plan = [
+      ...Array<number>(30).fill(0),
+      ...Array.from({ length: SWITCH_FRAMES }, (_, k) => (k + 1) / ramp),
+      ...Array<number>(30).fill(1),
+      ...Array.from({ length: SWITCH_FRAMES }, (_, k) => (SWITCH_FRAMES - k) / ramp),
+      ...Array<number>(30).fill(0),
+    ];
+    const above = (frame: Buffer) => frame.subarray(0, rig.width * Math.floor(rig.height * 0.3) * 4);
+    // The footage's own frame-to-frame change: every step of both loops, as the bot shows them.
+    const ownSteps: number[] = [];
+    for (const loop of [footage.loop, listen]) {
+      const frames = readFootage(join(look.dir, loop.file), rig, { loop: false, seconds: 60 });
+      for (let previous = await frames.next(), next = await frames.next(); previous && next; previous = next, next = await frames.next())
+        ownSteps.push(frameChange(Buffer.from(previous), next, rig.width, rig.height));
+      frames.close();
+    }
+    const steps: number[] = [];
+    let before: Buffer | undefined;
+    let hardCut = 0;
+    for (let i = 0; i < plan.length; i++) {
+      const listening = plan[i]!;
+      const speakingFrame = listening < 1 ? Buffer.from((await speakingOwn.next())!) : undefined;
+      const listeningFrame = listening > 0 ? Buffer.from((await listeningOwn.next())!) : undefined;
+      const drawn = Buffer.from(await rig.render(i, { frame: 'm0' }, 60, listening));
+      // Above the nose, a frame of one loop alone is that loop's own next frame: the speaking loop goes on where it
+      // was left, the listening loop shows while the bot is silent.
+      if (listening === 0) expect(above(drawn).equals(above(speakingFrame!)), `frame ${i} speaking`).toBe(true);
+      if (listening === 1) expect(above(drawn).equals(above(listeningFrame!)), `frame ${i} listening`).toBe(true);
+      if (speakingFrame && listeningFrame) hardCut = Math.max(hardCut, frameChange(speakingFrame, listeningFrame, rig.width, rig.height));
+      if (before) steps.push(frameChange(before, drawn, rig.width, rig.height));
+      before = drawn;
+    }
+    speakingOwn.close();
+    listeningOwn.close();
+    rig.close();
+    const switches = [...steps.slice(29, 30 + SWITCH_FRAMES), ...steps.slice(69, 70 + SWITCH_FRAMES)];
+    const ownLargest = Math.max(...ownSteps);
+    console.log(
+      `switch steps at most ${Math.max(...switches).toFixed(2)}; a cut between the loops ${hardCut.toFixed(2)}; the footage's own steps at most ${ownLargest.toFixed(2)}; ${stand ? 'a stand-in listening loop' : 'the recording’s own listening loop'}`,
+    );
+    // A cut from one loop to the other would be a jump (the stand-in's loops are chosen so); crossfaded, every step
+    // of the switch is one the footage makes.
+    if (stand) expect(hardCut).toBeGreaterThan(ownLargest);
+    expect(Math.max(...switches)).toBeLessThanOrEqual(ownLargest);
+  }, 300_000);
 
   it('plays the recording as recorded: from its first frame, in order, never looped, and refuses a clip longer than it', async () => {
     const footage = manifest.footage!;

@@ -12,6 +12,7 @@ import type { FrameSize } from '#domain/shape';
 import type { ClipTiming } from '../clip-timeline.ts';
 import { type BotBox, botHeightFor, headBoxOf, layoutFor } from '../layout.ts';
 import type { Presenter, SpeechResult, VideoClipInput } from '../types.ts';
+import { listeningWeights } from './footage-listening.ts';
 import { footageMouthFrames } from './footage-mouth.ts';
 import { FootageRig } from './footage-rig.ts';
 
@@ -48,13 +49,14 @@ export async function footagePresenter(input: VideoClipInput, speech: SpeechResu
   );
   rig.ensureCovers(timing.frames);
   const mouth = footageMouthFrames(speech, timing, manifest);
+  const listening = listeningWeights(speech.words, timing);
   const place = { ...laid, width: rig.width, height: rig.height };
   return {
     width: rig.width,
     height: rig.height,
     place,
     head: headBoxOf(place, manifest),
-    frame: (i: number) => rig.render(i, mouth[i] ?? { frame: 'm0' }, timing.totalSeconds),
+    frame: (i: number) => rig.render(i, mouth[i] ?? { frame: 'm0' }, timing.totalSeconds, listening[i] ?? 0),
     close: () => rig.close(),
   };
 }

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { applySimilarity, JAW_POINTS, type Point, toReference } from '#domain/face-space';
-import type { BotManifest, FootageManifest, MouthSample } from '#domain/look';
+import type { BotManifest, FootageLoop, FootageManifest, MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
 import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
@@ -43,11 +43,11 @@ const POSE_POINTS = [2, 3, 4, 12, 13, 14] as const;
 /** A card's rounded corner, as a share of the bot's height (the footage is the card). */
 const CORNER_SHARE = 0.035;
 
-/** A frame of the footage as the rig shows it: its pixels, the recording's frame they are, and the frame mixed into them. */
+/** A frame of the footage as the rig shows it: its pixels, its landmarks (px of the footage), the recording's frames mixed in it. */
 interface ShownFrame {
   frame: Buffer;
-  source: number;
-  mixed?: { source: number; amount: number };
+  landmarks: Point[];
+  sources: number[];
 }
 
 export class FootageRig {
@@ -61,6 +61,9 @@ export class FootageRig {
   readonly scale: number;
   private readonly corners: Uint8Array;
   private reader?: FrameReader;
+  /** The base loop, and the listening loop when the look has one (./footage-listening.ts). */
+  private speaking?: FootageLoopReader;
+  private listening?: FootageLoopReader;
   /** As recorded: the recording's frame last read (its index, and its pixels before a mouth was laid on them). */
   private recorded?: { index: number; pixels: Buffer };
   private held?: { frame: string; sample: MouthSample };
@@ -106,16 +109,19 @@ export class FootageRig {
       throw new SpeechLongerThanRecordingError(frames / FPS, this.recordingSeconds);
   }
 
-  /** Frame `i` of the clip (RGBA, width x height) with `mouth`; asked for in order from 0. */
-  async render(i: number, mouth: MouthFrame, seconds: number): Promise<Buffer> {
-    const shown: ShownFrame = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(i, seconds);
+  /**
+   * Frame `i` of the clip (RGBA, width x height) with `mouth`, `listening` of it from the listening loop (0 to 1;
+   * ignored as recorded, or without a listening loop); asked for in order from 0.
+   */
+  async render(i: number, mouth: MouthFrame, seconds: number, listening = 0): Promise<Buffer> {
+    const shown: ShownFrame = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(listening, seconds);
     const { frame } = shown;
-    if (this.unseen[shown.source] || (shown.mixed && this.unseen[shown.mixed.source])) {
+    if (shown.sources.some((s) => this.unseen[s])) {
       // The track holds the last face seen here, not a face: a mouth laid on it would float where there is none.
       this.drawn = undefined;
       return this.withCorners(frame);
     }
-    const landmarks = this.landmarksOf(shown);
+    const landmarks = shown.landmarks.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
     const sample = this.sampleFor(mouth.frame, landmarks);
     this.drawn = { landmarks, sample };
     const toward =
@@ -142,31 +148,24 @@ export class FootageRig {
 
   close() {
     this.reader?.close();
+    this.speaking?.close();
+    this.listening?.close();
   }
 
   /**
-   * Frame `i` of the base loop, which frame of the recording it is, and, in the crossfade at its end, the frame mixed
-   * into it and how much (its landmarks are mixed as its pixels were).
+   * The next frame of the base loop, of the listening loop, or of both mixed (`listening` of the latter): each loop
+   * goes on from where it was left, so a switch back shows the frames that follow the ones shown last.
    */
-  private async loopFrame(i: number, seconds: number): Promise<ShownFrame> {
-    this.reader ??= readFootage(join(this.dir, this.footage.loop.file), this, { loop: true, seconds });
-    const frame = await this.reader.next();
-    if (!frame) throw new Error('the footage loop ended early');
-    const { from, to, blend = 0 } = this.footage.loop;
-    const source = from + (i % (to - from));
-    const k = source - (to - blend);
-    return k >= 0 ? { frame, source, mixed: { source: from - blend + k, amount: (k + 1) / (blend + 1) } } : { frame, source };
-  }
-
-  /** A shown frame's landmarks, px of the rig: its source frame's, mixed as its pixels were. */
-  private landmarksOf({ source, mixed }: ShownFrame): Point[] {
-    const own = this.track[source]!;
-    const other = mixed && this.track[mixed.source]!;
-    return own.map((p, j) => {
-      const x = other ? p.x + (other[j]!.x - p.x) * mixed.amount : p.x;
-      const y = other ? p.y + (other[j]!.y - p.y) * mixed.amount : p.y;
-      return { x: x * this.scale, y: y * this.scale };
-    });
+  private async loopFrame(listening: number, seconds: number): Promise<ShownFrame> {
+    const listen = this.footage.listen;
+    const share = listen ? Math.min(1, Math.max(0, listening)) : 0;
+    const open = (loop: FootageLoop) =>
+      new FootageLoopReader(readFootage(join(this.dir, loop.file), this, { loop: true, seconds }), loop, this.track);
+    if (share < 1) this.speaking ??= open(this.footage.loop);
+    if (share > 0) this.listening ??= open(listen!);
+    if (share === 0) return this.speaking!.next();
+    if (share === 1) return this.listening!.next();
+    return mixShown(await this.speaking!.next(), await this.listening!.next(), share);
   }
 
   /** The recording's frame shown at the clip's frame `i`: the one on screen at that moment of the recording. */
@@ -183,7 +182,7 @@ export class FootageRig {
       if (!pixels) throw new SpeechLongerThanRecordingError((i + 1) / FPS, this.recordingSeconds);
       this.recorded = { index: (this.recorded?.index ?? -1) + 1, pixels: Buffer.from(pixels) };
     }
-    return { frame: Buffer.from(this.recorded.pixels), source };
+    return { frame: Buffer.from(this.recorded.pixels), landmarks: this.track[source]!, sources: [source] };
   }
 
   /** The sample held for this mouth frame, or a new one if the shape changed. */
@@ -208,6 +207,45 @@ export class FootageRig {
     }
     return this.footage.samples[0]!;
   }
+}
+
+/** A loop of the footage read frame after frame, over and over, each frame with its landmarks and recording's frames. */
+class FootageLoopReader {
+  private count = 0;
+
+  constructor(
+    private readonly reader: FrameReader,
+    private readonly loop: FootageLoop,
+    private readonly track: readonly Point[][],
+  ) {}
+
+  /** The loop's next frame; in the crossfade at its end, the frame mixed into it and its landmarks mixed alike. */
+  async next(): Promise<ShownFrame> {
+    const frame = await this.reader.next();
+    if (!frame) throw new Error('the footage loop ended early');
+    const { from, to, blend = 0 } = this.loop;
+    const source = from + (this.count++ % (to - from));
+    const k = source - (to - blend);
+    if (k < 0) return { frame, landmarks: this.track[source]!, sources: [source] };
+    const mixed = from - blend + k;
+    return { frame, landmarks: mixPoints(this.track[source]!, this.track[mixed]!, (k + 1) / (blend + 1)), sources: [source, mixed] };
+  }
+
+  close() {
+    this.reader.close();
+  }
+}
+
+/** `a` moved `amount` of the way to `b`, point by point. */
+const mixPoints = (a: readonly Point[], b: readonly Point[], amount: number): Point[] =>
+  a.map((p, j) => ({ x: p.x + (b[j]!.x - p.x) * amount, y: p.y + (b[j]!.y - p.y) * amount }));
+
+/** Two shown frames crossfaded, `amount` of `b` (pixels and landmarks alike); `a`'s pixels are reused. */
+function mixShown(a: ShownFrame, b: ShownFrame, amount: number): ShownFrame {
+  const weight = Math.round(amount * 256);
+  const pixels = a.frame;
+  for (let p = 0; p < pixels.length; p++) pixels[p] = pixels[p]! + (((b.frame[p]! - pixels[p]!) * weight) >> 8);
+  return { frame: pixels, landmarks: mixPoints(a.landmarks, b.landmarks, amount), sources: [...a.sources, ...b.sources] };
 }
 
 /** Alpha of a card with rounded corners (255 inside), per pixel. */

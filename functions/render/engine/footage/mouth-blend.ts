@@ -54,26 +54,26 @@ function fillPolygon(mask: Float32Array, width: number, height: number, polygon:
   }
 }
 
-/** Two box blurs of `radius` (about a Gaussian), rows then columns. */
+/** Two box blurs of `radius` (about a Gaussian), rows then columns: a running sum along each line, outside counted 0. */
 function feather(mask: Float32Array, width: number, height: number, radius: number) {
   const line = new Float32Array(Math.max(width, height));
-  const pass = (count: number, length: number, at: (i: number, k: number) => number) => {
-    for (let i = 0; i < count; i++) {
-      let sum = 0;
-      for (let k = -radius; k <= radius; k++) sum += k >= 0 && k < length ? mask[at(i, k)]! : 0;
-      for (let k = 0; k < length; k++) {
-        line[k] = sum / (2 * radius + 1);
-        const add = k + radius + 1;
-        const drop = k - radius;
-        if (add < length) sum += mask[at(i, add)]!;
-        if (drop >= 0) sum -= mask[at(i, drop)]!;
-      }
-      for (let k = 0; k < length; k++) mask[at(i, k)] = line[k]!;
+  const span = 2 * radius + 1;
+  // One line of `length` values, `stride` apart from `start`.
+  const pass = (start: number, stride: number, length: number) => {
+    let sum = 0;
+    for (let k = 0; k <= radius && k < length; k++) sum += mask[start + k * stride]!;
+    for (let k = 0; k < length; k++) {
+      line[k] = sum / span;
+      const add = k + radius + 1;
+      const drop = k - radius;
+      if (add < length) sum += mask[start + add * stride]!;
+      if (drop >= 0) sum -= mask[start + drop * stride]!;
     }
+    for (let k = 0; k < length; k++) mask[start + k * stride] = line[k]!;
   };
   for (let round = 0; round < 2; round++) {
-    pass(height, width, (y, x) => y * width + x);
-    pass(width, height, (x, y) => y * width + x);
+    for (let y = 0; y < height; y++) pass(y * width, 1, width);
+    for (let x = 0; x < width; x++) pass(x, width, height);
   }
 }
 
@@ -155,12 +155,15 @@ function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 
   const x1 = Math.min(width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
-  const weightAt = (fx: number, fy: number) => {
-    const mx = Math.round(fx - 0.5),
-      my = Math.round(fy - 0.5);
-    return mx < 0 || my < 0 || mx >= size.width || my >= size.height ? 0 : mask[my * size.width + mx]!;
-  };
-  return { toFace, size, x0, x1, y0, y1, weightAt };
+  const weightAt = (fx: number, fy: number) => maskAt(mask, size.width, size.height, fx, fy);
+  return { toFace, size, mask, x0, x1, y0, y1, weightAt };
+}
+
+/** The mask's weight at (fx, fy) of face space, 0 outside it. */
+function maskAt(mask: Float32Array, width: number, height: number, fx: number, fy: number): number {
+  const mx = Math.round(fx - 0.5);
+  const my = Math.round(fy - 0.5);
+  return mx < 0 || my < 0 || mx >= width || my >= height ? 0 : mask[my * width + mx]!;
 }
 
 /** The blend's weight (0 the frame .. 1 the sample) of every pixel of the frame: what the seam's measure reads. */
@@ -175,31 +178,35 @@ export function blendWeights(input: Pick<BlendInput, 'width' | 'height' | 'landm
   return weights;
 }
 
-/** Replaces the frame's lower face by the sample (see the module's comment). */
+/**
+ * Replaces the frame's lower face by the sample (see the module's comment). The frame's pixel (x, y) is carried to
+ * face space by stepping the similarity along each row (a per column, b per row), without a point per pixel.
+ */
 export function blendMouth(input: BlendInput): void {
   const { frame, width, sheet, sample } = input;
-  const { toFace, size, x0, x1, y0, y1, weightAt } = placementOf(input);
+  const { toFace, size, mask, x0, x1, y0, y1 } = placementOf(input);
+  const { a, b, tx, ty } = toFace;
   const tile = { x: sample.x, y: sample.y, ...size };
-  const other = input.toward && { x: input.toward.sample.x, y: input.toward.sample.y, ...size };
+  const other = input.toward && input.toward.amount > 0 ? { x: input.toward.sample.x, y: input.toward.sample.y, ...size } : undefined;
   const amount = input.toward?.amount ?? 0;
   const colour = [0, 0, 0];
   const second = [0, 0, 0];
   const sampled = (fx: number, fy: number) => {
     sampleAt(sheet, tile, fx, fy, colour);
-    if (other && amount > 0) {
-      sampleAt(sheet, other, fx, fy, second);
-      for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
-    }
+    if (!other) return;
+    sampleAt(sheet, other, fx, fy, second);
+    for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
   };
   // The seam's colour: the frame's and the sample's mean where the mask is partly on, their difference applied.
   const sums = [0, 0, 0, 0, 0, 0];
   let count = 0;
-  for (let y = y0; y <= y1; y += 2)
-    for (let x = x0; x <= x1; x += 2) {
-      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
-      const m = weightAt(f.x, f.y);
+  for (let y = y0; y <= y1; y += 2) {
+    let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
+    let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
+    for (let x = x0; x <= x1; x += 2, fx += 2 * a, fy += 2 * b) {
+      const m = maskAt(mask, size.width, size.height, fx, fy);
       if (m <= 0.1 || m >= 0.9) continue;
-      sampled(f.x, f.y);
+      sampled(fx, fy);
       const p = (y * width + x) * 4;
       for (let c = 0; c < 3; c++) {
         sums[c] = sums[c]! + frame[p + c]!;
@@ -207,17 +214,20 @@ export function blendMouth(input: BlendInput): void {
       }
       count++;
     }
+  }
   const shift = [0, 1, 2].map((c) => (count ? Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, (sums[c]! - sums[c + 3]!) / count)) : 0));
-  for (let y = y0; y <= y1; y++)
-    for (let x = x0; x <= x1; x++) {
-      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
-      const m = weightAt(f.x, f.y);
+  for (let y = y0; y <= y1; y++) {
+    let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
+    let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
+    for (let x = x0; x <= x1; x++, fx += a, fy += b) {
+      const m = maskAt(mask, size.width, size.height, fx, fy);
       if (m <= 0.002) continue;
-      sampled(f.x, f.y);
+      sampled(fx, fy);
       const p = (y * width + x) * 4;
       for (let c = 0; c < 3; c++) {
         const shifted = Math.min(255, Math.max(0, colour[c]! + shift[c]!));
         frame[p + c] = Math.round(frame[p + c]! + (shifted - frame[p + c]!) * m);
       }
     }
+  }
 }
