@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
-import { budgetFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
+import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
 /** The formats a recording may be in (docs/your-voice.md); anything ffmpeg identifies as another is refused. */
@@ -71,8 +71,7 @@ const loudnorm = `loudnorm=I=${LOUDNESS.integrated}:TP=${LOUDNESS.truePeak}:LRA=
  * passes it, so a slow file is stopped by our watchdog before the function's own time runs out.
  */
 export async function prepareRecording(path: string, workDir: string, maxSeconds: number, deadline?: number): Promise<PreparedRecording> {
-  const budget = (mediaSeconds: number) =>
-    deadline === undefined ? budgetFor(mediaSeconds) : Math.max(1, Math.min(budgetFor(mediaSeconds), (deadline - Date.now()) / 1000));
+  const budget = (mediaSeconds: number) => budgetUntil(mediaSeconds, deadline);
   const identified = await identifyInput(path, FORMAT_WHITELIST);
   const format = RECORDING_FORMATS.find((f) => f.demuxer === identified?.demuxer);
   if (!identified || !format)
@@ -82,12 +81,14 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   const declared = identified.probed.format.duration;
   if (declared !== undefined && declared > maxSeconds)
     throw new RecordingRejectedError('audio_too_long', `lasts ${Math.round(declared)} s; a clip's recording may last at most ${maxSeconds} s`);
-  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(identified.probed), { stream: 'a', maxSeconds }).catch((error: unknown) => {
-    if (error instanceof DecodeMismatchError)
-      throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', error.reason);
-    if (error instanceof MediaRejectedError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
-    throw error;
-  });
+  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(identified.probed), { stream: 'a', maxSeconds, deadline }).catch(
+    (error: unknown) => {
+      if (error instanceof DecodeMismatchError)
+        throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', error.reason);
+      if (error instanceof MediaRejectedError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
+      throw error;
+    },
+  );
 
   // Decoded once, bounded to one second past the limit (a declared duration may lie), to a plain WAV both passes read.
   const decoded = join(workDir, 'recording-decoded.wav');
