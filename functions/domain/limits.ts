@@ -9,7 +9,14 @@ export const limits = {
   maxClips: 10,
   /** Characters of text in one clip (about two minutes of speech). */
   maxTextChars: 2000,
-  /** Characters of text across all clips of one video. */
+  /**
+   * Characters of a recorded clip's transcript (its text with audio_url or audio_upload): ten minutes of speech at
+   * a fast 200 words a minute are 2,000 words, about 12,000 characters. The alignment refuses a recording more than
+   * 2.5 times as long as espeak-ng's reading of its transcript (2,000 characters: about 102 s), so a transcript held
+   * to maxTextChars could never align a recording over about 256 s.
+   */
+  maxRecordedTranscriptChars: 12_000,
+  /** Characters of text across the synthesised clips of one video (a transcript is bounded by its recording). */
   maxTotalTextChars: 10000,
   maxClipNameChars: 100,
   /** Overlays (text and images) on one clip. */

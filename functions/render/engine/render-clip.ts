@@ -88,7 +88,8 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const ms = () => Math.round(performance.now() - t0);
   const script = speechScriptOf(input.text, input.pronunciations);
   const spokenChars = script.parts.reduce((n, part) => n + (part.kind === 'speech' ? part.text.length : 0), 0);
-  if (spokenChars > limits.maxSpokenChars) throw new SpokenTextTooLongError(spokenChars, limits.maxSpokenChars);
+  const maxSpokenChars = input.speech.maxSpokenChars ?? limits.maxSpokenChars;
+  if (spokenChars > maxSpokenChars) throw new SpokenTextTooLongError(spokenChars, maxSpokenChars);
   const speech = await input.speech.synthesize(script, input.voice, input.workDir);
   const speechMs = ms();
   const maxSpeechSeconds = input.speech.maxSeconds ?? limits.maxSpeechSeconds;

@@ -58,6 +58,8 @@ export interface SpeechEngine {
   synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult>;
   /** The longest speech it may give a clip, seconds (a caller's recording may be longer than synthesis). @default limits.maxSpeechSeconds */
   readonly maxSeconds?: number;
+  /** The longest text as said it takes, characters (a recording's transcript is longer). @default limits.maxSpokenChars */
+  readonly maxSpokenChars?: number;
 }
 
 /** What the engine needs of every clip: what it says, with which voice, and the run's directory and budget. */

@@ -20,6 +20,8 @@ export class RecordedSpeech implements SpeechEngine {
   readonly name = 'recording';
   /** The recording's own limit, with the silence its edges are given back when trimmed. */
   readonly maxSeconds = limits.maxRecordedSpeechSeconds + 2 * EDGE_SILENCE_SECONDS;
+  /** A transcript is read by espeak-ng only to be aligned (4.8 s for 12,000 characters of English here). */
+  readonly maxSpokenChars = limits.maxRecordedTranscriptChars;
 
   /**
    * `alignment`: how a transcript in the clip's voice's language is aligned (none: it cannot be). `deadline` (ms
