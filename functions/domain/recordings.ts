@@ -27,20 +27,20 @@ const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', da: 'Danish', fi: 'Finnish
 export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');
 
 /**
- * How a recording's transcript is aligned: by an acoustic model, or through espeak-ng speaking it (`espeakVoice`);
- * a model's language names its espeak-ng voice too, for the recordings too long for the model.
+ * How a recording's transcript is aligned: through espeak-ng speaking it (`espeakVoice`), or by an acoustic model
+ * (`model`) when the recording is short enough for it. A language without an espeak-ng voice cannot be aligned:
+ * the model alone fails on long recordings (docs/your-voice.md#long-recordings).
  */
-export type TranscriptAlignment = { model: AlignmentLanguage; espeakVoice?: string } | { espeakVoice: string };
+export type TranscriptAlignment = { espeakVoice: string; model?: AlignmentLanguage };
 
-/** How a transcript in `voice`'s language is aligned; undefined when it cannot be. */
+/** How a transcript in `voice`'s language is aligned; undefined when it cannot be (no espeak-ng voice of it). */
 export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlignment | undefined {
   if (!voice) return undefined;
   const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? '';
   const model = ALIGNMENT_LANGUAGES.find((l) => l === language);
   const espeakVoice = espeakVoiceOfLanguage(voice);
-  if (model) return espeakVoice ? { model, espeakVoice } : { model };
-  if (!Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language)) return undefined;
-  return espeakVoice ? { espeakVoice } : undefined;
+  if (!espeakVoice || (!model && !Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language))) return undefined;
+  return model ? { espeakVoice, model } : { espeakVoice };
 }
 
 /** An upload a request names, and the field that names it (where a refusal is reported). */

@@ -52,12 +52,12 @@ export class RecordedSpeech implements SpeechEngine {
 async function aligned(wavPath: string, script: SpeechScript, how: TranscriptAlignment, workDir: string) {
   const words = transcriptWords(script.shown);
   try {
-    const pcm = readWav(wavPath).samples;
-    const byModel = 'model' in how && (pcm.length <= MAX_MODEL_ALIGNMENT_SECONDS * 16_000 || !how.espeakVoice);
+    const wav = readWav(wavPath);
+    const pcm = wav.samples;
     const alignment =
-      'model' in how && byModel
+      how.model && pcm.length <= MAX_MODEL_ALIGNMENT_SECONDS * wav.sampleRate
         ? await alignTranscript(pcm, words, how.model)
-        : await alignBySynthesis(pcm, script, words, how.espeakVoice!, workDir);
+        : await alignBySynthesis(pcm, script, words, how.espeakVoice, workDir);
     return {
       words: words.map((w, i) => ({ start: w.start, end: w.end, ...alignment.words[i]! })),
       phonemes: alignment.phonemes,

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
+import { type Alignment, alignTranscript, TranscriptMismatchError, transcriptWords } from '#functions/render/speech/alignment.ts';
+import { alignBySynthesis } from '#functions/render/speech/synthesis-alignment.ts';
 import { prepareRecording } from '#media/recording';
 import { readWav } from '#media/wav';
-import { type Alignment, alignTranscript, TranscriptMismatchError, transcriptWords } from '../../../functions/render/speech/alignment.ts';
-import { alignBySynthesis } from '../../../functions/render/speech/synthesis-alignment.ts';
 import { benchRecording } from '../bench/service.ts';
 import { argument } from '../bench/support.ts';
 
