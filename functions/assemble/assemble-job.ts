@@ -9,6 +9,7 @@ import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVt
 import { posterSecondsOf } from '#domain/clip';
 import { JobFailedError } from '#domain/errors';
 import { fetchedMediaKey } from '#domain/fetched-media';
+import { limits } from '#domain/limits';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
@@ -45,6 +46,16 @@ export interface AssembleDeps {
 }
 
 /**
+ * Why a video of clips lasting `clipSeconds` is too long to assemble (limits.maxVideoSeconds), or undefined.
+ * @internal Exported for its tests.
+ */
+export function videoTooLong(clipSeconds: number[]): string | undefined {
+  const total = clipSeconds.reduce((sum, s) => sum + s, 0);
+  if (total <= limits.maxVideoSeconds) return undefined;
+  return `a video lasts at most ${limits.maxVideoSeconds} s; its clips last ${total.toFixed(1)} s together: make it two videos`;
+}
+
+/**
  * Joins a video's rendered clips in order (stream copy, no re-encode; one clip without music is copied within the
  * bucket), lays its music under it (the sound alone is encoded again), stores the result and completes the video. The claim is a lease (a duplicate message stands down while another run holds it) and the completion
  * a conditional write: a redelivered message cannot complete a video twice, and a video that failed
@@ -63,8 +74,11 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
     return logger.info('assembly not claimable: another run holds it, or the video is not ready', { video_id: videoId });
   }
 
-  const tooLong = video.test && testVideoTooLong(video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0));
+  const clipSeconds = video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
+  const tooLong = video.test && testVideoTooLong(clipSeconds);
   if (tooLong) throw new JobFailedError('test_video_too_long', tooLong);
+  const overLimit = videoTooLong(clipSeconds);
+  if (overLimit) throw new JobFailedError('video_too_long', overLimit);
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';

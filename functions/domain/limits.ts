@@ -91,6 +91,12 @@ export const limits = {
    */
   maxRecordedSpeechSeconds: 600,
   /**
+   * A video's clips may last this long together (their speech and its edges): the assembly is sized for 30 minutes
+   * (about 350 MB of 1080p), and 10 clips of 600-s recordings would make 100. A longer video fails at assembly as
+   * `video_too_long`, before anything is joined.
+   */
+  maxVideoSeconds: 1800,
+  /**
    * A clip's text as said — the account's lexicon applied, markup removed — is at most this many characters (Polly
    * bills at most 3,000 a request; espeak-ng fails on far longer): a lexicon cannot multiply what a clip says.
    */
