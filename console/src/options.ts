@@ -80,8 +80,8 @@ export const DEFAULT_BACKGROUND_VOLUME = CLIP_DEFAULTS.background_volume;
 
 export const humanize = (name: string) => name.replace(/[_-]/g, ' ');
 
-/** `bot_size` when a clip does not say. */
-export const DEFAULT_BOT_SIZE = CLIP_DEFAULTS.bot_size;
+/** `bot_size` when a clip does not say: not sent, the API decides (full without a background or a position, else medium). */
+export const DEFAULT_BOT_SIZE = '';
 
 /** The composer's scene before the person chooses anything: no logo, the default theme, no music. */
 export const SCENE_DEFAULTS = {

@@ -60,7 +60,7 @@ export interface ClipDraft {
   exit: string;
   keep: boolean;
   name: string;
-  /** `bot_size`: small, medium (the API's default), large or full. */
+  /** `bot_size`: small, medium, large or full; '' leaves it to the API (full without a background or a position, else medium). */
   size: string;
   overlays: OverlayDraft[];
 }

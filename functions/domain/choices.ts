@@ -34,14 +34,32 @@ export type BotSize = (typeof BOT_SIZES)[number];
 export const ENTRY_TRANSITIONS = ['fade_in', 'slide_in_left', 'slide_in_right', 'slide_in_up', 'wipe_in', 'zoom_in'] as const;
 export const EXIT_TRANSITIONS = ['fade_out', 'slide_out_left', 'slide_out_right', 'slide_out_down', 'wipe_out', 'zoom_out'] as const;
 
-/** Defaults of the optional clip fields (also written in the docs and the OpenAPI document). */
+/** Defaults of the optional clip fields (also written in the docs and the OpenAPI document); bot_size: presenterLayoutOf. */
 export const CLIP_DEFAULTS = {
   remove_bot_background: false,
-  bot_size: 'medium',
   background_volume: 0.2,
   transitions: '',
   reusable_clip: false,
 } as const;
+
+/**
+ * Where a clip's presenter stands and how big it is when the caller leaves that out. Over nothing of the caller's
+ * (no background, no size, no position) the presenter is the subject: `full` and centred, its card carried to the
+ * frame's edges. Over a caller's background, or at a position the caller chose, it keeps its corner: `medium`, at
+ * the bot's default position. A video bot keeps its corner too: its recording's frame is not carried to the frame's
+ * edges, so at `full` a landscape recording would be a strip across a vertical frame.
+ */
+export function presenterLayoutOf(
+  clip: { bot_position?: BotPosition; bot_size?: BotSize; background?: string },
+  botDefaultPosition: BotPosition,
+  videoBot = false,
+): { position: BotPosition; botSize: BotSize } {
+  if (!videoBot && !clip.bot_position && !clip.bot_size && !clip.background) return { position: 'bottom-center', botSize: 'full' };
+  return { position: clip.bot_position ?? botDefaultPosition, botSize: clip.bot_size ?? 'medium' };
+}
+
+/** What the docs and the OpenAPI document say of bot_size's default (presenterLayoutOf). */
+export const BOT_SIZE_DEFAULT_DOC = 'full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium';
 
 /** An image overlay's width (a share of the frame's width) when it gives none. */
 export const OVERLAY_IMAGE_DEFAULT_SIZE = 0.15;

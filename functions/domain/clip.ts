@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import './zod-messages.ts';
 import type { PinnedBot } from './account-bot.ts';
-import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize, CLIP_DEFAULTS, ENTRY_TRANSITIONS, EXIT_TRANSITIONS } from './choices.ts';
+import {
+  BOT_POSITIONS,
+  BOT_SIZE_DEFAULT_DOC,
+  BOT_SIZES,
+  type BotPosition,
+  type BotSize,
+  CLIP_DEFAULTS,
+  ENTRY_TRANSITIONS,
+  EXIT_TRANSITIONS,
+} from './choices.ts';
 import { httpUrlSchema, positionSchema } from './field-schemas.ts';
 import { limits } from './limits.ts';
 import { type Overlay, overlaysSchema, type Theme } from './overlays.ts';
@@ -129,15 +138,18 @@ const clipFields = z.strictObject({
     .describe('A voice id from GET /v1/voices (e.g. "espeak:es+f3", "polly:Lucia" where the deployment uses Polly). Default: the bot\'s voice.'),
   bot_position: positionSchema
     .optional()
-    .describe(`One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position.`),
-  bot_size: botSizeSchema.default(CLIP_DEFAULTS.bot_size).meta({
+    .describe(
+      `One of ${BOT_POSITIONS.join(', ')} (underscores and any case accepted). Default: the bot's default_position (bottom-center at the full size a clip without background, bot_size or bot_position gets).`,
+    ),
+  bot_size: botSizeSchema.optional().meta({
     type: 'string',
     enum: [...BOT_SIZES],
-    docDefault: CLIP_DEFAULTS.bot_size,
+    docDefault: BOT_SIZE_DEFAULT_DOC,
     description:
       "How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: " +
-      "its head and shoulders fill 85 % of the frame's height (at most the frame's width: about 60 % of the height in 9:16), standing on the " +
-      "bottom edge, and only bot_position's left/center/right counts.",
+      'a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the ' +
+      "bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. " +
+      `Default: ${BOT_SIZE_DEFAULT_DOC}.`,
   }),
   remove_bot_background: booleanLike.default(CLIP_DEFAULTS.remove_bot_background),
   footage: z

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import './zod-messages.ts';
 import {
   BOT_POSITIONS,
+  BOT_SIZE_DEFAULT_DOC,
   BOT_SIZES,
   CAPTION_MODES,
   type CaptionMode,
@@ -175,7 +176,9 @@ const logoSchema = z.strictObject(
       .min(minSize, `must be between ${minSize} and ${maxSize}`)
       .max(maxSize, `must be between ${minSize} and ${maxSize}`)
       .default(LOGO_DEFAULTS.size)
-      .describe("The logo's width as a share of the frame's width (its height follows the image's proportions)."),
+      .describe(
+        "The logo's width as a share of the frame's longer side (its width in 16:9 and 1:1, its height in 9:16; its height follows the image's proportions).",
+      ),
     opacity: z
       .number()
       .min(0, 'must be between 0 and 1')
@@ -315,7 +318,7 @@ export const createRequestSchema = z
         anyOf: [{ type: 'string', description: 'The same array as a string: strict JSON, or with single-quoted strings (JSON5).' }, clipsDoc],
         description:
           `The clips, 1 to ${limits.maxClips}. Positions: ${BOT_POSITIONS.join(', ')}. Bot sizes: ${BOT_SIZES.join(', ')}. Transitions: ${TRANSITION_NAMES.join(', ')}. ` +
-          `Defaults: ${JSON.stringify({ ...CLIP_DEFAULTS, bot_position: "the bot's default_position" })}.`,
+          `Defaults: ${JSON.stringify({ ...CLIP_DEFAULTS, bot_size: BOT_SIZE_DEFAULT_DOC, bot_position: "the bot's default_position" })}.`,
       }),
   })
   .meta({ description: 'Create a video', required: ['webhook', 'clips'] });

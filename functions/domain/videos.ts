@@ -1,9 +1,9 @@
-import { pinOf, type ResolvedBot } from './account-bot.ts';
+import { kindOfSource, pinOf, type ResolvedBot } from './account-bot.ts';
 
 import { resolveBot } from './account-bots.ts';
 import { asRecordedProblem, backgroundRemovalProblem } from './as-recorded.ts';
 import { uploadFileKey } from './bucket-layout.ts';
-import type { CaptionMode } from './choices.ts';
+import { type CaptionMode, presenterLayoutOf } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
 import type { CreateVideoCommand } from './create-request.ts';
 import { ConflictError, type FieldProblem, InvalidRequestError } from './errors.ts';
@@ -195,8 +195,7 @@ async function describedClipSpec(
     text: input.text?.trim() ?? '',
     ...(recording && { recording }),
     ...(input.voice !== undefined && { voice: input.voice }),
-    position: input.bot_position ?? bot.defaultPosition,
-    botSize: input.bot_size,
+    ...presenterLayoutOf(input, bot.defaultPosition, found.own !== undefined && kindOfSource(found.own.source) === 'video'),
     removeBotBackground: input.remove_bot_background,
     ...(input.footage === 'as_recorded' && { footage: 'as_recorded' as const }),
     background: input.background,

@@ -8,7 +8,7 @@ import { transitionsOf } from '#domain/render-spec';
 import type { BackgroundMedia } from '#media/background-media';
 import type { ImageMedia } from '#media/image-media';
 import { type ImageSubject, LOGO, overlayImageSubject } from '#media/remote-media';
-import type { ImageLayer } from './engine/image-layers.ts';
+import { type ImageLayer, logoLayerSize } from './engine/image-layers.ts';
 import type { RenderClipInput, SpeechEngine } from './engine/types.ts';
 
 /** An image the clip draws over itself, before its download: where it comes from and how it is drawn. */
@@ -33,7 +33,9 @@ export function imageLayersOf(spec: VideoRenderSpec): ImageLayerSource[] {
       : [],
   );
   const { logo } = spec;
-  const logos = logo ? [{ url: logo.url, subject: LOGO, position: logo.position, size: logo.size, opacity: logo.opacity }] : [];
+  const logos = logo
+    ? [{ url: logo.url, subject: LOGO, position: logo.position, size: logoLayerSize(logo.size, spec.frame), opacity: logo.opacity }]
+    : [];
   return [...overlays, ...logos];
 }
 

@@ -64,11 +64,22 @@ const isUploadPath = (url: string | undefined) => {
   return new RegExp(`^/[a-z0-9.-]+/${BUCKET_PREFIXES.uploadFiles}[^/?]+/[^/?]+$`).test(path);
 };
 
+/** How long the front keeps an idle upstream socket: under the 5 s an emulator's Node server keeps one. */
+const UPSTREAM_IDLE_MS = 4000;
+/**
+ * How long the front keeps a function's idle socket: the SDK's agent never closes one itself, so the front does,
+ * and late (a function's calls come seconds apart; closing at Node's default 5 s met one being reused).
+ */
+const CLIENT_IDLE_MS = 10 * 60_000;
+
 /** Starts a front on 127.0.0.1:`port` (0: a free one). */
 export async function startFront(options: FrontOptions, port: number): Promise<Front> {
   const { service, log } = options;
   const verifier = new SigV4Verifier(options.credentials, options.region, service);
-  const agent = new Agent({ keepAlive: true });
+  // An idle kept-alive socket is closed by the side that stops waiting first; if that is the server while the client
+  // reuses the socket, the request dies with ECONNRESET (a streamed upload is then not retried). Here the front is
+  // the client and closes its idle sockets first (Node's servers, dynalite's and s3rver's, wait 5 s).
+  const agent = new Agent({ keepAlive: true, timeout: UPSTREAM_IDLE_MS });
   let closing = false;
 
   const deny = (res: ServerResponse, status: number, code: string, message: string) => {
@@ -126,6 +137,7 @@ export async function startFront(options: FrontOptions, port: number): Promise<F
       else res.destroy();
     });
   });
+  server.keepAliveTimeout = CLIENT_IDLE_MS;
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));

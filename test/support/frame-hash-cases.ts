@@ -1,8 +1,8 @@
 /**
  * The clips the frame-hash harness (test/integration/render/frame-hashes.test.ts) renders: between them every clip
  * kind, the six shapes, the nine positions, the four sizes, every transition, each kind of background, the card
- * and the removed backdrop, burned captions, text and image overlays and the logo, for built-in, photo and drawn
- * bots. Small and short: a few words each.
+ * (drawn, or carried to the frame's edges at full size) and the removed backdrop, burned captions, text and image
+ * overlays and the logo, for built-in, photo and drawn bots. Small and short: a few words each.
  */
 import type { BotPosition } from '#domain/choices';
 import type { Shape } from '#domain/shape';
@@ -95,6 +95,18 @@ export const hashedCases: Record<string, HashedCase> = {
     background: 'still',
     input: { removeBotBackground: true, botSize: 'full', transitions: { entry: 'zoom_in' } },
   },
+  'photo-full-carried-captions': {
+    look: 'photo',
+    text: CAPTIONED,
+    position: 'bottom-center',
+    shape: { aspectRatio: '9:16', resolution: '720p' },
+    input: {
+      botSize: 'full',
+      captions: 'burn',
+      overlays: [{ type: 'text', text: 'Ana Pérez\nHost', style: 'lower_third', start: 0, position: 'bottom-left' }],
+    },
+  },
+  'ava-full-carried': { position: 'bottom-center', shape: { aspectRatio: '1:1', resolution: '720p' }, input: { botSize: 'full' } },
   'drawn-card-slide': { look: 'drawn', position: 'bottom-right', input: { botSize: 'large', transitions: { entry: 'slide_in_left' } } },
   'drawn-no-backdrop-fade': {
     look: 'drawn',

@@ -147,6 +147,7 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
               onChange={(e) => set({ size: e.currentTarget.value })}
               {...invalidProps(err('bot_size').id, path('bot_size'))}
             >
+              <option value="">default (full over no background or position, else medium)</option>
               {BOT_SIZES.map((s) => (
                 <option value={s}>{s === 'full' ? 'full (the subject: head and shoulders)' : s}</option>
               ))}

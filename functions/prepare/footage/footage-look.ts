@@ -25,6 +25,8 @@ const SHORT_SIDE = 720;
 const MIN_FACE_PX = 120;
 /** The shortest base loop, seconds (a shorter one repeats visibly), and how long a face may be gone. */
 const MIN_LOOP_SECONDS = 3;
+/** The most start (and end) frames a loop search tries in a stretch: every second frame of a minute at 30 fps. */
+const SEARCH_FRAMES = 900;
 /** The frames of the loop's end crossfaded into those leading to its start (a third of a second). */
 const WRAP_BLEND_FRAMES = 10;
 const MAX_FACE_GAP_SECONDS = 2;
@@ -116,7 +118,8 @@ function chooseLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], li
  * still mouth), or undefined when the recording has none.
  */
 function chooseListenLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], listening: ReadonlyArray<[number, number]>) {
-  const stretch = longest(listening);
+  // A listening loop shorter than a speaking one would be seen repeating through a long <break>: none is kept.
+  const stretch = longest(listening.filter(([a, b]) => b - a >= MIN_LOOP_SECONDS * FPS));
   return stretch && loopWithin(track, thumbs, stretch);
 }
 
@@ -125,8 +128,10 @@ function loopWithin(track: readonly Point[][], thumbs: readonly Uint8Array[], [s
   const length = e - s;
   const shortest = Math.min(MIN_LOOP_SECONDS * FPS, Math.floor(length * 0.6));
   let best = { from: s, to: e, cost: Infinity };
-  for (let a = s; a < s + Math.max(1, length - shortest); a += 2)
-    for (let b = a + shortest; b < e; b += 2) {
+  // Every second frame, or sparser past SEARCH_FRAMES candidates: the search is quadratic in the stretch's length.
+  const step = Math.max(2, Math.ceil(length / SEARCH_FRAMES));
+  for (let a = s; a < s + Math.max(1, length - shortest); a += step)
+    for (let b = a + shortest; b < e; b += step) {
       const cost = poseDistance(track[a]!, track[b]!) * 10 + thumbDistance(thumbs[a]!, thumbs[b]!) - (b - a) / length / 100;
       if (cost < best.cost) best = { from: a, to: b, cost };
     }

@@ -21,6 +21,9 @@ export interface ImageLayer {
   end?: number;
 }
 
+/** A logo's `size` (a share of the frame's longer side) as a layer's share of the frame's width: as big in every shape. */
+export const logoLayerSize = (size: number, frame: FrameSize): number => (size * Math.max(frame.width, frame.height)) / frame.width;
+
 /**
  * The most a picture is enlarged: beyond twice its own size it looks blurred, so a picture smaller than half its
  * asked width is drawn at twice its own size, smaller than asked.

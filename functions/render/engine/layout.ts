@@ -6,11 +6,11 @@
  * 24 px from the frame's edges). So a bot is as big against the short side in every shape, and each position keeps
  * its meaning: `top-left` is the top-left corner of a vertical frame too, a safe margin in from both edges.
  *
- * `full`: the presenter is the subject. Its head and shoulders (the card's height, which a look's figure fills
- * whether the card is drawn or not) are 85 % of the frame's height, unless that would make it wider than the
- * frame (a vertical frame): then its canvas is as wide as the frame, the card's own margin inside. It always
- * stands on the bottom edge; the position's horizontal word moves it left, centre or right, its vertical word is
- * ignored.
+ * `full`: the presenter is the subject, framed as a head-and-shoulders shot: its eyes on the line 38 % of the
+ * frame's height from the top, the foot of its card (where the bust ends) on the bottom edge, in every shape (a
+ * built-in look's hair then starts a tenth of the height from the top). In a vertical frame that is wider than the
+ * frame, and the shoulders are cut by its sides. The position's horizontal word moves it
+ * left, centre or right when the frame has room, its vertical word is ignored.
  */
 import type { BotPosition, BotSize } from '#domain/choices';
 import type { BotManifest } from '#domain/look';
@@ -25,11 +25,10 @@ const CANVAS_HEIGHTS: Record<Exclude<BotSize, 'full'>, { edge: number; centre: n
   large: { edge: 480, centre: 600 },
 };
 /**
- * Share of the frame's height a `full` presenter's card fills (its head and shoulders, from the card's top to the
- * bust's bottom).
+ * Where a `full` presenter's eyes are: this share of the frame's height from its top.
  * @internal Exported for its tests.
  */
-export const FULL_CARD_SHARE = 0.85;
+export const FULL_EYE_LINE = 0.38;
 /** Gap between the bot's canvas and the frame's edges. */
 const MARGIN = 24;
 /** A bust standing on the bottom edge overshoots it slightly: no sliver of background under it after rounding. */
@@ -37,8 +36,8 @@ const FLUSH_OVERSHOOT = 2;
 
 const shareOf = (frame: FrameSize, px: number) => Math.round((px * Math.min(frame.width, frame.height)) / REFERENCE_SHORT_SIDE);
 
-/** What of a look's manifest the layout reads: its canvas, its card and its head box. */
-export type Artwork = Pick<BotManifest, 'width' | 'height' | 'panel' | 'head'>;
+/** What of a look's manifest the layout reads: its canvas, its card, its head box and (where known) its face. */
+export type Artwork = Pick<BotManifest, 'width' | 'height' | 'panel' | 'head'> & Partial<Pick<BotManifest, 'face'>>;
 
 /** The safe margin kept between the bot (and the logo) and the frame's edges, px. */
 export const safeMarginOf = (frame: FrameSize): number => shareOf(frame, MARGIN);
@@ -50,9 +49,22 @@ export function botHeightFor(frame: FrameSize, position: BotPosition, size: BotS
     return shareOf(frame, position === 'center' ? heights.centre : heights.edge);
   }
   if (!artwork) throw new Error('a full-size bot is sized by its artwork');
-  const scale = Math.min((FULL_CARD_SHARE * frame.height) / artwork.panel.height, frame.width / artwork.width);
-  return Math.floor(artwork.height * scale);
+  // A look's eyes are guessed from its head box when it has no face: drawings whose head box sits low on the card
+  // (only a mouth drawn, at its foot) would ask for a canvas of gigabytes. The eyes are taken at most
+  // FULL_EYES_LOWEST down the card, and the canvas at most FULL_MAX_FRAMES frames tall.
+  const eyesToFoot = Math.max((1 - FULL_EYES_LOWEST) * artwork.panel.height, artwork.panel.y + artwork.panel.height - eyeLineOf(artwork));
+  return Math.min(FULL_MAX_FRAMES * frame.height, Math.floor((artwork.height * (1 - FULL_EYE_LINE) * frame.height) / eyesToFoot));
 }
+/** The lowest a `full` presenter's eyes are taken on its card (a share of the card's height from its top). */
+const FULL_EYES_LOWEST = 0.6;
+/** A `full` presenter's canvas is at most this many frames tall. */
+const FULL_MAX_FRAMES = 2;
+
+/** The eyes' height on the canvas: the look's face, or (a look without one) where a head box of the built-in art has them. */
+const eyeLineOf = (artwork: Artwork) =>
+  artwork.face ? (artwork.face.eyes[0].y + artwork.face.eyes[1].y) / 2 : artwork.head.y + EYES_IN_HEAD_BOX * artwork.head.height;
+/** The built-in looks' eyes in their head box (246 of 50-410). */
+const EYES_IN_HEAD_BOX = 0.545;
 
 const isBottomPosition = (position: BotPosition) => position.startsWith('bottom-');
 
@@ -62,6 +74,13 @@ const isBottomPosition = (position: BotPosition) => position.startsWith('bottom-
  */
 export const standsOnBottomEdge = (position: BotPosition, size: BotSize, removeBotBackground: boolean) =>
   size === 'full' || (removeBotBackground && isBottomPosition(position));
+
+/**
+ * Whether a `full` presenter's card becomes the frame's backdrop, carried to its edges (engine/carried-backdrop.ts):
+ * when the card is kept and no background of the caller's is under it. Over a caller's background the card is drawn.
+ */
+export const carriesBackdrop = (size: BotSize, removeBotBackground: boolean, hasBackground: boolean) =>
+  size === 'full' && !removeBotBackground && !hasBackground;
 
 /** The bot's canvas in the frame, px (the rectangle ffmpeg overlays; the figure and its card are inside it). */
 export interface BotBox {
@@ -74,14 +93,15 @@ export interface BotBox {
 /**
  * The bot's box for a position and size (default `medium`) in a frame. `artwork` is the look's manifest (its
  * canvas in its own units): the box keeps its proportions, as loadSprites scales the layers. A bot standing on the bottom edge
- * (standsOnBottomEdge) has its bust's bottom on it; with its card at `full`, the card's rounded bottom corners
- * go below the edge, so the card looks cut by the frame rather than standing on two rounded feet.
+ * (standsOnBottomEdge) has its bust's bottom on it; with its card drawn at `full`, the card's rounded bottom
+ * corners go below the edge, so the card looks cut by the frame rather than standing on two rounded feet.
+ * `carriedBackdrop`: the card is the frame's backdrop (carriesBackdrop), not drawn as a card.
  */
 export function layoutFor(
   frame: FrameSize,
   position: BotPosition,
   artwork: Artwork,
-  options: { size?: BotSize; removeBotBackground?: boolean } = {},
+  options: { size?: BotSize; removeBotBackground?: boolean; carriedBackdrop?: boolean } = {},
 ): BotBox {
   const size = options.size ?? 'medium';
   const height = botHeightFor(frame, position, size, artwork);
@@ -95,7 +115,7 @@ export function layoutFor(
   let y: number;
   if (standsOnBottomEdge(position, size, options.removeBotBackground ?? false)) {
     const panel = artwork.panel;
-    const cut = size === 'full' && !options.removeBotBackground ? panel.radius : 0;
+    const cut = size === 'full' && !options.removeBotBackground && !options.carriedBackdrop ? panel.radius : 0;
     const standRow = Math.round((panel.y + panel.height - cut) * scale);
     y = frame.height - standRow + shareOf(frame, FLUSH_OVERSHOOT);
   } else {
@@ -114,4 +134,15 @@ export function headBoxOf(box: BotBox, artwork: Artwork): BotBox {
     width: Math.round(head.width * scale),
     height: Math.round(head.height * scale),
   };
+}
+
+/**
+ * The bot's face in the frame, px: its head box down to the face's pivot under the chin where the look knows it
+ * (the head box reaches down over the collar). Burned captions over a big presenter's bust stop under it.
+ */
+export function faceBoxOf(box: BotBox, artwork: Artwork): BotBox {
+  const head = headBoxOf(box, artwork);
+  if (!artwork.face) return head;
+  const chin = Math.round(box.y + (artwork.face.pivot.y * box.height) / artwork.height);
+  return { ...head, height: Math.max(1, Math.min(head.height, chin - head.y)) };
 }

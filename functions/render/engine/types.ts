@@ -13,12 +13,13 @@ import type { FrameSize } from '#domain/shape';
 import type { SpokenWord } from '#domain/spoken-words';
 import type { SpeechVoice } from '#domain/voices';
 import type { BackgroundMedia } from '#media/background-media';
+import type { CarriedCard } from './carried-backdrop.ts';
 import type { ImageLayer } from './image-layers.ts';
 import type { BotBox } from './layout.ts';
 import type { VisemeSpan } from './visemes.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '6';
+export const RENDERER_VERSION = '7';
 
 /** Frames per second of every clip, whatever its size (clips join by stream copy). */
 export const FPS = 30;
@@ -198,12 +199,19 @@ export class SpeechLongerThanRecordingError extends Error {
 
 /** A clip's presenter as the presenter layer sees it: its canvas, where it stands, and its picture per frame. */
 export interface Presenter {
-  /** The size of its pictures (its canvas), px. */
+  /** The size of its pictures (its canvas, or the part of it in `crop`), px. */
   width: number;
   height: number;
-  /** Where its canvas stands in the frame, and its head's box there (captions and text keep clear of them). */
+  /**
+   * Where its pictures lie on its canvas when they are a part of it (presenter.ts pipedPart), and the canvas's
+   * width (a slide moves the whole canvas). Without it, its pictures are its whole canvas.
+   */
+  crop?: { x: number; y: number; canvasWidth: number };
+  /** Where its canvas stands in the frame, and its face there (layout.ts faceBoxOf: captions and text keep clear of them). */
   place: BotBox;
   head: BotBox;
+  /** A `full` presenter's card, carried to the frame's edges as its backdrop (carried-backdrop.ts). */
+  backdrop?: CarriedCard;
   /**
    * The raw RGBA picture of frame `index` (the buffer may be reused by the next call); asked for in order. A rig
    * that reads its pictures from a stream (a video bot's footage) answers once it has it.

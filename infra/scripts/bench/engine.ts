@@ -7,7 +7,10 @@
  * timed), to compare a photo bot's render with a built-in one's.
  * `npm run bench:engine -- --logo`: the same with a logo (a 512x256 PNG with transparency, made first, not timed)
  * drawn top-right at 12 % of the width and 90 % opacity, to measure what a logo costs.
- * `--size small|medium|large|full` draws the bot at that size (default medium); `--no-card` without its card.
+ * `--size small|medium|large|full` draws the bot at that size (default medium); `--no-card` without its card;
+ * `--position <bot_position>` places it (default bottom-right). `--no-background` renders without the background
+ * (the default backdrop, or a `full` presenter's card carried to the frame's edges): `--no-background --size full
+ * --position bottom-center` is the clip a request without background, size or position gets.
  * `npm run bench:engine -- --overlays`: the same clip as a full scene: a title (0-4 s) and two lower thirds
  * (6-12 s and 30-36 s), drawn by the engine's text overlays (target: at most 1.25x the bare encode).
  */
@@ -16,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
-import { BOT_SIZES, type BotSize } from '#domain/choices';
+import { BOT_POSITIONS, BOT_SIZES, type BotPosition, type BotSize } from '#domain/choices';
 import type { TextOverlay } from '#domain/overlays';
 import { describeShape, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
@@ -36,6 +39,9 @@ async function main() {
     const size = (argument('size') ?? 'medium') as BotSize;
     if (!BOT_SIZES.includes(size)) throw new Error(`--size: one of ${BOT_SIZES.join(', ')}`);
     const removeBotBackground = process.argv.includes('--no-card');
+    const position = (argument('position') ?? 'bottom-right') as BotPosition;
+    if (!BOT_POSITIONS.includes(position)) throw new Error(`--position: one of ${BOT_POSITIONS.join(', ')}`);
+    const withBackground = !process.argv.includes('--no-background');
     const cached = await syntheticBackground(`.local/samples/background-testsrc2-60s-${frame.width}x${frame.height}.mp4`, frame);
     const ava = BUILT_IN_BOTS.find((b) => b.look === 'ava')!;
     const photo = process.argv.indexOf('--photo');
@@ -62,10 +68,10 @@ async function main() {
       lookDirectory,
       text: BENCH_TEXT,
       voice: voiceToSpeak(bot.voice, undefined, { polly: false }),
-      position: 'bottom-right',
+      position,
       botSize: size,
       removeBotBackground,
-      background: await inspectBackground(cached, workDir),
+      ...(withBackground && { background: await inspectBackground(cached, workDir) }),
       backgroundVolume: 0.2,
       transitions: { entry: 'fade_in', exit: 'fade_out' },
       imageLayers: logo ? [{ image: await inspectImage(logo), position: 'top-right', size: 0.12, opacity: 0.9 }] : [],
@@ -87,8 +93,9 @@ async function main() {
     const t = clip.timings!;
     console.log(`shape:                 ${describeShape(shape)}`);
     console.log(
-      `bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}, ${size}${removeBotBackground ? ', no card' : ''}`,
+      `bot:                   ${lookDirectory ? `from the photo ${process.argv[photo + 1]}` : 'ava (built in)'}, ${size}, ${position}${removeBotBackground ? ', no card' : ''}`,
     );
+    console.log(`background:            ${withBackground ? 'the synthetic 60-s background' : 'none'}`);
     console.log(`logo:                  ${logo ? 'a 512x256 PNG with transparency, top-right, 12 % of the width, opacity 0.9' : 'none'}`);
     console.log(`overlays:              ${overlays ? 'a title and two lower thirds' : 'none'}`);
     console.log(`bare runs:             ${runs.map((r) => r.seconds.toFixed(2)).join(' s, ')} s`);

@@ -6,7 +6,7 @@
  * `--frames` keeps every full-size frame there, to look at one closely. Default path docs/bot-sizes.png.
  */
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,22 +16,13 @@ import { BOT_SIZES } from '#domain/choices';
 import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '../../../functions/media/media.ts';
-import { buildPhotoLook, loadPhotoModels } from '../../../functions/prepare/photo-look.ts';
 import { renderClip } from '../../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { testPortraitLook } from './test-portrait-look.ts';
 
 /** Height of each row of the picture, px; the frames of a row are scaled to it. */
 const ROW = 240;
 const GAP = 16;
-
-async function photoLook(work: string): Promise<string> {
-  await loadPhotoModels();
-  const look = await buildPhotoLook(readFileSync(resolve('test/fixtures/prepare/portrait.jpg')));
-  const dir = join(work, 'photo-look');
-  mkdirSync(dir);
-  for (const [file, bytes] of look.files) writeFileSync(join(dir, file), bytes);
-  return dir;
-}
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -47,7 +38,7 @@ async function main() {
   try {
     const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
     const photo: Bot = { ...ava, uid: 'photo', look: 'photo' };
-    const photoDir = await photoLook(work);
+    const photoDir = await testPortraitLook(work);
     const rows: string[][] = [];
     for (const size of BOT_SIZES) {
       const row: string[] = [];

@@ -20,7 +20,7 @@ const clip = (overrides: Partial<ClipDraft> = {}): ClipDraft => ({
   exit: '',
   keep: false,
   name: '',
-  size: 'medium',
+  size: '',
   overlays: [],
   ...overrides,
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MUSIC_DEFAULT_VOLUME, MUSIC_PRESETS } from '#domain/choices';
+import { BOT_SIZE_DEFAULT_DOC, MUSIC_DEFAULT_VOLUME, MUSIC_PRESETS } from '#domain/choices';
 import { createRequestSchema, normaliseWebhook, parseClipsField, parseCreateVideo } from '#domain/create-request';
 import { InvalidRequestError } from '#domain/errors';
 import { jsonSchemaOf } from '#domain/json-schema';
@@ -62,7 +62,6 @@ describe('parseCreateVideo', () => {
     expect(command.clips[0]).toEqual({
       bot_uid: 'bot_ava',
       text: 'Hello there',
-      bot_size: 'medium',
       remove_bot_background: false,
       background_volume: 0.2,
       transitions: {},
@@ -332,7 +331,9 @@ describe('the create request in the OpenAPI document', () => {
     expect(botSize.enum).toEqual(['small', 'medium', 'large', 'full']);
     for (const size of botSize.enum)
       expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip({ bot_size: size })] }).clips[0]).toMatchObject({ bot_size: size });
-    expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip()] }).clips[0]).toMatchObject({ bot_size: botSize.default });
+    // Left out, the size follows the clip's background and position (presenterLayoutOf), as the document says.
+    expect(botSize.default).toBe(BOT_SIZE_DEFAULT_DOC);
+    expect(parseCreateVideo({ webhook: 'https://e.com/h', clips: [clip()] }).clips[0]).not.toHaveProperty('bot_size');
   });
 });
 

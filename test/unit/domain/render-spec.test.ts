@@ -155,6 +155,15 @@ describe("the engine's input", () => {
     ]);
   });
 
+  it("sizes the logo by the frame's longer side: as wide in a 9:16 frame as in a 16:9 one", () => {
+    const shape = { aspectRatio: '9:16', resolution: '720p' } as const;
+    const spec = renderSpecOf(everything, { bot: AVA, voice, mode: 'video', shape, pronunciations: [] });
+    if (spec.mode !== 'video') throw new Error('a video spec');
+    const logo = imageLayersOf(spec).at(-1)!;
+    // 0.2 of 1280 px: 256 px of the 720-px-wide frame.
+    expect(logo.size * 720).toBeCloseTo(0.2 * 1280, 6);
+  });
+
   it('of a voice clip says only what is spoken (the engine draws no picture for it)', () => {
     const spec = renderSpecOf(everything, { bot: AVA, voice, mode: 'voice', shape: DEFAULT_SHAPE, pronunciations: [] });
     expect(spec).toEqual({ mode: 'voice', text: everything.text, bot: { look: 'ava', voice } });

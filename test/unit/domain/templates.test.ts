@@ -145,11 +145,11 @@ describe('fieldsFromTemplate', () => {
     ).toBe('clips[0].background');
   });
 
-  it('fills bot_size from a variable, checks it as a size, and leaves it medium when filled with nothing', () => {
+  it("fills bot_size from a variable, checks it as a size, and leaves it out when filled with nothing (the clip's default)", () => {
     const t = record({ name: 's', clips: [{ bot_uid: 'bot_ava', text: 'x', bot_size: '{{size|}}' }] });
     const sized = (size?: string) => parseCreateVideo({ ...fieldsFromTemplate(t, size === undefined ? {} : { size }), webhook: 'https://e.com/h' });
     expect(sized('FULL').clips[0]).toMatchObject({ bot_size: 'full' });
-    expect(sized().clips[0]).toMatchObject({ bot_size: 'medium' });
+    expect(sized().clips[0]).not.toHaveProperty('bot_size');
     expect(problemsOf(() => sized('huge'))[0]).toEqual({ path: 'clips[0].bot_size', message: 'must be one of small, medium, large, full' });
     expect(() => parseTemplate('t-1', { name: 'x', clips: [{ bot_uid: 'bot_ava', text: 'x', bot_size: '{{size}}' }] })).not.toThrow();
   });

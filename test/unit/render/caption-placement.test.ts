@@ -1,23 +1,34 @@
-/** Burned captions with a presenter of every size: readable, inside the frame, and never over the presenter's head. */
+/** Burned captions with a presenter of every size: readable, inside the frame, and never over the presenter's face. */
 import { describe, expect, it } from 'vitest';
 import { BOT_POSITIONS, BOT_SIZES } from '#domain/choices';
 import { ASPECT_RATIOS, describeShape, frameSizeOf, RESOLUTIONS, type Shape } from '#domain/shape';
 import { placeCaptions } from '#functions/render/engine/burned-captions.ts';
-import { headBoxOf, layoutFor } from '#functions/render/engine/layout.ts';
+import { faceBoxOf, layoutFor } from '#functions/render/engine/layout.ts';
 
 const SHAPES: Shape[] = RESOLUTIONS.flatMap((resolution) => ASPECT_RATIOS.map((aspectRatio) => ({ aspectRatio, resolution })));
-/** The built-in looks' canvas, card and head box (functions/render/bots/ava/manifest.json). */
+/** The built-in looks' canvas, card, head box and face (functions/render/bots/ava/manifest.json). */
 const ARTWORK = {
   width: 520,
   height: 600,
   panel: { file: 'panel.png', x: 24, y: 20, width: 472, height: 556, radius: 40 },
   head: { x: 100, y: 50, width: 320, height: 360, frames: {} },
+  face: {
+    pivot: { x: 260, y: 346 },
+    eyes: [
+      { x: 226, y: 246 },
+      { x: 294, y: 246 },
+    ] as [{ x: number; y: number }, { x: number; y: number }],
+    brows: [
+      { x: 226, y: 219 },
+      { x: 294, y: 219 },
+    ] as [{ x: number; y: number }, { x: number; y: number }],
+  },
 };
 /** The caption block's height for two lines (burned-captions.ts: line height 1.25, padding 0.22 of the font). */
 const blockHeight = (font: number) => Math.ceil(font * (2 * 1.25 + 2 * 0.22));
 
 describe('placeCaptions with every bot size', () => {
-  it('keeps the captions off the head, inside the frame and at a readable size, in every shape, size and position', () => {
+  it('keeps the captions off the face (its head box down to the chin, as the engine gives it), inside the frame and at a readable size, in every shape, size and position', () => {
     const seen = new Set<string>();
     for (const shape of SHAPES) {
       const frame = frameSizeOf(shape);
@@ -25,7 +36,7 @@ describe('placeCaptions with every bot size', () => {
         for (const removeBotBackground of [false, true]) {
           for (const position of BOT_POSITIONS) {
             const bot = layoutFor(frame, position, ARTWORK, { size, removeBotBackground });
-            const head = headBoxOf(bot, ARTWORK);
+            const head = faceBoxOf(bot, ARTWORK);
             const place = placeCaptions(frame, bot, 42, head);
             const where = `${describeShape(shape)} ${size} ${position} card=${!removeBotBackground}: ${place.where}`;
             seen.add(place.where);
@@ -49,7 +60,7 @@ describe('placeCaptions with every bot size', () => {
     const frame = frameSizeOf({ aspectRatio: '16:9', resolution: '1080p' });
     for (const removeBotBackground of [false, true]) {
       const bot = layoutFor(frame, 'center', ARTWORK, { size: 'full', removeBotBackground });
-      const head = headBoxOf(bot, ARTWORK);
+      const head = faceBoxOf(bot, ARTWORK);
       const place = placeCaptions(frame, bot, 42, head);
       expect(place.where).toBe('over');
       expect(place.bottom - blockHeight(place.fontSize)).toBeGreaterThanOrEqual(head.y + head.height);

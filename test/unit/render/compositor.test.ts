@@ -4,6 +4,7 @@
  * at any offset, clipped at every edge.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_TILT } from '#functions/render/engine/animation.ts';
 import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { loadSprites } from '#functions/render/engine/sprites.ts';
 import { blendOver, maskOf } from '#media/raster/blend';
@@ -125,6 +126,39 @@ describe('compositor frames', () => {
       for (let i = 0; i < 120; i++) compositor.render(pose(i));
       for (const i of [3, 64, 119, 7]) {
         expect(Buffer.from(compositor.render(pose(i))).equals(rigFor(sprites, { withPanel }).render(pose(i)))).toBe(true);
+      }
+    },
+  );
+});
+
+describe('a rig without its card', () => {
+  it.each(['ava', 'maya', 'otto'])(
+    'draws nothing outside its extent (the part of the canvas a presenter pipes) in any pose, turned, nodded, breathing and zoomed: %s',
+    (look) => {
+      const sprites = loadSprites(look, 320);
+      const rig = rigFor(sprites, { withPanel: false, bottom: 'flush' });
+      const extent = rig.extent();
+      expect(extent.width * extent.height).toBeLessThan(rig.width * rig.height);
+      const s = sprites.scale;
+      // The motion's extremes (animation.ts): ±2.5° of roll, the nod, the brows, the breath and the sway.
+      for (const tilt of [-MAX_TILT, 0, MAX_TILT]) {
+        for (const [bodyX, bodyY, nod] of [
+          [-Math.round(1.2 * s), 0, Math.round(4 * s)],
+          [Math.round(1.2 * s), Math.round(2.4 * s), -Math.round(4 * s)],
+        ] as const) {
+          for (const zoom of [1, 0.5]) {
+            const pose = { mouth: { frame: 'm2' }, eyesOpen: true, bodyX, bodyY, headX: 0, headY: 0, tilt, nod, brow: Math.round(3.5 * s) };
+            const data = rig.render(pose, zoom);
+            let outside = 0;
+            for (let y = 0; y < rig.height; y++) {
+              for (let x = 0; x < rig.width; x++) {
+                const inside = x >= extent.x && x < extent.x + extent.width && y >= extent.y && y < extent.y + extent.height;
+                if (!inside && data[(y * rig.width + x) * 4 + 3]! > 0) outside++;
+              }
+            }
+            expect(outside, `tilt ${tilt}, body ${bodyX},${bodyY}, nod ${nod}, zoom ${zoom}`).toBe(0);
+          }
+        }
       }
     },
   );

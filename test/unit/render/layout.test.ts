@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOT_POSITIONS, BOT_SIZES } from '#domain/choices';
 import { ASPECT_RATIOS, DEFAULT_SHAPE, describeShape, frameSizeOf, RESOLUTIONS, type Shape, sameShape } from '#domain/shape';
-import { botHeightFor, FULL_CARD_SHARE, headBoxOf, layoutFor, safeMarginOf } from '#functions/render/engine/layout.ts';
+import { botHeightFor, FULL_EYE_LINE, faceBoxOf, headBoxOf, layoutFor, safeMarginOf } from '#functions/render/engine/layout.ts';
 
 const SHAPES: Shape[] = RESOLUTIONS.flatMap((resolution) => ASPECT_RATIOS.map((aspectRatio) => ({ aspectRatio, resolution })));
 /** The built-in looks' canvas, card and head box (functions/render/bots/ava/manifest.json). */
@@ -139,31 +139,56 @@ describe('layoutFor: bot sizes', () => {
     }
   });
 
-  it("full: the card is 85 % of the frame's height in 16:9 and 1:1, as wide as the frame in 9:16, always on the bottom edge", () => {
+  it('full: the eyes on the line 38 % down the frame in every shape, the bust standing on the bottom edge, never off the top or (with room) the sides', () => {
     for (const shape of SHAPES) {
       const frame = frameSizeOf(shape);
-      for (const removeBotBackground of [false, true]) {
+      for (const [removeBotBackground, carriedBackdrop] of [
+        [false, false],
+        [false, true],
+        [true, false],
+      ] as const) {
         for (const position of BOT_POSITIONS) {
-          const box = layoutFor(frame, position, ARTWORK, { size: 'full', removeBotBackground });
+          const box = layoutFor(frame, position, ARTWORK, { size: 'full', removeBotBackground, carriedBackdrop });
           const scale = box.height / ARTWORK.height;
-          const card = ARTWORK.panel.height * scale;
-          const where = `${describeShape(shape)} ${position} card=${!removeBotBackground}`;
-          if (shape.aspectRatio === '9:16') {
-            expect(box.width, where).toBeLessThanOrEqual(frame.width);
-            expect(box.width, where).toBeGreaterThanOrEqual(frame.width - 1);
-            expect(card / frame.height, where).toBeGreaterThan(0.5);
-          } else {
-            expect(card / frame.height, where).toBeCloseTo(FULL_CARD_SHARE, 2);
-          }
-          // Never out of the frame at the sides or the top; its bust (or its card's straight part) reaches the bottom edge.
-          expect(box.x, where).toBeGreaterThanOrEqual(0);
-          expect(box.x + box.width, where).toBeLessThanOrEqual(frame.width);
-          expect(box.y + ARTWORK.panel.y * scale, where).toBeGreaterThan(0);
-          const standRow = (ARTWORK.panel.y + ARTWORK.panel.height - (removeBotBackground ? 0 : ARTWORK.panel.radius)) * scale;
+          const where = `${describeShape(shape)} ${position} card=${!removeBotBackground} carried=${carriedBackdrop}`;
+          const cut = removeBotBackground || carriedBackdrop ? 0 : ARTWORK.panel.radius;
+          const standRow = (ARTWORK.panel.y + ARTWORK.panel.height - cut) * scale;
+          // ARTWORK has no face: its eyes are where the built-in art has them in its head box (246). A card drawn
+          // over a background has its rounded foot below the edge: the presenter is that much lower.
+          const eyes = box.y + 246 * scale;
+          expect(eyes / frame.height, where).toBeCloseTo(FULL_EYE_LINE + (cut * scale) / frame.height, 2);
           expect(box.y + standRow, where).toBeGreaterThanOrEqual(frame.height);
           expect(box.y + standRow, where).toBeLessThanOrEqual(frame.height + 4);
+          // The head's box starts inside the frame.
+          expect(box.y + ARTWORK.head.y * scale, where).toBeGreaterThanOrEqual(0);
+          if (box.width <= frame.width) {
+            expect(box.x, where).toBeGreaterThanOrEqual(0);
+            expect(box.x + box.width, where).toBeLessThanOrEqual(frame.width);
+          } else {
+            // Wider than a vertical frame: centred, its shoulders cut evenly by the sides.
+            expect(shape.aspectRatio, where).toBe('9:16');
+            expect(Math.abs(box.x + box.width / 2 - frame.width / 2), where).toBeLessThanOrEqual(1);
+          }
         }
       }
+    }
+  });
+
+  it("full: a look whose head box sits at its card's foot (drawings with only a mouth) gets a bounded canvas, not gigabytes", () => {
+    const mouthAtFoot = {
+      width: 512,
+      height: 640,
+      panel: { file: 'panel.png', x: 0, y: 0, width: 512, height: 640, radius: 0 },
+      head: { x: 200, y: 600, width: 100, height: 40, frames: {} },
+    };
+    for (const shape of [
+      { aspectRatio: '16:9', resolution: '1080p' },
+      { aspectRatio: '9:16', resolution: '1080p' },
+    ] as Shape[]) {
+      const frame = frameSizeOf(shape);
+      const height = botHeightFor(frame, 'bottom-center', 'full', mouthAtFoot);
+      expect(height).toBeGreaterThan(0);
+      expect(height).toBeLessThanOrEqual(2 * frame.height);
     }
   });
 
@@ -186,5 +211,26 @@ describe('layoutFor: bot sizes', () => {
     expect(head.x).toBe(Math.round(box.x + 100 * scale));
     expect(head.y).toBe(Math.round(box.y + 50 * scale));
     expect(head.width).toBe(Math.round(320 * scale));
+  });
+
+  it("faceBoxOf ends the head box at the face's pivot under the chin, where the look knows it", () => {
+    const frame = frameSizeOf({ aspectRatio: '9:16', resolution: '720p' });
+    const face = {
+      pivot: { x: 260, y: 346 },
+      eyes: [
+        { x: 226, y: 246 },
+        { x: 294, y: 246 },
+      ],
+      brows: [
+        { x: 226, y: 219 },
+        { x: 294, y: 219 },
+      ],
+    } as const;
+    const box = layoutFor(frame, 'center', ARTWORK, { size: 'full' });
+    const scale = box.height / ARTWORK.height;
+    expect(faceBoxOf(box, ARTWORK)).toEqual(headBoxOf(box, ARTWORK));
+    const withFace = faceBoxOf(box, { ...ARTWORK, face: { ...face, eyes: [...face.eyes], brows: [...face.brows] } });
+    expect(withFace.y + withFace.height).toBe(Math.round(box.y + 346 * scale));
+    expect(withFace.y).toBe(headBoxOf(box, ARTWORK).y);
   });
 });

@@ -12,7 +12,7 @@ import type { FrameSize } from '#domain/shape';
 import type { ClipTiming } from '../clip-timeline.ts';
 import { type BotBox, botHeightFor, headBoxOf, layoutFor } from '../layout.ts';
 import type { Presenter, SpeechResult, VideoClipInput } from '../types.ts';
-import { listeningWeights } from './footage-listening.ts';
+import { listeningOf } from './footage-listening.ts';
 import { footageMouthFrames } from './footage-mouth.ts';
 import { FootageRig } from './footage-rig.ts';
 
@@ -49,7 +49,7 @@ export async function footagePresenter(input: VideoClipInput, speech: SpeechResu
   );
   rig.ensureCovers(timing.frames);
   const mouth = footageMouthFrames(speech, timing, manifest);
-  const listening = listeningWeights(speech.words, timing);
+  const listening = listeningOf(speech, timing);
   const place = { ...laid, width: rig.width, height: rig.height };
   return {
     width: rig.width,

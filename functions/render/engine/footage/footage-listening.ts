@@ -6,7 +6,7 @@
  */
 import type { TimedWord } from '#domain/captions';
 import type { ClipTiming } from '../clip-timeline.ts';
-import { FPS } from '../types.ts';
+import { FPS, type SpeechResult } from '../types.ts';
 
 /** A shorter silence is a breath inside speech: switching to listening and back would show a restless body. */
 const MIN_LISTEN_SECONDS = 1;
@@ -21,6 +21,7 @@ export const SWITCH_FRAMES = 10;
 /**
  * For each frame of the clip, how much of the listening loop it shows: 0 speaking, 1 listening, a ramp between.
  * A silence that starts the clip is listened from frame 0; one that ends it, to the last frame.
+ * @internal Exported for its tests.
  */
 export function listeningWeights(words: readonly Pick<TimedWord, 'startSeconds' | 'endSeconds'>[], timing: ClipTiming): Float32Array {
   const weights = new Float32Array(timing.frames);
@@ -48,4 +49,13 @@ export function listeningWeights(words: readonly Pick<TimedWord, 'startSeconds' 
     }
   }
   return weights;
+}
+
+/**
+ * The listening weights of a clip's speech. A recording spoken without its transcript has no words to place its
+ * pauses (its mouth follows the sound's spectrum): the bot speaks throughout, where its empty word list would read
+ * as one long silence.
+ */
+export function listeningOf(speech: Pick<SpeechResult, 'words' | 'spectralVisemes'>, timing: ClipTiming): Float32Array {
+  return speech.spectralVisemes ? new Float32Array(timing.frames) : listeningWeights(speech.words, timing);
 }

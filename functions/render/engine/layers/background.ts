@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameSize } from '#domain/shape';
 import { backgroundInputArgs } from '#media/background-media';
+import { carriedBackdrop } from '../carried-backdrop.ts';
 import { FPS } from '../types.ts';
 import type { LayerKind } from './layer.ts';
 
@@ -50,9 +51,9 @@ const STILL_CLOCK = `settb=1/${FPS},setpts=N/${FPS}/TB`;
 
 /**
  * The background layer, the first: the caller's file (looped or held to the clip's length, scaled to cover the
- * frame), or the default backdrop; its audio is the soundtrack's (soundtrack.ts).
+ * frame), a `full` presenter's card carried to the frame's edges, or the default backdrop; its audio is the soundtrack's (soundtrack.ts).
  */
-export const backgroundLayers: LayerKind = ({ background, frame, input }) => [
+export const backgroundLayers: LayerKind = ({ background, frame, input, presenter }) => [
   {
     draw(graph) {
       // Cover the frame: scaled until both sides fill it, the overflow cropped evenly (never letterboxed).
@@ -67,7 +68,8 @@ export const backgroundLayers: LayerKind = ({ background, frame, input }) => [
         return graph.chain(graph.stream('background', 'v'), filter, 'bg');
       }
       const backdrop = join(input.workDir, 'backdrop.rgb');
-      defaultBackdrop(backdrop, frame);
+      if (presenter.backdrop) writeFileSync(backdrop, carriedBackdrop(frame, presenter.place, presenter.backdrop));
+      else defaultBackdrop(backdrop, frame);
       graph.input('background', [
         '-protocol_whitelist',
         'file',

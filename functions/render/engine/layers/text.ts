@@ -30,7 +30,12 @@ function burnText({ input, frame, presenter, images, timing, ...scene }: Scene):
   const longest = Math.max(0, ...cues.flatMap((cue) => cue.lines.map((line) => [...line].length)));
   const place = placeCaptions(frame, presenter.place, longest || undefined, presenter.head, charWidth);
   const boxes = images.map((l) => ({ box: imageBoxOf(frame, l.image, l.position, l.size), start: l.start ?? 0, end: l.end ?? clipSeconds }));
-  const keepClear = { presenter: presenter.place, images: boxes, ...(cues.length && { captions: captionBlockOf(place) }) };
+  // A full presenter is the picture: text goes over its bust as on television, clear of its face.
+  const keepClear = {
+    presenter: input.botSize === 'full' ? presenter.head : presenter.place,
+    images: boxes,
+    ...(cues.length && { captions: captionBlockOf(place) }),
+  };
   const placed = placeTextOverlays(frame, texts, keepClear, clipSeconds, font);
   if (!cues.length && !placed.length) return undefined;
   const script = join(workDir, 'text.ass');

@@ -6,6 +6,7 @@
  */
 import type { FaceGeometry } from '#domain/look';
 import { blendOver, forgetRuns, type Mask, mixInto } from '#media/raster/blend';
+import { type Box, boundsOf, clipTo, unionOf, widenBox } from '#media/raster/box';
 import type { Picture } from '#media/raster/picture';
 import type { FramePose, MouthFrame } from '../animation.ts';
 import { faceOf, type HeadPose, type WarpRegion, widen } from '../head-motion.ts';
@@ -25,6 +26,11 @@ const MAX_WARPED = 256;
 const MAX_WARPED_BYTES = 96 * 1024 * 1024;
 /** Turned back hair kept for reuse: one per tilt (21 steps in ±2.5°). */
 export const MAX_BACKS = 24;
+/**
+ * How far, in canvas units, a pose moves a layer's pixels beyond its own box: the nod (4), the breath (2.4) and the
+ * sway (1.2) of animation.ts, and the back hair's turn, with room to spare. The head's warp region has its reach in it.
+ */
+const MOTION_UNITS = 16;
 /** Warped reference frames (by turn) kept for reuse: 48, or fewer within 64 MB. */
 const MAX_REFERENCES = MAX_BACKS * 2;
 const MAX_REFERENCE_BYTES = 64 * 1024 * 1024;
@@ -36,6 +42,8 @@ export abstract class SpriteRig implements PresenterRig {
   protected readonly face: FaceGeometry;
   private readonly frame: Picture;
   private readonly bases: PicturePool<Buffer>;
+  /** Whether the look has back hair (drawn on the bases at the head's offset). */
+  private readonly hasBack: boolean;
   /** Where the head's motion is drawn (set by each rig's constructor). */
   protected abstract readonly headRegion: WarpRegion;
   /**
@@ -62,6 +70,7 @@ export abstract class SpriteRig implements PresenterRig {
     const maxBases = Math.max(8, Math.min(MAX_BASES, Math.floor(MAX_BASE_BYTES / this.frame.data.length)));
     this.bases = new PicturePool<Buffer>({ maxEntries: maxBases });
     this.face = faceOf(sprites.manifest);
+    this.hasBack = boundsOf(sprites.back) !== undefined;
   }
 
   /** The pose as this rig draws it (a one-picture rig's head does not move apart from its body). */
@@ -91,9 +100,23 @@ export abstract class SpriteRig implements PresenterRig {
     return frame;
   }
 
+  /**
+   * The whole canvas with the card; without it, the figure: the body and back hair and the head's warp region,
+   * widened by the pose's motion. A zoom shrinks the figure toward the card's anchor, inside that box.
+   */
+  extent(): Box {
+    const canvas = { x: 0, y: 0, width: this.width, height: this.height };
+    if (this.options.withPanel) return canvas;
+    const figure = unionOf([boundsOf(this.sprites.body), boundsOf(this.sprites.back), this.headRegion]);
+    return figure ? clipTo(widenBox(figure, Math.ceil(MOTION_UNITS * this.sprites.scale)), canvas) : canvas;
+  }
+
   /** Panel + back hair + body for one pose offset (and the back hair's turn). */
   private base(pose: FramePose): Buffer {
-    const key = `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0}`;
+    // Without back hair a base is the body's alone: the head's offset and turn would only multiply equal bases.
+    const key = this.hasBack
+      ? `${pose.bodyX},${pose.bodyY},${pose.headX},${pose.headY},${pose.tilt ?? 0},${pose.nod ?? 0}`
+      : `${pose.bodyX},${pose.bodyY}`;
     return this.bases.getOrMake(key, (recycled) => {
       const data = recycled ?? Buffer.allocUnsafe(this.width * this.height * 4);
       if (this.options.withPanel) this.sprites.panel.data.copy(data);

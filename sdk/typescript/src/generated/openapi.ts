@@ -579,7 +579,7 @@ export interface components {
              * @enum {string}
              */
             captions?: "none" | "burn";
-            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"bot_size":"medium","background_volume":0.2,"transitions":"","reusable_clip":false,"bot_position":"the bot's default_position"}. */
+            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"background_volume":0.2,"transitions":"","reusable_clip":false,"bot_size":"full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium","bot_position":"the bot's default_position"}. */
             clips: string | ({
                 /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
                 audio_upload?: string;
@@ -588,11 +588,11 @@ export interface components {
                 background?: string | "";
                 /** @description Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded). */
                 background_volume?: number | string;
-                /** @description One of top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right (underscores and any case accepted). Default: the bot's default_position. */
+                /** @description One of top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right (underscores and any case accepted). Default: the bot's default_position (bottom-center at the full size a clip without background, bot_size or bot_position gets). */
                 bot_position?: string;
                 /**
-                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: its head and shoulders fill 85 % of the frame's height (at most the frame's width: about 60 % of the height in 9:16), standing on the bottom edge, and only bot_position's left/center/right counts.
-                 * @default medium
+                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. Default: full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium.
+                 * @default full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium
                  * @enum {string}
                  */
                 bot_size?: "small" | "medium" | "large" | "full";
@@ -676,7 +676,7 @@ export interface components {
                  */
                 position?: "top-left" | "top-center" | "top-right" | "center-left" | "center" | "center-right" | "bottom-left" | "bottom-center" | "bottom-right";
                 /**
-                 * @description The logo's width as a share of the frame's width (its height follows the image's proportions).
+                 * @description The logo's width as a share of the frame's longer side (its width in 16:9 and 1:1, its height in 9:16; its height follows the image's proportions).
                  * @default 0.12
                  */
                 size?: number;
@@ -817,7 +817,7 @@ export interface components {
              * @enum {string}
              */
             captions?: "none" | "burn";
-            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"bot_size":"medium","background_volume":0.2,"transitions":"","reusable_clip":false,"bot_position":"the bot's default_position"}. */
+            /** @description The clips, 1 to 10. Positions: top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right. Bot sizes: small, medium, large, full. Transitions: fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in, fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out. Defaults: {"remove_bot_background":false,"background_volume":0.2,"transitions":"","reusable_clip":false,"bot_size":"full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium","bot_position":"the bot's default_position"}. */
             clips: string | ({
                 /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
                 audio_upload?: string;
@@ -826,11 +826,11 @@ export interface components {
                 background?: string | "";
                 /** @description Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded). */
                 background_volume?: number | string;
-                /** @description One of top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right (underscores and any case accepted). Default: the bot's default_position. */
+                /** @description One of top-left, top-center, top-right, center-left, center, center-right, bottom-left, bottom-center, bottom-right (underscores and any case accepted). Default: the bot's default_position (bottom-center at the full size a clip without background, bot_size or bot_position gets). */
                 bot_position?: string;
                 /**
-                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: its head and shoulders fill 85 % of the frame's height (at most the frame's width: about 60 % of the height in 9:16), standing on the bottom edge, and only bot_position's left/center/right counts.
-                 * @default medium
+                 * @description How big the presenter is; any letter case. small, medium and large keep bot_position's meaning; full makes the presenter the subject: a head-and-shoulders shot in every shape, its eyes 38 % down the frame and the person about 90 % of its height, standing on the bottom edge (its shoulders cut by the sides of a vertical frame), its card carried to the frame's edges unless a background is given, and only bot_position's left/center/right counts. Default: full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium.
+                 * @default full when the clip gives no background, bot_size or bot_position and its bot is not a video bot; else medium
                  * @enum {string}
                  */
                 bot_size?: "small" | "medium" | "large" | "full";
@@ -914,7 +914,7 @@ export interface components {
                  */
                 position?: "top-left" | "top-center" | "top-right" | "center-left" | "center" | "center-right" | "bottom-left" | "bottom-center" | "bottom-right";
                 /**
-                 * @description The logo's width as a share of the frame's width (its height follows the image's proportions).
+                 * @description The logo's width as a share of the frame's longer side (its width in 16:9 and 1:1, its height in 9:16; its height follows the image's proportions).
                  * @default 0.12
                  */
                 size?: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clipTiming } from '#functions/render/engine/clip-timeline.ts';
-import { listeningWeights, SWITCH_FRAMES } from '#functions/render/engine/footage/footage-listening.ts';
+import { listeningOf, listeningWeights, SWITCH_FRAMES } from '#functions/render/engine/footage/footage-listening.ts';
 
 const word = (startSeconds: number, endSeconds: number) => ({ startSeconds, endSeconds });
 
@@ -41,5 +41,12 @@ describe('when a video bot listens', () => {
     expect(listeningWeights([], silent).every((w) => w === 1)).toBe(true);
     const talk = clipTiming(3, {});
     expect(listeningWeights([word(0, 1), word(1.05, 2), word(2.1, 3)], talk).every((w) => w === 0)).toBe(true);
+  });
+
+  it('speaks through a recording without its transcript (no words, its mouth from the spectrum), listens through a break alone', () => {
+    const timing = clipTiming(20, {});
+    const recording = listeningOf({ words: [], spectralVisemes: [{ viseme: 'open', startSeconds: 0, endSeconds: 20 }] }, timing);
+    expect(recording.every((w) => w === 0)).toBe(true);
+    expect(listeningOf({ words: [] }, timing).every((w) => w === 1)).toBe(true);
   });
 });
