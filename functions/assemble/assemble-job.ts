@@ -9,7 +9,6 @@ import { type Cue, joinClipCues, parseClipCues, SRT_CONTENT_TYPE, toSrt, toWebVt
 import { posterSecondsOf } from '#domain/clip';
 import { JobFailedError } from '#domain/errors';
 import { fetchedMediaKey } from '#domain/fetched-media';
-import { limits } from '#domain/limits';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
@@ -17,6 +16,7 @@ import { joinClipWords, type SpokenWord, toWordsJson, type VideoWord, WORDS_CONT
 import { testVideoTooLong } from '#domain/test-mode';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
+import { videoTooLong } from '#domain/video-length';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
 import type { MixMusicInput } from '#media/music';
@@ -43,16 +43,6 @@ export interface AssembleDeps {
   mixMusic: (input: MixMusicInput) => Promise<{ path: string; sizeBytes: number }>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
-}
-
-/**
- * Why a video of clips lasting `clipSeconds` is too long to assemble (limits.maxVideoSeconds), or undefined.
- * @internal Exported for its tests.
- */
-export function videoTooLong(clipSeconds: number[]): string | undefined {
-  const total = clipSeconds.reduce((sum, s) => sum + s, 0);
-  if (total <= limits.maxVideoSeconds) return undefined;
-  return `a video lasts at most ${limits.maxVideoSeconds} s; its clips last ${total.toFixed(1)} s together: make it two videos`;
 }
 
 /**

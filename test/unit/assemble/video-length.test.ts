@@ -1,7 +1,7 @@
 /** A video's clips together last at most limits.maxVideoSeconds: ten 600-s recordings are refused, not assembled. */
 import { describe, expect, it } from 'vitest';
 import { limits } from '#domain/limits';
-import { videoTooLong } from '#functions/assemble/assemble-job.ts';
+import { videoTooLong } from '#domain/video-length';
 
 describe('videoTooLong', () => {
   it('takes 30 minutes of clips and refuses a second more, or ten 10-minute recordings', () => {
