@@ -21,7 +21,7 @@ export type AlignmentLanguage = (typeof ALIGNMENT_LANGUAGES)[number];
  * (synthesis-alignment.ts MAX_PATH_COST_RATIO) was measured on with real readers, besides English
  * (docs/your-voice.md). Another language would be aligned, or refused, by a bar nobody measured for it.
  */
-const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', da: 'Danish', fi: 'Finnish' } as const;
+const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', de: 'German', da: 'Danish', fi: 'Finnish' } as const;
 
 /** The languages a recording's transcript may be in, by name, for the refusal that names them. */
 export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');

@@ -26,9 +26,9 @@ const COEFFICIENTS = 13;
 /**
  * Above this ratio of the path's mean frame unlikeness (1 - cosine) to the mean over the band's frame pairs, the
  * transcript is not what was said. Measured (docs/your-voice.md) on real readers with espeak-ng's voice of their
- * language: their own transcripts 0.31-0.49 (English, French, Danish, Finnish: the only languages this path takes,
- * domain/recordings.ts SYNTHESIS_ALIGNMENT_LANGUAGES); another sentence's, or English
- * words on a French recording, 0.50-0.67.
+ * language: their own transcripts 0.31-0.49 (English, French, German, Danish, Finnish: the only languages this path
+ * takes, domain/recordings.ts SYNTHESIS_ALIGNMENT_LANGUAGES); another sentence's, or another language's words (English
+ * on a French recording, Spanish or Danish on a German one), 0.50-0.67.
  */
 const MAX_PATH_COST_RATIO = 0.495;
 /** The recording's length over espeak-ng's outside these bounds: not this transcript (measured 1.0-1.8 for one's own). */

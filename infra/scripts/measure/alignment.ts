@@ -8,7 +8,9 @@
  *   (DTW): each aligner's wall and CPU time, the process's peak resident memory after it, and the DTW path's word
  *   starts against SoundSwallower's (median, 90th percentile).
  * - With `--wav`, `--text` and `--voice`: that recording and its transcript through espeak-ng's voice (DTW), its
- *   match scores; with `--wrong`, the same recording with another transcript (it should be refused).
+ *   match scores; with `--wrong`, the same recording with another transcript (it should be refused). With
+ *   `--shuffled`, each transcript is also aligned with its words in a shuffled order (the same sounds, not what was
+ *   said), and the path ratio over that shuffled copy's is printed: a score normalised against its own baseline.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +28,14 @@ const work = mkdtempSync(join(tmpdir(), 'vidbot-alignment-'));
 const f2 = (n: number) => n.toFixed(2);
 const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
+/** What one aligner run gave: its alignment when accepted, and its path's cost ratio when the warp ran. */
+interface Timed {
+  alignment?: Alignment;
+  costRatio?: number;
+}
+
 /** Runs `align`, printing its wall and CPU seconds per second of audio and the process's peak memory after it. */
-async function timed(label: string, seconds: number, align: () => Promise<Alignment>): Promise<Alignment | undefined> {
+async function timed(label: string, seconds: number, align: () => Promise<Alignment>): Promise<Timed> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   const result = await align().catch((error: unknown) => {
@@ -44,7 +52,23 @@ async function timed(label: string, seconds: number, align: () => Promise<Alignm
     `${label}: ${f2((performance.now() - started) / 1000)} s wall, ${f2(cpuSeconds)} s CPU (${f2(cpuSeconds / seconds)} s per second of audio), ` +
       `peak memory ${peakMb()} MB, ${score}`,
   );
-  return result instanceof TranscriptMismatchError ? undefined : result;
+  const posterior = result.meanPosterior;
+  return {
+    ...(!(result instanceof TranscriptMismatchError) && { alignment: result }),
+    ...(posterior !== undefined && { costRatio: 1 - posterior }),
+  };
+}
+
+/** The transcript's words in an order fixed by a seeded generator: the same sounds, not what was said. */
+function shuffledWords(transcript: string): string {
+  const words = transcript.split(/\s+/).filter(Boolean);
+  let seed = 7;
+  for (let i = words.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [words[i], words[j]] = [words[j]!, words[i]!];
+  }
+  return words.join(' ');
 }
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
@@ -55,9 +79,11 @@ async function loopedLibriVox(seconds: number) {
   const pcm = readWav(prepared.alignmentWavPath).samples;
   const words = transcriptWords(transcript);
   console.log(`recording: ${f2(prepared.durationSeconds)} s prepared, ${words.length} words; peak memory ${peakMb()} MB`);
-  const model = await timed('SoundSwallower (en-us)', prepared.durationSeconds, () => alignTranscript(pcm, words, 'en'));
+  const model = (await timed('SoundSwallower (en-us)', prepared.durationSeconds, () => alignTranscript(pcm, words, 'en'))).alignment;
   const script = speechScriptOf(transcript);
-  const dtw = await timed('espeak-ng en-us+m3 + DTW', prepared.durationSeconds, () => alignBySynthesis(pcm, script, words, 'espeak:en-us+m3', work));
+  const { alignment: dtw } = await timed('espeak-ng en-us+m3 + DTW', prepared.durationSeconds, () =>
+    alignBySynthesis(pcm, script, words, 'espeak:en-us+m3', work),
+  );
   if (!model || !dtw) return;
   const errors = model.words.map((w, i) => Math.abs(w.startSeconds - dtw.words[i]!.startSeconds));
   console.log(
@@ -65,13 +91,18 @@ async function loopedLibriVox(seconds: number) {
   );
 }
 
-async function ownRecording(wav: string, text: string, voice: string, wrong: string | undefined) {
+async function ownRecording(wav: string, text: string, voice: string, wrong: string | undefined, shuffled: boolean) {
   const prepared = await prepareRecording(wav, work, limits.maxRecordedSpeechSeconds);
   const pcm = readWav(prepared.alignmentWavPath).samples;
+  const seconds = prepared.durationSeconds;
+  const align = (transcript: string) => () => alignBySynthesis(pcm, speechScriptOf(transcript), transcriptWords(transcript), voice, work);
   for (const [label, transcript] of [['own transcript', text], ...(wrong ? [['wrong transcript', wrong]] : [])] as const) {
-    const words = transcriptWords(transcript);
-    await timed(`${label} (${voice}, ${f2(prepared.durationSeconds)} s)`, prepared.durationSeconds, () =>
-      alignBySynthesis(pcm, speechScriptOf(transcript), words, voice, work),
+    const { costRatio } = await timed(`${label} (${voice}, ${f2(seconds)} s)`, seconds, align(transcript));
+    if (!shuffled) continue;
+    const baseline = (await timed(`${label} shuffled`, seconds, align(shuffledWords(transcript)))).costRatio;
+    const normalised = costRatio !== undefined && baseline !== undefined ? (costRatio / baseline).toFixed(3) : 'no path';
+    console.log(
+      `${label}: path ratio ${costRatio?.toFixed(3) ?? 'no path'}, shuffled ${baseline?.toFixed(3) ?? 'no path'}, normalised ${normalised}`,
     );
   }
 }
@@ -82,7 +113,7 @@ try {
     const path = argument(name);
     return path === undefined ? undefined : readFileSync(path, 'utf8').replace(/\s+/g, ' ').trim();
   };
-  if (wav) await ownRecording(wav, read('text') ?? '', argument('voice') ?? 'espeak:en-us+m3', read('wrong'));
+  if (wav) await ownRecording(wav, read('text') ?? '', argument('voice') ?? 'espeak:en-us+m3', read('wrong'), process.argv.includes('--shuffled'));
   else await loopedLibriVox(Number(argument('seconds') ?? 600));
 } finally {
   rmSync(work, { recursive: true, force: true });
