@@ -17,11 +17,11 @@ const ALIGNMENT_LANGUAGES = ['en'] as const;
 export type AlignmentLanguage = (typeof ALIGNMENT_LANGUAGES)[number];
 
 /**
- * The languages whose transcripts are aligned through espeak-ng's voice of them: those its refusal threshold
- * (synthesis-alignment.ts MAX_PATH_COST_RATIO) was measured on with real readers, besides English
+ * The languages whose transcripts are aligned through espeak-ng's voice of them: those its refusal thresholds
+ * (synthesis-alignment.ts MAX_PATH_COST_RATIO, MAX_SHUFFLED_RATIO) were measured on with real readers, besides English
  * (docs/your-voice.md). Another language would be aligned, or refused, by a bar nobody measured for it.
  */
-const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', de: 'German', da: 'Danish', fi: 'Finnish' } as const;
+const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', de: 'German', es: 'Spanish', da: 'Danish', fi: 'Finnish' } as const;
 
 /** The languages a recording's transcript may be in, by name, for the refusal that names them. */
 export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');

@@ -9,8 +9,9 @@
  *   starts against SoundSwallower's (median, 90th percentile).
  * - With `--wav`, `--text` and `--voice`: that recording and its transcript through espeak-ng's voice (DTW), its
  *   match scores; with `--wrong`, the same recording with another transcript (it should be refused). With
- *   `--shuffled`, each transcript is also aligned with its words in a shuffled order (the same sounds, not what was
- *   said), and the path ratio over that shuffled copy's is printed: a score normalised against its own baseline.
+ *   `--shuffled`, each transcript is also aligned with its words in the shuffled order the alignment's baseline uses
+ *   (synthesis-alignment.ts shuffledTranscript): both path ratios, and the first over the second. The alignment
+ *   itself refuses above either bar, so a refused transcript prints the ratio that refused it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { type Alignment, alignTranscript, TranscriptMismatchError, transcriptWords } from '#functions/render/speech/alignment.ts';
-import { alignBySynthesis } from '#functions/render/speech/synthesis-alignment.ts';
+import { alignBySynthesis, shuffledTranscript } from '#functions/render/speech/synthesis-alignment.ts';
 import { prepareRecording } from '#media/recording';
 import { readWav } from '#media/wav';
 import { benchRecording } from '../bench/service.ts';
@@ -59,18 +60,6 @@ async function timed(label: string, seconds: number, align: () => Promise<Alignm
   };
 }
 
-/** The transcript's words in an order fixed by a seeded generator: the same sounds, not what was said. */
-function shuffledWords(transcript: string): string {
-  const words = transcript.split(/\s+/).filter(Boolean);
-  let seed = 7;
-  for (let i = words.length - 1; i > 0; i--) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    const j = seed % (i + 1);
-    [words[i], words[j]] = [words[j]!, words[i]!];
-  }
-  return words.join(' ');
-}
-
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
 async function loopedLibriVox(seconds: number) {
@@ -99,7 +88,8 @@ async function ownRecording(wav: string, text: string, voice: string, wrong: str
   for (const [label, transcript] of [['own transcript', text], ...(wrong ? [['wrong transcript', wrong]] : [])] as const) {
     const { costRatio } = await timed(`${label} (${voice}, ${f2(seconds)} s)`, seconds, align(transcript));
     if (!shuffled) continue;
-    const baseline = (await timed(`${label} shuffled`, seconds, align(shuffledWords(transcript)))).costRatio;
+    const shuffledCopy = shuffledTranscript(speechScriptOf(transcript));
+    const baseline = shuffledCopy ? (await timed(`${label} shuffled`, seconds, align(shuffledCopy))).costRatio : undefined;
     const normalised = costRatio !== undefined && baseline !== undefined ? (costRatio / baseline).toFixed(3) : 'no path';
     console.log(
       `${label}: path ratio ${costRatio?.toFixed(3) ?? 'no path'}, shuffled ${baseline?.toFixed(3) ?? 'no path'}, normalised ${normalised}`,
