@@ -67,14 +67,38 @@ const close = (server: { close(cb: (err?: Error) => void): unknown }) => new Pro
  */
 async function startSqs(socketPath: string) {
   const fauxqs = await import('fauxqs');
-  const { SqsStore } = (await import(new URL('./sqs/sqsStore.js', import.meta.resolve('fauxqs')).href)) as {
+  const { SqsStore, SqsQueue } = (await import(new URL('./sqs/sqsStore.js', import.meta.resolve('fauxqs')).href)) as {
     SqsStore: new () => { host: string };
+    SqsQueue: { prototype: QueueTimers };
   };
+  slowQueueTimers(SqsQueue.prototype);
   const sqsStore = new SqsStore();
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { sqsStore } as never });
   await app.listen({ path: socketPath });
   return { stop: () => app.close() };
+}
+
+/** The part of fauxqs's queue that runs its timers while a long poll waits. */
+interface QueueTimers {
+  pollTimer?: NodeJS.Timeout;
+  processTimers(): void;
+  startPollTimerIfNeeded(): void;
+}
+
+/** How often a long-polled queue's timers run: visibility timeouts and delays are counted in whole seconds. */
+const QUEUE_TIMER_MS = 250;
+
+/**
+ * fauxqs runs a queue's timers (visibility timeouts that ended, delayed messages due) every 20 ms while a receive
+ * waits on it, and every queue-triggered function long-polls its queue all the time: about 500 wake-ups a second
+ * for the runtime's queues, most of its CPU when idle. A new message wakes the waiting receive at once either way.
+ */
+function slowQueueTimers(queue: QueueTimers): void {
+  queue.startPollTimerIfNeeded = function startPollTimerIfNeeded(this: QueueTimers) {
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(() => this.processTimers(), QUEUE_TIMER_MS);
+  };
 }
 
 /** The media bucket's CORS rule (the wiring's, as on AWS) in the XML s3rver reads; the front lets only presigned reads use it. */

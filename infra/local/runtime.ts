@@ -138,8 +138,14 @@ export const localNames = {
 
 type Stops = Array<() => Promise<void> | void>;
 
-/** The functions a video passes through, from the create request to the signed webhook. */
-const WARM_FUNCTIONS = ['authorizer', 'createVideo', 'render', 'assemble', 'notifier'] as const;
+/**
+ * The functions a video passes through, from the create request to the signed webhook: with the fetcher, which
+ * downloads a background given by URL (most videos have one), and `videos`, which answers the status polls a caller
+ * makes while it renders. A function started cold costs seconds of CPU (its TypeScript compiled and its modules
+ * loaded): in the middle of the first video, it would be that video's cost.
+ * @internal Exported for its tests.
+ */
+export const WARM_FUNCTIONS = ['authorizer', 'createVideo', 'videos', 'fetcher', 'render', 'assemble', 'notifier'] as const;
 
 /** Runs the whole service on this machine: emulators, seeded data, functions in workers, gateway, pollers, schedules. */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {

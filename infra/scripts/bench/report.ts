@@ -8,10 +8,15 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-/** A measured video: create to signed webhook, and the CPU of the whole service meanwhile. */
+/**
+ * A measured video: create to signed webhook, and the CPU of the whole service meanwhile, plus `after`: the
+ * service's CPU while its floor ran (what the video left running past its webhook, and the idle runtime), which
+ * `cpu` includes.
+ */
 export interface VideoRun {
   seconds: number;
   cpu: number;
+  after?: number;
   t0: number;
   webhookAt: number;
   videoId: string;
@@ -65,7 +70,8 @@ const f2 = (n: number) => n.toFixed(2);
 export function printPair(row: Row, pair: Pair): void {
   const { video, floor } = pair;
   console.log(
-    `${row.shape.padEnd(11)} ${row.kind.padEnd(16)} clip ${video.duration.toFixed(1)} s | service ${f2(video.seconds)} s, CPU ${f2(video.cpu)} s | ` +
+    `${row.shape.padEnd(11)} ${row.kind.padEnd(16)} clip ${video.duration.toFixed(1)} s | service ${f2(video.seconds)} s, CPU ${f2(video.cpu)} s` +
+      `${video.after === undefined ? '' : ` (${f2(video.after)} s of it after the webhook)`} | ` +
       `floor ${f2(floor.seconds)} s, CPU ${f2(floor.cpu)} s | wall ${f2(video.seconds / floor.seconds)}x, CPU ${f2(video.cpu / floor.cpu)}x | load ${f2(pair.load)}`,
   );
 }

@@ -130,13 +130,36 @@ export function bareEncode(seconds: number, output: string, frame: FrameSize): P
 
 /** Encodes `inputArgs` at the clips' settings (video, frame rate, audio), `seconds` long: its wall and CPU seconds. */
 async function timedEncode(inputArgs: string[], seconds: number, output: string): Promise<{ seconds: number; cpu: number }> {
-  const cpu = cpuSeconds();
   const started = performance.now();
-  await runFfmpeg(
-    ['-y', ...inputArgs, ...VIDEO_ENCODE_ARGS, '-r', String(FPS), ...AUDIO_ENCODE_ARGS, '-t', String(seconds), '-movflags', '+faststart', output],
-    { budgetSeconds: 900 },
+  const { stderr } = await runFfmpeg(
+    [
+      '-benchmark',
+      '-y',
+      ...inputArgs,
+      ...VIDEO_ENCODE_ARGS,
+      '-r',
+      String(FPS),
+      ...AUDIO_ENCODE_ARGS,
+      '-t',
+      String(seconds),
+      '-movflags',
+      '+faststart',
+      output,
+    ],
+    { budgetSeconds: 900, logLevel: 'info' },
   );
-  return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
+  return { seconds: (performance.now() - started) / 1000, cpu: ffmpegCpuSeconds(stderr) };
+}
+
+/**
+ * The CPU seconds ffmpeg reports for itself with `-benchmark` (`bench: utime=… stime=…`, its getrusage: every thread
+ * of that one process). Counting the process's children instead would also count whatever else of this process's
+ * work (a render's leftovers, a child reaped late) fell inside the encode's window.
+ */
+function ffmpegCpuSeconds(stderr: string): number {
+  const match = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
+  if (!match) throw new Error('ffmpeg reported no -benchmark line');
+  return Number(match[1]) + Number(match[2]);
 }
 
 /** The machine's load averages (1, 5, 15 min), to print beside wall-clock figures. */

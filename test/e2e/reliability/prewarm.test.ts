@@ -5,9 +5,10 @@
  * the prewarmed environments serve the first requests (no second one is started for them).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { WARM_FUNCTIONS } from '../../../infra/local/runtime.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/harness.ts';
 
-const VIDEO_PATH = ['authorizer', 'createVideo', 'render', 'assemble', 'notifier'];
+const VIDEO_PATH = [...WARM_FUNCTIONS];
 let app: TestRuntime | undefined;
 
 afterEach(async () => {
@@ -20,6 +21,7 @@ const environments = (runtime: TestRuntime) =>
 
 describe('prewarm', () => {
   it('starts one environment of each function on the video path before the runtime is ready, and those serve the first requests', async () => {
+    expect(VIDEO_PATH).toEqual(expect.arrayContaining(['authorizer', 'createVideo', 'videos', 'fetcher', 'render', 'assemble', 'notifier']));
     app = await startTestRuntime({ prewarm: true });
     expect(environments(app)).toEqual(Object.fromEntries(VIDEO_PATH.map((name) => [name, 1])));
     expect(app.runtime.functions.get('bots')!.environments).toBe(0);
