@@ -37,7 +37,7 @@ const MAX_PATH_COST_RATIO = 0.495;
  * Above this ratio of the path ratio to the path ratio of the transcript's words shuffled (the same sounds in an
  * order nobody said), the transcript is not what was said: the absolute bar alone took a German transcript on a
  * Finnish recording (0.454) and a Danish reader's own words shuffled (0.459). Measured (docs/your-voice.md): own
- * transcripts 0.63-0.87, another sentence's or another language's 0.90-1.13.
+ * transcripts 0.70-0.87, another sentence's or another language's 0.90-1.12.
  */
 const MAX_SHUFFLED_RATIO = 0.885;
 /** A shuffled copy of fewer words is too near the transcript to be its baseline (measured from 13 words up). */
