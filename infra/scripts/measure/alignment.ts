@@ -1,12 +1,13 @@
 /**
  * `npx tsx infra/scripts/measure/alignment.ts [--seconds 590] [--wav <file> --text <file> --voice <espeak voice>]
- * [--wrong <file>] [--shuffled]`: what aligning one recording costs and scores, in one process, with the code a render runs
- * (media/recording.ts prepares it; speech/alignment.ts and speech/synthesis-alignment.ts align it).
+ * [--wrong <file>] [--shuffled]`: what aligning one recording costs and scores, in one process, with the code a
+ * render runs (media/recording.ts prepares it; speech/alignment.ts and speech/synthesis-alignment.ts align it).
  *
  * - With `--seconds N` (default 590: the loop's next sentence would pass the 600 s a recording may last): the
- *   LibriVox sentences of Debian's pocketsphinx-testdata looped to N seconds (bench/service.ts benchRecording), aligned by SoundSwallower's English model and through espeak-ng's `en-us+m3`
- *   (DTW): each aligner's wall and CPU time, the process's peak resident memory after it, and the DTW path's word
- *   starts against SoundSwallower's (median, 90th percentile).
+ *   LibriVox sentences of Debian's pocketsphinx-testdata looped to N seconds (bench/service.ts benchRecording),
+ *   aligned by SoundSwallower's English model and through espeak-ng's `en-us+m3` (DTW): each aligner's wall and CPU
+ *   time, the process's peak resident memory after it, and the DTW path's word starts against SoundSwallower's
+ *   (median, 90th percentile).
  * - With `--wav`, `--text` and `--voice`: that recording and its transcript through espeak-ng's voice (DTW), its
  *   match scores; with `--wrong`, the same recording with another transcript (it should be refused). With
  *   `--shuffled`, each transcript is also aligned with its words in the shuffled order the alignment's baseline uses
