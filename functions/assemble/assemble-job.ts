@@ -16,6 +16,7 @@ import { joinClipWords, type SpokenWord, toWordsJson, type VideoWord, WORDS_CONT
 import { testVideoTooLong } from '#domain/test-mode';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
+import { videoTooLong } from '#domain/video-length';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
 import type { MixMusicInput } from '#media/music';
@@ -63,8 +64,11 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
     return logger.info('assembly not claimable: another run holds it, or the video is not ready', { video_id: videoId });
   }
 
-  const tooLong = video.test && testVideoTooLong(video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0));
+  const clipSeconds = video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
+  const tooLong = video.test && testVideoTooLong(clipSeconds);
   if (tooLong) throw new JobFailedError('test_video_too_long', tooLong);
+  const overLimit = videoTooLong(clipSeconds);
+  if (overLimit) throw new JobFailedError('video_too_long', overLimit);
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';

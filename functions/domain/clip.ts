@@ -93,9 +93,10 @@ export const volumeSchema = z
  */
 const SPEAKABLE = /[\p{L}\p{N}]/u;
 
+// The longest text any clip takes (a recording's transcript); a synthesised clip's is held to maxTextChars below.
 const textSchema = z
   .string()
-  .max(limits.maxTextChars, `must be at most ${limits.maxTextChars} characters`)
+  .max(limits.maxRecordedTranscriptChars, `must be at most ${limits.maxRecordedTranscriptChars} characters`)
   .refine((t) => t.trim().length > 0, 'must not be empty')
   .superRefine((t, ctx) => {
     if (t.trim().length === 0) return;
@@ -104,7 +105,7 @@ const textSchema = z
     else if (!SPEAKABLE.test(shownText(t))) ctx.addIssue({ code: 'custom', message: 'must contain something to say: at least one letter or digit' });
   })
   .describe(
-    `What the bot says (at most ${limits.maxTextChars} characters, markup included). May carry <break time="500ms"/> (at most ` +
+    `What the bot says (at most ${limits.maxTextChars} characters, markup included; a recording's transcript at most ${limits.maxRecordedTranscriptChars}). May carry <break time="500ms"/> (at most ` +
       `${SPEECH_MARKUP_LIMITS.maxBreakSeconds} s each, ${SPEECH_MARKUP_LIMITS.maxTotalBreakSeconds} s and ${SPEECH_MARKUP_LIMITS.maxBreaks} breaks in all), ` +
       '<emphasis level="strong|moderate|reduced">…</emphasis> and <say-as interpret-as="characters">…</say-as>; &lt; &gt; &amp; &quot; &apos; are read.',
   );
@@ -120,7 +121,7 @@ const clipFields = z.strictObject({
   audio_url: httpUrlSchema
     .optional()
     .describe(
-      `A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most ${limits.maxSpeechSeconds} s. Fetched like a background.`,
+      `A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most ${limits.maxRecordedSpeechSeconds} s. Fetched like a background.`,
     ),
   audio_upload: z
     .string()
@@ -182,6 +183,12 @@ export const clipInputSchema = clipFields.superRefine((clip, ctx) => {
   const recorded = clip.audio_url !== undefined || clip.audio_upload !== undefined;
   if (!recorded && clip.text === undefined)
     ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or give audio_url or audio_upload)' });
+  if (!recorded && clip.text !== undefined && clip.text.length > limits.maxTextChars)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['text'],
+      message: `must be at most ${limits.maxTextChars} characters (a recording's transcript: ${limits.maxRecordedTranscriptChars})`,
+    });
   if (recorded && clip.text !== undefined && shownText(clip.text) !== clip.text)
     ctx.addIssue({ code: 'custom', path: ['text'], message: "is a recording's transcript: plain words, without markup" });
 });

@@ -150,9 +150,10 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
         else problem(at, issue.message);
       }
   });
-  const totalText = clips.reduce((n, c) => n + ('text' in c ? (c.text?.length ?? 0) : 0), 0);
+  const synthesised = clips.filter((c): c is ClipInput => !('clip_uid' in c) && c.audio_url === undefined && c.audio_upload === undefined);
+  const totalText = synthesised.reduce((n, c) => n + (c.text?.length ?? 0), 0);
   if (totalText > limits.maxTotalTextChars)
-    problem('clips', `the clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
+    problem('clips', `the synthesised clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
   return clips;
 }
 

@@ -9,7 +9,14 @@ export const limits = {
   maxClips: 10,
   /** Characters of text in one clip (about two minutes of speech). */
   maxTextChars: 2000,
-  /** Characters of text across all clips of one video. */
+  /**
+   * Characters of a recorded clip's transcript (its text with audio_url or audio_upload): ten minutes of speech at
+   * a fast 200 words a minute are 2,000 words, about 12,000 characters. The alignment refuses a recording more than
+   * 2.5 times as long as espeak-ng's reading of its transcript (2,000 characters: about 102 s), so a transcript held
+   * to maxTextChars could never align a recording over about 256 s.
+   */
+  maxRecordedTranscriptChars: 12_000,
+  /** Characters of text across the synthesised clips of one video (a transcript is bounded by its recording). */
   maxTotalTextChars: 10000,
   maxClipNameChars: 100,
   /** Overlays (text and images) on one clip. */
@@ -77,6 +84,18 @@ export const limits = {
    * synthesis, so that a clip's render budget and its inputs always fit in the render function's time.
    */
   maxSpeechSeconds: 180,
+  /**
+   * A clip's recording (audio_url, audio_upload) may last this long: a caller's talk is often longer than a
+   * synthesised clip, and a 10-minute recorded clip renders within the render function's 15 minutes
+   * (docs/your-voice.md#long-recordings).
+   */
+  maxRecordedSpeechSeconds: 600,
+  /**
+   * A video's clips may last this long together (their speech and its edges): the assembly is sized for 30 minutes
+   * (about 350 MB of 1080p), and 10 clips of 600-s recordings would make 100. A longer video fails at assembly as
+   * `video_too_long`, before anything is joined.
+   */
+  maxVideoSeconds: 1800,
   /**
    * A clip's text as said — the account's lexicon applied, markup removed — is at most this many characters (Polly
    * bills at most 3,000 a request; espeak-ng fails on far longer): a lexicon cannot multiply what a clip says.

@@ -17,27 +17,30 @@ const ALIGNMENT_LANGUAGES = ['en'] as const;
 export type AlignmentLanguage = (typeof ALIGNMENT_LANGUAGES)[number];
 
 /**
- * The languages whose transcripts are aligned through espeak-ng's voice of them: those its refusal threshold
- * (synthesis-alignment.ts MAX_PATH_COST_RATIO) was measured on with real readers, besides English
+ * The languages whose transcripts are aligned through espeak-ng's voice of them: those its refusal thresholds
+ * (synthesis-alignment.ts MAX_PATH_COST_RATIO, MAX_SHUFFLED_RATIO) were measured on with real readers, besides English
  * (docs/your-voice.md). Another language would be aligned, or refused, by a bar nobody measured for it.
  */
-const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', da: 'Danish', fi: 'Finnish' } as const;
+const SYNTHESIS_ALIGNMENT_LANGUAGES = { fr: 'French', de: 'German', es: 'Spanish', da: 'Danish', fi: 'Finnish' } as const;
 
 /** The languages a recording's transcript may be in, by name, for the refusal that names them. */
 export const TRANSCRIPT_LANGUAGE_NAMES = ['English', ...Object.values(SYNTHESIS_ALIGNMENT_LANGUAGES)].join(', ');
 
-/** How a recording's transcript is aligned: by an acoustic model, or through espeak-ng speaking it (`espeakVoice`). */
-export type TranscriptAlignment = { model: AlignmentLanguage } | { espeakVoice: string };
+/**
+ * How a recording's transcript is aligned: through espeak-ng speaking it (`espeakVoice`), or by an acoustic model
+ * (`model`) when the recording is short enough for it. A language without an espeak-ng voice cannot be aligned:
+ * the model alone fails on long recordings (docs/your-voice.md#long-recordings).
+ */
+export type TranscriptAlignment = { espeakVoice: string; model?: AlignmentLanguage };
 
-/** How a transcript in `voice`'s language is aligned; undefined when it cannot be. */
+/** How a transcript in `voice`'s language is aligned; undefined when it cannot be (no espeak-ng voice of it). */
 export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlignment | undefined {
   if (!voice) return undefined;
   const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? '';
   const model = ALIGNMENT_LANGUAGES.find((l) => l === language);
-  if (model) return { model };
-  if (!Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language)) return undefined;
   const espeakVoice = espeakVoiceOfLanguage(voice);
-  return espeakVoice ? { espeakVoice } : undefined;
+  if (!espeakVoice || (!model && !Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language))) return undefined;
+  return model ? { espeakVoice, model } : { espeakVoice };
 }
 
 /** An upload a request names, and the field that names it (where a refusal is reported). */

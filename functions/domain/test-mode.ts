@@ -4,12 +4,12 @@
  * account) and test videos never count against the live account's limits or usage. A test account's videos are
  * real renders of the same API, made cheap and unmistakable: 360p, a "TEST" mark on every clip, at most 60 s.
  */
-import { type ClipSpec, TRANSITION_SECONDS } from './clip.ts';
+import type { ClipSpec } from './clip.ts';
 import { InvalidRequestError } from './errors.ts';
 import type { TextOverlay } from './overlays.ts';
 import type { Account } from './ports.ts';
 import { type Shape, TEST_RESOLUTION } from './shape.ts';
-import { parseSpeechMarkup } from './speech-markup.ts';
+import { type KeptSeconds, knownVideoSeconds } from './video-length.ts';
 
 const testVideoLimits = {
   /**
@@ -49,22 +49,11 @@ export function testVideoTooLong(clipSeconds: number[]): string | undefined {
 }
 
 /**
- * The seconds a clip lasts at least, known before anything is spoken: a kept clip's length, else its breaks and its
- * transitions (its words add to that, but how long they take is known only once spoken).
- */
-function knownSecondsOf(clip: ClipSpec, keptSeconds: number | undefined): number {
-  if (keptSeconds !== undefined) return keptSeconds;
-  const breaks = parseSpeechMarkup(clip.text).runs.reduce((sum, run) => sum + (run.kind === 'break' ? run.seconds : 0), 0);
-  const transitions = (clip.transitions.entry ? TRANSITION_SECONDS : 0) + (clip.transitions.exit ? TRANSITION_SECONDS : 0);
-  return breaks + transitions;
-}
-
-/**
  * Refuses at create (400, `clips`) a test video whose clips are known to last longer than test keys allow, so that
  * the caller hears it now rather than after the renders. `keptSeconds(clip)`: a kept clip's stored length.
  */
-export function refuseTestVideoKnownTooLong(clips: ClipSpec[], keptSeconds: (clip: ClipSpec) => number | undefined): void {
-  const known = clips.reduce((sum, clip) => sum + knownSecondsOf(clip, keptSeconds(clip)), 0);
+export function refuseTestVideoKnownTooLong(clips: ClipSpec[], keptSeconds: KeptSeconds): void {
+  const known = knownVideoSeconds(clips, keptSeconds);
   if (known <= testVideoLimits.maxSeconds) return;
   throw new InvalidRequestError([
     {

@@ -26,6 +26,7 @@ import { claimRecordings, releaseRecordings, TRANSCRIPT_LANGUAGE_NAMES, transcri
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, refuseTestVideoKnownTooLong, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
+import { refuseVideoKnownTooLong } from './video-length.ts';
 import { findVoice, type VoiceOptions, voiceToSpeak } from './voices.ts';
 
 export interface CreateVideoDeps {
@@ -227,7 +228,8 @@ export async function checkClips(
   bots: 'exist' | 'ready' = 'exist',
 ): Promise<void> {
   try {
-    await resolveClips(command.clips, tenantId, command, deps);
+    const clips = await resolveClips(command.clips, tenantId, command, deps);
+    await ensureVideoMayFit(clips, tenantId, false, deps);
   } catch (error) {
     if (!(error instanceof ConflictError) || bots === 'ready') throw error;
   }
@@ -253,14 +255,19 @@ export interface BatchVideoOptions {
   sendsEvent: boolean;
 }
 
-/** A test video known at create to run past the test keys' length is refused now (400), not after its renders. */
-async function ensureTestVideoMayFit(clips: ClipSpec[], tenantId: string, deps: Pick<CreateVideoDeps, 'clips'>): Promise<void> {
+/**
+ * A video known at create to run past its length (limits.maxVideoSeconds, a test key's 60 s) is refused now (400),
+ * not after its renders: its kept clips' stored lengths, breaks and transitions (domain/video-length.ts).
+ */
+async function ensureVideoMayFit(clips: ClipSpec[], tenantId: string, test: boolean, deps: Pick<CreateVideoDeps, 'clips'>): Promise<void> {
   const keptSeconds = new Map<string, number>();
   for (const uid of new Set(clips.flatMap((clip) => (clip.reusedClipUid ? [clip.reusedClipUid] : [])))) {
     const kept = await deps.clips.get(tenantId, uid);
     if (kept) keptSeconds.set(uid, kept.durationSeconds);
   }
-  refuseTestVideoKnownTooLong(clips, (clip) => (clip.reusedClipUid ? keptSeconds.get(clip.reusedClipUid) : undefined));
+  const seconds = (clip: ClipSpec) => (clip.reusedClipUid ? keptSeconds.get(clip.reusedClipUid) : undefined);
+  if (test) refuseTestVideoKnownTooLong(clips, seconds);
+  refuseVideoKnownTooLong(clips, seconds);
 }
 
 /**
@@ -278,7 +285,7 @@ export async function createVideo(
   const shape = test ? testShape(command.shape) : command.shape;
   const resolved = await resolveClips(command.clips, caller.tenantId, { ...command, shape }, deps);
   const clips = test ? resolved.map(withWatermark) : resolved;
-  if (test) await ensureTestVideoMayFit(clips, caller.tenantId, deps);
+  await ensureVideoMayFit(clips, caller.tenantId, test, deps);
   if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps, account);
   const now = deps.now();
   const videoId = deps.newVideoId();

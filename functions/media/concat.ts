@@ -61,7 +61,9 @@ export async function concatClips(input: ConcatInput): Promise<ConcatOutput> {
   writeFileSync(list, `${input.parts.map((part, i) => listLine(part, seconds[i])).join('\n')}\n`);
   const path = join(input.workDir, voice ? 'video.mp3' : 'video.mp4');
   // A stream copy runs far faster than real time; the budget allows for the longest video there can be.
-  await runFfmpeg(concatArgs(list, path, voice), { budgetSeconds: budgetFor(input.parts.length * limits.maxSpeechSeconds) });
+  await runFfmpeg(concatArgs(list, path, voice), {
+    budgetSeconds: budgetFor(input.parts.length * Math.max(limits.maxSpeechSeconds, limits.maxRecordedSpeechSeconds)),
+  });
   return {
     path,
     contentType: voice ? VOICE_CONTENT_TYPE : VIDEO_CONTENT_TYPE,

@@ -7,7 +7,7 @@
  * for the decoder's alignment) and the frames cut to that size (`crop`, which fails on a smaller one).
  */
 
-import { budgetFor, decoderPixelsFor, MediaRejectedError, MediaToolError, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { budgetUntil, decoderPixelsFor, MediaRejectedError, MediaToolError, runFfmpeg, SAFE_INPUT } from './media.ts';
 import type { ProbeResult } from './probe.ts';
 
 /** What a file's headers claim, as the probe read them. */
@@ -49,6 +49,12 @@ const lastOutTime = (progress: string): number => {
   return times.length ? Number(times.at(-1)![1]) / 1e6 : 0;
 };
 
+/**
+ * The check's budget for decoding `limit` seconds, ended before `deadline`.
+ * @internal Exported for its tests.
+ */
+export const decodeCheckBudget = (limit: number, deadline?: number, now = Date.now()) => budgetUntil(limit / 2, deadline, now);
+
 export interface DecodeCheck {
   /** The first picture ('v') or sound ('a') is decoded. */
   stream: 'v' | 'a';
@@ -59,6 +65,8 @@ export interface DecodeCheck {
    * is checked over those; its length is then not judged. @default maxSeconds
    */
   checkSeconds?: number;
+  /** The run ends before this (ms since the epoch): the caller's function's own time. @default not cut */
+  deadline?: number;
 }
 
 /**
@@ -71,7 +79,7 @@ export async function checkDecodeAgainstHeader(
   path: string,
   demuxer: string,
   declared: DeclaredMedia,
-  { stream, maxSeconds, checkSeconds = maxSeconds }: DecodeCheck,
+  { stream, maxSeconds, checkSeconds = maxSeconds, deadline }: DecodeCheck,
 ): Promise<number> {
   const claimed = declared.seconds;
   const allowed = claimed === undefined ? maxSeconds : Math.min(maxSeconds, claimed + toleranceOf(claimed));
@@ -102,7 +110,7 @@ export async function checkDecodeAgainstHeader(
   ];
   let progress: string;
   try {
-    progress = (await runFfmpeg(args, { budgetSeconds: budgetFor(limit / 2), captureStdout: true })).stdout.toString();
+    progress = (await runFfmpeg(args, { budgetSeconds: decodeCheckBudget(limit, deadline), captureStdout: true })).stdout.toString();
   } catch (error) {
     if (!(error instanceof MediaToolError) || error.signal) throw error;
     if (picture)

@@ -85,6 +85,13 @@ export const decoderPixelsFor = (width: number, height: number) => (Math.ceil(wi
 export const budgetFor = (mediaSeconds: number) =>
   Math.round(limits.renderBudgetBaseSeconds + limits.renderBudgetPerSecond * Math.max(0, mediaSeconds));
 
+/**
+ * budgetFor, cut so that the run ends before `deadline` (ms since the epoch; none: not cut): a run inside a
+ * function is stopped by our watchdog, with its own error, before the function's time runs out.
+ */
+export const budgetUntil = (mediaSeconds: number, deadline?: number, now = Date.now()) =>
+  deadline === undefined ? budgetFor(mediaSeconds) : Math.max(1, Math.min(budgetFor(mediaSeconds), (deadline - now) / 1000));
+
 export interface RunOptions {
   /** Wall-clock budget in seconds; the run is killed past it. */
   budgetSeconds: number;

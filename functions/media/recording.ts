@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
-import { budgetFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
+import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
 /** The formats a recording may be in (docs/your-voice.md); anything ffmpeg identifies as another is refused. */
@@ -27,9 +27,11 @@ const ACCEPTED_FORMATS_TEXT = RECORDING_FORMATS.map((f) => f.label).join(', ');
 export const RECORDING_SAMPLE_RATE = 48_000;
 const ALIGNMENT_SAMPLE_RATE = 16_000;
 /** Silence kept before the first sound and after the last. */
-const EDGE_SILENCE_SECONDS = 0.25;
+export const EDGE_SILENCE_SECONDS = 0.25;
 /** What counts as silence at the edges: below this level for a twentieth of a second. */
 const SILENCE_THRESHOLD_DB = -45;
+/** What resampling to 48 kHz may add to a recording's length (a few samples): not more than it lasts. */
+const RESAMPLING_SLACK_SECONDS = 0.01;
 const LOUDNESS = { integrated: -16, truePeak: -1.5, range: 11 } as const;
 
 /** Why a recording is refused, in the words of its error code (domain: audio_invalid, audio_too_long). */
@@ -65,9 +67,11 @@ const loudnorm = `loudnorm=I=${LOUDNESS.integrated}:TP=${LOUDNESS.truePeak}:LRA=
 
 /**
  * Prepares the recording at `path` into `workDir`, or throws RecordingRejectedError: not an accepted format, no
- * sound, longer than `maxSeconds`, or silent throughout.
+ * sound, longer than `maxSeconds`, or silent throughout. `deadline` (ms since the epoch): no ffmpeg run's budget
+ * passes it, so a slow file is stopped by our watchdog before the function's own time runs out.
  */
-export async function prepareRecording(path: string, workDir: string, maxSeconds: number): Promise<PreparedRecording> {
+export async function prepareRecording(path: string, workDir: string, maxSeconds: number, deadline?: number): Promise<PreparedRecording> {
+  const budget = (mediaSeconds: number) => budgetUntil(mediaSeconds, deadline);
   const identified = await identifyInput(path, FORMAT_WHITELIST);
   const format = RECORDING_FORMATS.find((f) => f.demuxer === identified?.demuxer);
   if (!identified || !format)
@@ -77,29 +81,31 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   const declared = identified.probed.format.duration;
   if (declared !== undefined && declared > maxSeconds)
     throw new RecordingRejectedError('audio_too_long', `lasts ${Math.round(declared)} s; a clip's recording may last at most ${maxSeconds} s`);
-  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(identified.probed), { stream: 'a', maxSeconds }).catch((error: unknown) => {
-    if (error instanceof DecodeMismatchError)
-      throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', error.reason);
-    if (error instanceof MediaRejectedError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
-    throw error;
-  });
+  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(identified.probed), { stream: 'a', maxSeconds, deadline }).catch(
+    (error: unknown) => {
+      if (error instanceof DecodeMismatchError)
+        throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', error.reason);
+      if (error instanceof MediaRejectedError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
+      throw error;
+    },
+  );
 
   // Decoded once, bounded to one second past the limit (a declared duration may lie), to a plain WAV both passes read.
   const decoded = join(workDir, 'recording-decoded.wav');
   const input = [...pinnedInput(format.demuxer), '-i', path, '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(maxSeconds + 1)];
   try {
     await runFfmpeg(['-y', ...input, '-ac', '1', '-ar', String(RECORDING_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', decoded], {
-      budgetSeconds: budgetFor(maxSeconds / 4),
+      budgetSeconds: budget(maxSeconds / 4),
     });
   } catch (error) {
     if (error instanceof MediaToolError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
     throw error;
   }
   const decodedSeconds = (statSync(decoded).size - 44) / (RECORDING_SAMPLE_RATE * 2);
-  if (decodedSeconds > maxSeconds)
+  if (decodedSeconds > maxSeconds + RESAMPLING_SLACK_SECONDS)
     throw new RecordingRejectedError('audio_too_long', `lasts more than ${maxSeconds} s; a clip's recording may last at most ${maxSeconds} s`);
 
-  const measured = await measureLoudness(decoded, decodedSeconds);
+  const measured = await measureLoudness(decoded, budget(decodedSeconds / 4));
   if (!measured) throw new RecordingRejectedError('audio_invalid', 'is silent');
   const wavPath = join(workDir, 'recording.wav');
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
@@ -134,7 +140,7 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
       'wav',
       alignmentWavPath,
     ],
-    { budgetSeconds: budgetFor(decodedSeconds / 2) },
+    { budgetSeconds: budget(decodedSeconds / 2) },
   );
   const durationSeconds = (statSync(wavPath).size - 44) / (RECORDING_SAMPLE_RATE * 2);
   if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
@@ -150,7 +156,7 @@ interface LoudnessMeasure {
 }
 
 /** loudnorm's first pass over the trimmed sound: its JSON report, or undefined for silence (no finite loudness). */
-async function measureLoudness(decoded: string, seconds: number): Promise<LoudnessMeasure | undefined> {
+async function measureLoudness(decoded: string, budgetSeconds: number): Promise<LoudnessMeasure | undefined> {
   const { stderr } = await runFfmpeg(
     [
       '-protocol_whitelist',
@@ -165,7 +171,7 @@ async function measureLoudness(decoded: string, seconds: number): Promise<Loudne
       'null',
       '-',
     ],
-    { budgetSeconds: budgetFor(seconds / 4), logLevel: 'info', stallSeconds: false },
+    { budgetSeconds, logLevel: 'info', stallSeconds: false },
   );
   const json = /\{[^{}]*"input_i"[^{}]*\}/.exec(stderr)?.[0];
   if (!json) return undefined;

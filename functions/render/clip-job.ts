@@ -259,7 +259,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
           imageLayers: images,
           workDir,
           speech: recording
-            ? new RecordedSpeech(recording.path, transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)))
+            ? new RecordedSpeech(recording.path, transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)), deps.renderDeadline?.())
             : deps.speechFor(spec.bot.voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),

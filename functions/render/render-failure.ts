@@ -39,10 +39,16 @@ export function renderFailure(
     reason: error.reason,
     limit_s: error.limitSeconds,
   });
-  return new JobFailedError(
-    'render_timeout',
-    error.reason === 'budget'
-      ? `rendering took longer than its ${error.limitSeconds} s budget and was stopped; use a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)`
-      : `rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode`,
-  );
+  // Only a clip with a background is told about its background: a long recording over a plain colour is slow by its length.
+  if (error.reason === 'stall')
+    return new JobFailedError(
+      'render_timeout',
+      background
+        ? 'rendering stopped making progress and was stopped; the background may be damaged or too demanding to decode'
+        : 'rendering stopped making progress and was stopped; one of its inputs (a recording, an image) may be damaged',
+    );
+  const fix = background
+    ? 'use a shorter clip, a smaller size, or a smaller or simpler background (1920x1080 H.264 MP4 renders fastest)'
+    : 'use a shorter clip or a smaller size';
+  return new JobFailedError('render_timeout', `rendering took longer than its ${error.limitSeconds} s budget and was stopped; ${fix}`);
 }

@@ -88,10 +88,12 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipOutp
   const ms = () => Math.round(performance.now() - t0);
   const script = speechScriptOf(input.text, input.pronunciations);
   const spokenChars = script.parts.reduce((n, part) => n + (part.kind === 'speech' ? part.text.length : 0), 0);
-  if (spokenChars > limits.maxSpokenChars) throw new SpokenTextTooLongError(spokenChars, limits.maxSpokenChars);
+  const maxSpokenChars = input.speech.maxSpokenChars ?? limits.maxSpokenChars;
+  if (spokenChars > maxSpokenChars) throw new SpokenTextTooLongError(spokenChars, maxSpokenChars);
   const speech = await input.speech.synthesize(script, input.voice, input.workDir);
   const speechMs = ms();
-  if (speech.durationSeconds > limits.maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, limits.maxSpeechSeconds);
+  const maxSpeechSeconds = input.speech.maxSeconds ?? limits.maxSpeechSeconds;
+  if (speech.durationSeconds > maxSpeechSeconds) throw new SpeechTooLongError(speech.durationSeconds, maxSpeechSeconds);
   if (input.mode === 'voice') return renderVoice(speech, script.shown, input, speechMs);
 
   const scene = await sceneOf(input, script, speech);

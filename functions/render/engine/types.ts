@@ -57,6 +57,10 @@ export interface SpeechEngine {
    * of their length; emphasis and spelling as the engine can (docs/bots-and-voices.md).
    */
   synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult>;
+  /** The longest speech it may give a clip, seconds (a caller's recording may be longer than synthesis). @default limits.maxSpeechSeconds */
+  readonly maxSeconds?: number;
+  /** The longest text as said it takes, characters (a recording's transcript is longer). @default limits.maxSpokenChars */
+  readonly maxSpokenChars?: number;
 }
 
 /** What the engine needs of every clip: what it says, with which voice, and the run's directory and budget. */
@@ -171,7 +175,7 @@ export class SpokenTextTooLongError extends Error {
   }
 }
 
-/** The clip's speech lasts longer than limits.maxSpeechSeconds: refused, whatever renders it. */
+/** The clip's speech lasts longer than its engine may speak (limits.maxSpeechSeconds): refused, whatever renders it. */
 export class SpeechTooLongError extends Error {
   constructor(
     readonly seconds: number,

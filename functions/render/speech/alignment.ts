@@ -23,6 +23,15 @@ const MODELS: Record<AlignmentLanguage, string> = { en: 'en-us' };
 const MIN_MEAN_WORD_POSTERIOR = 0.94;
 const MIN_WORD_POSTERIOR = 0.8;
 
+/**
+ * The longest recording the acoustic model aligns (seconds); a longer one goes through espeak-ng's voice of its
+ * language (synthesis-alignment.ts). On the LibriVox sentences looped to a length (docs/your-voice.md#long-recordings),
+ * SoundSwallower's mean word posterior falls with the length: 0.955-0.971 for each sentence alone, 0.940 at 65 s
+ * (the refusal's bar), 0.938-0.939 at 120 and 180 s, so a reader's own longer transcript would be refused; and its
+ * search's table grows with the length times the transcript's (10 minutes asked for 1.15 GB and failed).
+ */
+export const MAX_MODEL_ALIGNMENT_SECONDS = 60;
+
 /** The transcript does not match the recording (other words, another language). */
 export class TranscriptMismatchError extends Error {
   constructor(readonly meanPosterior: number | undefined) {

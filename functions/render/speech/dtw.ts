@@ -14,8 +14,9 @@ const BAND_SECONDS = 8;
 
 /**
  * The most the back-pointers (one byte per band cell) may take: the work and memory are the synthesised frames times
- * the band's width, so the band narrows for long sounds. At the longest recording (180 s) against the longest reading
- * of espeak-ng's accepted for it (the pace at least 0.8: 225 s, 22,500 synthesised frames) it is still 22 s wide.
+ * the band's width, so the band narrows for long sounds. At the longest recording (600 s) against the longest reading
+ * of espeak-ng's accepted for it (the pace at least 0.8: 750 s, 75,000 synthesised frames) it is still 6.7 s to
+ * each side; at a reader's usual pace (1.0-1.8) 8-15 s.
  */
 const MAX_WARP_BYTES = 100_000_000;
 

@@ -9,24 +9,32 @@ import { JobFailedError } from '#domain/errors';
 import type { SpeechScript } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import type { TranscriptAlignment } from '#domain/recordings';
-import { prepareRecording, RECORDING_SAMPLE_RATE, RecordingRejectedError } from '#media/recording';
+import { EDGE_SILENCE_SECONDS, prepareRecording, RECORDING_SAMPLE_RATE, RecordingRejectedError } from '#media/recording';
 import { readWav } from '#media/wav';
 import type { SpeechEngine, SpeechResult } from '../engine/types.ts';
-import { alignTranscript, TranscriptMismatchError, transcriptWords } from './alignment.ts';
+import { alignTranscript, MAX_MODEL_ALIGNMENT_SECONDS, TranscriptMismatchError, transcriptWords } from './alignment.ts';
 import { spectralVisemes } from './spectral-visemes.ts';
 import { alignBySynthesis } from './synthesis-alignment.ts';
 
 export class RecordedSpeech implements SpeechEngine {
   readonly name = 'recording';
+  /** The recording's own limit, with the silence its edges are given back when trimmed. */
+  readonly maxSeconds = limits.maxRecordedSpeechSeconds + 2 * EDGE_SILENCE_SECONDS;
+  /** A transcript is read by espeak-ng only to be aligned (4.8 s for 12,000 characters of English here). */
+  readonly maxSpokenChars = limits.maxRecordedTranscriptChars;
 
-  /** `alignment`: how a transcript in the clip's voice's language is aligned (none: it cannot be). */
+  /**
+   * `alignment`: how a transcript in the clip's voice's language is aligned (none: it cannot be). `deadline` (ms
+   * since the epoch): the preparation's ffmpeg runs end before it (the render function's time, less its upload).
+   */
   constructor(
     private readonly recordingPath: string,
     private readonly alignment: TranscriptAlignment | undefined,
+    private readonly deadline?: number,
   ) {}
 
   async synthesize(script: SpeechScript, _voice: unknown, workDir: string): Promise<SpeechResult> {
-    const prepared = await prepareRecording(this.recordingPath, workDir, limits.maxSpeechSeconds).catch((error: unknown) => {
+    const prepared = await prepareRecording(this.recordingPath, workDir, limits.maxRecordedSpeechSeconds, this.deadline).catch((error: unknown) => {
       if (error instanceof RecordingRejectedError) throw new JobFailedError(error.code, `its recording ${error.reason}`);
       throw error;
     });
@@ -44,9 +52,12 @@ export class RecordedSpeech implements SpeechEngine {
 async function aligned(wavPath: string, script: SpeechScript, how: TranscriptAlignment, workDir: string) {
   const words = transcriptWords(script.shown);
   try {
-    const pcm = readWav(wavPath).samples;
+    const wav = readWav(wavPath);
+    const pcm = wav.samples;
     const alignment =
-      'model' in how ? await alignTranscript(pcm, words, how.model) : await alignBySynthesis(pcm, script, words, how.espeakVoice, workDir);
+      how.model && pcm.length <= MAX_MODEL_ALIGNMENT_SECONDS * wav.sampleRate
+        ? await alignTranscript(pcm, words, how.model)
+        : await alignBySynthesis(pcm, script, words, how.espeakVoice, workDir);
     return {
       words: words.map((w, i) => ({ start: w.start, end: w.end, ...alignment.words[i]! })),
       phonemes: alignment.phonemes,

@@ -2,13 +2,14 @@
  * Forced alignment for the languages no acoustic model here knows, by the method of the aeneas aligner: espeak-ng
  * speaks the transcript, with its own word and phoneme times; dynamic time warping of the two sounds' MFCCs (Meyda)
  * maps every synthesised moment onto the recording, and so every word and sound. How far the two sounds stay
- * apart along the warping path, against how far apart their frames are on average, tells a transcript that is not
- * what the recording says (TranscriptMismatchError).
+ * apart along the warping path, against how far apart their frames are on average, and against the same for the
+ * transcript's words in a shuffled order, tells a transcript that is not what the recording says
+ * (TranscriptMismatchError).
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Meyda from 'meyda';
-import type { SpeechScript } from '#domain/lexicon';
+import { type SpeechScript, speechScriptOf } from '#domain/lexicon';
 import { runFfmpeg } from '#media/media';
 import { readWav } from '#media/wav';
 import type { TimedPhoneme } from '../engine/types.ts';
@@ -26,11 +27,21 @@ const COEFFICIENTS = 13;
 /**
  * Above this ratio of the path's mean frame unlikeness (1 - cosine) to the mean over the band's frame pairs, the
  * transcript is not what was said. Measured (docs/your-voice.md) on real readers with espeak-ng's voice of their
- * language: their own transcripts 0.31-0.49 (English, French, Danish, Finnish: the only languages this path takes,
- * domain/recordings.ts SYNTHESIS_ALIGNMENT_LANGUAGES); another sentence's, or English
- * words on a French recording, 0.50-0.67.
+ * language (English, French, German, Spanish, Danish, Finnish: the only languages this path takes,
+ * domain/recordings.ts SYNTHESIS_ALIGNMENT_LANGUAGES): their own transcripts 0.30-0.49; another sentence's or another
+ * language's words mostly 0.50-0.67, but some under it (German words on a Finnish or a Spanish recording, 0.45-0.46),
+ * which the shuffled baseline (MAX_SHUFFLED_RATIO) refuses.
  */
 const MAX_PATH_COST_RATIO = 0.495;
+/**
+ * Above this ratio of the path ratio to the path ratio of the transcript's words shuffled (the same sounds in an
+ * order nobody said), the transcript is not what was said: the absolute bar alone took a German transcript on a
+ * Finnish recording (0.454) and a Danish reader's own words shuffled (0.459). Measured (docs/your-voice.md): own
+ * transcripts 0.70-0.87, another sentence's or another language's 0.90-1.12.
+ */
+const MAX_SHUFFLED_RATIO = 0.885;
+/** A shuffled copy of fewer words is too near the transcript to be its baseline (measured from 13 words up). */
+const MIN_SHUFFLED_WORDS = 12;
 /** The recording's length over espeak-ng's outside these bounds: not this transcript (measured 1.0-1.8 for one's own). */
 const MIN_PACE = 0.8;
 const MAX_PACE = 2.5;
@@ -59,6 +70,31 @@ export function mfccFrames(samples: Float32Array): Float32Array[] {
   for (const f of frames) for (let k = 0; k < mean.length; k++) mean[k]! += f[k]! / frames.length;
   for (const f of frames) for (let k = 0; k < mean.length; k++) f[k]! -= mean[k]!;
   return frames;
+}
+
+/**
+ * The words of the script as espeak-ng reads them (markup read, lexicon applied), in an order fixed by a seeded
+ * generator, so a render and its retry compute the same baseline. Undefined when there are too few words.
+ * @internal Exported for the measuring script.
+ */
+export function shuffledTranscript(script: SpeechScript): string | undefined {
+  const words = script.parts.flatMap((part) => (part.kind === 'speech' ? part.text.replace(/[<>&]/g, ' ').split(/\s+/).filter(Boolean) : []));
+  if (words.length < MIN_SHUFFLED_WORDS) return undefined;
+  let seed = 7;
+  for (let i = words.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [words[i], words[j]] = [words[j]!, words[i]!];
+  }
+  return words.join(' ');
+}
+
+/** The path ratio of espeak-ng's reading of `script` warped onto the recording's frames. */
+async function pathRatio(script: SpeechScript, espeakVoice: string, recording: Float32Array[], dir: string): Promise<number | undefined> {
+  await mkdir(dir, { recursive: true });
+  const spoken = await new EspeakSpeechEngine().synthesize(script, { id: espeakVoice }, dir);
+  const synth = mfccFrames(await resampled(spoken.wavPath, dir));
+  return synth.length < 2 ? undefined : warp(synth, recording).costRatio;
 }
 
 /** 16-kHz mono samples of a WAV file espeak-ng wrote (at its own rate). */
@@ -97,6 +133,9 @@ export async function alignBySynthesis(
   if (synth.length < 2 || recording.length < 2) throw new TranscriptMismatchError(undefined);
   const { recordingFrameOf, costRatio } = warp(synth, recording);
   if (costRatio > MAX_PATH_COST_RATIO) throw new TranscriptMismatchError(1 - costRatio);
+  const shuffled = shuffledTranscript(script);
+  const baseline = shuffled && (await pathRatio(speechScriptOf(shuffled), espeakVoice, recording, join(workDir, 'transcript-shuffled')));
+  if (baseline && costRatio / baseline > MAX_SHUFFLED_RATIO) throw new TranscriptMismatchError(1 - costRatio);
   const toRecording = (seconds: number) =>
     recordingFrameOf[Math.max(0, Math.min(synth.length - 1, Math.round(seconds * FRAMES_PER_SECOND)))]! / FRAMES_PER_SECOND;
   const timed = words.map((w) => {

@@ -16,10 +16,12 @@
  *   0.1, not reusable, over a 12-s 720p `testsrc2` + 440 Hz background (x264 default preset, AAC) that the
  *   service loops: **first** (the first video after the runtime starts) and then **warm**, with other words.
  * - every shape (`--shapes`, default all six) × every presenter kind (`--kinds`, default
- *   built-in,photo,drawn,scene): the 62-s clip over a 12-s background like a caller's (bench/support.ts
+ *   built-in,photo,drawn,scene,recorded): the 62-s clip over a 12-s background like a caller's (bench/support.ts
  *   realWorldBackground), after one short warm-up clip of that shape and kind. `photo` is a bot the real prepare
  *   function makes from `--photo` (default test/fixtures/prepare/portrait.jpg); `drawn` one made from two of
- *   Ava's drawings; `scene` is Ava `large` with a logo, a title, two lower thirds and ducked music; `video` is a
+ *   Ava's drawings; `scene` is Ava `large` with a logo, a title, two lower thirds and ducked music; `recorded` is
+ *   Ava speaking a recording (`audio_url`) with its transcript: LibriVox sentences looped to `--recording-seconds`
+ *   (default 60; bench/service.ts benchRecording, from Debian's pocketsphinx-testdata); `video` is a
  *   video bot the real prepare function makes from `--recording` (a file of one person speaking, 10 s to 5 min, at
  *   most 4.4 MB: it is sent as a form part; none is kept in the repository).
  * `--pairs N` (default 3) pairs per row; `--quick` is the ordinary request and 16:9 720p built-in, one pair each.
@@ -29,11 +31,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describeShape, frameSizeOf, type Shape } from '#domain/shape';
 import { type Pair, printPair, printProfile, printTable, type Row, TARGETS } from './report.ts';
-import { type BenchService, benchLogo, drawnBotForm, fullScene, photoBotForm, startBenchService, type Variant, videoBotForm } from './service.ts';
+import {
+  type BenchService,
+  benchLogo,
+  benchRecording,
+  drawnBotForm,
+  fullScene,
+  photoBotForm,
+  startBenchService,
+  type Variant,
+  videoBotForm,
+} from './service.ts';
 import { argument, BENCH_TEXT, cpuSeconds, floorEncode, ordinaryBackground, parseShapes, realWorldBackground } from './support.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
-const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'video'] as const;
+const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** About 87 s of Ava's speech (the issue's 84 s, give or take the words): the bench's text and four more sentences. */
@@ -58,6 +70,8 @@ interface Bench {
   work: string;
   pairs: number;
   rows: Row[];
+  /** The `recorded` kind's recording's transcript (served as /recording.wav). */
+  transcript?: string;
 }
 
 /** The video and then the floor of its length, shape and background; printed as measured. */
@@ -96,21 +110,25 @@ async function ordinaryRows(bench: Bench, pairs: number): Promise<void> {
 }
 
 /** What a kind's clip adds to the bench's clip. */
-function kindFields(kind: Kind, files: string): Partial<Variant> {
+function kindFields(kind: Kind, bench: Bench): Partial<Variant> {
   if (kind === 'photo') return { botUid: 'bench-photo' };
   if (kind === 'drawn') return { botUid: 'bench-drawn' };
   if (kind === 'video') return { botUid: 'bench-video' };
-  if (kind === 'scene') return fullScene(files);
+  if (kind === 'scene') return fullScene(bench.service.files);
+  if (kind === 'recorded') return recordedClip(bench);
   return {};
 }
+
+/** Ava speaking the LibriVox recording (audio_url, fetched like a background) with its transcript, aligned to it. */
+const recordedClip = (bench: Bench): Partial<Variant> => ({ clip: { audio_url: `${bench.service.files}/recording.wav`, text: bench.transcript } });
 
 /** One shape × one kind: a short warm-up clip, then the pairs. */
 async function shapeRow(bench: Bench, shape: Shape, kind: Kind): Promise<void> {
   const frame = frameSizeOf(shape);
   const background = `/background-${frame.width}x${frame.height}.mp4`;
-  const fields = { shape, background, ...kindFields(kind, bench.service.files) };
+  const fields = { shape, background, ...kindFields(kind, bench) };
   await bench.service.measure({ ...fields, text: 'Warming up this shape.', run: `warm-up-${describeShape(shape)}-${kind}` });
-  const row = newRow(shape, kind, kind === 'built-in' ? TARGETS.builtIn : TARGETS.other);
+  const row = newRow(shape, kind, kind === 'built-in' || kind === 'recorded' ? TARGETS.builtIn : TARGETS.other);
   bench.rows.push(row);
   for (let i = 0; i < bench.pairs; i++) await pair(bench, row, { ...fields, text: BENCH_TEXT, run: `${describeShape(shape)}-${kind}-${i}` });
   printProfile(bench.service.lines, row.pairs[row.pairs.length - 1]!.video);
@@ -133,6 +151,7 @@ function options() {
     pairs,
     ordinary: !process.argv.includes('--no-ordinary'),
     photo: argument('photo') ?? 'test/fixtures/prepare/portrait.jpg',
+    recordingSeconds: Number(argument('recording-seconds') ?? 60),
     recording,
   };
 }
@@ -153,8 +172,10 @@ async function main() {
       height,
     });
   }
+  const recording = opts.kinds.includes('recorded') ? benchRecording(join(work, 'recording.wav'), opts.recordingSeconds) : undefined;
+  if (recording) files['/recording.wav'] = recording.path;
   const service = await startBenchService(join(work, 'data'), files);
-  const bench: Bench = { service, files, work, pairs: opts.pairs, rows: [] };
+  const bench: Bench = { service, files, work, pairs: opts.pairs, rows: [], transcript: recording?.transcript };
   try {
     // The first video after the runtime starts is the ordinary request's, before anything else warms the functions.
     if (opts.ordinary) await ordinaryRows(bench, opts.pairs);

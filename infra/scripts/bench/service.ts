@@ -4,12 +4,13 @@
  * from create to the signed webhook with the CPU of the whole process (the functions run in this process's
  * threads, ffmpeg in its waited-for children); the account's photo and drawn bots made through the real API.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { Shape } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
+import { readWav, wavFromPcm16 } from '#media/wav';
 import { createLog } from '../../local/log.ts';
 import { startLocalRuntime } from '../../local/runtime.ts';
 import { startFileServer } from '../support/file-server.ts';
@@ -198,4 +199,34 @@ export async function benchLogo(path: string): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="160"><rect x="4" y="4" width="152" height="152" rx="36" fill="#4f46e5"/><circle cx="80" cy="80" r="38" fill="#fff"/><text x="180" y="108" font-family="sans-serif" font-size="72" font-weight="700" fill="#fff">vidbot</text></svg>`;
   await sharp(Buffer.from(svg)).png().toFile(path);
   return path;
+}
+
+/** Debian's pocketsphinx-testdata: five LibriVox sentences with their transcripts (`.ci/run` installs it for tests). */
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+
+/**
+ * The `recorded` kind's recording: the five LibriVox sentences (Jane Austen's *Sense and Sensibility* read by a
+ * volunteer; public domain) one after another, and again, until at least `seconds` long, written to `path` as the
+ * 16-kHz WAV they are; and its transcript, their words in the same order.
+ */
+export function benchRecording(path: string, seconds: number): { path: string; transcript: string } {
+  const sentences = readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [, text, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
+      return { text: text!.trim(), pcm: readWav(join(LIBRIVOX, `${id}.wav`)) };
+    });
+  const rate = sentences[0]!.pcm.sampleRate;
+  const parts: Int16Array[] = [];
+  const words: string[] = [];
+  for (let length = 0, i = 0; length < seconds * rate; i++) {
+    const sentence = sentences[i % sentences.length]!;
+    parts.push(Int16Array.from(sentence.pcm.samples, (v) => Math.round(v * 32768)));
+    words.push(sentence.text);
+    length += sentence.pcm.samples.length;
+  }
+  const pcm = Buffer.concat(parts.map((p) => Buffer.from(p.buffer)));
+  writeFileSync(path, wavFromPcm16(pcm, rate));
+  return { path, transcript: words.join(' ') };
 }

@@ -63,6 +63,12 @@ describe('the watchdog', () => {
     expect(budgetFor(longest) + fetchProbeRemux).toBeLessThan(functions.render.timeoutSeconds);
     expect(budgetFor(10)).toBeLessThan(budgetFor(100));
   });
+
+  it("bounds a recording by its own limit, cut at the render's deadline, and a video by the 30 minutes its assembly is sized for", () => {
+    expect(limits.maxRecordedSpeechSeconds).toBe(600);
+    expect(limits.maxVideoSeconds).toBe(1800);
+    expect(limits.maxClips * limits.maxRecordedSpeechSeconds).toBeGreaterThan(limits.maxVideoSeconds);
+  });
 });
 
 describe('frames piped to ffmpeg', () => {

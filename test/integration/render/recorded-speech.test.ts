@@ -39,7 +39,7 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
     const errors: number[] = [];
     for (const [i, sentence] of sentences.entries()) {
       const dir = join(workDir, `align-${i}`);
-      const speech = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(
+      const speech = await new RecordedSpeech(sentence.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' }).synthesize(
         speechScriptOf(sentence.text),
         { id: 'recording' },
         await mkdirp(dir),
@@ -66,7 +66,11 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
   it('publishes it at -16 LUFS (within 1 LU) with a true peak of at most -1.5 dBTP, edges trimmed to 0.25 s', async () => {
     const dir = await mkdirp(join(workDir, 'loudness'));
     const sentence = sentences[0]!;
-    const speech = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(speechScriptOf(''), { id: 'recording' }, dir);
+    const speech = await new RecordedSpeech(sentence.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' }).synthesize(
+      speechScriptOf(''),
+      { id: 'recording' },
+      dir,
+    );
     expect(speech.words).toEqual([]);
     const { stderr } = await runFfmpeg(
       ['-protocol_whitelist', 'file', '-f', 'wav', '-i', speech.wavPath, '-af', 'loudnorm=print_format=json', '-f', 'null', '-'],
@@ -82,7 +86,11 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
 
   it('aligns in at most 0.2 s of CPU per second of speech, once the model is loaded', async () => {
     const dir = await mkdirp(join(workDir, 'cpu'));
-    await new RecordedSpeech(sentences[1]!.path, { model: 'en' }).synthesize(speechScriptOf(sentences[1]!.text), { id: 'recording' }, dir);
+    await new RecordedSpeech(sentences[1]!.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' }).synthesize(
+      speechScriptOf(sentences[1]!.text),
+      { id: 'recording' },
+      dir,
+    );
     const samples = readWav(join(dir, 'recording-16k.wav')).samples;
     const before = process.cpuUsage();
     await alignTranscript(samples, transcriptWords(sentences[1]!.text), 'en');
@@ -94,10 +102,12 @@ describe.skipIf(!available && !process.env.CI)('a recorded clip, on LibriVox rec
     for (const [i, sentence] of sentences.entries()) {
       const other = sentences[(i + 1) % sentences.length]!.text;
       const dir = await mkdirp(join(workDir, `mismatch-${i}`));
-      const refused = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(speechScriptOf(other), { id: 'recording' }, dir).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      const refused = await new RecordedSpeech(sentence.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' })
+        .synthesize(speechScriptOf(other), { id: 'recording' }, dir)
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       expect(refused, `${sentence.path} with "${other}"`).toBeInstanceOf(JobFailedError);
       expect((refused as JobFailedError).code).toBe('audio_transcript_mismatch');
     }
@@ -109,7 +119,7 @@ describe('a recording that is not one', () => {
     const dir = await mkdirp(join(await mkdtemp(join(tmpdir(), 'not-a-recording-')), 'work'));
     const fake = join(dir, 'fake.wav');
     await writeFile(fake, '<html>not a recording</html>');
-    const refused = await new RecordedSpeech(fake, { model: 'en' })
+    const refused = await new RecordedSpeech(fake, { model: 'en', espeakVoice: 'espeak:en-us+m3' })
       .synthesize(speechScriptOf('hello'), { id: 'recording' }, dir)
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(JobFailedError);

@@ -45,7 +45,7 @@ describe.skipIf(!available && !process.env.CI)('a photo bot speaking a real reco
     const look = await buildPhotoLook(readFileSync(join(import.meta.dirname, '../../fixtures/prepare/portrait.jpg')));
     const directory = writeLook(root, look);
     const bot = { ...BUILT_IN_BOTS[0]!, uid: 'my_photo_bot', name: 'Photo', look: look.manifest.look };
-    const inner = new RecordedSpeech(SENTENCE.path, { model: 'en' });
+    const inner = new RecordedSpeech(SENTENCE.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' });
     let speech: SpeechResult | undefined;
     const engine = { name: 'recording', synthesize: async (...a: Parameters<typeof inner.synthesize>) => (speech = await inner.synthesize(...a)) };
     const clip = await renderClip({

@@ -58,8 +58,16 @@ describe('the spectrum-driven mouth of a recording without its transcript', () =
       for (const [i, sentence] of sentences.entries()) {
         const dir = join(workDir, `s${i}`);
         await mkdir(dir, { recursive: true });
-        const aligned = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(speechScriptOf(sentence.text), { id: 'recording' }, dir);
-        const heard = await new RecordedSpeech(sentence.path, { model: 'en' }).synthesize(speechScriptOf(''), { id: 'recording' }, join(dir));
+        const aligned = await new RecordedSpeech(sentence.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' }).synthesize(
+          speechScriptOf(sentence.text),
+          { id: 'recording' },
+          dir,
+        );
+        const heard = await new RecordedSpeech(sentence.path, { model: 'en', espeakVoice: 'espeak:en-us+m3' }).synthesize(
+          speechScriptOf(''),
+          { id: 'recording' },
+          join(dir),
+        );
         expect(heard.words).toEqual([]);
         const spans = heard.spectralVisemes!;
         expect(spans.length).toBeGreaterThan(10);

@@ -31,7 +31,7 @@ afterAll(() => rm(workDir, { recursive: true, force: true }));
 
 describe('the warp', () => {
   it('keeps its back-pointers within 100 MB at the longest recording, at any pace the alignment accepts', () => {
-    const m = limits.maxSpeechSeconds * 100;
+    const m = limits.maxRecordedSpeechSeconds * 100;
     for (let n = Math.floor(m / 2.5); n <= Math.ceil(m / 0.8); n += 100)
       expect(n * (2 * bandOf(n, m) + 1), `n=${n}`).toBeLessThanOrEqual(100_000_000);
   });

@@ -4,7 +4,8 @@
  * Debian's pocketsphinx-testdata, which .ci/run installs): espeak-ng's English voice speaks each transcript, the
  * warp maps it onto the recording, and every word's start is held against SoundSwallower's alignment of the same
  * prepared recording (its acoustic model, measured against pocketsphinx in recorded-speech.test.ts): median error at
- * most 80 ms, 90th percentile at most 200 ms. Another sentence's transcript is refused (audio_transcript_mismatch).
+ * most 80 ms, 90th percentile at most 200 ms. Another sentence's transcript, or the sentence's own words in
+ * another order, is refused (audio_transcript_mismatch).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { speechScriptOf } from '#domain/lexicon';
 import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
 import { warp } from '#functions/render/speech/dtw.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
-import { mfccFrames } from '#functions/render/speech/synthesis-alignment.ts';
+import { mfccFrames, shuffledTranscript } from '#functions/render/speech/synthesis-alignment.ts';
 import { readWav } from '#media/wav';
 import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
 
@@ -71,6 +72,23 @@ describe.skipIf(!librivoxInstalled() && !process.env.CI)('alignment through espe
         .synthesize(speechScriptOf(other), { id: 'recording' }, dir)
         .catch((e: unknown) => e);
       expect(refused, `${sentence.path} with "${other}"`).toBeInstanceOf(JobFailedError);
+      expect((refused as JobFailedError).code).toBe('audio_transcript_mismatch');
+    }
+  }, 600_000);
+});
+
+describe.skipIf(!librivoxInstalled() && !process.env.CI)("a transcript's own words in another order", () => {
+  it("is refused: the path ratio over its shuffled copy's, not the path ratio alone, tells it", async () => {
+    // A sentence of fewer than 12 words has no shuffled baseline: the path ratio alone judges it.
+    const long = sentences.filter((sentence) => shuffledTranscript(speechScriptOf(sentence.text)) !== undefined);
+    expect(long.length).toBeGreaterThanOrEqual(3);
+    for (const [i, sentence] of long.entries()) {
+      const shuffled = shuffledTranscript(speechScriptOf(sentence.text));
+      const dir = await mkdirp(join(workDir, `shuffled-${i}`));
+      const refused = await new RecordedSpeech(sentence.path, ENGLISH)
+        .synthesize(speechScriptOf(shuffled!), { id: 'recording' }, dir)
+        .catch((e: unknown) => e);
+      expect(refused, `${sentence.path} with "${shuffled}"`).toBeInstanceOf(JobFailedError);
       expect((refused as JobFailedError).code).toBe('audio_transcript_mismatch');
     }
   }, 600_000);

@@ -125,6 +125,21 @@ describe('parseCreateVideo', () => {
     expect(problemsOf({ webhook: 'https://e.com', clips: [clip({ text: 'x'.repeat(limits.maxTextChars + 1) })] })[0]?.path).toBe('clips[0].text');
   });
 
+  it("takes a recording's transcript of up to limits.maxRecordedTranscriptChars, a synthesised clip's text of up to maxTextChars", () => {
+    const words = (n: number) => 'word '.repeat(n).slice(0, n);
+    const recorded = (text: string) => clip({ text, audio_url: 'https://e.com/talk.mp3' });
+    expect(limits.maxRecordedTranscriptChars).toBe(12_000);
+    const accepted = (clips: unknown[]) => parseCreateVideo({ webhook: 'https://e.com', clips }).clips.length;
+    expect(accepted([recorded(words(12_000))])).toBe(1);
+    expect(problemsOf({ webhook: 'https://e.com', clips: [recorded(words(12_001))] }).map((p) => p.path)).toEqual(['clips[0].text']);
+    expect(accepted([clip({ text: words(2000) })])).toBe(1);
+    const refused = problemsOf({ webhook: 'https://e.com', clips: [clip({ text: words(2001) })] });
+    expect(refused.map((p) => p.path)).toEqual(['clips[0].text']);
+    expect(refused[0]?.message).toMatch(/at most 2000 characters/);
+    // Ten clips' transcripts are not held to the synthesised clips' total.
+    expect(accepted(Array.from({ length: 10 }, () => recorded(words(12_000))))).toBe(10);
+  });
+
   describe('text must hold something to say', () => {
     const refusedText = (text: string, index = 0) => {
       const clips = [clip(), clip(), clip()];

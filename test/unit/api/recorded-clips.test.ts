@@ -166,8 +166,8 @@ describe('creating a video with recorded clips', () => {
     expect(mine.items.get(`acct_1/${UPLOAD}`)?.usedBy).toBeUndefined();
   });
 
-  it('takes a transcript in French, Danish or Finnish (aligned through espeak-ng), not only English', async () => {
-    for (const voice of ['espeak:fr-fr+m3', 'espeak:da+m3', 'espeak:fi+f3']) {
+  it('takes a transcript in French, German, Spanish, Danish or Finnish (aligned through espeak-ng), not only English', async () => {
+    for (const voice of ['espeak:fr-fr+m3', 'espeak:de+m3', 'espeak:es+m3', 'espeak:da+m3', 'espeak:fi+f3']) {
       const problems = await create([{ bot_uid: 'bot_ava', voice, audio_url: 'https://e.com/a.wav', text: 'Bonjour.' }], uploadsOf([]))
         .then(() => [])
         .catch((e: InvalidRequestError) => e.problems);
@@ -176,13 +176,10 @@ describe('creating a video with recorded clips', () => {
   });
 
   it('refuses a transcript in another language at clips[i].text, naming the languages that work', async () => {
-    const problems = await create(
-      [{ bot_uid: 'bot_ava', voice: 'espeak:de+m3', audio_url: 'https://e.com/a.wav', text: 'Guten Tag.' }],
-      uploadsOf([]),
-    )
+    const problems = await create([{ bot_uid: 'bot_ava', voice: 'espeak:sv+m3', audio_url: 'https://e.com/a.wav', text: 'God dag.' }], uploadsOf([]))
       .then(() => [])
       .catch((e: InvalidRequestError) => e.problems);
-    expect(problems).toEqual([{ path: 'clips[0].text', message: expect.stringContaining('English, French, Danish, Finnish') }]);
+    expect(problems).toEqual([{ path: 'clips[0].text', message: expect.stringContaining('English, French, German, Spanish, Danish, Finnish') }]);
   });
 });
 

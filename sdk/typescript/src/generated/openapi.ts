@@ -583,7 +583,7 @@ export interface components {
             clips: string | ({
                 /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
                 audio_upload?: string;
-                /** @description A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most 180 s. Fetched like a background. */
+                /** @description A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most 600 s. Fetched like a background. */
                 audio_url?: string;
                 background?: string | "";
                 /** @description Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded). */
@@ -821,7 +821,7 @@ export interface components {
             clips: string | ({
                 /** @description The upload_id of a recording uploaded with POST /v1/uploads (an audio/* content type), instead of audio_url. */
                 audio_upload?: string;
-                /** @description A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most 180 s. Fetched like a background. */
+                /** @description A recording the bot speaks instead of a synthesised voice: WAV, MP3, M4A/AAC, Ogg/Opus, WebM or FLAC, at most 600 s. Fetched like a background. */
                 audio_url?: string;
                 background?: string | "";
                 /** @description Gain of the background video's own audio under the voice, 0 (silent) to 1 (as recorded). */

@@ -1,0 +1,59 @@
+/**
+ * A clip's recording may last limits.maxRecordedSpeechSeconds (10 minutes), longer than synthesised speech may: a
+ * generated tone of exactly that length is prepared and given to the clip whole (the render's speech limit is the
+ * engine's), and one a second longer is refused as audio_too_long, before it is decoded.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobFailedError } from '#domain/errors';
+import { speechScriptOf } from '#domain/lexicon';
+import { limits } from '#domain/limits';
+import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
+import { wavFromPcm16 } from '#media/wav';
+
+const RATE = 8000;
+
+/** `seconds` of a 220-Hz tone that swells and fades every second (a voice's loudness moves), as an 8-kHz WAV. */
+function tone(seconds: number): Buffer {
+  const pcm = Buffer.alloc(Math.round(seconds * RATE) * 2);
+  for (let i = 0; i < pcm.length / 2; i++) {
+    const t = i / RATE;
+    pcm.writeInt16LE(Math.round(12000 * (0.6 + 0.4 * Math.sin(2 * Math.PI * t)) * Math.sin(2 * Math.PI * 220 * t)), i * 2);
+  }
+  return wavFromPcm16(pcm, RATE);
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'recording-length-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const speak = async (seconds: number) => {
+  const path = join(dir, `tone-${seconds}.wav`);
+  await writeFile(path, tone(seconds));
+  const engine = new RecordedSpeech(path, undefined);
+  return { engine, result: engine.synthesize(speechScriptOf(''), { id: 'recording' }, dir) };
+};
+
+describe("a clip's recording at its length limit", () => {
+  it('accepts a recording of exactly 10 minutes, longer than synthesised speech may last, and gives the clip all of it', async () => {
+    expect(limits.maxRecordedSpeechSeconds).toBe(600);
+    expect(limits.maxRecordedSpeechSeconds).toBeGreaterThan(limits.maxSpeechSeconds);
+    const { engine, result } = await speak(limits.maxRecordedSpeechSeconds);
+    const speech = await result;
+    // Trimmed of nothing (no silence at its edges) and given 0.25 s of silence at each.
+    expect(speech.durationSeconds).toBeCloseTo(limits.maxRecordedSpeechSeconds + 0.5, 1);
+    expect(speech.durationSeconds).toBeLessThanOrEqual(engine.maxSeconds);
+    expect(speech.words).toEqual([]);
+  }, 180_000);
+
+  it('refuses one a second longer as audio_too_long, naming the limit', async () => {
+    const refused = await (await speak(limits.maxRecordedSpeechSeconds + 1)).result.catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(JobFailedError);
+    expect((refused as JobFailedError).code).toBe('audio_too_long');
+    expect((refused as JobFailedError).message).toBe("its recording lasts 601 s; a clip's recording may last at most 600 s");
+  }, 60_000);
+});

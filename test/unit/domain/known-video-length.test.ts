@@ -1,0 +1,65 @@
+/**
+ * A video whose clips are known at create to last longer than limits.maxVideoSeconds (its kept clips' stored
+ * lengths) is a 400 at `clips` before anything renders; one whose length is known only once its recordings are
+ * fetched is accepted at create and checked at assembly (domain/video-length.ts videoTooLong).
+ */
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_BOTS } from '#domain/bot';
+import { parseCreateVideo } from '#domain/create-request';
+import { InvalidRequestError } from '#domain/errors';
+import { limits } from '#domain/limits';
+import { checkClips } from '#domain/videos';
+import { createOnMemory, keptClip } from '../../support/clip-fixtures.ts';
+
+/** A kept clip of a 10-minute recording: the longest clip there is. */
+const kept = keptClip({ durationSeconds: limits.maxRecordedSpeechSeconds });
+
+const withKept = (times: number) =>
+  parseCreateVideo({ webhook: 'https://e.com/h', clips: Array.from({ length: times }, () => ({ clip_uid: 'clip_abc' })) });
+
+async function refusal(promise: Promise<unknown>): Promise<InvalidRequestError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(InvalidRequestError);
+  return error as InvalidRequestError;
+}
+
+describe("a video's length at create", () => {
+  it('takes kept clips lasting 1,800 s together and refuses 2,400 s at clips, creating nothing', async () => {
+    expect(limits.maxVideoSeconds).toBe(1800);
+    const [video] = await createOnMemory(withKept(3), { kept });
+    expect(video!.clips).toHaveLength(3);
+
+    const error = await refusal(createOnMemory(withKept(4), { kept }));
+    expect(error.problems).toEqual([
+      {
+        path: 'clips',
+        message: 'a video lasts at most 1800 s; these clips last at least 2400.0 s (their kept clips, breaks and transitions): make it two videos',
+      },
+    ]);
+  });
+
+  it('accepts ten recordings by URL, whose lengths are known only once fetched (the assembly checks them)', async () => {
+    const clips = Array.from({ length: limits.maxClips }, (_, i) => ({ bot_uid: 'bot_ava', audio_url: `https://e.com/talk-${i}.wav` }));
+    const videos = await createOnMemory(parseCreateVideo({ webhook: 'https://e.com/h', clips }));
+    expect(videos[0]!.clips).toHaveLength(limits.maxClips);
+  });
+
+  it("refuses the same at a template's or a batch row's check (checkClips)", async () => {
+    const deps = {
+      bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid: string) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
+      accountBots: { get: async () => undefined },
+      voices: { polly: false },
+      clips: {
+        get: async (_tenant: string, uid: string) => (uid === kept.clipUid ? kept : undefined),
+        put: async () => undefined,
+        list: async () => ({ items: [] }),
+      },
+    };
+    await expect(checkClips(withKept(3), 'acct_1', deps)).resolves.toBeUndefined();
+    const error = await refusal(checkClips(withKept(4), 'acct_1', deps));
+    expect(error.problems.map((p) => p.path)).toEqual(['clips']);
+  });
+});
