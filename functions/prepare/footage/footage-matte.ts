@@ -221,16 +221,16 @@ export async function matteLoop(
     return steadied(out, n);
   };
   // The edge averaged with the frame before's (as written): a pixel the key decides afresh on each frame would shimmer.
+  // The loop's first frame follows its last, a key: averaged with it, so the wrap is as steady as any other step.
   const previous = Buffer.alloc(width * height);
   const steadied = (alpha: Buffer, n: number): Buffer => {
-    if (n > 0)
-      for (let p = 0; p < alpha.length; p++) {
-        const a = alpha[p]!;
-        const b = previous[p]!;
-        if ((a > BACKDROP_ALPHA && a < 255 - BACKDROP_ALPHA) || (b > BACKDROP_ALPHA && b < 255 - BACKDROP_ALPHA)) previous[p] = (a + b + 1) >> 1;
-        else previous[p] = a;
-      }
-    else alpha.copy(previous);
+    if (n === 0) previous.set(mattes.get(keys[keys.length - 1]!)!);
+    for (let p = 0; p < alpha.length; p++) {
+      const a = alpha[p]!;
+      const b = previous[p]!;
+      if ((a > BACKDROP_ALPHA && a < 255 - BACKDROP_ALPHA) || (b > BACKDROP_ALPHA && b < 255 - BACKDROP_ALPHA)) previous[p] = (a + b + 1) >> 1;
+      else previous[p] = a;
+    }
     return previous;
   };
   try {
