@@ -41,6 +41,13 @@ export function withWatermark(clip: ClipSpec): ClipSpec {
   return { ...clip, overlays: [...(clip.overlays ?? []), TEST_WATERMARK] };
 }
 
+/**
+ * How long one clip's recording may last in a video (limits.maxRecordedSpeechSeconds), or a test video's whole
+ * length: a longer recording fails its clip at its probe, before a test key's render is paid for.
+ */
+export const recordingSecondsFor = (video: { test?: true }, liveSeconds: number): number =>
+  video.test ? Math.min(liveSeconds, testVideoLimits.maxSeconds) : liveSeconds;
+
 /** Why a test video may not be assembled (its clips last longer than test keys allow), or undefined. */
 export function testVideoTooLong(clipSeconds: number[]): string | undefined {
   const total = clipSeconds.reduce((sum, s) => sum + s, 0);

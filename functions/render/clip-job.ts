@@ -13,12 +13,14 @@ import type { ClipSpec, Recording } from '#domain/clip';
 import { JobFailedError } from '#domain/errors';
 import { fetchedMediaKey } from '#domain/fetched-media';
 import { pronunciationsFor } from '#domain/lexicon';
+import { limits } from '#domain/limits';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import { PictureBudget } from '#domain/picture-budget';
 import type { AccountBotStore, BotCatalog, ClipLibrary, LexiconStore, MessageQueue, ObjectHead, ObjectStore, VideoRepository } from '#domain/ports';
 import { transcriptAlignmentOf } from '#domain/recordings';
 import { isReusableRender, renderCacheKey } from '#domain/render-cache';
 import { type RenderSpec, renderSpecOf } from '#domain/render-spec';
+import { recordingSecondsFor } from '#domain/test-mode';
 import type { ClipResult, VideoRecord } from '#domain/video';
 import { isTerminal } from '#domain/video';
 import { keptClipUid } from '#domain/videos';
@@ -259,7 +261,12 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
           imageLayers: images,
           workDir,
           speech: recording
-            ? new RecordedSpeech(recording.path, transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)), deps.renderDeadline?.())
+            ? new RecordedSpeech(
+                recording.path,
+                transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)),
+                deps.renderDeadline?.(),
+                recordingSecondsFor(job.video, limits.maxRecordedSpeechSeconds),
+              )
             : deps.speechFor(spec.bot.voice),
           budgetScale: deps.renderBudgetScale,
           deadline: deps.renderDeadline?.(),

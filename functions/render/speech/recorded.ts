@@ -19,22 +19,26 @@ import { alignBySynthesis } from './synthesis-alignment.ts';
 export class RecordedSpeech implements SpeechEngine {
   readonly name = 'recording';
   /** The recording's own limit, with the silence its edges are given back when trimmed. */
-  readonly maxSeconds = limits.maxRecordedSpeechSeconds + 2 * EDGE_SILENCE_SECONDS;
+  readonly maxSeconds: number;
   /** A transcript is read by espeak-ng only to be aligned (4.8 s for 12,000 characters of English here). */
   readonly maxSpokenChars = limits.maxRecordedTranscriptChars;
 
   /**
    * `alignment`: how a transcript in the clip's voice's language is aligned (none: it cannot be). `deadline` (ms
    * since the epoch): the preparation's ffmpeg runs end before it (the render function's time, less its upload).
+   * `recordingSeconds`: the longest recording accepted (a test video's is its whole length: test-mode.ts).
    */
   constructor(
     private readonly recordingPath: string,
     private readonly alignment: TranscriptAlignment | undefined,
     private readonly deadline?: number,
-  ) {}
+    private readonly recordingSeconds: number = limits.maxRecordedSpeechSeconds,
+  ) {
+    this.maxSeconds = recordingSeconds + 2 * EDGE_SILENCE_SECONDS;
+  }
 
   async synthesize(script: SpeechScript, _voice: unknown, workDir: string): Promise<SpeechResult> {
-    const prepared = await prepareRecording(this.recordingPath, workDir, limits.maxRecordedSpeechSeconds, this.deadline).catch((error: unknown) => {
+    const prepared = await prepareRecording(this.recordingPath, workDir, this.recordingSeconds, this.deadline).catch((error: unknown) => {
       if (error instanceof RecordingRejectedError) throw new JobFailedError(error.code, `its recording ${error.reason}`);
       throw error;
     });
