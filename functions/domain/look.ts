@@ -104,6 +104,10 @@ export interface FootageLoop {
   matte?: string;
 }
 
+/** Whether every loop the footage shows has its matte: what `remove_bot_background` needs of a video bot's look. */
+export const footageMatted = (footage: Pick<FootageManifest, 'loop' | 'listen'>): boolean =>
+  footage.loop.matte !== undefined && (footage.listen === undefined || footage.listen.matte !== undefined);
+
 /**
  * The recording's frames shown at frame `n` of a loop (counted from its start, over and over): `source`, and in the
  * crossfade at its end, `mixed` shown `amount` of the way (FootageManifest.loop). The rig and the matte read the same.

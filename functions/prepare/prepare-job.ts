@@ -23,7 +23,7 @@ import {
 } from '#domain/account-bot-outcomes';
 import { lookFileKey } from '#domain/bucket-layout';
 import { JobFailedError } from '#domain/errors';
-import { MOUTH_SHAPES } from '#domain/look';
+import { footageMatted, MOUTH_SHAPES } from '#domain/look';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';
 import type { DrawnImages } from './drawn-look.ts';
@@ -128,7 +128,7 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     files: [...files.keys()],
     preview: look.manifest.preview,
     ...(footage && { recordingSeconds: footage.frames / footage.fps }),
-    ...(footage?.loop.matte && { cutout: true as const }),
+    ...(footage && footageMatted(footage) && { cutout: true as const }),
   };
   const written: string[] = [];
   try {

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { applySimilarity, JAW_POINTS, type Point, toReference } from '#domain/face-space';
-import { type BotManifest, type FootageLoop, type FootageManifest, loopFrameSources, type MouthSample } from '#domain/look';
+import { type BotManifest, type FootageLoop, type FootageManifest, footageMatted, loopFrameSources, type MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
 import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
@@ -112,8 +112,7 @@ export class FootageRig {
     play: FootagePlay = 'loop',
     cutout?: Cutout,
   ): Promise<FootageRig> {
-    if (cutout && (play !== 'loop' || !manifest.footage!.loop.matte || (manifest.footage!.listen && !manifest.footage!.listen.matte)))
-      throw new Error("this video bot's look has no matte for its footage");
+    if (cutout && (play !== 'loop' || !footageMatted(manifest.footage!))) throw new Error("this video bot's look has no matte for its footage");
     // pngjs, as the sprites: the render image carries no sharp.
     const atlas = PNG.sync.read(await readFile(join(dir, manifest.footage!.atlas)));
     const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
