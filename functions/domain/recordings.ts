@@ -6,7 +6,7 @@ import type { ClipInput, ClipReference } from './clip.ts';
 import { InvalidRequestError } from './errors.ts';
 import type { UploadStore } from './ports.ts';
 import { type ClaimDeps, claimUpload } from './uploads.ts';
-import { espeakVoiceOfLanguage, type Voice } from './voices.ts';
+import { baseLanguageOf, espeakVoiceOfLanguage, type Voice } from './voices.ts';
 
 /**
  * The languages whose transcripts an acoustic model aligns: SoundSwallower's US English. Its French model scored a
@@ -36,7 +36,7 @@ export type TranscriptAlignment = { espeakVoice: string; model?: AlignmentLangua
 /** How a transcript in `voice`'s language is aligned; undefined when it cannot be (no espeak-ng voice of it). */
 export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlignment | undefined {
   if (!voice) return undefined;
-  const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? '';
+  const language = baseLanguageOf(voice.language);
   const model = ALIGNMENT_LANGUAGES.find((l) => l === language);
   const espeakVoice = espeakVoiceOfLanguage(voice);
   if (!espeakVoice || (!model && !Object.hasOwn(SYNTHESIS_ALIGNMENT_LANGUAGES, language))) return undefined;

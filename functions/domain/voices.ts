@@ -156,6 +156,9 @@ function espeakStandIn(voice: Voice): Voice {
   return candidates.find((v) => v.gender === voice.gender) ?? candidates[0]!;
 }
 
+/** A language tag's language alone, lower-cased: `en` of `en-US`, `en_GB` or `EN`. */
+export const baseLanguageOf = (tag: string): string => tag.toLowerCase().split(/[-_]/)[0] ?? '';
+
 /**
  * The espeak-ng voice that speaks a voice's language: the voice itself, or a Polly voice's stand-in when it is of
  * the same language (a recording's transcript is spoken in it to be aligned); none when espeak-ng lacks the language.
@@ -163,7 +166,7 @@ function espeakStandIn(voice: Voice): Voice {
 export function espeakVoiceOfLanguage(voice: Voice): string | undefined {
   if (voice.engine === 'espeak') return voice.id;
   const standIn = espeakStandIn(voice);
-  return standIn.language.split('-')[0] === voice.language.split('-')[0] ? standIn.id : undefined;
+  return baseLanguageOf(standIn.language) === baseLanguageOf(voice.language) ? standIn.id : undefined;
 }
 
 /** A bot voice from one voice id of the catalog (an account bot's `voice`): a Polly voice gets an espeak-ng stand-in. */

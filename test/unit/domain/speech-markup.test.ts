@@ -105,7 +105,7 @@ describe('speech markup', () => {
   it('counts the raw text, markup included, against the clip limit', () => {
     const text = `Hi${' '.repeat(1980)}<emphasis>x</emphasis>`;
     expect(problemsOf(() => parseCreateVideo({ webhook: 'https://example.com/hook', clips: [{ bot_uid: 'bot_ava', text }] }))).toEqual([
-      { path: 'clips[0].text', message: 'must be at most 2000 characters' },
+      { path: 'clips[0].text', message: "must be at most 2000 characters (a recording's transcript: 12000)" },
     ]);
   });
 });
