@@ -116,7 +116,7 @@ const clipFields = z.strictObject({
   text: textSchema
     .optional()
     .describe(
-      'What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording.',
+      `What the bot says, at most ${limits.maxTextChars} characters (markup included); required without a recording. With audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), at most ${limits.maxRecordedTranscriptChars} characters, aligned to it for the captions and the mouth.`,
     ),
   audio_url: httpUrlSchema
     .optional()
@@ -191,6 +191,11 @@ export const clipInputSchema = clipFields.superRefine((clip, ctx) => {
     });
   if (recorded && clip.text !== undefined && shownText(clip.text) !== clip.text)
     ctx.addIssue({ code: 'custom', path: ['text'], message: "is a recording's transcript: plain words, without markup" });
+}).meta({
+  // The refinement above, as the OpenAPI document states it (JSON Schema cannot read a refinement): a clip without
+  // a recording needs its text and holds it to maxTextChars; with one, text is the transcript (textSchema's maximum).
+  if: { anyOf: [{ required: ['audio_url'] }, { required: ['audio_upload'] }] },
+  else: { required: ['text'], properties: { text: { maxLength: limits.maxTextChars } } },
 });
 
 /** Where a clip's recording is. */
