@@ -73,7 +73,19 @@ export interface JobConsumerOptions<M, D> {
   /** The queue's receives before its dead-letter queue (config maxReceiveCount): the last one fails the record. */
   maxReceives: number;
   beforeBatch?: (context: Context) => unknown;
+  /**
+   * Hides a message that failed transiently for `seconds` (ChangeMessageVisibility on the consumed queue), so that
+   * its next attempt comes after a short backoff (retryDelaySeconds) rather than the queue's whole visibility
+   * timeout, which for a render is its 15-minute limit.
+   */
+  retryIn?: (record: SQSRecord, seconds: number) => Promise<unknown>;
 }
+
+/**
+ * The backoff of a transient failure's next attempt, by the receive that failed: 10 s, 40 s, 160 s, then 10 min.
+ * @internal Exported for its tests.
+ */
+export const retryDelaySeconds = (receive: number) => Math.min(600, 10 * 4 ** Math.max(0, receive - 1));
 
 /**
  * A queue consumer that runs a job under the one failure policy of queue jobs (jobs.ts), with the job's log keys
@@ -87,6 +99,15 @@ export function jobConsumer<S extends z.ZodType, D>(schema: S, job: QueueJob<z.i
       logger.appendKeys(keys);
       try {
         await runQueueJob(job, received.message, received.receive, options.maxReceives, options.deps(received));
+      } catch (error) {
+        // Rethrown: a transient failure, to be retried. If it cannot be hidden, it returns after the visibility timeout.
+        const seconds = retryDelaySeconds(received.receive);
+        await options.retryIn?.(received.record, seconds).then(
+          () => logger.info('next attempt after a backoff', { retry_in_s: seconds }),
+          (hideError: Error) =>
+            logger.warn('could not schedule the next attempt; it comes after the visibility timeout', { error: hideError.message }),
+        );
+        throw error;
       } finally {
         logger.removeKeys(Object.keys(keys));
       }

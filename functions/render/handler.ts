@@ -3,7 +3,7 @@ import { DynamoLexiconStore } from '#commons/aws/dynamo-lexicons';
 import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
 import { S3ObjectStore } from '#commons/aws/s3-objects';
-import { SqsQueue } from '#commons/aws/sqs-queue';
+import { hideReceivedMessage, SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
 import { jobConsumer } from '#commons/queue-consumer';
@@ -20,7 +20,7 @@ import { warmUpRender } from './warm-up.ts';
 
 const config = loadConfig({
   tables: ['videos', 'bots', 'accountBots', 'clips', 'lexicons'],
-  queues: ['assemble', 'notify', 'fetch'],
+  queues: ['assemble', 'notify', 'fetch', 'render'],
   bucket: true,
   consumer: true,
 });
@@ -56,4 +56,5 @@ export const handler = jobConsumer(renderClipMessageSchema, renderJob, {
   maxReceives: config.maxReceiveCount,
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
   beforeBatch: () => removeLeftoverWorkDirs('render'),
+  retryIn: hideReceivedMessage(sqsClient(), config.queues.render),
 });

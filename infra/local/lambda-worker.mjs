@@ -1,10 +1,12 @@
 // One Lambda execution environment: runs in its own worker thread with exactly its function's environment.
 // Plain JavaScript so that it can register tsx before the first TypeScript module (the handler) loads; the
 // import of the handler is the cold start, where the function reads its configuration.
+import { register as registerHooks } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+registerHooks('./compiler-hooks.mjs', import.meta.url);
 
 const serializeError = (error) =>
   error instanceof Error

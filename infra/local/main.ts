@@ -2,6 +2,7 @@
  * `npm start`: the whole service on this machine, no AWS account needed. See infra/local/README.md.
  */
 import { rm } from 'node:fs/promises';
+import { register } from 'node:module';
 import { resolve } from 'node:path';
 import { inboxUrl } from '#commons/presenters/inbox';
 import { looksLikeApiKey, looksLikeWebhookSecret } from '#domain/api-keys';
@@ -9,6 +10,9 @@ import { functionOutputToFile, type LogLevel } from './log.ts';
 import { parseLoopbackPorts } from './loopback.ts';
 import { type LocalRuntimeOptions, REPO_ROOT, startLocalRuntime } from './runtime.ts';
 import { lockDataDir, StartupError } from './startup-checks.ts';
+
+// tsx's compiler process on this thread ends once the runtime's modules are loaded (infra/local/compiler-hooks.mjs).
+register('./compiler-hooks.mjs', import.meta.url);
 
 const number = (name: string, env: NodeJS.ProcessEnv, max = Number.MAX_SAFE_INTEGER): number | undefined => {
   const value = env[name];

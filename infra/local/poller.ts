@@ -279,7 +279,7 @@ export class QueuePoller {
     try {
       outcome = { error: false, result: await host.invoke(event) };
     } catch (error) {
-      log.warn('queue batch failed; its messages return after the visibility timeout', {
+      log.warn('queue batch failed; its messages return after the visibility timeout, or the backoff the function set', {
         queue: queueName,
         function: host.name,
         messageIds: ids,

@@ -301,7 +301,8 @@ export const functions = {
     // lexicons: a clip is said with its account's lexicon as it is when the clip renders.
     tables: { videos: 'readWrite', bots: 'read', accountBots: 'read', clips: 'readWrite', lexicons: 'read' },
     // fetch: a clip not in the render cache whose media from URLs is not in the bucket yet goes to the fetch stage.
-    queues: { assemble: 'send', notify: 'send', fetch: 'send' },
+    // Its own queue: a transiently failed attempt is retried after a backoff (ChangeMessageVisibility on it).
+    queues: { assemble: 'send', notify: 'send', fetch: 'send', render: 'consume' },
     bucket: 'readWrite',
     polly: true,
     voices: true,

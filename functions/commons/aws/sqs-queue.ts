@@ -1,4 +1,10 @@
-import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { DeadLetterInbox, MessageQueue } from '#domain/ports';
 
 /**
@@ -57,3 +63,9 @@ export class SqsDeadLetterInbox implements DeadLetterInbox {
     return (Messages ?? []).map((m) => ({ body: m.Body ?? '', receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 0) }));
   }
 }
+
+/** Hides a received message of the queue for `seconds`: its next receive comes then (a retry's backoff). */
+export const hideReceivedMessage =
+  (client: SQSClient, queueUrl: string) =>
+  (record: { receiptHandle: string }, seconds: number): Promise<unknown> =>
+    client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));

@@ -1,9 +1,10 @@
 /**
  * An execution environment's life in the local runtime: a timed-out one is out of service at once but its worker is
  * ended only when its handler returns (ending a worker while a native addon works for it aborts the whole runtime),
- * and an idle one beyond the kept (prewarmed) one is ended.
+ * and an idle one beyond the kept (prewarmed) one is ended; tsx's compiler process ends once its modules are loaded.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,23 @@ function sleeper(options: { idleMs?: number } = {}) {
   return host;
 }
 
+/** This process's running child processes that are esbuild (tsx's compiler runs as one per hooks thread). */
+function compilerProcesses(): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(stat) ?? [];
+      const [state, ppid] = rest?.split(' ') ?? [];
+      // An ended worker's compiler can stay a zombie (nothing of it left but its process entry).
+      if (comm === 'esbuild' && state !== 'Z' && Number(ppid) === process.pid) count++;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return count;
+}
+
 describe('execution environments', () => {
   it('lets a timed-out handler return before its worker is ended, and serves the next call from a fresh one', async () => {
     const host = sleeper();
@@ -53,5 +71,22 @@ describe('execution environments', () => {
     const cold = sleeper({ idleMs: 500 });
     await cold.invoke({ ms: 0 });
     await vi.waitFor(() => expect(cold.environments).toBe(0), { timeout: 20_000, interval: 100 });
+  }, 60_000);
+
+  it("ends tsx's compiler process once the function's modules are loaded, and compiles again when asked", async () => {
+    // A module no cache has seen, so that loading it needs the compiler.
+    const entry = `fn-${randomUUID()}.mts`;
+    writeFileSync(join(dir, entry), `export const handler = async (event: { n: number }): Promise<{ n: number }> => ({ n: event.n + 1 });\n`);
+    const host = new FunctionHost(
+      'compiled',
+      { entry, trigger: 'schedule', everyMinutes: 5, memoryMb: 128, timeoutSeconds: 30 },
+      { TMPDIR: dir },
+      { root: dir, concurrency: 1, log: createLog('silent'), functionPrefix: 'vidbot' },
+    );
+    hosts.push(host);
+    await host.prewarm();
+    expect(compilerProcesses(), 'tsx compiled the new module with esbuild').toBeGreaterThan(0);
+    await vi.waitFor(() => expect(compilerProcesses()).toBe(0), { timeout: 30_000, interval: 200 });
+    expect(await host.invoke({ n: 1 })).toEqual({ n: 2 });
   }, 60_000);
 });

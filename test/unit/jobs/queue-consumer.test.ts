@@ -5,7 +5,7 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueJob } from '#commons/jobs';
-import { jobConsumer, queueConsumer } from '#commons/queue-consumer';
+import { jobConsumer, queueConsumer, retryDelaySeconds } from '#commons/queue-consumer';
 import { JobFailedError } from '#domain/errors';
 import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
 
@@ -93,6 +93,47 @@ describe('jobConsumer', () => {
       { videoId: 'vid_flaky_last', code: 'test_failed' },
     ]);
     expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['flaky', 'last']);
+  });
+
+  it("hides a transiently failed message for a backoff by its receive, not the whole visibility timeout; a caller's error is not retried", async () => {
+    const job: QueueJob<Message, object> = {
+      name: 'test',
+      fatal: { code: 'test_failed', message: () => 'failed' },
+      logKeys: () => ({}),
+      fail: async () => undefined,
+      async run(message) {
+        if (message.videoId === 'vid_bad') throw new JobFailedError('background_invalid', 'it cannot be decoded');
+        throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+      },
+    };
+    const hidden: { receiptHandle: string; seconds: number }[] = [];
+    const handler = jobConsumer(renderClipMessageSchema, job, {
+      deps: () => ({}),
+      maxReceives: 3,
+      retryIn: async (record, seconds) => void hidden.push({ receiptHandle: record.receiptHandle, seconds }),
+    });
+    const result = await handler(
+      { Records: [renderMessage('first', 'vid_a', 1), renderMessage('second', 'vid_b', 2), renderMessage('bad', 'vid_bad', 1)] },
+      context,
+    );
+    expect(hidden).toEqual([
+      { receiptHandle: 'rh-first', seconds: 10 },
+      { receiptHandle: 'rh-second', seconds: 40 },
+    ]);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['first', 'second']);
+    // A backoff never exceeds the render queue's visibility timeout (960 s).
+    expect([1, 2, 3, 4, 10].map(retryDelaySeconds)).toEqual([10, 40, 160, 600, 600]);
+
+    // A message that cannot be hidden still fails as it should (and returns after the visibility timeout).
+    const unhidable = jobConsumer(renderClipMessageSchema, job, {
+      deps: () => ({}),
+      maxReceives: 3,
+      retryIn: async () => {
+        throw new Error('AccessDenied');
+      },
+    });
+    const failedAnyway = await unhidable({ Records: [renderMessage('x', 'vid_x', 1), renderMessage('bad', 'vid_bad', 1)] }, context);
+    expect(failedAnyway.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['x']);
   });
 });
 
