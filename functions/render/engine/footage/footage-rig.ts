@@ -280,11 +280,29 @@ class FootageLoopReader {
 const mixPoints = (a: readonly Point[], b: readonly Point[], amount: number): Point[] =>
   a.map((p, j) => ({ x: p.x + (b[j]!.x - p.x) * amount, y: p.y + (b[j]!.y - p.y) * amount }));
 
-/** Two shown frames crossfaded, `amount` of `b` (pixels and landmarks alike); `a`'s pixels are reused. */
+/**
+ * Two shown RGBA frames crossfaded, `amount` of `b` (pixels and landmarks alike); `a`'s pixels are reused. Colours
+ * mix weighted by their alpha (premultiplied), so where one frame is a cut-out's removed backdrop (alpha 0) its
+ * colour does not show; where both are opaque this is the plain crossfade.
+ */
 function mixShown(a: ShownFrame, b: ShownFrame, amount: number): ShownFrame {
   const weight = Math.round(amount * 256);
   const pixels = a.frame;
-  for (let p = 0; p < pixels.length; p++) pixels[p] = pixels[p]! + (((b.frame[p]! - pixels[p]!) * weight) >> 8);
+  const other = b.frame;
+  for (let p = 0; p < pixels.length; p += 4) {
+    const alphaA = pixels[p + 3]!;
+    const alphaB = other[p + 3]!;
+    if (alphaA === alphaB) {
+      for (let c = p; c < p + 3; c++) pixels[c] = pixels[c]! + (((other[c]! - pixels[c]!) * weight) >> 8);
+      continue;
+    }
+    const wA = alphaA * (256 - weight);
+    const wB = alphaB * weight;
+    const total = wA + wB;
+    pixels[p + 3] = (total + 128) >> 8;
+    if (total === 0) continue;
+    for (let c = p; c < p + 3; c++) pixels[c] = Math.round((pixels[c]! * wA + other[c]! * wB) / total);
+  }
   return { frame: pixels, landmarks: mixPoints(a.landmarks, b.landmarks, amount), sources: [...a.sources, ...b.sources] };
 }
 
