@@ -11,12 +11,11 @@ import { JobFailedError } from '#domain/errors';
 import { fetchedMediaKey } from '#domain/fetched-media';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage } from '#domain/messages';
 import type { MusicSpec } from '#domain/music';
+import { refuseOverlongVideo } from '#domain/overlong-video';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import { joinClipWords, type SpokenWord, toWordsJson, type VideoWord, WORDS_CONTENT_TYPE, wordsOfCues } from '#domain/spoken-words';
-import { testVideoTooLong } from '#domain/test-mode';
 import type { VideoOutput, VideoRecord } from '#domain/video';
 import { eventIdFor, isTerminal, outputObjectKeys } from '#domain/video';
-import { videoTooLong } from '#domain/video-length';
 import type { ConcatInput, ConcatOutput } from '#media/concat';
 import { POSTER_CONTENT_TYPE, VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from '#media/formats';
 import type { MixMusicInput } from '#media/music';
@@ -65,10 +64,7 @@ async function runAssembleJob(message: AssembleMessage, deps: AssembleDeps): Pro
   }
 
   const clipSeconds = video.clips.map((clip) => video.clipResults[String(clip.index)]?.durationSeconds ?? 0);
-  const tooLong = video.test && testVideoTooLong(clipSeconds);
-  if (tooLong) throw new JobFailedError('test_video_too_long', tooLong);
-  const overLimit = videoTooLong(clipSeconds);
-  if (overLimit) throw new JobFailedError('video_too_long', overLimit);
+  refuseOverlongVideo(video, clipSeconds);
 
   const mode = video.createVideo ? 'video' : 'voice';
   const kind = video.createVideo ? 'video' : 'audio';

@@ -116,7 +116,7 @@ const clipFields = z.strictObject({
   text: textSchema
     .optional()
     .describe(
-      'What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording.',
+      `What the bot says, at most ${limits.maxTextChars} characters (markup included); required without a recording. With audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), at most ${limits.maxRecordedTranscriptChars} characters, aligned to it for the captions and the mouth.`,
     ),
   audio_url: httpUrlSchema
     .optional()
@@ -177,21 +177,28 @@ const clipFields = z.strictObject({
  * A clip speaks its text (synthesised) or a recording (audio_url or audio_upload, one of them); a recording's text is
  * its transcript, words alone: markup and the lexicon say how to synthesise, and nothing is synthesised.
  */
-export const clipInputSchema = clipFields.superRefine((clip, ctx) => {
-  if (clip.audio_url !== undefined && clip.audio_upload !== undefined)
-    ctx.addIssue({ code: 'custom', path: ['audio_upload'], message: 'give audio_url or audio_upload, not both' });
-  const recorded = clip.audio_url !== undefined || clip.audio_upload !== undefined;
-  if (!recorded && clip.text === undefined)
-    ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or give audio_url or audio_upload)' });
-  if (!recorded && clip.text !== undefined && clip.text.length > limits.maxTextChars)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['text'],
-      message: `must be at most ${limits.maxTextChars} characters (a recording's transcript: ${limits.maxRecordedTranscriptChars})`,
-    });
-  if (recorded && clip.text !== undefined && shownText(clip.text) !== clip.text)
-    ctx.addIssue({ code: 'custom', path: ['text'], message: "is a recording's transcript: plain words, without markup" });
-});
+export const clipInputSchema = clipFields
+  .superRefine((clip, ctx) => {
+    if (clip.audio_url !== undefined && clip.audio_upload !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['audio_upload'], message: 'give audio_url or audio_upload, not both' });
+    const recorded = clip.audio_url !== undefined || clip.audio_upload !== undefined;
+    if (!recorded && clip.text === undefined)
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or give audio_url or audio_upload)' });
+    if (!recorded && clip.text !== undefined && clip.text.length > limits.maxTextChars)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: `must be at most ${limits.maxTextChars} characters (a recording's transcript: ${limits.maxRecordedTranscriptChars})`,
+      });
+    if (recorded && clip.text !== undefined && shownText(clip.text) !== clip.text)
+      ctx.addIssue({ code: 'custom', path: ['text'], message: "is a recording's transcript: plain words, without markup" });
+  })
+  .meta({
+    // The refinement above, as the OpenAPI document states it (JSON Schema cannot read a refinement): a clip without
+    // a recording needs its text and holds it to maxTextChars; with one, text is the transcript (textSchema's maximum).
+    if: { anyOf: [{ required: ['audio_url'] }, { required: ['audio_upload'] }] },
+    else: { required: ['text'], properties: { text: { maxLength: limits.maxTextChars } } },
+  });
 
 /** Where a clip's recording is. */
 export type Recording = { url: string } | { uploadKey: string };

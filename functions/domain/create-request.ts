@@ -154,6 +154,13 @@ function readClips(value: unknown, ctx: z.RefinementCtx): (ClipInput | ClipRefer
   const totalText = synthesised.reduce((n, c) => n + (c.text?.length ?? 0), 0);
   if (totalText > limits.maxTotalTextChars)
     problem('clips', `the synthesised clips' text totals ${totalText} characters; at most ${limits.maxTotalTextChars} are allowed`);
+  const transcripts = clips.filter((c): c is ClipInput => !('clip_uid' in c) && (c.audio_url !== undefined || c.audio_upload !== undefined));
+  const totalTranscript = transcripts.reduce((n, c) => n + (c.text?.length ?? 0), 0);
+  if (totalTranscript > limits.maxTotalTranscriptChars)
+    problem(
+      'clips',
+      `the recordings' transcripts total ${totalTranscript} characters; at most ${limits.maxTotalTranscriptChars} are allowed (30 minutes of fast speech, the longest a video lasts)`,
+    );
   return clips;
 }
 

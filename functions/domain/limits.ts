@@ -16,8 +16,15 @@ export const limits = {
    * to maxTextChars could never align a recording over about 256 s.
    */
   maxRecordedTranscriptChars: 12_000,
-  /** Characters of text across the synthesised clips of one video (a transcript is bounded by its recording). */
+  /** Characters of text across the synthesised clips of one video. */
   maxTotalTextChars: 10000,
+  /**
+   * Characters of the recordings' transcripts across one video: its 1,800 s (maxVideoSeconds) at the pace that
+   * sized maxRecordedTranscriptChars for 600 s. It also bounds the video's record: ten transcripts of 12,000
+   * characters of 3 bytes (Vietnamese letters are Latin), with every other field at its limit, measure 442,729 bytes,
+   * over DynamoDB's 400 KB item limit; within this bound the worst case is 227,563 (docs/your-voice.md).
+   */
+  maxTotalTranscriptChars: 36_000,
   maxClipNameChars: 100,
   /** Overlays (text and images) on one clip. */
   maxOverlays: 10,

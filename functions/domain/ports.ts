@@ -50,6 +50,11 @@ export interface VideoRepository {
    */
   recordClipRendered(videoId: string, clipIndex: number, result: ClipResult): Promise<{ allRendered: boolean; firstTime: boolean }>;
   /**
+   * Records a rendering clip's prepared recording's length (ClipResult.recordingSeconds) and returns the record, so
+   * that the video's known length is checked with every length recorded so far; a no-op on an ended video.
+   */
+  recordRecordingSeconds(videoId: string, clipIndex: number, seconds: number): Promise<VideoRecord | undefined>;
+  /**
    * Claims the video's assembly for `leaseSeconds`: rendering → assembling once every clip is rendered, or
    * assembling → assembling when the previous claim's lease has run out (its assembler crashed or timed out).
    * False while another run holds the lease, or when the video is not ready or has ended: assembly must not run.

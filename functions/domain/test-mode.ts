@@ -49,7 +49,7 @@ export const recordingSecondsFor = (video: { test?: true }, liveSeconds: number)
   video.test ? Math.min(liveSeconds, testVideoLimits.maxSeconds) : liveSeconds;
 
 /** Why a test video may not be assembled (its clips last longer than test keys allow), or undefined. */
-export function testVideoTooLong(clipSeconds: number[]): string | undefined {
+export function testVideoTooLong(clipSeconds: readonly number[]): string | undefined {
   const total = clipSeconds.reduce((sum, s) => sum + s, 0);
   if (total <= testVideoLimits.maxSeconds) return undefined;
   return `a test key's video lasts at most ${testVideoLimits.maxSeconds} s; this one's clips last ${total.toFixed(1)} s (use a live key)`;

@@ -19,6 +19,11 @@ export interface ClipResult {
   contentHash?: string;
   objectKey?: string;
   durationSeconds?: number;
+  /**
+   * A rendering clip's recording's length once prepared (trimmed), before it is aligned and drawn: what the video's
+   * length is checked against while its clips render (overlong-video.ts).
+   */
+  recordingSeconds?: number;
   /** True when the clip was found already rendered and was not rendered again. */
   cached?: boolean;
   /** Wall time of this clip's render (download, speech, compositing, encoding, upload), when it was rendered. */

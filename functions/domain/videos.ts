@@ -22,7 +22,7 @@ import type {
   UploadStore,
   VideoRepository,
 } from './ports.ts';
-import { claimRecordings, releaseRecordings, TRANSCRIPT_LANGUAGE_NAMES, transcriptAlignmentOf } from './recordings.ts';
+import { claimRecordings, releaseRecordings, TRANSCRIPT_LANGUAGE_NAMES, transcriptAlignmentOf, transcriptScriptProblem } from './recordings.ts';
 import { describeShape, type Shape, sameShape } from './shape.ts';
 import { isTestAccount, refuseTestVideoKnownTooLong, testShape, withWatermark } from './test-mode.ts';
 import type { VideoRecord } from './video.ts';
@@ -186,6 +186,11 @@ async function describedClipSpec(
         path: `clips[${index}].text`,
         message: `a recording's transcript is aligned in ${TRANSCRIPT_LANGUAGE_NAMES}, and this clip's voice is ${voice?.language || 'another language'}: leave text out (the mouth follows the sound), or name a voice of the recording's language`,
       });
+      return undefined;
+    }
+    const wrongScript = transcriptScriptProblem(input.text, voice!.languageName);
+    if (wrongScript) {
+      trouble.problems.push({ path: `clips[${index}].text`, message: wrongScript });
       return undefined;
     }
   }

@@ -162,10 +162,17 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
       killedFor = error;
       child.kill('SIGKILL');
     };
-    const budgetTimer = setTimeout(() => kill(new MediaBudgetError('budget', options.budgetSeconds)), options.budgetSeconds * 1000);
+    // After the event loop was blocked (a long synchronous computation beside this run), timers run before the
+    // run's pending progress and exit are read: each watchdog decides only after them (setImmediate), so a run that
+    // finished or advanced meanwhile is not killed.
+    const budgetTimer = setTimeout(
+      () => setImmediate(() => kill(new MediaBudgetError('budget', options.budgetSeconds))),
+      options.budgetSeconds * 1000,
+    );
     let lastAdvance = Date.now();
+    const stalled = () => stallSeconds !== undefined && Date.now() - lastAdvance > stallSeconds * 1000;
     const stallTimer = setInterval(() => {
-      if (stallSeconds !== undefined && Date.now() - lastAdvance > stallSeconds * 1000) kill(new MediaBudgetError('stall', stallSeconds));
+      if (stalled()) setImmediate(() => stalled() && kill(new MediaBudgetError('stall', stallSeconds!)));
     }, 1000);
 
     child.stdout.on('data', (chunk: Buffer) => {

@@ -32,7 +32,7 @@ import { backgroundRules, clipRemoteMedia, type ImageSubject, imageRules, record
 import { type ImageLayer, imageFitOf } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
 import { RENDERER_VERSION } from './engine/types.ts';
-import type { RecordingObject } from './recording.ts';
+import { type RecordingObject, recordingCheckpoints } from './recording.ts';
 import { renderFailure } from './render-failure.ts';
 import { engineInputOf, imageLayersOf } from './render-input.ts';
 import { RecordedSpeech } from './speech/recorded.ts';
@@ -266,6 +266,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
                 transcriptAlignmentOf(findVoice(spec.bot.voice.id, deps.voices)),
                 deps.renderDeadline?.(),
                 recordingSecondsFor(job.video, limits.maxRecordedSpeechSeconds),
+                recordingCheckpoints(job, deps.videos),
               )
             : deps.speechFor(spec.bot.voice),
           budgetScale: deps.renderBudgetScale,

@@ -153,6 +153,31 @@ export class DynamoVideoRepository implements VideoRepository {
     }
   }
 
+  async recordRecordingSeconds(videoId: string, clipIndex: number, seconds: number): Promise<VideoRecord | undefined> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { videoId },
+          UpdateExpression: 'SET clipResults.#i.#seconds = :seconds, updatedAt = :now',
+          ConditionExpression: '#status IN (:queued, :rendering) AND clipResults.#i.#status = :rendering',
+          ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex), '#seconds': 'recordingSeconds' },
+          ExpressionAttributeValues: {
+            ':seconds': seconds,
+            ':now': this.now().toISOString(),
+            ':queued': 'queued',
+            ':rendering': 'rendering',
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? strip(Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return this.get(videoId);
+      throw error;
+    }
+  }
+
   async recordClipRendered(videoId: string, clipIndex: number, result: ClipResult) {
     try {
       const { Attributes } = await this.client.send(

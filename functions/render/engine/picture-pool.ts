@@ -1,5 +1,5 @@
 /**
- * The one cache of pictures the engine keeps (decoded sprites, looks at a size, a rig's bases, turned heads and
+ * The one cache of pictures the engine keeps (looks at a size, manifests, a rig's bases, turned heads and
  * warped references): a least-recently-used map bounded by its number of entries, by their total weight (bytes),
  * or both. A miss under the entry bound hands the evicted entry to `make` to draw into: a render meets hundreds
  * of poses, and a fresh buffer for each (380 KB at 720p) made the garbage collector run a full collection about

@@ -48,17 +48,14 @@ function botsDirectory(): string {
 
 const MB = 1024 * 1024;
 
-/** Full-size layers by bytes: the built-in looks' (49 MB each with their 20 head frames, drawn at twice the canvas) and a few accounts' bots'. */
-const decoded = new PicturePool<Picture>({ maxWeight: 256 * MB, weigh: (image) => image.data.length });
-
+/**
+ * A look's full-size layers are not kept once scaled: they serve only a look at a height not in `spriteCache`, and
+ * keeping the four built-in looks' (49 MB each with their 20 head frames, drawn at twice the canvas) held 200 MB in
+ * every warm render environment to save decoding them again (docs/performance.md, the artwork of a built-in look).
+ */
 function decode(path: string): Picture {
-  let image = decoded.get(path);
-  if (!image) {
-    const png = PNG.sync.read(readFileSync(path));
-    image = { width: png.width, height: png.height, data: png.data };
-    decoded.set(path, image);
-  }
-  return image;
+  const png = PNG.sync.read(readFileSync(path));
+  return { width: png.width, height: png.height, data: png.data };
 }
 
 /** For each pixel along one axis of the destination: the first source pixel it covers, and each covered pixel's share. */

@@ -16,6 +16,17 @@ import { alignTranscript, MAX_MODEL_ALIGNMENT_SECONDS, TranscriptMismatchError, 
 import { spectralVisemes } from './spectral-visemes.ts';
 import { alignBySynthesis } from './synthesis-alignment.ts';
 
+/**
+ * What the clip's render tells its video between the recording's steps; either may throw JobFailedError to stop the
+ * clip (the video is too long with this recording, or has ended while it was prepared or aligned).
+ */
+export interface RecordingCheckpoints {
+  /** The recording is prepared and lasts `seconds` (trimmed): before it is aligned and drawn. */
+  prepared(seconds: number): Promise<void>;
+  /** The recording is aligned: before its frames are drawn. */
+  aligned(): Promise<void>;
+}
+
 export class RecordedSpeech implements SpeechEngine {
   readonly name = 'recording';
   /** The recording's own limit, with the silence its edges are given back when trimmed. */
@@ -27,12 +38,14 @@ export class RecordedSpeech implements SpeechEngine {
    * `alignment`: how a transcript in the clip's voice's language is aligned (none: it cannot be). `deadline` (ms
    * since the epoch): the preparation's ffmpeg runs end before it (the render function's time, less its upload).
    * `recordingSeconds`: the longest recording accepted (a test video's is its whole length: test-mode.ts).
+   * `checkpoints`: told of each step's end (the render job checks its video's length and status there).
    */
   constructor(
     private readonly recordingPath: string,
     private readonly alignment: TranscriptAlignment | undefined,
     private readonly deadline?: number,
     private readonly recordingSeconds: number = limits.maxRecordedSpeechSeconds,
+    private readonly checkpoints?: RecordingCheckpoints,
   ) {
     this.maxSeconds = recordingSeconds + 2 * EDGE_SILENCE_SECONDS;
   }
@@ -42,6 +55,7 @@ export class RecordedSpeech implements SpeechEngine {
       if (error instanceof RecordingRejectedError) throw new JobFailedError(error.code, `its recording ${error.reason}`);
       throw error;
     });
+    await this.checkpoints?.prepared(prepared.durationSeconds);
     const base = { wavPath: prepared.wavPath, sampleRate: RECORDING_SAMPLE_RATE, durationSeconds: prepared.durationSeconds };
     const words = transcriptWords(script.shown);
     if (!words.length) {
@@ -49,7 +63,9 @@ export class RecordedSpeech implements SpeechEngine {
       return { ...base, words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
     }
     if (!this.alignment) throw new JobFailedError('audio_transcript_mismatch', "its transcript's language cannot be aligned");
-    return { ...base, ...(await aligned(prepared.alignmentWavPath, script, this.alignment, workDir)) };
+    const timed = await aligned(prepared.alignmentWavPath, script, this.alignment, workDir);
+    await this.checkpoints?.aligned();
+    return { ...base, ...timed };
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npx tsx infra/scripts/bench/sprites.ts [-- --look <dir>]`: what a clip's sprites cost before its first frame, in
- * CPU time (not disturbed by a busy machine): the look's PNG layers decoded (once per warm process), then scaled
+ * CPU time (not disturbed by a busy machine): the look's PNG layers decoded (for each height not yet scaled), then scaled
  * to each bot size in each shape (once per size, then cached), and the compositor's mask (the card's rounded shape) made for each clip.
  * Also the memory they hold: the decoded layers (kept by bytes in sprites.ts's cache) and each size's scaled sprites.
  * Default: bot_ava (built in); `--look` a prepared look's directory.

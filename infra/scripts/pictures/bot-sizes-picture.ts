@@ -6,19 +6,17 @@
  * `--frames` keeps every full-size frame there, to look at one closely. Default path docs/bot-sizes.png.
  */
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
 import { BOT_SIZES } from '#domain/choices';
 import { ASPECT_RATIOS, frameSizeOf, RESOLUTIONS } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '../../../functions/media/media.ts';
 import { renderClip } from '../../../functions/render/engine/index.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
-import { testPortraitLook } from './test-portrait-look.ts';
+import { sheetSetup } from './sheet-setup.ts';
 
 /** Height of each row of the picture, px; the frames of a row are scaled to it. */
 const ROW = 240;
@@ -32,13 +30,8 @@ async function main() {
   const resolution = values.resolution as (typeof RESOLUTIONS)[number];
   if (!RESOLUTIONS.includes(resolution)) throw new Error(`--resolution: one of ${RESOLUTIONS.join(', ')}`);
   const output = resolve(positionals[0] ?? 'docs/bot-sizes.png');
-  const work = mkdtempSync(join(tmpdir(), 'vidbot-sizes-'));
-  const framesDir = values.frames ? resolve(values.frames) : join(work, 'frames');
-  mkdirSync(framesDir, { recursive: true });
+  const { work, framesDir, ava, photo, photoDir } = await sheetSetup('sizes', values.frames);
   try {
-    const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-    const photo: Bot = { ...ava, uid: 'photo', look: 'photo' };
-    const photoDir = await testPortraitLook(work);
     const rows: string[][] = [];
     for (const size of BOT_SIZES) {
       const row: string[] = [];

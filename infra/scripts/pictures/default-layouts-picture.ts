@@ -7,12 +7,11 @@
  * over a caller's background (the sample background), where she keeps her corner. `--frames` keeps the frames
  * at full size. Default path docs/default-layouts.png.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { type Bot, BUILT_IN_BOTS } from '#domain/bot';
+import type { Bot } from '#domain/bot';
 import { LOGO_DEFAULTS, presenterLayoutOf } from '#domain/choices';
 import { ASPECT_RATIOS, frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
@@ -24,7 +23,7 @@ import { renderClip } from '../../../functions/render/engine/index.ts';
 import type { VideoClipInput } from '../../../functions/render/engine/types.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
 import { makeSampleBackground } from '../make-sample-background.ts';
-import { testPortraitLook } from './test-portrait-look.ts';
+import { sheetSetup } from './sheet-setup.ts';
 
 /** Height of each row of the picture, px; the frames of a row are scaled to it. */
 const ROW = 300;
@@ -36,13 +35,8 @@ type Shot = Partial<Pick<VideoClipInput, 'lookDirectory' | 'captions' | 'overlay
 async function main() {
   const { values, positionals } = parseArgs({ options: { frames: { type: 'string' } }, allowPositionals: true });
   const output = resolve(positionals[0] ?? 'docs/default-layouts.png');
-  const work = mkdtempSync(join(tmpdir(), 'vidbot-default-layouts-'));
-  const framesDir = values.frames ? resolve(values.frames) : join(work, 'frames');
-  mkdirSync(framesDir, { recursive: true });
+  const { work, framesDir, ava, photo, photoDir } = await sheetSetup('default-layouts', values.frames);
   try {
-    const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-    const photo: Bot = { ...ava, uid: 'photo', look: 'photo' };
-    const photoDir = await testPortraitLook(work);
     const background = await makeSampleBackground(join(work, 'background.mp4'), { seconds: 4 });
     const logo = await inspectImage(resolve('examples/logo.png'));
     const shots: [string, Shot][] = [

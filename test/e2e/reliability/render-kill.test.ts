@@ -26,7 +26,8 @@ function ffmpegPidsFor(videoId: string): number[] {
 let app: TestRuntime;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  // Render visibility 960 s x 0.015 = 14 s: the killed attempt's message comes back after 14 s.
+  // Render visibility 960 s x 0.015 = 14 s: the killed attempt's message comes back after its 10-s backoff, or after
+  // 14 s if the attempt outlived its visibility (a loaded machine) and could not hide it.
   app = await startTestRuntime({ visibilityScale: 0.015 });
   receiver = await startReceiver(app.webhookSecret);
 }, 60_000);

@@ -136,8 +136,12 @@ describe('parseCreateVideo', () => {
     const refused = problemsOf({ webhook: 'https://e.com', clips: [clip({ text: words(2001) })] });
     expect(refused.map((p) => p.path)).toEqual(['clips[0].text']);
     expect(refused[0]?.message).toMatch(/at most 2000 characters/);
-    // Ten clips' transcripts are not held to the synthesised clips' total.
-    expect(accepted(Array.from({ length: 10 }, () => recorded(words(12_000))))).toBe(10);
+    // The transcripts are not held to the synthesised clips' total, but to their own (limits.maxTotalTranscriptChars).
+    expect(accepted([...Array.from({ length: 3 }, () => recorded(words(12_000))), clip({ text: words(2000) })])).toBe(4);
+    const overTotal = problemsOf({ webhook: 'https://e.com', clips: Array.from({ length: 10 }, () => recorded(words(12_000))) });
+    expect(overTotal).toEqual([
+      { path: 'clips', message: expect.stringContaining("the recordings' transcripts total 120000 characters; at most 36000") },
+    ]);
   });
 
   describe('text must hold something to say', () => {

@@ -183,6 +183,36 @@ describe('creating a video with recorded clips', () => {
   });
 });
 
+describe("a transcript in another script than its voice's language", () => {
+  const problemsFor = (voice: string, text: string) =>
+    create([{ bot_uid: 'bot_ava', voice, audio_url: 'https://e.com/a.wav', text }], uploadsOf([]))
+      .then(() => [])
+      .catch((e: InvalidRequestError) => e.problems);
+
+  it('is refused at clips[i].text, at create, even at 12,000 characters', async () => {
+    const russian = 'Привет, это мой собственный голос. '.repeat(400).slice(0, 12_000).trim();
+    const started = performance.now();
+    const problems = await problemsFor('espeak:en-us+m3', russian);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(problems).toEqual([
+      {
+        path: 'clips[0].text',
+        message:
+          "is mostly in another script: this clip's voice speaks English (America), written in the Latin script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in",
+      },
+    ]);
+    expect(await problemsFor('espeak:fr-fr+m3', 'こんにちは、これは私の声です。 Bonjour.')).toMatchObject([{ path: 'clips[0].text' }]);
+    expect(await problemsFor('espeak:de+m3', 'Γειά σου κόσμε, αυτή είναι η φωνή μου')).toMatchObject([{ path: 'clips[0].text' }]);
+  });
+
+  it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
+    expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt.")).toEqual([]);
+    expect(await problemsFor('espeak:da+m3', 'Blåbærgrød og rødgrød med fløde.')).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'My name is Ivan, in Russian Иван, and I live in Moscow now.')).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', '2024, 2025, 2026!')).toEqual([]);
+  });
+});
+
 describe('the render-cache key of a recorded clip', () => {
   it('changes with the recording, and a synthesised clip keeps its key', () => {
     const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;

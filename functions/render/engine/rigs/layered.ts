@@ -63,9 +63,11 @@ export class LayeredRig extends SpriteRig {
     });
   }
 
-  protected drawHead(frame: Picture, pose: FramePose): void {
+  protected drawHead(frame: Picture, pose: FramePose): Box {
     const { picture, x, y } = this.turnedHead(pose);
-    blendOver(frame, picture, x + pose.bodyX + pose.headX, y + pose.bodyY + pose.headY + (pose.nod ?? 0));
+    const at = { x: x + pose.bodyX + pose.headX, y: y + pose.bodyY + pose.headY + (pose.nod ?? 0) };
+    blendOver(frame, picture, at.x, at.y);
+    return { ...at, width: picture.width, height: picture.height };
   }
 
   /** The head frame turned about the pivot with its brows lifted, and where it goes (nod not included). */

@@ -91,9 +91,11 @@ export class SinglePictureRig extends SpriteRig {
     return { ...pose, headX: 0, headY: 0 };
   }
 
-  protected drawHead(frame: Picture, pose: FramePose): void {
+  protected drawHead(frame: Picture, pose: FramePose): Box {
     const region = this.headRegion;
-    blendOver(frame, this.upperFigure(pose), pose.bodyX + region.x, pose.bodyY + region.y, this.mask);
+    const at = { x: pose.bodyX + region.x, y: pose.bodyY + region.y };
+    blendOver(frame, this.upperFigure(pose), at.x, at.y, this.mask);
+    return { ...at, width: region.width, height: region.height };
   }
 
   /**

@@ -647,7 +647,7 @@ export interface components {
                 })[];
                 remove_bot_background?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
                 reusable_clip?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
-                /** @description What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording. */
+                /** @description What the bot says, at most 2000 characters (markup included); required without a recording. With audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), at most 12000 characters, aligned to it for the captions and the mouth. */
                 text?: string;
                 /** @description Space-separated: at most one entry (fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in) and one exit (fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out); hyphens accepted. */
                 transitions?: string | string[];
@@ -885,7 +885,7 @@ export interface components {
                 })[];
                 remove_bot_background?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
                 reusable_clip?: boolean | ("0" | "1" | "true" | "false" | "TRUE" | "FALSE" | "True" | "False") | (1 | 0);
-                /** @description What the bot says; with audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), aligned to it for the captions and the mouth. Required without a recording. */
+                /** @description What the bot says, at most 2000 characters (markup included); required without a recording. With audio_url or audio_upload, what the recording says (its transcript: plain words, no markup), at most 12000 characters, aligned to it for the captions and the mouth. */
                 text?: string;
                 /** @description Space-separated: at most one entry (fade_in, slide_in_left, slide_in_right, slide_in_up, wipe_in, zoom_in) and one exit (fade_out, slide_out_left, slide_out_right, slide_out_down, wipe_out, zoom_out); hyphens accepted. */
                 transitions?: string | string[];
