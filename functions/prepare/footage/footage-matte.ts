@@ -25,6 +25,11 @@ const KEY_HIGH = 72;
 const STEADY_BACKDROP = 12;
 /** A frame whose sure backdrop is on average this far from the key frames' (RGB summed): the camera moved; no key. */
 const MOVED_CAMERA = 18;
+/**
+ * How much of the frame before's edge (as written) a frame's edge keeps: the carried mattes of two keys a second
+ * apart disagree where the head turns against the shoulders, and an edge decided afresh each frame shimmers.
+ */
+const KEEP_EDGE = 0.75;
 
 interface Footage {
   width: number;
@@ -220,7 +225,7 @@ export async function matteLoop(
     refine(out, unsure, rgba, plate);
     return steadied(out, n);
   };
-  // The edge averaged with the frame before's (as written): a pixel the key decides afresh on each frame would shimmer.
+  // The edge mixed with the frame before's (as written, KEEP_EDGE of it): a pixel the key decides afresh on each frame would shimmer.
   // The loop's first frame follows its last, a key: averaged with it, so the wrap is as steady as any other step.
   const previous = Buffer.alloc(width * height);
   const steadied = (alpha: Buffer, n: number): Buffer => {
@@ -228,7 +233,8 @@ export async function matteLoop(
     for (let p = 0; p < alpha.length; p++) {
       const a = alpha[p]!;
       const b = previous[p]!;
-      if ((a > BACKDROP_ALPHA && a < 255 - BACKDROP_ALPHA) || (b > BACKDROP_ALPHA && b < 255 - BACKDROP_ALPHA)) previous[p] = (a + b + 1) >> 1;
+      if ((a > BACKDROP_ALPHA && a < 255 - BACKDROP_ALPHA) || (b > BACKDROP_ALPHA && b < 255 - BACKDROP_ALPHA))
+        previous[p] = Math.round(a + (b - a) * KEEP_EDGE);
       else previous[p] = a;
     }
     return previous;
