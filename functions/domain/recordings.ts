@@ -49,17 +49,18 @@ export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlign
  * read all of it (up to 12,000 characters) before the warp refused it, so create refuses it instead.
  */
 const TRANSCRIPT_SCRIPT = { name: 'Latin', letter: /(?=\p{L})\p{Script=Latin}/gu } as const;
-const LETTER = /\p{L}/gu;
+/** Letters, and symbols (emoji among them), which espeak-ng reads out as words: digits stay neutral (years, prices). */
+const SAID = /[\p{L}\p{S}]/gu;
 
 /**
- * Why a recording's transcript cannot be in its voice's (aligned) language, or undefined: more than half of its
- * letters are outside that language's script (a Russian or Japanese transcript with an English voice). One pass of
- * two regular expressions over the text: cheap at create.
+ * Why a recording's transcript cannot be in its voice's (aligned) language, or undefined: more than half of what it
+ * says (its letters, symbols and emoji) is outside that language's script's letters (a Russian or Japanese
+ * transcript with an English voice; a run of emoji). One pass of two regular expressions: cheap at create.
  */
 export function transcriptScriptProblem(text: string, languageName: string): string | undefined {
-  const letters = text.match(LETTER)?.length ?? 0;
+  const said = text.match(SAID)?.length ?? 0;
   const inScript = text.match(TRANSCRIPT_SCRIPT.letter)?.length ?? 0;
-  if (letters === 0 || inScript * 2 >= letters) return undefined;
+  if (said === 0 || inScript * 2 >= said) return undefined;
   return `is mostly in another script: this clip's voice speaks ${languageName}, written in the ${TRANSCRIPT_SCRIPT.name} script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in`;
 }
 

@@ -203,6 +203,9 @@ describe("a transcript in another script than its voice's language", () => {
     ]);
     expect(await problemsFor('espeak:fr-fr+m3', 'こんにちは、これは私の声です。 Bonjour.')).toMatchObject([{ path: 'clips[0].text' }]);
     expect(await problemsFor('espeak:de+m3', 'Γειά σου κόσμε, αυτή είναι η φωνή μου')).toMatchObject([{ path: 'clips[0].text' }]);
+    // Emoji and symbols are read out as words too: a transcript of them is not the recording's words.
+    expect(await problemsFor('espeak:en-us+m3', `Hello ${'😀🎉✨'.repeat(600)}`)).toMatchObject([{ path: 'clips[0].text' }]);
+    expect(await problemsFor('espeak:en-us+m3', '→ ★ ♥ © ® ™ ≈ ∞ § ¶ Hi')).toMatchObject([{ path: 'clips[0].text' }]);
   });
 
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
