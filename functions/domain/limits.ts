@@ -25,6 +25,13 @@ export const limits = {
    * over DynamoDB's 400 KB item limit; within this bound the worst case is 227,563 (docs/your-voice.md).
    */
   maxTotalTranscriptChars: 36_000,
+  /**
+   * A video's record as created, in bytes of its JSON (about what DynamoDB counts, a little more): DynamoDB holds at
+   * most 400 KB an item, and the record grows after create (clip results, up to 12 webhook delivery attempts). Fields
+   * each within their own limit (image overlays' 2,048-character URLs, a logo on every clip, transcripts) can add
+   * up past it: such a request is a 400 at `clips`, never a failed write.
+   */
+  maxVideoRecordBytes: 300 * 1024,
   maxClipNameChars: 100,
   /** Overlays (text and images) on one clip. */
   maxOverlays: 10,

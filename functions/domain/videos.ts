@@ -264,6 +264,18 @@ export interface BatchVideoOptions {
  * A video known at create to run past its length (limits.maxVideoSeconds, a test key's 60 s) is refused now (400),
  * not after its renders: its kept clips' stored lengths, breaks and transitions (domain/video-length.ts).
  */
+/** A record too large to store (limits.maxVideoRecordBytes) is the caller's 400 at `clips`, before anything is taken. */
+function refuseOversizedRecord(video: VideoRecord): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(video)).length;
+  if (bytes > limits.maxVideoRecordBytes)
+    throw new InvalidRequestError([
+      {
+        path: 'clips',
+        message: `the video's clips, overlays, URLs and texts take ${Math.ceil(bytes / 1024)} KiB together; at most ${limits.maxVideoRecordBytes / 1024} KiB fit one video: use shorter URLs or texts, or split it into two videos`,
+      },
+    ]);
+}
+
 async function ensureVideoMayFit(clips: ClipSpec[], tenantId: string, test: boolean, deps: Pick<CreateVideoDeps, 'clips'>): Promise<void> {
   const keptSeconds = new Map<string, number>();
   for (const uid of new Set(clips.flatMap((clip) => (clip.reusedClipUid ? [clip.reusedClipUid] : [])))) {
@@ -295,8 +307,6 @@ export async function createVideo(
   const now = deps.now();
   const videoId = deps.newVideoId();
   const claimDeps = deps.recordings && { ...deps.recordings, now: deps.now };
-  // A batch's row speaks the uploads its batch claimed for it when the batch started.
-  const uploadsTaken = options?.batch ? [] : await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);
   const video: VideoRecord = {
     videoId,
     tenantId: caller.tenantId,
@@ -317,6 +327,9 @@ export async function createVideo(
     deadlineAt: Math.floor(now.getTime() / 1000) + limits.videoDeadlineSeconds,
     delivery: { state: options?.sendsEvent === false ? 'none' : 'pending', attempts: [] },
   };
+  refuseOversizedRecord(video);
+  // A batch's row speaks the uploads its batch claimed for it when the batch started.
+  const uploadsTaken = options?.batch ? [] : await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);
   try {
     await deps.videos.create(video);
   } catch (error) {

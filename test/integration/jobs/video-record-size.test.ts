@@ -48,10 +48,12 @@ const clip = (index: number, text: Record<string, unknown>) => ({
 const recorded = (index: number, chars: number) => clip(index, { audio_url: url(`take-${index}`), text: letters(chars) });
 const synthesised = (index: number, chars: number) => clip(index, { text: letters(chars) });
 
-const mutableLimits = limits as { maxTotalTranscriptChars: number };
+const mutableLimits = limits as { maxTotalTranscriptChars: number; maxVideoRecordBytes: number };
 const bound = limits.maxTotalTranscriptChars;
+const recordBound = limits.maxVideoRecordBytes;
 afterEach(() => {
   mutableLimits.maxTotalTranscriptChars = bound;
+  mutableLimits.maxVideoRecordBytes = recordBound;
 });
 
 describe("a video's stored record at the create request's limits", () => {
@@ -82,8 +84,35 @@ describe("a video's stored record at the create request's limits", () => {
     ]);
   }, 60_000);
 
+  it('refuses, with a 400 at clips and nothing stored, a video whose fields each within their limits add up past the record size', async () => {
+    // The transcripts at their bound, and image overlays' URLs instead of text overlays: each at its limit.
+    const recordings = Math.floor(limits.maxTotalTranscriptChars / limits.maxRecordedTranscriptChars);
+    const clips = Array.from({ length: limits.maxClips }, (_, index) => ({
+      ...(index < recordings ? recorded(index, limits.maxRecordedTranscriptChars) : synthesised(index, 1400)),
+      overlays: Array.from({ length: limits.maxOverlays }, (_, i) => ({ type: 'image', url: url(`o-${index}-${i}`), position: 'top-center' })),
+    }));
+    // A logo (copied onto every clip) and music at their URLs' limit too.
+    const fields = { logo: { url: url('logo') }, music: { url: url('music') } };
+    mutableLimits.maxVideoRecordBytes = Number.POSITIVE_INFINITY;
+    const unbounded = await submit(clips, true, undefined, fields).then(() => storedBytes(`vid_test${counter}`));
+    console.log(`the same request without the record bound: ${unbounded} bytes stored`);
+    expect(unbounded).toBeGreaterThan(recordBound);
+    mutableLimits.maxVideoRecordBytes = recordBound;
+    const refused = await submit(clips, true, undefined, fields).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect((refused as InvalidRequestError).problems).toEqual([
+      {
+        path: 'clips',
+        message: expect.stringMatching(/^the video's clips, overlays, URLs and texts take \d+ KiB together; at most 300 KiB fit one video/),
+      },
+    ]);
+    const { Item } = await dynamo.client.send(new GetCommand({ TableName: 'videos', Key: { videoId: `vid_test${counter}` } }));
+    expect(Item).toBeUndefined();
+  }, 60_000);
+
   it('would pass 400 KB without the bound: ten 12,000-character transcripts', async () => {
     mutableLimits.maxTotalTranscriptChars = limits.maxClips * limits.maxRecordedTranscriptChars;
+    mutableLimits.maxVideoRecordBytes = Number.POSITIVE_INFINITY;
     const clips = Array.from({ length: limits.maxClips }, (_, i) => recorded(i, limits.maxRecordedTranscriptChars));
     const stored = await submit(clips).then(
       async () => storedBytes(`vid_test${counter}`),
