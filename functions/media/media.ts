@@ -90,7 +90,7 @@ export const budgetFor = (mediaSeconds: number) =>
  * function is stopped by our watchdog, with its own error, before the function's time runs out.
  */
 export const budgetUntil = (mediaSeconds: number, deadline?: number, now = Date.now()) =>
-  deadline === undefined ? budgetFor(mediaSeconds) : Math.max(1, Math.min(budgetFor(mediaSeconds), (deadline - now) / 1000));
+  deadline === undefined ? budgetFor(mediaSeconds) : Math.max(1, Math.min(budgetFor(mediaSeconds), Math.floor((deadline - now) / 1000)));
 
 export interface RunOptions {
   /** Wall-clock budget in seconds; the run is killed past it. */

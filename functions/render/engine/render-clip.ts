@@ -49,8 +49,9 @@ async function renderVoice(speech: SpeechResult, shown: string, input: VoiceClip
 
 /** The encode's budget: its share of media.ts budgetFor, never past the input's deadline. */
 function budgetOf(input: RenderClipInput, mediaSeconds: number): number {
-  const budget = budgetFor(mediaSeconds) * (input.budgetScale ?? 1);
-  return input.deadline === undefined ? budget : Math.max(0, Math.min(budget, (input.deadline - Date.now()) / 1000));
+  // Whole seconds: the budget is named in the caller's error message.
+  const budget = Math.round(budgetFor(mediaSeconds) * (input.budgetScale ?? 1));
+  return input.deadline === undefined ? budget : Math.max(0, Math.min(budget, Math.floor((input.deadline - Date.now()) / 1000)));
 }
 
 /** The outputs: the clip (H.264 + AAC, `seconds` long) from the graph's `video` and `audio`, and the poster from its `poster`. */
