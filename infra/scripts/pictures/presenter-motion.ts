@@ -6,7 +6,7 @@
  * pause between them; then, cropped to the bot: docs/presenter-motion-<kind>.png, a contact sheet (a frame every
  * 0.3 s, its time under it), and docs/presenter-motion-<kind>.mp4, the clip itself (small, with its sound).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
@@ -15,12 +15,12 @@ import { frameSizeOf } from '#domain/shape';
 import { voiceToSpeak } from '#domain/voices';
 import { runFfmpeg } from '../../../functions/media/media.ts';
 import { buildDrawnLook } from '../../../functions/prepare/drawn-look.ts';
-import { buildPhotoLook, loadPhotoModels } from '../../../functions/prepare/photo-look.ts';
 import { fontFilePath, THEME_FONT_FILES } from '../../../functions/render/engine/fonts.ts';
 import { renderClip } from '../../../functions/render/engine/index.ts';
 import { layoutFor } from '../../../functions/render/engine/layout.ts';
 import { lookManifest } from '../../../functions/render/engine/sprites.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
+import { writeTestPortraitLook } from './sheet-setup.ts';
 
 const TEXT = 'Hello, and welcome back. Today we look at three things. <break time="1.2s"/> First, the numbers; then, what they mean for you.';
 const FRAME = frameSizeOf({ aspectRatio: '16:9', resolution: '720p' });
@@ -52,11 +52,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'vidbot-motion-'));
   try {
     const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
-    await loadPhotoModels();
-    const look = await buildPhotoLook(readFileSync(resolve('test/fixtures/prepare/portrait.jpg')));
-    const photoDir = join(work, 'photo-look');
-    mkdirSync(photoDir);
-    for (const [file, bytes] of look.files) writeFileSync(join(photoDir, file), bytes);
+    const photoDir = await writeTestPortraitLook(work);
     const drawnDir = join(work, 'drawn-look');
     mkdirSync(drawnDir);
     for (const [file, bytes] of (await drawnLook()).files) writeFileSync(join(drawnDir, file), bytes);

@@ -24,10 +24,16 @@ export async function sheetSetup(name: string, frames: string | undefined): Prom
   const framesDir = frames ? resolve(frames) : join(work, 'frames');
   mkdirSync(framesDir, { recursive: true });
   const ava = BUILT_IN_BOTS.find((b) => b.uid === 'bot_ava')!;
+  const photoDir = await writeTestPortraitLook(work);
+  return { work, framesDir, ava, photo: { ...ava, uid: 'photo', look: 'photo' }, photoDir };
+}
+
+/** The test portrait's photo look, prepared and written to `<work>/photo-look`: its directory. */
+export async function writeTestPortraitLook(work: string): Promise<string> {
   await loadPhotoModels();
   const look = await buildPhotoLook(readFileSync(resolve('test/fixtures/prepare/portrait.jpg')));
   const photoDir = join(work, 'photo-look');
   mkdirSync(photoDir);
   for (const [file, bytes] of look.files) writeFileSync(join(photoDir, file), bytes);
-  return { work, framesDir, ava, photo: { ...ava, uid: 'photo', look: 'photo' }, photoDir };
+  return photoDir;
 }

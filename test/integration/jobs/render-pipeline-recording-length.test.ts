@@ -12,22 +12,11 @@ import { limits } from '#domain/limits';
 import { renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput } from '#functions/render/engine/types.ts';
 import { recordingCheckpoints } from '#functions/render/recording.ts';
-import { wavFromPcm16 } from '#media/wav';
 import { clipDeps, counter, download, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
+import { swellingTone } from '../../support/tone.ts';
 
 const clock = new Date('2026-11-28T09:00:00Z');
 useRenderPipeline(() => clock);
-
-const RATE = 8000;
-/** `seconds` of a 220-Hz tone that swells and fades every second, as an 8-kHz WAV: no silence to trim. */
-function tone(seconds: number): Buffer {
-  const pcm = Buffer.alloc(Math.round(seconds * RATE) * 2);
-  for (let i = 0; i < pcm.length / 2; i++) {
-    const t = i / RATE;
-    pcm.writeInt16LE(Math.round(12000 * (0.6 + 0.4 * Math.sin(2 * Math.PI * t)) * Math.sin(2 * Math.PI * 220 * t)), i * 2);
-  }
-  return wavFromPcm16(pcm, RATE);
-}
 
 const mutableLimits = limits as { maxVideoSeconds: number };
 const liveLimit = limits.maxVideoSeconds;
@@ -40,7 +29,7 @@ beforeEach(() => {
   drawn = [];
   // Each URL its own recording (the same bytes would be found in the render cache): take-1 lasts 3.1 s.
   download.mockImplementation(async (url: string, path: string) => {
-    const bytes = tone(3 + Number(/take-(\d+)/.exec(url)?.[1] ?? 0) / 10);
+    const bytes = swellingTone(3 + Number(/take-(\d+)/.exec(url)?.[1] ?? 0) / 10);
     await writeFile(path, bytes);
     return bytes.length;
   });

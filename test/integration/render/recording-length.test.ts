@@ -13,19 +13,7 @@ import { speechScriptOf } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { recordingSecondsFor } from '#domain/test-mode';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
-import { wavFromPcm16 } from '#media/wav';
-
-const RATE = 8000;
-
-/** `seconds` of a 220-Hz tone that swells and fades every second (a voice's loudness moves), as an 8-kHz WAV. */
-function tone(seconds: number): Buffer {
-  const pcm = Buffer.alloc(Math.round(seconds * RATE) * 2);
-  for (let i = 0; i < pcm.length / 2; i++) {
-    const t = i / RATE;
-    pcm.writeInt16LE(Math.round(12000 * (0.6 + 0.4 * Math.sin(2 * Math.PI * t)) * Math.sin(2 * Math.PI * 220 * t)), i * 2);
-  }
-  return wavFromPcm16(pcm, RATE);
-}
+import { swellingTone } from '../../support/tone.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -35,7 +23,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const speak = async (seconds: number, video: { test?: true } = {}) => {
   const path = join(dir, `tone-${seconds}.wav`);
-  await writeFile(path, tone(seconds));
+  await writeFile(path, swellingTone(seconds));
   const engine = new RecordedSpeech(path, undefined, undefined, recordingSecondsFor(video, limits.maxRecordedSpeechSeconds));
   return { engine, result: engine.synthesize(speechScriptOf(''), { id: 'recording' }, dir) };
 };
