@@ -134,6 +134,29 @@ const progressMarks = (chunk: Buffer) =>
     ?.join() ?? '';
 
 /**
+ * A run's budget and stall timers, which call `kill` with why. After the event loop was blocked (a long synchronous
+ * computation beside the run), timers run before the run's pending progress and exit are read: each decides only
+ * after them (setImmediate), so a run that finished or advanced meanwhile is not killed.
+ */
+function watchdog(budgetSeconds: number, stallSeconds: number | undefined, kill: (error: MediaBudgetError) => void) {
+  const budgetTimer = setTimeout(() => setImmediate(() => kill(new MediaBudgetError('budget', budgetSeconds))), budgetSeconds * 1000);
+  let lastAdvance = Date.now();
+  const stalled = () => stallSeconds !== undefined && Date.now() - lastAdvance > stallSeconds * 1000;
+  const stallTimer = setInterval(() => {
+    if (stalled()) setImmediate(() => stalled() && kill(new MediaBudgetError('stall', stallSeconds!)));
+  }, 1000);
+  return {
+    advanced: () => {
+      lastAdvance = Date.now();
+    },
+    stop: () => {
+      clearTimeout(budgetTimer);
+      clearInterval(stallTimer);
+    },
+  };
+}
+
+/**
  * Runs ffmpeg with `args` (argument array, never a shell) under a watchdog. The base flags, the log level and,
  * for runs with an output, `-progress pipe:1` are added here.
  */
@@ -153,8 +176,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(budgetTimer);
-      clearInterval(stallTimer);
+      timers.stop();
       fn();
     };
     const kill = (error: MediaBudgetError) => {
@@ -162,25 +184,14 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
       killedFor = error;
       child.kill('SIGKILL');
     };
-    // After the event loop was blocked (a long synchronous computation beside this run), timers run before the
-    // run's pending progress and exit are read: each watchdog decides only after them (setImmediate), so a run that
-    // finished or advanced meanwhile is not killed.
-    const budgetTimer = setTimeout(
-      () => setImmediate(() => kill(new MediaBudgetError('budget', options.budgetSeconds))),
-      options.budgetSeconds * 1000,
-    );
-    let lastAdvance = Date.now();
-    const stalled = () => stallSeconds !== undefined && Date.now() - lastAdvance > stallSeconds * 1000;
-    const stallTimer = setInterval(() => {
-      if (stalled()) setImmediate(() => stalled() && kill(new MediaBudgetError('stall', stallSeconds!)));
-    }, 1000);
+    const timers = watchdog(options.budgetSeconds, stallSeconds, kill);
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (options.captureStdout) return void out.push(chunk);
       const marks = progressMarks(chunk);
       if (marks && marks !== lastProgress) {
         lastProgress = marks;
-        lastAdvance = Date.now();
+        timers.advanced();
       }
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -208,7 +219,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
       const drawn = frame(i);
       i++;
       // Frames accepted by ffmpeg are progress too (the encoder may lag behind a long lookahead).
-      lastAdvance = Date.now();
+      timers.advanced();
       if (options.onProgress && i % 30 === 0) options.onProgress(i / count);
       // A frame drawn from another stream (a video bot's footage) arrives later; a failure there stops this run.
       if (Buffer.isBuffer(drawn)) child.stdin.write(drawn, pump);
