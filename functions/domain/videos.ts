@@ -260,10 +260,6 @@ export interface BatchVideoOptions {
   sendsEvent: boolean;
 }
 
-/**
- * A video known at create to run past its length (limits.maxVideoSeconds, a test key's 60 s) is refused now (400),
- * not after its renders: its kept clips' stored lengths, breaks and transitions (domain/video-length.ts).
- */
 /** A record too large to store (limits.maxVideoRecordBytes) is the caller's 400 at `clips`, before anything is taken. */
 function refuseOversizedRecord(video: VideoRecord): void {
   const bytes = new TextEncoder().encode(JSON.stringify(video)).length;
@@ -276,6 +272,10 @@ function refuseOversizedRecord(video: VideoRecord): void {
     ]);
 }
 
+/**
+ * A video known at create to run past its length (limits.maxVideoSeconds, a test key's 60 s) is refused now (400),
+ * not after its renders: its kept clips' stored lengths, breaks and transitions (domain/video-length.ts).
+ */
 async function ensureVideoMayFit(clips: ClipSpec[], tenantId: string, test: boolean, deps: Pick<CreateVideoDeps, 'clips'>): Promise<void> {
   const keptSeconds = new Map<string, number>();
   for (const uid of new Set(clips.flatMap((clip) => (clip.reusedClipUid ? [clip.reusedClipUid] : [])))) {
