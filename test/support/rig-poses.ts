@@ -2,7 +2,7 @@ import type { FramePose } from '#functions/render/engine/animation.ts';
 import type { PresenterRig } from '#functions/render/engine/rigs/presenter-rig.ts';
 
 /** Poses that hold the body and the head's offset and turn for a few frames while the mouth, eyes and brows change (as a clip's do). */
-export function poseSequence(): FramePose[] {
+function poseSequence(): FramePose[] {
   const mouths = ['m0', 'm2', 'm4', 'm1'];
   const list: FramePose[] = [];
   for (let i = 0; i < 24; i++) {
