@@ -51,14 +51,20 @@ export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlign
 const TRANSCRIPT_SCRIPT = { name: 'Latin', letter: /(?=\p{L})\p{Script=Latin}/gu } as const;
 /** Letters, and symbols (emoji among them), which espeak-ng reads out as words: digits stay neutral (years, prices). */
 const SAID = /[\p{L}\p{S}]/gu;
+/**
+ * An emoji is read out by its name ("grinning face", 13 letters; "party popper", 11): it counts as this many
+ * letters said, so that half a transcript's emoji cannot pass for a letter each.
+ */
+const EMOJI = /\p{Extended_Pictographic}/gu;
+const LETTERS_SAID_PER_EMOJI = 12;
 
 /**
  * Why a recording's transcript cannot be in its voice's (aligned) language, or undefined: more than half of what it
- * says (its letters, symbols and emoji) is outside that language's script's letters (a Russian or Japanese
+ * says (its letters, symbols, and emoji by the length of their names) is outside that language's script's letters (a Russian or Japanese
  * transcript with an English voice; a run of emoji). One pass of two regular expressions: cheap at create.
  */
 export function transcriptScriptProblem(text: string, languageName: string): string | undefined {
-  const said = text.match(SAID)?.length ?? 0;
+  const said = (text.match(SAID)?.length ?? 0) + (LETTERS_SAID_PER_EMOJI - 1) * (text.match(EMOJI)?.length ?? 0);
   const inScript = text.match(TRANSCRIPT_SCRIPT.letter)?.length ?? 0;
   if (said === 0 || inScript * 2 >= said) return undefined;
   return `is mostly in another script: this clip's voice speaks ${languageName}, written in the ${TRANSCRIPT_SCRIPT.name} script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in`;

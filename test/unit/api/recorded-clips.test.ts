@@ -206,6 +206,8 @@ describe("a transcript in another script than its voice's language", () => {
     // Emoji and symbols are read out as words too: a transcript of them is not the recording's words.
     expect(await problemsFor('espeak:en-us+m3', `Hello ${'😀🎉✨'.repeat(600)}`)).toMatchObject([{ path: 'clips[0].text' }]);
     expect(await problemsFor('espeak:en-us+m3', '→ ★ ♥ © ® ™ ≈ ∞ § ¶ Hi')).toMatchObject([{ path: 'clips[0].text' }]);
+    // An emoji is read by its name ("grinning face"): one a letter is refused as emoji alone are.
+    expect(await problemsFor('espeak:en-us+m3', 'a😀 '.repeat(3000))).toMatchObject([{ path: 'clips[0].text' }]);
   });
 
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
@@ -213,6 +215,7 @@ describe("a transcript in another script than its voice's language", () => {
     expect(await problemsFor('espeak:da+m3', 'Blåbærgrød og rødgrød med fløde.')).toEqual([]);
     expect(await problemsFor('espeak:en-us+m3', 'My name is Ivan, in Russian Иван, and I live in Moscow now.')).toEqual([]);
     expect(await problemsFor('espeak:en-us+m3', '2024, 2025, 2026!')).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'Well done, everyone, and thank you all for coming 🎉')).toEqual([]);
   });
 });
 
