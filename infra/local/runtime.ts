@@ -354,7 +354,11 @@ function startFunctionHosts(
   const hosts = new Map<string, FunctionHost>();
   for (const [name, decl] of Object.entries(functions)) {
     // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
-    const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
+    const env = {
+      ...baseEnv,
+      ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak', options.visibilityScale ?? 1),
+      ...options.functionEnvironment,
+    };
     const perFunction = decl.trigger === 'queue' ? Math.min(decl.localConcurrency ?? concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
     const host = new FunctionHost(name, decl, env, {
       root,
