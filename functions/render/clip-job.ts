@@ -28,6 +28,7 @@ import { findVoice, type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#d
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
 import type { ImageMedia, PictureFit } from '#media/image-media';
+import { mediaRunsStarted } from '#media/media';
 import { backgroundRules, clipRemoteMedia, type ImageSubject, imageRules, recordingRules } from '#media/remote-media';
 import { type ImageLayer, imageFitOf } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
@@ -244,6 +245,7 @@ async function findInCache(
 async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
   const { videoId, clip, clipIndex, bot, own, pin, spec, keptKey, renderKey, recording } = job;
   const started = Date.now();
+  const runsBefore = mediaRunsStarted();
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
   let images: (ImageLayer & { image: Promise<ImageMedia> })[] = [];
@@ -293,6 +295,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
       render_ms: result.renderMs,
       background_ms: backgroundMs,
       upload_ms: Date.now() - uploadStarted,
+      ffmpeg_runs: mediaRunsStarted() - runsBefore,
       cues: output.cues.length,
       ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
       ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),

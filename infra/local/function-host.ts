@@ -213,7 +213,7 @@ export class FunctionHost {
     };
     const worker = new Worker(WORKER_URL, {
       env,
-      workerData: { entry: this.decl.entry, entryUrl: pathToFileURL(this.entryPath).href, handlerExport: 'handler' },
+      workerData: { entry: this.decl.entry, entryUrl: pathToFileURL(this.entryPath).href, handlerExport: 'handler', thread: this.name },
       name: this.functionName,
       // Piped only when someone reads it; otherwise the worker writes to this process's stdout and stderr.
       stdout: !!this.options.output,
