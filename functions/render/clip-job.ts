@@ -60,8 +60,8 @@ export interface ClipJobDeps {
   speechFor: (voice: SpeechVoice) => SpeechEngine;
   /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
   voices: VoiceOptions;
-  /** Reads the background the fetch stage stored under `key` into `path` and inspects it, or throws JobFailedError. */
-  fetchBackground: (key: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
+  /** Reads the background stored under `key` into `path` and inspects it (once per account's bytes), or throws JobFailedError. */
+  fetchBackground: (key: string, path: string, workDir: string, budget: PictureBudget, account: string) => Promise<BackgroundMedia>;
   /** Reads a clip's recording (its upload, or what the fetch stage brought from its URL) into `path`, or throws JobFailedError. */
   fetchRecording: (recording: RecordingObject, path: string) => Promise<{ sha256: string }>;
   /**
@@ -319,7 +319,9 @@ function clipMediaOf({ video, videoId, spec }: ClipRender, deps: ClipJobDeps, wo
   const budget = new PictureBudget();
   const key = (use: string, url: string) => fetchedMediaKey(video.tenantId, videoId, use, url);
   const background = spec.background
-    ? deps.fetchBackground(key(backgroundRules.code, spec.background), join(workDir, 'background'), workDir, budget).finally(backgroundDone)
+    ? deps
+        .fetchBackground(key(backgroundRules.code, spec.background), join(workDir, 'background'), workDir, budget, video.tenantId)
+        .finally(backgroundDone)
     : undefined;
   const images = imageLayersOf(spec).map(({ url, subject, ...layer }, i) => ({
     ...layer,
