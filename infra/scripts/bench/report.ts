@@ -18,7 +18,7 @@ export interface VideoRun {
   seconds: number;
   cpu: number;
   after?: number;
-  /** The create → webhook CPU by thread: the functions' own (on AWS, the video's) and the local runtime's. */
+  /** `cpu` by thread: the functions' own (on AWS, the video's) and the local runtime's. */
   split?: CpuSplit;
   t0: number;
   webhookAt: number;
@@ -77,7 +77,7 @@ export function printPair(row: Row, pair: Pair): void {
       `${video.after === undefined ? '' : ` (${f2(video.after)} s of it after the webhook)`} | ` +
       `floor ${f2(floor.seconds)} s, CPU ${f2(floor.cpu)} s | wall ${f2(video.seconds / floor.seconds)}x, CPU ${f2(video.cpu / floor.cpu)}x | load ${f2(pair.load)}`,
   );
-  if (video.split) console.log(`  create -> webhook CPU by thread: ${describeSplit(video.split)}`);
+  if (video.split) console.log(`  the service's CPU by thread: ${describeSplit(video.split)}`);
 }
 
 /** The machine the figures were taken on. */
@@ -87,7 +87,7 @@ export function machine(): string {
 }
 
 /**
- * The split's columns: the functions' threads and ffmpeg against the runtime's rest (create → webhook), and the
+ * The split's columns: the functions' threads and ffmpeg against the runtime's rest, and the
  * functions' CPU against the floor, what the video would cost with each function on its own machine.
  */
 function splitCells(row: Row): string {

@@ -75,6 +75,16 @@ export function splitBetween(before: ThreadSnapshot, after: ThreadSnapshot, pid 
   return split;
 }
 
+/**
+ * `a` and `b` together, less `ownChildren` seconds of b's children: the bench's own ffmpeg (the floor), which is
+ * not the service's.
+ */
+export function addSplits(a: CpuSplit, b: CpuSplit, ownChildren = 0): CpuSplit {
+  const functions = { ...a.functions };
+  for (const [fn, seconds] of Object.entries(b.functions)) functions[fn] = (functions[fn] ?? 0) + seconds;
+  return { functions, children: a.children + Math.max(0, b.children - ownChildren), main: a.main + b.main, shared: a.shared + b.shared };
+}
+
 /** The functions' threads and their children: what the video costs where each function has its own machine. */
 export const functionsCpu = (split: CpuSplit) => Object.values(split.functions).reduce((a, b) => a + b, 0) + split.children;
 
