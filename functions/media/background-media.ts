@@ -3,9 +3,9 @@ import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
 import type { PictureBudget } from '#domain/picture-budget';
-import { checkDecodeAgainstHeader, declaredOf } from './decode-check.ts';
+import { checkDecodeAgainstHeader, type DecodeCheck, declaredOf } from './decode-check.ts';
 import { decoderPixelsFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
-import { identifyInput } from './probe.ts';
+import { identifyInput, type ProbeResult } from './probe.ts';
 
 export interface BackgroundFormat {
   /** The ffmpeg demuxer, named with -f on every run. */
@@ -80,12 +80,39 @@ async function declaredImageSize(path: string): Promise<{ width: number; height:
   }
 }
 
+/** What inspecting a background's bytes decided, whichever file holds them: the same bytes get the same verdict. */
+export type BackgroundVerdict = Omit<BackgroundMedia, 'path'>;
+
+/** Verdicts already reached, under a key of the bytes they were reached on (the caller keys them by content). */
+export interface BackgroundVerdicts {
+  get(key: string): BackgroundVerdict | undefined;
+  set(key: string, verdict: BackgroundVerdict): void;
+}
+
 /**
  * Decides whether a downloaded background may be rendered, and how: rejects (MediaRejectedError) anything not in
  * BACKGROUND_FORMATS, without a readable picture, or over the size and frame-rate limits, and remuxes the
  * formats ffmpeg cannot loop. `workDir` receives the remuxed copy. Its frame counts against the clip's `budget`.
+ * With `known`, a verdict found under its key is taken without running ffmpeg, and a new one is kept there.
  */
-export async function inspectBackground(path: string, workDir: string, budget?: PictureBudget): Promise<BackgroundMedia> {
+export async function inspectBackground(
+  path: string,
+  workDir: string,
+  budget?: PictureBudget,
+  known?: { key: string; verdicts: BackgroundVerdicts },
+): Promise<BackgroundMedia> {
+  let verdict = known?.verdicts.get(known.key);
+  if (verdict) budget?.claim(verdict.width, verdict.height);
+  else {
+    verdict = await judgeBackground(path, budget);
+    known?.verdicts.set(known.key, verdict);
+  }
+  const media: BackgroundMedia = { path, ...verdict };
+  return verdict.format.remux ? remuxToMatroska(media, workDir) : media;
+}
+
+/** The inspection itself: the file identified, bounded and its streams checked by ffmpeg. */
+async function judgeBackground(path: string, budget?: PictureBudget): Promise<BackgroundVerdict> {
   const declared = await declaredImageSize(path);
   if (declared) checkPictureSize(declared.width, declared.height);
 
@@ -108,27 +135,40 @@ export async function inspectBackground(path: string, workDir: string, budget?: 
   if (!format.still && fps > limits.maxBackgroundFps)
     throw new MediaRejectedError(`has ${fps} frames per second; at most ${limits.maxBackgroundFps} are accepted`);
 
-  // The report's stream lines can be forged (a metadata key may hold a line break and a "Stream" line of its
-  // own), so whether the file has a picture and a sound is asked of ffmpeg's stream mapping, not read.
-  // Side by side; both settle before either result is used, so no check outlives the inspection.
-  const [videoCheck, audioCheck] = await Promise.allSettled([
-    hasStream(path, format, 'v'),
-    probed.streams.some((s) => s.codec_type === 'audio') && hasStream(path, format, 'a'),
-  ]);
+  const claimsSound = probed.streams.some((s) => s.codec_type === 'audio');
+  // A moving picture's first seconds are decoded against its header; one run that also maps the sound the report
+  // claims proves both streams there. Any failure of it leaves the verdict to the checks one by one.
+  if (!format.still && (await decodesWithClaimedStreams(path, format, probed, claimsSound))) return { format, width, height, hasAudio: claimsSound };
+  const hasAudio = await checkStreams(path, format, claimsSound);
+  if (!format.still) await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(probed), decodeCheckOf(false));
+  return { format, width, height, hasAudio };
+}
+
+/** The background's decode check: its first seconds, with its sound when `withSound` (the render loops or cuts it). */
+const decodeCheckOf = (withSound: boolean): DecodeCheck => ({ stream: 'v', withSound, maxSeconds: Infinity, checkSeconds: BACKGROUND_CHECK_SECONDS });
+
+/** Whether the picture, and the sound when the report claims one, map and decode as the header says, in one run. */
+async function decodesWithClaimedStreams(path: string, format: BackgroundFormat, probed: ProbeResult, claimsSound: boolean): Promise<boolean> {
+  try {
+    await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(probed), decodeCheckOf(claimsSound));
+    return true;
+  } catch (error) {
+    if (error instanceof MediaRejectedError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Whether the file has a picture (else it is refused) and a sound. The report's stream lines can be forged (a
+ * metadata key may hold a line break and a "Stream" line of its own), so this is asked of ffmpeg's stream mapping,
+ * not read. Side by side; both settle before either result is used, so no check outlives the inspection.
+ */
+async function checkStreams(path: string, format: BackgroundFormat, claimsSound: boolean): Promise<boolean> {
+  const [videoCheck, audioCheck] = await Promise.allSettled([hasStream(path, format, 'v'), claimsSound && hasStream(path, format, 'a')]);
   if (videoCheck.status === 'rejected') throw videoCheck.reason;
   if (audioCheck.status === 'rejected') throw audioCheck.reason;
-  const hasVideo = videoCheck.value;
-  const hasAudio = audioCheck.value;
-  if (!hasVideo) throw new MediaRejectedError(`(${format.label}) has no video picture`);
-  // Its first seconds decode as its header says (the render's decoder then refuses larger frames: backgroundInputArgs).
-  if (!format.still)
-    await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(probed), {
-      stream: 'v',
-      maxSeconds: Infinity,
-      checkSeconds: BACKGROUND_CHECK_SECONDS,
-    });
-  const media: BackgroundMedia = { path, format, width, height, hasAudio };
-  return format.remux ? remuxToMatroska(media, workDir) : media;
+  if (!videoCheck.value) throw new MediaRejectedError(`(${format.label}) has no video picture`);
+  return audioCheck.value;
 }
 
 /** Whether the file really has a stream of `kind`: mapping it works (`-t 0`: nothing is decoded). */

@@ -58,6 +58,8 @@ export const decodeCheckBudget = (limit: number, deadline?: number, now = Date.n
 export interface DecodeCheck {
   /** The first picture ('v') or sound ('a') is decoded. */
   stream: 'v' | 'a';
+  /** The first sound is decoded too, beside the picture: the run fails when the file has none. @default false */
+  withSound?: boolean;
   /** The most the caller takes: decoding past it fails, whatever the file claims. */
   maxSeconds: number;
   /**
@@ -79,7 +81,7 @@ export async function checkDecodeAgainstHeader(
   path: string,
   demuxer: string,
   declared: DeclaredMedia,
-  { stream, maxSeconds, checkSeconds = maxSeconds, deadline }: DecodeCheck,
+  { stream, withSound = false, maxSeconds, checkSeconds = maxSeconds, deadline }: DecodeCheck,
 ): Promise<number> {
   const claimed = declared.seconds;
   const allowed = claimed === undefined ? maxSeconds : Math.min(maxSeconds, claimed + toleranceOf(claimed));
@@ -97,6 +99,7 @@ export async function checkDecodeAgainstHeader(
     path,
     '-map',
     `0:${stream}:0`,
+    ...(withSound && stream === 'v' ? ['-map', '0:a:0'] : []),
     // Half a second past the limit: enough to see that it goes on.
     '-t',
     (limit + 0.5).toFixed(3),

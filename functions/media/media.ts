@@ -19,6 +19,13 @@ import { spawn } from 'node:child_process';
 import { limits } from '#domain/limits';
 import { ffmpegPath } from './binaries.ts';
 
+let runsStarted = 0;
+/**
+ * How many ffmpeg processes this execution environment has started: a render logs the difference across it (an
+ * environment renders one clip at a time), since each start forks the whole Node process.
+ */
+export const mediaRunsStarted = () => runsStarted;
+
 /** ffmpeg exited non-zero (or by a signal we did not send). The message is ours; stderr is for the logs. */
 export class MediaToolError extends Error {
   constructor(
@@ -165,6 +172,7 @@ export function runFfmpeg(args: string[], options: RunOptions): Promise<RunResul
   const progressArgs = stallSeconds === undefined ? [] : ['-progress', 'pipe:1'];
   const fullArgs = [...BASE_ARGS, '-loglevel', options.logLevel ?? 'error', ...progressArgs, ...args];
   return new Promise((resolve, reject) => {
+    runsStarted++;
     const child = spawn(ffmpegPath(), fullArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const out: Buffer[] = [];
@@ -250,6 +258,7 @@ export interface FrameReader {
  * Under the same budget as runFfmpeg; a failed run rejects the next read with a MediaToolError.
  */
 export function readFrames(args: string[], frameBytes: number, options: { budgetSeconds: number }): FrameReader {
+  runsStarted++;
   const child = spawn(ffmpegPath(), [...BASE_ARGS, '-loglevel', 'error', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const chunks: Buffer[] = [];

@@ -28,6 +28,7 @@ import { findVoice, type SpeechVoice, type VoiceOptions, voiceToSpeak } from '#d
 import type { BackgroundMedia } from '#media/background-media';
 import { POSTER_CONTENT_TYPE } from '#media/formats';
 import type { ImageMedia, PictureFit } from '#media/image-media';
+import { mediaRunsStarted } from '#media/media';
 import { backgroundRules, clipRemoteMedia, type ImageSubject, imageRules, recordingRules } from '#media/remote-media';
 import { type ImageLayer, imageFitOf } from './engine/image-layers.ts';
 import type { RenderClipInput, RenderClipOutput, SpeechEngine } from './engine/types.ts';
@@ -59,8 +60,8 @@ export interface ClipJobDeps {
   speechFor: (voice: SpeechVoice) => SpeechEngine;
   /** Which voices the deployment speaks (config SPEECH_ENGINE): the bot's Polly voice or its espeak-ng one. */
   voices: VoiceOptions;
-  /** Reads the background the fetch stage stored under `key` into `path` and inspects it, or throws JobFailedError. */
-  fetchBackground: (key: string, path: string, workDir: string, budget: PictureBudget) => Promise<BackgroundMedia>;
+  /** Reads the background stored under `key` into `path` and inspects it (once per account's bytes), or throws JobFailedError. */
+  fetchBackground: (key: string, path: string, workDir: string, budget: PictureBudget, account: string) => Promise<BackgroundMedia>;
   /** Reads a clip's recording (its upload, or what the fetch stage brought from its URL) into `path`, or throws JobFailedError. */
   fetchRecording: (recording: RecordingObject, path: string) => Promise<{ sha256: string }>;
   /**
@@ -244,6 +245,7 @@ async function findInCache(
 async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJobDeps): Promise<void> {
   const { videoId, clip, clipIndex, bot, own, pin, spec, keptKey, renderKey, recording } = job;
   const started = Date.now();
+  const runsBefore = mediaRunsStarted();
   const workDir = await makeWorkDir('render', `${videoId}-${clipIndex}`);
   let background: Promise<BackgroundMedia> | undefined;
   let images: (ImageLayer & { image: Promise<ImageMedia> })[] = [];
@@ -293,6 +295,7 @@ async function renderAndStore(job: ClipRender, result: ClipResult, deps: ClipJob
       render_ms: result.renderMs,
       background_ms: backgroundMs,
       upload_ms: Date.now() - uploadStarted,
+      ffmpeg_runs: mediaRunsStarted() - runsBefore,
       cues: output.cues.length,
       ...(clip.captions === 'burn' && { captions_burned: output.captionsBurned ?? false }),
       ...(t && { speech_ms: t.speechMs, setup_ms: t.setupMs, first_frame_ms: t.firstFrameMs, draw_ms: t.drawMs, encode_ms: t.encodeMs }),
@@ -316,7 +319,9 @@ function clipMediaOf({ video, videoId, spec }: ClipRender, deps: ClipJobDeps, wo
   const budget = new PictureBudget();
   const key = (use: string, url: string) => fetchedMediaKey(video.tenantId, videoId, use, url);
   const background = spec.background
-    ? deps.fetchBackground(key(backgroundRules.code, spec.background), join(workDir, 'background'), workDir, budget).finally(backgroundDone)
+    ? deps
+        .fetchBackground(key(backgroundRules.code, spec.background), join(workDir, 'background'), workDir, budget, video.tenantId)
+        .finally(backgroundDone)
     : undefined;
   const images = imageLayersOf(spec).map(({ url, subject, ...layer }, i) => ({
     ...layer,

@@ -43,7 +43,7 @@ const deps: ClipJobDeps = {
   speechFor: (voice) => speechEngineFor(voice),
   voices: config.voices,
   // The media from URLs is in the bucket: the fetch stage (functions/fetcher) brought it.
-  fetchBackground: (key, path, workDir, budget) => fetchedBackground(objects, key, path, workDir, budget),
+  fetchBackground: (key, path, workDir, budget, account) => fetchedBackground(objects, key, path, workDir, budget, account),
   fetchImage: (key, path, subject, fit, budget) => fetchedImage(objects, key, path, subject, fit, budget),
   fetchRecording: (recording, path) => fetchRecording(recording, path, objects),
   renderBudgetScale: config.renderBudgetScale,

@@ -1,9 +1,18 @@
 // One Lambda execution environment: runs in its own worker thread with exactly its function's environment.
 // Plain JavaScript so that it can register tsx before the first TypeScript module (the handler) loads; the
 // import of the handler is the cold start, where the function reads its configuration.
+import { writeFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
+
+// The thread is named after its function (`fn-render`) before it starts any thread of its own, which inherit the
+// name (espeak-ng's worker): a profile, `top -H` or the bench can tell a function's CPU from the runtime's.
+try {
+  writeFileSync('/proc/thread-self/comm', `fn-${workerData.thread}`.slice(0, 15));
+} catch {
+  // not Linux: the threads stay unnamed
+}
 
 // tsx keeps what it compiled under os.tmpdir(), read once when its hooks thread starts (here, from this thread's
 // environment). TMPDIR is this environment's own /tmp, removed when the environment ends: with it, every cold start

@@ -9,7 +9,9 @@
  * wall seconds: on a loaded machine the wall ratio swings with the load, the CPU ratio far less. The service's CPU
  * is this process's threads (the functions run in worker threads) and its waited-for children (ffmpeg) from create
  * to the webhook, plus the process's CPU while the floor runs (what the video left running); the floor's is what
- * its one ffmpeg reports for itself (`-benchmark`).
+ * its one ffmpeg reports for itself (`-benchmark`). The service's CPU is also split by thread (threads.ts): the
+ * functions' own threads and ffmpeg, what the video costs where each function has its own machine, against the
+ * local runtime's main thread and Node's shared threads.
  *
  * Rows, in order, in one runtime started as `npm start` starts it (the functions on a video's path pre-warmed):
  * - **the ordinary request** (issue 28): an 87-s clip of Ava, bottom-right, fade in and out, background_volume
@@ -43,6 +45,7 @@ import {
   videoBotForm,
 } from './service.ts';
 import { argument, BENCH_TEXT, cpuSeconds, floorEncode, ordinaryBackground, parseShapes, realWorldBackground } from './support.ts';
+import { addSplits, splitBetween, threadSnapshot } from './threads.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
 const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
@@ -78,6 +81,7 @@ interface Bench {
 async function pair(bench: Bench, row: Row, variant: Variant): Promise<Pair> {
   const measuredVideo = await bench.service.measure(variant);
   const before = cpuSeconds();
+  const threadsBefore = threadSnapshot();
   const floor = await floorEncode(
     measuredVideo.duration,
     bench.files[variant.background]!,
@@ -86,7 +90,9 @@ async function pair(bench: Bench, row: Row, variant: Variant): Promise<Pair> {
   );
   // The floor counts only its own ffmpeg; the process's other CPU meanwhile is the service's (a video's leftovers).
   const after = Math.max(0, cpuSeconds() - before - floor.cpu);
-  const video = { ...measuredVideo, cpu: measuredVideo.cpu + after, after };
+  const afterSplit = splitBetween(threadsBefore, threadSnapshot());
+  const split = measuredVideo.split && addSplits(measuredVideo.split, afterSplit, floor.cpu);
+  const video = { ...measuredVideo, cpu: measuredVideo.cpu + after, after, split };
   const measured = { video, floor, load: Number(loadavgOne()) };
   row.pairs.push(measured);
   printPair(row, measured);

@@ -1,5 +1,6 @@
 /** What `npm run bench` measures and how it prints it: paired rows against the floor, where a video's time went. */
 import { cpus, totalmem } from 'node:os';
+import { type CpuSplit, describeSplit, functionsCpu, runtimeCpu } from './threads.ts';
 
 export interface LogLine {
   message?: string;
@@ -17,6 +18,8 @@ export interface VideoRun {
   seconds: number;
   cpu: number;
   after?: number;
+  /** `cpu` by thread: the functions' own (on AWS, the video's) and the local runtime's. */
+  split?: CpuSplit;
   t0: number;
   webhookAt: number;
   videoId: string;
@@ -74,6 +77,7 @@ export function printPair(row: Row, pair: Pair): void {
       `${video.after === undefined ? '' : ` (${f2(video.after)} s of it after the webhook)`} | ` +
       `floor ${f2(floor.seconds)} s, CPU ${f2(floor.cpu)} s | wall ${f2(video.seconds / floor.seconds)}x, CPU ${f2(video.cpu / floor.cpu)}x | load ${f2(pair.load)}`,
   );
+  if (video.split) console.log(`  the service's CPU by thread: ${describeSplit(video.split)}`);
 }
 
 /** The machine the figures were taken on. */
@@ -82,13 +86,25 @@ export function machine(): string {
   return `${cores.length} x ${cores[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}`;
 }
 
+/**
+ * The split's columns: the functions' threads and ffmpeg against the runtime's rest, and the
+ * functions' CPU against the floor, what the video would cost with each function on its own machine.
+ */
+function splitCells(row: Row): string {
+  const splits = row.pairs.flatMap((p) => (p.video.split ? [{ split: p.video.split, floor: p.floor.cpu }] : []));
+  if (!splits.length) return '- | -';
+  const fns = median(splits.map((s) => functionsCpu(s.split)));
+  const rest = median(splits.map((s) => runtimeCpu(s.split)));
+  return `${f2(fns)} s, ${f2(rest)} s | ${f2(median(splits.map((s) => functionsCpu(s.split) / s.floor)))}`;
+}
+
 /** The table of docs/performance.md: shape × presenter, median wall and CPU ratios, the floor, the load. */
 export function printTable(rows: Row[]): void {
   console.log(`\nmachine: ${machine()}`);
   console.log(
-    '| Shape | Presenter | Clip | Service: wall, CPU (median) | Floor: wall, CPU (median) | Wall ratio: median (range) | **CPU ratio**: median (range) | Target | Load (1 min) | UTC |',
+    '| Shape | Presenter | Clip | Service: wall, CPU (median) | Floor: wall, CPU (median) | Wall ratio: median (range) | **CPU ratio**: median (range) | Target | Of the service CPU: functions + ffmpeg, runtime (median) | Functions CPU ratio | Load (1 min) | UTC |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const wall = wallRatios(row);
     const cpu = cpuRatios(row);
@@ -98,7 +114,7 @@ export function printTable(rows: Row[]): void {
       `| ${row.shape} | ${row.kind} | ${median(row.pairs.map((p) => p.video.duration)).toFixed(1)} s | ` +
         `${f2(median(row.pairs.map((p) => p.video.seconds)))} s, ${f2(median(row.pairs.map((p) => p.video.cpu)))} s | ` +
         `${f2(median(row.pairs.map((p) => p.floor.seconds)))} s, ${f2(median(row.pairs.map((p) => p.floor.cpu)))} s | ` +
-        `${f2(median(wall))}${range(wall)} | **${f2(median(cpu))}**${range(cpu)} | ${meets(row) ? '≤' : '**>**'} ${row.target} | ` +
+        `${f2(median(wall))}${range(wall)} | **${f2(median(cpu))}**${range(cpu)} | ${meets(row) ? '≤' : '**>**'} ${row.target} | ${splitCells(row)} | ` +
         `${f2(Math.min(...loads))}-${f2(Math.max(...loads))} | ${row.startedAt.toISOString().slice(11, 16)} |`,
     );
   }
@@ -133,6 +149,6 @@ export function printProfile(lines: LogLine[], run: VideoRun) {
   for (const [label, seconds] of rows) console.log(`| ${label} | ${seconds.toFixed(2)} | ${((seconds / run.seconds) * 100).toFixed(1)} % |`);
   console.log(`| **create → webhook** | **${run.seconds.toFixed(2)}** | 100 % |`);
   console.log(
-    `(inside the ffmpeg pass: drawing the bot's frames in Node took ${n('draw_ms').toFixed(2)} s; first frame handed to ffmpeg ${n('first_frame_ms').toFixed(2)} s after the render started; the assembly itself ${(Number(completed.assemble_ms ?? 0) / 1000).toFixed(2)} s)`,
+    `(inside the ffmpeg pass: drawing the bot's frames in Node took ${n('draw_ms').toFixed(2)} s; first frame handed to ffmpeg ${n('first_frame_ms').toFixed(2)} s after the render started; the assembly itself ${(Number(completed.assemble_ms ?? 0) / 1000).toFixed(2)} s; ffmpeg runs the render started: ${rendered.ffmpeg_runs ?? '?'})`,
   );
 }

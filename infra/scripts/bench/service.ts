@@ -5,6 +5,7 @@
  * threads, ffmpeg in its waited-for children); the account's photo and drawn bots made through the real API.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { BUILT_IN_BOTS } from '#domain/bot';
@@ -17,6 +18,7 @@ import { startFileServer } from '../support/file-server.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import type { LogLine, VideoRun } from './report.ts';
 import { cpuSeconds } from './support.ts';
+import { splitBetween, threadSnapshot } from './threads.ts';
 
 /** One create: the clip's fields over the bench's defaults, the video's fields, and which background file. */
 export interface Variant {
@@ -51,6 +53,8 @@ interface Running {
 /** Starts the runtime (as `npm start`: `prewarm`), serving `files` (path → local file) to it. */
 export async function startBenchService(dataDir: string, files: Record<string, string>): Promise<BenchService> {
   const lines: LogLine[] = [];
+  // libuv's pool starts with the first file read: from this thread, so its threads do not inherit a function's name.
+  await readFile('/proc/loadavg');
   const server = await startFileServer(files);
   const runtime = await startProfiledRuntime(dataDir, lines);
   const receiver = await startWebhookReceiver(runtime.devTenant!.webhookSecret);
@@ -118,19 +122,21 @@ async function createVideo({ runtime, server, receiver, auth }: Running, v: Vari
   return ((await response.json()) as { video_id: string }).video_id;
 }
 
-/** One video from create to its signed webhook, with the process's CPU over that time. */
+/** One video from create to its signed webhook, with the process's CPU over that time, split by thread. */
 async function measureVideo(running: Running, v: Variant): Promise<VideoRun> {
   const { runtime, receiver, auth } = running;
   const delivered = receiver.delivered().length;
   const cpu0 = cpuSeconds();
+  const threads0 = threadSnapshot();
   const t0 = Date.now();
   const videoId = await createVideo(running, v);
   await receiver.waitForDelivered(delivered + 1, 900_000);
   const webhookAt = Date.now();
   const cpu = cpuSeconds() - cpu0;
+  const split = splitBetween(threads0, threadSnapshot());
   const done = (await (await fetch(`${runtime.url}/v1/video/${videoId}`, { headers: auth })).json()) as any;
   if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
-  return { seconds: (webhookAt - t0) / 1000, cpu, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
+  return { seconds: (webhookAt - t0) / 1000, cpu, split, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };
 }
 
 /** PUTs a bot of the account and waits for its `bot.ready`; the seconds it took. */
