@@ -29,7 +29,8 @@ export async function fetchRecording(source: RecordingObject, path: string, obje
 /**
  * A recorded clip's checks against its video while it renders: once its recording is prepared, its length is recorded
  * and the video fails (video_too_long) if its clips are now known to pass its limit, so ten 10-minute recordings stop
- * at their preparation rather than after their renders; once aligned, a clip whose video has ended stands down.
+ * at their preparation rather than after their renders; once ready to draw (aligned, or its mouth read from its
+ * spectrum), a clip whose video has ended stands down.
  */
 export function recordingCheckpoints(
   { videoId, clipIndex }: { videoId: string; clipIndex: number },
@@ -41,7 +42,7 @@ export function recordingCheckpoints(
       standDownIfEnded(video);
       refuseOverlongVideo(video, clipSecondsWhileRendering(video));
     },
-    aligned: async () => standDownIfEnded(await videos.get(videoId)),
+    ready: async () => standDownIfEnded(await videos.get(videoId)),
   };
 }
 

@@ -32,13 +32,55 @@ const moduleOptions = () => ({
 
 const EVENT_TYPES = new Set(['word', 'phoneme', 'sentence', 'end']);
 
-/** One synthesis in a fresh instance: the samples (16-bit), the sample rate, and the word and phoneme events. */
-async function speak({ voice, rate, pitch, text }) {
+/** An instance with `voice` set at `rate` and `pitch`, and its module (its memory). */
+async function instance({ voice, rate, pitch }) {
   const module = await createEspeak(moduleOptions());
   const engine = new module.eSpeakNGWorker();
   if (engine.set_voice(voice) !== 0) throw new Error(`espeak-ng has no voice "${voice}"`);
   if (rate !== undefined) engine.set_rate(rate);
   if (pitch !== undefined) engine.set_pitch(pitch);
+  return { module, engine };
+}
+
+/**
+ * The longest text (UTF-16 units) a kept instance reads: its binding's string buffer is made this large (4 bytes a
+ * unit, UTF-8's most) before its memory is copied, so that it never moves after. A transcript's phrase of 12,000
+ * characters with its markup escaped is well under it; a longer text is read in a fresh instance.
+ */
+const KEPT_TEXT_UNITS = 65_536;
+
+/**
+ * The instance kept for runs that ask for it (`reuse`: a transcript's readings for its alignment), with a copy of its
+ * memory taken once its voice was set: every such run starts from that copy, so it reads as if it were that instance's
+ * first run, the same text giving the same audio whatever was read before (espeak-ng draws random numbers, for a
+ * voice's breath among others). Starting an instance costs about half a second of CPU (compiling the program, copying
+ * its 24 MB of data, loading its phonemes), more than reading a sentence; copying 17 MB of memory back, milliseconds.
+ */
+let kept;
+
+async function keptInstance(settings) {
+  const key = JSON.stringify([settings.voice, settings.rate, settings.pitch]);
+  if (kept?.key !== key) {
+    kept = undefined;
+    const { module, engine } = await instance(settings);
+    // The binding grows its string buffer at the call after one that did not fit (the voice set again): now, not later.
+    engine.set_voice('x'.repeat(4 * KEPT_TEXT_UNITS));
+    if (engine.set_voice(settings.voice) !== 0) throw new Error(`espeak-ng has no voice "${settings.voice}"`);
+    if (settings.rate !== undefined) engine.set_rate(settings.rate);
+    if (settings.pitch !== undefined) engine.set_pitch(settings.pitch);
+    kept = { key, module, engine, memory: module.HEAPU8.slice() };
+  }
+  const { module, memory } = kept;
+  module.HEAPU8.set(memory);
+  // Memory grown by a run since: back to zeros, as it was before it grew.
+  if (module.HEAPU8.length > memory.length) module.HEAPU8.fill(0, memory.length);
+  return kept.engine;
+}
+
+/** One synthesis in a fresh instance (or the kept one): the samples (16-bit), the sample rate, and the word and phoneme events. */
+async function speak({ voice, rate, pitch, text, reuse }) {
+  const engine =
+    reuse && text.length <= KEPT_TEXT_UNITS ? await keptInstance({ voice, rate, pitch }) : (await instance({ voice, rate, pitch })).engine;
   const chunks = [];
   const events = [];
   engine.synthesize(text, (samples, batch) => {

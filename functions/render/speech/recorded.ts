@@ -23,8 +23,8 @@ import { alignBySynthesis } from './synthesis-alignment.ts';
 export interface RecordingCheckpoints {
   /** The recording is prepared and lasts `seconds` (trimmed): before it is aligned and drawn. */
   prepared(seconds: number): Promise<void>;
-  /** The recording is aligned: before its frames are drawn. */
-  aligned(): Promise<void>;
+  /** The recording is ready to speak (aligned, or its mouth read from its spectrum): before its frames are drawn. */
+  ready(): Promise<void>;
 }
 
 export class RecordedSpeech implements SpeechEngine {
@@ -57,15 +57,23 @@ export class RecordedSpeech implements SpeechEngine {
     });
     await this.checkpoints?.prepared(prepared.durationSeconds);
     const base = { wavPath: prepared.wavPath, sampleRate: RECORDING_SAMPLE_RATE, durationSeconds: prepared.durationSeconds };
-    const words = transcriptWords(script.shown);
-    if (!words.length) {
-      const pcm = readWav(prepared.alignmentWavPath);
-      return { ...base, words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
+    const timed = await this.spoken(prepared.alignmentWavPath, script, workDir);
+    await this.checkpoints?.ready();
+    return { ...base, ...timed };
+  }
+
+  /** With a transcript, its words and sounds aligned to the recording; without one, the mouth's shapes from its spectrum. */
+  private async spoken(
+    wavPath: string,
+    script: SpeechScript,
+    workDir: string,
+  ): Promise<Pick<SpeechResult, 'words' | 'phonemes' | 'spectralVisemes'>> {
+    if (!transcriptWords(script.shown).length) {
+      const pcm = readWav(wavPath);
+      return { words: [], spectralVisemes: spectralVisemes(pcm.samples, pcm.sampleRate) };
     }
     if (!this.alignment) throw new JobFailedError('audio_transcript_mismatch', "its transcript's language cannot be aligned");
-    const timed = await aligned(prepared.alignmentWavPath, script, this.alignment, workDir);
-    await this.checkpoints?.aligned();
-    return { ...base, ...timed };
+    return aligned(wavPath, script, this.alignment, workDir);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Forced alignment for the languages no acoustic model here knows, by the method of the aeneas aligner: espeak-ng
- * speaks the transcript, with its own word and phoneme times; dynamic time warping of the two sounds' MFCCs (Meyda)
+ * speaks the transcript, with its own word and phoneme times; dynamic time warping of the two sounds' MFCCs (mfcc.ts)
  * maps every synthesised moment onto the recording, and so every word and sound. How far the two sounds stay
  * apart along the warping path, against how far apart their frames are on average, and against the same for the
  * transcript's words in a shuffled order, tells a transcript that is not what the recording says
@@ -8,21 +8,24 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import Meyda from 'meyda';
 import { type SpeechScript, speechScriptOf } from '#domain/lexicon';
-import { runFfmpeg } from '#media/media';
 import { readWav } from '#media/wav';
 import type { TimedPhoneme } from '../engine/types.ts';
 import { type Alignment, TranscriptMismatchError, type TranscriptWord, withGapsShared } from './alignment.ts';
 import { warp } from './dtw.ts';
 import { EspeakSpeechEngine } from './espeak.ts';
+import { mfccFrames } from './mfcc.ts';
+import { resample } from './resample.ts';
 
 const SAMPLE_RATE = 16_000;
-/** 10-ms steps of a 32-ms window (Meyda's buffers are powers of two). */
-const HOP = 160;
-const WINDOW = 512;
-const FRAMES_PER_SECOND = SAMPLE_RATE / HOP;
-const COEFFICIENTS = 13;
+/**
+ * espeak-ng reads transcripts in its thread's kept instance, started from the same copy of its memory each time: a
+ * fresh instance per reading cost about half a second of CPU, more than reading a sentence, and the copy gives the
+ * same reading for the same text, so a retry aligns the same.
+ */
+const readings = new EspeakSpeechEngine(true);
+/** The warp's frames: 10 ms (mfcc.ts). */
+const FRAMES_PER_SECOND = 100;
 
 /**
  * Above this ratio of the path's mean frame unlikeness (1 - cosine) to the mean over the band's frame pairs, the
@@ -47,32 +50,6 @@ const MIN_PACE = 0.8;
 const MAX_PACE = 2.5;
 
 /**
- * MFCCs of 16-kHz samples, one 12-vector (the first coefficient, loudness, left out) every 10 ms, each coefficient
- * less its mean over the sound: the recording's room and microphone and espeak-ng's formant voice differ by
- * a constant spectral tilt that the mean carries.
- * @internal Exported for its tests.
- */
-export function mfccFrames(samples: Float32Array): Float32Array[] {
-  Meyda.bufferSize = WINDOW;
-  Meyda.sampleRate = SAMPLE_RATE;
-  Meyda.melBands = 40;
-  Meyda.numberOfMFCCCoefficients = COEFFICIENTS;
-  Meyda.windowingFunction = 'hamming';
-  const frames: Float32Array[] = [];
-  const window = new Float32Array(WINDOW);
-  for (let start = 0; start + HOP <= samples.length; start += HOP) {
-    window.fill(0);
-    window.set(samples.subarray(start, Math.min(samples.length, start + WINDOW)));
-    const mfcc = Meyda.extract('mfcc', window) as unknown as number[];
-    frames.push(Float32Array.from(mfcc.slice(1), (v) => (Number.isFinite(v) ? v : 0)));
-  }
-  const mean = new Float32Array(COEFFICIENTS - 1);
-  for (const f of frames) for (let k = 0; k < mean.length; k++) mean[k]! += f[k]! / frames.length;
-  for (const f of frames) for (let k = 0; k < mean.length; k++) f[k]! -= mean[k]!;
-  return frames;
-}
-
-/**
  * The words of the script as espeak-ng reads them (markup read, lexicon applied), in an order fixed by a seeded
  * generator, so a render and its retry compute the same baseline. Undefined when there are too few words.
  * @internal Exported for the measuring script.
@@ -82,6 +59,9 @@ export function shuffledTranscript(script: SpeechScript): string | undefined {
   if (words.length < MIN_SHUFFLED_WORDS) return undefined;
   let seed = 7;
   for (let i = words.length - 1; i > 0; i--) {
+    // Past 2^53 the product is rounded, so this is not exactly the C library's generator; it is the same order on every
+    // run and platform (IEEE doubles), and the bars were measured with these orders: the exact generator (Math.imul)
+    // moved a French reader's own sentence to 0.899, over MAX_SHUFFLED_RATIO (docs/your-voice.md#not-done-yet).
     seed = (seed * 1103515245 + 12345) % 2147483648;
     const j = seed % (i + 1);
     [words[i], words[j]] = [words[j]!, words[i]!];
@@ -92,21 +72,15 @@ export function shuffledTranscript(script: SpeechScript): string | undefined {
 /** The path ratio of espeak-ng's reading of `script` warped onto the recording's frames. */
 async function pathRatio(script: SpeechScript, espeakVoice: string, recording: Float32Array[], dir: string): Promise<number | undefined> {
   await mkdir(dir, { recursive: true });
-  const spoken = await new EspeakSpeechEngine().synthesize(script, { id: espeakVoice }, dir);
-  const synth = mfccFrames(await resampled(spoken.wavPath, dir));
+  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir);
+  const synth = mfccFrames(resampled(spoken.wavPath));
   return synth.length < 2 ? undefined : warp(synth, recording).costRatio;
 }
 
 /** 16-kHz mono samples of a WAV file espeak-ng wrote (at its own rate). */
-async function resampled(wavPath: string, workDir: string): Promise<Float32Array> {
-  const out = join(workDir, 'transcript-16k.wav');
-  await runFfmpeg(
-    ['-protocol_whitelist', 'file', '-f', 'wav', '-i', wavPath, '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-y', out],
-    {
-      budgetSeconds: 60,
-    },
-  );
-  return readWav(out).samples;
+function resampled(wavPath: string): Float32Array {
+  const { samples, sampleRate } = readWav(wavPath);
+  return resample(samples, sampleRate, SAMPLE_RATE);
 }
 
 /**
@@ -123,12 +97,12 @@ export async function alignBySynthesis(
 ): Promise<Alignment> {
   const dir = join(workDir, 'transcript-spoken');
   await mkdir(dir, { recursive: true });
-  const spoken = await new EspeakSpeechEngine().synthesize(script, { id: espeakVoice }, dir);
+  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir);
   // The recording's length against espeak-ng's (at 175 words a minute): a reader takes 1.0-1.8 times as long. Refused
   // here, before the MFCCs and the warp, whose work grows with the reading's length.
   const pace = pcm.length / SAMPLE_RATE / spoken.durationSeconds;
   if (!(pace >= MIN_PACE && pace <= MAX_PACE)) throw new TranscriptMismatchError(undefined);
-  const synth = mfccFrames(await resampled(spoken.wavPath, dir));
+  const synth = mfccFrames(resampled(spoken.wavPath));
   const recording = mfccFrames(pcm);
   if (synth.length < 2 || recording.length < 2) throw new TranscriptMismatchError(undefined);
   const { recordingFrameOf, costRatio } = warp(synth, recording);

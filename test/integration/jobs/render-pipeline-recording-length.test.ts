@@ -4,7 +4,9 @@
  * fails it with video_too_long before its recording is aligned or drawn; the clips after it never fetch theirs. Short
  * generated recordings under a lowered limit stand for ten 10-minute ones under 30 minutes.
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runQueueJob } from '#commons/jobs';
 import { speechScriptOf } from '#domain/lexicon';
@@ -12,6 +14,7 @@ import { limits } from '#domain/limits';
 import { renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput } from '#functions/render/engine/types.ts';
 import { recordingCheckpoints } from '#functions/render/recording.ts';
+import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { clipDeps, counter, download, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 import { swellingTone } from '../../support/tone.ts';
 
@@ -79,9 +82,32 @@ describe("a video's length while its recordings render", () => {
     const checkpoints = recordingCheckpoints({ videoId, clipIndex: 0 }, videos);
     await checkpoints.prepared(4.9);
     expect((await videos.get(videoId))!.clipResults['0']).toEqual({ status: 'rendering', recordingSeconds: 4.9 });
-    await checkpoints.aligned();
+    await checkpoints.ready();
     await videos.fail(videoId, { code: 'audio_invalid', message: 'clip 0: another clip failed' }, 'evt_1');
-    await expect(checkpoints.aligned()).rejects.toMatchObject({ code: 'video_ended' });
+    await expect(checkpoints.ready()).rejects.toMatchObject({ code: 'video_ended' });
     await expect(checkpoints.prepared(1)).rejects.toMatchObject({ code: 'video_ended' });
   });
+
+  it('stops a clip without a transcript whose video ended once its recording was prepared, before it is drawn', async () => {
+    await submit([{ bot_uid: 'bot_ava', audio_url: 'https://example.com/take.wav' }]);
+    const videoId = `vid_test${counter}`;
+    await videos.markClipRendering(videoId, 0);
+    const checkpoints = recordingCheckpoints({ videoId, clipIndex: 0 }, videos);
+    const path = join(tmpdir(), `untranscribed-${counter}.wav`);
+    await writeFile(path, swellingTone(2));
+    // Another clip fails the video (video_too_long) while this one's mouth is read from its recording's spectrum.
+    const endedWhilePrepared = {
+      prepared: async (seconds: number) => {
+        await checkpoints.prepared(seconds);
+        await videos.fail(videoId, { code: 'video_too_long', clipIndex: 1, message: 'clip 1: too long' }, 'evt_2');
+      },
+      ready: checkpoints.ready,
+    };
+    const speech = new RecordedSpeech(path, undefined, undefined, limits.maxRecordedSpeechSeconds, endedWhilePrepared);
+    try {
+      await expect(speech.synthesize(speechScriptOf(''), { id: 'recording' }, tmpdir())).rejects.toMatchObject({ code: 'video_ended' });
+    } finally {
+      await rm(path, { force: true });
+    }
+  }, 30_000);
 });

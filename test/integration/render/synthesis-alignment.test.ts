@@ -15,8 +15,9 @@ import { JobFailedError } from '#domain/errors';
 import { speechScriptOf } from '#domain/lexicon';
 import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
 import { warp } from '#functions/render/speech/dtw.ts';
+import { mfccFrames } from '#functions/render/speech/mfcc.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
-import { mfccFrames, shuffledTranscript } from '#functions/render/speech/synthesis-alignment.ts';
+import { shuffledTranscript } from '#functions/render/speech/synthesis-alignment.ts';
 import { readWav } from '#media/wav';
 import { librivoxInstalled, librivoxSentences } from '../../support/librivox.ts';
 

@@ -1,0 +1,106 @@
+/**
+ * The features the warp of synthesis-alignment.ts compares, computed in the process for speed, held to what the
+ * refusal bars were measured with: the MFCCs to Meyda's `mfcc` (mfcc.ts), espeak-ng's reading resampled to 16 kHz to
+ * ffmpeg's resampler (resample.ts). And espeak-ng's kept instance to a fresh one.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Meyda from 'meyda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speechScriptOf } from '#domain/lexicon';
+import { espeakVoiceArgument } from '#domain/voices';
+import { EspeakSpeechEngine, speakSsml } from '#functions/render/speech/espeak.ts';
+import { mfccFrames } from '#functions/render/speech/mfcc.ts';
+import { resample } from '#functions/render/speech/resample.ts';
+import { runFfmpeg } from '#media/media';
+import { readWav } from '#media/wav';
+
+let dir: string;
+/** espeak-ng's reading of a sentence (22,050 Hz) and ffmpeg's 16-kHz copy of it. */
+let reading: { samples: Float32Array; sampleRate: number };
+let byFfmpeg: Float32Array;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'speech-features-'));
+  const text = 'I am willing to marry you if you will give me the twenty pounds a year which my aunt promised.';
+  const spoken = await new EspeakSpeechEngine().synthesize(speechScriptOf(text), { id: 'espeak:en-us+m3' }, dir);
+  reading = readWav(spoken.wavPath);
+  const out = join(dir, '16k.wav');
+  await runFfmpeg(['-protocol_whitelist', 'file', '-f', 'wav', '-i', spoken.wavPath, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-y', out], {
+    budgetSeconds: 60,
+  });
+  byFfmpeg = readWav(out).samples;
+}, 60_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Meyda's MFCCs as the warp used them: 13 coefficients of a 512-sample Hamming window every 160 samples, the first left out, less their means. */
+function meydaFrames(samples: Float32Array): number[][] {
+  Object.assign(Meyda, { bufferSize: 512, sampleRate: 16_000, melBands: 40, numberOfMFCCCoefficients: 13, windowingFunction: 'hamming' });
+  const frames: number[][] = [];
+  const window = new Float32Array(512);
+  for (let start = 0; start + 160 <= samples.length; start += 160) {
+    window.fill(0);
+    window.set(samples.subarray(start, Math.min(samples.length, start + 512)));
+    const mfcc = Meyda.extract('mfcc', window) as unknown as number[];
+    frames.push(mfcc.slice(1));
+  }
+  const mean = Array.from({ length: 12 }, (_, k) => frames.reduce((sum, f) => sum + f[k]!, 0) / frames.length);
+  return frames.map((f) => f.map((v, k) => v - mean[k]!));
+}
+
+describe("the warp's features", () => {
+  it("are Meyda's MFCCs, to 0.001 on coefficients of up to about 100", () => {
+    const ours = mfccFrames(byFfmpeg);
+    const meyda = meydaFrames(byFfmpeg);
+    expect(ours).toHaveLength(meyda.length);
+    let largest = 0;
+    let worst = 0;
+    meyda.forEach((frame, i) =>
+      frame.forEach((v, k) => {
+        largest = Math.max(largest, Math.abs(v));
+        worst = Math.max(worst, Math.abs(v - ours[i]![k]!));
+      }),
+    );
+    expect(largest).toBeGreaterThan(20);
+    expect(worst).toBeLessThan(0.001);
+  });
+
+  it("resample espeak-ng's 22,050 Hz to 16 kHz as ffmpeg does: each sample within 0.002, the MFCCs within 0.01", () => {
+    expect(reading.sampleRate).toBe(22_050);
+    const ours = resample(reading.samples, reading.sampleRate, 16_000);
+    expect(ours.length).toBe(byFfmpeg.length);
+    let worst = 0;
+    for (let i = 0; i < ours.length; i++) worst = Math.max(worst, Math.abs(ours[i]! - byFfmpeg[i]!));
+    expect(worst).toBeLessThan(0.002);
+    const a = mfccFrames(ours);
+    const b = mfccFrames(byFfmpeg);
+    let worstCoefficient = 0;
+    a.forEach((frame, i) => frame.forEach((v, k) => (worstCoefficient = Math.max(worstCoefficient, Math.abs(v - b[i]![k]!)))));
+    expect(worstCoefficient).toBeLessThan(0.01);
+  });
+
+  it('keep a tone at its pitch and level through the resampler, with nothing above the new Nyquist folded back', () => {
+    const tone = (hz: number) => Float32Array.from({ length: 22_050 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / 22_050));
+    const rms = (x: Float32Array) => Math.sqrt(x.subarray(1000, x.length - 1000).reduce((s, v) => s + v * v, 0) / (x.length - 2000));
+    const kept = resample(tone(1000), 22_050, 16_000);
+    expect(kept).toHaveLength(16_000);
+    expect(rms(kept)).toBeCloseTo(0.5 / Math.SQRT2, 3);
+    // 10 kHz is above 16 kHz's Nyquist (8 kHz): it would fold to 6 kHz; it is filtered out instead.
+    expect(rms(resample(tone(10_000), 22_050, 16_000))).toBeLessThan(0.001);
+  });
+});
+
+describe("espeak-ng's kept instance, which reads transcripts to align them", () => {
+  it('reads a text as a fresh instance does, sample for sample, whatever it read before, in English and French, and with a breathy voice', async () => {
+    const texts = ['One sentence first, to leave the instance in another state.', 'Then the text: forty-two words, and a pause.'];
+    for (const id of ['espeak:en-us+m3', 'espeak:fr-fr+m3', 'espeak:en-us+f3']) {
+      const voice = espeakVoiceArgument(id)!;
+      const fresh = await speakSsml(`<speak>${texts[1]}</speak>`, { voice });
+      await speakSsml(`<speak>${texts[0]}</speak>`, { voice, reuse: true });
+      const kept = await speakSsml(`<speak>${texts[1]}</speak>`, { voice, reuse: true });
+      expect(kept.samples.length, id).toBe(fresh.samples.length);
+      expect(Buffer.from(kept.samples.buffer).equals(Buffer.from(fresh.samples.buffer)), id).toBe(true);
+      expect(kept.events).toEqual(fresh.events);
+    }
+  }, 120_000);
+});
