@@ -243,7 +243,14 @@ export class FunctionHost {
     };
     const worker = new Worker(WORKER_URL, {
       env,
-      workerData: { entry: this.decl.entry, entryUrl: entry.url, bundled: entry.bundled, handlerExport: 'handler', compileCacheTmp: tmpdir(), thread: this.name },
+      workerData: {
+        entry: this.decl.entry,
+        entryUrl: entry.url,
+        bundled: entry.bundled,
+        handlerExport: 'handler',
+        compileCacheTmp: tmpdir(),
+        thread: this.name,
+      },
       name: this.functionName,
       // Piped only when someone reads it; otherwise the worker writes to this process's stdout and stderr.
       stdout: !!this.options.output,
