@@ -12,8 +12,14 @@ import { matte } from '../matting.ts';
 
 /** Frames between two key frames at most (a second): ISNet costs about 10 CPU seconds a frame here. */
 const KEY_EVERY = 30;
-/** The most key frames of one loop: a longer loop spaces them further (ISNet's seconds bound the preparation). */
+/** The most key frames of one loop (ISNet's seconds bound the preparation). */
 const MOST_KEYS = 8;
+/**
+ * The longest loop matted, frames (7 s at 30 fps): its keys are still KEY_EVERY apart, and a loop's matte costs at
+ * most MOST_KEYS ISNet runs and this many frames carried, whatever the recording's length (the loop search keeps
+ * to it).
+ */
+export const LONGEST_MATTED_LOOP = (MOST_KEYS - 1) * KEY_EVERY + 1;
 /** A key's alpha (0-255) at most where its pixel counts as backdrop (and as sure backdrop in a carried matte). */
 const BACKDROP_ALPHA = 6;
 /** Where two keys' carried mattes differ by more than this (0-255), the frame's own pixels decide. */
@@ -40,12 +46,12 @@ interface Footage {
 
 /**
  * The key frames of a loop of `length` frames: the first, the last, and evenly between them at most KEY_EVERY
- * apart (MOST_KEYS in all at most).
+ * apart (MOST_KEYS at most on a loop of LONGEST_MATTED_LOOP frames).
  * @internal Exported for its tests.
  */
 export function keyFramesOf(length: number): number[] {
   if (length <= 1) return [0];
-  const gaps = Math.min(MOST_KEYS - 1, Math.ceil((length - 1) / KEY_EVERY));
+  const gaps = Math.ceil((length - 1) / KEY_EVERY);
   return [...new Set(Array.from({ length: gaps + 1 }, (_, k) => Math.round((k * (length - 1)) / gaps)))];
 }
 
@@ -194,6 +200,7 @@ export async function matteLoop(
   track: readonly Point[][],
 ): Promise<number> {
   const length = loop.to - loop.from;
+  if (length > LONGEST_MATTED_LOOP) throw new Error(`a loop of ${length} frames is longer than a matte covers (${LONGEST_MATTED_LOOP})`);
   const keys = keyFramesOf(length);
   const { mattes, plate } = await keyMattes(loopPath, footage, keys);
   const { width, height } = footage;

@@ -56,7 +56,6 @@ describe('a video bot’s matte', () => {
   it('puts key frames a second apart at most, the first and the last included', () => {
     expect(keyFramesOf(31)).toEqual([0, 30]);
     expect(keyFramesOf(100)).toEqual([0, 25, 50, 74, 99]);
-    expect(keyFramesOf(1800).length).toBe(8);
     expect(keyFramesOf(1)).toEqual([0]);
   });
 
