@@ -36,6 +36,8 @@ const MOVED_CAMERA = 18;
  * apart disagree where the head turns against the shoulders, and an edge decided afresh each frame shimmers.
  */
 const KEEP_EDGE = 0.75;
+/** The loop's last frames steadied before its first is written: what is left of the edge before them is KEEP_EDGE ** this. */
+const WARM_UP_FRAMES = 45;
 
 interface Footage {
   width: number;
@@ -203,6 +205,48 @@ export async function matteLoop(
   if (length > LONGEST_MATTED_LOOP) throw new Error(`a loop of ${length} frames is longer than a matte covers (${LONGEST_MATTED_LOOP})`);
   const keys = keyFramesOf(length);
   const { mattes, plate } = await keyMattes(loopPath, footage, keys);
+  const rawMatte = carrier(loop, footage, track, keys, mattes, plate);
+  const steady = new EdgeSteadier(footage.width * footage.height);
+  const decode = () => readFootage(loopPath, footage, { loop: false, seconds: length / footage.fps });
+  const next = async (reader: ReturnType<typeof decode>, n: number) => {
+    const rgba = await reader.next();
+    if (!rgba) throw new Error(`the loop ${loopPath} ended at frame ${n}`);
+    return rgba;
+  };
+  // The loop is a circle: its last frames are steadied first (not written), so that its first frame's edge follows
+  // its last frame's as any frame's follows the one before, and the wrap is as steady as any other step.
+  const warmFrom = Math.max(0, length - WARM_UP_FRAMES);
+  const tail = decode();
+  try {
+    for (let n = 0; n < length; n++) {
+      const rgba = await next(tail, n);
+      if (n >= warmFrom) steady.next(rawMatte(n, rgba), n === warmFrom);
+    }
+  } finally {
+    tail.close();
+  }
+  const pixels = decode();
+  try {
+    await writeMatte(mattePath, footage, footage.fps, { count: length, frame: async (n) => steady.next(rawMatte(n, await next(pixels, n)), false) });
+  } finally {
+    pixels.close();
+  }
+  return keys.length;
+}
+
+/**
+ * The matte of frame `n` of the loop before it is steadied: a key's own, or the two keys' around it carried onto the
+ * frame by the head's motion and mixed, refined by the frame's pixels where they disagree. Answers a buffer it
+ * reuses.
+ */
+function carrier(
+  loop: FootageLoop,
+  footage: Footage,
+  track: readonly Point[][],
+  keys: readonly number[],
+  mattes: ReadonlyMap<number, Uint8Array>,
+  plate: Backdrop,
+) {
   const { width, height } = footage;
   const toFace = (n: number) => toReference(loopLandmarks(loop, track, n), footage.reference);
   const faces = new Map(keys.map((k) => [k, toFace(k)]));
@@ -210,12 +254,9 @@ export async function matteLoop(
   const second = new Float32Array(width * height);
   const unsure = new Uint8Array(width * height);
   const out = Buffer.alloc(width * height);
-  const pixels = readFootage(loopPath, footage, { loop: false, seconds: length / footage.fps });
-  const frame = async (n: number): Promise<Buffer> => {
-    const rgba = await pixels.next();
-    if (!rgba) throw new Error(`the loop ${loopPath} ended at frame ${n}`);
+  return (n: number, rgba: Buffer): Buffer => {
     const exact = mattes.get(n);
-    if (exact) return steadied(Buffer.from(exact.buffer, exact.byteOffset, exact.length), n);
+    if (exact) return Buffer.from(exact.buffer, exact.byteOffset, exact.length);
     const next = keys.findIndex((k) => k > n);
     const [a, b] = [keys[next - 1]!, keys[next]!];
     const here = toFace(n);
@@ -230,13 +271,25 @@ export async function matteLoop(
       unsure[p] = Math.abs(first[p]! - second[p]!) > UNSURE_GAP || (mixed > BACKDROP_ALPHA && mixed < 255 - BACKDROP_ALPHA) ? 1 : 0;
     }
     refine(out, unsure, rgba, plate);
-    return steadied(out, n);
+    return out;
   };
-  // The edge mixed with the frame before's (as written, KEEP_EDGE of it): a pixel the key decides afresh on each frame would shimmer.
-  // The loop's first frame follows its last, a key: averaged with it, so the wrap is as steady as any other step.
-  const previous = Buffer.alloc(width * height);
-  const steadied = (alpha: Buffer, n: number): Buffer => {
-    if (n === 0) previous.set(mattes.get(keys[keys.length - 1]!)!);
+}
+
+/**
+ * The edge mixed with the frame before's as written (KEEP_EDGE of it): a pixel the key decides afresh on each frame
+ * would shimmer. Away from the edge (sure person, sure backdrop) a frame's own matte is written as it is.
+ */
+class EdgeSteadier {
+  private readonly previous: Buffer;
+
+  constructor(pixels: number) {
+    this.previous = Buffer.alloc(pixels);
+  }
+
+  /** The frame's matte as written (a buffer it reuses); `first` starts afresh from `alpha`. */
+  next(alpha: Buffer, first: boolean): Buffer {
+    const previous = this.previous;
+    if (first) previous.set(alpha);
     for (let p = 0; p < alpha.length; p++) {
       const a = alpha[p]!;
       const b = previous[p]!;
@@ -245,11 +298,5 @@ export async function matteLoop(
       else previous[p] = a;
     }
     return previous;
-  };
-  try {
-    await writeMatte(mattePath, footage, footage.fps, { count: length, frame });
-  } finally {
-    pixels.close();
   }
-  return keys.length;
 }
