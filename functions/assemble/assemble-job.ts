@@ -37,11 +37,16 @@ export interface AssembleDeps {
    * The video's music bed as a WAV in `workDir`, at most `seconds` long (functions/assemble/music.ts musicBed: a
    * preset, or the caller's file, which the fetch stage stored under `fetchedKey`, decoded).
    */
-  musicBed: (music: MusicSpec, workDir: string, seconds: number, fetchedKey: string) => Promise<string>;
+  musicBed: (music: MusicSpec, workDir: string, seconds: number, fetchedKey: string, deadline?: number) => Promise<string>;
   /** Lays the bed under the joined video, ducked under its speech (functions/media/music.ts mixMusic). */
   mixMusic: (input: MixMusicInput) => Promise<{ path: string; sizeBytes: number }>;
   /** How long a claim on a video's assembly holds (infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: number;
+  /**
+   * When this run's media work (the join, the music's decode and mix) must have ended, in ms since the epoch: the
+   * function's own time limit less a margin, so that our watchdog, not the platform, stops a slow run (none: no cut).
+   */
+  mediaDeadline?: () => number | undefined;
 }
 
 /**
@@ -143,7 +148,7 @@ async function joinClips(deps: AssembleDeps, video: VideoRecord, target: Target,
   const joined =
     parts.length === 1
       ? { path: parts[0]!, contentType: mode === 'video' ? VIDEO_CONTENT_TYPE : VOICE_CONTENT_TYPE, durationSeconds: clipDurations[0]! }
-      : await deps.concat({ parts, mode, workDir });
+      : await deps.concat({ parts, mode, seconds: clipDurations.reduce((sum, s) => sum + s, 0), deadline: deps.mediaDeadline?.(), workDir });
   const captions = await readVideoCaptions(deps, video, clipDurations, workDir);
   const file = video.music
     ? await addMusic(deps, video, video.music, { mode, path: joined.path, seconds: joined.durationSeconds, cues: captions.cues, workDir })
@@ -192,7 +197,7 @@ async function addMusic(
   joined: { mode: 'video' | 'voice'; path: string; seconds: number; cues: Cue[]; workDir: string },
 ): Promise<string> {
   const fetchedKey = fetchedMediaKey(video.tenantId, video.videoId, musicRules.code, music.url ?? '');
-  const bed = await deps.musicBed(music, joined.workDir, joined.seconds, fetchedKey);
+  const bed = await deps.musicBed(music, joined.workDir, joined.seconds, fetchedKey, deps.mediaDeadline?.());
   const speech = joined.cues.map(({ startSeconds, endSeconds }) => ({ startSeconds, endSeconds }));
   const mixed = await deps.mixMusic({
     input: joined.path,
@@ -201,6 +206,7 @@ async function addMusic(
     volume: music.volume,
     speech,
     durationSeconds: joined.seconds,
+    deadline: deps.mediaDeadline?.(),
     workDir: joined.workDir,
   });
   return mixed.path;

@@ -22,12 +22,14 @@ const deps: AssembleDeps = {
   concat: concatClips,
   poster: extractPoster,
   // A music file at a URL is in the bucket: the fetch stage (functions/fetcher) brought it.
-  musicBed: (music, workDir, seconds, fetchedKey) => musicBed(music, workDir, seconds, { key: fetchedKey, objects }),
+  musicBed: (music, workDir, seconds, fetchedKey, deadline) => musicBed(music, workDir, seconds, { key: fetchedKey, objects }, deadline),
   mixMusic,
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };
 export const handler = jobConsumer(assembleMessageSchema, assembleJob, {
-  deps: () => deps,
+  // The media runs end a minute before the function's own time limit: the watchdog, not Lambda, stops a slow join,
+  // and the upload and the video's record still have time.
+  deps: ({ context }) => ({ ...deps, mediaDeadline: () => Date.now() + context.getRemainingTimeInMillis() - 60_000 }),
   maxReceives: config.maxReceiveCount,
   // A run killed by the timeout left its work dir here; nothing else runs in this environment now.
   beforeBatch: () => removeLeftoverWorkDirs('assemble'),

@@ -10,13 +10,14 @@ import { fetchedToFile, musicRules } from '#media/remote-media';
 
 /**
  * The video's music bed as a WAV in `workDir`, at most `seconds` long: a preset made here, or the caller's file as the
- * fetch stage stored it under `fetchedKey`, identified and decoded (decodeMusicFile).
+ * fetch stage stored it under `fetchedKey`, identified and decoded (decodeMusicFile) by `deadline` (ms since the epoch).
  */
 export async function musicBed(
   music: MusicSpec,
   workDir: string,
   seconds: number,
   fetched: { key: string; objects: Pick<ObjectStore, 'getToFile'> },
+  deadline?: number,
 ): Promise<string> {
   if (music.preset !== undefined) {
     const path = join(workDir, `music-${music.preset}.wav`);
@@ -25,7 +26,7 @@ export async function musicBed(
   }
   const download = join(workDir, 'music-download');
   await fetchedToFile(fetched.objects, fetched.key, download, musicRules);
-  return decodeMusicFile(download, workDir, seconds);
+  return decodeMusicFile(download, workDir, seconds, deadline);
 }
 
 /**
@@ -33,9 +34,9 @@ export async function musicBed(
  * JobFailedError whose message is ours alone, never ffmpeg's words.
  * @internal Exported for its tests (the fetch stage downloads, this inspects).
  */
-export async function decodeMusicFile(download: string, workDir: string, seconds: number): Promise<string> {
+export async function decodeMusicFile(download: string, workDir: string, seconds: number, deadline?: number): Promise<string> {
   try {
-    return await decodeMusic(download, workDir, seconds);
+    return await decodeMusic(download, workDir, seconds, deadline);
   } catch (error) {
     if (error instanceof MediaRejectedError) throw new JobFailedError('music_invalid', `the music file ${error.reason}`);
     if (error instanceof MediaBudgetError)

@@ -4,6 +4,7 @@
  */
 import type { ClipInput, ClipReference } from './clip.ts';
 import { InvalidRequestError } from './errors.ts';
+import { limits } from './limits.ts';
 import type { UploadStore } from './ports.ts';
 import { type ClaimDeps, claimUpload } from './uploads.ts';
 import { baseLanguageOf, espeakVoiceOfLanguage, type Voice } from './voices.ts';
@@ -49,19 +50,35 @@ export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlign
  * read all of it (up to 12,000 characters) before the warp refused it, so create refuses it instead.
  */
 const TRANSCRIPT_SCRIPT = { name: 'Latin', letter: /(?=\p{L})\p{Script=Latin}/gu } as const;
-/** Letters, and symbols (emoji among them), which espeak-ng reads out as words: digits stay neutral (years, prices). */
-const SAID = /[\p{L}\p{S}]/gu;
+/**
+ * Letters, and symbols (emoji, modifiers, maths) with the marks that enclose them (keycaps), which espeak-ng reads
+ * out as words: digits stay neutral (years, prices).
+ */
+const SAID = /[\p{L}\p{S}\p{Me}]/gu;
+const SYMBOL = /[\p{S}\p{Me}]/gu;
+/**
+ * A symbol is read out by its name ("grinning face", 13 letters; "dollars", 7; "n-ary summation", 15): about this
+ * many letters said.
+ */
+const LETTERS_SAID_PER_SYMBOL = 12;
 
 /**
- * Why a recording's transcript cannot be in its voice's (aligned) language, or undefined: more than half of what it
- * says (its letters, symbols and emoji) is outside that language's script's letters (a Russian or Japanese
- * transcript with an English voice; a run of emoji). One pass of two regular expressions: cheap at create.
+ * Why a recording's transcript cannot be what a recording in its voice's (aligned) language says, or undefined:
+ * - more than half of what it says (its letters and symbols) is outside that language's script's letters (a Russian
+ *   or Japanese transcript with an English voice; a run of emoji);
+ * - or, its symbols read by their names, it says more than maxRecordedTranscriptChars letters, the reading that
+ *   bound was sized for (a letter between every two emoji).
+ * One pass of three regular expressions: cheap at create.
  */
 export function transcriptScriptProblem(text: string, languageName: string): string | undefined {
   const said = text.match(SAID)?.length ?? 0;
+  const symbols = text.match(SYMBOL)?.length ?? 0;
   const inScript = text.match(TRANSCRIPT_SCRIPT.letter)?.length ?? 0;
-  if (said === 0 || inScript * 2 >= said) return undefined;
-  return `is mostly in another script: this clip's voice speaks ${languageName}, written in the ${TRANSCRIPT_SCRIPT.name} script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in`;
+  if (said > 0 && inScript * 2 < said)
+    return `is mostly in another script: this clip's voice speaks ${languageName}, written in the ${TRANSCRIPT_SCRIPT.name} script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in`;
+  if (said + (LETTERS_SAID_PER_SYMBOL - 1) * symbols > limits.maxRecordedTranscriptChars)
+    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters); write the words the recording says`;
+  return undefined;
 }
 
 /** An upload a request names, and the field that names it (where a refusal is reported). */

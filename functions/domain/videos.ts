@@ -1,6 +1,6 @@
 import { kindOfSource, pinOf, type ResolvedBot } from './account-bot.ts';
-
 import { resolveBot } from './account-bots.ts';
+import { newId } from './api-keys.ts';
 import { asRecordedProblem, backgroundRemovalProblem } from './as-recorded.ts';
 import { uploadFileKey } from './bucket-layout.ts';
 import { type CaptionMode, presenterLayoutOf } from './choices.ts';
@@ -235,6 +235,10 @@ export async function checkClips(
   try {
     const clips = await resolveClips(command.clips, tenantId, command, deps);
     await ensureVideoMayFit(clips, tenantId, false, deps);
+    // Ids of the lengths a create gives, and a batch's row: the record is the size the create or the row would store.
+    const ids = { videoId: newId('vid'), tenantId, keyId: newId('key') };
+    const row = { batch: { batchId: newId('bat'), row: limits.maxBatchRows }, roomChecked: true as const, sendsEvent: true };
+    refuseOversizedRecord(queuedVideoRecord(command, { clips, shape: command.shape, test: false }, ids, new Date(), row));
   } catch (error) {
     if (!(error instanceof ConflictError) || bots === 'ready') throw error;
   }
@@ -258,6 +262,35 @@ export interface BatchVideoOptions {
   roomChecked: true;
   /** Whether the video sends its own event to the webhook (the batch's `notify_each`). */
   sendsEvent: boolean;
+}
+
+/** The record a created video is stored as: queued, nothing rendered yet. */
+function queuedVideoRecord(
+  command: CreateVideoCommand,
+  made: { clips: ClipSpec[]; shape: Shape; test: boolean },
+  ids: { videoId: string; tenantId: string; keyId: string },
+  now: Date,
+  options?: BatchVideoOptions,
+): VideoRecord {
+  const { clips, shape, test } = made;
+  return {
+    ...ids,
+    status: 'queued',
+    createVideo: command.createVideo,
+    shape,
+    webhookUrl: command.webhookUrl,
+    ...(test && { test: true as const }),
+    ...(options && { batch: options.batch }),
+    clips,
+    ...(command.music && { music: command.music }),
+    clipResults: Object.fromEntries(clips.map((c) => [String(c.index), { status: 'queued' as const }])),
+    clipCount: clips.length,
+    renderedCount: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    deadlineAt: Math.floor(now.getTime() / 1000) + limits.videoDeadlineSeconds,
+    delivery: { state: options?.sendsEvent === false ? 'none' : 'pending', attempts: [] },
+  };
 }
 
 /** A record too large to store (limits.maxVideoRecordBytes) is the caller's 400 at `clips`, before anything is taken. */
@@ -307,26 +340,7 @@ export async function createVideo(
   const now = deps.now();
   const videoId = deps.newVideoId();
   const claimDeps = deps.recordings && { ...deps.recordings, now: deps.now };
-  const video: VideoRecord = {
-    videoId,
-    tenantId: caller.tenantId,
-    keyId: caller.keyId,
-    status: 'queued',
-    createVideo: command.createVideo,
-    shape,
-    webhookUrl: command.webhookUrl,
-    ...(test && { test: true as const }),
-    ...(options && { batch: options.batch }),
-    clips,
-    ...(command.music && { music: command.music }),
-    clipResults: Object.fromEntries(clips.map((c) => [String(c.index), { status: 'queued' as const }])),
-    clipCount: clips.length,
-    renderedCount: 0,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    deadlineAt: Math.floor(now.getTime() / 1000) + limits.videoDeadlineSeconds,
-    delivery: { state: options?.sendsEvent === false ? 'none' : 'pending', attempts: [] },
-  };
+  const video = queuedVideoRecord(command, { clips, shape, test }, { videoId, tenantId: caller.tenantId, keyId: caller.keyId }, now, options);
   refuseOversizedRecord(video);
   // A batch's row speaks the uploads its batch claimed for it when the batch started.
   const uploadsTaken = options?.batch ? [] : await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);

@@ -1,9 +1,8 @@
 /** concatClips: joins rendered clips in order by stream copy (concat demuxer), no re-encode. */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { limits } from '#domain/limits';
 import { VIDEO_CONTENT_TYPE, VOICE_CONTENT_TYPE } from './formats.ts';
-import { budgetFor, runFfmpeg } from './media.ts';
+import { budgetUntil, runFfmpeg } from './media.ts';
 import { probeDuration } from './probe.ts';
 
 /** Joins clips we rendered (concat demuxer, stream copy); the parts may only be MP4 or MP3, and local. */
@@ -60,10 +59,8 @@ export async function concatClips(input: ConcatInput): Promise<ConcatOutput> {
   const seconds = voice ? [] : await Promise.all(input.parts.map(pictureSeconds));
   writeFileSync(list, `${input.parts.map((part, i) => listLine(part, seconds[i])).join('\n')}\n`);
   const path = join(input.workDir, voice ? 'video.mp3' : 'video.mp4');
-  // A stream copy runs far faster than real time; the budget allows for the longest video there can be.
-  await runFfmpeg(concatArgs(list, path, voice), {
-    budgetSeconds: budgetFor(input.parts.length * Math.max(limits.maxSpeechSeconds, limits.maxRecordedSpeechSeconds)),
-  });
+  // A stream copy runs far faster than real time: its budget is for the parts' length, and ends at the deadline.
+  await runFfmpeg(concatArgs(list, path, voice), { budgetSeconds: budgetUntil(input.seconds, input.deadline) });
   return {
     path,
     contentType: voice ? VOICE_CONTENT_TYPE : VIDEO_CONTENT_TYPE,
@@ -76,6 +73,10 @@ export interface ConcatInput {
   /** Clip files in order (all produced by renderClip in the same mode). */
   parts: string[];
   mode: 'video' | 'voice';
+  /** The parts' length together, as their renders recorded it. */
+  seconds: number;
+  /** When the join must have ended (ms since the epoch): the function's own time limit, less a margin. */
+  deadline?: number;
   workDir: string;
 }
 

@@ -262,10 +262,17 @@ export function readFrames(args: string[], frameBytes: number, options: { budget
     waiting = undefined;
     resume?.();
   };
-  const timer = setTimeout(() => {
-    failure = new MediaBudgetError('budget', options.budgetSeconds);
-    child.kill('SIGKILL');
-  }, options.budgetSeconds * 1000);
+  // Decided after the loop's pending I/O is read (as runFfmpeg's watchdog): a run that ended while a long synchronous
+  // computation held the thread is not over its budget.
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        if (ended || child.exitCode !== null) return;
+        failure = new MediaBudgetError('budget', options.budgetSeconds);
+        child.kill('SIGKILL');
+      }),
+    options.budgetSeconds * 1000,
+  );
   child.stdout.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
     buffered += chunk.length;

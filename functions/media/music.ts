@@ -7,7 +7,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
-import { budgetFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
+import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
 /**
@@ -31,9 +31,10 @@ export const MUSIC_SAMPLE_RATE = 48_000;
 /**
  * Decides whether a downloaded music file may be played and decodes its sound, at most `seconds` of it, to a
  * 48 kHz stereo WAV in `workDir` (a WAV loops without a gap or a click, whatever the source's encoder delay).
- * Rejects (MediaRejectedError) anything not in MUSIC_FORMATS, without a sound, or that does not decode.
+ * Rejects (MediaRejectedError) anything not in MUSIC_FORMATS, without a sound, or that does not decode. The decode
+ * ends by `deadline` (ms since the epoch), if given.
  */
-export async function decodeMusic(path: string, workDir: string, seconds: number): Promise<string> {
+export async function decodeMusic(path: string, workDir: string, seconds: number, deadline?: number): Promise<string> {
   const identified = await identifyInput(path, FORMAT_WHITELIST);
   const probed = identified?.probed;
   const demuxer = identified?.demuxer;
@@ -74,7 +75,7 @@ export async function decodeMusic(path: string, workDir: string, seconds: number
         'wav',
         wav,
       ],
-      { budgetSeconds: budgetFor(seconds / 4) },
+      { budgetSeconds: budgetUntil(seconds / 4, deadline) },
     );
   } catch (error) {
     if (error instanceof MediaToolError) throw new MediaRejectedError(`(${format.label}) has no sound that can be played`);
@@ -108,6 +109,8 @@ export interface MixMusicInput {
   /** Where the voices speak, in seconds of the joined video, in order. */
   speech: { startSeconds: number; endSeconds: number }[];
   durationSeconds: number;
+  /** When the mix must have ended (ms since the epoch): the function's own time limit, less a margin. */
+  deadline?: number;
   workDir: string;
 }
 
@@ -195,7 +198,7 @@ export async function mixMusic(input: MixMusicInput): Promise<{ path: string; si
       ...(voice ? ['-f', 'mp3'] : ['-movflags', '+faststart', '-f', 'mp4']),
       path,
     ],
-    { budgetSeconds: budgetFor(duration / 4) },
+    { budgetSeconds: budgetUntil(duration / 4, input.deadline) },
   );
   return { path, sizeBytes: statSync(path).size };
 }

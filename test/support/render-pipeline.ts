@@ -82,13 +82,13 @@ export const concat = vi.fn(async (input: ConcatInput) => {
   return { path, contentType: 'video/mp4', durationSeconds: 9, sizeBytes: 1 };
 });
 /** Stands for the music bed (functions/assemble/music.ts musicBed): a file naming the music. */
-const musicBed = vi.fn(async (music: MusicSpec, workDir: string, seconds: number) => {
+export const musicBed = vi.fn(async (music: MusicSpec, workDir: string, seconds: number, _fetchedKey: string, _deadline?: number) => {
   const path = join(workDir, 'music.wav');
   await writeFile(path, `bed of ${music.preset ?? music.url} for ${seconds.toFixed(1)} s`);
   return path;
 });
 /** Stands for the mix (functions/media/music.ts mixMusic): the joined file, then what was laid under it. */
-const mixMusic = vi.fn(async (input: MixMusicInput) => {
+export const mixMusic = vi.fn(async (input: MixMusicInput) => {
   const { readFile } = await import('node:fs/promises');
   const path = join(input.workDir, 'mixed');
   const speech = input.speech.map((s) => `${s.startSeconds}-${s.endSeconds}`).join(',');

@@ -7,6 +7,7 @@ import {
   paginateScan,
   QueryCommand,
   UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#domain/errors';
 import { SWEEPER_RESENDS_AFTER_SECONDS } from '#domain/lost-events';
@@ -127,49 +128,43 @@ export class DynamoVideoRepository implements VideoRepository {
     await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { videoId } }));
   }
 
-  async markClipRendering(videoId: string, clipIndex: number): Promise<VideoRecord | undefined> {
-    try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { videoId },
-          UpdateExpression: 'SET #status = :rendering, clipResults.#i = :clip, updatedAt = :now',
-          ConditionExpression: '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
-          ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex) },
-          ExpressionAttributeValues: {
-            ':rendering': 'rendering',
-            ':queued': 'queued',
-            ':rendered': 'rendered',
-            ':clip': { status: 'rendering' } satisfies ClipResult,
-            ':now': this.now().toISOString(),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Attributes ? strip(Attributes) : undefined;
-    } catch (error) {
-      if (isConditionFailure(error)) return this.get(videoId);
-      throw error;
-    }
+  markClipRendering(videoId: string, clipIndex: number): Promise<VideoRecord | undefined> {
+    return this.updateOrCurrent(videoId, {
+      UpdateExpression: 'SET #status = :rendering, clipResults.#i = :clip, updatedAt = :now',
+      ConditionExpression: '#status IN (:queued, :rendering) AND (attribute_not_exists(clipResults.#i) OR clipResults.#i.#status <> :rendered)',
+      ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex) },
+      ExpressionAttributeValues: {
+        ':rendering': 'rendering',
+        ':queued': 'queued',
+        ':rendered': 'rendered',
+        ':clip': { status: 'rendering' } satisfies ClipResult,
+        ':now': this.now().toISOString(),
+      },
+    });
   }
 
-  async recordRecordingSeconds(videoId: string, clipIndex: number, seconds: number): Promise<VideoRecord | undefined> {
+  recordRecordingSeconds(videoId: string, clipIndex: number, seconds: number): Promise<VideoRecord | undefined> {
+    return this.updateOrCurrent(videoId, {
+      UpdateExpression: 'SET clipResults.#i.#seconds = :seconds, updatedAt = :now',
+      ConditionExpression: '#status IN (:queued, :rendering) AND clipResults.#i.#status = :rendering',
+      ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex), '#seconds': 'recordingSeconds' },
+      ExpressionAttributeValues: {
+        ':seconds': seconds,
+        ':now': this.now().toISOString(),
+        ':queued': 'queued',
+        ':rendering': 'rendering',
+      },
+    });
+  }
+
+  /** A conditional update of the video: the record as updated, or as it stands when the condition does not hold. */
+  private async updateOrCurrent(
+    videoId: string,
+    update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+  ): Promise<VideoRecord | undefined> {
     try {
       const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { videoId },
-          UpdateExpression: 'SET clipResults.#i.#seconds = :seconds, updatedAt = :now',
-          ConditionExpression: '#status IN (:queued, :rendering) AND clipResults.#i.#status = :rendering',
-          ExpressionAttributeNames: { '#status': 'status', '#i': String(clipIndex), '#seconds': 'recordingSeconds' },
-          ExpressionAttributeValues: {
-            ':seconds': seconds,
-            ':now': this.now().toISOString(),
-            ':queued': 'queued',
-            ':rendering': 'rendering',
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
+        new UpdateCommand({ TableName: this.tableName, Key: { videoId }, ...update, ReturnValues: 'ALL_NEW' }),
       );
       return Attributes ? strip(Attributes) : undefined;
     } catch (error) {

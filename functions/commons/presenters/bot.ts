@@ -45,6 +45,11 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
     test: own.test === true,
     // Who stated, and when, that the person filmed agreed to be cloned (a video bot's).
     ...(own.consent ? { consent: { given: true, given_at: own.consent.givenAt, key_id: own.consent.keyId } } : {}),
+    // A ready video bot's footage: how long a clip with `footage: "as_recorded"` may last, and whether its loops
+    // have the matte that `remove_bot_background` needs.
+    ...(look?.recordingSeconds !== undefined
+      ? { footage: { recording_seconds: look.recordingSeconds, background_removable: look.cutout === true } }
+      : {}),
     ...(own.error ? { error: own.error } : {}),
     ...(own.webhookUrl ? { webhook: own.webhookUrl } : {}),
     // Its event's delivery, once settled with a webhook: the same form as a video's `webhook`.

@@ -77,7 +77,7 @@ async function main() {
       const workDir = mkdtempSync(join(root, `${kind}-`));
       const input = { input: clip.path, mode: 'video' as const, volume: 0.25, speech, durationSeconds: clip.durationSeconds, workDir };
       const result = await timed(async () => {
-        if (kind === 'join') return concatClips({ parts: [clip.path, clip.path], mode: 'video', workDir });
+        if (kind === 'join') return concatClips({ parts: [clip.path, clip.path], mode: 'video', seconds: 2 * clip.durationSeconds, workDir });
         const music = kind === 'preset' ? join(workDir, 'bed.wav') : await decodeMusic(mp3, workDir, clip.durationSeconds);
         if (kind === 'preset') writeFileSync(music, presetWav('calm'));
         return mixMusic({ ...input, music });

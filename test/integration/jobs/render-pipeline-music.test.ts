@@ -16,6 +16,8 @@ import {
   clipDeps,
   concat,
   counter,
+  mixMusic,
+  musicBed,
   objects,
   renderClip,
   renderQueue,
@@ -96,5 +98,28 @@ describe("a video's music", () => {
     });
     const { output } = await renderAndAssemble(created.videoId);
     expect(output).toBe('bot_ava:Keep me|bot_leo:New + bed of calm for 9.0 s at 0.3 ducked at 0.1-0.6,0.8-0.9');
+  });
+
+  it("joins, decodes and mixes within the assembly's deadline, the join's budget from the clips' own length", async () => {
+    const deadline = clock.getTime() + 240_000;
+    assembleDeps.mediaDeadline = () => deadline;
+    try {
+      const created = await submit(
+        [
+          { bot_uid: 'bot_ava', text: 'First clip here' },
+          { bot_uid: 'bot_leo', text: 'Second one' },
+        ],
+        true,
+        undefined,
+        { music: { url: 'https://cdn.example.com/bed.mp3' } },
+      );
+      await renderAndAssemble(created.videoId);
+      // Clip durations are text.length / 10: 1.5 s and 1 s.
+      expect(concat).toHaveBeenCalledWith(expect.objectContaining({ seconds: 2.5, deadline }));
+      expect(musicBed.mock.calls[0]![4]).toBe(deadline);
+      expect(mixMusic).toHaveBeenCalledWith(expect.objectContaining({ deadline }));
+    } finally {
+      delete assembleDeps.mediaDeadline;
+    }
   });
 });

@@ -19,6 +19,7 @@ import { clipTiming } from '#functions/render/engine/clip-timeline.ts';
 import { FPS, type RenderClipInput, renderClip } from '#functions/render/engine/index.ts';
 import { botHeightFor, layoutFor } from '#functions/render/engine/layout.ts';
 import { clipMouthFrames } from '#functions/render/engine/mouth-track.ts';
+import { rigFor } from '#functions/render/engine/rigs/rig.ts';
 
 const FRAME = frameSizeOf(DEFAULT_SHAPE);
 
@@ -31,6 +32,7 @@ import { declaredPng } from '../../support/hostile-media.ts';
 import { writeLook } from '../../support/look-files.ts';
 import { opennessOf, pearson } from '../../support/mouth-measure.ts';
 import { audioSamples, frameRgb, grayCropFrames, mouthBox } from '../../support/render-media.ts';
+import { framesUnlikeAlone } from '../../support/rig-poses.ts';
 
 const PORTRAIT = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'portrait.jpg'));
 const GROUP = readFileSync(join(import.meta.dirname, '../../fixtures/prepare', 'group.jpg'));
@@ -306,6 +308,14 @@ describe('a photo bot through renderClip', () => {
       expect(r).toBeGreaterThanOrEqual(0.4);
     }
   }, 90_000);
+
+  it("draws each frame of a pose sequence as it draws the pose on a whole base (its last frame's base kept, the head's box put back)", () => {
+    const sprites = loadSprites('photo', botHeightFor(FRAME, 'center'), directory);
+    // Without its card: the figure's own outline over transparency, where a pixel left over would show.
+    const { unlike, partial } = framesUnlikeAlone(() => rigFor(sprites, { withPanel: false, bottom: 'flush' }), 'moved');
+    expect(unlike).toEqual([]);
+    expect(partial).toBeGreaterThan(12);
+  });
 
   // A photo's head motion is a warp of the picture above the neck (a built-in head is a layer turned): it costs more
   // to draw. Measured 2026-11-25 at 720p `medium`: ava 1,591 ms, photo 2,314 ms (1.45x); before head motion 1.1-1.2x.

@@ -89,7 +89,12 @@ describe('voice mode and concatenation', () => {
     expect(info.streams[0]!.codec_name).toBe('mp3');
     expect(Math.abs(voice.durationSeconds - voice.speech.durationSeconds)).toBeLessThan(0.1);
 
-    const joined = await concatClips({ parts: [voice.path, voice.path], mode: 'voice', workDir: mkdtempSync(join(root, 'concat-voice-')) });
+    const joined = await concatClips({
+      parts: [voice.path, voice.path],
+      mode: 'voice',
+      seconds: 2 * voice.durationSeconds,
+      workDir: mkdtempSync(join(root, 'concat-voice-')),
+    });
     expect(joined.contentType).toBe('audio/mpeg');
     expect(Math.abs(joined.durationSeconds - 2 * voice.durationSeconds)).toBeLessThan(0.15);
   });
@@ -98,7 +103,12 @@ describe('voice mode and concatenation', () => {
     const a = await render({ text: TINY, transitions: { entry: 'fade_in' } });
     const b = await render({ text: TINY, position: 'center', background: greenWithTone, backgroundVolume: 0.5 });
     const [da, db] = await Promise.all([probeFile(a.path), probeFile(b.path)]).then((r) => r.map((i) => Number(i.format.duration)));
-    const joined = await concatClips({ parts: [a.path, b.path], mode: 'video', workDir: mkdtempSync(join(root, 'concat-video-')) });
+    const joined = await concatClips({
+      parts: [a.path, b.path],
+      mode: 'video',
+      seconds: a.durationSeconds + b.durationSeconds,
+      workDir: mkdtempSync(join(root, 'concat-video-')),
+    });
     expect(joined.contentType).toBe('video/mp4');
     expect(Math.abs(joined.durationSeconds - (da! + db!))).toBeLessThanOrEqual(0.1);
     expect(joined.sizeBytes).toBeGreaterThan(0);

@@ -149,12 +149,14 @@ describe('every shape', () => {
 describe('the vertical frame (9:16 720p)', () => {
   const frame = frameSizeOf({ aspectRatio: '9:16', resolution: '720p' });
   const parts: string[] = [];
+  const partSeconds: number[] = [];
 
   it.each(PAIRS)(
     'plays %o at the bottom centre',
     async (transitions) => {
       const clip = await render(frame, { transitions, position: 'bottom-center' });
       parts.push(clip.path);
+      partSeconds.push(clip.durationSeconds);
       await expectTransitionsPlayed(clip.path, frame, boxOf(frame, 'bottom-center'));
     },
     30_000,
@@ -176,7 +178,12 @@ describe('the vertical frame (9:16 720p)', () => {
   });
 
   it("clips of the shape join by stream copy, and the poster has the video's own size", async () => {
-    const joined = await concatClips({ parts: parts.slice(0, 2), mode: 'video', workDir: mkdtempSync(join(root, 'concat-')) });
+    const joined = await concatClips({
+      parts: parts.slice(0, 2),
+      mode: 'video',
+      seconds: partSeconds[0]! + partSeconds[1]!,
+      workDir: mkdtempSync(join(root, 'concat-')),
+    });
     const video = (await probeFile(joined.path)).streams.find((s) => s.codec_type === 'video')!;
     expect([video.width, video.height]).toEqual([720, 1280]);
     const poster = await extractPoster(joined.path, TRANSITION_SECONDS + 0.5, join(root, 'poster.jpg'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFfmpeg } from '#media/media';
+import { readFrames, runFfmpeg } from '#media/media';
 
 /**
  * Review finding: the ffmpeg watchdog's timers fire before a blocked event loop reads the run's progress and exit,
@@ -18,5 +18,33 @@ describe('runFfmpeg while the event loop is blocked', () => {
       /* busy */
     }
     await expect(run).resolves.toMatchObject({ exitCode: 0 });
+  }, 20_000);
+
+  it('a frame read that finished during a long synchronous computation is not reported as over its budget', async () => {
+    const reader = readFrames(['-f', 'lavfi', '-i', 'color=c=red:s=4x4:r=10', '-t', '0.3', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], 64, {
+      budgetSeconds: 1,
+    });
+    // The render's thread drawing frames while the footage is read beside it.
+    const until = Date.now() + 3000;
+    while (Date.now() < until) {
+      /* busy */
+    }
+    const frames: Buffer[] = [];
+    for (let frame = await reader.next(); frame; frame = await reader.next()) frames.push(Buffer.from(frame));
+    expect(frames).toHaveLength(3);
+  }, 20_000);
+
+  it('a frame read still running at its budget is stopped', async () => {
+    const reader = readFrames(
+      ['-re', '-f', 'lavfi', '-i', 'color=c=red:s=4x4:r=10', '-t', '30', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+      64,
+      {
+        budgetSeconds: 1,
+      },
+    );
+    const read = async () => {
+      for (let frame = await reader.next(); frame; frame = await reader.next());
+    };
+    await expect(read()).rejects.toThrow('media run exceeded its 1 s budget');
   }, 20_000);
 });

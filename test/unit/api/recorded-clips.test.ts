@@ -206,6 +206,16 @@ describe("a transcript in another script than its voice's language", () => {
     // Emoji and symbols are read out as words too: a transcript of them is not the recording's words.
     expect(await problemsFor('espeak:en-us+m3', `Hello ${'😀🎉✨'.repeat(600)}`)).toMatchObject([{ path: 'clips[0].text' }]);
     expect(await problemsFor('espeak:en-us+m3', '→ ★ ♥ © ® ™ ≈ ∞ § ¶ Hi')).toMatchObject([{ path: 'clips[0].text' }]);
+    // A symbol is read by its name ("grinning face"): a letter between every two is read out as far more than
+    // 12,000 letters (emoji, a skin-tone modifier, maths), and refused.
+    for (const symbol of ['😀', '🏽', '∑'])
+      expect(await problemsFor('espeak:en-us+m3', `a${symbol} `.repeat(3000))).toEqual([
+        {
+          path: 'clips[0].text',
+          message:
+            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters); write the words the recording says',
+        },
+      ]);
   });
 
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
@@ -213,6 +223,8 @@ describe("a transcript in another script than its voice's language", () => {
     expect(await problemsFor('espeak:da+m3', 'Blåbærgrød og rødgrød med fløde.')).toEqual([]);
     expect(await problemsFor('espeak:en-us+m3', 'My name is Ivan, in Russian Иван, and I live in Moscow now.')).toEqual([]);
     expect(await problemsFor('espeak:en-us+m3', '2024, 2025, 2026!')).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'Well done, everyone, and thank you all for coming 🎉')).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'It costs $5, or 4 € + tax.')).toEqual([]);
   });
 });
 
