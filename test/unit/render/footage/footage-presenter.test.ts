@@ -71,7 +71,14 @@ describe('the rounded sounds of a video bot', () => {
     // "oo" 0.5-0.7 s (its frames with the lips 35 ms ahead: 14 to 19), then "o" 0.7-0.9 s (20 to 25).
     const planned: MouthFrame[] = Array.from({ length: 40 }, () => ({ frame: 'r2' }));
     planned[14] = { frame: 'm2', toward: { frame: 'r2', amount: 0.6 } };
-    const mouth = smallRoundings(planned, speechWith([['uː', 0.5, 0.7], ['oʊ', 0.7, 0.9]]), clipTiming(2, {}));
+    const mouth = smallRoundings(
+      planned,
+      speechWith([
+        ['uː', 0.5, 0.7],
+        ['oʊ', 0.7, 0.9],
+      ]),
+      clipTiming(2, {}),
+    );
     expect(mouth[13]).toEqual({ frame: 'r2' });
     expect(mouth[14]).toEqual({ frame: 'm2', toward: { frame: 'r1', amount: 0.6 } });
     expect(mouth.slice(15, 20).every((m) => m.frame === 'r1')).toBe(true);
@@ -81,7 +88,14 @@ describe('the rounded sounds of a video bot', () => {
   it('finds the rounded sounds of Polly’s visemes too, after an entry transition', () => {
     const timing = clipTiming(1, { entry: 'fade_in' });
     const planned: MouthFrame[] = Array.from({ length: timing.frames }, () => ({ frame: 'r2' }));
-    const speech = { wavPath: '', durationSeconds: 1, visemes: [{ timeMs: 300, value: 'u' }, { timeMs: 500, value: 'O' }] } as SpeechResult;
+    const speech = {
+      wavPath: '',
+      durationSeconds: 1,
+      visemes: [
+        { timeMs: 300, value: 'u' },
+        { timeMs: 500, value: 'O' },
+      ],
+    } as SpeechResult;
     const rounded = smallRoundings(planned, speech, timing).flatMap((m, i) => (m.frame === 'r1' ? [i - timing.entryFrames] : []));
     expect(rounded).toEqual([8, 9, 10, 11, 12, 13]);
   });
