@@ -23,7 +23,10 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   queues?: readonly Q[];
   deadLetters?: readonly D[];
   bucket?: boolean;
-  /** A queue consumer: reads its queue's maxReceiveCount (the last attempt fails the job for good). */
+  /**
+   * A queue consumer: reads its queue's maxReceiveCount (the last attempt fails the job for good) and visibility
+   * timeout (the longest backoff of a retry).
+   */
   consumer?: boolean;
   /** The assemble function: reads its assembly lease. */
   assemblyLease?: boolean;
@@ -44,6 +47,7 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
   // Which voices the deployment speaks: Polly's too where it uses Polly (listVoices, findVoice, voiceToSpeak).
   const voices = { polly: speechValue === 'polly' };
   const maxReceiveCount = needs.consumer ? positiveNumber(envNames.maxReceiveCount) : 0;
+  const visibilitySeconds = needs.consumer ? positiveNumber(envNames.consumedQueueVisibilitySeconds) : 0;
   const assemblyLeaseSeconds = needs.assemblyLease ? positiveNumber(envNames.assemblyLeaseSeconds) : 0;
   // Where the render engine's files are, when not beside its bundle (render/engine/assets.ts).
   const engineAssets = {
@@ -60,6 +64,7 @@ export function loadConfig<T extends TableName = never, Q extends QueueName = ne
     renderWarmUp: warmUpValue === 'on',
     voices,
     maxReceiveCount,
+    visibilitySeconds,
     assemblyLeaseSeconds,
     engineAssets,
   };

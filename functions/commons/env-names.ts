@@ -46,6 +46,8 @@ export const envNames = {
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
   /** A queue consumer's queue, by its wiring name (the `queue` dimension of its QueueMessageAge metric). */
   consumedQueue: 'CONSUMED_QUEUE',
+  /** A queue consumer's queue's visibility timeout, seconds: a transient failure's backoff is never longer. */
+  consumedQueueVisibilitySeconds: 'CONSUMED_QUEUE_VISIBILITY_SECONDS',
   /** How long a claim on a video's assembly holds (assemble only; see infra/wiring.ts assemblyLeaseSeconds). */
   assemblyLeaseSeconds: 'ASSEMBLY_LEASE_SECONDS',
   /** Local runtime only: the file listing the loopback ports its functions may reach (commons/net/loopback-allow.ts). */

@@ -79,6 +79,8 @@ export interface JobConsumerOptions<M, D> {
    * timeout, which for a render is its 15-minute limit.
    */
   retryIn?: (record: SQSRecord, seconds: number) => Promise<unknown>;
+  /** The consumed queue's visibility timeout (config visibilitySeconds): no backoff is longer than it. */
+  visibilitySeconds?: number;
 }
 
 /**
@@ -101,7 +103,7 @@ export function jobConsumer<S extends z.ZodType, D>(schema: S, job: QueueJob<z.i
         await runQueueJob(job, received.message, received.receive, options.maxReceives, options.deps(received));
       } catch (error) {
         // Rethrown: a transient failure, to be retried. If it cannot be hidden, it returns after the visibility timeout.
-        const seconds = retryDelaySeconds(received.receive);
+        const seconds = Math.min(retryDelaySeconds(received.receive), options.visibilitySeconds ?? Infinity);
         await options.retryIn?.(received.record, seconds).then(
           () => logger.info('next attempt after a backoff', { retry_in_s: seconds }),
           (hideError: Error) =>

@@ -57,4 +57,5 @@ export const handler = jobConsumer(renderClipMessageSchema, renderJob, {
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
   beforeBatch: () => removeLeftoverWorkDirs('render'),
   retryIn: hideReceivedMessage(sqsClient(), config.queues.render),
+  visibilitySeconds: config.visibilitySeconds,
 });

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { mediaCors, type QueueDecl, type ResourceNames, type TableDecl } from '../wiring.ts';
+import { mediaCors, type QueueDecl, type ResourceNames, scaledVisibility, type TableDecl } from '../wiring.ts';
 import { emulatorCredentials, type LocalCredentials, privateDir, rememberedPorts, rememberPorts } from './data-dir.ts';
 import { type Front, type FrontOptions, startFront } from './emulator-front.ts';
 import { createLog, type Log } from './log.ts';
@@ -299,9 +299,6 @@ export interface ProvisionedQueue {
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
 }
-
-/** Local visibility timeout: the declared one, optionally scaled down for tests (SQS counts whole seconds). */
-const scaledVisibility = (seconds: number, scale: number) => Math.max(1, Math.round(seconds * scale));
 
 /** Creates each queue and its DLQ with the declared visibility timeout and redrive policy (idempotent). */
 export async function ensureQueues(

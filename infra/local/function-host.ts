@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FunctionDecl } from '../wiring.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './emulators.ts';
+import { functionBundle, functionBundleDir } from './function-bundles.ts';
 import type { Log } from './log.ts';
 
 /** Why an invocation failed. `handled`: the handler threw; the others end the execution environment. */
@@ -80,6 +81,8 @@ export class FunctionHost {
   /** Environments kept however long idle: the prewarmed one, as provisioned concurrency keeps it. */
   private kept = 0;
   private readonly entryPath: string;
+  /** The module its environments import, once known (a bundle is built on the first cold start). */
+  private entryUrl?: Promise<{ url: string; bundled: boolean }>;
 
   constructor(
     readonly name: string,
@@ -88,8 +91,17 @@ export class FunctionHost {
     /**
      * `output`: where the function's stdout and stderr lines go. @default the runtime's own stdout and stderr
      * `idleMs`: how long an idle environment lives. @default IDLE_ENVIRONMENT_MS
+     * `bundled`: its environments import the handler's bundle (./function-bundles.ts), not its TypeScript. @default false
      */
-    private readonly options: { root: string; concurrency: number; log: Log; functionPrefix: string; output?: FunctionOutput; idleMs?: number },
+    private readonly options: {
+      root: string;
+      concurrency: number;
+      log: Log;
+      functionPrefix: string;
+      output?: FunctionOutput;
+      idleMs?: number;
+      bundled?: boolean;
+    },
   ) {
     this.functionName = `${options.functionPrefix}-${name}`;
     this.entryPath = resolve(options.root, decl.entry);
@@ -138,7 +150,8 @@ export class FunctionHost {
   async prewarm(): Promise<void> {
     this.kept = 1;
     if (this.stopped || this.sandboxes.size > 0) return;
-    await this.spawn().ready.catch(() => undefined);
+    const entry = await this.entry().catch(() => undefined);
+    if (entry && !this.stopped && this.sandboxes.size === 0) await this.spawn(entry).ready.catch(() => undefined);
   }
 
   async stop() {
@@ -157,7 +170,10 @@ export class FunctionHost {
         return idle;
       }
       if (this.sandboxes.size < this.options.concurrency) {
-        const sandbox = this.spawn();
+        const entry = await this.entry();
+        // Others may have started environments while the bundle was built.
+        if (this.stopped || this.sandboxes.size >= this.options.concurrency) continue;
+        const sandbox = this.spawn(entry);
         sandbox.busy = true;
         return sandbox;
       }
@@ -165,12 +181,26 @@ export class FunctionHost {
     }
   }
 
-  private spawn(): Sandbox {
+  /** The handler's module: its bundle, built if needed, or its entry; a failed build is an initialisation error, tried again next time. */
+  private entry(): Promise<{ url: string; bundled: boolean }> {
+    if (!this.options.bundled) return Promise.resolve({ url: pathToFileURL(this.entryPath).href, bundled: false });
+    this.entryUrl ??= functionBundle(this.options.root, this.decl.entry, functionBundleDir(this.options.root, this.name)).then(
+      (bundle) => ({ url: pathToFileURL(bundle).href, bundled: true }),
+      (error: Error) => {
+        this.entryUrl = undefined;
+        this.options.log.error('function failed to bundle', { function: this.name, error: error.message });
+        throw new InvocationError('init', 'Runtime.ImportModuleError', `${this.decl.entry} did not bundle: ${error.message}`);
+      },
+    );
+    return this.entryUrl;
+  }
+
+  private spawn(entry: { url: string; bundled: boolean }): Sandbox {
     // Lambda gives each execution environment its own /tmp, and the render and assemble functions rely on it
     // (they clear their leftover work dirs there at the start of each invocation): so does this, through
     // TMPDIR, which os.tmpdir() reads in the worker. Removed when the environment ends.
     const tmp = mkdtempSync(join(this.env.TMPDIR ?? tmpdir(), `${this.functionName}-env-`));
-    const worker = this.startWorker(tmp);
+    const worker = this.startWorker(tmp, entry);
     let markReady!: () => void;
     let failInit!: (error: InvocationError) => void;
     const sandbox: Sandbox = {
@@ -201,7 +231,7 @@ export class FunctionHost {
   }
 
   /** The worker of one execution environment, with Lambda's environment variables; its output forwarded if asked. */
-  private startWorker(tmp: string): Worker {
+  private startWorker(tmp: string, entry: { url: string; bundled: boolean }): Worker {
     const env = {
       ...this.env,
       TMPDIR: tmp,
@@ -213,7 +243,7 @@ export class FunctionHost {
     };
     const worker = new Worker(WORKER_URL, {
       env,
-      workerData: { entry: this.decl.entry, entryUrl: pathToFileURL(this.entryPath).href, handlerExport: 'handler' },
+      workerData: { entry: this.decl.entry, entryUrl: entry.url, bundled: entry.bundled, handlerExport: 'handler', compileCacheTmp: tmpdir() },
       name: this.functionName,
       // Piped only when someone reads it; otherwise the worker writes to this process's stdout and stderr.
       stdout: !!this.options.output,

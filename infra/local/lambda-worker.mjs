@@ -5,8 +5,18 @@ import { register as registerHooks } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
-register();
-registerHooks('./compiler-hooks.mjs', import.meta.url);
+// tsx keeps what it compiled under os.tmpdir(), read once when its hooks thread starts (here, from this thread's
+// environment). TMPDIR is this environment's own /tmp, removed when the environment ends: with it, every cold start
+// would compile the function's TypeScript anew. The hooks thread is made with the runtime's own TMPDIR instead, so
+// that every environment (and every runtime on this machine) finds the modules already compiled.
+// A bundle (./function-bundles.ts) is plain JavaScript: no compiler.
+if (!workerData.bundled) {
+  const ownTmp = process.env.TMPDIR;
+  process.env.TMPDIR = workerData.compileCacheTmp;
+  register();
+  process.env.TMPDIR = ownTmp;
+  registerHooks('./compiler-hooks.mjs', import.meta.url);
+}
 
 const serializeError = (error) =>
   error instanceof Error

@@ -93,6 +93,8 @@ export interface LocalRuntimeOptions {
    * VIDBOT_LOOPBACK_ALLOW). Servers of the same process allow themselves with allowLoopbackPort. @default []
    */
   allowLoopbackPorts?: number[];
+  /** Functions run from bundles built on their first cold start (./function-bundles.ts), not tsx. @default false */
+  bundledFunctions?: boolean;
   /** Extra environment for every function (test knobs such as VIDBOT_DELIVERY_DELAY_SCALE). */
   functionEnvironment?: Record<string, string>;
   /** POWERTOOLS_LOG_LEVEL for the functions. @default process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO' */
@@ -352,17 +354,16 @@ function startFunctionHosts(
   const { root, options, log } = context;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const hosts = new Map<string, FunctionHost>();
+  const shared = { root, log, functionPrefix: 'vidbot', output: options.functionOutput, bundled: options.bundledFunctions };
   for (const [name, decl] of Object.entries(functions)) {
     // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
-    const env = { ...baseEnv, ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak'), ...options.functionEnvironment };
+    const env = {
+      ...baseEnv,
+      ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak', options.visibilityScale ?? 1),
+      ...options.functionEnvironment,
+    };
     const perFunction = decl.trigger === 'queue' ? Math.min(decl.localConcurrency ?? concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
-    const host = new FunctionHost(name, decl, env, {
-      root,
-      concurrency: perFunction,
-      log,
-      functionPrefix: 'vidbot',
-      output: options.functionOutput,
-    });
+    const host = new FunctionHost(name, decl, env, { ...shared, concurrency: perFunction });
     if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
     hosts.set(name, host);
     stops.push(() => host.stop());

@@ -96,9 +96,9 @@ describe('functions', () => {
         ...(decl(name).bucket ? [envNames.bucket] : []),
         ...((decl(name) as { voices?: boolean }).voices ? [envNames.speechEngine] : []),
         ...Object.keys(decl(name).environment ?? {}),
-        // A queue consumer learns its queue's receive limit (its last attempt fails the job for good) and its
-        // queue's name (the queue dimension of its metrics).
-        ...(decl(name).trigger === 'queue' ? [envNames.maxReceiveCount, envNames.consumedQueue] : []),
+        // A queue consumer learns its queue's receive limit (its last attempt fails the job for good), its queue's
+        // name (the queue dimension of its metrics) and visibility timeout (the longest backoff of a retry).
+        ...(decl(name).trigger === 'queue' ? [envNames.maxReceiveCount, envNames.consumedQueue, envNames.consumedQueueVisibilitySeconds] : []),
       ];
       const platform = [envNames.serviceName, envNames.logLevel, 'NODE_OPTIONS'];
       expect(
@@ -118,6 +118,9 @@ describe('functions', () => {
     expect(authorizer.BUCKET_NAME).toBeUndefined();
     expect(resources[fnId('render')]!.Properties.Environment.Variables.MAX_RECEIVE_COUNT).toBe(String(queues.render.maxReceiveCount));
     expect(resources[fnId('notifier')]!.Properties.Environment.Variables.CONSUMED_QUEUE).toBe('notify');
+    expect(resources[fnId('render')]!.Properties.Environment.Variables.CONSUMED_QUEUE_VISIBILITY_SECONDS).toBe(
+      String(queues.render.visibilityTimeoutSeconds),
+    );
     // The functions that list, check or speak voices learn that the deployment speaks Polly; the others nothing.
     for (const name of functionNames) {
       const speech = resources[fnId(name)]!.Properties.Environment.Variables[envNames.speechEngine];

@@ -1,7 +1,8 @@
 /**
  * An execution environment's life in the local runtime: a timed-out one is out of service at once but its worker is
  * ended only when its handler returns (ending a worker while a native addon works for it aborts the whole runtime),
- * and an idle one beyond the kept (prewarmed) one is ended; tsx's compiler process ends once its modules are loaded.
+ * and an idle one beyond the kept (prewarmed) one is ended; tsx's compiler process ends once its modules are loaded,
+ * and what it compiled is kept for the next environment.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -88,5 +89,39 @@ describe('execution environments', () => {
     expect(compilerProcesses(), 'tsx compiled the new module with esbuild').toBeGreaterThan(0);
     await vi.waitFor(() => expect(compilerProcesses()).toBe(0), { timeout: 30_000, interval: 200 });
     expect(await host.invoke({ n: 1 })).toEqual({ n: 2 });
+  }, 60_000);
+
+  it("compiles a function's TypeScript once: a later cold start, in a fresh /tmp, finds it compiled", async () => {
+    const entry = `fn-${randomUUID()}.mts`;
+    writeFileSync(join(dir, entry), `export const handler = async (event: { n: number }): Promise<{ n: number }> => ({ n: event.n * 2 });\n`);
+    const environment = () => {
+      const host = new FunctionHost(
+        'cached',
+        { entry, trigger: 'schedule', everyMinutes: 5, memoryMb: 128, timeoutSeconds: 30 },
+        { TMPDIR: dir },
+        { root: dir, concurrency: 1, log: createLog('silent'), functionPrefix: 'vidbot' },
+      );
+      hosts.push(host);
+      return host;
+    };
+    const first = environment();
+    await first.prewarm();
+    expect(compilerProcesses(), 'the first cold start compiled the module').toBeGreaterThan(0);
+    await first.stop();
+    await vi.waitFor(() => expect(compilerProcesses()).toBe(0), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(
+      () =>
+        expect(
+          readdirSync(dir).filter((name) => name.startsWith('vidbot-cached-env-')),
+          "the ended environment's /tmp is gone",
+        ).toEqual([]),
+      { timeout: 10_000, interval: 100 },
+    );
+
+    const second = environment();
+    await second.prewarm();
+    // A compiler started for this load would still run (it ends 5 s after the last load): none means none compiled.
+    expect(compilerProcesses(), 'the second cold start compiled nothing').toBe(0);
+    expect(await second.invoke({ n: 3 })).toEqual({ n: 6 });
   }, 60_000);
 });

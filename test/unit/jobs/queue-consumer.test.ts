@@ -124,6 +124,22 @@ describe('jobConsumer', () => {
     // A backoff never exceeds the render queue's visibility timeout (960 s).
     expect([1, 2, 3, 4, 10].map(retryDelaySeconds)).toEqual([10, 40, 160, 600, 600]);
 
+    // With the queue's visibility timeout scaled down (a test runtime's 14 s), no backoff is longer than it.
+    const scaled: number[] = [];
+    const shortQueue = jobConsumer(renderClipMessageSchema, job, {
+      deps: () => ({}),
+      maxReceives: 5,
+      retryIn: async (_record, seconds) => void scaled.push(seconds),
+      visibilitySeconds: 14,
+    });
+    await shortQueue(
+      {
+        Records: [renderMessage('a', 'vid_a', 1), renderMessage('b', 'vid_b', 2), renderMessage('c', 'vid_c', 3), renderMessage('bad', 'vid_bad', 1)],
+      },
+      context,
+    );
+    expect(scaled).toEqual([10, 14, 14]);
+
     // A message that cannot be hidden still fails as it should (and returns after the visibility timeout).
     const unhidable = jobConsumer(renderClipMessageSchema, job, {
       deps: () => ({}),
