@@ -7,12 +7,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eyeDistance, type Point, STABLE_POINTS } from '#domain/face-space';
+import type { Point } from '#domain/face-space';
 import { limits } from '#domain/limits';
 import type { BotManifest, FootageLoop, FootageManifest } from '#domain/look';
 import { cutFootage, decodeRecording, inspectRecording, preparedSize, type Recording } from '#media/footage-media';
 import { MediaRejectedError } from '#media/media';
 import { LookError, type PreparedLook } from '../look.ts';
+import { chooseListenLoop, chooseLoop } from './footage-loop.ts';
 import { matteLoop } from './footage-matte.ts';
 import { isFrontal, listeningStretches, type ReadRecording, readRecording, smoothTrack, unseenStretches } from './footage-track.ts';
 import { buildAtlas } from './mouth-atlas.ts';
@@ -24,12 +25,7 @@ const FPS = 30;
 const SHORT_SIDE = 720;
 /** A face narrower than this (jaw to jaw, px of the recording) is refused: too little detail for a mouth. */
 const MIN_FACE_PX = 120;
-/** The shortest base loop, seconds (a shorter one repeats visibly), and how long a face may be gone. */
-const MIN_LOOP_SECONDS = 3;
-/** The most start (and end) frames a loop search tries in a stretch: every second frame of a minute at 30 fps. */
-const SEARCH_FRAMES = 900;
-/** The frames of the loop's end crossfaded into those leading to its start (a third of a second). */
-const WRAP_BLEND_FRAMES = 10;
+/** How long the face may be gone, seconds. */
 const MAX_FACE_GAP_SECONDS = 2;
 
 const FILES = {
@@ -84,64 +80,6 @@ function checkFace(read: ReadRecording, recording: Recording) {
   }
 }
 
-/** How far apart two frames' head poses are: the stable landmarks' mean distance, in eye distances. */
-function poseDistance(a: readonly Point[], b: readonly Point[]): number {
-  let sum = 0;
-  for (const i of STABLE_POINTS) sum += Math.hypot(a[i]!.x - b[i]!.x, a[i]!.y - b[i]!.y);
-  return sum / STABLE_POINTS.length / eyeDistance(a);
-}
-
-const thumbDistance = (a: Uint8Array, b: Uint8Array) => {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length / 255;
-};
-
-/** The longest of `stretches` (or undefined), [from, to). */
-const longest = (stretches: ReadonlyArray<[number, number]>) =>
-  stretches.reduce<[number, number] | undefined>((a, b) => (!a || b[1] - b[0] > a[1] - a[0] ? b : a), undefined);
-
-/**
- * The base loop [from, to): inside the longest stretch where the person speaks (or the whole recording), the pair
- * of frames at least MIN_LOOP_SECONDS apart whose head pose and picture are nearest, so that playing from `from` to
- * `to - 1` and on from `from` again shows no jump.
- */
-function chooseLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], listening: ReadonlyArray<[number, number]>) {
-  const speaking: Array<[number, number]> = [];
-  let start = 0;
-  for (const [from, to] of [...listening, [track.length, track.length] as [number, number]]) {
-    if (from > start) speaking.push([start, from]);
-    start = to;
-  }
-  return loopWithin(track, thumbs, longest(speaking.filter(([a, b]) => b - a > MIN_LOOP_SECONDS * FPS)) ?? [0, track.length]);
-}
-
-/**
- * The listening loop: the same search inside the longest listening stretch (each is at least a second of a closed,
- * still mouth), or undefined when the recording has none.
- */
-function chooseListenLoop(track: readonly Point[][], thumbs: readonly Uint8Array[], listening: ReadonlyArray<[number, number]>) {
-  // A listening loop shorter than a speaking one would be seen repeating through a long <break>: none is kept.
-  const stretch = longest(listening.filter(([a, b]) => b - a >= MIN_LOOP_SECONDS * FPS));
-  return stretch && loopWithin(track, thumbs, stretch);
-}
-
-/** The loop [from, to) inside frames [s, e) whose ends' head pose and picture are nearest (see chooseLoop). */
-function loopWithin(track: readonly Point[][], thumbs: readonly Uint8Array[], [s, e]: [number, number]) {
-  const length = e - s;
-  const shortest = Math.min(MIN_LOOP_SECONDS * FPS, Math.floor(length * 0.6));
-  let best = { from: s, to: e, cost: Infinity };
-  // Every second frame, or sparser past SEARCH_FRAMES candidates: the search is quadratic in the stretch's length.
-  const step = Math.max(2, Math.ceil(length / SEARCH_FRAMES));
-  for (let a = s; a < s + Math.max(1, length - shortest); a += step)
-    for (let b = a + shortest; b < e; b += step) {
-      const cost = poseDistance(track[a]!, track[b]!) * 10 + thumbDistance(thumbs[a]!, thumbs[b]!) - (b - a) / length / 100;
-      if (cost < best.cost) best = { from: a, to: b, cost };
-    }
-  // The wrap's crossfade takes the frames before `from`: as many as there are, up to WRAP_BLEND_FRAMES.
-  return { from: best.from, to: best.to, blend: Math.min(WRAP_BLEND_FRAMES, best.from, Math.floor((best.to - best.from) / 4)) };
-}
-
 /** The layout's view of the footage: its frame is the canvas and the card, the face's box the head. */
 function canvasOf(size: { width: number; height: number }, track: readonly Point[][]): Omit<BotManifest, 'footage' | 'look'> {
   const first = track.find((l) => l.length)!;
@@ -192,11 +130,11 @@ export async function footageLookOf(
   const track = smoothTrack(read.landmarks);
   const measures = track.map(measureMouth);
   const listening = listeningStretches(measures, FPS);
-  const loop = chooseLoop(track, read.thumbs, listening);
+  const loop = chooseLoop(track, read.thumbs, listening, FPS);
   const atlas = await buildAtlas(read.pool.kept.filter(Boolean), mouthRange(measures), read.eyePx);
   if (options.closedLips && !atlas.samples.some((s) => s.frame === 'm0'))
     throw new LookError('mouth_never_closed', 'the lips are never seen closed while facing the camera; include a few seconds of listening');
-  const listenLoop = chooseListenLoop(track, read.thumbs, listening);
+  const listenLoop = chooseListenLoop(track, read.thumbs, listening, FPS);
   const loopPath = join(workDir, FILES.loop);
   await cutFootage(footagePath, FPS, loop, loopPath);
   const listenPath = join(workDir, FILES.listen);

@@ -12,8 +12,14 @@ import { matte } from '../matting.ts';
 
 /** Frames between two key frames at most (a second): ISNet costs about 10 CPU seconds a frame here. */
 const KEY_EVERY = 30;
-/** The most key frames of one loop: a longer loop spaces them further (ISNet's seconds bound the preparation). */
+/** The most key frames of one loop (ISNet's seconds bound the preparation). */
 const MOST_KEYS = 8;
+/**
+ * The longest loop matted, frames (7 s at 30 fps): its keys are still KEY_EVERY apart, and a loop's matte costs at
+ * most MOST_KEYS ISNet runs and this many frames carried, whatever the recording's length (the loop search keeps
+ * to it).
+ */
+export const LONGEST_MATTED_LOOP = (MOST_KEYS - 1) * KEY_EVERY + 1;
 /** A key's alpha (0-255) at most where its pixel counts as backdrop (and as sure backdrop in a carried matte). */
 const BACKDROP_ALPHA = 6;
 /** Where two keys' carried mattes differ by more than this (0-255), the frame's own pixels decide. */
@@ -30,6 +36,8 @@ const MOVED_CAMERA = 18;
  * apart disagree where the head turns against the shoulders, and an edge decided afresh each frame shimmers.
  */
 const KEEP_EDGE = 0.75;
+/** The loop's last frames steadied before its first is written: what is left of the edge before them is KEEP_EDGE ** this. */
+const WARM_UP_FRAMES = 45;
 
 interface Footage {
   width: number;
@@ -40,12 +48,12 @@ interface Footage {
 
 /**
  * The key frames of a loop of `length` frames: the first, the last, and evenly between them at most KEY_EVERY
- * apart (MOST_KEYS in all at most).
+ * apart (MOST_KEYS at most on a loop of LONGEST_MATTED_LOOP frames).
  * @internal Exported for its tests.
  */
 export function keyFramesOf(length: number): number[] {
   if (length <= 1) return [0];
-  const gaps = Math.min(MOST_KEYS - 1, Math.ceil((length - 1) / KEY_EVERY));
+  const gaps = Math.ceil((length - 1) / KEY_EVERY);
   return [...new Set(Array.from({ length: gaps + 1 }, (_, k) => Math.round((k * (length - 1)) / gaps)))];
 }
 
@@ -194,8 +202,51 @@ export async function matteLoop(
   track: readonly Point[][],
 ): Promise<number> {
   const length = loop.to - loop.from;
+  if (length > LONGEST_MATTED_LOOP) throw new Error(`a loop of ${length} frames is longer than a matte covers (${LONGEST_MATTED_LOOP})`);
   const keys = keyFramesOf(length);
   const { mattes, plate } = await keyMattes(loopPath, footage, keys);
+  const rawMatte = carrier(loop, footage, track, keys, mattes, plate);
+  const steady = new EdgeSteadier(footage.width * footage.height);
+  const decode = () => readFootage(loopPath, footage, { loop: false, seconds: length / footage.fps });
+  const next = async (reader: ReturnType<typeof decode>, n: number) => {
+    const rgba = await reader.next();
+    if (!rgba) throw new Error(`the loop ${loopPath} ended at frame ${n}`);
+    return rgba;
+  };
+  // The loop is a circle: its last frames are steadied first (not written), so that its first frame's edge follows
+  // its last frame's as any frame's follows the one before, and the wrap is as steady as any other step.
+  const warmFrom = Math.max(0, length - WARM_UP_FRAMES);
+  const tail = decode();
+  try {
+    for (let n = 0; n < length; n++) {
+      const rgba = await next(tail, n);
+      if (n >= warmFrom) steady.next(rawMatte(n, rgba), n === warmFrom);
+    }
+  } finally {
+    tail.close();
+  }
+  const pixels = decode();
+  try {
+    await writeMatte(mattePath, footage, footage.fps, { count: length, frame: async (n) => steady.next(rawMatte(n, await next(pixels, n)), false) });
+  } finally {
+    pixels.close();
+  }
+  return keys.length;
+}
+
+/**
+ * The matte of frame `n` of the loop before it is steadied: a key's own, or the two keys' around it carried onto the
+ * frame by the head's motion and mixed, refined by the frame's pixels where they disagree. Answers a buffer it
+ * reuses.
+ */
+function carrier(
+  loop: FootageLoop,
+  footage: Footage,
+  track: readonly Point[][],
+  keys: readonly number[],
+  mattes: ReadonlyMap<number, Uint8Array>,
+  plate: Backdrop,
+) {
   const { width, height } = footage;
   const toFace = (n: number) => toReference(loopLandmarks(loop, track, n), footage.reference);
   const faces = new Map(keys.map((k) => [k, toFace(k)]));
@@ -203,12 +254,9 @@ export async function matteLoop(
   const second = new Float32Array(width * height);
   const unsure = new Uint8Array(width * height);
   const out = Buffer.alloc(width * height);
-  const pixels = readFootage(loopPath, footage, { loop: false, seconds: length / footage.fps });
-  const frame = async (n: number): Promise<Buffer> => {
-    const rgba = await pixels.next();
-    if (!rgba) throw new Error(`the loop ${loopPath} ended at frame ${n}`);
+  return (n: number, rgba: Buffer): Buffer => {
     const exact = mattes.get(n);
-    if (exact) return steadied(Buffer.from(exact.buffer, exact.byteOffset, exact.length), n);
+    if (exact) return Buffer.from(exact.buffer, exact.byteOffset, exact.length);
     const next = keys.findIndex((k) => k > n);
     const [a, b] = [keys[next - 1]!, keys[next]!];
     const here = toFace(n);
@@ -223,13 +271,25 @@ export async function matteLoop(
       unsure[p] = Math.abs(first[p]! - second[p]!) > UNSURE_GAP || (mixed > BACKDROP_ALPHA && mixed < 255 - BACKDROP_ALPHA) ? 1 : 0;
     }
     refine(out, unsure, rgba, plate);
-    return steadied(out, n);
+    return out;
   };
-  // The edge mixed with the frame before's (as written, KEEP_EDGE of it): a pixel the key decides afresh on each frame would shimmer.
-  // The loop's first frame follows its last, a key: averaged with it, so the wrap is as steady as any other step.
-  const previous = Buffer.alloc(width * height);
-  const steadied = (alpha: Buffer, n: number): Buffer => {
-    if (n === 0) previous.set(mattes.get(keys[keys.length - 1]!)!);
+}
+
+/**
+ * The edge mixed with the frame before's as written (KEEP_EDGE of it): a pixel the key decides afresh on each frame
+ * would shimmer. Away from the edge (sure person, sure backdrop) a frame's own matte is written as it is.
+ */
+class EdgeSteadier {
+  private readonly previous: Buffer;
+
+  constructor(pixels: number) {
+    this.previous = Buffer.alloc(pixels);
+  }
+
+  /** The frame's matte as written (a buffer it reuses); `first` starts afresh from `alpha`. */
+  next(alpha: Buffer, first: boolean): Buffer {
+    const previous = this.previous;
+    if (first) previous.set(alpha);
     for (let p = 0; p < alpha.length; p++) {
       const a = alpha[p]!;
       const b = previous[p]!;
@@ -238,11 +298,5 @@ export async function matteLoop(
       else previous[p] = a;
     }
     return previous;
-  };
-  try {
-    await writeMatte(mattePath, footage, footage.fps, { count: length, frame });
-  } finally {
-    pixels.close();
   }
-  return keys.length;
 }

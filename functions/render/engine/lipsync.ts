@@ -93,7 +93,7 @@ export function visemesOfPolly(marks: readonly { timeMs: number; value: string }
 }
 
 /** The lips move a little before the sound is heard. */
-const LEAD_SECONDS = 0.035;
+export const LEAD_SECONDS = 0.035;
 /** Below this share of the utterance's loud level, the mouth rests (a pause, a breath). */
 const SILENCE = 0.08;
 /** How far toward the next mouth the frame where the shape changes shows it. */

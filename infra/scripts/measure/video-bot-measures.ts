@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { speechScriptOf } from '../../../functions/domain/lexicon.ts';
-import type { BotManifest } from '../../../functions/domain/look.ts';
+import type { BotManifest, MouthSample } from '../../../functions/domain/look.ts';
 import { frameSizeOf } from '../../../functions/domain/shape.ts';
 import { readFootage } from '../../../functions/media/footage-media.ts';
 import { buildFootageLook } from '../../../functions/prepare/footage/footage-look.ts';
@@ -91,6 +91,8 @@ const still: { drawn: number; own: number }[] = [];
 const ownSteps: number[] = [];
 const wraps: number[] = [];
 const drawnSteps: number[] = [];
+/** The atlas sample each frame showed (undefined where the frame is shown untouched). */
+const shown: (MouthSample | undefined)[] = [];
 let before: { drawn: Buffer; own: Buffer } | undefined;
 for (let i = 0; i < timing.frames; i++) {
   const own = Buffer.from((await originals.next())!);
@@ -98,11 +100,13 @@ for (let i = 0; i < timing.frames; i++) {
   if (!rig.drawn) {
     // A frame without a face seen is shown untouched: no mouth to measure, and no step to compare across it.
     measures.push(undefined);
+    shown.push(undefined);
     rendered.push(drawn);
     before = undefined;
     continue;
   }
   const { landmarks, sample } = rig.drawn;
+  shown.push(sample);
   const tracked = await tracker.next(toRgb(drawn));
   measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
   const ownRead = (await ownTracker.next(toRgb(own))).landmarks;
@@ -138,6 +142,21 @@ const round = roundedAgainstSpread(speech.phonemes ?? [], measures, FPS);
 console.log(
   `"oo" vs "ee": opening ${round.oo.toFixed(3)} / ${round.ee.toFixed(3)} = ${round.ratio.toFixed(2)}; width ${round.ooWidth.toFixed(3)} / ${round.eeWidth.toFixed(3)} (eye distances, ${round.sounds.join(' and ')} sounds)`,
 );
+// Why a sound reads as it does: the mouth the lip sync planned on its middle frame, the sample laid, the net's reading.
+for (const [name, ipa] of [
+  ['oo', /^uː?$/],
+  ['ee', /^iː?$/],
+] as const) {
+  const frames = (speech.phonemes ?? [])
+    .filter((p) => ipa.test(p.ipa))
+    .map((p) => Math.floor(((p.startSeconds + p.endSeconds) / 2) * FPS))
+    .map((f) => {
+      const planned = mouth[f]!;
+      const mix = planned.toward ? ` -> ${planned.toward.frame} ${planned.toward.amount}` : '';
+      return `frame ${f} ${planned.frame}${mix}: sample ${shown[f]?.frame ?? '-'} ${shown[f]?.opening.toFixed(3) ?? '-'}, read ${measures[f]?.opening.toFixed(3) ?? '-'}`;
+    });
+  console.log(`"${name}" sounds (planned mouth, atlas sample's opening, the net's opening): ${frames.join('; ')}`);
+}
 console.log(
   `seam step: drawn ${mean(seams.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(seams.map((s) => s.own)).toFixed(2)} (levels of 255)`,
 );

@@ -56,7 +56,6 @@ describe('a video bot’s matte', () => {
   it('puts key frames a second apart at most, the first and the last included', () => {
     expect(keyFramesOf(31)).toEqual([0, 30]);
     expect(keyFramesOf(100)).toEqual([0, 25, 50, 74, 99]);
-    expect(keyFramesOf(1800).length).toBe(8);
     expect(keyFramesOf(1)).toEqual([0]);
   });
 
@@ -72,6 +71,10 @@ describe('a video bot’s matte', () => {
         `edge width ${Math.min(...widths).toFixed(2)}-${Math.max(...widths).toFixed(2)} px; least alpha face ${Math.min(...whole.map((w) => w.face))}, hair ${Math.min(...whole.map((w) => w.hair))}, shoulders ${Math.min(...whole.map((w) => w.shoulders))}`,
     );
     expect(drawn).toBeLessThanOrEqual(own * 1.1);
+    // The loop is steadied as a circle: its wrap (the last frame to the first) is a step like any other.
+    const wrap = edgeChange(frames[frames.length - 1]!, frames[0]!);
+    console.log(`the wrap: edge change drawn ${wrap.drawn.toFixed(2)} / own ${wrap.own.toFixed(2)}`);
+    expect(wrap.drawn).toBeLessThanOrEqual(wrap.own * 1.1);
     // The portrait's loose strands of hair measure 8 to 10 px; a backdrop's halo would add its own ring.
     expect(Math.max(...widths)).toBeLessThan(12);
     for (const w of whole) {

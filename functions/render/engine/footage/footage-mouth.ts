@@ -4,11 +4,15 @@
  * ahead of the sound); a real mouth laid from a recording must show the lips together while the sound is made, or
  * the eye reads a "p" said with an open mouth. So every frame inside a bilabial's sound that plans closed lips
  * shows them closed, unmixed, and a bilabial none of whose frames is closed gets its middle frame closed.
+ *
+ * A drawn bot's loud "oo" opens to its "o" (r2); a person's "oo" said loudly stays a small rounded opening (the jaw
+ * opens for "o", not for "oo"), and the atlas's r2 is the person's own "o". So a rounded sound (oo, w, sh, r) shows
+ * the atlas's r1 on its frames.
  */
 import type { BotManifest } from '#domain/look';
 import type { MouthFrame } from '../animation.ts';
 import type { ClipTiming } from '../clip-timeline.ts';
-import { visemeOfPhoneme } from '../lipsync.ts';
+import { LEAD_SECONDS, visemeOfPhoneme, visemesOfPhonemes, visemesOfPolly } from '../lipsync.ts';
 import { clipMouthFrames, speechLoudness } from '../mouth-track.ts';
 import { FPS, type SpeechResult } from '../types.ts';
 
@@ -23,7 +27,28 @@ function bilabials(speech: SpeechResult): { startSeconds: number; endSeconds: nu
 
 /** The mouth of every frame of a video bot's clip (see the module's comment). */
 export const footageMouthFrames = (speech: SpeechResult, timing: ClipTiming, manifest: BotManifest): MouthFrame[] =>
-  firmClosures(clipMouthFrames(speech, timing, manifest, speechLoudness(speech)), speech, timing);
+  firmClosures(smallRoundings(clipMouthFrames(speech, timing, manifest, speechLoudness(speech)), speech, timing), speech, timing);
+
+/**
+ * `planned` with every frame of a rounded sound that plans the open rounded mouth (r2) showing the small one (r1),
+ * mixes included: the frames the lip sync gives the sound (its time, the lips LEAD_SECONDS ahead).
+ * @internal Exported for its tests.
+ */
+export function smallRoundings(planned: readonly MouthFrame[], speech: SpeechResult, timing: ClipTiming): MouthFrame[] {
+  const spans = speech.phonemes?.length ? visemesOfPhonemes(speech.phonemes) : visemesOfPolly(speech.visemes ?? [], speech.durationSeconds);
+  const mouth = [...planned];
+  const small = (frame: string) => (frame === 'r2' ? 'r1' : frame);
+  for (const span of spans) {
+    if (span.viseme !== 'round') continue;
+    const first = timing.entryFrames + Math.max(0, Math.ceil((span.startSeconds - LEAD_SECONDS) * FPS - 0.5));
+    const end = Math.min(mouth.length, timing.entryFrames + Math.ceil((span.endSeconds - LEAD_SECONDS) * FPS - 0.5));
+    for (let f = first; f < end; f++) {
+      const m = mouth[f]!;
+      mouth[f] = { frame: small(m.frame), ...(m.toward && { toward: { ...m.toward, frame: small(m.toward.frame) } }) };
+    }
+  }
+  return mouth;
+}
 
 /**
  * `planned` (a clip's mouth frames) with every bilabial closed on its own frames.

@@ -8,7 +8,7 @@ import { mouthFrameOf } from '#functions/prepare/footage/mouth-measures.ts';
 import type { MouthFrame } from '#functions/render/engine/animation.ts';
 import { clipTiming } from '#functions/render/engine/clip-timeline.ts';
 import { fullFootageBox } from '#functions/render/engine/footage/footage-bot.ts';
-import { firmClosures } from '#functions/render/engine/footage/footage-mouth.ts';
+import { firmClosures, smallRoundings } from '#functions/render/engine/footage/footage-mouth.ts';
 import type { SpeechResult } from '#functions/render/engine/types.ts';
 
 describe('a full video bot', () => {
@@ -63,6 +63,41 @@ describe('the closures of a video bot', () => {
   it('leaves a clip without bilabials as planned', () => {
     const planned: MouthFrame[] = [{ frame: 'm1' }, { frame: 'm0', toward: { frame: 'w1', amount: 0.6 } }, { frame: 'w1' }];
     expect(firmClosures(planned, speechWith([['iː', 0, 0.1]]), clipTiming(0.1, {}))).toEqual(planned);
+  });
+});
+
+describe('the rounded sounds of a video bot', () => {
+  it('shows a loud "oo" with the small rounded mouth (r1), mixes included, and leaves an "o" open (r2)', () => {
+    // "oo" 0.5-0.7 s (its frames with the lips 35 ms ahead: 14 to 19), then "o" 0.7-0.9 s (20 to 25).
+    const planned: MouthFrame[] = Array.from({ length: 40 }, () => ({ frame: 'r2' }));
+    planned[14] = { frame: 'm2', toward: { frame: 'r2', amount: 0.6 } };
+    const mouth = smallRoundings(
+      planned,
+      speechWith([
+        ['uː', 0.5, 0.7],
+        ['oʊ', 0.7, 0.9],
+      ]),
+      clipTiming(2, {}),
+    );
+    expect(mouth[13]).toEqual({ frame: 'r2' });
+    expect(mouth[14]).toEqual({ frame: 'm2', toward: { frame: 'r1', amount: 0.6 } });
+    expect(mouth.slice(15, 20).every((m) => m.frame === 'r1')).toBe(true);
+    expect(mouth.slice(20, 26).every((m) => m.frame === 'r2')).toBe(true);
+  });
+
+  it('finds the rounded sounds of Polly’s visemes too, after an entry transition', () => {
+    const timing = clipTiming(1, { entry: 'fade_in' });
+    const planned: MouthFrame[] = Array.from({ length: timing.frames }, () => ({ frame: 'r2' }));
+    const speech = {
+      wavPath: '',
+      durationSeconds: 1,
+      visemes: [
+        { timeMs: 300, value: 'u' },
+        { timeMs: 500, value: 'O' },
+      ],
+    } as SpeechResult;
+    const rounded = smallRoundings(planned, speech, timing).flatMap((m, i) => (m.frame === 'r1' ? [i - timing.entryFrames] : []));
+    expect(rounded).toEqual([8, 9, 10, 11, 12, 13]);
   });
 });
 
