@@ -4,7 +4,7 @@ import { imageSize } from 'image-size';
 import { limits } from '#domain/limits';
 import type { PictureBudget } from '#domain/picture-budget';
 import { checkDecodeAgainstHeader, type DecodeCheck, declaredOf } from './decode-check.ts';
-import { decoderPixelsFor, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
+import { decoderPixelsFor, MediaBudgetError, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg, SAFE_INPUT } from './media.ts';
 import { identifyInput, type ProbeResult } from './probe.ts';
 
 export interface BackgroundFormat {
@@ -147,13 +147,17 @@ async function judgeBackground(path: string, budget?: PictureBudget): Promise<Ba
 /** The background's decode check: its first seconds, with its sound when `withSound` (the render loops or cuts it). */
 const decodeCheckOf = (withSound: boolean): DecodeCheck => ({ stream: 'v', withSound, maxSeconds: Infinity, checkSeconds: BACKGROUND_CHECK_SECONDS });
 
-/** Whether the picture, and the sound when the report claims one, map and decode as the header says, in one run. */
+/**
+ * Whether the picture, and the sound when the report claims one, map and decode as the header says, in one run. Its
+ * budget is the picture's: a run with the sound that goes over it is left to the checks one by one too (the picture
+ * alone may be within it), where a picture alone over it is the verdict.
+ */
 async function decodesWithClaimedStreams(path: string, format: BackgroundFormat, probed: ProbeResult, claimsSound: boolean): Promise<boolean> {
   try {
     await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(probed), decodeCheckOf(claimsSound));
     return true;
   } catch (error) {
-    if (error instanceof MediaRejectedError) return false;
+    if (error instanceof MediaRejectedError || (claimsSound && error instanceof MediaBudgetError)) return false;
     throw error;
   }
 }
