@@ -357,11 +357,8 @@ function startFunctionHosts(
   const shared = { root, log, functionPrefix: 'vidbot', output: options.functionOutput, bundled: options.bundledFunctions };
   for (const [name, decl] of Object.entries(functions)) {
     // Its cloud mode guards addresses as on AWS, but there is no Polly here: espeak-ng speaks in either mode.
-    const env = {
-      ...baseEnv,
-      ...wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak', options.visibilityScale ?? 1),
-      ...options.functionEnvironment,
-    };
+    const own = wiring.environmentFor(decl, names, options.mode ?? 'local', 'espeak', options.visibilityScale);
+    const env = { ...baseEnv, ...own, ...options.functionEnvironment };
     const perFunction = decl.trigger === 'queue' ? Math.min(decl.localConcurrency ?? concurrency, decl.maxConcurrency ?? Infinity) : concurrency;
     const host = new FunctionHost(name, decl, env, { ...shared, concurrency: perFunction });
     if (!host.entryExists) log.warn('function entry not found; its invocations will fail until it exists', { function: name, entry: decl.entry });
