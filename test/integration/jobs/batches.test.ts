@@ -2,7 +2,7 @@
  * The batch worker against the real DynamoDB adapters (dynalite): rows released as the account has room, the
  * first row alone while it renders the shared clips, a look that crashed after making videos done again without
  * making them twice, duplicate looks dropped, a cancel kept across a racing look, a lost chain revived by the
- * sweeper, and batch.completed queued once.
+ * sweeper, batch.completed queued once, and rows over the video record's size refused when the batch is sent.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { checkRows } from '#domain/batch-request';
 import { readBatchRows } from '#domain/batch-rows';
 import { type AdvanceBatchDeps, advanceBatch, batchRoom, cancelBatch, rowVideoId, startBatch } from '#domain/batches';
 import { BUILT_IN_BOTS } from '#domain/bot';
+import type { InvalidRequestError } from '#domain/errors';
 import type { BatchTickMessage, DeliverBatchMessage, RenderClipMessage } from '#domain/messages';
 import { parseTemplate, saveTemplate, type TemplateRecord } from '#domain/templates';
 import { sweep } from '#functions/sweeper/sweep.ts';
@@ -372,4 +373,39 @@ describe("a batch's rows that speak their own recordings (audio_upload)", () => 
     );
     expect((await uploads.get(voices.tenantId, id))?.usedBy).toBeUndefined();
   });
+});
+
+describe("a batch's rows over the video record's size", () => {
+  // A template that repeats a variable in many fields: each row's video would be over 300 KiB as stored
+  // (limits.maxVideoRecordBytes), a 400 naming the row rather than a batch whose rows all fail when released.
+  const vars = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `{{${prefix}${i}}}`).join('');
+  const letters = (chars: number) => 'ệệệệệệ '.repeat(Math.ceil(chars / 7)).slice(0, chars - 1) + 'ệ';
+
+  it("refuses a batch whose row's video would be over the record size, naming the row", async () => {
+    const overlays = Array.from({ length: 10 }, () => ({ type: 'image', url: `https://example.com/${vars('u', 4)}`, position: 'top-center' }));
+    const clips = Array.from({ length: 10 }, (_, i) =>
+      i < 3
+        ? { bot_uid: 'bot_ava', audio_url: 'https://example.com/take.mp3', text: vars('t', 24), overlays }
+        : { bot_uid: 'bot_ava', text: vars('s', 3), overlays },
+    );
+    const template = await saveTemplate(caller.tenantId, parseTemplate('big', { name: 'Big', create_video: true, clips }), {
+      templates: { get: async () => undefined, put: async () => {} } as never,
+      now: () => clock,
+    });
+    const values = (scale: number): Record<string, string> => {
+      const row: Record<string, string> = {};
+      for (let i = 0; i < 24; i++) row[`t${i}`] = letters(Math.round(500 * scale));
+      for (let i = 0; i < 4; i++) row[`u${i}`] = 'a'.repeat(Math.round(500 * scale));
+      for (let i = 0; i < 3; i++) row[`s${i}`] = letters(Math.round(466 * scale));
+      return row;
+    };
+    const check = (rows: Record<string, string>[]) =>
+      checkRows(template, { webhook: 'https://hooks.test/batch', notifyEach: false, rows: readBatchRows(rows) }, caller.tenantId, deps).then(
+        () => [],
+        (error: InvalidRequestError) => error.problems.map((p) => p.path),
+      );
+    // The same template with half the text fits; with the full text, its second row is refused.
+    expect(await check([values(0.5)])).toEqual([]);
+    expect(await check([values(0.5), values(1)])).toEqual(['rows[1].clips']);
+  }, 120_000);
 });
