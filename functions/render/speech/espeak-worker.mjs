@@ -79,16 +79,23 @@ async function keptInstance(settings) {
 
 /** One synthesis in a fresh instance (or the kept one): the samples (16-bit), the sample rate, and the word and phoneme events. */
 async function speak({ voice, rate, pitch, text, reuse }) {
-  const engine =
-    reuse && text.length <= KEPT_TEXT_UNITS ? await keptInstance({ voice, rate, pitch }) : (await instance({ voice, rate, pitch })).engine;
+  const keep = reuse && text.length <= KEPT_TEXT_UNITS;
+  const engine = keep ? await keptInstance({ voice, rate, pitch }) : (await instance({ voice, rate, pitch })).engine;
   const chunks = [];
   const events = [];
-  engine.synthesize(text, (samples, batch) => {
-    if (samples?.length) chunks.push(samples);
-    for (const e of batch)
-      if (EVENT_TYPES.has(e.type)) events.push({ type: e.type, position: e.text_position, length: e.word_length, ms: e.audio_position, name: e.id });
-    return 0;
-  });
+  try {
+    engine.synthesize(text, (samples, batch) => {
+      if (samples?.length) chunks.push(samples);
+      for (const e of batch)
+        if (EVENT_TYPES.has(e.type)) events.push({ type: e.type, position: e.text_position, length: e.word_length, ms: e.audio_position, name: e.id });
+      return 0;
+    });
+  } catch (error) {
+    // A run that failed inside the program may leave what its memory copy does not hold (its stack pointer, its
+    // table of callbacks) where it stopped: the next run starts a new instance.
+    if (keep) kept = undefined;
+    throw error;
+  }
   const total = chunks.reduce((n, c) => n + c.length, 0);
   const samples = new Int16Array(total);
   let at = 0;

@@ -38,7 +38,8 @@ interface EspeakVoiceSettings {
   pitch?: number;
   /**
    * Read in the thread's kept instance, restored to its memory as it was when its voice was set, rather than in a
-   * fresh one (espeak-worker.mjs): the same audio, without the half second of CPU of an instance's start.
+   * fresh one (espeak-worker.mjs): the same audio, without the half second of CPU of an instance's start. A fresh
+   * instance is the reference the kept one is tested against.
    */
   reuse?: boolean;
 }
@@ -137,8 +138,8 @@ function askEspeak(op: 'speak' | 'voices', request: unknown, timeoutMs: number):
 }
 
 /**
- * espeak-ng speaks `ssml` (an SSML document: the library reads markup in every text) with `settings`, in a fresh
- * instance on its own thread.
+ * espeak-ng speaks `ssml` (an SSML document: the library reads markup in every text) with `settings`, on its own
+ * thread: in a fresh instance, or the kept one (`settings.reuse`).
  * @internal Exported for its tests.
  */
 export async function speakSsml(ssml: string, settings: EspeakVoiceSettings, timeoutMs = RUN_TIMEOUT_MS): Promise<EspeakSpoken> {
@@ -277,8 +278,11 @@ const shifted = <T extends { startSeconds: number; endSeconds: number }>(items: 
 export class EspeakSpeechEngine implements SpeechEngine {
   readonly name = 'espeak';
 
-  /** `reuseInstance`: read in the espeak-ng thread's kept instance (EspeakVoiceSettings.reuse). */
-  constructor(private readonly reuseInstance = false) {}
+  /**
+   * `reuseInstance`: read in the espeak-ng thread's kept instance (EspeakVoiceSettings.reuse), a clip's speech as a
+   * transcript's readings: every reading starts from the instance's just-started memory, so no clip hears another's.
+   */
+  constructor(private readonly reuseInstance = true) {}
 
   async synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
     const settings = { ...espeakSettings(voice), ...(this.reuseInstance && { reuse: true }) };

@@ -3,6 +3,7 @@
  * refusal bars were measured with: the MFCCs to Meyda's `mfcc` (mfcc.ts), espeak-ng's reading resampled to 16 kHz to
  * ffmpeg's resampler (resample.ts). And espeak-ng's kept instance to a fresh one.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,5 +103,31 @@ describe("espeak-ng's kept instance, which reads transcripts to align them", () 
       expect(Buffer.from(kept.samples.buffer).equals(Buffer.from(fresh.samples.buffer)), id).toBe(true);
       expect(kept.events).toEqual(fresh.events);
     }
+  }, 120_000);
+
+  it("speaks a clip's phrases, markup, rate and pitch included, as fresh instances do, after another voice's reading", async () => {
+    const voice = { id: 'espeak:en-us+f3', rate: 190, pitch: 60 };
+    const script = speechScriptOf('Say <emphasis level="strong">this</emphasis> <say-as interpret-as="characters">NASA</say-as><break time="400ms"/> and then forty-two.');
+    const phrases = async (reuse: boolean) => {
+      const spoken = await new EspeakSpeechEngine(reuse).synthesize(script, voice, await mkdtemp(join(dir, 'phrases-')));
+      return readFileSync(spoken.wavPath);
+    };
+    const fresh = await phrases(false);
+    await speakSsml('<speak>Another account read this first, in another voice.</speak>', { voice: espeakVoiceArgument('espeak:fr-fr+m3')!, reuse: true });
+    await speakSsml('<speak>And this, in the same voice.</speak>', { voice: espeakVoiceArgument(voice.id)!, rate: 190, pitch: 60, reuse: true });
+    const kept = await phrases(true);
+    expect(kept.length).toBeGreaterThan(44_100);
+    expect(kept.equals(fresh)).toBe(true);
+  }, 120_000);
+
+  it('reads as a fresh instance after a run past its time limit stopped the thread', async () => {
+    const voice = espeakVoiceArgument('espeak:en-us+f3')!;
+    const text = '<speak>After the stop, the same words as ever.</speak>';
+    const fresh = await speakSsml(text, { voice });
+    await speakSsml('<speak>Read before the stop.</speak>', { voice, reuse: true });
+    await expect(speakSsml(`<speak>${'A long reading that is stopped. '.repeat(200)}</speak>`, { voice, reuse: true }, 5)).rejects.toThrow(/stopped/);
+    const kept = await speakSsml(text, { voice, reuse: true });
+    expect(Buffer.from(kept.samples.buffer).equals(Buffer.from(fresh.samples.buffer))).toBe(true);
+    expect(kept.events).toEqual(fresh.events);
   }, 120_000);
 });
