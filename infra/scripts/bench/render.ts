@@ -45,7 +45,7 @@ import {
   videoBotForm,
 } from './service.ts';
 import { argument, BENCH_TEXT, cpuSeconds, floorEncode, ordinaryBackground, parseShapes, realWorldBackground } from './support.ts';
-import { addSplits, splitBetween, threadSnapshot } from './threads.ts';
+import { addSplits, ThreadWatch } from './threads.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
 const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
@@ -81,7 +81,7 @@ interface Bench {
 async function pair(bench: Bench, row: Row, variant: Variant): Promise<Pair> {
   const measuredVideo = await bench.service.measure(variant);
   const before = cpuSeconds();
-  const threadsBefore = threadSnapshot();
+  const threads = new ThreadWatch();
   const floor = await floorEncode(
     measuredVideo.duration,
     bench.files[variant.background]!,
@@ -90,7 +90,7 @@ async function pair(bench: Bench, row: Row, variant: Variant): Promise<Pair> {
   );
   // The floor counts only its own ffmpeg; the process's other CPU meanwhile is the service's (a video's leftovers).
   const after = Math.max(0, cpuSeconds() - before - floor.cpu);
-  const afterSplit = splitBetween(threadsBefore, threadSnapshot());
+  const afterSplit = threads.stop();
   const split = measuredVideo.split && addSplits(measuredVideo.split, afterSplit, floor.cpu);
   const video = { ...measuredVideo, cpu: measuredVideo.cpu + after, after, split };
   const measured = { video, floor, load: Number(loadavgOne()) };

@@ -18,7 +18,7 @@ import { startFileServer } from '../support/file-server.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import type { LogLine, VideoRun } from './report.ts';
 import { cpuSeconds } from './support.ts';
-import { splitBetween, threadSnapshot } from './threads.ts';
+import { ThreadWatch } from './threads.ts';
 
 /** One create: the clip's fields over the bench's defaults, the video's fields, and which background file. */
 export interface Variant {
@@ -127,13 +127,13 @@ async function measureVideo(running: Running, v: Variant): Promise<VideoRun> {
   const { runtime, receiver, auth } = running;
   const delivered = receiver.delivered().length;
   const cpu0 = cpuSeconds();
-  const threads0 = threadSnapshot();
+  const threads = new ThreadWatch();
   const t0 = Date.now();
   const videoId = await createVideo(running, v);
   await receiver.waitForDelivered(delivered + 1, 900_000);
   const webhookAt = Date.now();
   const cpu = cpuSeconds() - cpu0;
-  const split = splitBetween(threads0, threadSnapshot());
+  const split = threads.stop();
   const done = (await (await fetch(`${runtime.url}/v1/video/${videoId}`, { headers: auth })).json()) as any;
   if (done.status !== 'completed') throw new Error(`video ${done.status}: ${JSON.stringify(done.error)}`);
   return { seconds: (webhookAt - t0) / 1000, cpu, split, t0, webhookAt, videoId, duration: done.clips[0].duration_seconds };

@@ -28,7 +28,10 @@ export interface CpuSplit {
   children: number;
   /** The runtime's main thread. */
   main: number;
-  /** Node's process-wide threads (V8 platform, libuv pool), and threads that ended in between. */
+  /**
+   * Node's process-wide threads (V8 platform, libuv pool), and what threads that ended in between used after their
+   * last sample (ThreadWatch).
+   */
   shared: number;
 }
 
@@ -73,6 +76,35 @@ export function splitBetween(before: ThreadSnapshot, after: ThreadSnapshot, pid 
   // A thread that ended in between left its ticks in the process's total alone.
   split.shared += Math.max(0, after.process - before.process - counted) / HZ;
   return split;
+}
+
+/**
+ * The threads' CPU over a stretch of time, sampled every `everyMs`: a thread that ends before `stop` (an execution
+ * environment ended while idle, a stopped espeak-ng thread) is counted as its function's up to its last sample, where
+ * two snapshots alone would leave all of it in the process's total. Only what it used after that sample is `shared`.
+ */
+export class ThreadWatch {
+  private readonly start = threadSnapshot();
+  /** Each thread's ticks when last seen, ended threads' included. */
+  private readonly seen = new Map(this.start.threads);
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(everyMs = 200) {
+    this.timer = setInterval(() => this.sample(threadSnapshot()), everyMs);
+    this.timer.unref();
+  }
+
+  private sample(now: ThreadSnapshot): void {
+    for (const [tid, thread] of now.threads) this.seen.set(tid, thread);
+  }
+
+  /** Where the CPU went since the watch started. */
+  stop(pid = String(process.pid)): CpuSplit {
+    clearInterval(this.timer);
+    const end = threadSnapshot();
+    this.sample(end);
+    return splitBetween(this.start, { ...end, threads: this.seen }, pid);
+  }
 }
 
 /**

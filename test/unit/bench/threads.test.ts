@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { functionsCpu, runtimeCpu, splitBetween, type ThreadSnapshot, threadSnapshot } from '../../../infra/scripts/bench/threads.ts';
+import { functionsCpu, runtimeCpu, splitBetween, type ThreadSnapshot, ThreadWatch, threadSnapshot } from '../../../infra/scripts/bench/threads.ts';
 
 const snapshot = (threads: [string, string, number][], process: number, children: number): ThreadSnapshot => ({
   threads: new Map(threads.map(([tid, name, ticks]) => [tid, { name, ticks }])),
@@ -67,5 +67,25 @@ describe('the bench CPU split by thread', () => {
     await worker.terminate();
     // Assess: the spinning inner worker's 0.3 s count as the function's.
     expect(split.functions.benchtest).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it("counts a named thread that ended before the split was read as its function's, up to its last sample", async () => {
+    // Prepare: a worker names its thread, spins for 0.3 s of its own CPU, says so, then idles until it is ended.
+    const source = `
+      const { readFileSync, writeFileSync } = require('node:fs');
+      writeFileSync('/proc/thread-self/comm', 'fn-endedtest');
+      const ticks = () => readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0);
+      while (ticks() < 30);
+      require('node:worker_threads').parentPort.postMessage('done');
+      setInterval(() => {}, 1000);`;
+    const watch = new ThreadWatch(20);
+    const worker = new Worker(source, { eval: true });
+    await new Promise((resolve) => worker.once('message', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Act: the thread is gone when the split is read.
+    await worker.terminate();
+    const split = watch.stop();
+    // Assess
+    expect(split.functions.endedtest).toBeGreaterThanOrEqual(0.3);
   });
 });
