@@ -87,7 +87,8 @@ async function speak({ voice, rate, pitch, text, reuse }) {
     engine.synthesize(text, (samples, batch) => {
       if (samples?.length) chunks.push(samples);
       for (const e of batch)
-        if (EVENT_TYPES.has(e.type)) events.push({ type: e.type, position: e.text_position, length: e.word_length, ms: e.audio_position, name: e.id });
+        if (EVENT_TYPES.has(e.type))
+          events.push({ type: e.type, position: e.text_position, length: e.word_length, ms: e.audio_position, name: e.id });
       return 0;
     });
   } catch (error) {

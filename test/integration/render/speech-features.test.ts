@@ -107,13 +107,18 @@ describe("espeak-ng's kept instance, which reads transcripts to align them", () 
 
   it("speaks a clip's phrases, markup, rate and pitch included, as fresh instances do, after another voice's reading", async () => {
     const voice = { id: 'espeak:en-us+f3', rate: 190, pitch: 60 };
-    const script = speechScriptOf('Say <emphasis level="strong">this</emphasis> <say-as interpret-as="characters">NASA</say-as><break time="400ms"/> and then forty-two.');
+    const script = speechScriptOf(
+      'Say <emphasis level="strong">this</emphasis> <say-as interpret-as="characters">NASA</say-as><break time="400ms"/> and then forty-two.',
+    );
     const phrases = async (reuse: boolean) => {
       const spoken = await new EspeakSpeechEngine(reuse).synthesize(script, voice, await mkdtemp(join(dir, 'phrases-')));
       return readFileSync(spoken.wavPath);
     };
     const fresh = await phrases(false);
-    await speakSsml('<speak>Another account read this first, in another voice.</speak>', { voice: espeakVoiceArgument('espeak:fr-fr+m3')!, reuse: true });
+    await speakSsml('<speak>Another account read this first, in another voice.</speak>', {
+      voice: espeakVoiceArgument('espeak:fr-fr+m3')!,
+      reuse: true,
+    });
     await speakSsml('<speak>And this, in the same voice.</speak>', { voice: espeakVoiceArgument(voice.id)!, rate: 190, pitch: 60, reuse: true });
     const kept = await phrases(true);
     expect(kept.length).toBeGreaterThan(44_100);
