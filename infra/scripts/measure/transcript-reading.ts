@@ -33,7 +33,9 @@ try {
     const spoken = await engine.synthesize(speechScriptOf(text.trim()), { id: 'espeak:en-us+m3' }, mkdtempSync(join(work, 'case-')));
     const digits = text.match(/[\p{Nd}\p{No}\p{Nl}]/gu)?.length ?? 0;
     const letters = text.match(/\p{L}/gu)?.length ?? 0;
-    const per = digits ? `${((spoken.durationSeconds - 0.074 * letters) / digits).toFixed(3)} s a digit (its letters at 0.074 s)` : `${(spoken.durationSeconds / letters).toFixed(3)} s a letter`;
+    const per = digits
+      ? `${((spoken.durationSeconds - 0.074 * letters) / digits).toFixed(3)} s a digit (its letters at 0.074 s)`
+      : `${(spoken.durationSeconds / letters).toFixed(3)} s a letter`;
     console.log(`${label}: ${digits} digits, ${letters} letters, ${spoken.durationSeconds.toFixed(1)} s of speech: ${per}`);
   }
 } finally {

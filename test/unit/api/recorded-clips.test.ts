@@ -228,7 +228,9 @@ describe("a transcript in another script than its voice's language", () => {
     expect(await problemsFor('espeak:en-us+m3', '1'.repeat(1714))).toEqual([]);
     expect(await problemsFor('espeak:en-us+m3', '1'.repeat(1715))).toEqual(refused);
     // A long transcript with a year in every sentence still passes: 5,000 letters and 400 digits.
-    expect(await problemsFor('espeak:en-us+m3', 'In 1811 the lady said she was content with the house and the garden. '.repeat(100).trim())).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'In 1811 the lady said she was content with the house and the garden. '.repeat(100).trim())).toEqual(
+      [],
+    );
   });
 
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
