@@ -51,33 +51,42 @@ export function transcriptAlignmentOf(voice: Voice | undefined): TranscriptAlign
  */
 const TRANSCRIPT_SCRIPT = { name: 'Latin', letter: /(?=\p{L})\p{Script=Latin}/gu } as const;
 /**
- * Letters, and symbols (emoji, modifiers, maths) with the marks that enclose them (keycaps), which espeak-ng reads
- * out as words: digits stay neutral (years, prices).
+ * Letters, and symbols (emoji, modifiers, maths, Roman numerals) with the marks that enclose them (keycaps), which
+ * espeak-ng reads out as words: digits stay neutral here (years, prices), and count in the reading's length below.
  */
-const SAID = /[\p{L}\p{S}\p{Me}]/gu;
-const SYMBOL = /[\p{S}\p{Me}]/gu;
+const SAID = /[\p{L}\p{S}\p{Me}\p{Nl}]/gu;
+const SYMBOL = /[\p{S}\p{Me}\p{Nl}]/gu;
 /**
  * A symbol is read out by its name ("grinning face", 13 letters; "dollars", 7; "n-ary summation", 15): about this
  * many letters said.
  */
 const LETTERS_SAID_PER_SYMBOL = 12;
+/** Digits and other numbers (fractions, superscripts), which espeak-ng reads as number words. */
+const DIGIT = /[\p{Nd}\p{No}]/gu;
+/**
+ * A digit is read as part of a number ("one million, two hundred and thirty-four thousand..."): measured with
+ * espeak-ng's en-us voice (docs/your-voice.md), up to 0.51 s of speech a digit ("1,234,567") against 0.074 s a
+ * letter of English prose, so about this many letters said.
+ */
+const LETTERS_SAID_PER_DIGIT = 7;
 
 /**
  * Why a recording's transcript cannot be what a recording in its voice's (aligned) language says, or undefined:
  * - more than half of what it says (its letters and symbols) is outside that language's script's letters (a Russian
  *   or Japanese transcript with an English voice; a run of emoji);
- * - or, its symbols read by their names, it says more than maxRecordedTranscriptChars letters, the reading that
- *   bound was sized for (a letter between every two emoji).
- * One pass of three regular expressions: cheap at create.
+ * - or, its symbols read by their names and its digits as numbers, it says more than maxRecordedTranscriptChars
+ *   letters, the reading that bound was sized for (a letter between every two emoji; a transcript of digits alone).
+ * One pass of four regular expressions: cheap at create.
  */
 export function transcriptScriptProblem(text: string, languageName: string): string | undefined {
   const said = text.match(SAID)?.length ?? 0;
   const symbols = text.match(SYMBOL)?.length ?? 0;
+  const digits = text.match(DIGIT)?.length ?? 0;
   const inScript = text.match(TRANSCRIPT_SCRIPT.letter)?.length ?? 0;
   if (said > 0 && inScript * 2 < said)
     return `is mostly in another script: this clip's voice speaks ${languageName}, written in the ${TRANSCRIPT_SCRIPT.name} script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in`;
-  if (said + (LETTERS_SAID_PER_SYMBOL - 1) * symbols > limits.maxRecordedTranscriptChars)
-    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters); write the words the recording says`;
+  if (said + (LETTERS_SAID_PER_SYMBOL - 1) * symbols + LETTERS_SAID_PER_DIGIT * digits > limits.maxRecordedTranscriptChars)
+    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters) and each digit as part of a number (about ${LETTERS_SAID_PER_DIGIT}); write the words the recording says`;
   return undefined;
 }
 

@@ -29,14 +29,20 @@ export function bandOf(n: number, m: number): number {
   return Math.max(1, Math.min(wanted, Math.floor((MAX_WARP_BYTES / Math.max(1, n) - 1) / 2)));
 }
 
-/** Euclidean distance: the warping's cost. */
-function distance(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let k = 0; k < a.length; k++) {
-    const d = a[k]! - b[k]!;
-    sum += d * d;
+/** The frames' coefficients in one flat array (`dims` per frame), and each frame's sum of squares. */
+function flattened(frames: Float32Array[], dims: number): { values: Float64Array; squares: Float64Array } {
+  const values = new Float64Array(frames.length * dims);
+  const squares = new Float64Array(frames.length);
+  for (let f = 0; f < frames.length; f++) {
+    const frame = frames[f]!;
+    let sum = 0;
+    for (let k = 0; k < dims; k++) {
+      values[f * dims + k] = frame[k]!;
+      sum += frame[k]! * frame[k]!;
+    }
+    squares[f] = sum;
   }
-  return Math.sqrt(sum);
+  return { values, squares };
 }
 
 /** 1 - cosine similarity: how unlike two frames' spectral shapes are whatever their scale (the match's score). */
@@ -70,6 +76,12 @@ export function warp(synth: Float32Array[], recording: Float32Array[]): Warp {
   const width = 2 * band + 1;
   const centre = (i: number) => Math.round((i * (m - 1)) / Math.max(1, n - 1));
   const from = new Uint8Array(n * width);
+  // Each cell's frames' Euclidean distance (the warping's cost) and unlikeness (the match's score) in one pass over
+  // flat copies of the coefficients, each frame's sum of squares computed once: the same sums in the same order as
+  // frame by frame, so the same path and ratio, in about half the time.
+  const dims = synth[0]?.length ?? 0;
+  const s = flattened(synth, dims);
+  const r = flattened(recording, dims);
   let previous = new Float64Array(width).fill(Number.POSITIVE_INFINITY);
   let current = new Float64Array(width);
   let pairs = 0;
@@ -81,9 +93,17 @@ export function warp(synth: Float32Array[], recording: Float32Array[]): Warp {
     for (let o = 0; o < width; o++) {
       const j = c - band + o;
       if (j < 0 || j >= m) continue;
-      const d = distance(synth[i]!, recording[j]!);
+      let squared = 0;
+      let dot = 0;
+      for (let k = 0, a = i * dims, b = j * dims; k < dims; k++, a++, b++) {
+        const x = s.values[a]!;
+        const y = r.values[b]!;
+        squared += (x - y) * (x - y);
+        dot += x * y;
+      }
+      const d = Math.sqrt(squared);
       pairs++;
-      pairSum += unlikeness(synth[i]!, recording[j]!);
+      pairSum += 1 - dot / Math.sqrt(s.squares[i]! * r.squares[j]! + 1e-12);
       if (i === 0 && j === 0) {
         current[o] = d;
         continue;

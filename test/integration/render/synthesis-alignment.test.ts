@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobFailedError } from '#domain/errors';
 import { speechScriptOf } from '#domain/lexicon';
 import { alignTranscript, transcriptWords } from '#functions/render/speech/alignment.ts';
-import { warp } from '#functions/render/speech/dtw.ts';
+import { bandOf, warp } from '#functions/render/speech/dtw.ts';
 import { mfccFrames } from '#functions/render/speech/mfcc.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { shuffledTranscript } from '#functions/render/speech/synthesis-alignment.ts';
@@ -45,7 +45,67 @@ describe('the warp', () => {
     expect(quantile(errors, 0.5)).toBeLessThanOrEqual(3);
     expect(warp(short, short).costRatio).toBeLessThan(0.01);
   });
+
+  it('finds the path and cost ratio of the plain frame-by-frame warp, bit for bit, on real and random frames', () => {
+    let seed = 1;
+    const random = (n: number) =>
+      Array.from({ length: n }, () => Float32Array.from({ length: 12 }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1));
+    const real = librivoxInstalled() ? sentences.map((s) => mfccFrames(readWav(s.path).samples)) : [];
+    const pairs: [Float32Array[], Float32Array[]][] = [
+      [random(1200), random(900)],
+      [random(1), random(40)],
+      ...real.map((a, i) => [a, real[(i + 1) % real.length]!] as [Float32Array[], Float32Array[]]),
+    ];
+    for (const [synth, recording] of pairs) {
+      const fast = warp(synth, recording);
+      const plain = plainWarp(synth, recording);
+      expect(fast.costRatio).toBe(plain.costRatio);
+      expect([...fast.recordingFrameOf]).toEqual([...plain.recordingFrameOf]);
+    }
+  });
 });
+
+/** The warp of dtw.ts computed frame by frame, each cell's distance and unlikeness on their own: the reference. */
+function plainWarp(synth: Float32Array[], recording: Float32Array[]) {
+  const sum = (a: Float32Array, f: (k: number) => number) => a.reduce((total, _, k) => total + f(k), 0);
+  const distance = (a: Float32Array, b: Float32Array) => Math.sqrt(sum(a, (k) => (a[k]! - b[k]!) * (a[k]! - b[k]!)));
+  const unlikeness = (a: Float32Array, b: Float32Array) =>
+    1 - sum(a, (k) => a[k]! * b[k]!) / Math.sqrt(sum(a, (k) => a[k]! * a[k]!) * sum(b, (k) => b[k]! * b[k]!) + 1e-12);
+  const [n, m] = [synth.length, recording.length];
+  const band = bandOf(n, m);
+  const width = 2 * band + 1;
+  const centre = (i: number) => Math.round((i * (m - 1)) / Math.max(1, n - 1));
+  const cost = Array.from({ length: n }, () => new Float64Array(width).fill(Number.POSITIVE_INFINITY));
+  const from = Array.from({ length: n }, () => new Uint8Array(width));
+  const at = (i: number, j: number) =>
+    i < 0 || j - centre(i) + band < 0 || j - centre(i) + band >= width ? Number.POSITIVE_INFINITY : cost[i]![j - centre(i) + band]!;
+  let [pairs, pairSum] = [0, 0];
+  for (let i = 0; i < n; i++)
+    for (let o = 0, j = centre(i) - band; o < width; o++, j++) {
+      if (j < 0 || j >= m) continue;
+      pairs++;
+      pairSum += unlikeness(synth[i]!, recording[j]!);
+      const [diagonal, down, right] = [at(i - 1, j - 1), at(i - 1, j), o > 0 ? cost[i]![o - 1]! : Number.POSITIVE_INFINITY];
+      const best = i === 0 && j === 0 ? 0 : Math.min(diagonal, down, right);
+      if (best === Number.POSITIVE_INFINITY) continue;
+      cost[i]![o] = best + distance(synth[i]!, recording[j]!);
+      from[i]![o] = best === diagonal ? 0 : best === down ? 1 : 2;
+    }
+  const recordingFrameOf = new Int32Array(n);
+  let [i, j, steps, total] = [n - 1, m - 1, 0, 0];
+  while (i >= 0 && j >= 0) {
+    recordingFrameOf[i] = j;
+    total += unlikeness(synth[i]!, recording[j]!);
+    steps++;
+    if (i === 0 && j === 0) break;
+    const o = j - centre(i) + band;
+    const step = o >= 0 && o < width ? from[i]![o]! : 0;
+    if (step === 0) i--, j--;
+    else if (step === 1) i--;
+    else j--;
+  }
+  return { recordingFrameOf, costRatio: total / steps / (pairSum / pairs) };
+}
 
 describe.skipIf(!librivoxInstalled() && !process.env.CI)('alignment through espeak-ng, on LibriVox recordings of a real reader', () => {
   it("lands every word on SoundSwallower's time for it: median error <= 80 ms, 90th percentile <= 200 ms", async () => {

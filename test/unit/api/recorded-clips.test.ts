@@ -213,9 +213,24 @@ describe("a transcript in another script than its voice's language", () => {
         {
           path: 'clips[0].text',
           message:
-            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters); write the words the recording says',
+            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters) and each digit as part of a number (about 7); write the words the recording says',
         },
       ]);
+  });
+
+  it('is refused at clips[i].text when its digits are read out far longer than 12,000 letters', async () => {
+    // espeak-ng reads "1,234,567" as "one million, two hundred and thirty-four thousand, ...": up to 0.51 s a digit
+    // against 0.074 s a letter of prose, so a digit counts as 7 letters (docs/your-voice.md).
+    const refused = [{ path: 'clips[0].text', message: expect.stringContaining('each digit as part of a number (about 7)') }];
+    for (const digits of ['1234567890'.repeat(1200), '1,234,567 '.repeat(1200), '١٢٣٤ '.repeat(2400), 'a½ '.repeat(4000)])
+      expect(await problemsFor('espeak:en-us+m3', digits.trim())).toEqual(refused);
+    // At the bar: 1,714 digits say 11,998 letters, 1,715 say 12,005.
+    expect(await problemsFor('espeak:en-us+m3', '1'.repeat(1714))).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', '1'.repeat(1715))).toEqual(refused);
+    // A long transcript with a year in every sentence still passes: 5,000 letters and 400 digits.
+    expect(await problemsFor('espeak:en-us+m3', 'In 1811 the lady said she was content with the house and the garden. '.repeat(100).trim())).toEqual(
+      [],
+    );
   });
 
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
