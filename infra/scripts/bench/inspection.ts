@@ -25,11 +25,7 @@ async function main() {
   const background = await ordinaryBackground(join(root, '.local', 'samples', 'background-ordinary-testsrc2-12s-1280x720.mp4'));
   const held = Buffer.alloc(1.3 * 2 ** 30, 1);
   const work = mkdtempSync(join(tmpdir(), 'vidbot-inspection-'));
-  const stored = {
-    sizeBytes: 0,
-    metadata: { [FETCHED_SHA256_METADATA]: createHash('sha256').update(readFileSync(background)).digest('hex') },
-    lastModified: new Date(),
-  };
+  const stored = { sizeBytes: 0, metadata: { [FETCHED_SHA256_METADATA]: createHash('sha256').update(readFileSync(background)).digest('hex') }, lastModified: new Date() };
   const bucket = (withHash: boolean) => ({
     getToFile: async (_key: string, path: string) => (copyFileSync(background, path), true),
     head: async () => (withHash ? stored : undefined),

@@ -8,7 +8,6 @@
 import { describe, expect, it } from 'vitest';
 import { runQueueJob } from '#commons/jobs';
 import { JobFailedError } from '#domain/errors';
-import { FETCHED_SHA256_METADATA } from '#domain/fetched-media';
 import { toPublicVideo } from '#functions/commons/presenters/video.ts';
 import { LOGO, overlayImageSubject } from '#functions/media/remote-media.ts';
 import { renderJob } from '#functions/render/clip-job.ts';
@@ -16,9 +15,7 @@ import {
   caller,
   clipDeps,
   counter,
-  fetchedAs,
   fetchImage,
-  objects,
   renderClip,
   renderQueue,
   submit,
@@ -104,10 +101,6 @@ describe('the logo', () => {
     const relogoed = await renderAll();
     expect(relogoed.clips[0]!.logo).toEqual({ url: 'https://cdn.test/new.png', position: 'center', size: 0.12, opacity: 1 });
     expect(await urlFetchedAt(fetchImage.mock.lastCall![0])).toBe('https://cdn.test/new.png');
-    // The fetch stage stored the bytes' SHA-256 with them, through the bucket's metadata.
-    expect((await objects.head(fetchImage.mock.lastCall![0]))?.metadata[FETCHED_SHA256_METADATA]).toBe(
-      fetchedAs('fetched https://cdn.test/new.png').sha256,
-    );
     expect(renderClip).toHaveBeenCalledTimes(3);
 
     await submit([{ clip_uid: kept.clipUid }], true, caller, { logo: { url: LOGO_URL } });

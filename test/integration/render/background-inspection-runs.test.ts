@@ -79,11 +79,7 @@ describe("a background's inspection", () => {
 
   it('keys the verdict by the SHA-256 the fetch stage stored with the bytes, else by their own hash', async () => {
     const d = dir();
-    const files = {
-      fetched: await clip(join(d, 'fetched.mp4')),
-      older: join(d, 'older.mp4'),
-      mislabelled: await clip(join(d, 'm.mp4'), { hue: 90 }),
-    };
+    const files = { fetched: await clip(join(d, 'fetched.mp4')), older: join(d, 'older.mp4'), mislabelled: await clip(join(d, 'm.mp4'), { hue: 90 }) };
     copyFileSync(files.fetched, files.older);
     // `mislabelled` stands for bytes stored under the first file's hash: only the stored hash can match it to that verdict.
     const bucket = bucketOf(files, { fetched: sha256Of(files.fetched), mislabelled: sha256Of(files.fetched) });
