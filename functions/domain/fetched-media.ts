@@ -13,9 +13,3 @@ import { BUCKET_PREFIXES } from './bucket-layout.ts';
  */
 export const fetchedMediaKey = (tenantId: string, videoId: string, use: string, url: string) =>
   `${BUCKET_PREFIXES.fetched}${tenantId}/${videoId}/${use}-${createHash('sha256').update(url).digest('hex')}`;
-
-/**
- * The user metadata under which the fetch stage stores the SHA-256 (hex) of the bytes it stored, hashed as they
- * streamed in: the render keys a background's inspection verdict by it without reading the bytes again.
- */
-export const FETCHED_SHA256_METADATA = 'sha256';

@@ -10,7 +10,7 @@ import type { Mode } from '#commons/config';
 import { videoJob } from '#commons/jobs';
 import { logger } from '#commons/logger';
 import { makeWorkDir } from '#commons/workdirs';
-import { FETCHED_SHA256_METADATA, fetchedMediaKey } from '#domain/fetched-media';
+import { fetchedMediaKey } from '#domain/fetched-media';
 import type { AssembleMessage, DeliverMessage, FetchMediaMessage, RenderClipMessage } from '#domain/messages';
 import type { MessageQueue, ObjectStore, VideoRepository } from '#domain/ports';
 import { isTerminal, type VideoRecord } from '#domain/video';
@@ -24,7 +24,7 @@ export interface FetchJobDeps {
   assembleQueue: MessageQueue<AssembleMessage>;
   notifyQueue: MessageQueue<DeliverMessage>;
   /** Downloads a URL into a file under its rules (functions/media/fetch-media.ts fetchMediaToFile), or throws JobFailedError. */
-  download: (url: string, path: string, what: MediaDownload) => Promise<{ sha256: string }>;
+  download: (url: string, path: string, what: MediaDownload) => Promise<number>;
   mode: Mode;
 }
 
@@ -60,8 +60,8 @@ async function runFetchJob(message: FetchMediaMessage, deps: FetchJobDeps): Prom
 async function bring({ url, rules }: RemoteMedia, path: string, { tenantId, videoId }: FetchMediaMessage, deps: FetchJobDeps): Promise<void> {
   const key = fetchedMediaKey(tenantId, videoId, rules.code, url);
   if (await deps.objects.head(key)) return;
-  const { sha256 } = await deps.download(url, path, { ...rules, mode: deps.mode });
-  await deps.objects.putFile(key, path, { contentType: 'application/octet-stream', metadata: { [FETCHED_SHA256_METADATA]: sha256 } });
+  await deps.download(url, path, { ...rules, mode: deps.mode });
+  await deps.objects.putFile(key, path, { contentType: 'application/octet-stream' });
   await rm(path, { force: true });
 }
 

@@ -58,8 +58,8 @@ function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
   }
 }
 
-/** Downloads `url` into `path` (removed if the download fails); returns the bytes written and their SHA-256 (hex). */
-export async function fetchMediaToFile(url: string, path: string, what: MediaDownload): Promise<{ bytes: number; sha256: string }> {
+/** Downloads `url` into `path` (removed if the download fails); returns the bytes written. */
+export async function fetchMediaToFile(url: string, path: string, what: MediaDownload): Promise<number> {
   try {
     const response = await guardedFetch(url, {
       mode: what.mode,
@@ -69,7 +69,7 @@ export async function fetchMediaToFile(url: string, path: string, what: MediaDow
       maxRedirects: 5,
       pace: MEDIA_PACE,
     });
-    return { bytes: response.bytes, sha256: response.sha256! };
+    return response.bytes;
   } catch (error) {
     if (isTransientError(error)) throw error;
     if (error instanceof HttpStatusError) {

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { JobFailedError } from '#domain/errors';
-import { FETCHED_SHA256_METADATA } from '#domain/fetched-media';
 import { type PictureBudget, PictureBudgetExceededError } from '#domain/picture-budget';
 import type { ObjectStore } from '#domain/ports';
 import { type BackgroundMedia, type BackgroundVerdict, type BackgroundVerdicts, inspectBackground } from '#media/background-media';
@@ -37,20 +36,12 @@ async function sha256Of(path: string): Promise<string> {
 }
 
 /**
- * The SHA-256 of the bytes under `key`: the one the fetch stage stored with them (it hashed them as they streamed in),
- * else (an object stored before it did) hashed here.
- */
-async function fetchedSha256(objects: Pick<ObjectStore, 'head'>, key: string, path: string): Promise<string> {
-  return (await objects.head(key))?.metadata[FETCHED_SHA256_METADATA] ?? (await sha256Of(path));
-}
-
-/**
  * A clip's background as the fetch stage brought it into the bucket (`key`), read into `path` and inspected (accepted
  * format, bounded picture size and frame rate; see functions/media/background-media.ts), unless `account` already
  * had the same bytes inspected in this environment.
  */
 export async function fetchedBackground(
-  objects: Pick<ObjectStore, 'getToFile' | 'head'>,
+  objects: Pick<ObjectStore, 'getToFile'>,
   key: string,
   path: string,
   workDir: string,
@@ -58,7 +49,7 @@ export async function fetchedBackground(
   account?: string,
 ): Promise<BackgroundMedia> {
   await fetchedToFile(objects, key, path, backgroundRules);
-  const known = account === undefined ? undefined : { key: `${account}/${await fetchedSha256(objects, key, path)}`, verdicts: keptVerdicts };
+  const known = account === undefined ? undefined : { key: `${account}/${await sha256Of(path)}`, verdicts: keptVerdicts };
   return inspectBackgroundFile(path, workDir, budget, known);
 }
 

@@ -14,7 +14,6 @@
  * - `maxBytes` (default 10 MiB) bounds the body: an announced Content-Length above it fails at once, a streamed
  *   body fails as soon as the count passes it (`overflow: 'error'`), or is cut there (`overflow: 'truncate'`).
  */
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -95,8 +94,6 @@ export interface GuardedResponse {
   /** The body, unless `toFile` was given. */
   body?: Buffer;
   file?: string;
-  /** The SHA-256 of the body written to `file` (hex), computed as it streamed in. */
-  sha256?: string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -324,7 +321,6 @@ async function readToFile(res: IncomingMessage, file: string, maxBytes: number, 
   }
   const release = destroyOnAbort(res, signal);
   let bytes = 0;
-  const hash = createHash('sha256');
   const out = createWriteStream(file);
   try {
     // Opened before streaming so that, on failure, no late open re-creates the file after it was removed.
@@ -336,7 +332,6 @@ async function readToFile(res: IncomingMessage, file: string, maxBytes: number, 
           count(chunk.length);
           bytes += chunk.length;
           if (bytes > maxBytes) throw new TooLargeError(maxBytes, bytes);
-          hash.update(chunk);
           yield chunk;
         }
       },
@@ -352,5 +347,5 @@ async function readToFile(res: IncomingMessage, file: string, maxBytes: number, 
   } finally {
     release();
   }
-  return { bytes, truncated: false, sha256: hash.digest('hex') };
+  return { bytes, truncated: false };
 }

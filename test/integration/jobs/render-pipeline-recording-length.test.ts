@@ -15,7 +15,7 @@ import { renderJob } from '#functions/render/clip-job.ts';
 import type { RenderClipInput } from '#functions/render/engine/types.ts';
 import { recordingCheckpoints } from '#functions/render/recording.ts';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
-import { clipDeps, counter, download, fetchedAs, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
+import { clipDeps, counter, download, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 import { swellingTone } from '../../support/tone.ts';
 
 const clock = new Date('2026-11-28T09:00:00Z');
@@ -34,7 +34,7 @@ beforeEach(() => {
   download.mockImplementation(async (url: string, path: string) => {
     const bytes = swellingTone(3 + Number(/take-(\d+)/.exec(url)?.[1] ?? 0) / 10);
     await writeFile(path, bytes);
-    return fetchedAs(bytes);
+    return bytes.length;
   });
   renderClip.mockImplementation(async (input: RenderClipInput) => {
     const index = Number(/-(\d+)-\w{6}$/.exec(input.workDir)?.[1]);

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runQueueJob } from '#commons/jobs';
 import { renderJob } from '#functions/render/clip-job.ts';
 import { fetchRecording, type RecordingObject } from '#functions/render/recording.ts';
-import { clipDeps, counter, download, fetchedAs, objects, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
+import { clipDeps, counter, download, objects, renderClip, renderQueue, submit, useRenderPipeline, videos } from '../../support/render-pipeline.ts';
 
 const clock = new Date('2026-11-27T10:00:00Z');
 useRenderPipeline(() => clock);
@@ -29,7 +29,7 @@ beforeAll(() => {
 function serving(bytes: string) {
   download.mockImplementationOnce(async (_url: string, path: string) => {
     await writeFile(path, bytes);
-    return fetchedAs(bytes);
+    return bytes.length;
   });
 }
 

@@ -4,12 +4,10 @@
  * not inspected again. The verdict is kept by content and account: other bytes under a known name, or the same
  * bytes from another account, are inspected afresh.
  */
-import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JobFailedError } from '#domain/errors';
-import { FETCHED_SHA256_METADATA } from '#domain/fetched-media';
 import { PictureBudget } from '#domain/picture-budget';
 import { inspectBackground } from '#functions/media/background-media.ts';
 import { mediaRunsStarted, runFfmpeg } from '#functions/media/media.ts';
@@ -28,16 +26,13 @@ async function clip(path: string, { silent = false, hue = 0, format = 'mp4' } = 
   return path;
 }
 
-/** The bucket: each key is a local file, copied out as S3's getToFile does, with the SHA-256 the fetch stage stored, if any. */
-const bucketOf = (files: Record<string, string>, storedSha256: Record<string, string> = {}) => ({
+/** The bucket: each key is a local file, copied out as S3's getToFile does. */
+const bucketOf = (files: Record<string, string>) => ({
   getToFile: async (key: string, path: string) => {
     copyFileSync(files[key]!, path);
     return true;
   },
-  head: async (key: string) =>
-    storedSha256[key] ? { sizeBytes: 0, metadata: { [FETCHED_SHA256_METADATA]: storedSha256[key] }, lastModified: new Date() } : undefined,
 });
-const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** The ffmpeg runs `act` starts, and what it returned. */
 async function counted<T>(act: () => Promise<T>): Promise<{ runs: number; result: T }> {
@@ -75,19 +70,6 @@ describe("a background's inspection", () => {
     expect((await inspect('one', 'acct-b')).runs).toBe(2);
     // A kept verdict still counts the picture against the clip's budget.
     await expect(inspect('again', 'acct-a', new PictureBudget(100))).rejects.toBeInstanceOf(JobFailedError);
-  });
-
-  it('keys the verdict by the SHA-256 the fetch stage stored with the bytes, else by their own hash', async () => {
-    const d = dir();
-    const files = { fetched: await clip(join(d, 'fetched.mp4')), older: join(d, 'older.mp4'), mislabelled: await clip(join(d, 'm.mp4'), { hue: 90 }) };
-    copyFileSync(files.fetched, files.older);
-    // `mislabelled` stands for bytes stored under the first file's hash: only the stored hash can match it to that verdict.
-    const bucket = bucketOf(files, { fetched: sha256Of(files.fetched), mislabelled: sha256Of(files.fetched) });
-    const inspect = (key: string) => counted(() => fetchedBackground(bucket, key, join(dir(), 'background'), d, undefined, 'acct-h'));
-    expect((await inspect('fetched')).runs).toBe(2);
-    // An object stored without a hash (before the fetch stage stored one) is hashed here, to the same key.
-    expect((await inspect('older')).runs).toBe(0);
-    expect((await inspect('mislabelled')).runs).toBe(0);
   });
 
   it('remuxes a known MPEG-TS background again for each render (its copy is in the render’s own work dir)', async () => {

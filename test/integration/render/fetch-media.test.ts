@@ -3,13 +3,11 @@
  * body goes to disk without raising the process's memory, a body past the limit fails while it streams (no
  * Content-Length to refuse it early) and leaves no file, and every failure reads in the caller's words.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpStatusError } from '#commons/net/errors';
 import { JobFailedError } from '#domain/errors';
@@ -70,22 +68,16 @@ describe('fetchMediaToFile', () => {
     const path = join(dir, 'big.mp4');
     const before = process.memoryUsage();
     let peak = 0;
-    let fetched: { bytes: number; sha256: string };
     const sampler = setInterval(() => {
       const now = process.memoryUsage();
       peak = Math.max(peak, now.heapUsed - before.heapUsed + (now.arrayBuffers - before.arrayBuffers));
     }, 20);
     try {
-      fetched = await fetchMediaToFile(`${base}/?mb=300`, path, recording(300 * MB));
+      expect(await fetchMediaToFile(`${base}/?mb=300`, path, recording(300 * MB))).toBe(300 * MB);
     } finally {
       clearInterval(sampler);
     }
-    expect(fetched.bytes).toBe(300 * MB);
     expect(statSync(path).size).toBe(300 * MB);
-    // Hashed as it streamed in: the fetch stage stores it with the bytes, and the render keys its verdicts by it.
-    const hash = createHash('sha256');
-    await pipeline(createReadStream(path), hash);
-    expect(fetched.sha256).toBe(hash.digest('hex'));
     console.info(`fetchMediaToFile 300 MB: heap + array buffers grew at most ${(peak / MB).toFixed(1)} MB`);
     expect(peak).toBeLessThan(64 * MB);
     rmSync(path);

@@ -39,7 +39,7 @@ describe('the fetch stage, one URL under two uses', () => {
       download: async (u: string, path: string, rules: { maxBytes: number }) => {
         downloads.push({ url: u, maxBytes: rules.maxBytes });
         await writeFile(path, 'x');
-        return { sha256: 'not read here' };
+        return 1;
       },
       mode: 'local',
     } as unknown as FetchJobDeps;
