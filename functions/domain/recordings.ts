@@ -69,24 +69,44 @@ const DIGIT = /[\p{Nd}\p{No}]/gu;
  * letter of English prose, so about this many letters said.
  */
 const LETTERS_SAID_PER_DIGIT = 7;
+/** A word: a run of letters. */
+const WORD = /\p{L}+/gu;
+/** A vowel of the aligned languages, accents taken off (Danish æ and ø, French œ, Finnish y). */
+const VOWEL = /[aeiouyæøœ]/i;
+/**
+ * A word without a vowel ("www", "BBC", "Mr") is spelled out letter by letter ("double-u double-u double-u"):
+ * measured with espeak-ng's en-us voice, up to 0.335 s of speech a letter ("www") against 0.074 s a letter of prose
+ * (docs/your-voice.md), so each of its letters counts as about this many.
+ */
+const LETTERS_SAID_PER_SPELLED_LETTER = 5;
+
+/** The letters of the words `text` spells out rather than reads. */
+function spelledLetters(text: string): number {
+  let letters = 0;
+  for (const [word] of text.matchAll(WORD)) if (!VOWEL.test(word.normalize('NFD'))) letters += word.length;
+  return letters;
+}
 
 /**
  * Why a recording's transcript cannot be what a recording in its voice's (aligned) language says, or undefined:
  * - more than half of what it says (its letters and symbols) is outside that language's script's letters (a Russian
  *   or Japanese transcript with an English voice; a run of emoji);
- * - or, its symbols read by their names and its digits as numbers, it says more than maxRecordedTranscriptChars
- *   letters, the reading that bound was sized for (a letter between every two emoji; a transcript of digits alone).
- * One pass of four regular expressions: cheap at create.
+ * - or, its symbols read by their names, its digits as numbers and its words without a vowel spelled out, it says
+ *   more than maxRecordedTranscriptChars letters, the reading that bound was sized for (a letter between every two
+ *   emoji; a transcript of digits alone; "www www www ...").
+ * One pass of five regular expressions: cheap at create.
  */
 export function transcriptScriptProblem(text: string, languageName: string): string | undefined {
   const said = text.match(SAID)?.length ?? 0;
   const symbols = text.match(SYMBOL)?.length ?? 0;
   const digits = text.match(DIGIT)?.length ?? 0;
+  const spelled = spelledLetters(text);
   const inScript = text.match(TRANSCRIPT_SCRIPT.letter)?.length ?? 0;
   if (said > 0 && inScript * 2 < said)
     return `is mostly in another script: this clip's voice speaks ${languageName}, written in the ${TRANSCRIPT_SCRIPT.name} script; give the transcript of the recording in the voice's language, or name a voice of the language the transcript is in`;
-  if (said + (LETTERS_SAID_PER_SYMBOL - 1) * symbols + LETTERS_SAID_PER_DIGIT * digits > limits.maxRecordedTranscriptChars)
-    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters) and each digit as part of a number (about ${LETTERS_SAID_PER_DIGIT}); write the words the recording says`;
+  const read = said + (LETTERS_SAID_PER_SYMBOL - 1) * symbols + LETTERS_SAID_PER_DIGIT * digits + (LETTERS_SAID_PER_SPELLED_LETTER - 1) * spelled;
+  if (read > limits.maxRecordedTranscriptChars)
+    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters), each digit as part of a number (about ${LETTERS_SAID_PER_DIGIT}) and each letter of a word without a vowel spelled out (about ${LETTERS_SAID_PER_SPELLED_LETTER}); write the words the recording says`;
   return undefined;
 }
 

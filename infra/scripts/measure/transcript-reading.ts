@@ -1,7 +1,7 @@
 /**
  * `npx tsx infra/scripts/measure/transcript-reading.ts`: how long espeak-ng's en-us voice reads a transcript's
- * digits, numbers and symbols, against a letter of English prose: the measure behind domain/recordings.ts
- * LETTERS_SAID_PER_DIGIT (a recorded clip's transcript is read by espeak-ng to be aligned, and create refuses one whose
+ * digits, numbers, symbols and spelled-out words, against a letter of English prose: the measure behind
+ * domain/recordings.ts LETTERS_SAID_PER_DIGIT and LETTERS_SAID_PER_SPELLED_LETTER (a recorded clip's transcript is read by espeak-ng to be aligned, and create refuses one whose
  * reading passes the length its limit was sized for). Prints seconds of speech per digit (or per letter, for prose).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +26,9 @@ const CASES: readonly (readonly [string, string])[] = [
   ['a½', 'a½ '.repeat(60)],
   ['a²', 'a² '.repeat(60)],
   ['aⅫ (a Roman numeral)', 'aⅫ '.repeat(60)],
+  ['www (a word without a vowel, spelled)', 'www '.repeat(60)],
+  ['bcdfg (spelled)', 'bcdfg '.repeat(40)],
+  ['XKCD (capitals)', 'XKCD '.repeat(50)],
 ];
 const work = mkdtempSync(join(tmpdir(), 'vidbot-transcript-reading-'));
 try {

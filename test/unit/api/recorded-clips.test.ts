@@ -213,7 +213,7 @@ describe("a transcript in another script than its voice's language", () => {
         {
           path: 'clips[0].text',
           message:
-            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters) and each digit as part of a number (about 7); write the words the recording says',
+            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters), each digit as part of a number (about 7) and each letter of a word without a vowel spelled out (about 5); write the words the recording says',
         },
       ]);
   });
@@ -231,6 +231,20 @@ describe("a transcript in another script than its voice's language", () => {
     expect(await problemsFor('espeak:en-us+m3', 'In 1811 the lady said she was content with the house and the garden. '.repeat(100).trim())).toEqual(
       [],
     );
+  });
+
+  it('is refused at clips[i].text when its words without a vowel, spelled out, are read far longer than 12,000 letters', async () => {
+    // espeak-ng spells "www" out ("double-u double-u double-u"): 0.335 s a letter against 0.074 s of prose, so each
+    // letter of a word without a vowel counts as 5 (docs/your-voice.md).
+    const refused = [{ path: 'clips[0].text', message: expect.stringContaining('each letter of a word without a vowel spelled out (about 5)') }];
+    for (const spelled of ['www '.repeat(2999), 'BBC CNN '.repeat(1400), 'bcdfg '.repeat(1900)])
+      expect(await problemsFor('espeak:en-us+m3', spelled.trim())).toEqual(refused);
+    // At the bar: 2,400 such letters say 12,000 letters, 2,403 say 12,015.
+    expect(await problemsFor('espeak:en-us+m3', 'www '.repeat(800).trim())).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'www '.repeat(801).trim())).toEqual(refused);
+    // Words with a vowel, accented or not, in every aligned language, are read, not spelled: long ones still pass.
+    expect(await problemsFor('espeak:da+m3', 'Blåbærgrød og rødgrød med fløde, sagde hun. '.repeat(250).trim())).toEqual([]);
+    expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt, œuvre. ".repeat(250).trim())).toEqual([]);
   });
 
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
