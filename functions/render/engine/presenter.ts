@@ -12,8 +12,8 @@ import { type ClipTiming, zoomFactor } from './clip-timeline.ts';
 import { footagePresenter } from './footage/footage-bot.ts';
 import { type BotBox, botHeightFor, carriesBackdrop, faceBoxOf, layoutFor, standsOnBottomEdge } from './layout.ts';
 import { clipMouthFrames, speechLoudness } from './mouth-track.ts';
-import type { PresenterRig } from './rigs/presenter-rig.ts';
-import { rigFor } from './rigs/rig.ts';
+import type { PresenterRig, RigOptions } from './rigs/presenter-rig.ts';
+import { keepRig, rigFor } from './rigs/rig.ts';
 import { type BotSprites, loadSprites, lookManifest } from './sprites.ts';
 import { FPS, type Presenter, type SpeechResult, type VideoClipInput } from './types.ts';
 
@@ -35,10 +35,12 @@ function presenterOf(input: VideoClipInput, speech: SpeechResult, timing: ClipTi
   // carried to the frame's edges is the background layer's: the figure stands on the edge over it.
   const flush = standsOnBottomEdge(position, size, input.removeBotBackground);
   const carried = carriesBackdrop(size, input.removeBotBackground, input.background !== undefined);
-  const rig = rigFor(sprites, {
+  const rigOptions: RigOptions = {
     withPanel: !input.removeBotBackground && !carried,
     bottom: input.removeBotBackground || carried ? (flush ? 'flush' : 'fade') : 'card',
-  });
+  };
+  const rig = rigFor(sprites, rigOptions);
+  const close = () => keepRig(sprites, rigOptions, rig);
   const loudness = speechLoudness(speech);
   const mouth = clipMouthFrames(speech, timing, sprites.manifest, loudness);
   // The head follows the speech: its stressed syllables (espeak-ng's phonemes), or the loudness's peaks (Polly).
@@ -49,7 +51,12 @@ function presenterOf(input: VideoClipInput, speech: SpeechResult, timing: ClipTi
   });
   const place = layoutFor(frame, position, sprites.manifest, { size, removeBotBackground: input.removeBotBackground, carriedBackdrop: carried });
   const frameOf = (i: number) => rig.render(framePoses[i]!, zoomFactor(i, input.transitions, timing));
-  const common = { place, head: faceBoxOf(place, sprites.manifest), ...(carried && { backdrop: carriedCard(sprites, rig.render(framePoses[0]!)) }) };
+  const common = {
+    place,
+    head: faceBoxOf(place, sprites.manifest),
+    close,
+    ...(carried && { backdrop: carriedCard(sprites, rig.render(framePoses[0]!)) }),
+  };
   const slides = [input.transitions.entry, input.transitions.exit].some((t) => t?.startsWith('slide'));
   const part = pipedPart(rig, place, slides ? undefined : frame);
   if (part.width === rig.width && part.height === rig.height) return { ...common, width: rig.width, height: rig.height, frame: frameOf };
