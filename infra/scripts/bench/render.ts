@@ -59,10 +59,24 @@ const ORDINARY_TEXT = [
   'Logos, titles and lower thirds are drawn in the same pass as the presenter, so they cost almost nothing.',
   'Music can play under the voice, and it steps back whenever the presenter speaks.',
 ].join(' ');
-/** The ordinary request's warm videos: the same sentences in the opposite order (other words, about as long). */
-const OTHER_WORDS = ORDINARY_TEXT.split(/(?<=\.) /)
-  .reverse()
-  .join(' ');
+/**
+ * `text`'s sentences rotated by `n`: other words, as long. Each pair of a row says what no video before it said: a
+ * render function keeps what it drew for the last clip of the same bot (functions/render/engine/rigs/rig.ts), and
+ * the same words again would meet every pose it kept.
+ */
+const rotated = (text: string, n: number) => {
+  const sentences = text.split(/(?<=\.) /);
+  const k = n % sentences.length;
+  return [...sentences.slice(k), ...sentences.slice(0, k)].join(' ');
+};
+/** The ordinary request's warm video `n`: its sentences in the opposite order, rotated by `n`. */
+const otherWords = (n: number) =>
+  rotated(
+    ORDINARY_TEXT.split(/(?<=\.) /)
+      .reverse()
+      .join(' '),
+    n,
+  );
 
 const ORDINARY_SHAPE: Shape = { aspectRatio: '16:9', resolution: '720p' };
 
@@ -111,7 +125,7 @@ async function ordinaryRows(bench: Bench, pairs: number): Promise<void> {
   await pair(bench, first, { ...variant, text: ORDINARY_TEXT, run: 'first' });
   const warm = newRow(ORDINARY_SHAPE, 'ordinary, warm', TARGETS.warm);
   bench.rows.push(warm);
-  for (let i = 0; i < pairs; i++) await pair(bench, warm, { ...variant, text: OTHER_WORDS, run: `warm-${i}` });
+  for (let i = 0; i < pairs; i++) await pair(bench, warm, { ...variant, text: otherWords(i), run: `warm-${i}` });
   printProfile(bench.service.lines, warm.pairs[warm.pairs.length - 1]!.video);
 }
 
@@ -136,7 +150,14 @@ async function shapeRow(bench: Bench, shape: Shape, kind: Kind): Promise<void> {
   await bench.service.measure({ ...fields, text: 'Warming up this shape.', run: `warm-up-${describeShape(shape)}-${kind}` });
   const row = newRow(shape, kind, kind === 'built-in' || kind === 'recorded' ? TARGETS.builtIn : TARGETS.other);
   bench.rows.push(row);
-  for (let i = 0; i < bench.pairs; i++) await pair(bench, row, { ...fields, text: BENCH_TEXT, run: `${describeShape(shape)}-${kind}-${i}` });
+  for (let i = 0; i < bench.pairs; i++) {
+    const run = `${describeShape(shape)}-${kind}-${i}`;
+    // A recording says the same words in every pair (and in the warm-up): a short clip of another size first, so that
+    // its pairs draw with a rig of their own, not with the one the same clip left.
+    if (kind === 'recorded')
+      await bench.service.measure({ shape, background, text: 'Another size between pairs.', clip: { bot_size: 'small' }, run: `${run}-between` });
+    await pair(bench, row, { ...fields, text: rotated(BENCH_TEXT, i), run });
+  }
   printProfile(bench.service.lines, row.pairs[row.pairs.length - 1]!.video);
 }
 
