@@ -44,39 +44,23 @@ import {
   type Variant,
   videoBotForm,
 } from './service.ts';
-import { argument, BENCH_TEXT, cpuSeconds, floorEncode, ordinaryBackground, parseShapes, realWorldBackground } from './support.ts';
+import {
+  argument,
+  BENCH_TEXT,
+  cpuSeconds,
+  floorEncode,
+  ORDINARY_TEXT,
+  ordinaryBackground,
+  otherWords,
+  parseShapes,
+  realWorldBackground,
+  rotated,
+} from './support.ts';
 import { addSplits, ThreadWatch } from './threads.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
 const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
 type Kind = (typeof KINDS)[number];
-
-/** About 87 s of Ava's speech (the issue's 84 s, give or take the words): the bench's text and four more sentences. */
-const ORDINARY_TEXT = [
-  BENCH_TEXT,
-  'A presenter can stand in any corner of the frame, at any of four sizes, or fill the whole picture.',
-  'Captions can be burned into the picture or delivered as a separate file, in the language of the clip.',
-  'Logos, titles and lower thirds are drawn in the same pass as the presenter, so they cost almost nothing.',
-  'Music can play under the voice, and it steps back whenever the presenter speaks.',
-].join(' ');
-/**
- * `text`'s sentences rotated by `n`: other words, as long. Each pair of a row says what no video before it said: a
- * render function keeps what it drew for the last clip of the same bot (functions/render/engine/rigs/rig.ts), and
- * the same words again would meet every pose it kept.
- */
-const rotated = (text: string, n: number) => {
-  const sentences = text.split(/(?<=\.) /);
-  const k = n % sentences.length;
-  return [...sentences.slice(k), ...sentences.slice(0, k)].join(' ');
-};
-/** The ordinary request's warm video `n`: its sentences in the opposite order, rotated by `n`. */
-const otherWords = (n: number) =>
-  rotated(
-    ORDINARY_TEXT.split(/(?<=\.) /)
-      .reverse()
-      .join(' '),
-    n,
-  );
 
 const ORDINARY_SHAPE: Shape = { aspectRatio: '16:9', resolution: '720p' };
 

@@ -20,6 +20,33 @@ export const BENCH_TEXT = [
   'Thank you for watching this short demonstration, and have a wonderful day.',
 ].join(' ');
 
+/** About 87 s of Ava's speech (the issue's 84 s, give or take the words): the bench's text and four more sentences. */
+export const ORDINARY_TEXT = [
+  BENCH_TEXT,
+  'A presenter can stand in any corner of the frame, at any of four sizes, or fill the whole picture.',
+  'Captions can be burned into the picture or delivered as a separate file, in the language of the clip.',
+  'Logos, titles and lower thirds are drawn in the same pass as the presenter, so they cost almost nothing.',
+  'Music can play under the voice, and it steps back whenever the presenter speaks.',
+].join(' ');
+/**
+ * `text`'s sentences rotated by `n`: other words, as long. Each pair of a row says what no video before it said: a
+ * render function keeps what it drew for the last clip of the same bot (functions/render/engine/rigs/rig.ts), and
+ * the same words again would meet every pose it kept.
+ */
+export const rotated = (text: string, n: number) => {
+  const sentences = text.split(/(?<=\.) /);
+  const k = n % sentences.length;
+  return [...sentences.slice(k), ...sentences.slice(0, k)].join(' ');
+};
+/** The ordinary request's warm video `n`: its sentences in the opposite order, rotated by `n`. */
+export const otherWords = (n: number) =>
+  rotated(
+    ORDINARY_TEXT.split(/(?<=\.) /)
+      .reverse()
+      .join(' '),
+    n,
+  );
+
 /**
  * CPU seconds used so far by this process and its waited-for children (ffmpeg), from /proc/self/stat: unlike
  * wall time it does not depend on what else the machine is doing. Linux only; NaN elsewhere.
