@@ -17,10 +17,12 @@ const RIGS: Record<NonNullable<BotManifest['rig']>, new (sprites: BotSprites, op
 /**
  * The rig the last clip was drawn with, kept for the next clip of the same sprites and options: a warm render
  * function mostly meets the same look at the same size again. A rig made anew draws its bases and warped heads again
- * into new buffers (about 150 bases of 382 KB for an 87-s clip of Ava `medium` at 720p), and the garbage collector then collects the last
- * one's. A rig's pictures are kept by everything that draws them (sprite-rig.ts), so a kept rig draws every frame as
- * a new one would; its pools are bounded, so keeping one costs at most their bounds. Only one clip draws with it at a
- * time: rigFor takes it out until keepRig puts it back.
+ * into new buffers (about 150 bases of 382 KB for an 87-s clip of Ava `medium` at 720p), and the garbage collector
+ * then collects the last one's. A rig's pictures are kept by everything that draws them (sprite-rig.ts), so a kept
+ * rig draws every frame as a new one would; its pools are bounded, so keeping one costs at most their bounds. Only one
+ * clip draws with it at a time: rigFor takes it out until keepRig puts it back. A caller's look is its account's
+ * alone (its sprites are keyed by its own directory); a built-in look's rig, like its sprites, serves every account,
+ * and a faster render tells no more than the sprite cache already does: that this look and size were drawn here.
  */
 let kept: { sprites: BotSprites; options: string; rig: PresenterRig } | undefined;
 
