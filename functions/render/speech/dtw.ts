@@ -29,20 +29,33 @@ export function bandOf(n: number, m: number): number {
   return Math.max(1, Math.min(wanted, Math.floor((MAX_WARP_BYTES / Math.max(1, n) - 1) / 2)));
 }
 
-/** The frames' coefficients in one flat array (`dims` per frame), and each frame's sum of squares. */
-function flattened(frames: Float32Array[], dims: number): { values: Float64Array; squares: Float64Array } {
+/** The frames' coefficients in one flat array (`dims` per frame). */
+function flattened(frames: Float32Array[], dims: number): Float64Array {
   const values = new Float64Array(frames.length * dims);
-  const squares = new Float64Array(frames.length);
+  for (let f = 0; f < frames.length; f++) values.set(frames[f]!.subarray(0, dims), f * dims);
+  return values;
+}
+
+/** A frame scaled to length 1 (a frame of zeros stays zeros: unlike everything, as in `unlikeness`). */
+function unit(frame: Float32Array, dims: number): Float64Array {
+  let squares = 0;
+  for (let k = 0; k < dims; k++) squares += frame[k]! * frame[k]!;
+  const scale = squares > 0 ? 1 / Math.sqrt(squares) : 0;
+  return Float64Array.from({ length: dims }, (_, k) => frame[k]! * scale);
+}
+
+/**
+ * The running sums of the recording's frames scaled to length 1: frame j's `dims` values at (j + 1) * dims are the
+ * sum over frames 0..j, so the summed unlikeness of a synthesised frame to any run of recording frames is one dot
+ * product.
+ */
+function unitPrefixSums(frames: Float32Array[], dims: number): Float64Array {
+  const sums = new Float64Array((frames.length + 1) * dims);
   for (let f = 0; f < frames.length; f++) {
-    const frame = frames[f]!;
-    let sum = 0;
-    for (let k = 0; k < dims; k++) {
-      values[f * dims + k] = frame[k]!;
-      sum += frame[k]! * frame[k]!;
-    }
-    squares[f] = sum;
+    const u = unit(frames[f]!, dims);
+    for (let k = 0; k < dims; k++) sums[(f + 1) * dims + k] = sums[f * dims + k]! + u[k]!;
   }
-  return { values, squares };
+  return sums;
 }
 
 /** 1 - cosine similarity: how unlike two frames' spectral shapes are whatever their scale (the match's score). */
@@ -76,12 +89,14 @@ export function warp(synth: Float32Array[], recording: Float32Array[]): Warp {
   const width = 2 * band + 1;
   const centre = (i: number) => Math.round((i * (m - 1)) / Math.max(1, n - 1));
   const from = new Uint8Array(n * width);
-  // Each cell's frames' Euclidean distance (the warping's cost) and unlikeness (the match's score) in one pass over
-  // flat copies of the coefficients, each frame's sum of squares computed once: the same sums in the same order as
-  // frame by frame, so the same path and ratio, in about half the time.
+  // Each cell's Euclidean distance (the warping's cost) in one pass over flat copies of the coefficients: the same
+  // sums in the same order as frame by frame, so the same path. The mean unlikeness over the band's pairs (the
+  // ratio's scale) is not summed cell by cell: 1 - cosine summed over a row's run of recording frames is the run's
+  // length less the synthesised frame's unit vector dotted with the run's sum of unit vectors (unitPrefixSums).
   const dims = synth[0]?.length ?? 0;
   const s = flattened(synth, dims);
   const r = flattened(recording, dims);
+  const runs = unitPrefixSums(recording, dims);
   let previous = new Float64Array(width).fill(Number.POSITIVE_INFINITY);
   let current = new Float64Array(width);
   let pairs = 0;
@@ -90,20 +105,17 @@ export function warp(synth: Float32Array[], recording: Float32Array[]): Warp {
     current.fill(Number.POSITIVE_INFINITY);
     const c = centre(i);
     const shift = i > 0 ? c - centre(i - 1) : 0;
-    for (let o = 0; o < width; o++) {
+    const [first, last] = [Math.max(0, c - band), Math.min(m - 1, c + band)];
+    const u = unit(synth[i]!, dims);
+    let along = 0;
+    for (let k = 0; k < dims; k++) along += u[k]! * (runs[(last + 1) * dims + k]! - runs[first * dims + k]!);
+    pairs += last - first + 1;
+    pairSum += last - first + 1 - along;
+    for (let o = first - (c - band); o <= last - (c - band); o++) {
       const j = c - band + o;
-      if (j < 0 || j >= m) continue;
       let squared = 0;
-      let dot = 0;
-      for (let k = 0, a = i * dims, b = j * dims; k < dims; k++, a++, b++) {
-        const x = s.values[a]!;
-        const y = r.values[b]!;
-        squared += (x - y) * (x - y);
-        dot += x * y;
-      }
+      for (let k = 0, a = i * dims, b = j * dims; k < dims; k++, a++, b++) squared += (s[a]! - r[b]!) * (s[a]! - r[b]!);
       const d = Math.sqrt(squared);
-      pairs++;
-      pairSum += 1 - dot / Math.sqrt(s.squares[i]! * r.squares[j]! + 1e-12);
       if (i === 0 && j === 0) {
         current[o] = d;
         continue;
