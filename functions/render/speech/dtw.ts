@@ -161,17 +161,27 @@ function cheapestPath(s: Float64Array, r: Float64Array, { first, last }: Runs): 
     // The previous row's run (none above the first row).
     const above = i > 0 ? first[i - 1]! : 1;
     const aboveLast = i > 0 ? last[i - 1]! : 0;
+    const row = starts[i]!;
+    // The cheapest way in, ties to the diagonal, then down: each neighbour replaces it only when strictly cheaper.
+    let right = Number.POSITIVE_INFINITY;
     for (let j = lo, o = 0; j <= hi; j++, o++) {
       if (i === 0 && j === 0) {
-        current[o] = distances[o]!;
+        right = current[o] = distances[o]!;
         continue;
       }
-      const diagonal = j - 1 >= above && j - 1 <= aboveLast ? previous[j - 1 - above]! : Number.POSITIVE_INFINITY;
+      let best = j - 1 >= above && j - 1 <= aboveLast ? previous[j - 1 - above]! : Number.POSITIVE_INFINITY;
+      let step = 0;
       const down = j >= above && j <= aboveLast ? previous[j - above]! : Number.POSITIVE_INFINITY;
-      const right = o > 0 ? current[o - 1]! : Number.POSITIVE_INFINITY;
-      const best = Math.min(diagonal, down, right);
-      current[o] = best + distances[o]!;
-      from[starts[i]! + o] = best === diagonal ? 0 : best === down ? 1 : 2;
+      if (down < best) {
+        best = down;
+        step = 1;
+      }
+      if (right < best) {
+        best = right;
+        step = 2;
+      }
+      right = current[o] = best + distances[o]!;
+      from[row + o] = step;
     }
     [previous, current] = [current, previous];
   }
