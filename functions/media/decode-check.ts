@@ -49,10 +49,7 @@ const lastOutTime = (progress: string): number => {
   return times.length ? Number(times.at(-1)![1]) / 1e6 : 0;
 };
 
-/**
- * The check's budget for decoding `limit` seconds, ended before `deadline`.
- * @internal Exported for its tests.
- */
+/** The budget for decoding `limit` seconds to check them, ended before `deadline`. */
 export const decodeCheckBudget = (limit: number, deadline?: number, now = Date.now()) => budgetUntil(limit / 2, deadline, now);
 
 export interface DecodeCheck {

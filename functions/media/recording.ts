@@ -6,7 +6,15 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DECODE_PAST_LIMIT_SECONDS, type DecodeMismatchError, type DeclaredMedia, declaredOf, decodeBounds, lengthMismatch } from './decode-check.ts';
+import {
+  DECODE_PAST_LIMIT_SECONDS,
+  type DecodeMismatchError,
+  type DeclaredMedia,
+  declaredOf,
+  decodeBounds,
+  decodeCheckBudget,
+  lengthMismatch,
+} from './decode-check.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
@@ -137,8 +145,8 @@ interface LoudnessMeasure {
  * The recording decoded once, with its demuxer alone and no further than its header's claim and a tolerance (the
  * limit when it claims none), to the 48 kHz mono WAV at `decoded` that the second pass reads; in the same run,
  * loudnorm's first pass measures the same samples trimmed. `mismatch` when it lasts longer than it claims or than
- * `maxSeconds`; throws RecordingRejectedError when it does not decode. One run instead of a decode check, a decode and a measuring
- * pass: a compressed recording is decoded once and ffmpeg is started once (each start forks the calling process).
+ * `maxSeconds`; throws RecordingRejectedError when it does not decode. One run for the three: a compressed recording
+ * is decoded once, and ffmpeg is started once (each start forks the calling process).
  */
 async function decodedAndMeasured(
   path: string,
@@ -168,7 +176,7 @@ async function decodedAndMeasured(
         ...['-map', '[decoded]', '-ac', '1', '-ar', String(rate), '-c:a', 'pcm_s16le', '-f', 'wav', decoded],
         ...['-map', '[report]', '-f', 'null', '-'],
       ],
-      { budgetSeconds: budgetUntil(limit / 2, deadline), logLevel: 'info', stallSeconds: false },
+      { budgetSeconds: decodeCheckBudget(limit, deadline), logLevel: 'info', stallSeconds: false },
     ));
   } catch (error) {
     if (!(error instanceof MediaToolError) || error.signal) throw error;
