@@ -8,8 +8,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DECODE_PAST_LIMIT_SECONDS,
-  type DecodeMismatchError,
   type DeclaredMedia,
+  type DecodeMismatchError,
   declaredOf,
   decodeBounds,
   decodeCheckBudget,

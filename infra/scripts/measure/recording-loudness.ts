@@ -38,7 +38,9 @@ try {
   ];
   for (const path of recordings) {
     const prepared = await prepareRecording(path, mkdtempSync(join(work, 'prepared-')), 600);
-    console.log(`${basename(path)}: ${prepared.durationSeconds.toFixed(1)} s, before ${await loudness(path)}; published ${await loudness(prepared.wavPath)}`);
+    console.log(
+      `${basename(path)}: ${prepared.durationSeconds.toFixed(1)} s, before ${await loudness(path)}; published ${await loudness(prepared.wavPath)}`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
