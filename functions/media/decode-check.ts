@@ -49,10 +49,7 @@ const lastOutTime = (progress: string): number => {
   return times.length ? Number(times.at(-1)![1]) / 1e6 : 0;
 };
 
-/**
- * The check's budget for decoding `limit` seconds, ended before `deadline`.
- * @internal Exported for its tests.
- */
+/** The budget for decoding `limit` seconds to check them, ended before `deadline`. */
 export const decodeCheckBudget = (limit: number, deadline?: number, now = Date.now()) => budgetUntil(limit / 2, deadline, now);
 
 export interface DecodeCheck {
@@ -71,6 +68,31 @@ export interface DecodeCheck {
   deadline?: number;
 }
 
+/** How far to decode a file: `allowed`, what it may last (its claim and a tolerance, at most `maxSeconds`); `limit`, no further than `checkSeconds`. */
+export function decodeBounds(declared: DeclaredMedia, maxSeconds: number, checkSeconds = maxSeconds): { allowed: number; limit: number } {
+  const claimed = declared.seconds;
+  const allowed = claimed === undefined ? maxSeconds : Math.min(maxSeconds, claimed + toleranceOf(claimed));
+  return { allowed, limit: Math.min(allowed, checkSeconds) };
+}
+
+/** The refusal of a file that decoded to `decoded` seconds within `decodeBounds`' bounds, if that is longer than it may last. */
+export function lengthMismatch(
+  decoded: number,
+  declared: DeclaredMedia,
+  maxSeconds: number,
+  checkSeconds = maxSeconds,
+): DecodeMismatchError | undefined {
+  const { allowed, limit } = decodeBounds(declared, maxSeconds, checkSeconds);
+  if (decoded <= limit || limit !== allowed) return undefined;
+  const claimed = declared.seconds;
+  return claimed !== undefined && claimed + toleranceOf(claimed) <= maxSeconds
+    ? new DecodeMismatchError('longer', `lasts longer than the ${claimed.toFixed(1)} s its header declares`, decoded)
+    : new DecodeMismatchError('longer', `lasts more than ${maxSeconds} s`, decoded);
+}
+
+/** Half a second past the limit: enough to see that a file goes on. */
+export const DECODE_PAST_LIMIT_SECONDS = 0.5;
+
 /**
  * Decodes the first picture or sound of the file at `path` with its demuxer alone, no further than its claimed
  * length and a tolerance (`maxSeconds` when it claims none, or more), and throws DecodeMismatchError when it lasts
@@ -83,9 +105,7 @@ export async function checkDecodeAgainstHeader(
   declared: DeclaredMedia,
   { stream, withSound = false, maxSeconds, checkSeconds = maxSeconds, deadline }: DecodeCheck,
 ): Promise<number> {
-  const claimed = declared.seconds;
-  const allowed = claimed === undefined ? maxSeconds : Math.min(maxSeconds, claimed + toleranceOf(claimed));
-  const limit = Math.min(allowed, checkSeconds);
+  const { limit } = decodeBounds(declared, maxSeconds, checkSeconds);
   const picture = stream === 'v' && declared.width && declared.height ? { width: declared.width, height: declared.height } : undefined;
   const args = [
     ...SAFE_INPUT,
@@ -100,9 +120,8 @@ export async function checkDecodeAgainstHeader(
     '-map',
     `0:${stream}:0`,
     ...(withSound && stream === 'v' ? ['-map', '0:a:0'] : []),
-    // Half a second past the limit: enough to see that it goes on.
     '-t',
-    (limit + 0.5).toFixed(3),
+    (limit + DECODE_PAST_LIMIT_SECONDS).toFixed(3),
     ...(picture ? ['-vf', `crop=${picture.width}:${picture.height}:0:0`] : []),
     '-xerror',
     '-progress',
@@ -124,10 +143,7 @@ export async function checkDecodeAgainstHeader(
     throw new MediaRejectedError('could not be decoded: it is damaged');
   }
   const decoded = lastOutTime(progress);
-  if (decoded > limit && limit === allowed) {
-    throw claimed !== undefined && claimed + toleranceOf(claimed) <= maxSeconds
-      ? new DecodeMismatchError('longer', `lasts longer than the ${claimed.toFixed(1)} s its header declares`, decoded)
-      : new DecodeMismatchError('longer', `lasts more than ${maxSeconds} s`, decoded);
-  }
+  const mismatch = lengthMismatch(decoded, declared, maxSeconds, checkSeconds);
+  if (mismatch) throw mismatch;
   return decoded;
 }

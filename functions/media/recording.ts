@@ -1,12 +1,20 @@
 /**
  * A caller's recording (a clip's audio_url or audio_upload) made fit to publish: identified with pinned demuxers,
  * bounded in length, its leading and trailing silence trimmed to 0.25 s, and its loudness normalised to -16 LUFS
- * integrated with a true peak of at most -1.5 dBTP (ffmpeg's loudnorm, two passes: measure, then apply linearly).
- * Written as the 48 kHz mono WAV the clip speaks, and a 16 kHz copy the aligner reads.
+ * integrated with a true peak of at most -1.5 dBTP (ffmpeg's loudnorm, two passes: measure, then apply, linearly
+ * where the peaks leave room). Written as the 48 kHz mono WAV the clip speaks, and a 16 kHz copy the aligner reads.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
+import {
+  DECODE_PAST_LIMIT_SECONDS,
+  type DeclaredMedia,
+  type DecodeMismatchError,
+  declaredOf,
+  decodeBounds,
+  decodeCheckBudget,
+  lengthMismatch,
+} from './decode-check.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
@@ -81,31 +89,9 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   const declared = identified.probed.format.duration;
   if (declared !== undefined && declared > maxSeconds)
     throw new RecordingRejectedError('audio_too_long', `lasts ${Math.round(declared)} s; a clip's recording may last at most ${maxSeconds} s`);
-  await checkDecodeAgainstHeader(path, format.demuxer, declaredOf(identified.probed), { stream: 'a', maxSeconds, deadline }).catch(
-    (error: unknown) => {
-      if (error instanceof DecodeMismatchError)
-        throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', error.reason);
-      if (error instanceof MediaRejectedError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
-      throw error;
-    },
-  );
-
-  // Decoded once, bounded to one second past the limit (a declared duration may lie), to a plain WAV both passes read.
   const decoded = join(workDir, 'recording-decoded.wav');
-  const input = [...pinnedInput(format.demuxer), '-i', path, '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(maxSeconds + 1)];
-  try {
-    await runFfmpeg(['-y', ...input, '-ac', '1', '-ar', String(RECORDING_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', decoded], {
-      budgetSeconds: budget(maxSeconds / 4),
-    });
-  } catch (error) {
-    if (error instanceof MediaToolError) throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
-    throw error;
-  }
-  const decodedSeconds = (statSync(decoded).size - 44) / (RECORDING_SAMPLE_RATE * 2);
-  if (decodedSeconds > maxSeconds + RESAMPLING_SLACK_SECONDS)
-    throw new RecordingRejectedError('audio_too_long', `lasts more than ${maxSeconds} s; a clip's recording may last at most ${maxSeconds} s`);
-
-  const measured = await measureLoudness(decoded, budget(decodedSeconds / 4));
+  const { decodedSeconds, measured, mismatch } = await decodedAndMeasured(path, format, declaredOf(identified.probed), maxSeconds, decoded, deadline);
+  if (mismatch) throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', mismatch.reason);
   if (!measured) throw new RecordingRejectedError('audio_invalid', 'is silent');
   const wavPath = join(workDir, 'recording.wav');
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
@@ -155,24 +141,55 @@ interface LoudnessMeasure {
   target_offset: string;
 }
 
-/** loudnorm's first pass over the trimmed sound: its JSON report, or undefined for silence (no finite loudness). */
-async function measureLoudness(decoded: string, budgetSeconds: number): Promise<LoudnessMeasure | undefined> {
-  const { stderr } = await runFfmpeg(
-    [
-      '-protocol_whitelist',
-      'file',
-      '-f',
-      'wav',
-      '-i',
-      decoded,
-      '-af',
-      `${trimmed(RECORDING_SAMPLE_RATE)},${loudnorm}:print_format=json`,
-      '-f',
-      'null',
-      '-',
-    ],
-    { budgetSeconds, logLevel: 'info', stallSeconds: false },
-  );
+/**
+ * The recording decoded once, with its demuxer alone and no further than its header's claim and a tolerance (the
+ * limit when it claims none), to the 48 kHz mono WAV at `decoded` that the second pass reads; in the same run,
+ * loudnorm's first pass measures the same samples trimmed. `mismatch` when it lasts longer than it claims or than
+ * `maxSeconds`; throws RecordingRejectedError when it does not decode. One run for the three: a compressed recording
+ * is decoded once, and ffmpeg is started once (each start forks the calling process).
+ */
+async function decodedAndMeasured(
+  path: string,
+  format: { demuxer: string; label: string },
+  declared: DeclaredMedia,
+  maxSeconds: number,
+  decoded: string,
+  deadline: number | undefined,
+): Promise<{ decodedSeconds: number; measured: LoudnessMeasure | undefined; mismatch: DecodeMismatchError | undefined }> {
+  const { limit } = decodeBounds(declared, maxSeconds);
+  const rate = RECORDING_SAMPLE_RATE;
+  // The measuring branch gets the samples the WAV holds (one resampler to 48 kHz mono 16-bit, as the output's).
+  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,${trimmed(rate)},${loudnorm}:print_format=json[report]`;
+  let stderr: string;
+  try {
+    ({ stderr } = await runFfmpeg(
+      [
+        '-y',
+        '-xerror',
+        ...pinnedInput(format.demuxer),
+        '-t',
+        (limit + DECODE_PAST_LIMIT_SECONDS).toFixed(3),
+        '-i',
+        path,
+        '-filter_complex',
+        graph,
+        ...['-map', '[decoded]', '-ac', '1', '-ar', String(rate), '-c:a', 'pcm_s16le', '-f', 'wav', decoded],
+        ...['-map', '[report]', '-f', 'null', '-'],
+      ],
+      { budgetSeconds: decodeCheckBudget(limit, deadline), logLevel: 'info', stallSeconds: false },
+    ));
+  } catch (error) {
+    if (!(error instanceof MediaToolError) || error.signal) throw error;
+    throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
+  }
+  const decodedSeconds = (statSync(decoded).size - 44) / (rate * 2);
+  // Resampling to 48 kHz may add a few samples to what the file holds.
+  const mismatch = lengthMismatch(Math.max(0, decodedSeconds - RESAMPLING_SLACK_SECONDS), declared, maxSeconds);
+  return { decodedSeconds, measured: loudnessReport(stderr), mismatch };
+}
+
+/** loudnorm's first-pass JSON report in ffmpeg's log, or undefined for silence (no finite loudness). */
+function loudnessReport(stderr: string): LoudnessMeasure | undefined {
   const json = /\{[^{}]*"input_i"[^{}]*\}/.exec(stderr)?.[0];
   if (!json) return undefined;
   const report = JSON.parse(json) as LoudnessMeasure;

@@ -139,6 +139,19 @@ export async function writeLyingMatroska(
   return path;
 }
 
+/**
+ * A WebM of an Opus tone written as a stream (a browser's MediaRecorder writes one so): its header holds no Duration,
+ * so the probe reads no length.
+ */
+export async function writeStreamedWebm(path: string, seconds: number): Promise<string> {
+  const { stdout } = await runFfmpeg(['-f', 'lavfi', '-i', `sine=f=440:d=${seconds}`, '-c:a', 'libopus', '-f', 'webm', 'pipe:1'], {
+    budgetSeconds: 120,
+    captureStdout: true,
+  });
+  writeFileSync(path, stdout);
+  return path;
+}
+
 /** An MPEG-TS file whose first second is `small` pictures and the next two seconds `large` ones: its probe sees `small`. */
 export async function writeGrowingTs(dir: string, small: string, large: string): Promise<string> {
   const part = async (name: string, size: string, seconds: number) => {

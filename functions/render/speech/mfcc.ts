@@ -15,7 +15,7 @@ const WINDOW = 512;
 const BINS = WINDOW / 2;
 const MEL_BANDS = 40;
 /** The coefficients kept: Meyda's 13 less the first (loudness). */
-const COEFFICIENTS = 12;
+export const COEFFICIENTS = 12;
 
 /** Meyda's Hamming window (its formula: periodic, over the window's size). */
 const hamming = Float32Array.from({ length: WINDOW }, (_, i) => 0.54 - 0.46 * Math.cos(2 * Math.PI * (i / WINDOW - 1)));

@@ -1,10 +1,11 @@
 /**
- * `npx tsx infra/scripts/measure/recorded-steps.ts [--seconds 60]`: what each step of a recorded clip's speech costs,
- * in CPU seconds of this process and of its ffmpeg children, with the code a render runs: the bench's LibriVox
- * recording (bench/service.ts benchRecording) prepared (media/recording.ts: probe, decode check, decode, loudnorm's
- * two passes) and aligned to its transcript through espeak-ng en-us+m3 and the warp (speech/synthesis-alignment.ts), as
- * the render aligns an English recording over 60 s; twice, the second with espeak-ng's instance kept. Run it under
- * `node --cpu-prof --import tsx` for a profile by function.
+ * `npx tsx infra/scripts/measure/recorded-steps.ts [--seconds 60] [--rounds 2]`: what each step of a recorded clip's
+ * speech costs, in CPU seconds of this process and of its ffmpeg children, with the code a render runs: the bench's
+ * LibriVox recording (bench/service.ts benchRecording) prepared (media/recording.ts: probe, one run decoding it and
+ * measuring its loudness, loudnorm's second pass) and aligned to its transcript through espeak-ng en-us+m3 and the
+ * warp (speech/synthesis-alignment.ts), as the render aligns an English recording over 60 s; `rounds` times in one
+ * process, as one render environment prepares clip after clip (espeak-ng's instance kept after the first, its code
+ * compiled further as it runs). Run it under `node --cpu-prof --import tsx` for a profile by function.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,8 @@ async function step<T>(label: string, run: () => Promise<T>): Promise<T> {
 try {
   const { path, transcript } = benchRecording(join(work, 'bench.wav'), Number(argument('seconds') ?? 60));
   const words = transcriptWords(transcript);
-  for (const round of ['first', 'again']) {
+  const rounds = Number(argument('rounds') ?? 2);
+  for (const round of Array.from({ length: rounds }, (_, i) => (i === 0 ? 'first' : `again (${i + 1})`))) {
     const dir = mkdtempSync(join(work, 'round-'));
     const prepared = await step(`${round}: prepared`, () => prepareRecording(path, dir, limits.maxRecordedSpeechSeconds));
     const pcm = await step(`${round}: read`, async () => readWav(prepared.alignmentWavPath).samples);

@@ -4,6 +4,7 @@
  * from 320x240 to 640x480 after its first second, are refused by name after a decode bounded by what they claim;
  * honest files of the same kinds pass.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectBackground } from '#functions/media/background-media.ts';
@@ -12,7 +13,7 @@ import { inspectRecording } from '#functions/media/footage-media.ts';
 import { MediaRejectedError } from '#functions/media/media.ts';
 import { decodeMusic } from '#functions/media/music.ts';
 import { prepareRecording, RecordingRejectedError } from '#functions/media/recording.ts';
-import { writeGrowingTs, writeLyingMatroska } from '../../support/hostile-media.ts';
+import { writeGrowingTs, writeLyingMatroska, writeStreamedWebm } from '../../support/hostile-media.ts';
 import { workDirs } from '../../support/media-pipeline.ts';
 
 const dir = workDirs();
@@ -48,6 +49,17 @@ describe('headers against decoding', () => {
     expect((music as MediaRejectedError).reason).toMatch(/lasts longer than the 2\.0 s/);
     await expect(decodeMusic(honest, work, 30)).resolves.toMatch(/music\.wav$/);
   }, 120_000);
+
+  it('refuses a recording that claims no length and decodes past the limit as audio_too_long, after decoding at most half a second past it', async () => {
+    const work = dir();
+    const streamed = await writeStreamedWebm(join(work, 'streamed.webm'), 8);
+    const refused = await rejection(prepareRecording(streamed, work, 5));
+    expect(refused).toBeInstanceOf(RecordingRejectedError);
+    expect(refused).toMatchObject({ code: 'audio_too_long', reason: 'lasts more than 5 s' });
+    // The decode stopped at the limit and the half second that shows it goes on: 48-kHz 16-bit mono after a 44-byte header.
+    expect((statSync(join(work, 'recording-decoded.wav')).size - 44) / 96_000).toBeLessThanOrEqual(5.5 + 0.01);
+    expect((await prepareRecording(streamed, dir(), 20)).durationSeconds).toBeCloseTo(8.5, 1);
+  }, 60_000);
 
   it("refuses a video bot's recording that claims 12 s and decodes to 40 s", async () => {
     const work = dir();

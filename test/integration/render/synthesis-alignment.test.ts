@@ -46,7 +46,7 @@ describe('the warp', () => {
     expect(warp(short, short).costRatio).toBeLessThan(0.01);
   });
 
-  it('finds the path and cost ratio of the plain frame-by-frame warp, bit for bit, on real and random frames', () => {
+  it('finds the path of the plain frame-by-frame warp, bit for bit, and its cost ratio to 12 places, on real and random frames', () => {
     let seed = 1;
     const random = (n: number) =>
       Array.from({ length: n }, () => Float32Array.from({ length: 12 }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1));
@@ -59,7 +59,8 @@ describe('the warp', () => {
     for (const [synth, recording] of pairs) {
       const fast = warp(synth, recording);
       const plain = plainWarp(synth, recording);
-      expect(fast.costRatio).toBe(plain.costRatio);
+      // The band's mean unlikeness is summed in another order (running sums of unit vectors): the last bits may differ.
+      expect(fast.costRatio).toBeCloseTo(plain.costRatio, 12);
       expect([...fast.recordingFrameOf]).toEqual([...plain.recordingFrameOf]);
     }
   });

@@ -1,0 +1,47 @@
+/**
+ * `npx tsx infra/scripts/measure/recording-loudness.ts`: how loud a prepared recording is published
+ * (functions/media/recording.ts prepareRecording), measured on the published WAV by ffmpeg's `ebur128` filter
+ * (integrated loudness, true peak at 4 times oversampling): the five LibriVox sentences of Debian's
+ * pocketsphinx-testdata and the bench's recording (bench/service.ts benchRecording, 60 s of them looped), the latter
+ * also as MP3 and AAC in M4A. The target: -16 LUFS integrated, a true peak of at most -1.5 dBTP.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { runFfmpeg } from '#functions/media/media.ts';
+import { prepareRecording } from '#media/recording';
+import { benchRecording } from '../bench/service.ts';
+
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+const work = mkdtempSync(join(tmpdir(), 'vidbot-recording-loudness-'));
+
+/** ebur128's summary of a file: integrated loudness (LUFS) and true peak (dBTP). */
+async function loudness(path: string): Promise<string> {
+  const { stderr } = await runFfmpeg(['-i', path, '-af', 'ebur128=peak=true', '-f', 'null', '-'], { budgetSeconds: 60, logLevel: 'info' });
+  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
+  return `${/I:\s+(-?[\d.]+) LUFS/.exec(summary)?.[1]} LUFS, true peak ${/Peak:\s+(-?[\d.]+) dBFS/.exec(summary)?.[1]} dBTP`;
+}
+
+try {
+  const bench = benchRecording(join(work, 'bench.wav'), 60).path;
+  const compressed = [
+    { name: 'bench.mp3', codec: ['-c:a', 'libmp3lame', '-b:a', '96k'] },
+    { name: 'bench.m4a', codec: ['-c:a', 'aac', '-b:a', '96k'] },
+  ];
+  for (const { name, codec } of compressed) await runFfmpeg(['-i', bench, ...codec, join(work, name)], { budgetSeconds: 60 });
+  const recordings = [
+    ...readdirSync(LIBRIVOX)
+      .filter((f) => f.endsWith('.wav'))
+      .map((f) => join(LIBRIVOX, f)),
+    bench,
+    ...compressed.map((c) => join(work, c.name)),
+  ];
+  for (const path of recordings) {
+    const prepared = await prepareRecording(path, mkdtempSync(join(work, 'prepared-')), 600);
+    console.log(
+      `${basename(path)}: ${prepared.durationSeconds.toFixed(1)} s, before ${await loudness(path)}; published ${await loudness(prepared.wavPath)}`,
+    );
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
