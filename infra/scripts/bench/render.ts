@@ -59,6 +59,8 @@ import {
 import { addSplits, ThreadWatch } from './threads.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
+/** The `video` kind's bot, made from `--recording`. */
+const VIDEO_BOT = 'bench-video';
 const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -71,6 +73,8 @@ interface Bench {
   work: string;
   pairs: number;
   rows: Row[];
+  /** The `video` kind's bot's recording (`--recording`): its floor decodes it too. */
+  recording?: string;
   /** The `recorded` kind's recording's transcript (served as /recording.wav). */
   transcript?: string;
 }
@@ -85,6 +89,7 @@ async function pair(bench: Bench, row: Row, variant: Variant): Promise<Pair> {
     bench.files[variant.background]!,
     join(bench.work, 'floor.mp4'),
     frameSizeOf(variant.shape),
+    variant.botUid === VIDEO_BOT ? bench.recording : undefined,
   );
   // The floor counts only its own ffmpeg; the process's other CPU meanwhile is the service's (a video's leftovers).
   const after = Math.max(0, cpuSeconds() - before - floor.cpu);
@@ -117,7 +122,7 @@ async function ordinaryRows(bench: Bench, pairs: number): Promise<void> {
 function kindFields(kind: Kind, bench: Bench): Partial<Variant> {
   if (kind === 'photo') return { botUid: 'bench-photo' };
   if (kind === 'drawn') return { botUid: 'bench-drawn' };
-  if (kind === 'video') return { botUid: 'bench-video' };
+  if (kind === 'video') return { botUid: VIDEO_BOT };
   if (kind === 'scene') return fullScene(bench.service.files);
   if (kind === 'recorded') return recordedClip(bench);
   return {};
@@ -186,7 +191,7 @@ async function main() {
   const recording = opts.kinds.includes('recorded') ? benchRecording(join(work, 'recording.wav'), opts.recordingSeconds) : undefined;
   if (recording) files['/recording.wav'] = recording.path;
   const service = await startBenchService(join(work, 'data'), files);
-  const bench: Bench = { service, files, work, pairs: opts.pairs, rows: [], transcript: recording?.transcript };
+  const bench: Bench = { service, files, work, pairs: opts.pairs, rows: [], transcript: recording?.transcript, recording: opts.recording };
   try {
     // The first video after the runtime starts is the ordinary request's, before anything else warms the functions.
     if (opts.ordinary) await ordinaryRows(bench, opts.pairs);
@@ -197,7 +202,7 @@ async function main() {
         `drawn bot: PUT -> bot.ready ${(await service.makeBot('bench-drawn', drawnBotForm(join(root, 'functions', 'render', 'bots')))).toFixed(2)} s`,
       );
     if (opts.kinds.includes('video'))
-      console.log(`video bot: PUT -> bot.ready ${(await service.makeBot('bench-video', videoBotForm(opts.recording))).toFixed(2)} s`);
+      console.log(`video bot: PUT -> bot.ready ${(await service.makeBot(VIDEO_BOT, videoBotForm(opts.recording))).toFixed(2)} s`);
     for (const shape of opts.shapes) for (const kind of opts.kinds) await shapeRow(bench, shape, kind);
   } finally {
     await service.stop();

@@ -126,26 +126,41 @@ export const ordinaryBackground = (path: string) =>
 /**
  * The floor of any compositing render: the same binary decoding the same background (looped to `seconds`, its
  * sound included) and encoding it at the clips' settings, the same length and frame size. A render can only add
- * to this: the bot, its voice, the layers. Returns its wall and CPU seconds.
+ * to this: the bot, its voice, the layers. With a video bot's `recording`, the floor also decodes that recording
+ * (at its own size, looped to `seconds`, its frames discarded in the same process), as issue 29 defines the video
+ * bot's floor: "the same binary decoding the recording and the background and encoding the result". Returns its wall
+ * and CPU seconds.
  */
-export function floorEncode(seconds: number, background: string, output: string, frame: FrameSize): Promise<{ seconds: number; cpu: number }> {
-  return timedEncode(
-    [
-      '-protocol_whitelist',
-      'file',
-      '-f',
-      'mov',
-      '-stream_loop',
-      '-1',
-      '-i',
-      background,
-      '-filter:v',
-      `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`,
-    ],
-    seconds,
-    output,
-  );
+export function floorEncode(
+  seconds: number,
+  background: string,
+  output: string,
+  frame: FrameSize,
+  recording?: string,
+): Promise<{ seconds: number; cpu: number }> {
+  return timedEncode(floorInput(background, frame, recording), seconds, output, recording ? recordingDecode(seconds) : []);
 }
+
+/**
+ * The floor's inputs and its picture's filter (`-map`s only with a recording, whose streams must not be picked).
+ * @internal Exported for its tests.
+ */
+export function floorInput(background: string, frame: FrameSize, recording?: string): string[] {
+  // The recording's container is ffmpeg's to identify (a caller's MP4, MOV or WebM); the background is the bench's MP4.
+  const looped = (file: string, format: string[]) => ['-protocol_whitelist', 'file', ...format, '-stream_loop', '-1', '-i', file];
+  return [
+    ...looped(background, ['-f', 'mov']),
+    ...(recording ? [...looped(recording, []), '-map', '0:v:0', '-map', '0:a:0'] : []),
+    '-filter:v',
+    `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=increase,crop=${frame.width}:${frame.height},setsar=1`,
+  ];
+}
+
+/**
+ * A second output of the floor's process: the recording's picture decoded for `seconds` and discarded.
+ * @internal Exported for its tests.
+ */
+export const recordingDecode = (seconds: number): string[] => ['-map', '1:v:0', '-t', String(seconds), '-f', 'null', '-'];
 
 /**
  * The baseline: a bare libx264 encode of the synthetic source, `seconds` long and `frame` sized, with the clips'
@@ -155,8 +170,13 @@ export function bareEncode(seconds: number, output: string, frame: FrameSize): P
   return timedEncode(syntheticSource(seconds, frame), seconds, output);
 }
 
-/** Encodes `inputArgs` at the clips' settings (video, frame rate, audio), `seconds` long: its wall and CPU seconds. */
-async function timedEncode(inputArgs: string[], seconds: number, output: string): Promise<{ seconds: number; cpu: number }> {
+/** Encodes `inputArgs` at the clips' settings (video, frame rate, audio), `seconds` long, and `moreOutputs` in the same process: its wall and CPU seconds. */
+async function timedEncode(
+  inputArgs: string[],
+  seconds: number,
+  output: string,
+  moreOutputs: string[] = [],
+): Promise<{ seconds: number; cpu: number }> {
   const started = performance.now();
   const { stderr } = await runFfmpeg(
     [
@@ -172,6 +192,7 @@ async function timedEncode(inputArgs: string[], seconds: number, output: string)
       '-movflags',
       '+faststart',
       output,
+      ...moreOutputs,
     ],
     { budgetSeconds: 900, logLevel: 'info' },
   );

@@ -38,6 +38,7 @@ import {
   quantile,
   roundedAgainstSpread,
   seamStep,
+  toneCast,
   VISEME_SENTENCE,
 } from '../support/footage-measures.ts';
 
@@ -86,7 +87,12 @@ const track = (JSON.parse(readFileSync(join(dir, footage.track), 'utf8')) as num
 
 const measures: (ReturnType<typeof measureMouth> | undefined)[] = [];
 const rendered: Buffer[] = [];
+/** The footage's own frame under each drawn one (for the picture of the strongest colour cast). */
+const owns: Buffer[] = [];
 const seams: { drawn: number; own: number }[] = [];
+const casts: [number, number, number][] = [];
+/** The drawn lower jaw's width against the footage's own under it, frame by frame (1: the same face). */
+const jaws: number[] = [];
 const still: { drawn: number; own: number }[] = [];
 const ownSteps: number[] = [];
 const wraps: number[] = [];
@@ -110,10 +116,14 @@ for (let i = 0; i < timing.frames; i++) {
   const tracked = await tracker.next(toRgb(drawn));
   measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
   const ownRead = (await ownTracker.next(toRgb(own))).landmarks;
+  // The lower jaw's width (landmarks 5 and 11, at the chin's sides) as the net reads the drawn frame and the footage's own.
+  const jawWidth = (points: readonly { x: number; y: number }[]) => Math.hypot(points[11]!.x - points[5]!.x, points[11]!.y - points[5]!.y);
+  if (tracked.landmarks && ownRead) jaws.push(jawWidth(tracked.landmarks) / jawWidth(ownRead));
   const source = footage.loop.from + (i % loopLength);
   if (ownRead && measureMouth(track[source]!).opening < CLOSED_OPENING) ownClosed.push(measureMouth(ownRead).opening);
   const weights = blendWeights({ width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx * rig.scale, sample });
   seams.push({ drawn: seamStep(drawn, weights, width, h, reach), own: seamStep(own, weights, width, h, reach) });
+  casts.push(toneCast(drawn, own, weights, width, mouthBox(landmarks, footage.eyePx * rig.scale, width, h)));
   if (before) {
     ownSteps.push(frameChange(before.own, own, width, h));
     const step = frameChange(before.drawn, drawn, width, h);
@@ -125,6 +135,7 @@ for (let i = 0; i < timing.frames; i++) {
   }
   before = { drawn, own };
   rendered.push(drawn);
+  owns[i] = own;
 }
 originals.close();
 rig.close();
@@ -160,6 +171,15 @@ for (const [name, ipa] of [
 console.log(
   `seam step: drawn ${mean(seams.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(seams.map((s) => s.own)).toFixed(2)} (levels of 255)`,
 );
+const castSize = casts.map((c) => Math.max(...c.map(Math.abs)));
+console.log(
+  `colour cast on the cheeks and upper lip, drawn less the footage's own (R, G, B, levels of 255): mean ${[0, 1, 2].map((c) => mean(casts.map((k) => k[c]!)).toFixed(1)).join(', ')}; ` +
+    `largest channel's median ${quantile(castSize, 0.5).toFixed(1)}, 95th percentile ${quantile(castSize, 0.95).toFixed(1)}`,
+);
+console.log(
+  `lower jaw's width, drawn / the footage's own (the landmark net on both): median ${quantile(jaws, 0.5).toFixed(3)}, ` +
+    `5th-95th percentile ${quantile(jaws, 0.05).toFixed(3)}-${quantile(jaws, 0.95).toFixed(3)} (${jaws.length} frames)`,
+);
 console.log(
   `mouth change while a shape holds: drawn ${mean(still.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(still.map((s) => s.own)).toFixed(2)} (${still.length} frame pairs)`,
 );
@@ -169,6 +189,17 @@ console.log(
 );
 
 if (values.keep) {
+  // The frame of the strongest colour cast beside the footage's own frame under it.
+  const drawnFrames = rendered.flatMap((frame, i) => (owns[i] ? [i] : []));
+  const worst = drawnFrames[castSize.indexOf(Math.max(...castSize))];
+  if (worst !== undefined) {
+    const png = new PNG({ width: 2 * width, height: h });
+    for (let y = 0; y < h; y++) {
+      rendered[worst]!.copy(png.data, y * 8 * width, y * 4 * width, (y + 1) * 4 * width);
+      owns[worst]!.copy(png.data, y * 8 * width + 4 * width, y * 4 * width, (y + 1) * 4 * width);
+    }
+    writeFileSync(join(values.keep, `cast-frame${worst}.png`), PNG.sync.write(png));
+  }
   // The lower face of the frame where each bilabial was most closed, side by side.
   for (const [k, b] of bilabials.entries()) {
     const f = Math.min(rendered.length - 1, Math.round(b.atSeconds * FPS));

@@ -123,3 +123,23 @@ export const quantile = (values: readonly number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))] ?? Number.NaN;
 };
+
+/**
+ * The drawn lower face's colour cast: per channel, the mean of `drawn` less `own` (the footage's own frame) over the
+ * skin both show alike — where the blend is fully on (`weights` > 0.9), above the mouth box's bottom and outside it
+ * (the cheeks and the upper lip; the lips and the chin differ by shape). A sample laid with the frame's colour gives
+ * about 0; a patch of another tone gives its offset.
+ */
+export function toneCast(drawn: Buffer, own: Buffer, weights: Float32Array, width: number, mouth: Box): [number, number, number] {
+  const sums = [0, 0, 0];
+  let count = 0;
+  for (let y = 0; y < mouth.y1; y++)
+    for (let x = 0; x < width; x++) {
+      if (weights[y * width + x]! <= 0.9) continue;
+      if (x >= mouth.x0 && x < mouth.x1 && y >= mouth.y0) continue;
+      const p = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) sums[c] = sums[c]! + drawn[p + c]! - own[p + c]!;
+      count++;
+    }
+  return sums.map((s) => (count ? s / count : 0)) as [number, number, number];
+}

@@ -1,9 +1,9 @@
 /**
  * The lower face of one frame of a video bot's footage replaced by a mouth sample of its atlas (Video Rewrite's
  * blend): the sample, cut in face space, is carried onto the frame by the inverse of the similarity that brings
- * the frame's face onto the reference (its eyes and nose), colour-matched to the frame along the seam, and laid
- * over it through a feathered mask. The mask covers the sample's jaw and the frame's own (their union), so the jaw
- * line is the sample's and the frame's chin never shows below it.
+ * the frame's face onto the reference (its eyes and nose), colour-matched to the frame along the seam (a plane
+ * fitted to their difference), and laid over it through a feathered mask. The mask covers the sample's jaw and the
+ * frame's own (their union), so the jaw line is the sample's and the frame's chin never shows below it.
  *
  * A documented hot loop: it runs on every pixel of the lower face of every frame.
  */
@@ -104,6 +104,56 @@ function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: nu
   return mask;
 }
 
+/**
+ * The least-squares plane d = k0 + k1 u + k2 v of each channel's colour difference over the seam, u and v face-space
+ * x and y centred on the lower face and scaled by its size (the blend clamps its value to MAX_SHIFT). Fewer points
+ * than a plane needs, or points all on a line, give the mean difference alone.
+ * @internal Exported for its tests.
+ */
+export class SeamFit {
+  /** Sums of 1, u, v, uu, uv, vv; then of d, du, dv per channel. */
+  private readonly m = new Float64Array(6);
+  private readonly r = new Float64Array(9);
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
+
+  add(fx: number, fy: number, dr: number, dg: number, db: number) {
+    const u = fx / this.width - 0.5;
+    const v = fy / this.height - 0.5;
+    const { m, r } = this;
+    m[0]! += 1;
+    m[1]! += u;
+    m[2]! += v;
+    m[3]! += u * u;
+    m[4]! += u * v;
+    m[5]! += v * v;
+    const d = [dr, dg, db];
+    for (let c = 0; c < 3; c++) {
+      r[3 * c]! += d[c]!;
+      r[3 * c + 1]! += d[c]! * u;
+      r[3 * c + 2]! += d[c]! * v;
+    }
+  }
+
+  /** Each channel's plane: k0, k1, k2 of red, then green, then blue. */
+  solve(): Float64Array {
+    const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
+    const det = n! * (suu! * svv! - suv! * suv!) - su! * (su! * svv! - suv! * sv!) + sv! * (su! * suv! - suu! * sv!);
+    const planes = [0, 1, 2].map((c) => {
+      const [d, du, dv] = [this.r[3 * c]!, this.r[3 * c + 1]!, this.r[3 * c + 2]!];
+      if (n! < 12 || Math.abs(det) < 1e-9 * n! * n! * n!) return [n! ? d / n! : 0, 0, 0];
+      // Cramer's rule on the normal equations.
+      const k0 = (d * (suu! * svv! - suv! * suv!) - su! * (du * svv! - suv! * dv) + sv! * (du * suv! - suu! * dv)) / det;
+      const k1 = (n! * (du * svv! - suv! * dv) - d * (su! * svv! - suv! * sv!) + sv! * (su! * dv - du * sv!)) / det;
+      const k2 = (n! * (suu! * dv - du * suv!) - su! * (su! * dv - du * sv!) + d * (su! * suv! - suu! * sv!)) / det;
+      return [k0, k1, k2];
+    });
+    return Float64Array.from(planes.flat());
+  }
+}
+
 /** Bilinear RGB of the sheet at (x, y), clamped to the sample's tile. */
 function sampleAt(sheet: AtlasSheet, tile: { x: number; y: number; width: number; height: number }, x: number, y: number, out: number[]) {
   const sx = Math.min(tile.width - 1.001, Math.max(0, x - 0.5));
@@ -197,9 +247,10 @@ export function blendMouth(input: BlendInput): void {
     sampleAt(sheet, other, fx, fy, second);
     for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
   };
-  // The seam's colour: the frame's and the sample's mean where the mask is partly on, their difference applied.
-  const sums = [0, 0, 0, 0, 0, 0];
-  let count = 0;
+  // The seam's colour: the frame's less the sample's colour where the mask is partly on, fitted by least squares as a
+  // plane over face space (an offset and a slope across and down, per channel), so a sample lit from a little
+  // further left or right than the frame is matched on both cheeks, not only on average.
+  const fit = new SeamFit(size.width, size.height);
   for (let y = y0; y <= y1; y += 2) {
     let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
     let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
@@ -208,14 +259,11 @@ export function blendMouth(input: BlendInput): void {
       if (m <= 0.1 || m >= 0.9) continue;
       sampled(fx, fy);
       const p = (y * width + x) * 4;
-      for (let c = 0; c < 3; c++) {
-        sums[c] = sums[c]! + frame[p + c]!;
-        sums[c + 3] = sums[c + 3]! + colour[c]!;
-      }
-      count++;
+      fit.add(fx, fy, frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!);
     }
   }
-  const shift = [0, 1, 2].map((c) => (count ? Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, (sums[c]! - sums[c + 3]!) / count)) : 0));
+  const plane = fit.solve();
+  const shift = [0, 0, 0];
   for (let y = y0; y <= y1; y++) {
     let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
     let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
@@ -224,6 +272,9 @@ export function blendMouth(input: BlendInput): void {
       if (m <= 0.002) continue;
       sampled(fx, fy);
       const p = (y * width + x) * 4;
+      const u = fx / size.width - 0.5;
+      const v = fy / size.height - 0.5;
+      for (let c = 0; c < 3; c++) shift[c] = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, plane[3 * c]! + plane[3 * c + 1]! * u + plane[3 * c + 2]! * v));
       for (let c = 0; c < 3; c++) {
         const shifted = Math.min(255, Math.max(0, colour[c]! + shift[c]!));
         frame[p + c] = Math.round(frame[p + c]! + (shifted - frame[p + c]!) * m);
