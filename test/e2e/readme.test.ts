@@ -20,13 +20,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '#infra/local/runtime.ts';
-import { probe } from '#media/probe';
-import { bashBlocks, commandOf, isServerBlock, pasteChecked, ReaderRuntime, ReaderShell, SERVER_LINE } from '../support/reader-session.ts';
-import { freePort } from '../support/reliability.ts';
 import { speechScriptOf } from '#domain/lexicon';
 import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
+import { REPO_ROOT } from '#infra/local/runtime.ts';
+import { probe } from '#media/probe';
 import { librivoxInstalled, librivoxSentences } from '../support/librivox.ts';
+import { bashBlocks, commandOf, isServerBlock, pasteChecked, ReaderRuntime, ReaderShell, SERVER_LINE } from '../support/reader-session.ts';
+import { freePort } from '../support/reliability.ts';
 import { frameRgb } from '../support/render-media.ts';
 
 /** What the README's "Your own presenter and voice" asks the reader to put in place of their own words. */
