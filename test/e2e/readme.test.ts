@@ -8,22 +8,48 @@
  * docs/api.md's blocks are then pasted into a second terminal, in a folder of their own, against the same runtime.
  *
  * What a reader types differently from the page, and only that: the key `npm start` printed for `vb_...` (and its
- * webhook secret for `whsec_...`), and free ports for 3000 and 9999 (another runtime or test may hold those). Each
- * must occur on the page.
+ * webhook secret for `whsec_...`), free ports for 3000 and 9999 (another runtime or test may hold those), and the
+ * words of their own recording for READERS_WORDS (their `me.mp4` and `me.wav` put in the folder). Each must occur
+ * on the page.
  * `VIDBOT_README_KEEP=1` keeps the session's folder (its videos) and prints where it is; `VIDBOT_README_PICTURE=1`
  * writes docs/scene.png, the scene's frames at 2 s (the lower third) and 5.5 s (gone) side by side.
  */
-import { mkdirSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speechScriptOf } from '#domain/lexicon';
+import { EspeakSpeechEngine } from '#functions/render/speech/index.ts';
 import { REPO_ROOT } from '#infra/local/runtime.ts';
 import { probe } from '#media/probe';
+import { librivoxInstalled, librivoxSentences } from '../support/librivox.ts';
 import { bashBlocks, commandOf, isServerBlock, pasteChecked, ReaderRuntime, ReaderShell, SERVER_LINE } from '../support/reader-session.ts';
 import { freePort } from '../support/reliability.ts';
 import { frameRgb } from '../support/render-media.ts';
+
+/** What the README's "Your own presenter and voice" asks the reader to put in place of their own words. */
+const READERS_WORDS = 'The words you say in me.wav, as you say them.';
+
+/**
+ * The reader's own files that section names, in `dir`: `me.mp4`, a recording of a real person
+ * (test/fixtures/footage), and `me.wav`, a real reader's voice (a LibriVox sentence, which CI installs). Returns the
+ * words that voice says, which the reader types for READERS_WORDS. Outside CI without LibriVox, `me.wav` is
+ * espeak-ng saying READERS_WORDS themselves.
+ */
+async function readersOwnFiles(dir: string): Promise<string> {
+  copyFileSync(resolve(REPO_ROOT, 'test/fixtures/footage/person.mp4'), join(dir, 'me.mp4'));
+  if (!librivoxInstalled() && process.env.CI) throw new Error('CI must install pocketsphinx-testdata (.ci/run)');
+  const sentence = librivoxSentences()[0];
+  if (sentence) {
+    copyFileSync(sentence.path, join(dir, 'me.wav'));
+    return sentence.text;
+  }
+  const speech = await new EspeakSpeechEngine().synthesize(speechScriptOf(READERS_WORDS), { id: 'espeak:en-us+m3' }, dir);
+  copyFileSync(speech.wavPath, join(dir, 'me.wav'));
+  return READERS_WORDS;
+}
 
 /** docs/scene.png: two frames of the README's scene, at half size, side by side. */
 async function scenePicture(video: string, frame: { width: number; height: number }) {
@@ -77,6 +103,8 @@ describe('the README and docs/api.md, pasted block by block', () => {
     const blocks = bashBlocks('README.md');
     const pages = blocks.map((b) => b.text).join('\n');
     for (const typed of ['KEY=vb_...', '127.0.0.1:3000', '9999']) expect(pages, `the pages name ${typed}`).toContain(typed);
+    expect(pages, "the page names the reader's own words").toContain(READERS_WORDS);
+    const readersWords = await readersOwnFiles(workDir);
     const settledLines: string[] = [];
     for (const [index, block] of blocks.entries()) {
       if (isServerBlock(block)) {
@@ -98,7 +126,8 @@ describe('the README and docs/api.md, pasted block by block', () => {
       const text = block.text
         .replaceAll('KEY=vb_...', `KEY=${runtime.apiKey}`)
         .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
-        .replaceAll('9999', String(filesPort));
+        .replaceAll('9999', String(filesPort))
+        .replaceAll(READERS_WORDS, readersWords);
       const stdout = await pasteChecked(shell, block, text, workDir, index);
       // `settled` prints `v1/…: <status>`, after an answer that may end without a newline.
       settledLines.push(...[...stdout.matchAll(/(v1\/[^\s"]+): (\w+)$/gm)].map((m) => `${m[1]}: ${m[2]}`));
@@ -115,6 +144,12 @@ describe('the README and docs/api.md, pasted block by block', () => {
     expect(scene).toMatchObject({ width: 720, height: 1280 });
     expect(scene.duration).toBeGreaterThan(4);
     expect(statSync(join(workDir, 'scene.mp4')).size).toBeGreaterThan(50_000);
+    // The video bot made from the reader's recording, and the clip that speaks the reader's own voice.
+    expect(settledLines).toContain('v1/bot/myself: ready');
+    expect(await picture('me-speaks.mp4')).toMatchObject({ width: 1280, height: 720 });
+    const ownVoice = await picture('my-voice.mp4');
+    expect(ownVoice).toMatchObject({ width: 1280, height: 720 });
+    expect(Number(ownVoice.duration)).toBeGreaterThan(3);
     if (process.env.VIDBOT_README_PICTURE === '1') await scenePicture(join(workDir, 'scene.mp4'), { width: 720, height: 1280 });
   }, 1_500_000);
 
