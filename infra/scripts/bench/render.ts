@@ -18,14 +18,14 @@
  *   0.1, not reusable, over a 12-s 720p `testsrc2` + 440 Hz background (x264 default preset, AAC) that the
  *   service loops: **first** (the first video after the runtime starts) and then **warm**, with other words.
  * - every shape (`--shapes`, default all six) × every presenter kind (`--kinds`, default
- *   built-in,photo,drawn,scene,recorded): the 62-s clip over a 12-s background like a caller's (bench/support.ts
+ *   built-in,photo,drawn,scene,recorded,video): the 62-s clip over a 12-s background like a caller's (bench/support.ts
  *   realWorldBackground), after one short warm-up clip of that shape and kind. `photo` is a bot the real prepare
  *   function makes from `--photo` (default test/fixtures/prepare/portrait.jpg); `drawn` one made from two of
  *   Ava's drawings; `scene` is Ava `large` with a logo, a title, two lower thirds and ducked music; `recorded` is
  *   Ava speaking a recording (`audio_url`) with its transcript: LibriVox sentences looped to `--recording-seconds`
  *   (default 60; bench/service.ts benchRecording, from Debian's pocketsphinx-testdata); `video` is a
  *   video bot the real prepare function makes from `--recording` (a file of one person speaking, 10 s to 5 min, at
- *   most 4.4 MB: it is sent as a form part; none is kept in the repository).
+ *   most 4.4 MB: it is sent as a form part; default test/fixtures/footage/person.mp4, a real person's recording).
  * `--pairs N` (default 3) pairs per row; `--quick` is the ordinary request and 16:9 720p built-in, one pair each.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -59,6 +59,8 @@ import {
 import { addSplits, ThreadWatch } from './threads.ts';
 
 const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p';
+/** The `video` kind's recording unless `--recording` names another: a real person (test/fixtures/footage/README.md). */
+const DEFAULT_RECORDING = 'test/fixtures/footage/person.mp4';
 /** The `video` kind's bot, made from `--recording`. */
 const VIDEO_BOT = 'bench-video';
 const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
@@ -152,13 +154,9 @@ async function shapeRow(bench: Bench, shape: Shape, kind: Kind): Promise<void> {
 
 function options() {
   const quick = process.argv.includes('--quick');
-  const recording = argument('recording');
-  // A video bot needs a recording of a person speaking, which the repository does not hold: without
-  // --recording the default run leaves that kind out.
-  const defaultKinds = KINDS.filter((kind) => kind !== 'video' || recording !== undefined);
-  const kinds = (argument('kinds') ?? (quick ? 'built-in' : defaultKinds.join(','))).split(',') as Kind[];
+  const recording = argument('recording') ?? DEFAULT_RECORDING;
+  const kinds = (argument('kinds') ?? (quick ? 'built-in' : KINDS.join(','))).split(',') as Kind[];
   for (const kind of kinds) if (!KINDS.includes(kind)) throw new Error(`--kinds: some of ${KINDS.join(', ')}`);
-  if (kinds.includes('video') && recording === undefined) throw new Error('--kinds video: give --recording <a file of one person speaking>');
   const pairs = Number(argument('pairs') ?? (quick ? 1 : 3));
   if (!Number.isInteger(pairs) || pairs < 1) throw new Error('--pairs: a whole number, at least 1');
   return {

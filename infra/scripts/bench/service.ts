@@ -177,8 +177,7 @@ export function drawnBotForm(botsDirectory: string): FormData {
 }
 
 /** A video bot from the recording at `path` (docs/video-bots.md), consent given, speaking Ava's espeak-ng voice. */
-export function videoBotForm(path: string | undefined): FormData {
-  if (!path) throw new Error('--kinds video needs --recording <file>: an MP4 of one person speaking, 10 s to 5 minutes');
+export function videoBotForm(path: string): FormData {
   const form = new FormData();
   form.set('name', 'Bench video');
   form.set('voice', voiceToSpeak(ava().voice, undefined, { polly: false }).id);
