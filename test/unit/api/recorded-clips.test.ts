@@ -247,6 +247,25 @@ describe("a transcript in another script than its voice's language", () => {
     expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt, œuvre. ".repeat(250).trim())).toEqual([]);
   });
 
+  it('is refused at clips[i].text when its combining marks and punctuation, each said by a name, are read far longer than 12,000 letters', async () => {
+    // The reviewer's readings (espeak-ng, scaled to 12,000 characters): a Khmer vowel sign on a Latin letter 9,200 s,
+    // a Myanmar one 7,800 s, an asterisk 2,100-2,900 s, "\\ ¶ § %" 2,000-2,340 s, against 680 s of prose.
+    const refused = [{ path: 'clips[0].text', message: expect.stringContaining('is read out as more than 12,000 letters') }];
+    for (const [voice, text] of [
+      ['espeak:fi+m3', 'aិ '],
+      ['espeak:en-us+m3', 'aၠ '],
+      ['espeak:en-us+m3', 'a* '],
+      ['espeak:fr-fr+m3', 'a¶ '],
+      ['espeak:en-us+m3', 'a\\ '],
+      ['espeak:en-us+m3', 'a% '],
+    ] as const)
+      expect(await problemsFor(voice, text.repeat(4000).trim()), text).toEqual(refused);
+    // A sentence's own punctuation is not said: a long transcript full of it passes; accents written as combining
+    // marks (NFD) compose into their letters first.
+    expect(await problemsFor('espeak:en-us+m3', '"Yes," she said; "why not?" It\'s fine... Really! '.repeat(150).trim())).toEqual([]);
+    expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt. ".normalize('NFD').repeat(250).trim())).toEqual([]);
+  });
+
   it('takes a transcript mostly in the Latin script, with accents and a few words of another', async () => {
     expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt.")).toEqual([]);
     expect(await problemsFor('espeak:da+m3', 'Blåbærgrød og rødgrød med fløde.')).toEqual([]);
