@@ -163,6 +163,11 @@ describe.skipIf(!librivoxInstalled())('console: recording', () => {
       .poll(() => page.getByLabel('Recording: play webcam-recording.webm').evaluate((player: any) => player.currentTime))
       .toBeGreaterThan(0);
     await page.getByLabel('The person filmed agreed', { exact: false }).check();
+    // What the recording and the tick answered is no longer marked wrong, and the file input no longer names the short file.
+    expect(await page.locator('#bot-video-error, #bot-consent-error').count()).toBe(0);
+    expect(await page.locator('#bot-video').inputValue()).toBe('');
+    expect(await page.getByLabel('The person filmed agreed', { exact: false }).getAttribute('aria-invalid')).toBeNull();
+    expect(await page.getByText('The bot cannot be sent yet.').count()).toBe(0);
     await page.screenshot({ path: join(shots, 'console-video-bot.png'), fullPage: true });
     const curl = (await page.getByLabel('Bot curl command').textContent()) ?? '';
     expect(curl).toContain('/v1/uploads');

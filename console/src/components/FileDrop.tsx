@@ -44,6 +44,10 @@ export function FileDrop({
       setPreview(null);
       return;
     }
+    // A file given from elsewhere (a recording made with the webcam) replaces one chosen before: the input no
+    // longer names the old one.
+    const chosen = input.current?.files?.[0];
+    if (input.current && chosen && !sameFile(chosen, file)) input.current.value = '';
     // A picture is shown, a recording is a player; anything else (a CSV) is named by the hint alone.
     if (!/^(image|video|audio)\//.test(file.type)) {
       setPreview(null);
@@ -102,3 +106,6 @@ export function FileDrop({
     </div>
   );
 }
+
+/** Whether two File objects are the same file (a dropped file put into the input is another object for it). */
+const sameFile = (a: File, b: File) => a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
