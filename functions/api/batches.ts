@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
 import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
@@ -15,6 +14,7 @@ import { type HttpResult, httpHandler, json, type KeyedRequest } from '#commons/
 import { type CallerInput, hashOf, idempotentOperation } from '#commons/idempotent';
 import { logger } from '#commons/logger';
 import { batchUrl, toPublicBatch } from '#commons/presenters/batch';
+import { newBatchId } from '#domain/batch-ids';
 import { checkRowRecordings, checkRows, parseBatchFields, previewBatch } from '#domain/batch-request';
 import { type BatchRow, readBatchRows } from '#domain/batch-rows';
 import { cancelBatch, ownBatch, rowStates, startBatch } from '#domain/batches';
@@ -49,8 +49,7 @@ const startDeps = {
   batchQueue: new SqsQueue<BatchTickMessage>(sqsClient(), config.queues.batch),
   accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   now: () => new Date(),
-  // Time first: an account's batches list newest first by id.
-  newBatchId: () => `bat_${Date.now().toString(36).padStart(9, '0')}${randomBytes(9).toString('base64url')}`,
+  newBatchId,
 };
 
 interface BatchInput {

@@ -15,6 +15,7 @@
  * Clips that name no variable (an outro) are the same for every row: the first row is released alone and the
  * others once it has rendered them, so they find them in the render cache (`cached: true`), rendered once.
  */
+import { rowVideoId } from './batch-ids.ts';
 import { rowCommand, type StartBatchCommand } from './batch-request.ts';
 import { batchInputKey } from './bucket-layout.ts';
 import { ConflictError, InvalidRequestError, NotFoundError, TooManyBatchesInProgressError, TooManyVideosInProgressError } from './errors.ts';
@@ -85,11 +86,6 @@ export interface BatchInput {
 }
 
 const BATCH_ID = /^bat_[A-Za-z0-9_-]{1,64}$/;
-/**
- * The video of a row: derived, so that a look done twice finds the videos the first one made.
- * @internal Exported for its tests.
- */
-export const rowVideoId = (batchId: string, row: number) => `vid_${batchId.slice('bat_'.length)}_r${row}`;
 const batchEventId = (batchId: string) => `evt_${batchId}_completed`;
 
 /**

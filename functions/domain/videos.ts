@@ -2,6 +2,7 @@ import { kindOfSource, pinOf, type ResolvedBot } from './account-bot.ts';
 import { resolveBot } from './account-bots.ts';
 import { newId } from './api-keys.ts';
 import { asRecordedProblem, backgroundRemovalProblem } from './as-recorded.ts';
+import { newBatchId, rowVideoId } from './batch-ids.ts';
 import { uploadFileKey } from './bucket-layout.ts';
 import { type CaptionMode, presenterLayoutOf } from './choices.ts';
 import type { ClipInput, ClipReference, ClipSpec, Logo, Recording } from './clip.ts';
@@ -235,10 +236,14 @@ export async function checkClips(
   try {
     const clips = await resolveClips(command.clips, tenantId, command, deps);
     await ensureVideoMayFit(clips, tenantId, false, deps);
-    // Ids of the lengths a create gives, and a batch's row: the record is the size the create or the row would store.
-    const ids = { videoId: newId('vid'), tenantId, keyId: newId('key') };
-    const row = { batch: { batchId: newId('bat'), row: limits.maxBatchRows }, roomChecked: true as const, sendsEvent: true };
-    refuseOversizedRecord(queuedVideoRecord(command, { clips, shape: command.shape, test: false }, ids, new Date(), row));
+    // The largest record the create or a batch's row could store: a row's ids (longer than a create's), and a test
+    // key's watermark on every clip and its flag, as the account's mode is not looked up here (a live account's
+    // record is about 100 bytes a clip smaller, so a row refused here by less than that would have fitted it).
+    const batchId = newBatchId();
+    const ids = { videoId: rowVideoId(batchId, limits.maxBatchRows), tenantId, keyId: newId('key') };
+    const row = { batch: { batchId, row: limits.maxBatchRows }, roomChecked: true as const, sendsEvent: true };
+    const made = { clips: clips.map(withWatermark), shape: testShape(command.shape), test: true };
+    refuseOversizedRecord(queuedVideoRecord(command, made, ids, new Date(), row));
   } catch (error) {
     if (!(error instanceof ConflictError) || bots === 'ready') throw error;
   }

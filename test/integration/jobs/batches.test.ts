@@ -11,13 +11,16 @@ import { DynamoBatchStore } from '#commons/aws/dynamo-batches';
 import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoUploadStore } from '#commons/aws/dynamo-uploads';
 import { DynamoVideoRepository } from '#commons/aws/dynamo-videos';
-import { checkRows } from '#domain/batch-request';
+import { newBatchId, rowVideoId } from '#domain/batch-ids';
+import { checkRows, rowCommand } from '#domain/batch-request';
 import { readBatchRows } from '#domain/batch-rows';
-import { type AdvanceBatchDeps, advanceBatch, batchRoom, cancelBatch, rowVideoId, startBatch } from '#domain/batches';
+import { type AdvanceBatchDeps, advanceBatch, batchRoom, cancelBatch, startBatch } from '#domain/batches';
 import { BUILT_IN_BOTS } from '#domain/bot';
 import type { InvalidRequestError } from '#domain/errors';
+import { limits } from '#domain/limits';
 import type { BatchTickMessage, DeliverBatchMessage, RenderClipMessage } from '#domain/messages';
 import { parseTemplate, saveTemplate, type TemplateRecord } from '#domain/templates';
+import { createVideo } from '#domain/videos';
 import { sweep } from '#functions/sweeper/sweep.ts';
 import { startDynamo } from '../../support/dynamo.ts';
 import { FolderObjectStore, RecordingQueue } from '../../support/fakes.ts';
@@ -381,24 +384,27 @@ describe("a batch's rows over the video record's size", () => {
   const vars = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `{{${prefix}${i}}}`).join('');
   const letters = (chars: number) => 'ệệệệệệ '.repeat(Math.ceil(chars / 7)).slice(0, chars - 1) + 'ệ';
 
-  it("refuses a batch whose row's video would be over the record size, naming the row", async () => {
-    const overlays = Array.from({ length: 10 }, () => ({ type: 'image', url: `https://example.com/${vars('u', 4)}`, position: 'top-center' }));
-    const clips = Array.from({ length: 10 }, (_, i) =>
-      i < 3
-        ? { bot_uid: 'bot_ava', audio_url: 'https://example.com/take.mp3', text: vars('t', 24), overlays }
-        : { bot_uid: 'bot_ava', text: vars('s', 3), overlays },
-    );
-    const template = await saveTemplate(caller.tenantId, parseTemplate('big', { name: 'Big', create_video: true, clips }), {
+  const overlays = Array.from({ length: 10 }, () => ({ type: 'image', url: `https://example.com/${vars('u', 4)}`, position: 'top-center' }));
+  const clips = Array.from({ length: 10 }, (_, i) =>
+    i < 3
+      ? { bot_uid: 'bot_ava', audio_url: 'https://example.com/take.mp3', text: vars('t', 24), overlays }
+      : { bot_uid: 'bot_ava', text: vars('s', 3), overlays },
+  );
+  const bigTemplate = () =>
+    saveTemplate(caller.tenantId, parseTemplate('big', { name: 'Big', create_video: true, clips }), {
       templates: { get: async () => undefined, put: async () => {} } as never,
       now: () => clock,
     });
-    const values = (scale: number): Record<string, string> => {
-      const row: Record<string, string> = {};
-      for (let i = 0; i < 24; i++) row[`t${i}`] = letters(Math.round(500 * scale));
-      for (let i = 0; i < 4; i++) row[`u${i}`] = 'a'.repeat(Math.round(500 * scale));
-      for (let i = 0; i < 3; i++) row[`s${i}`] = letters(Math.round(466 * scale));
-      return row;
-    };
+  const values = (scale: number): Record<string, string> => {
+    const row: Record<string, string> = {};
+    for (let i = 0; i < 24; i++) row[`t${i}`] = letters(Math.round(500 * scale));
+    for (let i = 0; i < 4; i++) row[`u${i}`] = 'a'.repeat(Math.round(500 * scale));
+    for (let i = 0; i < 3; i++) row[`s${i}`] = letters(Math.round(466 * scale));
+    return row;
+  };
+
+  it("refuses a batch whose row's video would be over the record size, naming the row", async () => {
+    const template = await bigTemplate();
     const check = (rows: Record<string, string>[]) =>
       checkRows(template, { webhook: 'https://hooks.test/batch', notifyEach: false, rows: readBatchRows(rows) }, caller.tenantId, deps).then(
         () => [],
@@ -407,5 +413,40 @@ describe("a batch's rows over the video record's size", () => {
     // The same template with half the text fits; with the full text, its second row is refused.
     expect(await check([values(0.5)])).toEqual([]);
     expect(await check([values(0.5), values(1)])).toEqual(['rows[1].clips']);
+  }, 120_000);
+
+  it('passes at send only a row whose video a test key can store at release, with the ids a row gets', async () => {
+    // The send check does not look up the account's mode: it sizes the row as a test key's (a watermark on every
+    // clip, the test flag) with a row's ids, so the largest row it passes is stored at release for either key.
+    const tester = { tenantId: 'acct_batch_tester', keyId: 'key_batch_tester' };
+    await accounts.put({ tenantId: tester.tenantId, name: 'batch tests, test key', createdAt: clock.toISOString(), test: true });
+    const template = await bigTemplate();
+    const passes = (scale: number) =>
+      checkRows(
+        template,
+        { webhook: 'https://hooks.test/batch', notifyEach: false, rows: readBatchRows([values(scale)]) },
+        tester.tenantId,
+        deps,
+      ).then(
+        () => true,
+        () => false,
+      );
+    let [low, high] = [0.5, 1];
+    expect(await passes(low)).toBe(true);
+    expect(await passes(high)).toBe(false);
+    while (high - low > 0.0005) {
+      const middle = (low + high) / 2;
+      if (await passes(middle)) low = middle;
+      else high = middle;
+    }
+    const batchId = newBatchId();
+    const command = rowCommand(template, values(low), limits.maxBatchRows - 1, 'https://hooks.test/batch');
+    const made = await createVideo(
+      command,
+      tester,
+      { ...deps, newVideoId: () => rowVideoId(batchId, limits.maxBatchRows - 1) },
+      { batch: { batchId, row: limits.maxBatchRows - 1 }, roomChecked: true, sendsEvent: true },
+    );
+    expect(made).toMatchObject({ status: 'queued', test: true });
   }, 120_000);
 });
