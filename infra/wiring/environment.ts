@@ -12,17 +12,17 @@ import { queues } from './resources.ts';
 export const speechEngines: Record<'cloud' | 'local', 'espeak' | 'polly'> = { cloud: 'polly', local: 'espeak' };
 
 /**
- * The environment a function gets: exactly the resources its declaration names, under the variable names of
- * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
- * `speechEngine` defaults to the mode's (speechEngines); the local runtime gives 'espeak' in either mode, having
- * no Polly; and `visibilityScale`, the factor its queues' visibility timeouts are scaled by.
- */
-/**
  * A queue's visibility timeout as the local runtime creates it: the declared one, optionally scaled down for tests
  * (at least a second: SQS counts whole seconds). Scale 1 is the declared timeout, as on AWS.
  */
 export const scaledVisibility = (seconds: number, scale: number) => Math.max(1, Math.round(seconds * scale));
 
+/**
+ * The environment a function gets: exactly the resources its declaration names, under the variable names of
+ * functions/commons/env-names.ts. Used by the stack for Lambda and by the local runtime for its workers.
+ * `speechEngine` defaults to the mode's (speechEngines); the local runtime gives 'espeak' in either mode, having
+ * no Polly; and `visibilityScale`, the factor its queues' visibility timeouts are scaled by.
+ */
 export function environmentFor(
   fn: FunctionDecl,
   names: ResourceNames,
