@@ -76,6 +76,17 @@ const DIGIT = /[\p{Nd}\p{No}]/gu;
  * letter of English prose, so about this many letters said.
  */
 const LETTERS_SAID_PER_DIGIT = 7;
+/**
+ * A pause: a run of punctuation at a word's end (`. , ; : ! ? …`, a closing quote or bracket, a dash between words;
+ * not an apostrophe or a hyphen inside a word, nor the point of "3.14").
+ */
+const PAUSE = /\p{P}+(?=\s|$)/gu;
+/**
+ * espeak-ng pauses at each (measured with its en-us voice, infra/scripts/measure/transcript-reading.ts, beyond the
+ * letter before it): 0.33 s at a comma, 0.41 s at a semicolon, a colon or an ellipsis, 0.48-0.52 s at the end of a
+ * sentence, against 0.074 s a letter of prose: so about this many letters. "a! " a thousand times is read for 580 s.
+ */
+const LETTERS_PAUSED_PER_MARK = 6;
 /** A word: a run of letters. */
 const WORD = /\p{L}+/gu;
 /** A vowel of the aligned languages, accents taken off (Danish æ and ø, French œ, Finnish y). */
@@ -98,11 +109,11 @@ function spelledLetters(text: string): number {
  * Why a recording's transcript cannot be what a recording in its voice's (aligned) language says, or undefined:
  * - more than half of what it says (its letters and symbols) is outside that language's script's letters (a Russian
  *   or Japanese transcript with an English voice; a run of emoji);
- * - or, its symbols (and marks and punctuation said by name) read by their names, its digits as numbers and its
- *   words without a vowel spelled out, it says
+ * - or, its symbols (and marks and punctuation said by name) read by their names, its digits as numbers, its
+ *   words without a vowel spelled out and its punctuation paused at, it says
  *   more than maxRecordedTranscriptChars letters, the reading that bound was sized for (a letter between every two
- *   emoji; a transcript of digits alone; "www www www ...").
- * One pass of six regular expressions: cheap at create.
+ *   emoji; a transcript of digits alone; "www www www ..."; a sentence a letter, "a! a! ...").
+ * One pass of seven regular expressions: cheap at create.
  */
 export function transcriptScriptProblem(transcript: string, languageName: string): string | undefined {
   const text = transcript.normalize('NFC');
@@ -110,6 +121,7 @@ export function transcriptScriptProblem(transcript: string, languageName: string
   const symbols = text.match(SYMBOL)?.length ?? 0;
   const named = text.match(NAMED)?.length ?? 0;
   const digits = text.match(DIGIT)?.length ?? 0;
+  const pauses = text.match(PAUSE)?.length ?? 0;
   const spelled = spelledLetters(text);
   const inScript = text.match(TRANSCRIPT_SCRIPT.letter)?.length ?? 0;
   if (said > 0 && inScript * 2 < said)
@@ -119,9 +131,10 @@ export function transcriptScriptProblem(transcript: string, languageName: string
     (LETTERS_SAID_PER_SYMBOL - 1) * symbols +
     LETTERS_SAID_PER_SYMBOL * named +
     LETTERS_SAID_PER_DIGIT * digits +
+    LETTERS_PAUSED_PER_MARK * pauses +
     (LETTERS_SAID_PER_SPELLED_LETTER - 1) * spelled;
   if (read > limits.maxRecordedTranscriptChars)
-    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters), each digit as part of a number (about ${LETTERS_SAID_PER_DIGIT}) and each letter of a word without a vowel spelled out (about ${LETTERS_SAID_PER_SPELLED_LETTER}); write the words the recording says`;
+    return `is read out as more than ${limits.maxRecordedTranscriptChars.toLocaleString('en-US')} letters: each symbol or emoji is said by its name (about ${LETTERS_SAID_PER_SYMBOL} letters), each digit as part of a number (about ${LETTERS_SAID_PER_DIGIT}), each letter of a word without a vowel spelled out (about ${LETTERS_SAID_PER_SPELLED_LETTER}) and each pause at punctuation (about ${LETTERS_PAUSED_PER_MARK}); write the words the recording says`;
   return undefined;
 }
 

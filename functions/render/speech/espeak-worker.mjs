@@ -77,19 +77,28 @@ async function keptInstance(settings) {
   return kept.engine;
 }
 
-/** One synthesis in a fresh instance (or the kept one): the samples (16-bit), the sample rate, and the word and phoneme events. */
-async function speak({ voice, rate, pitch, text, reuse }) {
+/**
+ * One synthesis in a fresh instance (or the kept one): the samples (16-bit), the sample rate, and the word and phoneme
+ * events; cut (`stopped`) once its audio passes `stopAfterSeconds`, when given.
+ */
+async function speak({ voice, rate, pitch, text, reuse, stopAfterSeconds }) {
   const keep = reuse && text.length <= KEPT_TEXT_UNITS;
   const engine = keep ? await keptInstance({ voice, rate, pitch }) : (await instance({ voice, rate, pitch })).engine;
   const chunks = [];
   const events = [];
+  const stopAfterSamples = stopAfterSeconds === undefined ? Number.POSITIVE_INFINITY : stopAfterSeconds * engine.samplerate;
+  let read = 0;
+  let stopped = false;
   try {
     engine.synthesize(text, (samples, batch) => {
       if (samples?.length) chunks.push(samples);
+      read += samples?.length ?? 0;
       for (const e of batch)
         if (EVENT_TYPES.has(e.type))
           events.push({ type: e.type, position: e.text_position, length: e.word_length, ms: e.audio_position, name: e.id });
-      return 0;
+      // Non-zero asks espeak-ng to stop (its synthesis callback's contract): a reading past its bound is not finished.
+      stopped = read > stopAfterSamples;
+      return stopped ? 1 : 0;
     });
   } catch (error) {
     // A run that failed inside the program may leave what its memory copy does not hold (its stack pointer, its
@@ -104,7 +113,7 @@ async function speak({ voice, rate, pitch, text, reuse }) {
     samples.set(chunk, at);
     at += chunk.length;
   }
-  return { samples, sampleRate: engine.samplerate, events };
+  return { samples, sampleRate: engine.samplerate, events, ...(stopped && { stopped }) };
 }
 
 /** The voices espeak-ng has (not its variants): file, name, gender, languages by priority. */

@@ -42,6 +42,11 @@ interface EspeakVoiceSettings {
    * instance is the reference the kept one is tested against.
    */
   reuse?: boolean;
+  /**
+   * Stop reading once the audio passes this many seconds (the synthesis callback asks espeak-ng to abort): the reading
+   * is then cut, a little longer than this, and its `stopped` is set.
+   */
+  stopAfterSeconds?: number;
 }
 
 /** What espeak-ng reports while it speaks: a word (its place in the text: 1-based code points), a phoneme (IPA), a sentence, the end. */
@@ -60,6 +65,8 @@ interface EspeakSpoken {
   samples: Int16Array;
   sampleRate: number;
   events: EspeakEvent[];
+  /** Set when the reading was cut at EspeakVoiceSettings.stopAfterSeconds. */
+  stopped?: boolean;
 }
 
 /** A voice espeak-ng has: its file (`gmw/en-US`), name, gender (1 male, 2 female, 0 none) and languages by priority. */
@@ -284,8 +291,17 @@ export class EspeakSpeechEngine implements SpeechEngine {
    */
   constructor(private readonly reuseInstance = true) {}
 
-  async synthesize(script: SpeechScript, voice: SpeechVoice, workDir: string): Promise<SpeechResult> {
-    const settings = { ...espeakSettings(voice), ...(this.reuseInstance && { reuse: true }) };
+  /**
+   * `stopAfterSeconds`: stop reading once the speech passes it (a transcript read to be aligned to a recording, whose
+   * reading much longer than the recording is refused anyway): the result is then cut, longer than that, and `stopped`.
+   */
+  async synthesize(
+    script: SpeechScript,
+    voice: SpeechVoice,
+    workDir: string,
+    { stopAfterSeconds }: { stopAfterSeconds?: number } = {},
+  ): Promise<SpeechResult & { stopped?: boolean }> {
+    const settings: EspeakVoiceSettings = { ...espeakSettings(voice), ...(this.reuseInstance && { reuse: true }) };
     const wavPath = join(workDir, 'speech.wav');
     let sampleRate = 0;
     const chunks: Int16Array[] = [];
@@ -293,10 +309,16 @@ export class EspeakSpeechEngine implements SpeechEngine {
     const phonemes: TimedPhoneme[] = [];
     let seconds = 0;
     let pendingSilence = 0;
+    let stopped = false;
     for (const phrase of phrasesOf(script)) {
+      if (stopAfterSeconds !== undefined && sampleRate && seconds + pendingSilence > stopAfterSeconds) {
+        stopped = true;
+        break;
+      }
       const text = phraseText(phrase);
       if (text.spans.some(Boolean)) {
-        const spoken = await speakSsml(text.text, settings);
+        const left = stopAfterSeconds === undefined ? {} : { stopAfterSeconds: stopAfterSeconds - seconds - pendingSilence };
+        const spoken = await speakSsml(text.text, { ...settings, ...left });
         if (sampleRate && spoken.sampleRate !== sampleRate) throw new Error('espeak-ng changed its sample rate between phrases');
         sampleRate = spoken.sampleRate;
         if (pendingSilence) chunks.push(new Int16Array(Math.round(pendingSilence * sampleRate)));
@@ -307,6 +329,10 @@ export class EspeakSpeechEngine implements SpeechEngine {
         phonemes.push(...shifted(timed.phonemes, seconds));
         chunks.push(spoken.samples);
         seconds += spoken.samples.length / sampleRate;
+        if (spoken.stopped) {
+          stopped = true;
+          break;
+        }
       }
       pendingSilence += phrase.silenceAfter;
     }
@@ -322,7 +348,7 @@ export class EspeakSpeechEngine implements SpeechEngine {
     }
     // Int16Array is in the machine's byte order: little-endian on every platform Node runs the render on.
     writeFileSync(wavPath, wavFromPcm16(Buffer.from(joined.buffer), sampleRate));
-    return { wavPath, sampleRate, durationSeconds: total / sampleRate, words, phonemes };
+    return { wavPath, sampleRate, durationSeconds: total / sampleRate, words, phonemes, ...(stopped && { stopped }) };
   }
 }
 

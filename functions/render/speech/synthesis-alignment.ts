@@ -48,6 +48,8 @@ const MIN_SHUFFLED_WORDS = 12;
 /** The recording's length over espeak-ng's outside these bounds: not this transcript (measured 1.0-1.8 for one's own). */
 const MIN_PACE = 0.8;
 const MAX_PACE = 2.5;
+/** The longest reading of a transcript a recording of `seconds` may be aligned with (a longer one is refused by pace). */
+const longestReading = (seconds: number) => seconds / MIN_PACE;
 
 /**
  * The words of the script as espeak-ng reads them (markup read, lexicon applied), in an order fixed by a seeded
@@ -72,7 +74,11 @@ export function shuffledTranscript(script: SpeechScript): string | undefined {
 /** The path ratio of espeak-ng's reading of `script` warped onto the recording's frames. */
 async function pathRatio(script: SpeechScript, espeakVoice: string, recording: Float32Array[], dir: string): Promise<number | undefined> {
   await mkdir(dir, { recursive: true });
-  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir);
+  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir, {
+    stopAfterSeconds: longestReading(recording.length / FRAMES_PER_SECOND),
+  });
+  // The same words as the transcript without its pauses, read past the bound the transcript's reading kept to: refused.
+  if (spoken.stopped) throw new TranscriptMismatchError(undefined);
   const synth = mfccFrames(resampled(spoken.wavPath));
   return synth.length < 2 ? undefined : warp(synth, recording).costRatio;
 }
@@ -97,10 +103,13 @@ export async function alignBySynthesis(
 ): Promise<Alignment> {
   const dir = join(workDir, 'transcript-spoken');
   await mkdir(dir, { recursive: true });
-  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir);
+  const recordingSeconds = pcm.length / SAMPLE_RATE;
+  // Read no further than a reading the pace below refuses: a transcript read far longer than it looks (a sentence a
+  // letter, "a! a! ...", pauses 0.5 s at each mark) costs no more than the recording's own length.
+  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir, { stopAfterSeconds: longestReading(recordingSeconds) });
   // The recording's length against espeak-ng's (at 175 words a minute): a reader takes 1.0-1.8 times as long. Refused
   // here, before the MFCCs and the warp, whose work grows with the reading's length.
-  const pace = pcm.length / SAMPLE_RATE / spoken.durationSeconds;
+  const pace = recordingSeconds / spoken.durationSeconds;
   if (!(pace >= MIN_PACE && pace <= MAX_PACE)) throw new TranscriptMismatchError(undefined);
   const synth = mfccFrames(resampled(spoken.wavPath));
   const recording = mfccFrames(pcm);

@@ -29,6 +29,14 @@ const CASES: readonly (readonly [string, string])[] = [
   ['www (a word without a vowel, spelled)', 'www '.repeat(60)],
   ['bcdfg (spelled)', 'bcdfg '.repeat(40)],
   ['XKCD (capitals)', 'XKCD '.repeat(50)],
+  ['a! (a sentence a letter)', 'a! '.repeat(60)],
+  ['I. (a sentence a letter)', 'I. '.repeat(60)],
+  ['a? (a question a letter)', 'a? '.repeat(60)],
+  ['Go! (a sentence a word)', 'Go! '.repeat(60)],
+  ['a, (a clause a letter)', 'a, '.repeat(60)],
+  ['a; (a clause a letter)', 'a; '.repeat(60)],
+  ['a (a word a letter)', 'a '.repeat(60)],
+  ['a... (an ellipsis a letter)', 'a... '.repeat(60)],
 ];
 const work = mkdtempSync(join(tmpdir(), 'vidbot-transcript-reading-'));
 try {

@@ -135,4 +135,29 @@ describe("espeak-ng's kept instance, which reads transcripts to align them", () 
     expect(Buffer.from(kept.samples.buffer).equals(Buffer.from(fresh.samples.buffer))).toBe(true);
     expect(kept.events).toEqual(fresh.events);
   }, 120_000);
+
+  it('stops a reading once it passes its bound (a transcript of a sentence a letter), and reads as a fresh instance after', async () => {
+    const voice = { id: 'espeak:en-us+m3' };
+    // 400 sentences of a letter: about 233 s of speech, at 0.58 s each (infra/scripts/measure/transcript-reading.ts).
+    const script = speechScriptOf('a! '.repeat(400).trim());
+    const engine = new EspeakSpeechEngine(true);
+    const started = process.cpuUsage();
+    const cut = await engine.synthesize(script, voice, await mkdtemp(join(dir, 'cut-')), { stopAfterSeconds: 6 });
+    const cpu = process.cpuUsage(started);
+    expect(cut.stopped).toBe(true);
+    expect(cut.durationSeconds).toBeGreaterThan(6);
+    expect(cut.durationSeconds).toBeLessThan(7);
+    expect(readWav(cut.wavPath).samples.length / cut.sampleRate).toBeCloseTo(cut.durationSeconds, 2);
+    // The words it read are timed within what it read.
+    expect(cut.words.at(-1)!.endSeconds).toBeLessThanOrEqual(cut.durationSeconds + 0.001);
+    // A short text read within its bound is whole, and read as a fresh instance reads it.
+    const text = 'Then the text: forty-two words, and a pause.';
+    const whole = await engine.synthesize(speechScriptOf(text), voice, await mkdtemp(join(dir, 'after-')), { stopAfterSeconds: 60 });
+    const fresh = await new EspeakSpeechEngine(false).synthesize(speechScriptOf(text), voice, await mkdtemp(join(dir, 'fresh-')));
+    expect(whole.stopped).toBeUndefined();
+    expect(readFileSync(whole.wavPath).equals(readFileSync(fresh.wavPath))).toBe(true);
+    // Reading all of it takes far longer than the cut reading (the point of the bound); the main thread's share is small
+    // either way, the reading being on espeak-ng's thread: this only guards against a cut that reads everything first.
+    expect(cpu.user + cpu.system).toBeLessThan(2_000_000);
+  }, 120_000);
 });

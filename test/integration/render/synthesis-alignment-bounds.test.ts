@@ -49,6 +49,25 @@ describe('alignment through espeak-ng', () => {
     expect(warp).not.toHaveBeenCalled();
   }, 30_000);
 
+  it('reads a transcript no further than 1.25 times its recording: 12,000 characters of "a! a! ..." (about 2,300 s of pauses) stop at 3.75 s', async () => {
+    const noise = Float32Array.from({ length: 3 * 16_000 }, () => 0.1 * (Math.random() - 0.5));
+    const script = speechScriptOf('a! '.repeat(4000).trim());
+    const synthesize = vi.spyOn(EspeakSpeechEngine.prototype, 'synthesize');
+    vi.mocked(warp).mockClear();
+    const started = Date.now();
+    const refused = await alignBySynthesis(noise, script, transcriptWords(script.shown), VOICE, workDir).catch((e: unknown) => e);
+    const seconds = (Date.now() - started) / 1000;
+    expect(refused).toBeInstanceOf(TranscriptMismatchError);
+    expect(warp).not.toHaveBeenCalled();
+    const reading = await synthesize.mock.results[0]!.value;
+    synthesize.mockRestore();
+    expect(reading.stopped).toBe(true);
+    expect(reading.durationSeconds).toBeGreaterThan(3.75);
+    expect(reading.durationSeconds).toBeLessThan(5);
+    // Read whole: 2,333 s of speech (100 MB of samples) in 3.4 s here; cut, 0.25 s (2026-11-29, idle machine).
+    expect(seconds).toBeLessThan(10);
+  }, 30_000);
+
   it("keeps each word on its own time when the transcript holds an entity (the script's markup is read once)", async () => {
     const script = speechScriptOf('Tom &amp;amp; Jerry ran far away from the big dog before the sun went down.');
     // The "recording": espeak-ng's own reading of the script, so every word's true time is the one it reports.

@@ -213,7 +213,7 @@ describe("a transcript in another script than its voice's language", () => {
         {
           path: 'clips[0].text',
           message:
-            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters), each digit as part of a number (about 7) and each letter of a word without a vowel spelled out (about 5); write the words the recording says',
+            'is read out as more than 12,000 letters: each symbol or emoji is said by its name (about 12 letters), each digit as part of a number (about 7), each letter of a word without a vowel spelled out (about 5) and each pause at punctuation (about 6); write the words the recording says',
         },
       ]);
   });
@@ -244,7 +244,20 @@ describe("a transcript in another script than its voice's language", () => {
     expect(await problemsFor('espeak:en-us+m3', 'www '.repeat(801).trim())).toEqual(refused);
     // Words with a vowel, accented or not, in every aligned language, are read, not spelled: long ones still pass.
     expect(await problemsFor('espeak:da+m3', 'Blåbærgrød og rødgrød med fløde, sagde hun. '.repeat(250).trim())).toEqual([]);
-    expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt, œuvre. ".repeat(250).trim())).toEqual([]);
+    expect(await problemsFor('espeak:fr-fr+m3', "Ça m'a été très agréable, à bientôt, œuvre. ".repeat(200).trim())).toEqual([]);
+  });
+
+  it('is refused at clips[i].text when its pauses at punctuation make it read far longer than 12,000 letters', async () => {
+    // espeak-ng pauses 0.33-0.52 s at each mark: "a! " is read for 0.58 s, "a " for 0.06 s; 12,000 characters of
+    // "a! " for about 2,300 s, against 680 s of prose (docs/your-voice.md). A pause counts as 6 letters.
+    const refused = [{ path: 'clips[0].text', message: expect.stringContaining('each pause at punctuation (about 6)') }];
+    for (const text of ['a! ', 'I. ', 'a? ', 'Go! ', 'a, ', 'a; ', 'a… ', 'a— ', '(a) '])
+      expect(await problemsFor('espeak:en-us+m3', text.repeat(Math.floor(12_000 / text.length)).trim()), text).toEqual(refused);
+    // At the bar: 1,714 sentences of a letter say 11,998 letters, 1,715 say 12,005.
+    expect(await problemsFor('espeak:en-us+m3', 'a! '.repeat(1714).trim())).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'a! '.repeat(1715).trim())).toEqual(refused);
+    // An apostrophe or a hyphen inside a word is not a pause: 11,900 characters of them pass.
+    expect(await problemsFor('espeak:en-us+m3', "don't well-known ".repeat(700).trim())).toEqual([]);
   });
 
   it('is refused at clips[i].text when its combining marks and punctuation, each said by a name, are read far longer than 12,000 letters', async () => {
