@@ -23,6 +23,7 @@ import { limits } from '#domain/limits';
 import { downloadLink, posterLink } from '#domain/links';
 import type { BatchTickMessage } from '#domain/messages';
 import { ownTemplate } from '#domain/templates';
+import { isTestAccount } from '#domain/test-mode';
 import { pageSize } from './paging.ts';
 import { unreachableProblems } from './unreachable.ts';
 
@@ -62,7 +63,8 @@ interface BatchInput {
 /** Every row checked, then the batch stored and its first look queued: 202 with where to follow it. */
 async function createBatch(input: CallerInput & BatchInput): Promise<HttpResult> {
   const template = await ownTemplate(templates, input.tenantId, input.uid);
-  const webhookUrl = await checkRows(template, input, input.tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
+  const caller = { tenantId: input.tenantId, test: isTestAccount(await startDeps.accounts.get(input.tenantId)) };
+  const webhookUrl = await checkRows(template, input, caller, clipDeps, (command) => unreachableProblems(command, config.mode));
   const batch = await startBatch(template, { webhookUrl, notifyEach: input.notifyEach, rows: input.rows }, input, startDeps);
   logger.info('batch created', { batch_id: batch.batchId, template_uid: template.uid, rows: batch.rowCount });
   const url = batchUrl(input.baseUrl, batch.batchId);
@@ -78,7 +80,8 @@ const createOnce = idempotentOperation<BatchInput>(config.tables.idempotency, cr
  */
 async function previewBatchRows(tenantId: string, input: BatchInput): Promise<HttpResult> {
   const template = await ownTemplate(templates, tenantId, input.uid);
-  const webhookUrl = await checkRows(template, input, tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
+  const caller = { tenantId, test: isTestAccount(await startDeps.accounts.get(tenantId)) };
+  const webhookUrl = await checkRows(template, input, caller, clipDeps, (command) => unreachableProblems(command, config.mode));
   await checkRowRecordings(template, input.rows, webhookUrl, tenantId, { ...recordings, now: () => new Date() });
   return json(200, { dry_run: true, template_uid: template.uid, rows: input.rows.length, first_row: previewBatch(template, input.rows) });
 }

@@ -1,5 +1,5 @@
 import { DynamoAccountBotStore } from '#commons/aws/dynamo-account-bots';
-import { DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
+import { DynamoAccountStore, DynamoBotCatalog, DynamoClipLibrary } from '#commons/aws/dynamo-stores';
 import { DynamoTemplateStore } from '#commons/aws/dynamo-templates';
 import { readFields } from '#commons/body';
 import { dynamoClient } from '#commons/clients';
@@ -10,11 +10,12 @@ import { toPublicTemplate } from '#commons/presenters/template';
 import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { deleteTemplate, ownTemplate, parseTemplate, saveTemplate } from '#domain/templates';
+import { isTestAccount } from '#domain/test-mode';
 import { checkClips } from '#domain/videos';
 import { pageSize } from './paging.ts';
 import { unreachableProblems } from './unreachable.ts';
 
-const config = loadConfig({ tables: ['templates', 'bots', 'accountBots', 'clips'] });
+const config = loadConfig({ tables: ['templates', 'bots', 'accountBots', 'clips', 'accounts'] });
 const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);
 const clipDeps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
@@ -22,6 +23,7 @@ const clipDeps = {
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
   voices: config.voices,
 };
+const accounts = new DynamoAccountStore(dynamoClient(), config.tables.accounts);
 
 export const handler = httpHandler({
   'PUT /v1/templates/{uid}': async (request) => {
@@ -30,8 +32,9 @@ export const handler = httpHandler({
     // The sample holds every placeholder's default: a default URL is refused now, as a value's is at create.
     const unreachable = unreachableProblems(command.sample, config.mode);
     if (unreachable.length) throw new InvalidRequestError(unreachable);
-    // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account.
-    await checkClips(command.sample, tenantId, clipDeps);
+    // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account, and
+    // a test account's kept clips are at the test resolution, as its videos are.
+    await checkClips(command.sample, tenantId, clipDeps, { test: isTestAccount(await accounts.get(tenantId)) });
     const saved = await saveTemplate(tenantId, command, { templates, now: () => new Date() });
     logger.info('template saved', { template_uid: saved.uid, variables: saved.variables.length });
     return json(200, toPublicTemplate(saved, request.baseUrl));

@@ -84,17 +84,18 @@ function memoised(deps: ClipDeps): ClipDeps {
 
 /**
  * Every row checked as its own create request: its values (unknown, missing, too long), the filled request (a
- * `background` still a URL, a text still at most 2000 characters), its bots, voices and kept clips (ready now).
- * `refuse` adds the caller's checks of a command (the address guard's, in the API). Problems are named by row
+ * `background` still a URL, a text still at most 2000 characters), its bots, voices and kept clips (ready now), as
+ * the caller's account makes it (`test`: a test account's, at the test resolution with the watermark). `refuse` adds the caller's checks of a command (the address guard's, in the API). Problems are named by row
  * (`rows[17].first_name`); the webhook's once. Throws InvalidRequestError with the first limits.maxBatchProblems.
  */
 export async function checkRows(
   template: BatchInput['template'],
   command: Omit<StartBatchCommand, 'webhookUrl'> & { webhook: unknown },
-  tenantId: string,
+  caller: { tenantId: string; test: boolean },
   deps: ClipDeps,
   refuse: (command: CreateVideoCommand) => FieldProblem[] = () => [],
 ): Promise<string> {
+  const { tenantId, test } = caller;
   const problems: FieldProblem[] = [];
   const lookups = memoised(deps);
   let webhookUrl: string | undefined;
@@ -117,7 +118,7 @@ export async function checkRows(
       if (webhook.length && !webhookProblem) add(webhook);
       webhookProblem ||= webhook.length > 0;
       add(refused.filter((p) => p.path !== 'webhook').map(where));
-      await checkClips(parsed, tenantId, lookups, 'ready');
+      await checkClips(parsed, tenantId, lookups, { test, bots: 'ready' });
     } catch (error) {
       if (error instanceof InvalidRequestError) {
         const [webhook, rest] = [error.problems.filter((p) => p.path === 'webhook'), error.problems.filter((p) => p.path !== 'webhook')];

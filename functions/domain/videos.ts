@@ -224,26 +224,33 @@ function recordingOf(input: ClipInput, tenantId: string): Recording | undefined 
 
 /**
  * The bots, voices and kept clips a request names exist for the account, without creating anything: how a
- * template is checked when it is saved (a bot still preparing is fine there; it must be ready when videos are made).
+ * template is checked when it is saved (a bot still preparing is fine there; it must be ready when videos are made),
+ * and a batch's rows when it is sent. `test`: the account is a test account, whose videos are made at the test
+ * resolution (its kept clips are) with the watermark on every clip, as createVideo makes them.
  */
 export async function checkClips(
   command: CreateVideoCommand,
   tenantId: string,
   deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>,
-  /** 'ready': an account's bot still preparing (or failed) is a 409 `bot_not_ready`, as at create. */
-  bots: 'exist' | 'ready' = 'exist',
+  {
+    test,
+    bots = 'exist',
+  }: {
+    test: boolean;
+    /** 'ready': an account's bot still preparing (or failed) is a 409 `bot_not_ready`, as at create. */
+    bots?: 'exist' | 'ready';
+  },
 ): Promise<void> {
   try {
-    const clips = await resolveClips(command.clips, tenantId, command, deps);
-    await ensureVideoMayFit(clips, tenantId, false, deps);
-    // The largest record the create or a batch's row could store: a row's ids (longer than a create's), and a test
-    // key's watermark on every clip and its flag, as the account's mode is not looked up here (a live account's
-    // record is about 100 bytes a clip smaller, so a row refused here by less than that would have fitted it).
+    const shape = test ? testShape(command.shape) : command.shape;
+    const resolved = await resolveClips(command.clips, tenantId, { ...command, shape }, deps);
+    const clips = test ? resolved.map(withWatermark) : resolved;
+    await ensureVideoMayFit(clips, tenantId, test, deps);
+    // The largest record the create or a batch's row could store: a row's ids, longer than a create's.
     const batchId = newBatchId();
     const ids = { videoId: rowVideoId(batchId, limits.maxBatchRows), tenantId, keyId: newId('key') };
     const row = { batch: { batchId, row: limits.maxBatchRows }, roomChecked: true as const, sendsEvent: true };
-    const made = { clips: clips.map(withWatermark), shape: testShape(command.shape), test: true };
-    refuseOversizedRecord(queuedVideoRecord(command, made, ids, new Date(), row));
+    refuseOversizedRecord(queuedVideoRecord(command, { clips, shape, test }, ids, new Date(), row));
   } catch (error) {
     if (!(error instanceof ConflictError) || bots === 'ready') throw error;
   }

@@ -111,7 +111,7 @@ export const functions = {
     timeoutSeconds: 10,
     // A template is checked when saved: its bots (built in and the account's), voices and kept clips.
     voices: true,
-    tables: { templates: 'readWrite', bots: 'read', accountBots: 'read', clips: 'read' },
+    tables: { templates: 'readWrite', bots: 'read', accountBots: 'read', clips: 'read', accounts: 'read' },
   },
   /** The account's pronunciation lexicon: replaced, read and removed here; the render reads it. */
   lexicon: {

@@ -50,18 +50,20 @@ export interface InMemoryLibrary {
   kept?: KeptClip;
   /** The account's own bot found by its tenant and uid. */
   accountBot?: AccountBot | undefined;
+  /** The account is a test account (a test key's). */
+  test?: boolean;
 }
 
 /** The create use case on in-memory ports: the built-in bots, the library as given; returns the videos it created. */
 export async function createOnMemory(command: CreateVideoCommand, library: InMemoryLibrary = {}): Promise<VideoRecord[]> {
-  const { kept, accountBot } = library;
+  const { kept, accountBot, test } = library;
   const created: VideoRecord[] = [];
   await createVideo(command, { tenantId: 'acct_1', keyId: 'key_1' }, {
     bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
     accountBots: {
       get: async (tenantId: string, uid: string) => (tenantId === accountBot?.tenantId && uid === accountBot.uid ? accountBot : undefined),
     },
-    accounts: { get: async () => undefined },
+    accounts: { get: async () => (test ? { tenantId: 'acct_1', name: 'tests', createdAt: '2026-11-23T00:00:00Z', test } : undefined) },
     voices: { polly: false },
     videos: { create: async (v: VideoRecord) => void created.push(v), countInProgress: async () => 0 } as unknown as VideoRepository,
     clips: { get: async (_tenant, uid) => (uid === kept?.clipUid ? kept : undefined), put: async () => undefined, list: async () => ({ items: [] }) },

@@ -58,8 +58,32 @@ describe("a video's length at create", () => {
         list: async () => ({ items: [] }),
       },
     };
-    await expect(checkClips(withKept(3), 'acct_1', deps)).resolves.toBeUndefined();
-    const error = await refusal(checkClips(withKept(4), 'acct_1', deps));
+    await expect(checkClips(withKept(3), 'acct_1', deps, { test: false })).resolves.toBeUndefined();
+    const error = await refusal(checkClips(withKept(4), 'acct_1', deps, { test: false }));
     expect(error.problems.map((p) => p.path)).toEqual(['clips']);
+  });
+
+  it("takes a test account's own kept clip (stored at 360p) at a template's or a batch row's check, as create does", async () => {
+    // A test key's videos are made at 360p, so its kept clips are stored at 360p; the request asks for 720p (the
+    // default). Before, the check compared the kept clip with the shape asked for, refusing what create takes.
+    const testKept = keptClip({ durationSeconds: 4, shape: { aspectRatio: '16:9', resolution: '360p' } });
+    const deps = {
+      bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid: string) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
+      accountBots: { get: async () => undefined },
+      voices: { polly: false },
+      clips: { get: async () => testKept, put: async () => undefined, list: async () => ({ items: [] }) },
+    };
+    await expect(checkClips(withKept(1), 'acct_1', deps, { test: true })).resolves.toBeUndefined();
+    const [video] = await createOnMemory(withKept(1), { kept: testKept, test: true });
+    expect(video).toMatchObject({ test: true, shape: { resolution: '360p' } });
+    // A live account's video at 720p cannot take a 360p kept clip: refused at the check as at create.
+    const error = await refusal(checkClips(withKept(1), 'acct_1', deps, { test: false }));
+    expect(error.problems).toEqual([
+      { path: 'clips[0].clip_uid', message: expect.stringContaining('is 16:9 360p (640x360) and this video is 16:9 720p') },
+    ]);
+    // A test account's video over 60 s of kept clips is refused at the check as at create.
+    const longKept = { ...testKept, durationSeconds: 61 };
+    const long = await refusal(checkClips(withKept(1), 'acct_1', { ...deps, clips: { ...deps.clips, get: async () => longKept } }, { test: true }));
+    expect(long.problems.map((p) => p.path)).toEqual(['clips']);
   });
 });
