@@ -65,6 +65,29 @@ export const emptyBotDraft = (): BotDraft => ({
   webhook: '',
 });
 
+/** The request paths whose problems a change of a draft field answers, where they are not the field's own name. */
+const ANSWERED_BY: Partial<Record<keyof BotDraft, readonly string[]>> = {
+  video: ['video', 'video_upload', 'video_url'],
+  image: ['image', 'image_url'],
+  imageUrl: ['image', 'image_url'],
+  defaultPosition: ['default_position'],
+};
+
+/**
+ * The problems' paths a change of the draft answers: those of each field whose value it changes (a drawn layer's by
+ * the layer's name). A field set to what it held answers nothing (the name's keystroke sets the suggested uid again
+ * when the uid follows it: the uid's problem stays).
+ */
+export function answeredPaths(before: BotDraft, change: Partial<BotDraft>): Set<string> {
+  const paths = new Set<string>();
+  for (const field of Object.keys(change) as (keyof BotDraft)[]) {
+    if (field === 'layers') {
+      for (const { field: layer } of DRAWN_LAYERS) if (change.layers?.[layer] !== before.layers[layer]) paths.add(layer);
+    } else if (change[field] !== before[field]) for (const path of ANSWERED_BY[field] ?? [field]) paths.add(path);
+  }
+  return paths;
+}
+
 /** "Dr. Émile Zola" → "dr-emile-zola": lower case, accents dropped, anything else a single "-", at most 64. */
 export function suggestUid(name: string): string {
   const slug = name

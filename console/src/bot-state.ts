@@ -4,7 +4,7 @@
  */
 import { signal } from '@preact/signals';
 import { ApiRequestError, type Bot, type Problem } from './api.ts';
-import { type BotDraft, botDraftProblems, botFormData, emptyBotDraft, videoBotBody } from './bot-form.ts';
+import { answeredPaths, type BotDraft, botDraftProblems, botFormData, emptyBotDraft, videoBotBody } from './bot-form.ts';
 import { mediaSeconds } from './media-capture.ts';
 import { bots, call, loadBots, notice, report } from './state.ts';
 import { uploadOnce, uploadUsed } from './uploads.ts';
@@ -16,20 +16,13 @@ export const botFormError = signal('');
 export const botSubmitting = signal(false);
 export const pendingBotDelete = signal<string | null>(null);
 
-/** The request paths whose problems a change of a draft field answers, where they are not the field's own name. */
-const ANSWERED_BY: Partial<Record<keyof BotDraft, string[]>> = {
-  video: ['video', 'video_upload', 'video_url'],
-  image: ['image', 'image_url'],
-  imageUrl: ['image', 'image_url'],
-};
-
 /**
  * Changes the draft. A field changed is no longer marked wrong (a new recording after "too short", the consent
  * ticked): its problems go, and the others stay until the form is sent again.
  */
 export function setBotDraft(change: Partial<BotDraft>) {
+  const answered = answeredPaths(botDraft.value, change);
   botDraft.value = { ...botDraft.value, ...change };
-  const answered = new Set(Object.keys(change).flatMap((field) => ANSWERED_BY[field as keyof BotDraft] ?? [field]));
   if (!botProblems.value.some((p) => answered.has(p.path))) return;
   botProblems.value = botProblems.value.filter((p) => !answered.has(p.path));
   // The form's "cannot be sent yet" was about those problems: with none left, it goes too.

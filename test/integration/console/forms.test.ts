@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DRAWN_PARTS } from '#domain/account-bot';
 import { whatToDo } from '../../../console/src/bot-failures.ts';
 import {
+  answeredPaths,
   type BotDraft,
   botCurlCommand,
   botDraftProblems,
@@ -172,6 +173,25 @@ describe('bot form', () => {
     const data = lines.at(-1)!.replace(/^\s+-H 'Content-Type: application\/json' -d /, '');
     const sent = execFileSync('bash', ['-c', `ID=upl_fromshell; printf %s ${data}`], { encoding: 'utf8' });
     expect(JSON.parse(sent)).toEqual({ name: "Ana O'Neil", voice: 'espeak:es', consent: true, video_upload: 'upl_fromshell' });
+  });
+
+  it("clears a problem only when its field's value changes: a drawn layer by its name, the position by the API's name", () => {
+    const before = draft({ uid: 'so', name: 'So' });
+    // The name's keystroke sets the suggested uid again: the name changed, the uid did not (its problem stays).
+    expect([...answeredPaths(before, { name: 'Sol', uid: 'so' })]).toEqual(['name']);
+    expect([...answeredPaths(before, { name: 'Sol', uid: 'sol' })]).toEqual(['name', 'uid']);
+    const mouth = png('mouth.png');
+    expect([...answeredPaths(before, { layers: { mouth_open: mouth } })]).toEqual(['mouth_open']);
+    expect([...answeredPaths(draft({ layers: { mouth_open: mouth } }), { layers: { mouth_open: mouth, eyes_closed: png('eyes.png') } })]).toEqual([
+      'eyes_closed',
+    ]);
+    expect([...answeredPaths(before, { defaultPosition: 'top-left' })]).toEqual(['default_position']);
+    expect([...answeredPaths(before, { video: new File([new Uint8Array(4)], 'me.webm', { type: 'video/webm' }) })]).toEqual([
+      'video',
+      'video_upload',
+      'video_url',
+    ]);
+    expect([...answeredPaths(before, { consent: false })]).toEqual([]);
   });
 
   it("says what to do about a failed bot's code, and nothing for a code it does not know", () => {
