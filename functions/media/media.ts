@@ -265,6 +265,12 @@ export function readFrames(args: string[], frameBytes: number, options: { budget
   let buffered = 0;
   let ended = false;
   let failure: Error | undefined;
+  /** This reader stopped the run (its budget, or close): a SIGKILL from anyone else (the OOM killer) is a failure. */
+  let stoppedHere = false;
+  const stop = () => {
+    stoppedHere = true;
+    child.kill('SIGKILL');
+  };
   let waiting: (() => void) | undefined;
   const wake = () => {
     const resume = waiting;
@@ -278,7 +284,7 @@ export function readFrames(args: string[], frameBytes: number, options: { budget
       setImmediate(() => {
         if (ended || child.exitCode !== null) return;
         failure = new MediaBudgetError('budget', options.budgetSeconds);
-        child.kill('SIGKILL');
+        stop();
       }),
     options.budgetSeconds * 1000,
   );
@@ -297,8 +303,7 @@ export function readFrames(args: string[], frameBytes: number, options: { budget
   });
   child.on('close', (code, signal) => {
     clearTimeout(timer);
-    if (code !== 0 && signal !== 'SIGKILL')
-      failure ??= new MediaToolError(`ffmpeg exited with ${signal ?? `code ${code}`}`, code, tail(stderr), signal);
+    if (code !== 0 && !stoppedHere) failure ??= new MediaToolError(`ffmpeg exited with ${signal ?? `code ${code}`}`, code, tail(stderr), signal);
     ended = true;
     wake();
   });
@@ -332,7 +337,7 @@ export function readFrames(args: string[], frameBytes: number, options: { budget
       clearTimeout(timer);
       // A run blocked writing to a paused pipe would not see a gentle signal: the pipe goes, and the run with it.
       child.stdout.destroy();
-      if (!ended) child.kill('SIGKILL');
+      if (!ended) stop();
     },
   };
 }

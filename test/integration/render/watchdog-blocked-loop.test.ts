@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readFrames, runFfmpeg } from '#media/media';
+import { isTransientError } from '#commons/net/transient';
+import { MediaToolError, readFrames, runFfmpeg } from '#media/media';
 
 /**
  * Review finding: the ffmpeg watchdog's timers fire before a blocked event loop reads the run's progress and exit,
@@ -46,5 +48,28 @@ describe('runFfmpeg while the event loop is blocked', () => {
       for (let frame = await reader.next(); frame; frame = await reader.next());
     };
     await expect(read()).rejects.toThrow('media run exceeded its 1 s budget');
+  }, 20_000);
+});
+
+describe('readFrames when its ffmpeg is killed from outside', () => {
+  it('fails the read with a transient MediaToolError (the OOM killer), not an early end of the frames', async () => {
+    // A colour no other run here uses, to find this run's ffmpeg among the machine's.
+    const marker = 'color=c=0x5a17e3:s=4x4:r=10';
+    const reader = readFrames(['-re', '-f', 'lavfi', '-i', marker, '-t', '30', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], 64, {
+      budgetSeconds: 60,
+    });
+    expect(await reader.next()).toHaveLength(64);
+    const pid = Number(execFileSync('pgrep', ['-f', '0x5a17e3'], { encoding: 'utf8' }).trim().split('\n')[0]);
+    process.kill(pid, 'SIGKILL');
+    const read = async () => {
+      for (let frame = await reader.next(); frame; frame = await reader.next());
+    };
+    const error = await read().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(MediaToolError);
+    expect(error).toMatchObject({ signal: 'SIGKILL' });
+    expect(isTransientError(error)).toBe(true);
   }, 20_000);
 });
