@@ -105,9 +105,17 @@ function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: nu
 }
 
 /**
+ * Below this spread of the seam's points (the smaller eigenvalue of their u, v covariance; face-space units, 1 the
+ * lower face's size), a plane's slopes rest on points nearly on one line or one spot: the mean difference alone is
+ * used (a standard deviation of 0.05 of the face's size across them). On every drawn frame of two real recordings
+ * (infra/scripts/measure/video-bot-measures.ts) the seam's was 0.072-0.088 (0.27-0.30 across): none falls back.
+ */
+const MIN_SEAM_SPREAD = 0.05 ** 2;
+
+/**
  * The least-squares plane d = k0 + k1 u + k2 v of each channel's colour difference over the seam, u and v face-space
  * x and y centred on the lower face and scaled by its size (the blend clamps its value to MAX_SHIFT). Fewer points
- * than a plane needs, or points all on a line, give the mean difference alone.
+ * than a plane needs, or points nearly on a line or a spot (MIN_SEAM_SPREAD), give the mean difference alone.
  * @internal Exported for its tests.
  */
 export class SeamFit {
@@ -129,21 +137,33 @@ export class SeamFit {
     m[3]! += u * u;
     m[4]! += u * v;
     m[5]! += v * v;
-    const d = [dr, dg, db];
-    for (let c = 0; c < 3; c++) {
-      r[3 * c]! += d[c]!;
-      r[3 * c + 1]! += d[c]! * u;
-      r[3 * c + 2]! += d[c]! * v;
-    }
+    r[0]! += dr;
+    r[1]! += dr * u;
+    r[2]! += dr * v;
+    r[3]! += dg;
+    r[4]! += dg * u;
+    r[5]! += dg * v;
+    r[6]! += db;
+    r[7]! += db * u;
+    r[8]! += db * v;
+  }
+
+  /** The smaller eigenvalue of the points' u, v covariance: how far they spread across their narrower way. */
+  private spread(): number {
+    const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
+    const [mu, mv] = [su! / n!, sv! / n!];
+    const [cuu, cuv, cvv] = [suu! / n! - mu * mu, suv! / n! - mu * mv, svv! / n! - mv * mv];
+    return (cuu + cvv) / 2 - Math.hypot((cuu - cvv) / 2, cuv);
   }
 
   /** Each channel's plane: k0, k1, k2 of red, then green, then blue. */
   solve(): Float64Array {
     const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
     const det = n! * (suu! * svv! - suv! * suv!) - su! * (su! * svv! - suv! * sv!) + sv! * (su! * suv! - suu! * sv!);
+    const flat = n! < 12 || this.spread() < MIN_SEAM_SPREAD;
     const planes = [0, 1, 2].map((c) => {
       const [d, du, dv] = [this.r[3 * c]!, this.r[3 * c + 1]!, this.r[3 * c + 2]!];
-      if (n! < 12 || Math.abs(det) < 1e-9 * n! * n! * n!) return [n! ? d / n! : 0, 0, 0];
+      if (flat) return [n! ? d / n! : 0, 0, 0];
       // Cramer's rule on the normal equations.
       const k0 = (d * (suu! * svv! - suv! * suv!) - su! * (du * svv! - suv! * dv) + sv! * (du * suv! - suu! * dv)) / det;
       const k1 = (n! * (du * svv! - suv! * dv) - d * (su! * svv! - suv! * sv!) + sv! * (su! * dv - du * sv!)) / det;

@@ -25,4 +25,15 @@ describe("the blend's colour match along the seam", () => {
     for (let k = 0; k < 20; k++) line.add(50, k * 4, 10, 0, -2);
     expect(Array.from(line.solve())).toEqual([10, 0, 0, 0, 0, 0, -2, 0, 0]);
   });
+
+  it('falls back to the mean difference when the points nearly lie on a line, rather than tilt by their noise', () => {
+    // A seam 0.5 of the face wide and 0.02 high: its slope down the face would rest on a noise of 1 level.
+    const thin = new SeamFit(100, 100);
+    for (let k = 0; k < 100; k++) thin.add(25 + k / 2, 50 + (k % 2 ? 1 : -1), 5 + (k % 2 ? 1 : -1), 0, 0);
+    expect(Array.from(thin.solve())).toEqual([5, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // The same seam 0.2 high fits its plane.
+    const wide = new SeamFit(100, 100);
+    for (let k = 0; k < 100; k++) wide.add(25 + k / 2, 50 + (k % 2 ? 10 : -10), 5 + (k % 2 ? 1 : -1), 0, 0);
+    expect(wide.solve()[2]).toBeCloseTo(10, 6);
+  });
 });
