@@ -3,7 +3,7 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { jobConsumer } from '#commons/queue-consumer';
+import { jobConsumer, mediaDeadlineOf } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { assembleMessageSchema, type DeliverMessage, type FetchMediaMessage } from '#domain/messages';
 import { concatClips } from '#media/concat';
@@ -27,9 +27,7 @@ const deps: AssembleDeps = {
   assemblyLeaseSeconds: config.assemblyLeaseSeconds,
 };
 export const handler = jobConsumer(assembleMessageSchema, assembleJob, {
-  // The media runs end a minute before the function's own time limit: the watchdog, not Lambda, stops a slow join,
-  // and the upload and the video's record still have time.
-  deps: ({ context }) => ({ ...deps, mediaDeadline: () => Date.now() + context.getRemainingTimeInMillis() - 60_000 }),
+  deps: ({ context }) => ({ ...deps, mediaDeadline: () => mediaDeadlineOf(context) }),
   maxReceives: config.maxReceiveCount,
   // A run killed by the timeout left its work dir here; nothing else runs in this environment now.
   beforeBatch: () => removeLeftoverWorkDirs('assemble'),

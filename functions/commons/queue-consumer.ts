@@ -83,6 +83,16 @@ export interface JobConsumerOptions<M, D> {
   visibilitySeconds?: number;
 }
 
+/** What a job's media runs leave of the function's time limit for the rest (its upload, its record). */
+const MEDIA_TIME_LEFT_MS = 60_000;
+
+/**
+ * When a job's media runs must have ended (ms since the epoch): a minute before the invocation's own time limit, so
+ * that the watchdog, not Lambda, stops a slow run, and the upload and the record still have time.
+ */
+export const mediaDeadlineOf = (context: Pick<Context, 'getRemainingTimeInMillis'>, now = Date.now()) =>
+  now + context.getRemainingTimeInMillis() - MEDIA_TIME_LEFT_MS;
+
 /**
  * The backoff of a transient failure's next attempt, by the receive that failed: 10 s, 40 s, 160 s, then 10 min.
  * @internal Exported for its tests.

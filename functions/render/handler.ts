@@ -6,7 +6,7 @@ import { S3ObjectStore } from '#commons/aws/s3-objects';
 import { hideReceivedMessage, SqsQueue } from '#commons/aws/sqs-queue';
 import { dynamoClient, s3Client, sqsClient } from '#commons/clients';
 import { loadConfig } from '#commons/config';
-import { jobConsumer } from '#commons/queue-consumer';
+import { jobConsumer, mediaDeadlineOf } from '#commons/queue-consumer';
 import { removeLeftoverWorkDirs } from '#commons/workdirs';
 import { type AssembleMessage, type DeliverMessage, type FetchMediaMessage, renderClipMessageSchema } from '#domain/messages';
 import { fetchedBackground } from './background.ts';
@@ -50,9 +50,7 @@ const deps: ClipJobDeps = {
   now: () => new Date(),
 };
 export const handler = jobConsumer(renderClipMessageSchema, renderJob, {
-  // The render's encode ends a minute before the function's own time limit: the watchdog, not Lambda, stops a
-  // slow render, and the upload and the clip's record still have time.
-  deps: ({ context }) => ({ ...deps, renderDeadline: () => Date.now() + context.getRemainingTimeInMillis() - 60_000 }),
+  deps: ({ context }) => ({ ...deps, renderDeadline: () => mediaDeadlineOf(context) }),
   maxReceives: config.maxReceiveCount,
   // A render killed by the timeout left its work dir here; nothing else runs in this environment now.
   beforeBatch: () => removeLeftoverWorkDirs('render'),

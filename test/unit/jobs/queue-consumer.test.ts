@@ -5,7 +5,7 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueJob } from '#commons/jobs';
-import { jobConsumer, queueConsumer, retryDelaySeconds } from '#commons/queue-consumer';
+import { jobConsumer, mediaDeadlineOf, queueConsumer, retryDelaySeconds } from '#commons/queue-consumer';
 import { JobFailedError } from '#domain/errors';
 import { assembleMessageSchema, deadLetteredJobSchema, deliverMessageSchema, renderClipMessageSchema } from '#domain/messages';
 
@@ -168,5 +168,10 @@ describe('message schemas', () => {
     expect(deliverMessageSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a', eventId: 'evt', attempt: 0 }).success).toBe(false);
     expect(deadLetteredJobSchema.safeParse({ kind: 'assemble', tenantId: 'acct_t', videoId: 'vid_a' }).success).toBe(true);
     expect(deadLetteredJobSchema.safeParse({ kind: 'deliver', tenantId: 'acct_t', videoId: 'vid_a' }).success).toBe(false);
+  });
+
+  it("ends a job's media runs a minute before the function's time limit (the render's and the assembly's one source)", () => {
+    const fifteenMinutes = { getRemainingTimeInMillis: () => 900_000 };
+    expect(mediaDeadlineOf(fifteenMinutes, 1_000_000)).toBe(1_000_000 + 840_000);
   });
 });
