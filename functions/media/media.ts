@@ -252,6 +252,21 @@ export interface FrameReader {
   close(): void;
 }
 
+/** The first `length` bytes of `chunks` (which hold at least that many), taken out of them. */
+function takeBytes(chunks: Buffer[], length: number): Buffer {
+  const taken = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const chunk = chunks[0]!;
+    const n = Math.min(chunk.length, length - filled);
+    chunk.copy(taken, filled, 0, n);
+    filled += n;
+    if (n === chunk.length) chunks.shift();
+    else chunks[0] = chunk.subarray(n);
+  }
+  return taken;
+}
+
 /**
  * Runs ffmpeg with `args` (its output a raw stream on `pipe:1`) and hands its frames out one by one, with
  * back-pressure: ffmpeg is paused while a few frames wait unread, so a long recording is never held in memory.
@@ -308,16 +323,7 @@ export function readFrames(args: string[], frameBytes: number, options: { budget
     wake();
   });
   const take = (): Buffer => {
-    const frame = Buffer.allocUnsafe(frameBytes);
-    let filled = 0;
-    while (filled < frameBytes) {
-      const chunk = chunks[0]!;
-      const n = Math.min(chunk.length, frameBytes - filled);
-      chunk.copy(frame, filled, 0, n);
-      filled += n;
-      if (n === chunk.length) chunks.shift();
-      else chunks[0] = chunk.subarray(n);
-    }
+    const frame = takeBytes(chunks, frameBytes);
     buffered -= frameBytes;
     if (buffered <= 4 * frameBytes) child.stdout.resume();
     return frame;
