@@ -6,8 +6,11 @@
  *   lips on "oo" against "ee";
  * - the seam: the colour step across the blend's boundary, against the same pixels of the footage's own frame;
  * - stillness: while one shape holds, the mouth's change from frame to frame, against the footage's own;
- * - the loop: the change across the base loop's wrap, against the footage's own frame-to-frame change.
- * With --keep <dir>, the look and a PNG of the lower face at every m/b/p are written there.
+ * - the loop: the change across the base loop's wrap, against the footage's own frame-to-frame change;
+ * - the colour: the cast of the laid lower face against the footage's own frame, each side of the mouth apart, and
+ *   the lower jaw's width as the landmark net reads both.
+ * With --keep <dir>, the look, a PNG of the lower face at every m/b/p and the frame of the strongest cast beside the
+ * footage's own are written there.
  *
  *   npx tsx infra/scripts/measure/video-bot-measures.ts <recording.mp4> [--look <dir>] [--keep <dir>]
  */
@@ -90,7 +93,7 @@ const rendered: Buffer[] = [];
 /** The footage's own frame under each drawn one (for the picture of the strongest colour cast). */
 const owns: Buffer[] = [];
 const seams: { drawn: number; own: number }[] = [];
-const casts: [number, number, number][] = [];
+const casts: ReturnType<typeof toneCast>[] = [];
 /** The drawn lower jaw's width against the footage's own under it, frame by frame (1: the same face). */
 const jaws: number[] = [];
 const still: { drawn: number; own: number }[] = [];
@@ -171,10 +174,12 @@ for (const [name, ipa] of [
 console.log(
   `seam step: drawn ${mean(seams.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(seams.map((s) => s.own)).toFixed(2)} (levels of 255)`,
 );
-const castSize = casts.map((c) => Math.max(...c.map(Math.abs)));
+/** A frame's cast: its larger side's largest channel. */
+const castSize = casts.map((c) => Math.max(...c.left.map(Math.abs), ...c.right.map(Math.abs)));
+const meanCast = (side: 'left' | 'right') => [0, 1, 2].map((c) => mean(casts.map((k) => k[side][c]!)).toFixed(1)).join(', ');
 console.log(
-  `colour cast on the cheeks and upper lip, drawn less the footage's own (R, G, B, levels of 255): mean ${[0, 1, 2].map((c) => mean(casts.map((k) => k[c]!)).toFixed(1)).join(', ')}; ` +
-    `largest channel's median ${quantile(castSize, 0.5).toFixed(1)}, 95th percentile ${quantile(castSize, 0.95).toFixed(1)}`,
+  `colour cast outside the lips where the blend is at least half on, drawn less the footage's own (R, G, B, levels of 255), each side of the mouth apart: ` +
+    `mean left ${meanCast('left')}, right ${meanCast('right')}; the larger side's largest channel: median ${quantile(castSize, 0.5).toFixed(1)}, 95th percentile ${quantile(castSize, 0.95).toFixed(1)}`,
 );
 console.log(
   `lower jaw's width, drawn / the footage's own (the landmark net on both): median ${quantile(jaws, 0.5).toFixed(3)}, ` +

@@ -125,21 +125,33 @@ export const quantile = (values: readonly number[], q: number) => {
 };
 
 /**
- * The drawn lower face's colour cast: per channel, the mean of `drawn` less `own` (the footage's own frame) over the
- * skin both show alike — where the blend is fully on (`weights` > 0.9), above the mouth box's bottom and outside it
- * (the cheeks and the upper lip; the lips and the chin differ by shape). A sample laid with the frame's colour gives
- * about 0; a patch of another tone gives its offset.
+ * The drawn lower face's colour cast on each side of the mouth: per channel, the mean of `drawn` less `own` (the
+ * footage's own frame) where the blend is at least half on (`weights` > 0.5) outside the lips' box (the cheeks, the
+ * upper lip, the chin and the jaw: the lips differ by shape), the left half of the face (the box's centre) apart from
+ * the right, so that a cast on one side and its opposite on the other do not cancel. (Only where the blend is fully
+ * on, above the box's bottom, one side held no pixel at all on the recordings measured: the mask is fully on mostly
+ * around the mouth.) A sample laid with the frame's colour gives about 0 on both sides; a patch of another tone, or a
+ * jaw's shadow laid where the frame has none, gives its offset on its side.
  */
-export function toneCast(drawn: Buffer, own: Buffer, weights: Float32Array, width: number, mouth: Box): [number, number, number] {
-  const sums = [0, 0, 0];
-  let count = 0;
-  for (let y = 0; y < mouth.y1; y++)
-    for (let x = 0; x < width; x++) {
-      if (weights[y * width + x]! <= 0.9) continue;
-      if (x >= mouth.x0 && x < mouth.x1 && y >= mouth.y0) continue;
-      const p = (y * width + x) * 4;
-      for (let c = 0; c < 3; c++) sums[c] = sums[c]! + drawn[p + c]! - own[p + c]!;
-      count++;
-    }
-  return sums.map((s) => (count ? s / count : 0)) as [number, number, number];
+export function toneCast(drawn: Buffer, own: Buffer, weights: Float32Array, width: number, mouth: Box): { left: Rgb; right: Rgb } {
+  const sums = [
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const counts = [0, 0];
+  const middle = (mouth.x0 + mouth.x1) / 2;
+  for (let p = 0; p < weights.length; p++) {
+    if (weights[p]! <= 0.5) continue;
+    const x = p % width;
+    const y = (p - x) / width;
+    if (x >= mouth.x0 && x < mouth.x1 && y >= mouth.y0 && y < mouth.y1) continue;
+    const side = x < middle ? 0 : 1;
+    for (let c = 0; c < 3; c++) sums[side]![c]! += drawn[4 * p + c]! - own[4 * p + c]!;
+    counts[side]!++;
+  }
+  const cast = (side: number) => sums[side]!.map((s) => (counts[side] ? s / counts[side]! : 0)) as Rgb;
+  return { left: cast(0), right: cast(1) };
 }
+
+/** A colour's red, green and blue. */
+type Rgb = [number, number, number];

@@ -3,7 +3,8 @@
  * blend): the sample, cut in face space, is carried onto the frame by the inverse of the similarity that brings
  * the frame's face onto the reference (its eyes and nose), colour-matched to the frame along the seam (a plane
  * fitted to their difference), and laid over it through a feathered mask. The mask covers the sample's jaw and the
- * frame's own (their union), so the jaw line is the sample's and the frame's chin never shows below it.
+ * frame's own (their union), so the frame's chin never shows below the sample's, but its sides stay within the frame's
+ * cheeks, so the face keeps its own width.
  *
  * A documented hot loop: it runs on every pixel of the lower face of every frame.
  */
@@ -25,11 +26,14 @@ const INSIDE_CHEEKS = 0.08;
 /** The largest colour shift the seam's match may apply, per channel. */
 const MAX_SHIFT = 28;
 
+/** The first of the jaw's points (JAW_POINTS) on the chin, from either end: those before it are the cheeks'. */
+const CHIN_FROM = 3;
+
 /** The mask's outline in face space, from a face's landmarks there: its jaw line pulled in at the cheeks, down at the chin. */
 function outline(jaw: readonly Point[], nose: Point, eyePx: number): Point[] {
   const centreX = (jaw[0]!.x + jaw[jaw.length - 1]!.x) / 2;
   const points = jaw.map((p, i) => {
-    const chin = i >= 3 && i <= jaw.length - 4;
+    const chin = i >= CHIN_FROM && i <= jaw.length - 1 - CHIN_FROM;
     const inward = Math.sign(centreX - p.x) * INSIDE_CHEEKS * eyePx;
     return chin ? { x: p.x + inward * 0.5, y: p.y + BELOW_CHIN * eyePx } : { x: p.x + inward, y: p.y };
   });
@@ -77,25 +81,44 @@ function feather(mask: Float32Array, width: number, height: number, radius: numb
   }
 }
 
+/** The leftmost and rightmost crossing of a polygon's edges with each row's centre line (undefined: none). */
+function rowSpans(polygon: readonly Point[], height: number): ({ from: number; to: number } | undefined)[] {
+  return Array.from({ length: height }, (_, y) => {
+    const cy = y + 0.5;
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < polygon.length; i++) {
+      const a = polygon[i]!;
+      const b = polygon[(i + 1) % polygon.length]!;
+      if (a.y <= cy === b.y <= cy) continue;
+      const x = a.x + ((cy - a.y) / (b.y - a.y)) * (b.x - a.x);
+      from = Math.min(from, x);
+      to = Math.max(to, x);
+    }
+    return from <= to ? { from, to } : undefined;
+  });
+}
+
 /**
- * The blend's mask in face space (lowerFaceSize): the union of the sample's and the frame's lower face, feathered,
- * zero at the sample's edges.
+ * The blend's mask in face space (lowerFaceSize): the union of the sample's and the frame's lower face, its sides cut
+ * to the frame's cheeks (above the frame's chin), feathered, zero at the sample's edges.
  */
 function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: number): Float32Array {
   const { width, height } = lowerFaceSize(eyePx);
   const mask = new Float32Array(width * height);
   const radius = Math.max(2, Math.round(FEATHER * eyePx));
+  const frameJaw = JAW_POINTS.map((j) => frameInFace[j]!);
+  const frameOutline = outline(frameJaw, frameInFace[33]!, eyePx);
   fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx));
-  fillPolygon(
-    mask,
-    width,
-    height,
-    outline(
-      JAW_POINTS.map((j) => frameInFace[j]!),
-      frameInFace[33]!,
-      eyePx,
-    ),
-  );
+  fillPolygon(mask, width, height, frameOutline);
+  // The cheeks' edge is the frame's: a sample cut from a face turned or lit otherwise is wider there (its cheek and
+  // the backdrop beyond it laid over the frame's own: a fuller, shadowed jaw, a light rim beside it). Below the
+  // cheeks, where an open mouth drops the sample's chin, the union stands, so the frame's chin never shows under it.
+  const cheeksEnd = Math.min(frameJaw[CHIN_FROM]!.y, frameJaw[frameJaw.length - 1 - CHIN_FROM]!.y);
+  for (const [y, span] of rowSpans(frameOutline, height).entries()) {
+    if (!span || y + 0.5 >= cheeksEnd) continue;
+    for (let x = 0; x < width; x++) if (x + 0.5 < span.from || x + 0.5 > span.to) mask[y * width + x] = 0;
+  }
   // Nothing within the feather of the sample's edge: the blur then ends inside the sample.
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
