@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPhotoLook } from '#functions/prepare/photo-look.ts';
 import { type FramePose, poses } from '#functions/render/engine/animation.ts';
 import { warpInto, warpRegion } from '#functions/render/engine/head-motion.ts';
-import { rigFor } from '#functions/render/engine/rigs/rig.ts';
+import { keepRig, rigFor } from '#functions/render/engine/rigs/rig.ts';
 import { type BotSprites, loadSprites } from '#functions/render/engine/sprites.ts';
 import type { TimedPhoneme } from '#functions/render/engine/types.ts';
 import { blendOver } from '#media/raster/blend';
@@ -232,5 +232,27 @@ describe('a photo bot moving its head', () => {
         expect(frame.subarray(0, width * split * 4).equals(whole(full)), `${JSON.stringify(pose)}, round ${round}`).toBe(true);
       }
     }
+  });
+
+  it.each([true, false])('kept for the next clip (withPanel %s), draws it exactly as a new rig does', (withPanel) => {
+    // The warped heads and bases the last clip left in the kept rig must never show in the next (rig.ts keepRig).
+    const options = { withPanel, bottom: 'flush' as const };
+    const clip = (shift: number): FramePose[] =>
+      Array.from({ length: 24 }, (_, i) => ({
+        ...still,
+        mouth: { frame: ['m0', 'm2', 'm4', 'm1', 'm3'][(i + shift) % 5]! },
+        eyesOpen: (i + shift) % 7 !== 6,
+        bodyX: (i + shift) % 10 < 5 ? 0 : -1,
+        headX: (i + shift) % 12 < 6 ? 1 : 0,
+        tilt: [0, 0.25, 0.5, -0.25, -0.5][Math.floor((i + shift) / 3) % 5]!,
+        nod: (i + shift) % 12 < 8 ? 0 : 2,
+      }));
+    const first = rigFor(sprites, options);
+    for (const pose of clip(0)) first.render(pose);
+    keepRig(sprites, options, first);
+    const kept = rigFor(sprites, options);
+    expect(kept).toBe(first);
+    const unlike = clip(3).filter((pose) => !Buffer.from(kept.render(pose)).equals(Buffer.from(rigFor(sprites, options).render(pose))));
+    expect(unlike).toEqual([]);
   });
 });
