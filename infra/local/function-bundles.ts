@@ -59,6 +59,9 @@ export async function functionBundle(root: string, entry: string, dir: string): 
     const record = JSON.parse(readFileSync(recordFile, 'utf8')) as BuildRecord;
     if (unchanged(root, record, entry)) return bundle;
   }
+  // A source saved while esbuild reads the sources may be bundled as it was and recorded as it is: one whose time is
+  // after the build began is recorded as unknown, so the next cold start builds again.
+  const started = Date.now();
   const result = await build({
     absWorkingDir: root,
     entryPoints: [resolve(root, entry)],
@@ -87,7 +90,7 @@ export async function functionBundle(root: string, entry: string, dir: string): 
   const inputs: BuildRecord['inputs'] = {};
   for (const file of Object.keys(result.metafile.inputs)) {
     const { size, mtimeMs } = statSync(join(root, file));
-    inputs[file] = { size, mtimeMs };
+    inputs[file] = mtimeMs > started ? { size: -1, mtimeMs: -1 } : { size, mtimeMs };
   }
   writeWhole(recordFile, JSON.stringify({ format: FORMAT, entry, inputs } satisfies BuildRecord));
   return bundle;

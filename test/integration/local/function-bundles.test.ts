@@ -3,7 +3,7 @@
  * cold start, reused while its files are unchanged, built again when one changed; an environment imports it without
  * tsx, and a module that does not build is an initialisation error that names it.
  */
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,27 @@ describe('function bundles', () => {
     write('greet.ts', `export const greeting = (name: string): string => \`good morning \${name}\`;\n`);
     await functionBundle(root, 'fn.ts', dir);
     expect(await (await load(bundle)).handler(), 'a changed module is in the bundle built again').toBe('good morning ava');
+  });
+
+  it('builds again at the next cold start when a source was saved after its build began (its bundle may hold it as it was)', async () => {
+    write('late.ts', `export const handler = async (): Promise<string> => 'first';\n`);
+    // Saved "during" the build: its time is after the build's start.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'late.ts'), later, later);
+    const dir = functionBundleDir(root, 'late');
+    const bundle = await functionBundle(root, 'late.ts', dir);
+    const built = statSync(bundle).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await functionBundle(root, 'late.ts', dir);
+    expect(statSync(bundle).mtimeMs, 'the source was not trusted: the bundle is built again').toBeGreaterThan(built);
+    // Built from a source saved before its build began, it is trusted again.
+    const rebuilt = statSync(bundle).mtimeMs;
+    utimesSync(join(root, 'late.ts'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await functionBundle(root, 'late.ts', dir);
+    const trusted = statSync(bundle).mtimeMs;
+    expect(trusted).toBeGreaterThan(rebuilt);
+    await functionBundle(root, 'late.ts', dir);
+    expect(statSync(bundle).mtimeMs).toBe(trusted);
   });
 
   it('runs an environment from the bundle, and reports a module that does not build as an initialisation error', async () => {
