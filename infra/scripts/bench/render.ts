@@ -18,14 +18,15 @@
  *   0.1, not reusable, over a 12-s 720p `testsrc2` + 440 Hz background (x264 default preset, AAC) that the
  *   service loops: **first** (the first video after the runtime starts) and then **warm**, with other words.
  * - every shape (`--shapes`, default all six) × every presenter kind (`--kinds`, default
- *   built-in,photo,drawn,scene,recorded,video): the 62-s clip over a 12-s background like a caller's (bench/support.ts
+ *   built-in,photo,drawn,scene,recorded,video,video-matte): the 62-s clip over a 12-s background like a caller's (bench/support.ts
  *   realWorldBackground), after one short warm-up clip of that shape and kind. `photo` is a bot the real prepare
  *   function makes from `--photo` (default test/fixtures/prepare/portrait.jpg); `drawn` one made from two of
  *   Ava's drawings; `scene` is Ava `large` with a logo, a title, two lower thirds and ducked music; `recorded` is
  *   Ava speaking a recording (`audio_url`) with its transcript: LibriVox sentences looped to `--recording-seconds`
  *   (default 60; bench/service.ts benchRecording, from Debian's pocketsphinx-testdata); `video` is a
  *   video bot the real prepare function makes from `--recording` (a file of one person speaking, 10 s to 5 min, at
- *   most 4.4 MB: it is sent as a form part; default test/fixtures/footage/person.mp4, a real person's recording).
+ *   most 4.4 MB: it is sent as a form part; default test/fixtures/footage/person.mp4, a real person's recording);
+ *   `video-matte` is the same bot with `remove_bot_background`, its matte laid over the shape's background.
  * `--pairs N` (default 3) pairs per row; `--quick` is the ordinary request and 16:9 720p built-in, one pair each.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -63,7 +64,7 @@ const ALL_SHAPES = '16:9@720p,16:9@1080p,9:16@720p,9:16@1080p,1:1@720p,1:1@1080p
 const DEFAULT_RECORDING = 'test/fixtures/footage/person.mp4';
 /** The `video` kind's bot, made from `--recording`. */
 const VIDEO_BOT = 'bench-video';
-const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video'] as const;
+const KINDS = ['built-in', 'photo', 'drawn', 'scene', 'recorded', 'video', 'video-matte'] as const;
 type Kind = (typeof KINDS)[number];
 
 const ORDINARY_SHAPE: Shape = { aspectRatio: '16:9', resolution: '720p' };
@@ -125,6 +126,8 @@ function kindFields(kind: Kind, bench: Bench): Partial<Variant> {
   if (kind === 'photo') return { botUid: 'bench-photo' };
   if (kind === 'drawn') return { botUid: 'bench-drawn' };
   if (kind === 'video') return { botUid: VIDEO_BOT };
+  // The same bot cut out of its recording's backdrop by the matte made at preparation, over the shape's background.
+  if (kind === 'video-matte') return { botUid: VIDEO_BOT, clip: { remove_bot_background: true } };
   if (kind === 'scene') return fullScene(bench.service.files);
   if (kind === 'recorded') return recordedClip(bench);
   return {};
@@ -199,7 +202,7 @@ async function main() {
       console.log(
         `drawn bot: PUT -> bot.ready ${(await service.makeBot('bench-drawn', drawnBotForm(join(root, 'functions', 'render', 'bots')))).toFixed(2)} s`,
       );
-    if (opts.kinds.includes('video'))
+    if (opts.kinds.includes('video') || opts.kinds.includes('video-matte'))
       console.log(`video bot: PUT -> bot.ready ${(await service.makeBot(VIDEO_BOT, videoBotForm(opts.recording))).toFixed(2)} s`);
     for (const shape of opts.shapes) for (const kind of opts.kinds) await shapeRow(bench, shape, kind);
   } finally {

@@ -244,30 +244,56 @@ export class FootageRig {
   }
 }
 
+/**
+ * The most memory a loop's matte is kept in, decoded (one byte a pixel, every frame of the loop): a 7-s loop of a
+ * `large` 720p bot is about 40 MB, a `full` 1080p one about 250 MB. A larger one is decoded again every time round.
+ */
+const MAX_KEPT_MATTE_BYTES = 256 * 1024 * 1024;
+
 /** A loop of the footage read frame after frame, over and over, each frame with its landmarks and recording's frames. */
 class FootageLoopReader {
   private count = 0;
+  /**
+   * The matte's frames of the loop's first time round, kept to lay again each time after (the loop repeats them):
+   * decoding and scaling the matte again cost the render about 3.5 CPU s a minute (docs/video-bots.md).
+   */
+  private readonly keptMatte: Buffer[] = [];
 
   constructor(
     private readonly reader: FrameReader,
     private readonly loop: FootageLoop,
     private readonly track: readonly Point[][],
     /** The loop's matte (one grey byte a pixel), read alongside: the person cut out of the recording's backdrop. */
-    private readonly matte?: FrameReader,
+    private matte?: FrameReader,
   ) {}
 
   /** The loop's next frame; in the crossfade at its end, the frame mixed into it and its landmarks mixed alike. */
   async next(): Promise<ShownFrame> {
     const frame = await this.reader.next();
     if (!frame) throw new Error('the footage loop ended early');
-    if (this.matte) {
-      const alpha = await this.matte.next();
-      if (!alpha) throw new Error("the footage loop's matte ended early");
-      for (let p = 0; p < alpha.length; p++) frame[p * 4 + 3] = alpha[p]!;
-    }
+    const alpha = await this.matteFrame(this.count);
+    if (alpha) for (let p = 0; p < alpha.length; p++) frame[p * 4 + 3] = alpha[p]!;
     const { source, mixed, amount } = loopFrameSources(this.loop, this.count++);
     if (mixed === undefined) return { frame, landmarks: this.track[source]!, sources: [source] };
     return { frame, landmarks: mixPoints(this.track[source]!, this.track[mixed]!, amount), sources: [source, mixed] };
+  }
+
+  /** The matte's frame `n` of the clip (undefined: no matte): read the first time round, then the one kept. */
+  private async matteFrame(n: number): Promise<Buffer | undefined> {
+    const period = this.loop.to - this.loop.from;
+    if (n >= period && this.keptMatte.length === period) return this.keptMatte[n % period];
+    if (!this.matte) return undefined;
+    const alpha = await this.matte.next();
+    if (!alpha) throw new Error("the footage loop's matte ended early");
+    if (n < period && alpha.length * period <= MAX_KEPT_MATTE_BYTES) {
+      this.keptMatte.push(alpha);
+      // The loop's every frame kept: nothing more to decode.
+      if (this.keptMatte.length === period) {
+        this.matte.close();
+        this.matte = undefined;
+      }
+    }
+    return alpha;
   }
 
   close() {
