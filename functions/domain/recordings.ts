@@ -77,10 +77,11 @@ const DIGIT = /[\p{Nd}\p{No}]/gu;
  */
 const LETTERS_SAID_PER_DIGIT = 7;
 /**
- * A pause: a run of punctuation at a word's end (`. , ; : ! ? …`, a closing quote or bracket, a dash between words;
- * not an apostrophe or a hyphen inside a word, nor the point of "3.14").
+ * A pause: a run of `, ; : ! ? …` wherever it stands ("a!a!" pauses at each), or of any other punctuation not
+ * followed by a letter or a digit (a sentence's point, a closing quote or bracket, a dash between words; not an
+ * apostrophe or a hyphen inside a word, nor the point of "3.14" or the first of "e.g.").
  */
-const PAUSE = /\p{P}+(?=\s|$)/gu;
+const PAUSE = /[,;:!?…]+|\p{P}+(?![\p{L}\p{N}])/gu;
 /**
  * espeak-ng pauses at each (measured with its en-us voice, infra/scripts/measure/transcript-reading.ts, beyond the
  * letter before it): 0.33 s at a comma, 0.41 s at a semicolon, a colon or an ellipsis, 0.48-0.52 s at the end of a

@@ -72,15 +72,18 @@ export function shuffledTranscript(script: SpeechScript): string | undefined {
 }
 
 /** The path ratio of espeak-ng's reading of `script` warped onto the recording's frames. */
-async function pathRatio(script: SpeechScript, espeakVoice: string, recording: Float32Array[], dir: string): Promise<number | undefined> {
+async function pathRatio(
+  script: SpeechScript,
+  espeakVoice: string,
+  recording: { frames: Float32Array[]; seconds: number },
+  dir: string,
+): Promise<number | undefined> {
   await mkdir(dir, { recursive: true });
-  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir, {
-    stopAfterSeconds: longestReading(recording.length / FRAMES_PER_SECOND),
-  });
+  const spoken = await readings.synthesize(script, { id: espeakVoice }, dir, { stopAfterSeconds: longestReading(recording.seconds) });
   // The same words as the transcript without its pauses, read past the bound the transcript's reading kept to: refused.
   if (spoken.stopped) throw new TranscriptMismatchError(undefined);
   const synth = mfccFrames(resampled(spoken.wavPath));
-  return synth.length < 2 ? undefined : warp(synth, recording).costRatio;
+  return synth.length < 2 ? undefined : warp(synth, recording.frames).costRatio;
 }
 
 /** 16-kHz mono samples of a WAV file espeak-ng wrote (at its own rate). */
@@ -110,14 +113,17 @@ export async function alignBySynthesis(
   // The recording's length against espeak-ng's (at 175 words a minute): a reader takes 1.0-1.8 times as long. Refused
   // here, before the MFCCs and the warp, whose work grows with the reading's length.
   const pace = recordingSeconds / spoken.durationSeconds;
-  if (!(pace >= MIN_PACE && pace <= MAX_PACE)) throw new TranscriptMismatchError(undefined);
+  // A reading cut at the bound is refused as it stands (its length is only a little over the bound).
+  if (spoken.stopped || !(pace >= MIN_PACE && pace <= MAX_PACE)) throw new TranscriptMismatchError(undefined);
   const synth = mfccFrames(resampled(spoken.wavPath));
   const recording = mfccFrames(pcm);
   if (synth.length < 2 || recording.length < 2) throw new TranscriptMismatchError(undefined);
   const { recordingFrameOf, costRatio } = warp(synth, recording);
   if (costRatio > MAX_PATH_COST_RATIO) throw new TranscriptMismatchError(1 - costRatio);
   const shuffled = shuffledTranscript(script);
-  const baseline = shuffled && (await pathRatio(speechScriptOf(shuffled), espeakVoice, recording, join(workDir, 'transcript-shuffled')));
+  const baseline =
+    shuffled &&
+    (await pathRatio(speechScriptOf(shuffled), espeakVoice, { frames: recording, seconds: recordingSeconds }, join(workDir, 'transcript-shuffled')));
   if (baseline && costRatio / baseline > MAX_SHUFFLED_RATIO) throw new TranscriptMismatchError(1 - costRatio);
   const toRecording = (seconds: number) =>
     recordingFrameOf[Math.max(0, Math.min(synth.length - 1, Math.round(seconds * FRAMES_PER_SECOND)))]! / FRAMES_PER_SECOND;
