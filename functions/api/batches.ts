@@ -23,7 +23,6 @@ import { limits } from '#domain/limits';
 import { downloadLink, posterLink } from '#domain/links';
 import type { BatchTickMessage } from '#domain/messages';
 import { ownTemplate } from '#domain/templates';
-import { isTestAccount } from '#domain/test-mode';
 import { pageSize } from './paging.ts';
 import { unreachableProblems } from './unreachable.ts';
 
@@ -36,10 +35,12 @@ const batches = new DynamoBatchStore(dynamoClient(), config.tables.batches);
 const templates = new DynamoTemplateStore(dynamoClient(), config.tables.templates);
 const videos = new DynamoVideoRepository(dynamoClient(), config.tables.videos);
 const objects = new S3ObjectStore(s3Client(), config.bucket);
+const accounts = new DynamoAccountStore(dynamoClient(), config.tables.accounts);
 const clipDeps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
+  accounts,
   voices: config.voices,
 };
 const recordings = { uploads: new DynamoUploadStore(dynamoClient(), config.tables.uploads), objects };
@@ -48,7 +49,7 @@ const startDeps = {
   objects,
   recordings,
   batchQueue: new SqsQueue<BatchTickMessage>(sqsClient(), config.queues.batch),
-  accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
+  accounts,
   now: () => new Date(),
   newBatchId,
 };
@@ -63,8 +64,7 @@ interface BatchInput {
 /** Every row checked, then the batch stored and its first look queued: 202 with where to follow it. */
 async function createBatch(input: CallerInput & BatchInput): Promise<HttpResult> {
   const template = await ownTemplate(templates, input.tenantId, input.uid);
-  const caller = { tenantId: input.tenantId, test: isTestAccount(await startDeps.accounts.get(input.tenantId)) };
-  const webhookUrl = await checkRows(template, input, caller, clipDeps, (command) => unreachableProblems(command, config.mode));
+  const webhookUrl = await checkRows(template, input, input.tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
   const batch = await startBatch(template, { webhookUrl, notifyEach: input.notifyEach, rows: input.rows }, input, startDeps);
   logger.info('batch created', { batch_id: batch.batchId, template_uid: template.uid, rows: batch.rowCount });
   const url = batchUrl(input.baseUrl, batch.batchId);
@@ -80,8 +80,7 @@ const createOnce = idempotentOperation<BatchInput>(config.tables.idempotency, cr
  */
 async function previewBatchRows(tenantId: string, input: BatchInput): Promise<HttpResult> {
   const template = await ownTemplate(templates, tenantId, input.uid);
-  const caller = { tenantId, test: isTestAccount(await startDeps.accounts.get(tenantId)) };
-  const webhookUrl = await checkRows(template, input, caller, clipDeps, (command) => unreachableProblems(command, config.mode));
+  const webhookUrl = await checkRows(template, input, tenantId, clipDeps, (command) => unreachableProblems(command, config.mode));
   await checkRowRecordings(template, input.rows, webhookUrl, tenantId, { ...recordings, now: () => new Date() });
   return json(200, { dry_run: true, template_uid: template.uid, rows: input.rows.length, first_row: previewBatch(template, input.rows) });
 }

@@ -10,7 +10,6 @@ import { toPublicTemplate } from '#commons/presenters/template';
 import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import { deleteTemplate, ownTemplate, parseTemplate, saveTemplate } from '#domain/templates';
-import { isTestAccount } from '#domain/test-mode';
 import { checkClips } from '#domain/videos';
 import { pageSize } from './paging.ts';
 import { unreachableProblems } from './unreachable.ts';
@@ -21,9 +20,9 @@ const clipDeps = {
   bots: new DynamoBotCatalog(dynamoClient(), config.tables.bots),
   accountBots: new DynamoAccountBotStore(dynamoClient(), config.tables.accountBots),
   clips: new DynamoClipLibrary(dynamoClient(), config.tables.clips),
+  accounts: new DynamoAccountStore(dynamoClient(), config.tables.accounts),
   voices: config.voices,
 };
-const accounts = new DynamoAccountStore(dynamoClient(), config.tables.accounts);
 
 export const handler = httpHandler({
   'PUT /v1/templates/{uid}': async (request) => {
@@ -32,9 +31,8 @@ export const handler = httpHandler({
     // The sample holds every placeholder's default: a default URL is refused now, as a value's is at create.
     const unreachable = unreachableProblems(command.sample, config.mode);
     if (unreachable.length) throw new InvalidRequestError(unreachable);
-    // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account, and
-    // a test account's kept clips are at the test resolution, as its videos are.
-    await checkClips(command.sample, tenantId, clipDeps, { test: isTestAccount(await accounts.get(tenantId)) });
+    // Checked as the sample request would be at create: its bots, voices and kept clips exist for this account.
+    await checkClips(command.sample, tenantId, clipDeps);
     const saved = await saveTemplate(tenantId, command, { templates, now: () => new Date() });
     logger.info('template saved', { template_uid: saved.uid, variables: saved.variables.length });
     return json(200, toPublicTemplate(saved, request.baseUrl));

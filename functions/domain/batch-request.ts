@@ -62,7 +62,7 @@ export async function checkRowRecordings(template: BatchInput['template'], rows:
   await claimRowRecordings(commands, tenantId, 'dry-run', deps, true);
 }
 
-type ClipDeps = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>;
+type ClipDeps = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices' | 'accounts'>;
 
 /** The lookups of a batch's rows, each asked once: 1000 rows of one bot read the bot once. */
 function memoised(deps: ClipDeps): ClipDeps {
@@ -73,6 +73,7 @@ function memoised(deps: ClipDeps): ClipDeps {
   };
   return {
     voices: deps.voices,
+    accounts: { get: (tenantId) => once(`account:${tenantId}`, () => deps.accounts.get(tenantId)) },
     bots: { list: () => deps.bots.list(), get: (uid) => once(`bot:${uid}`, () => deps.bots.get(uid)) },
     accountBots: { get: (tenantId, uid) => once(`own:${tenantId}:${uid}`, () => deps.accountBots.get(tenantId, uid)) },
     // The library itself with `get` memoised (a spread would drop the methods of its class).
@@ -85,17 +86,16 @@ function memoised(deps: ClipDeps): ClipDeps {
 /**
  * Every row checked as its own create request: its values (unknown, missing, too long), the filled request (a
  * `background` still a URL, a text still at most 2000 characters), its bots, voices and kept clips (ready now), as
- * the caller's account makes it (`test`: a test account's, at the test resolution with the watermark). `refuse` adds the caller's checks of a command (the address guard's, in the API). Problems are named by row
+ * the caller's account makes it (a test account's at the test resolution, with the watermark). `refuse` adds the caller's checks of a command (the address guard's, in the API). Problems are named by row
  * (`rows[17].first_name`); the webhook's once. Throws InvalidRequestError with the first limits.maxBatchProblems.
  */
 export async function checkRows(
   template: BatchInput['template'],
   command: Omit<StartBatchCommand, 'webhookUrl'> & { webhook: unknown },
-  caller: { tenantId: string; test: boolean },
+  tenantId: string,
   deps: ClipDeps,
   refuse: (command: CreateVideoCommand) => FieldProblem[] = () => [],
 ): Promise<string> {
-  const { tenantId, test } = caller;
   const problems: FieldProblem[] = [];
   const lookups = memoised(deps);
   let webhookUrl: string | undefined;
@@ -118,7 +118,7 @@ export async function checkRows(
       if (webhook.length && !webhookProblem) add(webhook);
       webhookProblem ||= webhook.length > 0;
       add(refused.filter((p) => p.path !== 'webhook').map(where));
-      await checkClips(parsed, tenantId, lookups, { test, bots: 'ready' });
+      await checkClips(parsed, tenantId, lookups, 'ready');
     } catch (error) {
       if (error instanceof InvalidRequestError) {
         const [webhook, rest] = [error.problems.filter((p) => p.path === 'webhook'), error.problems.filter((p) => p.path !== 'webhook')];

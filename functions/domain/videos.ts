@@ -222,35 +222,42 @@ function recordingOf(input: ClipInput, tenantId: string): Recording | undefined 
   return undefined;
 }
 
+/** The deps that find what a request's clips name, and the account they are made for. */
+type MadeDeps = Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices' | 'accounts'>;
+
 /**
- * The bots, voices and kept clips a request names exist for the account, without creating anything: how a
- * template is checked when it is saved (a bot still preparing is fine there; it must be ready when videos are made),
- * and a batch's rows when it is sent. `test`: the account is a test account, whose videos are made at the test
- * resolution (its kept clips are) with the watermark on every clip, as createVideo makes them.
+ * The request's clips as the account makes them, and their shape: a test account's at the test resolution (its kept
+ * clips are) with the watermark on every clip; a video known now to be too long (the test's 60 s too) is refused.
+ */
+async function madeForAccount(command: CreateVideoCommand, tenantId: string, deps: MadeDeps) {
+  const account = await deps.accounts.get(tenantId);
+  const test = isTestAccount(account);
+  const shape = test ? testShape(command.shape) : command.shape;
+  const resolved = await resolveClips(command.clips, tenantId, { ...command, shape }, deps);
+  const clips = test ? resolved.map(withWatermark) : resolved;
+  await ensureVideoMayFit(clips, tenantId, test, deps);
+  return { account, made: { clips, shape, test } };
+}
+
+/**
+ * The bots, voices and kept clips a request names exist for the account, and its record fits, without creating
+ * anything, as createVideo would make it (madeForAccount): how a template is checked when it is saved (a bot still
+ * preparing is fine there; it must be ready when videos are made), and a batch's rows when it is sent.
  */
 export async function checkClips(
   command: CreateVideoCommand,
   tenantId: string,
-  deps: Pick<CreateVideoDeps, 'bots' | 'accountBots' | 'clips' | 'voices'>,
-  {
-    test,
-    bots = 'exist',
-  }: {
-    test: boolean;
-    /** 'ready': an account's bot still preparing (or failed) is a 409 `bot_not_ready`, as at create. */
-    bots?: 'exist' | 'ready';
-  },
+  deps: MadeDeps,
+  /** 'ready': an account's bot still preparing (or failed) is a 409 `bot_not_ready`, as at create. */
+  bots: 'exist' | 'ready' = 'exist',
 ): Promise<void> {
   try {
-    const shape = test ? testShape(command.shape) : command.shape;
-    const resolved = await resolveClips(command.clips, tenantId, { ...command, shape }, deps);
-    const clips = test ? resolved.map(withWatermark) : resolved;
-    await ensureVideoMayFit(clips, tenantId, test, deps);
+    const { made } = await madeForAccount(command, tenantId, deps);
     // The largest record the create or a batch's row could store: a row's ids, longer than a create's.
     const batchId = newBatchId();
     const ids = { videoId: rowVideoId(batchId, limits.maxBatchRows), tenantId, keyId: newId('key') };
     const row = { batch: { batchId, row: limits.maxBatchRows }, roomChecked: true as const, sendsEvent: true };
-    refuseOversizedRecord(queuedVideoRecord(command, { clips, shape, test }, ids, new Date(), row));
+    refuseOversizedRecord(queuedVideoRecord(command, made, ids, new Date(), row));
   } catch (error) {
     if (!(error instanceof ConflictError) || bots === 'ready') throw error;
   }
@@ -342,17 +349,13 @@ export async function createVideo(
   deps: CreateVideoDeps,
   options?: BatchVideoOptions,
 ): Promise<CreatedVideo> {
-  const account = await deps.accounts.get(caller.tenantId);
-  const test = isTestAccount(account);
-  const shape = test ? testShape(command.shape) : command.shape;
-  const resolved = await resolveClips(command.clips, caller.tenantId, { ...command, shape }, deps);
-  const clips = test ? resolved.map(withWatermark) : resolved;
-  await ensureVideoMayFit(clips, caller.tenantId, test, deps);
+  const { account, made } = await madeForAccount(command, caller.tenantId, deps);
+  const { clips, test } = made;
   if (!options?.roomChecked) await ensureRoomForAnotherVideo(caller.tenantId, deps, account);
   const now = deps.now();
   const videoId = deps.newVideoId();
   const claimDeps = deps.recordings && { ...deps.recordings, now: deps.now };
-  const video = queuedVideoRecord(command, { clips, shape, test }, { videoId, tenantId: caller.tenantId, keyId: caller.keyId }, now, options);
+  const video = queuedVideoRecord(command, made, { videoId, tenantId: caller.tenantId, keyId: caller.keyId }, now, options);
   refuseOversizedRecord(video);
   // A batch's row speaks the uploads its batch claimed for it when the batch started.
   const uploadsTaken = options?.batch ? [] : await claimRecordings(command.clips, caller.tenantId, videoId, claimDeps);

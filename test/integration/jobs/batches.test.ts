@@ -87,12 +87,7 @@ beforeEach(async () => {
 
 async function newBatch(names: string[]) {
   const rows = readBatchRows(names.map((first_name) => ({ first_name })));
-  const webhookUrl = await checkRows(
-    template,
-    { webhook: 'https://hooks.test/batch', notifyEach: false, rows },
-    { tenantId: caller.tenantId, test: false },
-    deps,
-  );
+  const webhookUrl = await checkRows(template, { webhook: 'https://hooks.test/batch', notifyEach: false, rows }, caller.tenantId, deps);
   const batch = await startBatch(template, { webhookUrl, notifyEach: false, rows }, caller, {
     ...deps,
     batches,
@@ -318,12 +313,7 @@ describe("a batch's rows that speak their own recordings (audio_upload)", () => 
 
   const start = async (ids: string[]) => {
     const rows = readBatchRows(ids.map((recording) => ({ recording })));
-    const webhookUrl = await checkRows(
-      recorded,
-      { webhook: 'https://hooks.test/batch', notifyEach: false, rows },
-      { tenantId: voices.tenantId, test: false },
-      deps,
-    );
+    const webhookUrl = await checkRows(recorded, { webhook: 'https://hooks.test/batch', notifyEach: false, rows }, voices.tenantId, deps);
     return startBatch(recorded, { webhookUrl, notifyEach: false, rows }, voices, {
       ...deps,
       batches,
@@ -416,12 +406,7 @@ describe("a batch's rows over the video record's size", () => {
   it("refuses a batch whose row's video would be over the record size, naming the row", async () => {
     const template = await bigTemplate();
     const check = (rows: Record<string, string>[]) =>
-      checkRows(
-        template,
-        { webhook: 'https://hooks.test/batch', notifyEach: false, rows: readBatchRows(rows) },
-        { tenantId: caller.tenantId, test: false },
-        deps,
-      ).then(
+      checkRows(template, { webhook: 'https://hooks.test/batch', notifyEach: false, rows: readBatchRows(rows) }, caller.tenantId, deps).then(
         () => [],
         (error: InvalidRequestError) => error.problems.map((p) => p.path),
       );
@@ -431,8 +416,8 @@ describe("a batch's rows over the video record's size", () => {
   }, 120_000);
 
   it('passes at send only a row whose video a test key can store at release, with the ids a row gets', async () => {
-    // The send check sizes the row as the account stores it (a test key's: a watermark on every clip, the test flag)
-    // with a row's ids, so the largest row it passes is stored at release.
+    // The send check sizes the row as the account stores it (a test key's: a watermark on every clip, the test flag;
+    // it looks the account up) with a row's ids, so the largest row it passes is stored at release.
     const tester = { tenantId: 'acct_batch_tester', keyId: 'key_batch_tester' };
     await accounts.put({ tenantId: tester.tenantId, name: 'batch tests, test key', createdAt: clock.toISOString(), test: true });
     const template = await bigTemplate();
@@ -440,7 +425,7 @@ describe("a batch's rows over the video record's size", () => {
       checkRows(
         template,
         { webhook: 'https://hooks.test/batch', notifyEach: false, rows: readBatchRows([values(scale)]) },
-        { tenantId: tester.tenantId, test: true },
+        tester.tenantId,
         deps,
       ).then(
         () => true,

@@ -51,6 +51,7 @@ describe("a video's length at create", () => {
     const deps = {
       bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid: string) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
       accountBots: { get: async () => undefined },
+      accounts: { get: async () => undefined },
       voices: { polly: false },
       clips: {
         get: async (_tenant: string, uid: string) => (uid === kept.clipUid ? kept : undefined),
@@ -58,8 +59,8 @@ describe("a video's length at create", () => {
         list: async () => ({ items: [] }),
       },
     };
-    await expect(checkClips(withKept(3), 'acct_1', deps, { test: false })).resolves.toBeUndefined();
-    const error = await refusal(checkClips(withKept(4), 'acct_1', deps, { test: false }));
+    await expect(checkClips(withKept(3), 'acct_1', deps)).resolves.toBeUndefined();
+    const error = await refusal(checkClips(withKept(4), 'acct_1', deps));
     expect(error.problems.map((p) => p.path)).toEqual(['clips']);
   });
 
@@ -67,23 +68,27 @@ describe("a video's length at create", () => {
     // A test key's videos are made at 360p, so its kept clips are stored at 360p; the request asks for 720p (the
     // default). Before, the check compared the kept clip with the shape asked for, refusing what create takes.
     const testKept = keptClip({ durationSeconds: 4, shape: { aspectRatio: '16:9', resolution: '360p' } });
+    const account = (test: boolean) => ({
+      get: async () => ({ tenantId: 'acct_1', name: 'tests', createdAt: '2026-11-23T00:00:00Z', ...(test && { test: true as const }) }),
+    });
     const deps = {
       bots: { list: async () => [...BUILT_IN_BOTS], get: async (uid: string) => BUILT_IN_BOTS.find((b) => b.uid === uid) },
       accountBots: { get: async () => undefined },
+      accounts: account(true),
       voices: { polly: false },
       clips: { get: async () => testKept, put: async () => undefined, list: async () => ({ items: [] }) },
     };
-    await expect(checkClips(withKept(1), 'acct_1', deps, { test: true })).resolves.toBeUndefined();
+    await expect(checkClips(withKept(1), 'acct_1', deps)).resolves.toBeUndefined();
     const [video] = await createOnMemory(withKept(1), { kept: testKept, test: true });
     expect(video).toMatchObject({ test: true, shape: { resolution: '360p' } });
     // A live account's video at 720p cannot take a 360p kept clip: refused at the check as at create.
-    const error = await refusal(checkClips(withKept(1), 'acct_1', deps, { test: false }));
+    const error = await refusal(checkClips(withKept(1), 'acct_1', { ...deps, accounts: account(false) }));
     expect(error.problems).toEqual([
       { path: 'clips[0].clip_uid', message: expect.stringContaining('is 16:9 360p (640x360) and this video is 16:9 720p') },
     ]);
     // A test account's video over 60 s of kept clips is refused at the check as at create.
     const longKept = { ...testKept, durationSeconds: 61 };
-    const long = await refusal(checkClips(withKept(1), 'acct_1', { ...deps, clips: { ...deps.clips, get: async () => longKept } }, { test: true }));
+    const long = await refusal(checkClips(withKept(1), 'acct_1', { ...deps, clips: { ...deps.clips, get: async () => longKept } }));
     expect(long.problems.map((p) => p.path)).toEqual(['clips']);
   });
 });
