@@ -29,7 +29,7 @@ import { FaceTracker } from '../../../functions/prepare/footage/track.ts';
 import { clipTiming } from '../../../functions/render/engine/clip-timeline.ts';
 import { footageMouthFrames } from '../../../functions/render/engine/footage/footage-mouth.ts';
 import { FootageRig } from '../../../functions/render/engine/footage/footage-rig.ts';
-import { blendWeights } from '../../../functions/render/engine/footage/mouth-blend.ts';
+import { blendWeights, seamSpread } from '../../../functions/render/engine/footage/mouth-blend.ts';
 import { botHeightFor } from '../../../functions/render/engine/layout.ts';
 import { FPS } from '../../../functions/render/engine/types.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
@@ -94,6 +94,8 @@ const rendered: Buffer[] = [];
 const owns: Buffer[] = [];
 const seams: { drawn: number; own: number }[] = [];
 const casts: ReturnType<typeof toneCast>[] = [];
+/** The seam's spread on each drawn frame (the colour match's plane falls back to the mean under 0.05²). */
+const spreads: number[] = [];
 /** The drawn lower jaw's width against the footage's own under it, frame by frame (1: the same face). */
 const jaws: number[] = [];
 const still: { drawn: number; own: number }[] = [];
@@ -124,7 +126,9 @@ for (let i = 0; i < timing.frames; i++) {
   if (tracked.landmarks && ownRead) jaws.push(jawWidth(tracked.landmarks) / jawWidth(ownRead));
   const source = footage.loop.from + (i % loopLength);
   if (ownRead && measureMouth(track[source]!).opening < CLOSED_OPENING) ownClosed.push(measureMouth(ownRead).opening);
-  const weights = blendWeights({ width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx * rig.scale, sample });
+  const placed = { width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx * rig.scale, sample };
+  const weights = blendWeights(placed);
+  spreads.push(seamSpread(placed));
   seams.push({ drawn: seamStep(drawn, weights, width, h, reach), own: seamStep(own, weights, width, h, reach) });
   casts.push(toneCast(drawn, own, weights, width, mouthBox(landmarks, footage.eyePx * rig.scale, width, h)));
   if (before) {
@@ -173,6 +177,9 @@ for (const [name, ipa] of [
 }
 console.log(
   `seam step: drawn ${mean(seams.map((s) => s.drawn)).toFixed(2)}, the footage's own ${mean(seams.map((s) => s.own)).toFixed(2)} (levels of 255)`,
+);
+console.log(
+  `seam's spread (the narrower eigenvalue of its points' covariance in face space; the colour match's plane needs 0.0025): least ${Math.min(...spreads).toFixed(4)}, median ${quantile(spreads, 0.5).toFixed(4)} (${spreads.length} frames)`,
 );
 /** A frame's cast: its larger side's largest channel. */
 const castSize = casts.map((c) => Math.max(...c.left.map(Math.abs), ...c.right.map(Math.abs)));

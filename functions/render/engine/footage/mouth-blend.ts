@@ -130,8 +130,8 @@ function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: nu
 /**
  * Below this spread of the seam's points (the smaller eigenvalue of their u, v covariance; face-space units, 1 the
  * lower face's size), a plane's slopes rest on points nearly on one line or one spot: the mean difference alone is
- * used (a standard deviation of 0.05 of the face's size across them). On every drawn frame of two real recordings
- * (infra/scripts/measure/video-bot-measures.ts) the seam's was 0.072-0.088 (0.27-0.30 across): none falls back.
+ * used (a standard deviation of 0.05 of the face's size across them). infra/scripts/measure/video-bot-measures.ts
+ * reports every drawn frame's (docs/video-bots.md: far above it on two real recordings).
  */
 const MIN_SEAM_SPREAD = 0.05 ** 2;
 
@@ -172,7 +172,7 @@ export class SeamFit {
   }
 
   /** The smaller eigenvalue of the points' u, v covariance: how far they spread across their narrower way. */
-  private spread(): number {
+  spread(): number {
     const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
     const [mu, mv] = [su! / n!, sv! / n!];
     const [cuu, cuv, cvv] = [suu! / n! - mu * mu, suv! / n! - mu * mv, svv! / n! - mv * mv];
@@ -252,6 +252,32 @@ function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 
   return { toFace, size, mask, x0, x1, y0, y1, weightAt };
 }
 
+/** Every second pixel of the frame (each way) where the mask is partly on: the seam, in frame and face space. */
+function forEachSeamPoint(placement: ReturnType<typeof placementOf>, visit: (x: number, y: number, fx: number, fy: number) => void) {
+  const { toFace, size, mask, x0, x1, y0, y1 } = placement;
+  const { a, b, tx, ty } = toFace;
+  for (let y = y0; y <= y1; y += 2) {
+    let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
+    let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
+    for (let x = x0; x <= x1; x += 2, fx += 2 * a, fy += 2 * b) {
+      const m = maskAt(mask, size.width, size.height, fx, fy);
+      if (m > 0.1 && m < 0.9) visit(x, y, fx, fy);
+    }
+  }
+}
+
+/**
+ * How far the seam's points spread across their narrower way (SeamFit's spread; under MIN_SEAM_SPREAD the colour
+ * match is the mean difference alone): what infra/scripts/measure/video-bot-measures.ts reports.
+ * @internal Exported for the measuring script.
+ */
+export function seamSpread(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 'reference' | 'eyePx' | 'sample'>): number {
+  const placement = placementOf(input);
+  const fit = new SeamFit(placement.size.width, placement.size.height);
+  forEachSeamPoint(placement, (_x, _y, fx, fy) => fit.add(fx, fy, 0, 0, 0));
+  return fit.spread();
+}
+
 /** The mask's weight at (fx, fy) of face space, 0 outside it. */
 function maskAt(mask: Float32Array, width: number, height: number, fx: number, fy: number): number {
   const mx = Math.round(fx - 0.5);
@@ -277,7 +303,8 @@ export function blendWeights(input: Pick<BlendInput, 'width' | 'height' | 'landm
  */
 export function blendMouth(input: BlendInput): void {
   const { frame, width, sheet, sample } = input;
-  const { toFace, size, mask, x0, x1, y0, y1 } = placementOf(input);
+  const placement = placementOf(input);
+  const { toFace, size, mask, x0, x1, y0, y1 } = placement;
   const { a, b, tx, ty } = toFace;
   const tile = { x: sample.x, y: sample.y, ...size };
   const other = input.toward && input.toward.amount > 0 ? { x: input.toward.sample.x, y: input.toward.sample.y, ...size } : undefined;
@@ -294,17 +321,11 @@ export function blendMouth(input: BlendInput): void {
   // plane over face space (an offset and a slope across and down, per channel), so a sample lit from a little
   // further left or right than the frame is matched on both cheeks, not only on average.
   const fit = new SeamFit(size.width, size.height);
-  for (let y = y0; y <= y1; y += 2) {
-    let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
-    let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
-    for (let x = x0; x <= x1; x += 2, fx += 2 * a, fy += 2 * b) {
-      const m = maskAt(mask, size.width, size.height, fx, fy);
-      if (m <= 0.1 || m >= 0.9) continue;
-      sampled(fx, fy);
-      const p = (y * width + x) * 4;
-      fit.add(fx, fy, frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!);
-    }
-  }
+  forEachSeamPoint(placement, (x, y, fx, fy) => {
+    sampled(fx, fy);
+    const p = (y * width + x) * 4;
+    fit.add(fx, fy, frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!);
+  });
   const plane = fit.solve();
   const shift = [0, 0, 0];
   for (let y = y0; y <= y1; y++) {
