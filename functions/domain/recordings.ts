@@ -79,9 +79,10 @@ const LETTERS_SAID_PER_DIGIT = 7;
 /**
  * A pause: a run of `, ; : ! ? …` wherever it stands ("a!a!" pauses at each), or of any other punctuation not
  * followed by a letter or a digit (a sentence's point, a closing quote or bracket, a dash between words; not an
- * apostrophe or a hyphen inside a word, nor the point of "3.14" or the first of "e.g.").
+ * apostrophe or a hyphen inside a word, the point of "3.14" or the first of "e.g.", nor the point after an English
+ * title, "Mr.", which espeak-ng reads through).
  */
-const PAUSE = /[,;:!?…]+|\p{P}+(?![\p{L}\p{N}])/gu;
+const PAUSE = /[,;:!?…]+|(?<!\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr))\p{P}+(?![\p{L}\p{N}])/gu;
 /**
  * espeak-ng pauses at each (measured with its en-us voice, infra/scripts/measure/transcript-reading.ts, beyond the
  * letter before it): 0.33 s at a comma, 0.41 s at a semicolon, a colon or an ellipsis, 0.48-0.52 s at the end of a
@@ -99,10 +100,13 @@ const VOWEL = /[aeiouyæøœ]/i;
  */
 const LETTERS_SAID_PER_SPELLED_LETTER = 5;
 
+/** English titles without a vowel that espeak-ng reads as words ("mister", "doctor", "saint"), not letter by letter. */
+const TITLES = new Set(['Mr', 'Mrs', 'Ms', 'Dr', 'St', 'Jr', 'Sr']);
+
 /** The letters of the words `text` spells out rather than reads. */
 function spelledLetters(text: string): number {
   let letters = 0;
-  for (const [word] of text.matchAll(WORD)) if (!VOWEL.test(word.normalize('NFD'))) letters += word.length;
+  for (const [word] of text.matchAll(WORD)) if (!VOWEL.test(word.normalize('NFD')) && !TITLES.has(word)) letters += word.length;
   return letters;
 }
 

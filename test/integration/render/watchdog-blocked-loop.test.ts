@@ -59,7 +59,12 @@ describe('readFrames when its ffmpeg is killed from outside', () => {
       budgetSeconds: 60,
     });
     expect(await reader.next()).toHaveLength(64);
-    const pid = Number(execFileSync('pgrep', ['-f', '0x5a17e3'], { encoding: 'utf8' }).trim().split('\n')[0]);
+    // This process's own child: another run of this test elsewhere on the machine has its own.
+    const pid = Number(
+      execFileSync('pgrep', ['-P', String(process.pid), '-f', '0x5a17e3'], { encoding: 'utf8' })
+        .trim()
+        .split('\n')[0],
+    );
     process.kill(pid, 'SIGKILL');
     const read = async () => {
       for (let frame = await reader.next(); frame; frame = await reader.next());

@@ -260,6 +260,9 @@ describe("a transcript in another script than its voice's language", () => {
     // At the bar: 1,714 sentences of a letter say 11,998 letters, 1,715 say 12,005.
     expect(await problemsFor('espeak:en-us+m3', 'a! '.repeat(1714).trim())).toEqual([]);
     expect(await problemsFor('espeak:en-us+m3', 'a! '.repeat(1715).trim())).toEqual(refused);
+    // espeak-ng reads through an English title's point ("Mr. Darcy"), so it is no pause; another word's point is.
+    expect(await problemsFor('espeak:en-us+m3', 'Mr. Darcy came in '.repeat(666).trim())).toEqual([]);
+    expect(await problemsFor('espeak:en-us+m3', 'Xy. Darcy came in '.repeat(666).trim())).toEqual(refused);
     // An apostrophe or a hyphen inside a word is not a pause: 11,900 characters of them pass.
     expect(await problemsFor('espeak:en-us+m3', "don't well-known ".repeat(700).trim())).toEqual([]);
   });
