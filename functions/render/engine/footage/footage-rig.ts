@@ -66,7 +66,8 @@ export class FootageRig {
   private readonly unseen: Uint8Array;
   /** The rig's pixels per pixel of the footage. */
   readonly scale: number;
-  private readonly corners: Uint8Array;
+  /** The card's rounded corners: the pixels whose alpha is under 255, and their alpha. */
+  private readonly corners: { at: Uint32Array; alpha: Uint8Array };
   /** A cut-out figure's alpha factor on each row (fading out toward its bottom edge), or undefined. */
   private readonly fade?: Float32Array;
   private reader?: FrameReader;
@@ -96,7 +97,7 @@ export class FootageRig {
     this.track = raw.map((frame) => Array.from({ length: frame.length / 2 }, (_, i) => ({ x: frame[2 * i]!, y: frame[2 * i + 1]! })));
     this.unseen = new Uint8Array(this.footage.frames);
     for (const [from, to] of this.footage.unseen ?? []) this.unseen.fill(1, from, to);
-    this.corners = cornerAlpha(this.width, this.height, rounded ? Math.round(CORNER_SHARE * this.height) : 0);
+    this.corners = cornerCuts(this.width, this.height, rounded ? Math.round(CORNER_SHARE * this.height) : 0);
     this.fade = cutout?.fadeBottom ? bottomFade(this.height) : undefined;
   }
 
@@ -172,7 +173,8 @@ export class FootageRig {
       }
       return frame;
     }
-    for (let p = 0; p < this.corners.length; p++) if (this.corners[p]! < 255) frame[p * 4 + 3] = this.corners[p]!;
+    const { at, alpha } = this.corners;
+    for (let k = 0; k < at.length; k++) frame[at[k]! * 4 + 3] = alpha[k]!;
     return frame;
   }
 
@@ -330,6 +332,15 @@ function mixShown(a: ShownFrame, b: ShownFrame, amount: number): ShownFrame {
     for (let c = p; c < p + 3; c++) pixels[c] = Math.round((pixels[c]! * wA + other[c]! * wB) / total);
   }
   return { frame: pixels, landmarks: mixPoints(a.landmarks, b.landmarks, amount), sources: [...a.sources, ...b.sources] };
+}
+
+/** The pixels of a card with rounded corners whose alpha is under 255 (the corners'), and their alpha. */
+function cornerCuts(width: number, height: number, radius: number): { at: Uint32Array; alpha: Uint8Array } {
+  const all = cornerAlpha(width, height, radius);
+  const cut: number[] = [];
+  for (let p = 0; p < all.length; p++) if (all[p]! < 255) cut.push(p);
+  const at = Uint32Array.from(cut);
+  return { at, alpha: Uint8Array.from(at, (p) => all[p]!) };
 }
 
 /** Alpha of a card with rounded corners (255 inside), per pixel. */
