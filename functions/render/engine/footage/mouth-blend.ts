@@ -45,17 +45,21 @@ function outline(jaw: readonly Point[], nose: Point, eyePx: number): Point[] {
 /** Fills a polygon (even-odd, pixel centres) into `mask` (width x height) with 1. */
 function fillPolygon(mask: Float32Array, width: number, height: number, polygon: readonly Point[]) {
   for (let y = 0; y < height; y++) {
-    const cy = y + 0.5;
-    const xs: number[] = [];
-    for (let i = 0; i < polygon.length; i++) {
-      const a = polygon[i]!;
-      const b = polygon[(i + 1) % polygon.length]!;
-      if (a.y <= cy !== b.y <= cy) xs.push(a.x + ((cy - a.y) / (b.y - a.y)) * (b.x - a.x));
-    }
-    xs.sort((p, q) => p - q);
+    const xs = crossings(polygon, y + 0.5).sort((p, q) => p - q);
     for (let k = 0; k + 1 < xs.length; k += 2)
       for (let x = Math.max(0, Math.ceil(xs[k]! - 0.5)); x <= Math.min(width - 1, Math.floor(xs[k + 1]! - 0.5)); x++) mask[y * width + x] = 1;
   }
+}
+
+/** Where a polygon's edges cross the line y = `cy`, in the edges' order. */
+function crossings(polygon: readonly Point[], cy: number): number[] {
+  const xs: number[] = [];
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % polygon.length]!;
+    if (a.y <= cy !== b.y <= cy) xs.push(a.x + ((cy - a.y) / (b.y - a.y)) * (b.x - a.x));
+  }
+  return xs;
 }
 
 /** Two box blurs of `radius` (about a Gaussian), rows then columns: a running sum along each line, outside counted 0. */
@@ -84,18 +88,8 @@ function feather(mask: Float32Array, width: number, height: number, radius: numb
 /** The leftmost and rightmost crossing of a polygon's edges with each row's centre line (undefined: none). */
 function rowSpans(polygon: readonly Point[], height: number): ({ from: number; to: number } | undefined)[] {
   return Array.from({ length: height }, (_, y) => {
-    const cy = y + 0.5;
-    let from = Number.POSITIVE_INFINITY;
-    let to = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < polygon.length; i++) {
-      const a = polygon[i]!;
-      const b = polygon[(i + 1) % polygon.length]!;
-      if (a.y <= cy === b.y <= cy) continue;
-      const x = a.x + ((cy - a.y) / (b.y - a.y)) * (b.x - a.x);
-      from = Math.min(from, x);
-      to = Math.max(to, x);
-    }
-    return from <= to ? { from, to } : undefined;
+    const xs = crossings(polygon, y + 0.5);
+    return xs.length ? { from: Math.min(...xs), to: Math.max(...xs) } : undefined;
   });
 }
 
