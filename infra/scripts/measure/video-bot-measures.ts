@@ -10,9 +10,9 @@
  * - the colour: the cast of the laid lower face against the footage's own frame, each side of the mouth apart, and
  *   the lower jaw's width as the landmark net reads both.
  * With --keep <dir>, the look, a PNG of the lower face at every m/b/p and the frame of the strongest cast beside the
- * footage's own are written there.
+ * footage's own are written there (and with --frames 37,83 those frames beside the footage's own).
  *
- *   npx tsx infra/scripts/measure/video-bot-measures.ts <recording.mp4> [--look <dir>] [--keep <dir>]
+ *   npx tsx infra/scripts/measure/video-bot-measures.ts <recording.mp4> [--look <dir>] [--keep <dir> [--frames <n,n>]]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,10 @@ import {
   VISEME_SENTENCE,
 } from '../support/footage-measures.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { keep: { type: 'string' }, look: { type: 'string' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { keep: { type: 'string' }, look: { type: 'string' }, frames: { type: 'string' } },
+});
 const recording = positionals[0];
 if (!recording && !values.look) throw new Error('usage: video-bot-measures.ts <recording> [--look <dir>] [--keep <dir>]');
 const root = mkdtempSync(join(tmpdir(), 'vidbot-measures-'));
@@ -201,16 +204,19 @@ console.log(
 );
 
 if (values.keep) {
-  // The frame of the strongest colour cast beside the footage's own frame under it.
+  mkdirSync(values.keep, { recursive: true });
+  // The frame of the strongest colour cast beside the footage's own frame under it, and any frames asked for.
   const drawnFrames = rendered.flatMap((frame, i) => (owns[i] ? [i] : []));
   const worst = drawnFrames[castSize.indexOf(Math.max(...castSize))];
-  if (worst !== undefined) {
+  const asked = (values.frames ?? '').split(',').filter(Boolean).map(Number);
+  for (const [name, f] of [['cast', worst], ...asked.map((n) => ['frame', n] as const)] as const) {
+    if (f === undefined || !owns[f]) continue;
     const png = new PNG({ width: 2 * width, height: h });
     for (let y = 0; y < h; y++) {
-      rendered[worst]!.copy(png.data, y * 8 * width, y * 4 * width, (y + 1) * 4 * width);
-      owns[worst]!.copy(png.data, y * 8 * width + 4 * width, y * 4 * width, (y + 1) * 4 * width);
+      rendered[f]!.copy(png.data, y * 8 * width, y * 4 * width, (y + 1) * 4 * width);
+      owns[f]!.copy(png.data, y * 8 * width + 4 * width, y * 4 * width, (y + 1) * 4 * width);
     }
-    writeFileSync(join(values.keep, `cast-frame${worst}.png`), PNG.sync.write(png));
+    writeFileSync(join(values.keep, `${name}-frame${f}.png`), PNG.sync.write(png));
   }
   // The lower face of the frame where each bilabial was most closed, side by side.
   for (const [k, b] of bilabials.entries()) {
