@@ -10,6 +10,7 @@
  */
 import { applySimilarity, invertSimilarity, JAW_POINTS, lowerFaceSize, type Point, type Similarity, toReference } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
+import { SeamMembrane } from './seam-membrane.ts';
 
 /** The atlas's sheet, decoded: RGB. */
 export interface AtlasSheet {
@@ -93,24 +94,41 @@ function rowSpans(polygon: readonly Point[], height: number): ({ from: number; t
   });
 }
 
+/** The mask's grid: one value per MASK_STEP x MASK_STEP px of face space (its feather spans about 18 such px). */
+const MASK_STEP = 2;
+
+/** The blend's mask: weights 0 (the frame) to 1 (the sample) on a grid of face space, MASK_STEP px a cell. */
+interface FaceMask {
+  values: Float32Array;
+  width: number;
+  height: number;
+  /** Face-space y where the frame's chin begins (its cheeks end). */
+  cheeksEnd: number;
+}
+
 /**
- * The blend's mask in face space (lowerFaceSize): the union of the sample's and the frame's lower face, its sides cut
- * to the frame's cheeks (above the frame's chin), feathered, zero at the sample's edges.
+ * The blend's mask over the lower face (lowerFaceSize): the union of the sample's and the frame's lower face, its
+ * sides cut to the frame's cheeks (above the frame's chin), feathered, zero at the sample's edges. Built on a grid
+ * of MASK_STEP px: a quarter of the cells to fill and feather on every frame, for a weight that changes by a
+ * twentieth from one cell to the next across the feather.
  */
-function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: number): Float32Array {
-  const { width, height } = lowerFaceSize(eyePx);
+function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: number): FaceMask {
+  const face = lowerFaceSize(eyePx);
+  const width = Math.ceil(face.width / MASK_STEP);
+  const height = Math.ceil(face.height / MASK_STEP);
+  const onGrid = (p: Point) => ({ x: p.x / MASK_STEP, y: p.y / MASK_STEP });
   const mask = new Float32Array(width * height);
-  const radius = Math.max(2, Math.round(FEATHER * eyePx));
+  const radius = Math.max(1, Math.round((FEATHER * eyePx) / MASK_STEP));
   const frameJaw = JAW_POINTS.map((j) => frameInFace[j]!);
-  const frameOutline = outline(frameJaw, frameInFace[33]!, eyePx);
-  fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx));
+  const frameOutline = outline(frameJaw, frameInFace[33]!, eyePx).map(onGrid);
+  fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx).map(onGrid));
   fillPolygon(mask, width, height, frameOutline);
   // The cheeks' edge is the frame's: a sample cut from a face turned or lit otherwise is wider there (its cheek and
   // the backdrop beyond it laid over the frame's own: a fuller, shadowed jaw, a light rim beside it). Below the
   // cheeks, where an open mouth drops the sample's chin, the union stands, so the frame's chin never shows under it.
   const cheeksEnd = Math.min(frameJaw[CHIN_FROM]!.y, frameJaw[frameJaw.length - 1 - CHIN_FROM]!.y);
   for (const [y, span] of rowSpans(frameOutline, height).entries()) {
-    if (!span || y + 0.5 >= cheeksEnd) continue;
+    if (!span || (y + 0.5) * MASK_STEP >= cheeksEnd) continue;
     for (let x = 0; x < width; x++) if (x + 0.5 < span.from || x + 0.5 > span.to) mask[y * width + x] = 0;
   }
   // Nothing within the feather of the sample's edge: the blur then ends inside the sample.
@@ -118,7 +136,7 @@ function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: nu
     for (let x = 0; x < width; x++)
       if (x < radius * 2 || y < radius * 2 || x >= width - radius * 2 || y >= height - radius * 2) mask[y * width + x] = 0;
   feather(mask, width, height, radius);
-  return mask;
+  return { values: mask, width, height, cheeksEnd };
 }
 
 /**
@@ -242,19 +260,19 @@ function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 
   const x1 = Math.min(width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
-  const weightAt = (fx: number, fy: number) => maskAt(mask, size.width, size.height, fx, fy);
+  const weightAt = (fx: number, fy: number) => maskAt(mask, fx, fy);
   return { toFace, size, mask, x0, x1, y0, y1, weightAt };
 }
 
 /** Every second pixel of the frame (each way) where the mask is partly on: the seam, in frame and face space. */
 function forEachSeamPoint(placement: ReturnType<typeof placementOf>, visit: (x: number, y: number, fx: number, fy: number) => void) {
-  const { toFace, size, mask, x0, x1, y0, y1 } = placement;
+  const { toFace, mask, x0, x1, y0, y1 } = placement;
   const { a, b, tx, ty } = toFace;
   for (let y = y0; y <= y1; y += 2) {
     let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
     let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
     for (let x = x0; x <= x1; x += 2, fx += 2 * a, fy += 2 * b) {
-      const m = maskAt(mask, size.width, size.height, fx, fy);
+      const m = maskAt(mask, fx, fy);
       if (m > 0.1 && m < 0.9) visit(x, y, fx, fy);
     }
   }
@@ -272,11 +290,11 @@ export function seamSpread(input: Pick<BlendInput, 'width' | 'height' | 'landmar
   return fit.spread();
 }
 
-/** The mask's weight at (fx, fy) of face space, 0 outside it. */
-function maskAt(mask: Float32Array, width: number, height: number, fx: number, fy: number): number {
-  const mx = Math.round(fx - 0.5);
-  const my = Math.round(fy - 0.5);
-  return mx < 0 || my < 0 || mx >= width || my >= height ? 0 : mask[my * width + mx]!;
+/** The mask's weight at (fx, fy) of face space (its cell's), 0 outside it. */
+function maskAt(mask: FaceMask, fx: number, fy: number): number {
+  const mx = Math.floor(fx / MASK_STEP);
+  const my = Math.floor(fy / MASK_STEP);
+  return mx < 0 || my < 0 || mx >= mask.width || my >= mask.height ? 0 : mask.values[my * mask.width + mx]!;
 }
 
 /** The blend's weight (0 the frame .. 1 the sample) of every pixel of the frame: what the seam's measure reads. */
@@ -315,24 +333,42 @@ export function blendMouth(input: BlendInput): void {
   // plane over face space (an offset and a slope across and down, per channel), so a sample lit from a little
   // further left or right than the frame is matched on both cheeks, not only on average.
   const fit = new SeamFit(size.width, size.height);
+  const seam: number[] = [];
   forEachSeamPoint(placement, (x, y, fx, fy) => {
     sampled(fx, fy);
     const p = (y * width + x) * 4;
-    fit.add(fx, fy, frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!);
+    const d = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!] as const;
+    fit.add(fx, fy, ...d);
+    seam.push(fx, fy, ...d);
   });
   const plane = fit.solve();
+  const planeAt = (fx: number, fy: number, c: number) =>
+    plane[3 * c]! + plane[3 * c + 1]! * (fx / size.width - 0.5) + plane[3 * c + 2]! * (fy / size.height - 0.5);
+  // What the plane leaves along the seam above the frame's chin, carried inward as a membrane (seam-membrane.ts).
+  // Below it the seam crosses the jaw's line, where the frame's shadow under the chin and the sample's chin differ
+  // by where each jaw is, not by the light: there the membrane is left free.
+  const membrane = new SeamMembrane(size.width, size.height);
+  for (let k = 0; k < seam.length; k += 5) {
+    const [fx, fy] = [seam[k]!, seam[k + 1]!];
+    if (fy >= mask.cheeksEnd) continue;
+    membrane.add(fx, fy, seam[k + 2]! - planeAt(fx, fy, 0), seam[k + 3]! - planeAt(fx, fy, 1), seam[k + 4]! - planeAt(fx, fy, 2));
+  }
+  membrane.solve(placement.weightAt);
+  const local = [0, 0, 0];
   const shift = [0, 0, 0];
   for (let y = y0; y <= y1; y++) {
     let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
     let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
     for (let x = x0; x <= x1; x++, fx += a, fy += b) {
-      const m = maskAt(mask, size.width, size.height, fx, fy);
+      const m = maskAt(mask, fx, fy);
       if (m <= 0.002) continue;
       sampled(fx, fy);
       const p = (y * width + x) * 4;
       const u = fx / size.width - 0.5;
       const v = fy / size.height - 0.5;
-      for (let c = 0; c < 3; c++) shift[c] = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, plane[3 * c]! + plane[3 * c + 1]! * u + plane[3 * c + 2]! * v));
+      membrane.at(fx, fy, local);
+      for (let c = 0; c < 3; c++)
+        shift[c] = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, plane[3 * c]! + plane[3 * c + 1]! * u + plane[3 * c + 2]! * v + local[c]!));
       for (let c = 0; c < 3; c++) {
         const shifted = Math.min(255, Math.max(0, colour[c]! + shift[c]!));
         frame[p + c] = Math.round(frame[p + c]! + (shifted - frame[p + c]!) * m);
