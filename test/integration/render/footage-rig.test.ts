@@ -14,7 +14,7 @@ import { cutFootage, readFootage } from '#functions/media/footage-media.ts';
 import { runFfmpeg } from '#functions/media/media.ts';
 import { fullFootageBox } from '#functions/render/engine/footage/footage-bot.ts';
 import { SWITCH_FRAMES } from '#functions/render/engine/footage/footage-listening.ts';
-import { FootageRig } from '#functions/render/engine/footage/footage-rig.ts';
+import { FootageRig, MAX_KEPT_LOOP_BYTES } from '#functions/render/engine/footage/footage-rig.ts';
 import { blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { SpeechLongerThanRecordingError } from '#functions/render/engine/types.ts';
@@ -237,6 +237,28 @@ describe('the footage rig measured against the footage', () => {
       }
       // The frames seen still get their mouth.
       expect(mouthed, play).toBeGreaterThan(0);
+      originals.close();
+      rig.close();
+    }
+  }, 300_000);
+
+  it('lays the loop it kept from its first time round as the footage decoded afresh, frame for frame, two and a half times round', async () => {
+    const footage = manifest.footage!;
+    const period = footage.loop.to - footage.loop.from;
+    // Every frame declared unseen: no mouth is laid, so the rig's frames are the loop's own as it shows them.
+    const bare: BotManifest = { ...manifest, footage: { ...footage, unseen: [[0, footage.frames]] } };
+    const rig = await FootageRig.open(look.dir, bare, 240, false, 'loop');
+    const originals = readFootage(join(look.dir, footage.loop.file), rig, { loop: true, seconds: 60 });
+    try {
+      expect(MAX_KEPT_LOOP_BYTES).toBeGreaterThan(4 * rig.width * rig.height * period);
+      for (let i = 0; i < 2.5 * period; i++) {
+        const own = Buffer.from((await originals.next())!);
+        const drawn = await rig.render(i, { frame: 'm2' }, 60);
+        if (!drawn.equals(own)) throw new Error(`frame ${i} (time round ${Math.floor(i / period) + 1}) differs from the loop decoded afresh`);
+        // The frame handed out is the caller's: changing it leaves the kept one as it was.
+        drawn.fill(0);
+      }
+    } finally {
       originals.close();
       rig.close();
     }

@@ -74,6 +74,8 @@ export class FootageRig {
   /** The base loop, and the listening loop when the look has one (./footage-listening.ts). */
   private speaking?: FootageLoopReader;
   private listening?: FootageLoopReader;
+  /** What the loops may still keep of their first time round (MAX_KEPT_LOOP_BYTES). */
+  private readonly keptBytes: KeptBytes = { left: MAX_KEPT_LOOP_BYTES };
   /** As recorded: the recording's frame last read (its index, and its pixels before a mouth was laid on them). */
   private recorded?: { index: number; pixels: Buffer };
   private held?: { frame: string; sample: MouthSample };
@@ -197,6 +199,8 @@ export class FootageRig {
         loop,
         this.track,
         this.cutout && loop.matte ? readFootage(join(this.dir, loop.matte), this, { loop: true, seconds, grey: true }) : undefined,
+        this.width * this.height,
+        this.keptBytes,
       );
     if (share < 1) this.speaking ??= open(this.footage.loop);
     if (share > 0) this.listening ??= open(listen!);
@@ -247,51 +251,79 @@ export class FootageRig {
 }
 
 /**
- * The most memory a loop's matte is kept in, decoded (one byte a pixel, every frame of the loop): a 7-s loop of a
- * `large` 720p bot is about 40 MB, a `full` 1080p one about 250 MB. A larger one is decoded again every time round.
+ * The most memory a rig keeps its loops' first time round in, decoded, all its loops together: a loop's frames
+ * (RGBA, the matte's alpha in them) when they fit, else its matte alone (one byte a pixel), else nothing (decoded
+ * again every time round). A 5-s loop of a `medium` 720p bot's frames is about 80 MB; a `full` 1080p one's matte
+ * about 250 MB, its frames four times that.
+ * @internal Exported for its tests.
  */
-const MAX_KEPT_MATTE_BYTES = 256 * 1024 * 1024;
+export const MAX_KEPT_LOOP_BYTES = 256 * 1024 * 1024;
 
-/** A loop of the footage read frame after frame, over and over, each frame with its landmarks and recording's frames. */
+/** What a rig has left of MAX_KEPT_LOOP_BYTES, shared by its loops' readers. */
+interface KeptBytes {
+  left: number;
+}
+
+/**
+ * A loop of the footage read frame after frame, over and over, each frame with its landmarks and recording's
+ * frames. The loop repeats the same frames, so its first time round is kept (KeptBytes allowing) and laid again each
+ * time after: decoding and scaling the footage and its matte again cost the render a few CPU s a minute
+ * (docs/video-bots.md, "Render cost").
+ */
 class FootageLoopReader {
   private count = 0;
-  /**
-   * The matte's frames of the loop's first time round, kept to lay again each time after (the loop repeats them):
-   * decoding and scaling the matte again cost the render about 3.5 CPU s a minute (docs/video-bots.md).
-   */
-  private readonly keptMatte: Buffer[] = [];
+  private readonly period: number;
+  /** The loop's frames kept ('frames'), its matte's ('matte'), or none. */
+  private readonly keeps: 'frames' | 'matte' | 'none';
+  private readonly kept: Buffer[] = [];
 
   constructor(
-    private readonly reader: FrameReader,
+    private reader: FrameReader | undefined,
     private readonly loop: FootageLoop,
     private readonly track: readonly Point[][],
     /** The loop's matte (one grey byte a pixel), read alongside: the person cut out of the recording's backdrop. */
-    private matte?: FrameReader,
-  ) {}
+    private matte: FrameReader | undefined,
+    pixels: number,
+    budget: KeptBytes,
+  ) {
+    this.period = loop.to - loop.from;
+    const cost = { frames: 4 * pixels * this.period, matte: pixels * this.period };
+    this.keeps = cost.frames <= budget.left ? 'frames' : matte && cost.matte <= budget.left ? 'matte' : 'none';
+    if (this.keeps !== 'none') budget.left -= cost[this.keeps];
+  }
 
-  /** The loop's next frame; in the crossfade at its end, the frame mixed into it and its landmarks mixed alike. */
+  /** The loop's next frame (the caller's to change); in the crossfade at its end, the frame mixed into it and its landmarks mixed alike. */
   async next(): Promise<ShownFrame> {
-    const frame = await this.reader.next();
-    if (!frame) throw new Error('the footage loop ended early');
-    const alpha = await this.matteFrame(this.count);
-    if (alpha) for (let p = 0; p < alpha.length; p++) frame[p * 4 + 3] = alpha[p]!;
-    const { source, mixed, amount } = loopFrameSources(this.loop, this.count++);
+    const n = this.count++;
+    const frame = n >= this.period && this.keeps === 'frames' ? Buffer.from(this.kept[n % this.period]!) : await this.decoded(n);
+    const { source, mixed, amount } = loopFrameSources(this.loop, n);
     if (mixed === undefined) return { frame, landmarks: this.track[source]!, sources: [source] };
     return { frame, landmarks: mixPoints(this.track[source]!, this.track[mixed]!, amount), sources: [source, mixed] };
   }
 
+  /** The clip's frame `n` decoded, the matte's alpha in it; on the first time round, kept if the loop keeps its frames. */
+  private async decoded(n: number): Promise<Buffer> {
+    const frame = await this.reader?.next();
+    if (!frame) throw new Error('the footage loop ended early');
+    const alpha = await this.matteFrame(n);
+    if (alpha) for (let p = 0; p < alpha.length; p++) frame[p * 4 + 3] = alpha[p]!;
+    if (this.keeps === 'frames') {
+      this.kept.push(Buffer.from(frame));
+      // The loop's every frame kept: nothing more to decode.
+      if (this.kept.length === this.period) this.close();
+    }
+    return frame;
+  }
+
   /** The matte's frame `n` of the clip (undefined: no matte): read the first time round, then the one kept. */
   private async matteFrame(n: number): Promise<Buffer | undefined> {
-    const period = this.loop.to - this.loop.from;
-    if (n >= period && this.keptMatte.length === period) return this.keptMatte[n % period];
-    if (!this.matte) return undefined;
-    const alpha = await this.matte.next();
-    if (!alpha) throw new Error("the footage loop's matte ended early");
-    if (n < period && alpha.length * period <= MAX_KEPT_MATTE_BYTES) {
-      this.keptMatte.push(alpha);
-      // The loop's every frame kept: nothing more to decode.
-      if (this.keptMatte.length === period) {
-        this.matte.close();
+    if (this.keeps === 'matte' && n >= this.period) return this.kept[n % this.period];
+    const alpha = await this.matte?.next();
+    if (this.matte && !alpha) throw new Error("the footage loop's matte ended early");
+    if (alpha && this.keeps === 'matte') {
+      this.kept.push(alpha);
+      if (this.kept.length === this.period) {
+        this.matte?.close();
         this.matte = undefined;
       }
     }
@@ -299,8 +331,10 @@ class FootageLoopReader {
   }
 
   close() {
-    this.reader.close();
+    this.reader?.close();
     this.matte?.close();
+    this.reader = undefined;
+    this.matte = undefined;
   }
 }
 
