@@ -94,7 +94,7 @@ function rowSpans(polygon: readonly Point[], height: number): ({ from: number; t
   });
 }
 
-/** The mask's grid: one value per MASK_STEP x MASK_STEP px of face space (its feather spans about 18 such px). */
+/** The mask's grid: one value per MASK_STEP x MASK_STEP px of face space. */
 const MASK_STEP = 2;
 
 /** The blend's mask: weights 0 (the frame) to 1 (the sample) on a grid of face space, MASK_STEP px a cell. */
@@ -109,8 +109,8 @@ interface FaceMask {
 /**
  * The blend's mask over the lower face (lowerFaceSize): the union of the sample's and the frame's lower face, its
  * sides cut to the frame's cheeks (above the frame's chin), feathered, zero at the sample's edges. Built on a grid
- * of MASK_STEP px: a quarter of the cells to fill and feather on every frame, for a weight that changes by a
- * twentieth from one cell to the next across the feather.
+ * of MASK_STEP px (a quarter of the cells to fill and feather on every frame) and read between the cells' centres
+ * (maskAt), so the weight changes smoothly across a cell however large the face is drawn.
  */
 function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: number): FaceMask {
   const face = lowerFaceSize(eyePx);
@@ -290,11 +290,21 @@ export function seamSpread(input: Pick<BlendInput, 'width' | 'height' | 'landmar
   return fit.spread();
 }
 
-/** The mask's weight at (fx, fy) of face space (its cell's), 0 outside it. */
+/** The mask's cell (x, y), 0 outside the grid. */
+const cellAt = (mask: FaceMask, x: number, y: number) =>
+  x < 0 || y < 0 || x >= mask.width || y >= mask.height ? 0 : mask.values[y * mask.width + x]!;
+
+/** The mask's weight at (fx, fy) of face space: bilinear between the centres of its cells, 0 outside it. */
 function maskAt(mask: FaceMask, fx: number, fy: number): number {
-  const mx = Math.floor(fx / MASK_STEP);
-  const my = Math.floor(fy / MASK_STEP);
-  return mx < 0 || my < 0 || mx >= mask.width || my >= mask.height ? 0 : mask.values[my * mask.width + mx]!;
+  const gx = fx / MASK_STEP - 0.5;
+  const gy = fy / MASK_STEP - 0.5;
+  const x0 = Math.floor(gx);
+  const y0 = Math.floor(gy);
+  const tx = gx - x0;
+  const ty = gy - y0;
+  const top = cellAt(mask, x0, y0) + (cellAt(mask, x0 + 1, y0) - cellAt(mask, x0, y0)) * tx;
+  const bottom = cellAt(mask, x0, y0 + 1) + (cellAt(mask, x0 + 1, y0 + 1) - cellAt(mask, x0, y0 + 1)) * tx;
+  return top + (bottom - top) * ty;
 }
 
 /** The blend's weight (0 the frame .. 1 the sample) of every pixel of the frame: what the seam's measure reads. */
@@ -337,9 +347,9 @@ export function blendMouth(input: BlendInput): void {
   forEachSeamPoint(placement, (x, y, fx, fy) => {
     sampled(fx, fy);
     const p = (y * width + x) * 4;
-    const d = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!] as const;
-    fit.add(fx, fy, ...d);
-    seam.push(fx, fy, ...d);
+    const [dr, dg, db] = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!];
+    fit.add(fx, fy, dr, dg, db);
+    seam.push(fx, fy, dr, dg, db);
   });
   const plane = fit.solve();
   const planeAt = (fx: number, fy: number, c: number) =>
@@ -364,11 +374,8 @@ export function blendMouth(input: BlendInput): void {
       if (m <= 0.002) continue;
       sampled(fx, fy);
       const p = (y * width + x) * 4;
-      const u = fx / size.width - 0.5;
-      const v = fy / size.height - 0.5;
       membrane.at(fx, fy, local);
-      for (let c = 0; c < 3; c++)
-        shift[c] = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, plane[3 * c]! + plane[3 * c + 1]! * u + plane[3 * c + 2]! * v + local[c]!));
+      for (let c = 0; c < 3; c++) shift[c] = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, planeAt(fx, fy, c) + local[c]!));
       for (let c = 0; c < 3; c++) {
         const shifted = Math.min(255, Math.max(0, colour[c]! + shift[c]!));
         frame[p + c] = Math.round(frame[p + c]! + (shifted - frame[p + c]!) * m);

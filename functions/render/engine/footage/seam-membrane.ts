@@ -19,8 +19,8 @@ const MIN_POINTS = 2;
 const INSIDE = 0.5;
 
 /**
- * A membrane over face space (width x height px): seam points are added (add), the inside solved from them (solve),
- * then read per pixel (at). Reused from frame to frame by one rig (reset).
+ * A membrane over face space (width x height px), one a frame: seam points are added (add), the inside solved from
+ * them (solve), then read per pixel (at). At least 2 x 2 cells, however small the face.
  * @internal Exported for its tests.
  */
 export class SeamMembrane {
@@ -38,20 +38,13 @@ export class SeamMembrane {
     readonly height: number,
   ) {
     this.cell = Math.max(2, width / CELLS_ACROSS);
-    this.cols = Math.ceil(width / this.cell);
-    this.rows = Math.ceil(height / this.cell);
+    this.cols = Math.max(2, Math.ceil(width / this.cell));
+    this.rows = Math.max(2, Math.ceil(height / this.cell));
     const cells = this.cols * this.rows;
     this.sums = new Float32Array(cells * 3);
     this.counts = new Float32Array(cells);
     this.field = new Float32Array(cells * 3);
     this.kinds = new Uint8Array(cells);
-  }
-
-  reset() {
-    this.sums.fill(0);
-    this.counts.fill(0);
-    this.field.fill(0);
-    this.kinds.fill(0);
   }
 
   /** A seam point at (fx, fy) of face space and its difference, frame less (shifted) sample, per channel. */
@@ -105,9 +98,12 @@ export class SeamMembrane {
     field[3 * k + 2] = field[3 * k + 2]! + OVER_RELAXATION * (b / n - field[3 * k + 2]!);
   }
 
-  /** The membrane at (fx, fy) of face space, bilinear between the cells' centres, into `out` (R, G, B). */
+  /**
+   * The membrane at (fx, fy) of face space, into `out` (R, G, B): bilinear between the cells' centres, over the cells
+   * that are not outside (so it stays flat up to the mask's edge rather than falling to 0), 0 where all four are.
+   */
   at(fx: number, fy: number, out: number[]) {
-    const { cols, rows, cell, field } = this;
+    const { cols, rows, cell, field, kinds } = this;
     const gx = Math.min(cols - 1, Math.max(0, fx / cell - 0.5));
     const gy = Math.min(rows - 1, Math.max(0, fy / cell - 0.5));
     const c0 = Math.min(cols - 2, Math.floor(gx));
@@ -115,10 +111,14 @@ export class SeamMembrane {
     const tx = gx - c0;
     const ty = gy - r0;
     const k = r0 * cols + c0;
-    for (let c = 0; c < 3; c++) {
-      const top = field[3 * k + c]! + (field[3 * (k + 1) + c]! - field[3 * k + c]!) * tx;
-      const bottom = field[3 * (k + cols) + c]! + (field[3 * (k + cols + 1) + c]! - field[3 * (k + cols) + c]!) * tx;
-      out[c] = top + (bottom - top) * ty;
-    }
+    const w00 = kinds[k] ? (1 - tx) * (1 - ty) : 0;
+    const w01 = kinds[k + 1] ? tx * (1 - ty) : 0;
+    const w10 = kinds[k + cols] ? (1 - tx) * ty : 0;
+    const w11 = kinds[k + cols + 1] ? tx * ty : 0;
+    const total = w00 + w01 + w10 + w11;
+    for (let c = 0; c < 3; c++)
+      out[c] = total
+        ? (w00 * field[3 * k + c]! + w01 * field[3 * (k + 1) + c]! + w10 * field[3 * (k + cols) + c]! + w11 * field[3 * (k + cols + 1) + c]!) / total
+        : 0;
   }
 }

@@ -53,17 +53,27 @@ describe("the seam's difference carried inward (a membrane)", () => {
     expect(at(60)).toBeLessThan(at(100));
   });
 
-  it('is nothing without seam points, and nothing again after a reset', () => {
+  it('is nothing without seam points', () => {
     const membrane = new SeamMembrane(width, height);
     const out = [1, 1, 1];
     membrane.solve(weightAt);
     membrane.at(60, 48, out);
     expect(out).toEqual([0, 0, 0]);
-    for (const [fx, fy] of seamPoints()) membrane.add(fx, fy, 5, 5, 5);
+  });
+
+  it("stays flat up to the mask's edge, and has cells to read however small the face", () => {
+    const membrane = new SeamMembrane(width, height);
+    for (const [fx, fy] of seamPoints()) membrane.add(fx, fy, 6, 6, 6);
     membrane.solve(weightAt);
-    membrane.reset();
-    membrane.solve(weightAt);
-    membrane.at(60, 48, out);
-    expect(out).toEqual([0, 0, 0]);
+    const out = [0, 0, 0];
+    // Just inside the ellipse's outer edge, between seam cells and cells outside: the seam's value, not less.
+    membrane.at(60, 48 + 43, out);
+    expect(out[0]).toBeCloseTo(6, 6);
+    const tiny = new SeamMembrane(3, 1);
+    tiny.add(1, 0.5, 4, 4, 4);
+    tiny.add(1, 0.5, 4, 4, 4);
+    tiny.solve(() => 1);
+    tiny.at(1.5, 0.5, out);
+    for (const v of out) expect(Number.isFinite(v)).toBe(true);
   });
 });
