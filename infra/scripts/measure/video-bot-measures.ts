@@ -50,7 +50,8 @@ const { positionals, values } = parseArgs({
   options: { keep: { type: 'string' }, look: { type: 'string' }, frames: { type: 'string' } },
 });
 const recording = positionals[0];
-if (!recording && !values.look) throw new Error('usage: video-bot-measures.ts <recording> [--look <dir>] [--keep <dir>]');
+if (values.frames && !values.keep) throw new Error('--frames writes its frames to the --keep directory: give --keep <dir>');
+if (!recording && !values.look) throw new Error('usage: video-bot-measures.ts <recording> [--look <dir>] [--keep <dir> [--frames <n,n>]]');
 const root = mkdtempSync(join(tmpdir(), 'vidbot-measures-'));
 const dir = values.look ?? values.keep ?? join(root, 'look');
 mkdirSync(dir, { recursive: true });
@@ -210,7 +211,11 @@ if (values.keep) {
   const worst = drawnFrames[castSize.indexOf(Math.max(...castSize))];
   const asked = (values.frames ?? '').split(',').filter(Boolean).map(Number);
   for (const [name, f] of [['cast', worst], ...asked.map((n) => ['frame', n] as const)] as const) {
-    if (f === undefined || !owns[f]) continue;
+    if (f === undefined) continue;
+    if (!owns[f]) {
+      console.log(`frame ${f}: not drawn with a face in this clip (${rendered.length} frames), not written`);
+      continue;
+    }
     const png = new PNG({ width: 2 * width, height: h });
     for (let y = 0; y < h; y++) {
       rendered[f]!.copy(png.data, y * 8 * width, y * 4 * width, (y + 1) * 4 * width);
