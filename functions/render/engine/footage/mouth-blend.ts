@@ -191,6 +191,11 @@ export class SeamFit {
     return (cuu + cvv) / 2 - Math.hypot((cuu - cvv) / 2, cuv);
   }
 
+  /** Channel `c`'s value of `plane` (solve's) at (fx, fy) of face space, in the same u, v as the points were added. */
+  at(plane: Float64Array, fx: number, fy: number, c: number): number {
+    return plane[3 * c]! + plane[3 * c + 1]! * (fx / this.width - 0.5) + plane[3 * c + 2]! * (fy / this.height - 0.5);
+  }
+
   /** Each channel's plane: k0, k1, k2 of red, then green, then blue. */
   solve(): Float64Array {
     const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
@@ -352,8 +357,7 @@ export function blendMouth(input: BlendInput): void {
     seam.push(fx, fy, dr, dg, db);
   });
   const plane = fit.solve();
-  const planeAt = (fx: number, fy: number, c: number) =>
-    plane[3 * c]! + plane[3 * c + 1]! * (fx / size.width - 0.5) + plane[3 * c + 2]! * (fy / size.height - 0.5);
+  const planeAt = (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c);
   // What the plane leaves along the seam above the frame's chin, carried inward as a membrane (seam-membrane.ts).
   // Below it the seam crosses the jaw's line, where the frame's shadow under the chin and the sample's chin differ
   // by where each jaw is, not by the light: there the membrane is left free.
