@@ -1,14 +1,16 @@
 /**
- * Recordings and looks of video bots for the tests (docs/video-bots.md, "Test material"): a photo of a real person
- * filmed by a slow camera move (no registry package ships a recording of a person speaking), or the recording named
- * by VIDBOT_TEST_RECORDING when one is given.
+ * Recordings and looks of video bots for the tests (docs/video-bots.md, "Test material"): the recording of a real
+ * person speaking in test/fixtures/footage (or the one named by VIDBOT_TEST_RECORDING), and a photo of a real person
+ * filmed by a slow camera move, for what a recording of a person cannot show (lips that never close, too short).
  */
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runFfmpeg } from '#functions/media/media.ts';
-import { buildFootageLook, footageLookOf } from '#functions/prepare/footage/footage-look.ts';
+import { buildFootageLook } from '#functions/prepare/footage/footage-look.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/prepare');
+/** A real person speaking, with a listening pause (test/fixtures/footage/README.md). */
+const PERSON = join(import.meta.dirname, '../fixtures/footage/person.mp4');
 
 /** A recording of a photo of test/fixtures/prepare: `seconds` at 30 fps, the camera drifting a few px and zooming by 2 % (a person holding still). */
 export async function filmPhoto(root: string, photo: string, seconds: number, name: string): Promise<string> {
@@ -37,18 +39,14 @@ export async function filmPhoto(root: string, photo: string, seconds: number, na
 }
 
 /**
- * A prepared video bot's look in a directory under `root`: from VIDBOT_TEST_RECORDING (a recording of a person
- * speaking, prepared as a caller's would be), or else from the test portrait filmed still (whose smiling lips never
- * close: its look is taken before that refusal, so it has no closed mouth and speaks with its open ones).
+ * A prepared video bot's look in a directory under `root`, prepared as a caller's recording is: from
+ * VIDBOT_TEST_RECORDING when it names a recording of a person speaking, else from test/fixtures/footage/person.mp4.
  */
-export async function testFootageLook(root: string): Promise<{ dir: string; speaking: boolean }> {
-  const recording = process.env.VIDBOT_TEST_RECORDING;
+export async function testFootageLook(root: string): Promise<{ dir: string }> {
+  const recording = process.env.VIDBOT_TEST_RECORDING || PERSON;
   const dir = join(root, 'look');
   mkdirSync(dir, { recursive: true });
-  const work = mkdtempSync(join(root, 'prepare-'));
-  const look = recording
-    ? await buildFootageLook(recording, statSync(recording).size, work)
-    : await footageLookOf(await filmPhoto(root, 'portrait.jpg', 10.5, 'portrait.mp4'), 1, work);
+  const look = await buildFootageLook(recording, statSync(recording).size, mkdtempSync(join(root, 'prepare-')));
   for (const [file, bytes] of look.files) writeFileSync(join(dir, file), bytes);
-  return { dir, speaking: !!recording };
+  return { dir };
 }

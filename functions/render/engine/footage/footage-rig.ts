@@ -2,8 +2,8 @@
  * The footage rig: a video bot drawn from its recording (docs/video-bots.md). Each output frame is the next frame
  * of the base loop (decoded by ffmpeg at the bot's size, streamed) with its lower face replaced by the atlas's
  * sample of the mouth frame the lip sync planned (./mouth-blend.ts). The sample of a mouth frame is chosen once per
- * held shape (nearest in head roll to the frame where the shape starts) and kept while the shape holds, so the mouth
- * is as still as the person's own while one shape lasts.
+ * held shape (the one that meets the frame where the shape starts best along the seam) and kept while the shape
+ * holds, so the mouth is as still as the person's own while one shape lasts.
  *
  * With `footage: "as_recorded"` the frames are the whole recording's, from its start, once, in real time (a
  * recording of fewer than 30 frames a second shows a frame again as long as it lasts).
@@ -12,14 +12,14 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { applySimilarity, JAW_POINTS, type Point, toReference } from '#domain/face-space';
+import type { Point } from '#domain/face-space';
 import { type BotManifest, type FootageLoop, type FootageManifest, footageMatted, type MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
 import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
 import { FPS, SpeechLongerThanRecordingError } from '../types.ts';
 import { FootageLoopReader, type KeptBytes, MAX_KEPT_LOOP_BYTES, mixPoints, type ShownFrame } from './footage-loop.ts';
-import { type AtlasSheet, blendMouth } from './mouth-blend.ts';
+import { type AtlasSheet, blendMouth, seamMismatch } from './mouth-blend.ts';
 
 /** How the rig covers the clip: the base loop, over and over, or the recording once from its start. */
 export type FootagePlay = 'loop' | 'as_recorded';
@@ -37,9 +37,6 @@ const STAND_INS: Record<string, string[]> = {
   w2: ['w1', 'm3'],
   fv: ['m1', 'm0'],
 };
-
-/** The jaw's points at the cheeks: where a sample's head pose shows against a frame's. */
-const POSE_POINTS = [2, 3, 4, 12, 13, 14] as const;
 
 /** A card's rounded corner, as a share of the bot's height (the footage is the card). */
 const CORNER_SHARE = 0.035;
@@ -73,6 +70,8 @@ export class FootageRig {
   /** As recorded: the recording's frame last read (its index, and its pixels before a mouth was laid on them). */
   private recorded?: { index: number; pixels: Buffer };
   private held?: { frame: string; sample: MouthSample };
+  /** The sample mixed in toward the next mouth frame, held once that frame comes. */
+  private next?: { frame: string; sample: MouthSample };
   /** What the last frame drew: its landmarks (px of the rig) and the sample laid on them (the measures read it). */
   drawn?: { landmarks: Point[]; sample: MouthSample };
 
@@ -141,10 +140,12 @@ export class FootageRig {
       return this.withCorners(frame);
     }
     const landmarks = shown.landmarks.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
-    const sample = this.sampleFor(mouth.frame, landmarks);
+    const sample = this.sampleFor(mouth.frame, frame, landmarks);
     this.drawn = { landmarks, sample };
     const toward =
-      mouth.toward && mouth.toward.amount > 0 ? { sample: this.pick(mouth.toward.frame, landmarks), amount: mouth.toward.amount } : undefined;
+      mouth.toward && mouth.toward.amount > 0
+        ? { sample: this.nextFor(mouth.toward.frame, frame, landmarks), amount: mouth.toward.amount }
+        : undefined;
     blendMouth({
       frame,
       width: this.width,
@@ -220,25 +221,38 @@ export class FootageRig {
     return { frame: Buffer.from(this.recorded.pixels), landmarks: this.track[source]!, sources: [source] };
   }
 
-  /** The sample held for this mouth frame, or a new one if the shape changed. */
-  private sampleFor(frame: string, landmarks: readonly Point[]): MouthSample {
-    if (this.held?.frame !== frame) this.held = { frame, sample: this.pick(frame, landmarks) };
+  /** The sample held for this mouth frame, or a new one if the shape changed (the one mixed in before it, if any). */
+  private sampleFor(frame: string, shown: Buffer, landmarks: readonly Point[]): MouthSample {
+    if (this.held?.frame !== frame) {
+      this.held = { frame, sample: this.nextFor(frame, shown, landmarks) };
+      this.next = undefined;
+    }
     return this.held.sample;
   }
 
+  /** The sample of the mouth frame coming next (mixed in on a change of shape), kept to be held when it comes. */
+  private nextFor(frame: string, shown: Buffer, landmarks: readonly Point[]): MouthSample {
+    if (this.next?.frame !== frame) this.next = { frame, sample: this.pick(frame, shown, landmarks) };
+    return this.next.sample;
+  }
+
   /**
-   * Of the samples of `frame` (or its stand-in), the one whose head pose is nearest this frame's: in face space, a
-   * head turned or rolled shows as its cheeks' jaw line moved, so the sides of the jaw (landmarks 2-4, 12-14) and the
-   * nose's base are compared.
+   * Of the samples of `frame` (or its stand-in), the one that meets this frame best along the seam once its colour
+   * is matched (mouth-blend.ts seamMismatch): a sample cut from a head turned, tilted or lit otherwise than this
+   * frame's shows it there, across the cheeks, the jaw line and under the nose.
    */
-  private pick(frame: string, landmarks: readonly Point[]): MouthSample {
-    const t = toReference(landmarks, this.footage.reference);
-    const inFace = landmarks.map((p) => applySimilarity(t, p));
-    const distance = (s: MouthSample) =>
-      POSE_POINTS.reduce((sum, j) => sum + Math.hypot(s.jaw[j - JAW_POINTS[0]]!.x - inFace[j]!.x, s.jaw[j - JAW_POINTS[0]]!.y - inFace[j]!.y), 0);
+  private pick(frame: string, shown: Buffer, landmarks: readonly Point[]): MouthSample {
+    const { width, height, sheet } = this;
+    const { reference, eyePx } = this.footage;
+    const mismatch = (sample: MouthSample) => seamMismatch({ frame: shown, width, height, landmarks, reference, eyePx, sheet, sample });
     for (const name of [frame, ...(STAND_INS[frame] ?? []), 'm0']) {
       const samples = this.footage.samples.filter((s) => s.frame === name);
-      if (samples.length) return samples.reduce((a, b) => (distance(b) < distance(a) ? b : a));
+      if (samples.length <= 1) {
+        if (samples[0]) return samples[0];
+        continue;
+      }
+      const scored = samples.map((sample) => ({ sample, mismatch: mismatch(sample) }));
+      return scored.reduce((a, b) => (b.mismatch < a.mismatch ? b : a)).sample;
     }
     return this.footage.samples[0]!;
   }

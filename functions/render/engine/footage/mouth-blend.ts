@@ -10,6 +10,7 @@
  */
 import { applySimilarity, invertSimilarity, JAW_POINTS, lowerFaceSize, type Point, type Similarity, toReference } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
+import { SeamFit } from './seam-fit.ts';
 import { SeamMembrane } from './seam-membrane.ts';
 
 /** The atlas's sheet, decoded: RGB. */
@@ -139,81 +140,6 @@ function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: nu
   return { values: mask, width, height, cheeksEnd };
 }
 
-/**
- * Below this spread of the seam's points (the smaller eigenvalue of their u, v covariance; face-space units, 1 the
- * lower face's size), a plane's slopes rest on points nearly on one line or one spot: the mean difference alone is
- * used (a standard deviation of 0.05 of the face's size across them). infra/scripts/measure/video-bot-measures.ts
- * reports every drawn frame's (docs/video-bots.md: far above it on two real recordings).
- */
-const MIN_SEAM_SPREAD = 0.05 ** 2;
-
-/**
- * The least-squares plane d = k0 + k1 u + k2 v of each channel's colour difference over the seam, u and v face-space
- * x and y centred on the lower face and scaled by its size (the blend clamps its value to MAX_SHIFT). Fewer points
- * than a plane needs, or points nearly on a line or a spot (MIN_SEAM_SPREAD), give the mean difference alone.
- * @internal Exported for its tests.
- */
-export class SeamFit {
-  /** Sums of 1, u, v, uu, uv, vv; then of d, du, dv per channel. */
-  private readonly m = new Float64Array(6);
-  private readonly r = new Float64Array(9);
-  constructor(
-    private readonly width: number,
-    private readonly height: number,
-  ) {}
-
-  add(fx: number, fy: number, dr: number, dg: number, db: number) {
-    const u = fx / this.width - 0.5;
-    const v = fy / this.height - 0.5;
-    const { m, r } = this;
-    m[0]! += 1;
-    m[1]! += u;
-    m[2]! += v;
-    m[3]! += u * u;
-    m[4]! += u * v;
-    m[5]! += v * v;
-    r[0]! += dr;
-    r[1]! += dr * u;
-    r[2]! += dr * v;
-    r[3]! += dg;
-    r[4]! += dg * u;
-    r[5]! += dg * v;
-    r[6]! += db;
-    r[7]! += db * u;
-    r[8]! += db * v;
-  }
-
-  /** The smaller eigenvalue of the points' u, v covariance: how far they spread across their narrower way. */
-  spread(): number {
-    const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
-    const [mu, mv] = [su! / n!, sv! / n!];
-    const [cuu, cuv, cvv] = [suu! / n! - mu * mu, suv! / n! - mu * mv, svv! / n! - mv * mv];
-    return (cuu + cvv) / 2 - Math.hypot((cuu - cvv) / 2, cuv);
-  }
-
-  /** Channel `c`'s value of `plane` (solve's) at (fx, fy) of face space, in the same u, v as the points were added. */
-  at(plane: Float64Array, fx: number, fy: number, c: number): number {
-    return plane[3 * c]! + plane[3 * c + 1]! * (fx / this.width - 0.5) + plane[3 * c + 2]! * (fy / this.height - 0.5);
-  }
-
-  /** Each channel's plane: k0, k1, k2 of red, then green, then blue. */
-  solve(): Float64Array {
-    const [n, su, sv, suu, suv, svv] = this.m as unknown as number[];
-    const det = n! * (suu! * svv! - suv! * suv!) - su! * (su! * svv! - suv! * sv!) + sv! * (su! * suv! - suu! * sv!);
-    const flat = n! < 12 || this.spread() < MIN_SEAM_SPREAD;
-    const planes = [0, 1, 2].map((c) => {
-      const [d, du, dv] = [this.r[3 * c]!, this.r[3 * c + 1]!, this.r[3 * c + 2]!];
-      if (flat) return [n! ? d / n! : 0, 0, 0];
-      // Cramer's rule on the normal equations.
-      const k0 = (d * (suu! * svv! - suv! * suv!) - su! * (du * svv! - suv! * dv) + sv! * (du * suv! - suu! * dv)) / det;
-      const k1 = (n! * (du * svv! - suv! * dv) - d * (su! * svv! - suv! * sv!) + sv! * (su! * dv - du * sv!)) / det;
-      const k2 = (n! * (suu! * dv - du * suv!) - su! * (su! * dv - du * sv!) + d * (su! * suv! - suu! * sv!)) / det;
-      return [k0, k1, k2];
-    });
-    return Float64Array.from(planes.flat());
-  }
-}
-
 /** Bilinear RGB of the sheet at (x, y), clamped to the sample's tile. */
 function sampleAt(sheet: AtlasSheet, tile: { x: number; y: number; width: number; height: number }, x: number, y: number, out: number[]) {
   const sx = Math.min(tile.width - 1.001, Math.max(0, x - 0.5));
@@ -295,6 +221,49 @@ export function seamSpread(input: Pick<BlendInput, 'width' | 'height' | 'landmar
   return fit.spread();
 }
 
+/**
+ * The seam's colour: the frame's less the sample's colour (`colourAt`, face space) where the mask is partly on, as
+ * flat runs of fx, fy, dr, dg, db; and those differences fitted by least squares as a plane over face space (an
+ * offset and a slope across and down, per channel), so a sample lit from a little further left or right than the
+ * frame is matched on both cheeks, not only on average.
+ */
+function seamOf(
+  input: Pick<BlendInput, 'frame' | 'width'>,
+  placement: ReturnType<typeof placementOf>,
+  colourAt: (fx: number, fy: number) => readonly number[],
+) {
+  const { frame, width } = input;
+  const fit = new SeamFit(placement.size.width, placement.size.height);
+  const seam: number[] = [];
+  forEachSeamPoint(placement, (x, y, fx, fy) => {
+    const colour = colourAt(fx, fy);
+    const p = (y * width + x) * 4;
+    const [dr, dg, db] = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!];
+    fit.add(fx, fy, dr, dg, db);
+    seam.push(fx, fy, dr, dg, db);
+  });
+  const plane = fit.solve();
+  return { seam, planeAt: (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c) };
+}
+
+/**
+ * How badly `sample` meets this frame along the seam once its colour is matched: the root mean square, over the
+ * seam's points and channels, of what the colour match's plane leaves (levels of 255). A sample whose shading or jaw
+ * line differs from the frame's across the seam leaves more; the rig lays the one that leaves least.
+ */
+export function seamMismatch(input: Omit<BlendInput, 'toward'>): number {
+  const placement = placementOf(input);
+  const tile = { x: input.sample.x, y: input.sample.y, ...placement.size };
+  const colour = [0, 0, 0];
+  const { seam, planeAt } = seamOf(input, placement, (fx, fy) => {
+    sampleAt(input.sheet, tile, fx, fy, colour);
+    return colour;
+  });
+  let sum = 0;
+  for (let k = 0; k < seam.length; k += 5) for (let c = 0; c < 3; c++) sum += (seam[k + 2 + c]! - planeAt(seam[k]!, seam[k + 1]!, c)) ** 2;
+  return seam.length ? Math.sqrt(sum / (seam.length / 5) / 3) : Number.POSITIVE_INFINITY;
+}
+
 /** The mask's cell (x, y), 0 outside the grid. */
 const cellAt = (mask: FaceMask, x: number, y: number) =>
   x < 0 || y < 0 || x >= mask.width || y >= mask.height ? 0 : mask.values[y * mask.width + x]!;
@@ -344,20 +313,10 @@ export function blendMouth(input: BlendInput): void {
     sampleAt(sheet, other, fx, fy, second);
     for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
   };
-  // The seam's colour: the frame's less the sample's colour where the mask is partly on, fitted by least squares as a
-  // plane over face space (an offset and a slope across and down, per channel), so a sample lit from a little
-  // further left or right than the frame is matched on both cheeks, not only on average.
-  const fit = new SeamFit(size.width, size.height);
-  const seam: number[] = [];
-  forEachSeamPoint(placement, (x, y, fx, fy) => {
+  const { seam, planeAt } = seamOf(input, placement, (fx, fy) => {
     sampled(fx, fy);
-    const p = (y * width + x) * 4;
-    const [dr, dg, db] = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!];
-    fit.add(fx, fy, dr, dg, db);
-    seam.push(fx, fy, dr, dg, db);
+    return colour;
   });
-  const plane = fit.solve();
-  const planeAt = (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c);
   // What the plane leaves along the seam above the frame's chin, carried inward as a membrane (seam-membrane.ts).
   // Below it the seam crosses the jaw's line, where the frame's shadow under the chin and the sample's chin differ
   // by where each jaw is, not by the light: there the membrane is left free.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SeamFit } from '#functions/render/engine/footage/mouth-blend.ts';
+import { SeamFit } from '#functions/render/engine/footage/seam-fit.ts';
 
 describe("the blend's colour match along the seam", () => {
   it('recovers a difference that changes across and down the lower face, per channel', () => {
