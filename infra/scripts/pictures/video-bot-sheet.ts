@@ -7,10 +7,10 @@
  *   npx tsx infra/scripts/pictures/video-bot-sheet.ts <recording.mp4> [--look <dir>] [--out sheet.png] [--mp4 sheet.mp4]
  *   npx tsx infra/scripts/pictures/video-bot-sheet.ts --portrait [--out …] [--mp4 …]
  *
- * A recording is prepared as a caller's would be (or a look prepared before is read with --look). `--portrait` films
- * the repository's test portrait (test/support/footage.ts: a photo of a real person, a slow camera move; its lips
- * never close, so its look is taken before that refusal): the docs' pictures come from it, the only footage of a
- * person the repository may hold.
+ * A recording is prepared as a caller's would be (or a look prepared before is read with --look); the docs' sheet is
+ * drawn from test/fixtures/footage/person.mp4, a real person speaking. `--portrait` films the repository's test
+ * portrait instead (test/support/footage.ts: a photo of a real person, a slow camera move; its lips never close, so
+ * its look is taken before that refusal).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
