@@ -141,6 +141,13 @@ export class FootageRig {
     }
     const landmarks = shown.landmarks.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
     const sample = this.sampleFor(mouth.frame, frame, landmarks);
+    // The listening loop is a stretch where the person's mouth was closed and still: while the bot is silent on it,
+    // their own closed mouth shows, the laid one fading out as the loop fades in.
+    const strength = mouth.frame === 'm0' && !mouth.toward ? 1 - this.listeningShare(listening) : 1;
+    if (strength <= 0) {
+      this.drawn = undefined;
+      return this.withCorners(frame);
+    }
     this.drawn = { landmarks, sample };
     const toward =
       mouth.toward && mouth.toward.amount > 0
@@ -156,6 +163,7 @@ export class FootageRig {
       sheet: this.sheet,
       sample,
       toward,
+      strength,
     });
     return this.withCorners(frame);
   }
@@ -187,7 +195,7 @@ export class FootageRig {
    */
   private async loopFrame(listening: number, seconds: number): Promise<ShownFrame> {
     const listen = this.footage.listen;
-    const share = listen ? Math.min(1, Math.max(0, listening)) : 0;
+    const share = this.listeningShare(listening);
     const open = (loop: FootageLoop) =>
       new FootageLoopReader(
         readFootage(join(this.dir, loop.file), this, { loop: true, seconds }),
@@ -202,6 +210,11 @@ export class FootageRig {
     if (share === 0) return this.speaking!.next();
     if (share === 1) return this.listening!.next();
     return mixShown(await this.speaking!.next(), await this.listening!.next(), share);
+  }
+
+  /** How much of the listening loop a frame shows: `listening` as asked, 0 as recorded or without a listening loop. */
+  private listeningShare(listening: number): number {
+    return this.play === 'loop' && this.footage.listen ? Math.min(1, Math.max(0, listening)) : 0;
   }
 
   /** The recording's frame shown at the clip's frame `i`: the one on screen at that moment of the recording. */

@@ -171,6 +171,8 @@ export interface BlendInput {
   sample: MouthSample;
   /** A second sample mixed in by `amount` (a change of mouth shown over two frames). */
   toward?: { sample: MouthSample; amount: number };
+  /** How much of the blend is laid, 0 to 1 (1 unless given): the laid mouth fading out over the frame's own. */
+  strength?: number;
 }
 
 /** Where the sample lands on the frame: the similarity to face space, the mask there, and the frame's box it covers. */
@@ -251,7 +253,7 @@ function seamOf(
  * seam's points and channels, of what the colour match's plane leaves (levels of 255). A sample whose shading or jaw
  * line differs from the frame's across the seam leaves more; the rig lays the one that leaves least.
  */
-export function seamMismatch(input: Omit<BlendInput, 'toward'>): number {
+export function seamMismatch(input: Omit<BlendInput, 'toward' | 'strength'>): number {
   const placement = placementOf(input);
   const tile = { x: input.sample.x, y: input.sample.y, ...placement.size };
   const colour = [0, 0, 0];
@@ -305,6 +307,7 @@ export function blendMouth(input: BlendInput): void {
   const tile = { x: sample.x, y: sample.y, ...size };
   const other = input.toward && input.toward.amount > 0 ? { x: input.toward.sample.x, y: input.toward.sample.y, ...size } : undefined;
   const amount = input.toward?.amount ?? 0;
+  const strength = input.strength ?? 1;
   const colour = [0, 0, 0];
   const second = [0, 0, 0];
   const sampled = (fx: number, fy: number) => {
@@ -333,7 +336,7 @@ export function blendMouth(input: BlendInput): void {
     let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
     let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
     for (let x = x0; x <= x1; x++, fx += a, fy += b) {
-      const m = maskAt(mask, fx, fy);
+      const m = maskAt(mask, fx, fy) * strength;
       if (m <= 0.002) continue;
       sampled(fx, fy);
       const p = (y * width + x) * 4;
