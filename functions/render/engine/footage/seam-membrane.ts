@@ -17,6 +17,12 @@ const OVER_RELAXATION = 1.7;
 const MIN_POINTS = 2;
 /** What the mask's weight at a cell's centre must reach for the membrane to be solved there. */
 const INSIDE = 0.5;
+/**
+ * Boundary cells the membrane needs to be laid whole; with fewer (a face drawn very small: few seam points a cell)
+ * it is laid in their proportion, so it fades in with the face's size rather than switching on at one size as a
+ * spread of a cell or two's mean. A face at `small` in 720p gives about 50 (docs/video-bots.md).
+ */
+const FULL_BOUNDARY = 20;
 
 /**
  * A membrane over face space (width x height px), one a frame: seam points are added (add), the inside solved from
@@ -32,6 +38,8 @@ export class SeamMembrane {
   private readonly field: Float32Array;
   /** Per cell: 2 a boundary cell (its mean held), 1 solved, 0 outside (0 and not a neighbour). */
   private readonly kinds: Uint8Array;
+  /** How much of the membrane is laid: its boundary cells' share of FULL_BOUNDARY, at most 1 (solve's). */
+  private laid = 0;
 
   constructor(
     readonly width: number,
@@ -61,18 +69,22 @@ export class SeamMembrane {
   /**
    * Solves the membrane: cells with MIN_POINTS seam points hold their mean; cells whose centre the mask (`weightAt`,
    * face space) covers by INSIDE or more are solved as the mean of their neighbours in the grid (a neighbour
-   * outside both counts as absent: the membrane meets the mask's edge flat).
+   * outside both counts as absent: the membrane meets the mask's edge flat). Fewer than FULL_BOUNDARY boundary
+   * cells lay it in their proportion.
    */
   solve(weightAt: (fx: number, fy: number) => number) {
     const { cols, rows, cell, counts, sums, field, kinds } = this;
+    let boundary = 0;
     for (let row = 0; row < rows; row++)
       for (let col = 0; col < cols; col++) {
         const k = row * cols + col;
         if (counts[k]! >= MIN_POINTS) {
           kinds[k] = 2;
+          boundary++;
           for (let c = 0; c < 3; c++) field[3 * k + c] = sums[3 * k + c]! / counts[k]!;
         } else if (weightAt((col + 0.5) * cell, (row + 0.5) * cell) >= INSIDE) kinds[k] = 1;
       }
+    this.laid = Math.min(1, boundary / FULL_BOUNDARY);
     for (let sweep = 0; sweep < SWEEPS; sweep++) for (let k = 0; k < kinds.length; k++) if (kinds[k] === 1) this.relax(k);
   }
 
@@ -100,7 +112,8 @@ export class SeamMembrane {
 
   /**
    * The membrane at (fx, fy) of face space, into `out` (R, G, B): bilinear between the cells' centres, over the cells
-   * that are not outside (so it stays flat up to the mask's edge rather than falling to 0), 0 where all four are.
+   * that are not outside (so it stays flat up to the mask's edge rather than falling to 0), 0 where all four are;
+   * in the share solve laid.
    */
   at(fx: number, fy: number, out: number[]) {
     const { cols, rows, cell, field, kinds } = this;
@@ -115,7 +128,8 @@ export class SeamMembrane {
     const w01 = kinds[k + 1] ? tx * (1 - ty) : 0;
     const w10 = kinds[k + cols] ? (1 - tx) * ty : 0;
     const w11 = kinds[k + cols + 1] ? tx * ty : 0;
-    const total = w00 + w01 + w10 + w11;
+    const weights = w00 + w01 + w10 + w11;
+    const total = weights && this.laid ? weights / this.laid : 0;
     for (let c = 0; c < 3; c++)
       out[c] = total
         ? (w00 * field[3 * k + c]! + w01 * field[3 * (k + 1) + c]! + w10 * field[3 * (k + cols) + c]! + w11 * field[3 * (k + cols + 1) + c]!) / total

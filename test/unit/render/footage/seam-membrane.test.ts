@@ -76,4 +76,25 @@ describe("the seam's difference carried inward (a membrane)", () => {
     tiny.at(1.5, 0.5, out);
     for (const v of out) expect(Number.isFinite(v)).toBe(true);
   });
+
+  it('fades in with the seam cells it has (a face drawn very small), rather than switching on whole at one size', () => {
+    // The seam's points thinned as a small face gives them: every k-th point, each cell needing two to count.
+    const membraneOf = (every: number) => {
+      const membrane = new SeamMembrane(width, height);
+      let n = 0;
+      for (const [fx, fy] of seamPoints()) if (n++ % every === 0) membrane.add(fx, fy, 10, 10, 10);
+      membrane.solve(weightAt);
+      const out = [0, 0, 0];
+      membrane.at(60, 48, out);
+      return out[0]!;
+    };
+    const levels = [1, 4, 8, 12, 16, 24, 40].map(membraneOf);
+    // Whole where the seam is well covered; less and less as it thins, down to nothing; never over the seam's value.
+    expect(levels[0]).toBeCloseTo(10, 1);
+    expect(levels.at(-1)).toBe(0);
+    // Between, a share of it: neither nothing nor whole.
+    expect(levels.some((level) => level > 1 && level < 9)).toBe(true);
+    for (let i = 1; i < levels.length; i++) expect(levels[i]!).toBeLessThanOrEqual(levels[i - 1]! + 0.01);
+    for (const level of levels) expect(level).toBeLessThanOrEqual(10.01);
+  });
 });
