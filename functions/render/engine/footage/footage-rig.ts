@@ -19,24 +19,11 @@ import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
 import { FPS, SpeechLongerThanRecordingError } from '../types.ts';
 import { FootageLoopReader, type KeptBytes, MAX_KEPT_LOOP_BYTES, mixPoints, type ShownFrame } from './footage-loop.ts';
-import { type AtlasSheet, blendMouth, seamMismatch } from './mouth-blend.ts';
+import { type AtlasSheet, blendMouth, seamMismatches } from './mouth-blend.ts';
+import { MouthSampleChoice, type SampleScore } from './mouth-samples.ts';
 
 /** How the rig covers the clip: the base loop, over and over, or the recording once from its start. */
 export type FootagePlay = 'loop' | 'as_recorded';
-
-/** Which mouth frames stand in for one the atlas lacks, nearest first. */
-const STAND_INS: Record<string, string[]> = {
-  m0: [],
-  m1: ['m2', 'm0'],
-  m2: ['m1', 'm3'],
-  m3: ['m2', 'm4'],
-  m4: ['m3', 'm2'],
-  r1: ['r2', 'm1'],
-  r2: ['r1', 'm3'],
-  w1: ['w2', 'm2'],
-  w2: ['w1', 'm3'],
-  fv: ['m1', 'm0'],
-};
 
 /** A card's rounded corner, as a share of the bot's height (the footage is the card). */
 const CORNER_SHARE = 0.035;
@@ -69,9 +56,8 @@ export class FootageRig {
   private readonly keptBytes: KeptBytes = { left: MAX_KEPT_LOOP_BYTES };
   /** As recorded: the recording's frame last read (its index, and its pixels before a mouth was laid on them). */
   private recorded?: { index: number; pixels: Buffer };
-  private held?: { frame: string; sample: MouthSample };
-  /** The sample mixed in toward the next mouth frame, held once that frame comes. */
-  private next?: { frame: string; sample: MouthSample };
+  /** Which atlas sample each frame shows (./mouth-samples.ts). */
+  private readonly choice: MouthSampleChoice;
   /** What the last frame drew: its landmarks (px of the rig) and the sample laid on them (the measures read it). */
   drawn?: { landmarks: Point[]; sample: MouthSample };
 
@@ -85,6 +71,7 @@ export class FootageRig {
     private readonly cutout?: Cutout,
   ) {
     this.footage = manifest.footage!;
+    this.choice = new MouthSampleChoice(this.footage.samples);
     this.height = 2 * Math.round(height / 2);
     this.width = 2 * Math.round((manifest.width * this.height) / manifest.height / 2);
     this.scale = this.height / this.footage.height;
@@ -134,37 +121,24 @@ export class FootageRig {
   async render(i: number, mouth: MouthFrame, seconds: number, listening = 0): Promise<Buffer> {
     const shown: ShownFrame = this.play === 'as_recorded' ? await this.recordedFrame(i, seconds) : await this.loopFrame(listening, seconds);
     const { frame } = shown;
-    if (shown.sources.some((s) => this.unseen[s])) {
-      // The track holds the last face seen here, not a face: a mouth laid on it would float where there is none.
+    // The listening loop is a stretch where the person's mouth was closed and still: while the bot is silent on it,
+    // their own closed mouth shows, the laid one fading out as the loop fades in.
+    const strength = 1 - this.listeningShare(listening);
+    // The track holds the last face seen here, not a face: a mouth laid on it would float where there is none.
+    if (strength <= 0 || shown.sources.some((s) => this.unseen[s])) {
       this.drawn = undefined;
+      this.choice.forget();
       return this.withCorners(frame);
     }
     const landmarks = shown.landmarks.map((p) => ({ x: p.x * this.scale, y: p.y * this.scale }));
-    const sample = this.sampleFor(mouth.frame, frame, landmarks);
-    // The listening loop is a stretch where the person's mouth was closed and still: while the bot is silent on it,
-    // their own closed mouth shows, the laid one fading out as the loop fades in.
-    const strength = mouth.frame === 'm0' && !mouth.toward ? 1 - this.listeningShare(listening) : 1;
-    if (strength <= 0) {
-      this.drawn = undefined;
-      return this.withCorners(frame);
-    }
+    const { width, height, sheet } = this;
+    const { reference, eyePx } = this.footage;
+    const score: SampleScore = (candidates) => seamMismatches({ frame, width, height, landmarks, reference, eyePx, sheet }, candidates);
+    const sample = this.choice.shown(mouth.frame, score);
     this.drawn = { landmarks, sample };
     const toward =
-      mouth.toward && mouth.toward.amount > 0
-        ? { sample: this.nextFor(mouth.toward.frame, frame, landmarks), amount: mouth.toward.amount }
-        : undefined;
-    blendMouth({
-      frame,
-      width: this.width,
-      height: this.height,
-      landmarks,
-      reference: this.footage.reference,
-      eyePx: this.footage.eyePx,
-      sheet: this.sheet,
-      sample,
-      toward,
-      strength,
-    });
+      mouth.toward && mouth.toward.amount > 0 ? { sample: this.choice.toward(mouth.toward.frame, score), amount: mouth.toward.amount } : undefined;
+    blendMouth({ frame, width, height, landmarks, reference, eyePx, sheet, sample, toward, strength });
     return this.withCorners(frame);
   }
 
@@ -232,42 +206,6 @@ export class FootageRig {
       this.recorded = { index: (this.recorded?.index ?? -1) + 1, pixels: Buffer.from(pixels) };
     }
     return { frame: Buffer.from(this.recorded.pixels), landmarks: this.track[source]!, sources: [source] };
-  }
-
-  /** The sample held for this mouth frame, or a new one if the shape changed (the one mixed in before it, if any). */
-  private sampleFor(frame: string, shown: Buffer, landmarks: readonly Point[]): MouthSample {
-    if (this.held?.frame !== frame) {
-      this.held = { frame, sample: this.nextFor(frame, shown, landmarks) };
-      this.next = undefined;
-    }
-    return this.held.sample;
-  }
-
-  /** The sample of the mouth frame coming next (mixed in on a change of shape), kept to be held when it comes. */
-  private nextFor(frame: string, shown: Buffer, landmarks: readonly Point[]): MouthSample {
-    if (this.next?.frame !== frame) this.next = { frame, sample: this.pick(frame, shown, landmarks) };
-    return this.next.sample;
-  }
-
-  /**
-   * Of the samples of `frame` (or its stand-in), the one that meets this frame best along the seam once its colour
-   * is matched (mouth-blend.ts seamMismatch): a sample cut from a head turned, tilted or lit otherwise than this
-   * frame's shows it there, across the cheeks, the jaw line and under the nose.
-   */
-  private pick(frame: string, shown: Buffer, landmarks: readonly Point[]): MouthSample {
-    const { width, height, sheet } = this;
-    const { reference, eyePx } = this.footage;
-    const mismatch = (sample: MouthSample) => seamMismatch({ frame: shown, width, height, landmarks, reference, eyePx, sheet, sample });
-    for (const name of [frame, ...(STAND_INS[frame] ?? []), 'm0']) {
-      const samples = this.footage.samples.filter((s) => s.frame === name);
-      if (samples.length <= 1) {
-        if (samples[0]) return samples[0];
-        continue;
-      }
-      const scored = samples.map((sample) => ({ sample, mismatch: mismatch(sample) }));
-      return scored.reduce((a, b) => (b.mismatch < a.mismatch ? b : a)).sample;
-    }
-    return this.footage.samples[0]!;
   }
 }
 

@@ -113,7 +113,7 @@ interface FaceMask {
  * of MASK_STEP px (a quarter of the cells to fill and feather on every frame) and read between the cells' centres
  * (maskAt), so the weight changes smoothly across a cell however large the face is drawn.
  */
-function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: number): FaceMask {
+function blendMask(sample: MouthSample | undefined, frameInFace: readonly Point[], eyePx: number): FaceMask {
   const face = lowerFaceSize(eyePx);
   const width = Math.ceil(face.width / MASK_STEP);
   const height = Math.ceil(face.height / MASK_STEP);
@@ -122,7 +122,7 @@ function blendMask(sample: MouthSample, frameInFace: readonly Point[], eyePx: nu
   const radius = Math.max(1, Math.round((FEATHER * eyePx) / MASK_STEP));
   const frameJaw = JAW_POINTS.map((j) => frameInFace[j]!);
   const frameOutline = outline(frameJaw, frameInFace[33]!, eyePx).map(onGrid);
-  fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx).map(onGrid));
+  if (sample) fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx).map(onGrid));
   fillPolygon(mask, width, height, frameOutline);
   // The cheeks' edge is the frame's: a sample cut from a face turned or lit otherwise is wider there (its cheek and
   // the backdrop beyond it laid over the frame's own: a fuller, shadowed jaw, a light rim beside it). Below the
@@ -176,7 +176,7 @@ export interface BlendInput {
 }
 
 /** Where the sample lands on the frame: the similarity to face space, the mask there, and the frame's box it covers. */
-function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 'reference' | 'eyePx' | 'sample'>) {
+function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 'reference' | 'eyePx'> & { sample?: MouthSample }) {
   const { width, height, eyePx, sample } = input;
   const toFace: Similarity = toReference(input.landmarks, input.reference);
   const frameInFace = input.landmarks.map((p) => applySimilarity(toFace, p));
@@ -249,22 +249,50 @@ function seamOf(
 }
 
 /**
- * How badly `sample` meets this frame along the seam once its colour is matched: the root mean square, over the
- * seam's points and channels, of what the colour match's plane leaves (levels of 255). A sample whose shading or jaw
- * line differs from the frame's across the seam leaves more; the rig lays the one that leaves least.
+ * How badly each of `samples` meets this frame along the seam once its colour is matched: the root mean square, over
+ * the seam's points and channels, of what the colour match's plane leaves (levels of 255; the plane within the
+ * blend's MAX_SHIFT). A sample whose shading or
+ * jaw line differs from the frame's across the seam leaves more; the rig lays the one that leaves least. All are
+ * scored on the same points, the seam of the frame's own lower face (the blend's mask adds each sample's jaw).
  */
-export function seamMismatch(input: Omit<BlendInput, 'toward' | 'strength'>): number {
+export function seamMismatches(input: Omit<BlendInput, 'sample' | 'toward' | 'strength'>, samples: readonly MouthSample[]): number[] {
   const placement = placementOf(input);
-  const tile = { x: input.sample.x, y: input.sample.y, ...placement.size };
+  const { frame, width } = input;
+  const seam: number[] = [];
+  forEachSeamPoint(placement, (x, y, fx, fy) => seam.push((y * width + x) * 4, fx, fy));
+  // A face drawn large has thousands of seam points; SCORED_SEAM_POINTS of them, evenly, score a sample as well.
+  const every = Math.max(1, Math.floor(seam.length / 3 / SCORED_SEAM_POINTS));
+  const points: number[] = [];
+  for (let k = 0; k < seam.length; k += 3 * every) {
+    const p = seam[k]!;
+    points.push(seam[k + 1]!, seam[k + 2]!, frame[p]!, frame[p + 1]!, frame[p + 2]!);
+  }
+  const count = points.length / 5;
+  if (!count) return samples.map(() => Number.POSITIVE_INFINITY);
   const colour = [0, 0, 0];
-  const { seam, planeAt } = seamOf(input, placement, (fx, fy) => {
-    sampleAt(input.sheet, tile, fx, fy, colour);
-    return colour;
+  const differences = new Float64Array(points.length);
+  return samples.map((sample) => {
+    const tile = { x: sample.x, y: sample.y, ...placement.size };
+    const fit = new SeamFit(placement.size.width, placement.size.height);
+    for (let k = 0; k < points.length; k += 5) {
+      sampleAt(input.sheet, tile, points[k]!, points[k + 1]!, colour);
+      for (let c = 0; c < 3; c++) differences[k + 2 + c] = points[k + 2 + c]! - colour[c]!;
+      fit.add(points[k]!, points[k + 1]!, differences[k + 2]!, differences[k + 3]!, differences[k + 4]!);
+    }
+    const plane = fit.solve();
+    let sum = 0;
+    // The plane as the blend lays it, within MAX_SHIFT: a sample that needs more keeps the rest as a cast.
+    for (let k = 0; k < points.length; k += 5)
+      for (let c = 0; c < 3; c++) {
+        const shift = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, fit.at(plane, points[k]!, points[k + 1]!, c)));
+        sum += (differences[k + 2 + c]! - shift) ** 2;
+      }
+    return Math.sqrt(sum / count / 3);
   });
-  let sum = 0;
-  for (let k = 0; k < seam.length; k += 5) for (let c = 0; c < 3; c++) sum += (seam[k + 2 + c]! - planeAt(seam[k]!, seam[k + 1]!, c)) ** 2;
-  return seam.length ? Math.sqrt(sum / (seam.length / 5) / 3) : Number.POSITIVE_INFINITY;
 }
+
+/** Seam points a sample is scored on (seamMismatches), at most: about this many, taken evenly along the seam. */
+const SCORED_SEAM_POINTS = 800;
 
 /** The mask's cell (x, y), 0 outside the grid. */
 const cellAt = (mask: FaceMask, x: number, y: number) =>

@@ -1,5 +1,5 @@
 /**
- * How well a mouth sample meets a frame along the seam once its colour is matched (mouth-blend.ts seamMismatch):
+ * How well a mouth sample meets a frame along the seam once its colour is matched (mouth-blend.ts seamMismatches):
  * what the footage rig chooses a sample by. On a real look's geometry (test/fixtures/render/mouth-blend-geometry.json)
  * with pixels drawn here: a sample that differs from the frame by light alone (an offset and a slope, which the colour
  * match's plane takes away) meets it; one whose pattern differs across the seam does not.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lowerFaceSize } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
-import { type AtlasSheet, seamMismatch } from '#functions/render/engine/footage/mouth-blend.ts';
+import { type AtlasSheet, seamMismatches } from '#functions/render/engine/footage/mouth-blend.ts';
 
 const geometry = JSON.parse(readFileSync(join(import.meta.dirname, '../../../fixtures/render/mouth-blend-geometry.json'), 'utf8')) as {
   frameWidth: number;
@@ -43,8 +43,7 @@ describe('how well a mouth sample meets a frame along the seam', () => {
   it('takes a difference of light alone for a match, and tells a sample whose pattern differs across the seam', () => {
     for (const landmarks of geometry.frames.map(points)) {
       const input = { frame, width, height, landmarks, reference: points(geometry.reference), eyePx, sheet };
-      const matched = seamMismatch({ ...input, sample: lit });
-      const unlike = seamMismatch({ ...input, sample: striped });
+      const [matched, unlike] = seamMismatches(input, [lit, striped]);
       // Levels of 255, the root mean square of what the plane leaves: bilinear sampling of a linear ramp is linear.
       expect(matched).toBeLessThan(0.5);
       expect(unlike).toBeGreaterThan(10);
