@@ -27,7 +27,7 @@ if (!dir) throw new Error('usage: video-bot-rig.ts <look dir> [--height 332] [--
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as BotManifest;
 const work = mkdtempSync(join(tmpdir(), 'vidbot-rig-'));
 try {
-  // About a minute of speech with a pause in it, as a presenter's clip has.
+  // Six sentences with a 2-s pause among them (37 s with espeak-ng's en-us+m3), as a presenter's clip has.
   const sentence = 'Welcome to the quarterly update. Our team shipped three new features this month, and customers noticed.';
   const text = `${sentence} ${sentence} <break time="2s"/> ${sentence} ${sentence} ${sentence} ${sentence}`;
   const speech = await new EspeakSpeechEngine().synthesize(speechScriptOf(text), { id: 'espeak:en-us+m3' }, work);

@@ -6,9 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechScriptOf } from '#domain/lexicon';
-import type { BotManifest } from '#domain/look';
+import type { BotManifest, MouthSample } from '#domain/look';
 import { frameSizeOf } from '#domain/shape';
 import { cutFootage, readFootage } from '#functions/media/footage-media.ts';
 import { runFfmpeg } from '#functions/media/media.ts';
@@ -20,7 +21,8 @@ import { SWITCH_FRAMES } from '#functions/render/engine/footage/footage-listenin
 import { MAX_KEPT_LOOP_BYTES } from '#functions/render/engine/footage/footage-loop.ts';
 import { footageMouthFrames } from '#functions/render/engine/footage/footage-mouth.ts';
 import { FootageRig } from '#functions/render/engine/footage/footage-rig.ts';
-import { blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
+import { type AtlasSheet, blendWeights, seamMismatches } from '#functions/render/engine/footage/mouth-blend.ts';
+import { pickSample } from '#functions/render/engine/footage/mouth-samples.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { FPS, SpeechLongerThanRecordingError } from '#functions/render/engine/types.ts';
 import { renderFailure } from '#functions/render/render-failure.ts';
@@ -262,6 +264,7 @@ describe('the footage rig measured against the footage', () => {
 
   it('shows a frame with no face seen facing the camera untouched, as recorded and in the loop: no mouth laid on it', async () => {
     const footage = manifest.footage!;
+    const sheet = atlasSheet(footage);
     expect(footage.unseen).toEqual([]);
     // The person is seen on every frame; frames 5-14 (and the loop's first 10) are declared unseen, as a gap would be.
     const from = footage.loop.from;
@@ -277,15 +280,34 @@ describe('the footage rig measured against the footage', () => {
       const rig = await FootageRig.open(look.dir, withGaps, 400, false, play);
       const originals = readFootage(join(look.dir, file), rig, { loop: false, seconds: 60 });
       let mouthed = 0;
-      for (let i = 0; i < 20; i++) {
+      const shown: MouthSample[] = [];
+      let previousGap = false;
+      for (let i = 0; i < 25; i++) {
         const own = Buffer.from((await originals.next())!);
         const drawn = await rig.render(i, { frame: 'm2' }, 60);
         const source = first + i;
         const gap = unseen.some(([a, b]) => source >= a && source < b);
+        const firstAfterGap = previousGap && !gap;
+        previousGap = gap;
         if (gap) {
           expect(drawn.equals(own), `${play} frame ${i}`).toBe(true);
           expect(rig.drawn).toBeUndefined();
         } else if (!drawn.equals(own)) mouthed++;
+        if (play !== 'as_recorded' || (i !== 0 && !firstAfterGap)) continue;
+        // After the gap the held shape's sample is chosen afresh, for the frame it is laid on: the best of the shape's
+        // samples along that frame's seam (here not the one chosen on frame 0).
+        const { landmarks, sample } = rig.drawn!;
+        const score = (candidates: readonly MouthSample[]) =>
+          seamMismatches(
+            { frame: own, width: rig.width, height: rig.height, landmarks, reference: footage.reference, eyePx: footage.eyePx, sheet },
+            candidates,
+          );
+        expect(sample, `frame ${i}`).toEqual(pickSample(footage.samples, 'm2', score));
+        shown.push(sample);
+      }
+      if (play === 'as_recorded') {
+        expect(shown).toHaveLength(2);
+        expect(shown[1]).not.toEqual(shown[0]);
       }
       // The frames seen still get their mouth.
       expect(mouthed, play).toBeGreaterThan(0);
@@ -333,4 +355,12 @@ async function recordingCut(footage: NonNullable<BotManifest['footage']>, size: 
     frames.close();
   }
   return frameChange(last!, from!, size.width, size.height);
+}
+
+/** The look's atlas, RGB, as the rig reads it. */
+function atlasSheet(footage: NonNullable<BotManifest['footage']>): AtlasSheet {
+  const atlas = PNG.sync.read(readFileSync(join(look.dir, footage.atlas)));
+  const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
+  for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
+  return { rgb, width: atlas.width, height: atlas.height };
 }

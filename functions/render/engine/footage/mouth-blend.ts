@@ -253,14 +253,16 @@ function seamOf(
  * the seam's points and channels, of what the colour match's plane leaves (levels of 255; the plane within the
  * blend's MAX_SHIFT). A sample whose shading or
  * jaw line differs from the frame's across the seam leaves more; the rig lays the one that leaves least. All are
- * scored on the same points, the seam of the frame's own lower face (the blend's mask adds each sample's jaw).
+ * scored on the same points, the seam of the frame's own lower face (the blend's mask adds each sample's jaw),
+ * SCORED_SEAM_POINTS to twice that of them on a face drawn large.
  */
 export function seamMismatches(input: Omit<BlendInput, 'sample' | 'toward' | 'strength'>, samples: readonly MouthSample[]): number[] {
   const placement = placementOf(input);
   const { frame, width } = input;
   const seam: number[] = [];
   forEachSeamPoint(placement, (x, y, fx, fy) => seam.push((y * width + x) * 4, fx, fy));
-  // A face drawn large has thousands of seam points; SCORED_SEAM_POINTS of them, evenly, score a sample as well.
+  // A face drawn large has thousands of seam points; thinned evenly to between SCORED_SEAM_POINTS and twice that,
+  // they score a sample as well (a smaller seam is scored whole).
   const every = Math.max(1, Math.floor(seam.length / 3 / SCORED_SEAM_POINTS));
   const points: number[] = [];
   for (let k = 0; k < seam.length; k += 3 * every) {
@@ -281,7 +283,8 @@ export function seamMismatches(input: Omit<BlendInput, 'sample' | 'toward' | 'st
     }
     const plane = fit.solve();
     let sum = 0;
-    // The plane as the blend lays it, within MAX_SHIFT: a sample that needs more keeps the rest as a cast.
+    // The plane within MAX_SHIFT, as the blend clamps it (there with the membrane's share added): a sample that needs
+    // more keeps the rest as a cast.
     for (let k = 0; k < points.length; k += 5)
       for (let c = 0; c < 3; c++) {
         const shift = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, fit.at(plane, points[k]!, points[k + 1]!, c)));
@@ -291,7 +294,7 @@ export function seamMismatches(input: Omit<BlendInput, 'sample' | 'toward' | 'st
   });
 }
 
-/** Seam points a sample is scored on (seamMismatches), at most: about this many, taken evenly along the seam. */
+/** Seam points a sample is scored on (seamMismatches): a seam of more than twice this many is thinned evenly to 1-2 times it. */
 const SCORED_SEAM_POINTS = 800;
 
 /** The mask's cell (x, y), 0 outside the grid. */

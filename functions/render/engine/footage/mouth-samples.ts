@@ -33,7 +33,10 @@ export function pickSample(samples: readonly MouthSample[], frame: string, score
     if (!candidates.length) continue;
     if (candidates.length === 1) return candidates[0]!;
     const mismatches = score(candidates);
-    return candidates[mismatches.indexOf(Math.min(...mismatches))]!;
+    // The least, the first of equals (a score that is not a number is passed over, never returned as nothing).
+    let best = 0;
+    for (let k = 1; k < candidates.length; k++) if (mismatches[k]! < mismatches[best]!) best = k;
+    return candidates[best]!;
   }
   return samples[0]!;
 }
