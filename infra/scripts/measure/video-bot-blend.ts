@@ -10,9 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PNG } from 'pngjs';
 import type { BotManifest } from '../../../functions/domain/look.ts';
-import { blendMouth, seamSpread } from '../../../functions/render/engine/footage/mouth-blend.ts';
+import { atlasSheetOf, blendMouth, seamSpread } from '../../../functions/render/engine/footage/mouth-blend.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -23,10 +22,7 @@ if (!dir) throw new Error('usage: video-bot-blend.ts <look dir> [--height 332] [
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as BotManifest;
 const footage = manifest.footage!;
 const raw = JSON.parse(readFileSync(join(dir, footage.track), 'utf8')) as number[][];
-const atlas = PNG.sync.read(readFileSync(join(dir, footage.atlas)));
-const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
-for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
-const sheet = { rgb, width: atlas.width, height: atlas.height };
+const sheet = atlasSheetOf(readFileSync(join(dir, footage.atlas)));
 const height = Number(values.height);
 const scale = height / footage.height;
 const width = 2 * Math.round((manifest.width * height) / manifest.height / 2);

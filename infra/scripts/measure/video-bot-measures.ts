@@ -39,6 +39,7 @@ import {
   frameChange,
   mouthBox,
   quantile,
+  rgbOf,
   roundedAgainstSpread,
   seamStep,
   toneCast,
@@ -81,11 +82,6 @@ const tracker = new FaceTracker(width, h);
 // The same net on the footage's own frames: how it reads this person's lips where the preparation saw them closed.
 const ownTracker = new FaceTracker(width, h);
 const ownClosed: number[] = [];
-const toRgb = (rgba: Buffer) => {
-  const rgb = Buffer.alloc(width * h * 3);
-  for (let p = 0, q = 0; p < rgba.length; p += 4, q += 3) rgba.copy(rgb, q, p, p + 3);
-  return rgb;
-};
 const reach = Math.max(2, Math.round(0.1 * footage.eyePx * rig.scale));
 const loopLength = footage.loop.to - footage.loop.from;
 const track = (JSON.parse(readFileSync(join(dir, footage.track), 'utf8')) as number[][]).map((f) =>
@@ -122,9 +118,9 @@ for (let i = 0; i < timing.frames; i++) {
   }
   const { landmarks, sample } = rig.drawn;
   shown.push(sample);
-  const tracked = await tracker.next(toRgb(drawn));
+  const tracked = await tracker.next(rgbOf(drawn));
   measures.push(tracked.landmarks ? measureMouth(tracked.landmarks) : undefined);
-  const ownRead = (await ownTracker.next(toRgb(own))).landmarks;
+  const ownRead = (await ownTracker.next(rgbOf(own))).landmarks;
   // The lower jaw's width (landmarks 5 and 11, at the chin's sides) as the net reads the drawn frame and the footage's own.
   const jawWidth = (points: readonly { x: number; y: number }[]) => Math.hypot(points[11]!.x - points[5]!.x, points[11]!.y - points[5]!.y);
   if (tracked.landmarks && ownRead) jaws.push(jawWidth(tracked.landmarks) / jawWidth(ownRead));

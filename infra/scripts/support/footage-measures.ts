@@ -55,6 +55,13 @@ export function roundedAgainstSpread(phonemes: readonly TimedPhoneme[], measures
   };
 }
 
+/** An RGBA frame's colours alone (RGB), as the landmark net reads a frame. */
+export function rgbOf(rgba: Buffer): Buffer {
+  const rgb = Buffer.alloc((rgba.length / 4) * 3);
+  for (let p = 0, q = 0; p < rgba.length; p += 4, q += 3) rgba.copy(rgb, q, p, p + 3);
+  return rgb;
+}
+
 /** A box of a frame, px (inclusive-exclusive). */
 export interface Box {
   x0: number;

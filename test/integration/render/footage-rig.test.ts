@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechScriptOf } from '#domain/lexicon';
 import type { BotManifest, MouthSample } from '#domain/look';
@@ -21,7 +20,7 @@ import { SWITCH_FRAMES } from '#functions/render/engine/footage/footage-listenin
 import { MAX_KEPT_LOOP_BYTES } from '#functions/render/engine/footage/footage-loop.ts';
 import { footageMouthFrames } from '#functions/render/engine/footage/footage-mouth.ts';
 import { FootageRig } from '#functions/render/engine/footage/footage-rig.ts';
-import { type AtlasSheet, blendWeights, seamMismatches } from '#functions/render/engine/footage/mouth-blend.ts';
+import { atlasSheetOf, blendWeights, seamMismatches } from '#functions/render/engine/footage/mouth-blend.ts';
 import { pickSample } from '#functions/render/engine/footage/mouth-samples.ts';
 import { renderClip } from '#functions/render/engine/index.ts';
 import { FPS, SpeechLongerThanRecordingError } from '#functions/render/engine/types.ts';
@@ -33,6 +32,7 @@ import {
   frameChange,
   mouthBox,
   quantile,
+  rgbOf,
   roundedAgainstSpread,
   seamStep,
   VISEME_SENTENCE,
@@ -111,9 +111,7 @@ describe('the footage rig speaking', () => {
     try {
       for (let i = 0; i < timing.frames; i++) {
         const drawn = await rig.render(i, mouth[i]!, timing.totalSeconds * 40);
-        const rgb = Buffer.alloc(rig.width * rig.height * 3);
-        for (let p = 0, q = 0; p < drawn.length; p += 4, q += 3) drawn.copy(rgb, q, p, p + 3);
-        const read = (await tracker.next(rgb)).landmarks;
+        const read = (await tracker.next(rgbOf(drawn))).landmarks;
         measures.push(read ? measureMouth(read) : undefined);
       }
     } finally {
@@ -264,7 +262,7 @@ describe('the footage rig measured against the footage', () => {
 
   it('shows a frame with no face seen facing the camera untouched, as recorded and in the loop: no mouth laid on it', async () => {
     const footage = manifest.footage!;
-    const sheet = atlasSheet(footage);
+    const sheet = atlasSheetOf(readFileSync(join(look.dir, footage.atlas)));
     expect(footage.unseen).toEqual([]);
     // The person is seen on every frame; frames 5-14 (and the loop's first 10) are declared unseen, as a gap would be.
     const from = footage.loop.from;
@@ -355,12 +353,4 @@ async function recordingCut(footage: NonNullable<BotManifest['footage']>, size: 
     frames.close();
   }
   return frameChange(last!, from!, size.width, size.height);
-}
-
-/** The look's atlas, RGB, as the rig reads it. */
-function atlasSheet(footage: NonNullable<BotManifest['footage']>): AtlasSheet {
-  const atlas = PNG.sync.read(readFileSync(join(look.dir, footage.atlas)));
-  const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
-  for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
-  return { rgb, width: atlas.width, height: atlas.height };
 }

@@ -11,7 +11,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
 import type { Point } from '#domain/face-space';
 import { type BotManifest, type FootageLoop, type FootageManifest, footageMatted, type MouthSample } from '#domain/look';
 import { readFootage } from '#media/footage-media';
@@ -19,7 +18,7 @@ import type { FrameReader } from '#media/media';
 import type { MouthFrame } from '../animation.ts';
 import { FPS, SpeechLongerThanRecordingError } from '../types.ts';
 import { FootageLoopReader, type KeptBytes, MAX_KEPT_LOOP_BYTES, mixPoints, type ShownFrame } from './footage-loop.ts';
-import { type AtlasSheet, blendMouth, seamMismatches } from './mouth-blend.ts';
+import { type AtlasSheet, atlasSheetOf, blendMouth, seamMismatches } from './mouth-blend.ts';
 import { MouthSampleChoice, type SampleScore } from './mouth-samples.ts';
 
 /** How the rig covers the clip: the base loop, over and over, or the recording once from its start. */
@@ -96,11 +95,8 @@ export class FootageRig {
     cutout?: Cutout,
   ): Promise<FootageRig> {
     if (cutout && (play !== 'loop' || !footageMatted(manifest.footage!))) throw new Error("this video bot's look has no matte for its footage");
-    // pngjs, as the sprites: the render image carries no sharp.
-    const atlas = PNG.sync.read(await readFile(join(dir, manifest.footage!.atlas)));
-    const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
-    for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
-    return new FootageRig(dir, manifest, height, { rgb, width: atlas.width, height: atlas.height }, rounded, play, cutout);
+    const sheet = atlasSheetOf(await readFile(join(dir, manifest.footage!.atlas)));
+    return new FootageRig(dir, manifest, height, sheet, rounded, play, cutout);
   }
 
   /** How long the recording plays, seconds. */

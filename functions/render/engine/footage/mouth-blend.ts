@@ -8,6 +8,8 @@
  *
  * A documented hot loop: it runs on every pixel of the lower face of every frame.
  */
+
+import { PNG } from 'pngjs';
 import { applySimilarity, invertSimilarity, JAW_POINTS, lowerFaceSize, type Point, type Similarity, toReference } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
 import { SeamFit } from './seam-fit.ts';
@@ -18,6 +20,14 @@ export interface AtlasSheet {
   rgb: Buffer;
   width: number;
   height: number;
+}
+
+/** The atlas's sheet from its PNG (pngjs, as the sprites: the render image carries no sharp). */
+export function atlasSheetOf(png: Buffer): AtlasSheet {
+  const atlas = PNG.sync.read(png);
+  const rgb = Buffer.alloc(atlas.width * atlas.height * 3);
+  for (let p = 0, q = 0; p < atlas.data.length; p += 4, q += 3) atlas.data.copy(rgb, q, p, p + 3);
+  return { rgb, width: atlas.width, height: atlas.height };
 }
 
 /** The mask's feather, and how far the jaw's bottom reaches below the chin, in eye distances. */
@@ -224,31 +234,6 @@ export function seamSpread(input: Pick<BlendInput, 'width' | 'height' | 'landmar
 }
 
 /**
- * The seam's colour: the frame's less the sample's colour (`colourAt`, face space) where the mask is partly on, as
- * flat runs of fx, fy, dr, dg, db; and those differences fitted by least squares as a plane over face space (an
- * offset and a slope across and down, per channel), so a sample lit from a little further left or right than the
- * frame is matched on both cheeks, not only on average.
- */
-function seamOf(
-  input: Pick<BlendInput, 'frame' | 'width'>,
-  placement: ReturnType<typeof placementOf>,
-  colourAt: (fx: number, fy: number) => readonly number[],
-) {
-  const { frame, width } = input;
-  const fit = new SeamFit(placement.size.width, placement.size.height);
-  const seam: number[] = [];
-  forEachSeamPoint(placement, (x, y, fx, fy) => {
-    const colour = colourAt(fx, fy);
-    const p = (y * width + x) * 4;
-    const [dr, dg, db] = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!];
-    fit.add(fx, fy, dr, dg, db);
-    seam.push(fx, fy, dr, dg, db);
-  });
-  const plane = fit.solve();
-  return { seam, planeAt: (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c) };
-}
-
-/**
  * How badly each of `samples` meets this frame along the seam once its colour is matched: the root mean square, over
  * the seam's points and channels, of what the colour match's plane leaves (levels of 255; the plane within the
  * blend's MAX_SHIFT). A sample whose shading or
@@ -347,10 +332,20 @@ export function blendMouth(input: BlendInput): void {
     sampleAt(sheet, other, fx, fy, second);
     for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
   };
-  const { seam, planeAt } = seamOf(input, placement, (fx, fy) => {
+  // The seam's colour: the frame's less the sample's colour where the mask is partly on, fitted by least squares as a
+  // plane over face space (an offset and a slope across and down, per channel), so a sample lit from a little
+  // further left or right than the frame is matched on both cheeks, not only on average.
+  const fit = new SeamFit(size.width, size.height);
+  const seam: number[] = [];
+  forEachSeamPoint(placement, (x, y, fx, fy) => {
     sampled(fx, fy);
-    return colour;
+    const p = (y * width + x) * 4;
+    const [dr, dg, db] = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!];
+    fit.add(fx, fy, dr, dg, db);
+    seam.push(fx, fy, dr, dg, db);
   });
+  const plane = fit.solve();
+  const planeAt = (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c);
   // What the plane leaves along the seam above the frame's chin, carried inward as a membrane (seam-membrane.ts).
   // Below it the seam crosses the jaw's line, where the frame's shadow under the chin and the sample's chin differ
   // by where each jaw is, not by the light: there the membrane is left free.
