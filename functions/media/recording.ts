@@ -1,8 +1,11 @@
 /**
  * A caller's recording (a clip's audio_url or audio_upload) made fit to publish: identified with pinned demuxers,
  * bounded in length, its leading and trailing silence trimmed to 0.25 s, and its loudness normalised to -16 LUFS
- * integrated with a true peak of at most -1.5 dBTP (ffmpeg's loudnorm, two passes: measure, then apply, linearly
- * where the peaks leave room). Written as the 48 kHz mono WAV the clip speaks, and a 16 kHz copy the aligner reads.
+ * integrated (within LOUDNESS.tolerance) with a true peak of at most -1.5 dBTP: measured by ffmpeg's EBU R128 meter
+ * (`ebur128`, true peak at 4 times oversampling), then one gain and ffmpeg's look-ahead limiter (`alimiter`) for the
+ * peaks the gain lifts over the ceiling, the result measured again in the same run and the gain or the ceiling
+ * corrected by what it missed (docs/your-voice.md). Written as the 48 kHz mono WAV the clip speaks, and a 16 kHz
+ * copy the aligner reads.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +43,21 @@ export const EDGE_SILENCE_SECONDS = 0.25;
 const SILENCE_THRESHOLD_DB = -45;
 /** What resampling to 48 kHz may add to a recording's length (a few samples): not more than it lasts. */
 const RESAMPLING_SLACK_SECONDS = 0.01;
-const LOUDNESS = { integrated: -16, truePeak: -1.5, range: 11 } as const;
+/**
+ * The published loudness: integrated LUFS within `tolerance` LU, true peak at most `truePeak` dBTP. The limiter works
+ * on samples; its first ceiling stands `ceilingMargin` dB under the true-peak bound for the peaks between samples.
+ */
+const LOUDNESS = { integrated: -16, tolerance: 0.5, truePeak: -1.5, ceilingMargin: 0.5 } as const;
+/** How many times the gain and the limiter are applied at most, each corrected by the measure of the last. */
+const LOUDNESS_ATTEMPTS = 3;
+
+/** The limiter's look-ahead, and so its delay: 240 samples at 48 kHz, taken from the leading silence it follows. */
+const LIMITER_ATTACK_MS = 5;
+const LIMITER_LATENCY = (LIMITER_ATTACK_MS * RECORDING_SAMPLE_RATE) / 1000;
+/** alimiter's lowest ceiling (-24 dBFS). */
+const ALIMITER_LOWEST_LIMIT = 0.0625;
+/** What ffmpeg's EBU R128 meter reports for a sound with nothing above its absolute gate. */
+const SILENCE_LOUDNESS = -70;
 
 /** Why a recording is refused, in the words of its error code (domain: audio_invalid, audio_too_long). */
 export class RecordingRejectedError extends MediaRejectedError {
@@ -60,18 +77,22 @@ export interface PreparedRecording {
   durationSeconds: number;
 }
 
-/** Trims silence at both ends (reversing to trim the end) and pads EDGE_SILENCE_SECONDS back at each. */
-const trimmed = (rate: number) =>
+/**
+ * Trims silence at both ends (reversing to trim the end) and pads EDGE_SILENCE_SECONDS back at each; `latency`
+ * (samples) is taken from the front and added to the end, for a filter after it that delays its input by as much.
+ */
+const trimmed = (rate: number, latency = 0) =>
   [
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
     'areverse',
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
     'areverse',
-    `adelay=${EDGE_SILENCE_SECONDS * 1000}`,
-    `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate)}`,
+    `adelay=${((EDGE_SILENCE_SECONDS * rate - latency) * 1000) / rate}`,
+    `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate) + latency}`,
   ].join(',');
 
-const loudnorm = `loudnorm=I=${LOUDNESS.integrated}:TP=${LOUDNESS.truePeak}:LRA=${LOUDNESS.range}`;
+/** ffmpeg's EBU R128 meter, its summary (integrated loudness, true peak) alone in the log. */
+const meter = 'ebur128=peak=true:framelog=verbose';
 
 /**
  * Prepares the recording at `path` into `workDir`, or throws RecordingRejectedError: not an accepted format, no
@@ -95,8 +116,48 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   if (!measured) throw new RecordingRejectedError('audio_invalid', 'is silent');
   const wavPath = join(workDir, 'recording.wav');
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
-  const second = `${loudnorm}:measured_I=${measured.input_i}:measured_TP=${measured.input_tp}:measured_LRA=${measured.input_lra}:measured_thresh=${measured.input_thresh}:offset=${measured.target_offset}:linear=true`;
-  await runFfmpeg(
+  let gain = LOUDNESS.integrated - measured.integrated;
+  let ceiling = LOUDNESS.truePeak - LOUDNESS.ceilingMargin;
+  for (let attempt = 1; ; attempt++) {
+    const published = await normalised(decoded, { gain, ceiling }, wavPath, alignmentWavPath, budget(decodedSeconds / 2));
+    const off = published && LOUDNESS.integrated - published.integrated;
+    const over = published ? published.truePeak - LOUDNESS.truePeak : 0;
+    if (off === undefined || (Math.abs(off) <= LOUDNESS.tolerance && over <= 0) || attempt === LOUDNESS_ATTEMPTS) break;
+    gain += off;
+    if (over > 0) ceiling -= over + 0.1;
+  }
+  const durationSeconds = (statSync(wavPath).size - 44) / (RECORDING_SAMPLE_RATE * 2);
+  if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
+  return { wavPath, alignmentWavPath, durationSeconds };
+}
+
+/** ebur128's summary: integrated loudness (LUFS) and true peak (dBTP). */
+interface LoudnessMeasure {
+  integrated: number;
+  truePeak: number;
+}
+
+/**
+ * The trimmed recording at `decoded` raised by `gain` dB, its peaks held under `ceiling` dBFS by ffmpeg's look-ahead
+ * limiter, written as the published WAV and the aligner's 16 kHz copy; returns the published sound's measure (in the
+ * same run, on the samples written), undefined when it has none.
+ */
+async function normalised(
+  decoded: string,
+  { gain, ceiling }: { gain: number; ceiling: number },
+  wavPath: string,
+  alignmentWavPath: string,
+  budgetSeconds: number,
+): Promise<LoudnessMeasure | undefined> {
+  const rate = RECORDING_SAMPLE_RATE;
+  const limit = Math.max(ALIMITER_LOWEST_LIMIT, 10 ** (ceiling / 20)).toFixed(4);
+  const graph = [
+    `[0:a]${trimmed(rate, LIMITER_LATENCY)},volume=${gain.toFixed(2)}dB,alimiter=limit=${limit}:attack=${LIMITER_ATTACK_MS}:level=0,aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
+    `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
+    `[check]${meter}[report]`,
+  ].join(';');
+  const wav = (label: string, path: string) => ['-map', label, '-ac', '1', '-c:a', 'pcm_s16le', '-f', 'wav', path];
+  const { stderr } = await runFfmpeg(
     [
       '-y',
       '-protocol_whitelist',
@@ -106,45 +167,20 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
       '-i',
       decoded,
       '-filter_complex',
-      `[0:a]${trimmed(RECORDING_SAMPLE_RATE)},${second},aresample=${RECORDING_SAMPLE_RATE},asplit=2[pub][al];[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
-      '-map',
-      '[pub]',
-      '-ac',
-      '1',
-      '-c:a',
-      'pcm_s16le',
-      '-f',
-      'wav',
-      wavPath,
-      '-map',
-      '[al16]',
-      '-ac',
-      '1',
-      '-c:a',
-      'pcm_s16le',
-      '-f',
-      'wav',
-      alignmentWavPath,
+      graph,
+      ...wav('[pub]', wavPath),
+      ...wav('[al16]', alignmentWavPath),
+      ...['-map', '[report]', '-f', 'null', '-'],
     ],
-    { budgetSeconds: budget(decodedSeconds / 2) },
+    { budgetSeconds, logLevel: 'info', stallSeconds: false },
   );
-  const durationSeconds = (statSync(wavPath).size - 44) / (RECORDING_SAMPLE_RATE * 2);
-  if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
-  return { wavPath, alignmentWavPath, durationSeconds };
-}
-
-interface LoudnessMeasure {
-  input_i: string;
-  input_tp: string;
-  input_lra: string;
-  input_thresh: string;
-  target_offset: string;
+  return loudnessReport(stderr);
 }
 
 /**
  * The recording decoded once, with its demuxer alone and no further than its header's claim and a tolerance (the
  * limit when it claims none), to the 48 kHz mono WAV at `decoded` that the second pass reads; in the same run,
- * loudnorm's first pass measures the same samples trimmed. `mismatch` when it lasts longer than it claims or than
+ * ffmpeg's EBU R128 meter measures the same samples trimmed. `mismatch` when it lasts longer than it claims or than
  * `maxSeconds`; throws RecordingRejectedError when it does not decode. One run for the three: a compressed recording
  * is decoded once, and ffmpeg is started once (each start forks the calling process).
  */
@@ -159,7 +195,7 @@ async function decodedAndMeasured(
   const { limit } = decodeBounds(declared, maxSeconds);
   const rate = RECORDING_SAMPLE_RATE;
   // The measuring branch gets the samples the WAV holds (one resampler to 48 kHz mono 16-bit, as the output's).
-  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,${trimmed(rate)},${loudnorm}:print_format=json[report]`;
+  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,${trimmed(rate)},${meter}[report]`;
   let stderr: string;
   try {
     ({ stderr } = await runFfmpeg(
@@ -188,12 +224,11 @@ async function decodedAndMeasured(
   return { decodedSeconds, measured: loudnessReport(stderr), mismatch };
 }
 
-/** loudnorm's first-pass JSON report in ffmpeg's log, or undefined for silence (no finite loudness). */
+/** The EBU R128 meter's summary in ffmpeg's log, or undefined for silence (no finite loudness or peak). */
 function loudnessReport(stderr: string): LoudnessMeasure | undefined {
-  const json = /\{[^{}]*"input_i"[^{}]*\}/.exec(stderr)?.[0];
-  if (!json) return undefined;
-  const report = JSON.parse(json) as LoudnessMeasure;
-  // The values go into the second pass's filter: plain finite numbers only.
-  const fields = [report.input_i, report.input_tp, report.input_lra, report.input_thresh, report.target_offset];
-  return fields.every((v) => typeof v === 'string' && /^-?\d{1,4}(\.\d{1,4})?$/.test(v)) ? report : undefined;
+  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
+  const integrated = Number(/I:\s+(-?\d+(?:\.\d+)?) LUFS/.exec(summary)?.[1]);
+  const truePeak = Number(/Peak:\s+(-?\d+(?:\.\d+)?) dBFS/.exec(summary)?.[1]);
+  // The meter's floor (-70 LUFS) is what it reports for silence.
+  return Number.isFinite(integrated) && Number.isFinite(truePeak) && integrated > SILENCE_LOUDNESS ? { integrated, truePeak } : undefined;
 }
