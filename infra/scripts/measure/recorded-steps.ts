@@ -2,7 +2,7 @@
  * `npx tsx infra/scripts/measure/recorded-steps.ts [--seconds 60] [--rounds 2]`: what each step of a recorded clip's
  * speech costs, in CPU seconds of this process and of its ffmpeg children, with the code a render runs: the bench's
  * LibriVox recording (bench/service.ts benchRecording) prepared (media/recording.ts: probe, one run decoding it and
- * measuring its loudness, loudnorm's second pass) and aligned to its transcript through espeak-ng en-us+m3 and the
+ * measuring its loudness, one raising it and limiting its peaks) and aligned to its transcript through espeak-ng en-us+m3 and the
  * warp (speech/synthesis-alignment.ts), as the render aligns an English recording over 60 s; `rounds` times in one
  * process, as one render environment prepares clip after clip (espeak-ng's instance kept after the first, its code
  * compiled further as it runs). Run it under `node --cpu-prof --import tsx` for a profile by function.
