@@ -147,11 +147,12 @@ export function ClipEditor({ clip, index, count }: { clip: ClipDraft; index: num
               onChange={(e) => set({ size: e.currentTarget.value })}
               {...invalidProps(err('bot_size').id, path('bot_size'))}
             >
-              <option value="">default (full over no background or position, else medium)</option>
+              <option value="">automatic</option>
               {BOT_SIZES.map((s) => (
                 <option value={s}>{s === 'full' ? 'full (the subject: head and shoulders)' : s}</option>
               ))}
             </select>
+            {!clip.size && <p class="help">Full when the clip has no background and no position, else medium.</p>}
             <FieldError {...err('bot_size')} />
           </div>
 
