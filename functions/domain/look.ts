@@ -102,6 +102,11 @@ export interface FootageLoop {
    * `remove_bot_background` shows them by (functions/prepare/footage/footage-matte.ts). Absent: the look has none.
    */
   matte?: string;
+  /**
+   * The frames of `file` with the person's own colours across the matte's edge (functions/prepare/footage/
+   * edge-colours.ts): what `remove_bot_background` shows in place of `file`. Absent (a look made before it): `file`.
+   */
+  cutout?: string;
 }
 
 /** Whether every loop the footage shows has its matte: what `remove_bot_background` needs of a video bot's look. */

@@ -167,34 +167,38 @@ export async function cutFootage(footagePath: string, fps: number, loop: { from:
  * Encodes `count` grey frames of `size` (one byte a pixel, from `frame(i)`) to `path`: a loop's matte, H.264 at a
  * higher quality than the footage (its edge is what shows), one keyframe a second as the footage.
  */
-export async function writeMatte(
+export function writeMatte(path: string, size: { width: number; height: number }, fps: number, frames: WrittenFrames): Promise<void> {
+  return writeFrames(path, size, fps, frames, { pixels: 'gray', crf: MATTE_CRF });
+}
+
+/**
+ * Encodes `count` RGBA frames of `size` (four bytes a pixel, from `frame(i)`; the alpha is dropped) to `path`: a
+ * loop's frames as the person is cut out by (footage-matte.ts cutoutLoop), with the footage's own encoding and
+ * keyframes.
+ */
+export function writeCutout(path: string, size: { width: number; height: number }, fps: number, frames: WrittenFrames): Promise<void> {
+  return writeFrames(path, size, fps, frames, { pixels: 'rgba' });
+}
+
+interface WrittenFrames {
+  count: number;
+  frame: (i: number) => Buffer | Promise<Buffer>;
+}
+
+async function writeFrames(
   path: string,
   size: { width: number; height: number },
   fps: number,
-  frames: { count: number; frame: (i: number) => Buffer | Promise<Buffer> },
+  frames: WrittenFrames,
+  as: { pixels: 'gray' | 'rgba'; crf?: number },
 ): Promise<void> {
+  const encode = as.crf === undefined ? VIDEO_ENCODE_ARGS : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(as.crf), '-pix_fmt', 'yuv420p'];
   await runFfmpeg(
     [
       '-y',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'gray',
-      '-s',
-      `${size.width}x${size.height}`,
-      '-r',
-      String(fps),
-      '-i',
-      'pipe:0',
+      ...['-f', 'rawvideo', '-pix_fmt', as.pixels, '-s', `${size.width}x${size.height}`, '-r', String(fps), '-i', 'pipe:0'],
       '-an',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      String(MATTE_CRF),
-      '-pix_fmt',
-      'yuv420p',
+      ...encode,
       '-g',
       String(fps),
       path,

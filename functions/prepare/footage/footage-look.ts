@@ -34,6 +34,8 @@ const FILES = {
   listen: 'listen.mp4',
   loopMatte: 'loop-matte.mp4',
   listenMatte: 'listen-matte.mp4',
+  loopCutout: 'loop-cutout.mp4',
+  listenCutout: 'listen-cutout.mp4',
   track: 'track.json',
   atlas: 'mouths.png',
   preview: 'preview.png',
@@ -146,11 +148,12 @@ export async function footageLookOf(
   };
   if (options.cutout) {
     const footage = { ...size, fps: FPS, reference };
-    await matteLoop(loops.loop, loopPath, join(workDir, FILES.loopMatte), footage, track);
-    loops.loop.matte = FILES.loopMatte;
+    await matteLoop(loops.loop, loopPath, { mattePath: join(workDir, FILES.loopMatte), cutoutPath: join(workDir, FILES.loopCutout) }, footage, track);
+    Object.assign(loops.loop, { matte: FILES.loopMatte, cutout: FILES.loopCutout });
     if (loops.listen) {
-      await matteLoop(loops.listen, listenPath, join(workDir, FILES.listenMatte), footage, track);
-      loops.listen.matte = FILES.listenMatte;
+      const into = { mattePath: join(workDir, FILES.listenMatte), cutoutPath: join(workDir, FILES.listenCutout) };
+      await matteLoop(loops.listen, listenPath, into, footage, track);
+      Object.assign(loops.listen, { matte: FILES.listenMatte, cutout: FILES.listenCutout });
     }
   }
   const footage: FootageManifest = {
@@ -180,7 +183,9 @@ export async function footageLookOf(
     [FILES.loop, await readFile(loopPath)],
     ...(listenLoop ? ([[FILES.listen, await readFile(listenPath)]] as const) : []),
     ...(await Promise.all(
-      [loops.loop.matte, loops.listen?.matte].filter((f) => f !== undefined).map(async (f) => [f, await readFile(join(workDir, f))] as const),
+      [loops.loop.matte, loops.loop.cutout, loops.listen?.matte, loops.listen?.cutout]
+        .filter((f) => f !== undefined)
+        .map(async (f) => [f, await readFile(join(workDir, f))] as const),
     )),
     [FILES.track, Buffer.from(trackJson)],
     [FILES.atlas, atlas.png],

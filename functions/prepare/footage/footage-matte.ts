@@ -2,13 +2,15 @@
  * The person cut out of a video bot's loops (docs/video-bots.md, "Removing the background"): ISNet (./matting.ts,
  * the photo bots' matte, about 3 s a frame on this CPU) on key frames of each loop, and every frame between two keys
  * the two keys' mattes carried onto it by the head's motion (the similarity of the stable landmarks, the same that
- * brings a face into face space) and mixed by how near each key is. Made once at preparation, so a render that
- * removes the background only lays the matte on as the frame's alpha.
+ * brings a face into face space) and mixed by how near each key is. Made once at preparation, with the loop's frames
+ * in the person's own colours across the matte's edge (./edge-colours.ts), so a render that removes the background
+ * only reads those frames and lays the matte on as their alpha.
  */
 import { applySimilarity, invertSimilarity, type Point, type Similarity, toReference } from '#domain/face-space';
 import { type FootageLoop, loopFrameSources } from '#domain/look';
-import { readFootage, writeMatte } from '#media/footage-media';
+import { readFootage, writeCutout, writeMatte } from '#media/footage-media';
 import { matte } from '../matting.ts';
+import { personColours } from './edge-colours.ts';
 
 /** Frames between two key frames at most (a second): ISNet costs about 10 CPU seconds a frame here. */
 const KEY_EVERY = 30;
@@ -192,12 +194,12 @@ function refine(alpha: Buffer, unsure: Uint8Array, rgba: Buffer, plate: Backdrop
 
 /**
  * Writes the matte of the loop `loop` (its file in `dir`'s `loopPath`) to `mattePath`: one grey frame for each of
- * the loop's frames. Answers how many key frames ISNet ran on.
+ * the loop's frames; then cutoutLoop. Answers how many key frames ISNet ran on.
  */
 export async function matteLoop(
   loop: FootageLoop,
   loopPath: string,
-  mattePath: string,
+  { mattePath, cutoutPath }: { mattePath: string; cutoutPath: string },
   footage: Footage,
   track: readonly Point[][],
 ): Promise<number> {
@@ -231,7 +233,31 @@ export async function matteLoop(
   } finally {
     pixels.close();
   }
+  await cutoutLoop(loopPath, mattePath, cutoutPath, footage, length);
   return keys.length;
+}
+
+/**
+ * Writes the loop's frames to `cutoutPath` with the person's own colours across the edge of the matte at
+ * `mattePath` (as written, so as the render will read it): what a render that removes the background shows.
+ */
+async function cutoutLoop(loopPath: string, mattePath: string, cutoutPath: string, footage: Footage, length: number): Promise<void> {
+  const seconds = length / footage.fps;
+  const pixels = readFootage(loopPath, footage, { loop: false, seconds });
+  const alphas = readFootage(mattePath, footage, { loop: false, seconds, grey: true });
+  try {
+    await writeCutout(cutoutPath, footage, footage.fps, {
+      count: length,
+      frame: async (n) => {
+        const [rgba, alpha] = await Promise.all([pixels.next(), alphas.next()]);
+        if (!rgba || !alpha) throw new Error(`the loop ${loopPath} or its matte ended at frame ${n}`);
+        return personColours(rgba, alpha, footage.width, footage.height);
+      },
+    });
+  } finally {
+    pixels.close();
+    alphas.close();
+  }
 }
 
 /**

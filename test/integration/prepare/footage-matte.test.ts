@@ -24,7 +24,7 @@ let dir: string;
 let manifest: BotManifest;
 let track: Point[][];
 let loop: FootageLoop;
-const frames: Array<{ rgba: Buffer; alpha: Buffer }> = [];
+const frames: Array<{ rgba: Buffer; alpha: Buffer; cutout: Buffer }> = [];
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'vidbot-footage-matte-'));
@@ -39,16 +39,24 @@ beforeAll(async () => {
     Array.from({ length: f.length / 2 }, (_, i) => ({ x: f[2 * i]!, y: f[2 * i + 1]! })),
   );
   // A loop of 31 frames: two key frames (ISNet's 10 CPU seconds each), 29 carried between them.
-  loop = { file: 'short.mp4', from: footage.loop.from, to: footage.loop.from + 31, blend: 0, matte: 'short-matte.mp4' };
+  loop = { file: 'short.mp4', from: footage.loop.from, to: footage.loop.from + 31, blend: 0, matte: 'short-matte.mp4', cutout: 'short-cutout.mp4' };
   await cutFootage(join(dir, footage.file), footage.fps, { from: loop.from, to: loop.to, blend: 0 }, join(dir, loop.file));
-  const keys = await matteLoop(loop, join(dir, loop.file), join(dir, loop.matte!), { ...footage, reference: footage.reference }, track);
+  const into = { mattePath: join(dir, loop.matte!), cutoutPath: join(dir, loop.cutout!) };
+  const keys = await matteLoop(loop, join(dir, loop.file), into, { ...footage, reference: footage.reference }, track);
   expect(keys).toBe(2);
   const size = { width: footage.width, height: footage.height };
   const pixels = readFootage(join(dir, loop.file), size, { loop: false, seconds: 60 });
   const mattes = readFootage(join(dir, loop.matte!), size, { loop: false, seconds: 60, grey: true });
-  for (let n = 0; n < 31; n++) frames.push({ rgba: Buffer.from((await pixels.next())!), alpha: Buffer.from((await mattes.next())!) });
+  const cutouts = readFootage(join(dir, loop.cutout!), size, { loop: false, seconds: 60 });
+  for (let n = 0; n < 31; n++)
+    frames.push({
+      rgba: Buffer.from((await pixels.next())!),
+      alpha: Buffer.from((await mattes.next())!),
+      cutout: Buffer.from((await cutouts.next())!),
+    });
   pixels.close();
   mattes.close();
+  cutouts.close();
 }, 600_000);
 afterAll(() => (process.env.KEEP_MATTE ? console.log(root) : rmSync(root, { recursive: true, force: true })));
 
@@ -82,6 +90,52 @@ describe('a video bot’s matte', () => {
       expect(w.hair).toBeGreaterThanOrEqual(230);
       expect(w.shoulders).toBeGreaterThanOrEqual(230);
     }
+  });
+
+  it('gives the edge the colour of the person beside it, not of the backdrop behind it (no rim)', () => {
+    const { width, height } = manifest.footage!;
+    // Each edge pixel against its nearest pixel that is surely the person (within 8 px), on three frames: the loop's
+    // own colours there mix the backdrop in; the cut-out's are the person's.
+    const offEdge = (frame: { rgba: Buffer; alpha: Buffer }, colours: Buffer) => {
+      let sum = 0;
+      let count = 0;
+      for (let y = 8; y < height - 8; y++)
+        for (let x = 8; x < width - 8; x++) {
+          const a = frame.alpha[y * width + x]!;
+          if (a < 32 || a > 224) continue;
+          let best = Infinity;
+          let near = -1;
+          for (let dy = -8; dy <= 8; dy++)
+            for (let dx = -8; dx <= 8; dx++) {
+              const q = (y + dy) * width + x + dx;
+              if (frame.alpha[q]! >= 248 && dx * dx + dy * dy < best) [best, near] = [dx * dx + dy * dy, q];
+            }
+          if (near < 0) continue;
+          const p = y * width + x;
+          for (let k = 0; k < 3; k++) sum += Math.abs(colours[4 * p + k]! - frame.rgba[4 * near + k]!);
+          count += 3;
+        }
+      return { levels: sum / count, count };
+    };
+    for (const n of [0, 15, 30]) {
+      const own = offEdge(frames[n]!, frames[n]!.rgba);
+      const cut = offEdge(frames[n]!, frames[n]!.cutout);
+      console.log(
+        `frame ${n}: ${own.count / 3} edge pixels, the loop's colour ${own.levels.toFixed(1)} levels from the person's, the cut-out's ${cut.levels.toFixed(1)}`,
+      );
+      expect(own.count).toBeGreaterThan(300);
+      expect(cut.levels).toBeLessThan(own.levels * 0.6);
+    }
+    // Where the matte is sure, the cut-out is the loop's own frame (within the encoder's loss).
+    const middle = frames[15]!;
+    let sure = 0;
+    let apart = 0;
+    for (let p = 0; p < width * height; p++) {
+      if (middle.alpha[p]! < 252) continue;
+      sure++;
+      for (let k = 0; k < 3; k++) apart += Math.abs(middle.cutout[4 * p + k]! - middle.rgba[4 * p + k]!);
+    }
+    expect(apart / (3 * sure)).toBeLessThan(2);
   });
 
   it('carries the keys’ mattes onto the frame farthest from both as ISNet itself cuts it', async () => {

@@ -55,6 +55,8 @@ describe('the loops of a recording', () => {
   it('refuses to matte a loop longer than the bound before any key is matted', async () => {
     const loop = { file: 'loop.mp4', from: 0, to: LONGEST_MATTED_LOOP + 1, blend: 0 };
     const footage = { width: 64, height: 64, fps: FPS, reference: face(0) };
-    await expect(matteLoop(loop, '/nonexistent/loop.mp4', '/nonexistent/matte.mp4', footage, [])).rejects.toThrow(/longer than a matte covers/);
+    await expect(
+      matteLoop(loop, '/nonexistent/loop.mp4', { mattePath: '/nonexistent/matte.mp4', cutoutPath: '/nonexistent/cutout.mp4' }, footage, []),
+    ).rejects.toThrow(/longer than a matte covers/);
   });
 });

@@ -168,7 +168,7 @@ export class FootageRig {
     const share = this.listeningShare(listening);
     const open = (loop: FootageLoop) =>
       new FootageLoopReader(
-        readFootage(join(this.dir, loop.file), this, { loop: true, seconds }),
+        readFootage(join(this.dir, (this.cutout && loop.cutout) || loop.file), this, { loop: true, seconds }),
         loop,
         this.track,
         this.cutout && loop.matte ? readFootage(join(this.dir, loop.matte), this, { loop: true, seconds, grey: true }) : undefined,

@@ -1,0 +1,72 @@
+/**
+ * The person's own colours carried out across the edge of their matte (what compositors call colour
+ * decontamination). Where the matte is unsure, a pixel of the recording mixes the person with the backdrop behind
+ * them: hair against a bright window is light at its edge, and laid over another background that edge shows as a
+ * light rim. Each such pixel takes instead the mean colour of the pixels the matte is sure are the person, within
+ * the smallest of a few radii that holds any; pixels the matte is sure of keep their own. The matte itself is not
+ * changed: the edge is as soft as before, in the person's colours.
+ */
+
+/** The matte's value (0-255) from which a pixel is surely the person and keeps its colour. */
+const SURE_PERSON = 248;
+/** The radii searched for the person's colours, as fractions of the frame's height (2, 6 and 14 px at 700). */
+const RADII = [0.003, 0.008, 0.02] as const;
+
+/**
+ * `rgba` (the frame, four bytes a pixel) with every pixel whose `alpha` is under SURE_PERSON given the person's colour
+ * around it, where the person is within reach; a new buffer. Alpha bytes are copied unchanged.
+ */
+export function personColours(rgba: Buffer, alpha: Uint8Array, width: number, height: number): Buffer {
+  const n = width * height;
+  const out = Buffer.from(rgba);
+  const sure = new Float32Array(n);
+  const colour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const;
+  let unsure = 0;
+  for (let i = 0; i < n; i++) {
+    if (alpha[i]! < SURE_PERSON) {
+      unsure++;
+      continue;
+    }
+    sure[i] = 1;
+    for (let k = 0; k < 3; k++) colour[k]![i] = rgba[4 * i + k]!;
+  }
+  if (unsure === 0 || unsure === n) return out;
+  const done = new Uint8Array(n);
+  for (const fraction of RADII) {
+    const radius = Math.max(1, Math.round(fraction * height));
+    const weight = boxSum(sure, width, height, radius);
+    const sums = colour.map((c) => boxSum(c, width, height, radius));
+    for (let i = 0; i < n; i++) {
+      if (done[i] || alpha[i]! >= SURE_PERSON || weight[i]! < 0.5) continue;
+      for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(sums[k]![i]! / weight[i]!);
+      done[i] = 1;
+    }
+  }
+  return out;
+}
+
+/** The sum of `values` over the (2 radius + 1)-square around each pixel, clipped at the frame's edges. */
+function boxSum(values: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const across = new Float32Array(values.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let sum = 0;
+    for (let x = 0; x < Math.min(radius, width); x++) sum += values[row + x]!;
+    for (let x = 0; x < width; x++) {
+      if (x + radius < width) sum += values[row + x + radius]!;
+      if (x - radius - 1 >= 0) sum -= values[row + x - radius - 1]!;
+      across[row + x] = sum;
+    }
+  }
+  const out = new Float32Array(values.length);
+  for (let x = 0; x < width; x++) {
+    let sum = 0;
+    for (let y = 0; y < Math.min(radius, height); y++) sum += across[y * width + x]!;
+    for (let y = 0; y < height; y++) {
+      if (y + radius < height) sum += across[(y + radius) * width + x]!;
+      if (y - radius - 1 >= 0) sum -= across[(y - radius - 1) * width + x]!;
+      out[y * width + x] = sum;
+    }
+  }
+  return out;
+}
