@@ -13,60 +13,79 @@ const SURE_PERSON = 248;
 const RADII = [0.003, 0.008, 0.02] as const;
 
 /**
- * `rgba` (the frame, four bytes a pixel) with every pixel whose `alpha` is under SURE_PERSON given the person's colour
- * around it, where the person is within reach; a new buffer. Alpha bytes are copied unchanged.
+ * Gives frames of one size the person's colours across their matte's edge, with its working
+ * arrays made once for all of them: a loop's frames are hundreds of megabytes of them otherwise.
  */
-export function personColours(rgba: Buffer, alpha: Uint8Array, width: number, height: number): Buffer {
-  const n = width * height;
-  const out = Buffer.from(rgba);
-  const sure = new Float32Array(n);
-  const colour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const;
-  let unsure = 0;
-  for (let i = 0; i < n; i++) {
-    if (alpha[i]! < SURE_PERSON) {
-      unsure++;
-      continue;
-    }
-    sure[i] = 1;
-    for (let k = 0; k < 3; k++) colour[k]![i] = rgba[4 * i + k]!;
-  }
-  if (unsure === 0 || unsure === n) return out;
-  const done = new Uint8Array(n);
-  for (const fraction of RADII) {
-    const radius = Math.max(1, Math.round(fraction * height));
-    const weight = boxSum(sure, width, height, radius);
-    const sums = colour.map((c) => boxSum(c, width, height, radius));
-    for (let i = 0; i < n; i++) {
-      if (done[i] || alpha[i]! >= SURE_PERSON || weight[i]! < 0.5) continue;
-      for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(sums[k]![i]! / weight[i]!);
-      done[i] = 1;
-    }
-  }
-  return out;
-}
+export class EdgeColours {
+  private readonly sure: Float32Array;
+  private readonly colour: readonly [Float32Array, Float32Array, Float32Array];
+  private readonly sums: readonly Float32Array[];
+  private readonly across: Float32Array;
+  private readonly done: Uint8Array;
 
-/** The sum of `values` over the (2 radius + 1)-square around each pixel, clipped at the frame's edges. */
-function boxSum(values: Float32Array, width: number, height: number, radius: number): Float32Array {
-  const across = new Float32Array(values.length);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let sum = 0;
-    for (let x = 0; x < Math.min(radius, width); x++) sum += values[row + x]!;
-    for (let x = 0; x < width; x++) {
-      if (x + radius < width) sum += values[row + x + radius]!;
-      if (x - radius - 1 >= 0) sum -= values[row + x - radius - 1]!;
-      across[row + x] = sum;
-    }
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    const n = width * height;
+    this.sure = new Float32Array(n);
+    this.colour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+    this.sums = Array.from({ length: 4 }, () => new Float32Array(n));
+    this.across = new Float32Array(n);
+    this.done = new Uint8Array(n);
   }
-  const out = new Float32Array(values.length);
-  for (let x = 0; x < width; x++) {
-    let sum = 0;
-    for (let y = 0; y < Math.min(radius, height); y++) sum += across[y * width + x]!;
+
+  /**
+   * `rgba` (the frame, four bytes a pixel) with every pixel whose `alpha` is under SURE_PERSON given the person's
+   * colour around it, where the person is within reach; a new buffer. Alpha bytes are copied unchanged.
+   */
+  of(rgba: Buffer, alpha: Uint8Array): Buffer {
+    const { width, height, sure, colour, sums, done } = this;
+    const n = width * height;
+    const out = Buffer.from(rgba);
+    let unsure = 0;
+    for (let i = 0; i < n; i++) {
+      const isSure = alpha[i]! >= SURE_PERSON;
+      sure[i] = isSure ? 1 : 0;
+      if (!isSure) unsure++;
+      for (let k = 0; k < 3; k++) colour[k]![i] = isSure ? rgba[4 * i + k]! : 0;
+    }
+    if (unsure === 0 || unsure === n) return out;
+    done.fill(0);
+    for (const fraction of RADII) {
+      const radius = Math.max(1, Math.round(fraction * height));
+      const [weight, ...channels] = [sure, ...colour].map((values, c) => this.boxSum(values, radius, sums[c]!));
+      for (let i = 0; i < n; i++) {
+        if (done[i] || alpha[i]! >= SURE_PERSON || weight![i]! < 0.5) continue;
+        for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(channels[k]![i]! / weight![i]!);
+        done[i] = 1;
+      }
+    }
+    return out;
+  }
+
+  /** The sum of `values` over the (2 radius + 1)-square around each pixel, clipped at the frame's edges, into `out`. */
+  private boxSum(values: Float32Array, radius: number, out: Float32Array): Float32Array {
+    const { width, height, across } = this;
     for (let y = 0; y < height; y++) {
-      if (y + radius < height) sum += across[(y + radius) * width + x]!;
-      if (y - radius - 1 >= 0) sum -= across[(y - radius - 1) * width + x]!;
-      out[y * width + x] = sum;
+      const row = y * width;
+      let sum = 0;
+      for (let x = 0; x < Math.min(radius, width); x++) sum += values[row + x]!;
+      for (let x = 0; x < width; x++) {
+        if (x + radius < width) sum += values[row + x + radius]!;
+        if (x - radius - 1 >= 0) sum -= values[row + x - radius - 1]!;
+        across[row + x] = sum;
+      }
     }
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let y = 0; y < Math.min(radius, height); y++) sum += across[y * width + x]!;
+      for (let y = 0; y < height; y++) {
+        if (y + radius < height) sum += across[(y + radius) * width + x]!;
+        if (y - radius - 1 >= 0) sum -= across[(y - radius - 1) * width + x]!;
+        out[y * width + x] = sum;
+      }
+    }
+    return out;
   }
-  return out;
 }

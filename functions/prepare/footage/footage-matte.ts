@@ -10,7 +10,7 @@ import { applySimilarity, invertSimilarity, type Point, type Similarity, toRefer
 import { type FootageLoop, loopFrameSources } from '#domain/look';
 import { readFootage, writeCutout, writeMatte } from '#media/footage-media';
 import { matte } from '../matting.ts';
-import { personColours } from './edge-colours.ts';
+import { EdgeColours } from './edge-colours.ts';
 
 /** Frames between two key frames at most (a second): ISNet costs about 10 CPU seconds a frame here. */
 const KEY_EVERY = 30;
@@ -245,13 +245,14 @@ async function cutoutLoop(loopPath: string, mattePath: string, cutoutPath: strin
   const seconds = length / footage.fps;
   const pixels = readFootage(loopPath, footage, { loop: false, seconds });
   const alphas = readFootage(mattePath, footage, { loop: false, seconds, grey: true });
+  const colours = new EdgeColours(footage.width, footage.height);
   try {
     await writeCutout(cutoutPath, footage, footage.fps, {
       count: length,
       frame: async (n) => {
         const [rgba, alpha] = await Promise.all([pixels.next(), alphas.next()]);
         if (!rgba || !alpha) throw new Error(`the loop ${loopPath} or its matte ended at frame ${n}`);
-        return personColours(rgba, alpha, footage.width, footage.height);
+        return colours.of(rgba, alpha);
       },
     });
   } finally {
