@@ -1,11 +1,8 @@
 /**
  * A caller's recording (a clip's audio_url or audio_upload) made fit to publish: identified with pinned demuxers,
  * bounded in length, its leading and trailing silence trimmed to 0.25 s, and its loudness normalised to -16 LUFS
- * integrated (within LOUDNESS.tolerance) with a true peak of at most -1.5 dBTP: measured by ffmpeg's EBU R128 meter
- * (`ebur128`, true peak at 4 times oversampling), then one gain and ffmpeg's look-ahead limiter (`alimiter`) for the
- * peaks the gain lifts over the ceiling, the result measured again in the same run and the gain or the ceiling
- * corrected by what it missed (docs/your-voice.md). Written as the 48 kHz mono WAV the clip speaks, and a 16 kHz
- * copy the aligner reads.
+ * integrated with a true peak of at most -1.5 dBTP (./loudness.ts). Written as the 48 kHz mono WAV the clip speaks,
+ * and a 16 kHz copy the aligner reads.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +15,15 @@ import {
   decodeCheckBudget,
   lengthMismatch,
 } from './decode-check.ts';
+import {
+  LOUDNESS_METER,
+  type Loudness,
+  type LoudnessSetting,
+  limiterLatency,
+  loudnessFilters,
+  loudnessReport,
+  normaliseLoudness,
+} from './loudness.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 
@@ -43,22 +49,6 @@ export const EDGE_SILENCE_SECONDS = 0.25;
 const SILENCE_THRESHOLD_DB = -45;
 /** What resampling to 48 kHz may add to a recording's length (a few samples): not more than it lasts. */
 const RESAMPLING_SLACK_SECONDS = 0.01;
-/**
- * The published loudness: integrated LUFS within `tolerance` LU, true peak at most `truePeak` dBTP. The limiter works
- * on samples; its first ceiling stands `ceilingMargin` dB under the true-peak bound for the peaks between samples.
- */
-const LOUDNESS = { integrated: -16, tolerance: 0.5, truePeak: -1.5, ceilingMargin: 0.5 } as const;
-/** How many times the gain and the limiter are applied at most, each corrected by the measure of the last. */
-const LOUDNESS_ATTEMPTS = 3;
-
-/** The limiter's look-ahead, and so its delay: 240 samples at 48 kHz, taken from the leading silence it follows. */
-const LIMITER_ATTACK_MS = 5;
-const LIMITER_LATENCY = (LIMITER_ATTACK_MS * RECORDING_SAMPLE_RATE) / 1000;
-/** alimiter's lowest ceiling (-24 dBFS). */
-const ALIMITER_LOWEST_LIMIT = 0.0625;
-/** What ffmpeg's EBU R128 meter reports for a sound with nothing above its absolute gate. */
-const SILENCE_LOUDNESS = -70;
-
 /** Why a recording is refused, in the words of its error code (domain: audio_invalid, audio_too_long). */
 export class RecordingRejectedError extends MediaRejectedError {
   constructor(
@@ -78,21 +68,23 @@ export interface PreparedRecording {
 }
 
 /**
- * Trims silence at both ends (reversing to trim the end) and pads EDGE_SILENCE_SECONDS back at each; `latency`
- * (samples) is taken from the front and added to the end, for a filter after it that delays its input by as much.
+ * Below 20 Hz (no voice has anything there) a recording's sound goes: a DC offset carries no loudness but would take
+ * the limiter's room, and keeps the edges from reading as silence; the first 50 ms fade in, over the step the filter
+ * makes of an offset there at the start. Then silence is trimmed at both ends (reversing
+ * to trim the end) and EDGE_SILENCE_SECONDS padded back at each; `latency` (samples) is taken from the front and
+ * added to the end, for a filter after it that delays its input by as much.
  */
 const trimmed = (rate: number, latency = 0) =>
   [
+    'highpass=f=20',
+    'afade=t=in:d=0.05',
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
     'areverse',
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
     'areverse',
-    `adelay=${((EDGE_SILENCE_SECONDS * rate - latency) * 1000) / rate}`,
+    `adelay=${Math.round(EDGE_SILENCE_SECONDS * rate) - latency}S`,
     `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate) + latency}`,
   ].join(',');
-
-/** ffmpeg's EBU R128 meter, its summary (integrated loudness, true peak) alone in the log. */
-const meter = 'ebur128=peak=true:framelog=verbose';
 
 /**
  * Prepares the recording at `path` into `workDir`, or throws RecordingRejectedError: not an accepted format, no
@@ -116,45 +108,29 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   if (!measured) throw new RecordingRejectedError('audio_invalid', 'is silent');
   const wavPath = join(workDir, 'recording.wav');
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
-  let gain = LOUDNESS.integrated - measured.integrated;
-  let ceiling = LOUDNESS.truePeak - LOUDNESS.ceilingMargin;
-  for (let attempt = 1; ; attempt++) {
-    const published = await normalised(decoded, { gain, ceiling }, wavPath, alignmentWavPath, budget(decodedSeconds / 2));
-    const off = published && LOUDNESS.integrated - published.integrated;
-    const over = published ? published.truePeak - LOUDNESS.truePeak : 0;
-    if (off === undefined || (Math.abs(off) <= LOUDNESS.tolerance && over <= 0) || attempt === LOUDNESS_ATTEMPTS) break;
-    gain += off;
-    if (over > 0) ceiling -= over + 0.1;
-  }
+  await normaliseLoudness(measured, (setting) => normalised(decoded, setting, wavPath, alignmentWavPath, budget(decodedSeconds / 2)));
   const durationSeconds = (statSync(wavPath).size - 44) / (RECORDING_SAMPLE_RATE * 2);
   if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
   return { wavPath, alignmentWavPath, durationSeconds };
 }
 
-/** ebur128's summary: integrated loudness (LUFS) and true peak (dBTP). */
-interface LoudnessMeasure {
-  integrated: number;
-  truePeak: number;
-}
-
 /**
- * The trimmed recording at `decoded` raised by `gain` dB, its peaks held under `ceiling` dBFS by ffmpeg's look-ahead
- * limiter, written as the published WAV and the aligner's 16 kHz copy; returns the published sound's measure (in the
- * same run, on the samples written), undefined when it has none.
+ * The trimmed recording at `decoded` through `setting`'s gain and limiter (./loudness.ts), written as the published
+ * WAV and the aligner's 16 kHz copy; returns the meter's reading of the published sound (in the same run, on the
+ * samples written), undefined when it has none.
  */
 async function normalised(
   decoded: string,
-  { gain, ceiling }: { gain: number; ceiling: number },
+  setting: LoudnessSetting,
   wavPath: string,
   alignmentWavPath: string,
   budgetSeconds: number,
-): Promise<LoudnessMeasure | undefined> {
+): Promise<Loudness | undefined> {
   const rate = RECORDING_SAMPLE_RATE;
-  const limit = Math.max(ALIMITER_LOWEST_LIMIT, 10 ** (ceiling / 20)).toFixed(4);
   const graph = [
-    `[0:a]${trimmed(rate, LIMITER_LATENCY)},volume=${gain.toFixed(2)}dB,alimiter=limit=${limit}:attack=${LIMITER_ATTACK_MS}:level=0,aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
+    `[0:a]${trimmed(rate, limiterLatency(rate))},${loudnessFilters(setting)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
     `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
-    `[check]${meter}[report]`,
+    `[check]${LOUDNESS_METER}[report]`,
   ].join(';');
   const wav = (label: string, path: string) => ['-map', label, '-ac', '1', '-c:a', 'pcm_s16le', '-f', 'wav', path];
   const { stderr } = await runFfmpeg(
@@ -172,14 +148,14 @@ async function normalised(
       ...wav('[al16]', alignmentWavPath),
       ...['-map', '[report]', '-f', 'null', '-'],
     ],
-    { budgetSeconds, logLevel: 'info', stallSeconds: false },
+    { budgetSeconds, logLevel: 'info' },
   );
   return loudnessReport(stderr);
 }
 
 /**
  * The recording decoded once, with its demuxer alone and no further than its header's claim and a tolerance (the
- * limit when it claims none), to the 48 kHz mono WAV at `decoded` that the second pass reads; in the same run,
+ * limit when it claims none), to the 48 kHz mono WAV at `decoded` that normalising reads; in the same run,
  * ffmpeg's EBU R128 meter measures the same samples trimmed. `mismatch` when it lasts longer than it claims or than
  * `maxSeconds`; throws RecordingRejectedError when it does not decode. One run for the three: a compressed recording
  * is decoded once, and ffmpeg is started once (each start forks the calling process).
@@ -191,11 +167,11 @@ async function decodedAndMeasured(
   maxSeconds: number,
   decoded: string,
   deadline: number | undefined,
-): Promise<{ decodedSeconds: number; measured: LoudnessMeasure | undefined; mismatch: DecodeMismatchError | undefined }> {
+): Promise<{ decodedSeconds: number; measured: Loudness | undefined; mismatch: DecodeMismatchError | undefined }> {
   const { limit } = decodeBounds(declared, maxSeconds);
   const rate = RECORDING_SAMPLE_RATE;
   // The measuring branch gets the samples the WAV holds (one resampler to 48 kHz mono 16-bit, as the output's).
-  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,${trimmed(rate)},${meter}[report]`;
+  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,${trimmed(rate)},${LOUDNESS_METER}[report]`;
   let stderr: string;
   try {
     ({ stderr } = await runFfmpeg(
@@ -222,13 +198,4 @@ async function decodedAndMeasured(
   // Resampling to 48 kHz may add a few samples to what the file holds.
   const mismatch = lengthMismatch(Math.max(0, decodedSeconds - RESAMPLING_SLACK_SECONDS), declared, maxSeconds);
   return { decodedSeconds, measured: loudnessReport(stderr), mismatch };
-}
-
-/** The EBU R128 meter's summary in ffmpeg's log, or undefined for silence (no finite loudness or peak). */
-function loudnessReport(stderr: string): LoudnessMeasure | undefined {
-  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
-  const integrated = Number(/I:\s+(-?\d+(?:\.\d+)?) LUFS/.exec(summary)?.[1]);
-  const truePeak = Number(/Peak:\s+(-?\d+(?:\.\d+)?) dBFS/.exec(summary)?.[1]);
-  // The meter's floor (-70 LUFS) is what it reports for silence.
-  return Number.isFinite(integrated) && Number.isFinite(truePeak) && integrated > SILENCE_LOUDNESS ? { integrated, truePeak } : undefined;
 }

@@ -9,17 +9,17 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runFfmpeg } from '#functions/media/media.ts';
+import { loudnessOf } from '#media/loudness';
 import { prepareRecording } from '#media/recording';
 import { benchRecording } from '../bench/service.ts';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const work = mkdtempSync(join(tmpdir(), 'vidbot-recording-loudness-'));
 
-/** ebur128's summary of a file: integrated loudness (LUFS) and true peak (dBTP). */
+/** The meter's reading of a file, as text. */
 async function loudness(path: string): Promise<string> {
-  const { stderr } = await runFfmpeg(['-i', path, '-af', 'ebur128=peak=true', '-f', 'null', '-'], { budgetSeconds: 60, logLevel: 'info' });
-  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
-  return `${/I:\s+(-?[\d.]+) LUFS/.exec(summary)?.[1]} LUFS, true peak ${/Peak:\s+(-?[\d.]+) dBFS/.exec(summary)?.[1]} dBTP`;
+  const reading = await loudnessOf(path);
+  return reading ? `${reading.integrated} LUFS, true peak ${reading.truePeak} dBTP` : 'no loudness';
 }
 
 try {

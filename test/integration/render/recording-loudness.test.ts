@@ -3,12 +3,14 @@
  * ffmpeg whose peaks stand far over their loudness, a tone with a 3-kHz click four times a second. A gain to -16 LUFS
  * lifts the clicks over the ceiling; the limiter presses them, and with them some of the loudness, so the first run
  * lands under -16 and the next are corrected by the miss. Where the sound is nearly all clicks no gain reaches -16
- * within the true-peak bound; the bound holds all the same. Measured by ffmpeg's EBU R128 meter on the published WAV.
+ * within the true-peak bound; the bound holds all the same, and where 12-kHz bursts put peaks between the samples, which
+ * the limiter does not see, a gain after it takes them under. Measured by ffmpeg's EBU R128 meter on the published WAV.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loudnessOf } from '#media/loudness';
 import { runFfmpeg } from '#media/media';
 import { prepareRecording } from '#media/recording';
 
@@ -18,24 +20,16 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** Integrated loudness (LUFS) and true peak (dBTP) of a file, by ffmpeg's EBU R128 meter. */
-async function measured(path: string): Promise<{ integrated: number; truePeak: number }> {
-  const { stderr } = await runFfmpeg(['-i', path, '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-'], {
-    budgetSeconds: 60,
-    logLevel: 'info',
-    stallSeconds: false,
-  });
-  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
-  return {
-    integrated: Number(/I:\s+(-?[\d.]+) LUFS/.exec(summary)?.[1]),
-    truePeak: Number(/Peak:\s+(-?[\d.]+) dBFS/.exec(summary)?.[1]),
-  };
-}
+const measured = async (path: string) => (await loudnessOf(path))!;
 
-/** 6 s of a 220-Hz tone at `toneLevel` (swelling at 3 Hz) with a 4-ms click of 3 kHz at 0.95 every 0.25 s. */
-async function clickedTone(name: string, toneLevel: number): Promise<string> {
+/**
+ * 6 s of a 220-Hz tone at `toneLevel` (swelling at 3 Hz) with a 4-ms click of 3 kHz at 0.95 every 0.25 s, and with
+ * `bursts` a 10-ms burst of 12 kHz at that level every 0.5 s, a quarter period off the samples: peaks between them.
+ */
+async function clickedTone(name: string, toneLevel: number, bursts = 0): Promise<string> {
   const path = join(dir, `${name}.wav`);
-  const sound = `${toneLevel}*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*3*t))+if(lt(mod(t\\,0.25)\\,0.004)\\,0.95*sin(2*PI*3000*t)\\,0)`;
+  const burst = bursts ? `+if(between(mod(t\\,0.5)\\,0.1\\,0.11)\\,${bursts}*sin(2*PI*12000*t+PI/4)\\,0)` : '';
+  const sound = `${toneLevel}*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*3*t))+if(lt(mod(t\\,0.25)\\,0.004)\\,0.95*sin(2*PI*3000*t)\\,0)${burst}`;
   await runFfmpeg(['-y', '-f', 'lavfi', '-i', `aevalsrc='${sound}':s=48000:d=6`, '-c:a', 'pcm_s16le', path], { budgetSeconds: 30 });
   return path;
 }
@@ -54,6 +48,22 @@ describe("a recording's loudness, where the limiter takes some of it", () => {
     const source = await clickedTone('mostly-clicks', 0.05);
     const published = await measured((await prepareRecording(source, await mkdtemp(join(dir, 'p-')), 600)).wavPath);
     expect(published.truePeak).toBeLessThanOrEqual(-1.5);
-    expect(published.integrated).toBeLessThan(-16.5);
+  }, 60_000);
+
+  it('takes a DC offset away before the gain: -16 LUFS within 0.5 LU where the offset would have filled the limiter', async () => {
+    const path = join(dir, 'offset.wav');
+    const sound = '0.25+0.05*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*3*t))';
+    await runFfmpeg(['-y', '-f', 'lavfi', '-i', `aevalsrc='${sound}':s=48000:d=6`, '-c:a', 'pcm_s16le', path], { budgetSeconds: 30 });
+    const published = await measured((await prepareRecording(path, await mkdtemp(join(dir, 'p-')), 600)).wavPath);
+    expect(Math.abs(published.integrated + 16), `${published.integrated} LUFS`).toBeLessThanOrEqual(0.5);
+    expect(published.truePeak).toBeLessThanOrEqual(-1.5);
+  }, 60_000);
+
+  it('holds the true peak under -1.5 dBTP where the peaks fall between samples, which a limiter of samples misses', async () => {
+    const source = await clickedTone('bursts-between-samples', 0.05, 0.7);
+    const published = await measured((await prepareRecording(source, await mkdtemp(join(dir, 'p-')), 600)).wavPath);
+    // The meter prints tenths: -1.6 is at most -1.55.
+    expect(published.truePeak).toBeLessThanOrEqual(-1.6);
+    expect(Math.abs(published.integrated + 16)).toBeLessThanOrEqual(1);
   }, 60_000);
 });
