@@ -173,11 +173,11 @@ export function writeMatte(path: string, size: { width: number; height: number }
 
 /**
  * Encodes `count` RGBA frames of `size` (four bytes a pixel, from `frame(i)`; the alpha is dropped) to `path`: a
- * loop's frames as the person is cut out by (footage-matte.ts cutoutLoop), with the footage's own encoding and
- * keyframes.
+ * loop's frames as the person is cut out by (footage-matte.ts cutoutLoop), the loop's own frames encoded a second
+ * time, so at the matte's finer quality, which keeps that second generation within a level or two of the first.
  */
 export function writeCutout(path: string, size: { width: number; height: number }, fps: number, frames: WrittenFrames): Promise<void> {
-  return writeFrames(path, size, fps, frames, { pixels: 'rgba' });
+  return writeFrames(path, size, fps, frames, { pixels: 'rgba', crf: MATTE_CRF });
 }
 
 interface WrittenFrames {

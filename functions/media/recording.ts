@@ -68,16 +68,16 @@ export interface PreparedRecording {
 }
 
 /**
- * Below 20 Hz (no voice has anything there) a recording's sound goes: a DC offset carries no loudness but would take
- * the limiter's room, and keeps the edges from reading as silence; the first 50 ms fade in, over the step the filter
- * makes of an offset there at the start. Then silence is trimmed at both ends (reversing
- * to trim the end) and EDGE_SILENCE_SECONDS padded back at each; `latency` (samples) is taken from the front and
- * added to the end, for a filter after it that delays its input by as much.
+ * Below 20 Hz (no voice has anything there) a recording's sound goes, after its DC offset (`offset`, measured over
+ * the whole recording) is taken off: an offset carries no loudness but would take the limiter's room, and keeps the
+ * edges from reading as silence; taken off first, it leaves the filter no step to ring on at the start. Then silence
+ * is trimmed at both ends (reversing to trim the end) and EDGE_SILENCE_SECONDS padded back at each; `latency`
+ * (samples) is taken from the front and added to the end, for a filter after it that delays its input by as much.
  */
-const trimmed = (rate: number, latency = 0) =>
+const trimmed = (rate: number, { offset = 0, latency = 0 } = {}) =>
   [
+    `dcshift=shift=${(-offset).toFixed(6)}`,
     'highpass=f=20',
-    'afade=t=in:d=0.05',
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
     'areverse',
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
@@ -108,7 +108,8 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   if (!measured) throw new RecordingRejectedError('audio_invalid', 'is silent');
   const wavPath = join(workDir, 'recording.wav');
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
-  await normaliseLoudness(measured, (setting) => normalised(decoded, setting, wavPath, alignmentWavPath, budget(decodedSeconds / 2)));
+  const into = { decoded, offset: measured.offset, wavPath, alignmentWavPath };
+  await normaliseLoudness(measured, (setting) => normalised(into, setting, budget(decodedSeconds / 2)));
   const durationSeconds = (statSync(wavPath).size - 44) / (RECORDING_SAMPLE_RATE * 2);
   if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
   return { wavPath, alignmentWavPath, durationSeconds };
@@ -120,15 +121,13 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
  * samples written), undefined when it has none.
  */
 async function normalised(
-  decoded: string,
+  { decoded, offset, wavPath, alignmentWavPath }: { decoded: string; offset: number; wavPath: string; alignmentWavPath: string },
   setting: LoudnessSetting,
-  wavPath: string,
-  alignmentWavPath: string,
   budgetSeconds: number,
 ): Promise<Loudness | undefined> {
   const rate = RECORDING_SAMPLE_RATE;
   const graph = [
-    `[0:a]${trimmed(rate, limiterLatency(rate))},${loudnessFilters(setting)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
+    `[0:a]${trimmed(rate, { offset, latency: limiterLatency(rate) })},${loudnessFilters(setting)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
     `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
     `[check]${LOUDNESS_METER}[report]`,
   ].join(';');
@@ -167,11 +166,12 @@ async function decodedAndMeasured(
   maxSeconds: number,
   decoded: string,
   deadline: number | undefined,
-): Promise<{ decodedSeconds: number; measured: Loudness | undefined; mismatch: DecodeMismatchError | undefined }> {
+): Promise<{ decodedSeconds: number; measured: (Loudness & { offset: number }) | undefined; mismatch: DecodeMismatchError | undefined }> {
   const { limit } = decodeBounds(declared, maxSeconds);
   const rate = RECORDING_SAMPLE_RATE;
   // The measuring branch gets the samples the WAV holds (one resampler to 48 kHz mono 16-bit, as the output's).
-  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,${trimmed(rate)},${LOUDNESS_METER}[report]`;
+  // The offset is not known until the end: the meter hears the sound through the 20-Hz filter alone.
+  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,astats,${trimmed(rate)},${LOUDNESS_METER}[report]`;
   let stderr: string;
   try {
     ({ stderr } = await runFfmpeg(
@@ -197,5 +197,13 @@ async function decodedAndMeasured(
   const decodedSeconds = (statSync(decoded).size - 44) / (rate * 2);
   // Resampling to 48 kHz may add a few samples to what the file holds.
   const mismatch = lengthMismatch(Math.max(0, decodedSeconds - RESAMPLING_SLACK_SECONDS), declared, maxSeconds);
-  return { decodedSeconds, measured: loudnessReport(stderr), mismatch };
+  const loudness = loudnessReport(stderr);
+  return { decodedSeconds, measured: loudness && { ...loudness, offset: dcOffsetOf(stderr) }, mismatch };
+}
+
+/** The recording's DC offset (full scale 1) in ffmpeg's `astats` report, its last ("Overall"); 0 where none reads. */
+function dcOffsetOf(stderr: string): number {
+  const overall = stderr.slice(stderr.lastIndexOf('Overall'));
+  const offset = Number(/DC offset:\s+(-?\d+(?:\.\d+)?)/.exec(overall)?.[1]);
+  return Number.isFinite(offset) && Math.abs(offset) < 1 ? offset : 0;
 }

@@ -3,14 +3,26 @@
  * decontamination). Where the matte is unsure, a pixel of the recording mixes the person with the backdrop behind
  * them: hair against a bright window is light at its edge, and laid over another background that edge shows as a
  * light rim. Each such pixel takes instead the mean colour of the pixels the matte is sure are the person, within
- * the smallest of a few radii that holds any; pixels the matte is sure of keep their own. The matte itself is not
- * changed: the edge is as soft as before, in the person's colours.
+ * the smallest of a few radii that holds a few; pixels the matte is sure of keep their own, and the matte's faint
+ * outer tail (mostly backdrop) takes the person's colour only in its proportion. The matte itself is not changed:
+ * the edge is as soft as before, in the person's colours.
  */
 
 /** The matte's value (0-255) from which a pixel is surely the person and keeps its colour. */
 const SURE_PERSON = 248;
-/** The radii searched for the person's colours, as fractions of the frame's height (2, 6 and 14 px at 700). */
-const RADII = [0.003, 0.008, 0.02] as const;
+/**
+ * The radii searched for the person's colours, as fractions of the frame's height (2, 6, 14 and 35 px at 700): the
+ * last reaches past the matte's faint outer tail, so no pixel of it keeps the backdrop's colour beside one that took
+ * the person's (a step where the search ended).
+ */
+const RADII = [0.003, 0.008, 0.02, 0.05] as const;
+/** The fewest surely-person pixels whose mean a radius answers with (one or two carry the encoder's noise). */
+const FEWEST_SURE = 3;
+/**
+ * Under this matte value a pixel takes the person's colour only in its proportion, the rest its own: the very end
+ * of the matte's faint outer tail fades into the backdrop's colour rather than stop at a shade of the person's.
+ */
+const FULL_COLOUR_FROM = 16;
 
 /**
  * Gives frames of one size the person's colours across their matte's edge, with its working
@@ -56,8 +68,10 @@ export class EdgeColours {
       const radius = Math.max(1, Math.round(fraction * height));
       const [weight, ...channels] = [sure, ...colour].map((values, c) => this.boxSum(values, radius, sums[c]!));
       for (let i = 0; i < n; i++) {
-        if (done[i] || alpha[i]! >= SURE_PERSON || weight![i]! < 0.5) continue;
-        for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(channels[k]![i]! / weight![i]!);
+        const a = alpha[i]!;
+        if (done[i] || a >= SURE_PERSON || a === 0 || weight![i]! < FEWEST_SURE) continue;
+        const share = Math.min(1, a / FULL_COLOUR_FROM);
+        for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(share * (channels[k]![i]! / weight![i]!) + (1 - share) * rgba[4 * i + k]!);
         done[i] = 1;
       }
     }
