@@ -190,9 +190,9 @@ async function writeFrames(
   size: { width: number; height: number },
   fps: number,
   frames: WrittenFrames,
-  as: { pixels: 'gray' | 'rgba'; crf?: number },
+  as: { pixels: 'gray' | 'rgba'; crf: number },
 ): Promise<void> {
-  const encode = as.crf === undefined ? VIDEO_ENCODE_ARGS : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(as.crf), '-pix_fmt', 'yuv420p'];
+  const encode = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(as.crf), '-pix_fmt', 'yuv420p'];
   await runFfmpeg(
     [
       '-y',

@@ -3,8 +3,8 @@
  * measured by ffmpeg's EBU R128 meter (`ebur128`: ITU-R BS.1770 gated loudness, true peak at 4 times
  * oversampling), raised by one gain, the peaks that gain lifts held under a ceiling by ffmpeg's look-ahead limiter
  * (`alimiter`), and measured again on what is written, in the same run. A run that misses -16 by more than the
- * tolerance is made again with the gain corrected by the miss, while a correction still moves the loudness (where the
- * limiter takes what the gain gives, the run before is kept). A true peak over the bound is then taken off by a gain after the limiter,
+ * tolerance is made again with the gain corrected by the miss, while a correction still moves the loudness (a limiter
+ * that takes what the gain gives ends it). A true peak over the bound is then taken off by a gain after the limiter,
  * which lowers every peak by as much: the file is never published over the bound.
  */
 import { MediaToolError, runFfmpeg } from './media.ts';
@@ -83,15 +83,12 @@ export async function normaliseLoudness(measured: Loudness, run: (setting: Loudn
   for (let runs = 1; runs < LOUDNESS_RUNS; runs++) {
     const off = LOUDNESS.integrated - reading.integrated;
     if (Math.abs(off) <= LOUDNESS.tolerance) break;
-    const corrected = { ...setting, gain: setting.gain + off };
-    const next = await measuredRun(corrected);
-    if (Math.abs(next.integrated - reading.integrated) < LEAST_MOVE * Math.abs(off)) {
-      // The limiter took what the gain gave: the run before, with less of it pressed, is written again.
-      reading = await measuredRun(setting);
-      break;
-    }
-    setting = corrected;
+    setting = { ...setting, gain: setting.gain + off };
+    const next = await measuredRun(setting);
+    const moved = next.integrated - reading.integrated;
     reading = next;
+    // The limiter took most of what the gain gave: another correction would only press the peaks harder.
+    if (Math.abs(moved) < LEAST_MOVE * Math.abs(off)) break;
   }
   const over = reading.truePeak - LOUDNESS.truePeakReading;
   if (over > 0) {

@@ -3,7 +3,7 @@
  * decontamination). Where the matte is unsure, a pixel of the recording mixes the person with the backdrop behind
  * them: hair against a bright window is light at its edge, and laid over another background that edge shows as a
  * light rim. Each such pixel takes instead the mean colour of the pixels the matte is sure are the person, within
- * the smallest of a few radii that holds a few; pixels the matte is sure of keep their own, and the matte's faint
+ * the smallest of a few radii that holds any; pixels the matte is sure of keep their own, and the matte's faint
  * outer tail (mostly backdrop) takes the person's colour only in its proportion. The matte itself is not changed:
  * the edge is as soft as before, in the person's colours.
  */
@@ -16,8 +16,6 @@ const SURE_PERSON = 248;
  * the person's (a step where the search ended).
  */
 const RADII = [0.003, 0.008, 0.02, 0.05] as const;
-/** The fewest surely-person pixels whose mean a radius answers with (one or two carry the encoder's noise). */
-const FEWEST_SURE = 3;
 /**
  * Under this matte value a pixel takes the person's colour only in its proportion, the rest its own: the very end
  * of the matte's faint outer tail fades into the backdrop's colour rather than stop at a shade of the person's.
@@ -69,7 +67,7 @@ export class EdgeColours {
       const [weight, ...channels] = [sure, ...colour].map((values, c) => this.boxSum(values, radius, sums[c]!));
       for (let i = 0; i < n; i++) {
         const a = alpha[i]!;
-        if (done[i] || a >= SURE_PERSON || a === 0 || weight![i]! < FEWEST_SURE) continue;
+        if (done[i] || a >= SURE_PERSON || a === 0 || weight![i]! < 1) continue;
         const share = Math.min(1, a / FULL_COLOUR_FROM);
         for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(share * (channels[k]![i]! / weight![i]!) + (1 - share) * rgba[4 * i + k]!);
         done[i] = 1;
