@@ -148,13 +148,12 @@ export async function footageLookOf(
   };
   if (options.cutout) {
     const footage = { ...size, fps: FPS, reference };
-    await matteLoop(loops.loop, loopPath, { mattePath: join(workDir, FILES.loopMatte), cutoutPath: join(workDir, FILES.loopCutout) }, footage, track);
-    Object.assign(loops.loop, { matte: FILES.loopMatte, cutout: FILES.loopCutout });
-    if (loops.listen) {
-      const into = { mattePath: join(workDir, FILES.listenMatte), cutoutPath: join(workDir, FILES.listenCutout) };
-      await matteLoop(loops.listen, listenPath, into, footage, track);
-      Object.assign(loops.listen, { matte: FILES.listenMatte, cutout: FILES.listenCutout });
-    }
+    const matted = async (loop: FootageLoop, path: string, matte: string, cutout: string) => {
+      await matteLoop(loop, path, { mattePath: join(workDir, matte), cutoutPath: join(workDir, cutout) }, footage, track);
+      Object.assign(loop, { matte, cutout });
+    };
+    await matted(loops.loop, loopPath, FILES.loopMatte, FILES.loopCutout);
+    if (loops.listen) await matted(loops.listen, listenPath, FILES.listenMatte, FILES.listenCutout);
   }
   const footage: FootageManifest = {
     width: size.width,
