@@ -4,8 +4,10 @@
  * oversampling), raised by one gain, the peaks that gain lifts held under a ceiling by ffmpeg's look-ahead limiter
  * (`alimiter`), and measured again on what is written, in the same run. A run that misses -16 by more than the
  * tolerance is made again with the gain corrected by the miss, while a correction still moves the loudness (a limiter
- * that takes what the gain gives ends it). A true peak over the bound is then taken off by a gain after the limiter,
- * which lowers every peak by as much: the file is never published over the bound.
+ * that takes what the gain gives ends it). The limiter works on samples, and speech's peaks between them can stand a
+ * decibel over its ceiling: a true peak over the bound is then written again with the limiter at four times the
+ * sample rate, where it sees them (the same loudness, a little more CPU), and whatever is still over is taken off by
+ * a gain after the limiter, which lowers every peak by as much: the file is never published over the bound.
  */
 import { MediaToolError, runFfmpeg } from './media.ts';
 
@@ -21,6 +23,8 @@ const LOUDNESS_RUNS = 3;
 const LEAST_MOVE = 0.25;
 /** The limiter's look-ahead. alimiter (ffmpeg 4.1) delays its input by its look-ahead less one sample. */
 const LIMITER_ATTACK_MS = 5;
+/** The rate the oversampled limiter works at, a multiple of the sound's. */
+const OVERSAMPLING = 4;
 /** What ffmpeg's EBU R128 meter reports for a sound with nothing above its absolute gate. */
 const SILENCE_LOUDNESS = -70;
 
@@ -54,17 +58,26 @@ export async function loudnessOf(path: string): Promise<Loudness | undefined> {
   return loudnessReport(stderr);
 }
 
-/** One run: the gain before the limiter, its ceiling (dBFS), the gain after it (dB). */
+/** One run: the gain before the limiter, its ceiling (dBFS), whether it works oversampled, the gain after it (dB). */
 export interface LoudnessSetting {
   gain: number;
   ceiling: number;
+  oversampled: boolean;
   after: number;
 }
 
-/** The filters of a run: gain, limiter, gain after. */
-export function loudnessFilters({ gain, ceiling, after }: LoudnessSetting): string {
+/**
+ * The filters of a run on a sound at `rate`: gain, limiter, gain after. Oversampled, the limiter works at
+ * OVERSAMPLING times the rate between two resamplings (ffmpeg's, which keep the sound's timing), with a look-ahead of
+ * as many of those samples as makes the same delay (limiterLatency) in the sound's own: the trim's edges stay exact.
+ */
+export function loudnessFilters({ gain, ceiling, oversampled, after }: LoudnessSetting, rate: number): string {
   const limit = (10 ** (ceiling / 20)).toFixed(4);
-  return `volume=${gain.toFixed(2)}dB,alimiter=limit=${limit}:attack=${LIMITER_ATTACK_MS}:level=0,volume=${after.toFixed(2)}dB`;
+  const limiter = (attackMs: number) => `alimiter=limit=${limit}:attack=${attackMs.toFixed(5)}:level=0`;
+  // alimiter's look-ahead is the whole samples in `attack`: one more than the delay, plus a tenth against rounding.
+  const oversampledAttackMs = ((OVERSAMPLING * limiterLatency(rate) + 1.1) / (OVERSAMPLING * rate)) * 1000;
+  const limited = oversampled ? `aresample=${OVERSAMPLING * rate},${limiter(oversampledAttackMs)},aresample=${rate}` : limiter(LIMITER_ATTACK_MS);
+  return `volume=${gain.toFixed(2)}dB,${limited},volume=${after.toFixed(2)}dB`;
 }
 
 /**
@@ -78,7 +91,12 @@ export async function normaliseLoudness(measured: Loudness, run: (setting: Loudn
     if (!reading) throw new MediaToolError('the normalised recording has no loudness to measure', null, '');
     return reading;
   };
-  let setting: LoudnessSetting = { gain: LOUDNESS.integrated - measured.integrated, ceiling: LOUDNESS.truePeak - LOUDNESS.ceilingMargin, after: 0 };
+  let setting: LoudnessSetting = {
+    gain: LOUDNESS.integrated - measured.integrated,
+    ceiling: LOUDNESS.truePeak - LOUDNESS.ceilingMargin,
+    oversampled: false,
+    after: 0,
+  };
   let reading = await measuredRun(setting);
   for (let runs = 1; runs < LOUDNESS_RUNS; runs++) {
     const off = LOUDNESS.integrated - reading.integrated;
@@ -89,6 +107,11 @@ export async function normaliseLoudness(measured: Loudness, run: (setting: Loudn
     reading = next;
     // The limiter took most of what the gain gave: another correction would only press the peaks harder.
     if (Math.abs(moved) < LEAST_MOVE * Math.abs(off)) break;
+  }
+  if (reading.truePeak > LOUDNESS.truePeakReading) {
+    // Peaks between the samples: the limiter oversampled sees them, and takes little of the loudness.
+    setting = { ...setting, oversampled: true };
+    reading = await measuredRun(setting);
   }
   const over = reading.truePeak - LOUDNESS.truePeakReading;
   if (over > 0) {

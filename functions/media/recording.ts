@@ -127,7 +127,7 @@ async function normalised(
 ): Promise<Loudness | undefined> {
   const rate = RECORDING_SAMPLE_RATE;
   const graph = [
-    `[0:a]${trimmed(rate, { offset, latency: limiterLatency(rate) })},${loudnessFilters(setting)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
+    `[0:a]${trimmed(rate, { offset, latency: limiterLatency(rate) })},${loudnessFilters(setting, rate)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
     `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
     `[check]${LOUDNESS_METER}[report]`,
   ].join(';');

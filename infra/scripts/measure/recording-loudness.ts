@@ -3,7 +3,8 @@
  * (functions/media/recording.ts prepareRecording), measured on the published WAV by ffmpeg's `ebur128` filter
  * (integrated loudness, true peak at 4 times oversampling): the five LibriVox sentences of Debian's
  * pocketsphinx-testdata and the bench's recording (bench/service.ts benchRecording, 60 s of them looped), the latter
- * also as MP3 and AAC in M4A. The target: -16 LUFS integrated, a true peak of at most -1.5 dBTP.
+ * also as MP3 and AAC in M4A, then any recording named after `--` (the non-English readers of docs/your-voice.md).
+ * The target: -16 LUFS integrated, a true peak of at most -1.5 dBTP.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,7 @@ try {
       .map((f) => join(LIBRIVOX, f)),
     bench,
     ...compressed.map((c) => join(work, c.name)),
+    ...process.argv.slice(2).filter((a) => a !== '--'),
   ];
   for (const path of recordings) {
     const prepared = await prepareRecording(path, mkdtempSync(join(work, 'prepared-')), 600);

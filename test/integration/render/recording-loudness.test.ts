@@ -4,7 +4,8 @@
  * lifts the clicks over the ceiling; the limiter presses them, and with them some of the loudness, so the first run
  * lands under -16 and the next are corrected by the miss. Where the sound is nearly all clicks no gain reaches -16
  * within the true-peak bound; the bound holds all the same, and where 12-kHz bursts put peaks between the samples, which
- * the limiter does not see, a gain after it takes them under. Measured by ffmpeg's EBU R128 meter on the published WAV.
+ * the limiter does not see, the limiter run at four times the rate takes them under without the loudness. Measured by
+ * ffmpeg's EBU R128 meter on the published WAV.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,8 +63,17 @@ describe("a recording's loudness, where the limiter takes some of it", () => {
   it('holds the true peak under -1.5 dBTP where the peaks fall between samples, which a limiter of samples misses', async () => {
     const source = await clickedTone('bursts-between-samples', 0.05, 0.7);
     const published = await measured((await prepareRecording(source, await mkdtemp(join(dir, 'p-')), 600)).wavPath);
-    // The meter prints tenths: -1.6 is at most -1.55.
-    expect(published.truePeak).toBeLessThanOrEqual(-1.6);
+    // The limiter oversampled holds them at its ceiling, -2.0; a gain after the plain limiter left them at -1.7.
+    expect(published.truePeak).toBeLessThanOrEqual(-1.9);
     expect(Math.abs(published.integrated + 16)).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('keeps the loudness where peaks between samples are held: -16 LUFS within 0.5 LU, not lowered by their excess', async () => {
+    // Louder bursts over a louder tone: through the plain limiter -1.0 dBTP at -16.0 LUFS; a gain after it took the
+    // excess off the whole sound (-16.7 LUFS), the limiter oversampled takes it off the peaks alone (-16.3).
+    const source = await clickedTone('loud-bursts-between-samples', 0.2, 0.9);
+    const published = await measured((await prepareRecording(source, await mkdtemp(join(dir, 'p-')), 600)).wavPath);
+    expect(Math.abs(published.integrated + 16), `${published.integrated} LUFS`).toBeLessThanOrEqual(0.5);
+    expect(published.truePeak).toBeLessThanOrEqual(-1.6);
   }, 60_000);
 });
