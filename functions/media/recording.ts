@@ -71,10 +71,9 @@ export interface PreparedRecording {
  * Below 20 Hz (no voice has anything there) a recording's sound goes, after its DC offset (`offset`, measured over
  * the whole recording) is taken off: an offset carries no loudness but would take the limiter's room, and keeps the
  * edges from reading as silence; taken off first, it leaves the filter no step to ring on at the start. Then silence
- * is trimmed at both ends (reversing to trim the end) and EDGE_SILENCE_SECONDS padded back at each; `latency`
- * (samples) is taken from the front and added to the end, for a filter after it that delays its input by as much.
+ * is trimmed at both ends (reversing to trim the end).
  */
-const trimmed = (rate: number, { offset = 0, latency = 0 } = {}) =>
+const trimmed = (rate: number, offset = 0) =>
   [
     `dcshift=shift=${(-offset).toFixed(6)}`,
     'highpass=f=20',
@@ -82,8 +81,22 @@ const trimmed = (rate: number, { offset = 0, latency = 0 } = {}) =>
     'areverse',
     `silenceremove=start_periods=1:start_duration=0.05:start_threshold=${SILENCE_THRESHOLD_DB}dB`,
     'areverse',
-    `adelay=${Math.round(EDGE_SILENCE_SECONDS * rate) - latency}S`,
-    `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate) + latency}`,
+  ].join(',');
+
+/**
+ * `filters` that delay their input by `latency` samples (the limiter's look-ahead) on the trimmed sound, then
+ * EDGE_SILENCE_SECONDS of silence at each end, to the sample: the sound is lengthened by the delay first and the
+ * delay cut from the front after, so the filters' output is the sound's own length, and the edges are padded after
+ * every filter, as exact zeros (a resampler's ringing before the sound's first sample falls in the cut delay).
+ */
+const edged = (rate: number, latency: number, filters: string) =>
+  [
+    `apad=pad_len=${latency}`,
+    filters,
+    `atrim=start_sample=${latency}`,
+    'asetpts=PTS-STARTPTS',
+    `adelay=${Math.round(EDGE_SILENCE_SECONDS * rate)}S`,
+    `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate)}`,
   ].join(',');
 
 /**
@@ -127,7 +140,7 @@ async function normalised(
 ): Promise<Loudness | undefined> {
   const rate = RECORDING_SAMPLE_RATE;
   const graph = [
-    `[0:a]${trimmed(rate, { offset, latency: limiterLatency(rate) })},${loudnessFilters(setting, rate)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
+    `[0:a]${trimmed(rate, offset)},${edged(rate, limiterLatency(rate), loudnessFilters(setting, rate))},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
     `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
     `[check]${LOUDNESS_METER}[report]`,
   ].join(';');
@@ -171,7 +184,7 @@ async function decodedAndMeasured(
   const rate = RECORDING_SAMPLE_RATE;
   // The measuring branch gets the samples the WAV holds (one resampler to 48 kHz mono 16-bit, as the output's).
   // The offset is not known until the end: the meter hears the sound through the 20-Hz filter alone.
-  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,astats,${trimmed(rate)},${LOUDNESS_METER}[report]`;
+  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,astats,${trimmed(rate)},${edged(rate, 0, 'anull')},${LOUDNESS_METER}[report]`;
   let stderr: string;
   try {
     ({ stderr } = await runFfmpeg(

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loudnessOf } from '#media/loudness';
 import { runFfmpeg } from '#media/media';
 import { prepareRecording } from '#media/recording';
+import { readWav } from '#media/wav';
 
 let dir: string;
 beforeAll(async () => {
@@ -72,8 +73,14 @@ describe("a recording's loudness, where the limiter takes some of it", () => {
     // Louder bursts over a louder tone: through the plain limiter -1.0 dBTP at -16.0 LUFS; a gain after it took the
     // excess off the whole sound (-16.7 LUFS), the limiter oversampled takes it off the peaks alone (-16.3).
     const source = await clickedTone('loud-bursts-between-samples', 0.2, 0.9);
-    const published = await measured((await prepareRecording(source, await mkdtemp(join(dir, 'p-')), 600)).wavPath);
+    const { wavPath } = await prepareRecording(source, await mkdtemp(join(dir, 'p-')), 600);
+    const published = await measured(wavPath);
     expect(Math.abs(published.integrated + 16), `${published.integrated} LUFS`).toBeLessThanOrEqual(0.5);
     expect(published.truePeak).toBeLessThanOrEqual(-1.6);
+    // 0.25 s of exact silence at each end: the resamplers' ringing before the first sample (18 samples of up to -48
+    // dBFS when the edges were padded before the limiter) falls in the delay cut from the front.
+    const { samples, sampleRate } = readWav(wavPath);
+    expect(samples.findIndex((v) => v !== 0)).toBe(0.25 * sampleRate);
+    expect(samples.length - 1 - samples.findLastIndex((v) => v !== 0)).toBe(0.25 * sampleRate);
   }, 60_000);
 });
