@@ -6,8 +6,9 @@
  * tolerance is made again with the gain corrected by the miss, while a correction still moves the loudness (a limiter
  * that takes what the gain gives ends it). The limiter works on samples, and speech's peaks between them can stand a
  * decibel over its ceiling: a true peak over the bound is then written again with the limiter at four times the
- * sample rate, where it sees them (the same loudness, a little more CPU), and whatever is still over is taken off by
- * a gain after the limiter, which lowers every peak by as much: the file is never published over the bound.
+ * sample rate, where it sees them (a little more CPU), and the corrections go on from there; whatever is still over
+ * is taken off by a gain after the limiter, which lowers every peak by as much: the file is never published over the
+ * bound.
  */
 import { MediaToolError, runFfmpeg } from './media.ts';
 
@@ -17,7 +18,10 @@ import { MediaToolError, runFfmpeg } from './media.ts';
  * ceiling stands `ceilingMargin` dB under the bound for the peaks between samples.
  */
 const LOUDNESS = { integrated: -16, tolerance: 0.5, truePeak: -1.5, truePeakReading: -1.6, ceilingMargin: 0.5 } as const;
-/** How many runs at most bring the loudness within its tolerance, each corrected by the measure of the last. */
+/**
+ * How many runs at most bring the loudness within its tolerance, each corrected by the measure of the last (the run
+ * that turns to the oversampled limiter besides).
+ */
 const LOUDNESS_RUNS = 3;
 /** A correction that moves the loudness by less than this share of what it asked is the last (the limiter took it). */
 const LEAST_MOVE = 0.25;
@@ -37,8 +41,16 @@ export interface Loudness {
   truePeak: number;
 }
 
-/** The samples alimiter at `rate` holds back: the delay to take from the silence before it. */
-export const limiterLatency = (rate: number): number => (LIMITER_ATTACK_MS * rate) / 1000 - 1;
+/**
+ * The samples alimiter at `rate` delays its input by (its look-ahead, the whole samples in its attack, less one): the
+ * sound is lengthened by as many before the limiter and they are cut from its front after it (media/recording.ts).
+ * Whole for the rates the recordings are made at (48 kHz: 239); any other rate is refused, not rounded.
+ */
+export function limiterLatency(rate: number): number {
+  const latency = (LIMITER_ATTACK_MS * rate) / 1000 - 1;
+  if (!Number.isInteger(latency)) throw new Error(`the limiter's delay at ${rate} Hz is not a whole number of samples`);
+  return latency;
+}
 
 /**
  * The meter's summary in an ffmpeg log, or undefined for silence (no finite loudness or peak). One filter graph a
@@ -69,7 +81,7 @@ export interface LoudnessSetting {
 /**
  * The filters of a run on a sound at `rate`: gain, limiter, gain after. Oversampled, the limiter works at
  * OVERSAMPLING times the rate between two resamplings (ffmpeg's, which keep the sound's timing), with a look-ahead of
- * as many of those samples as makes the same delay (limiterLatency) in the sound's own: the trim's edges stay exact.
+ * as many of those samples as makes the same delay (limiterLatency) in the sound's own, so the same cut takes it off.
  */
 export function loudnessFilters({ gain, ceiling, oversampled, after }: LoudnessSetting, rate: number): string {
   const limit = (10 ** (ceiling / 20)).toFixed(4);
@@ -98,20 +110,22 @@ export async function normaliseLoudness(measured: Loudness, run: (setting: Loudn
     after: 0,
   };
   let reading = await measuredRun(setting);
-  for (let runs = 1; runs < LOUDNESS_RUNS; runs++) {
+  let stalled = false;
+  for (let corrections = 0; ; ) {
+    if (!setting.oversampled && reading.truePeak > LOUDNESS.truePeakReading) {
+      // Peaks between the samples: the limiter oversampled sees them; what it takes of the loudness is corrected next.
+      setting = { ...setting, oversampled: true };
+      reading = await measuredRun(setting);
+      continue;
+    }
     const off = LOUDNESS.integrated - reading.integrated;
-    if (Math.abs(off) <= LOUDNESS.tolerance) break;
+    if (Math.abs(off) <= LOUDNESS.tolerance || stalled || corrections === LOUDNESS_RUNS - 1) break;
+    corrections++;
     setting = { ...setting, gain: setting.gain + off };
     const next = await measuredRun(setting);
-    const moved = next.integrated - reading.integrated;
-    reading = next;
     // The limiter took most of what the gain gave: another correction would only press the peaks harder.
-    if (Math.abs(moved) < LEAST_MOVE * Math.abs(off)) break;
-  }
-  if (reading.truePeak > LOUDNESS.truePeakReading) {
-    // Peaks between the samples: the limiter oversampled sees them, and takes little of the loudness.
-    setting = { ...setting, oversampled: true };
-    reading = await measuredRun(setting);
+    stalled = Math.abs(next.integrated - reading.integrated) < LEAST_MOVE * Math.abs(off);
+    reading = next;
   }
   const over = reading.truePeak - LOUDNESS.truePeakReading;
   if (over > 0) {

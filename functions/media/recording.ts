@@ -4,7 +4,6 @@
  * integrated with a true peak of at most -1.5 dBTP (./loudness.ts). Written as the 48 kHz mono WAV the clip speaks,
  * and a 16 kHz copy the aligner reads.
  */
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DECODE_PAST_LIMIT_SECONDS,
@@ -26,6 +25,7 @@ import {
 } from './loudness.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
+import { wavSeconds } from './wav.ts';
 
 /** The formats a recording may be in (docs/your-voice.md); anything ffmpeg identifies as another is refused. */
 const RECORDING_FORMATS: readonly { demuxer: string; label: string }[] = [
@@ -123,7 +123,7 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
   const into = { decoded, offset: measured.offset, wavPath, alignmentWavPath };
   await normaliseLoudness(measured, (setting) => normalised(into, setting, budget(decodedSeconds / 2)));
-  const durationSeconds = (statSync(wavPath).size - 44) / (RECORDING_SAMPLE_RATE * 2);
+  const durationSeconds = wavSeconds(wavPath);
   if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
   return { wavPath, alignmentWavPath, durationSeconds };
 }
@@ -207,7 +207,7 @@ async function decodedAndMeasured(
     if (!(error instanceof MediaToolError) || error.signal) throw error;
     throw new RecordingRejectedError('audio_invalid', `(${format.label}) has no sound that can be played`);
   }
-  const decodedSeconds = (statSync(decoded).size - 44) / (rate * 2);
+  const decodedSeconds = wavSeconds(decoded);
   // Resampling to 48 kHz may add a few samples to what the file holds.
   const mismatch = lengthMismatch(Math.max(0, decodedSeconds - RESAMPLING_SLACK_SECONDS), declared, maxSeconds);
   const loudness = loudnessReport(stderr);

@@ -1,5 +1,5 @@
 /** Minimal PCM WAV reading and writing (16-bit; what espeak-ng and the Polly adapter produce). */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 export interface Pcm {
   sampleRate: number;
@@ -41,6 +41,35 @@ function parseWav(bytes: Buffer): Pcm {
 }
 
 export const readWav = (path: string) => parseWav(readFileSync(path));
+
+/**
+ * The seconds of sound a 16-bit PCM WAV file holds, from its header alone: its data chunk's length, wherever the
+ * chunks before it (ffmpeg writes a LIST chunk of its own name) put it, to the end of the file.
+ */
+export function wavSeconds(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const read = readSync(fd, head, 0, head.length, 0);
+    const fileSize = fstatSync(fd).size;
+    if (head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
+    let [offset, sampleRate, channels, bits] = [12, 0, 0, 0];
+    while (offset + 8 <= read) {
+      const id = head.toString('ascii', offset, offset + 4);
+      const size = head.readUInt32LE(offset + 4);
+      if (id === 'fmt ')
+        [channels, sampleRate, bits] = [head.readUInt16LE(offset + 10), head.readUInt32LE(offset + 12), head.readUInt16LE(offset + 22)];
+      else if (id === 'data') {
+        if (bits !== 16 || !channels || !sampleRate) throw new Error(`unsupported WAV: ${bits}-bit, ${channels} channel(s)`);
+        return Math.floor((fileSize - offset - 8) / (2 * channels)) / sampleRate;
+      }
+      offset += 8 + size + (size % 2);
+    }
+    throw new Error('WAV has no data chunk in its first 4 KB');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** A WAV file around raw 16-bit little-endian PCM (Polly's "pcm" output is mono; `channels` interleaved). */
 export function wavFromPcm16(pcm: Buffer, sampleRate: number, channels = 1): Buffer {

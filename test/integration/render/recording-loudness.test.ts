@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loudnessOf } from '#media/loudness';
 import { runFfmpeg } from '#media/media';
 import { prepareRecording } from '#media/recording';
-import { readWav } from '#media/wav';
+import { readWav, wavSeconds } from '#media/wav';
 
 let dir: string;
 beforeAll(async () => {
@@ -82,5 +82,52 @@ describe("a recording's loudness, where the limiter takes some of it", () => {
     const { samples, sampleRate } = readWav(wavPath);
     expect(samples.findIndex((v) => v !== 0)).toBe(0.25 * sampleRate);
     expect(samples.length - 1 - samples.findLastIndex((v) => v !== 0)).toBe(0.25 * sampleRate);
+  }, 60_000);
+
+  // A sound that starts and ends sharply after and before exact silence: the trim keeps it whole, sample for sample.
+  const sharpSound = async (name: string, level: number, bursts: number) => {
+    const path = join(dir, `${name}.wav`);
+    const burst = bursts ? `+if(between(mod(t\\,0.5)\\,0.1\\,0.11)\\,${bursts}*sin(2*PI*12000*t+PI/4)\\,0)` : '';
+    // Noise under the tone makes the likeness below peak on one lag alone (a tone alone is alike over many).
+    const sound = `if(between(t\\,0.5\\,1.5)\\,${level}*(cos(2*PI*220*(t-0.5))+0.3*(2*random(0)-1))${burst}\\,0)`;
+    await runFfmpeg(['-y', '-f', 'lavfi', '-i', `aevalsrc='${sound}':s=48000:d=2`, '-c:a', 'pcm_s16le', path], { budgetSeconds: 30 });
+    return path;
+  };
+
+  it.each([
+    ['the limiter', 0.3, 0],
+    ['the limiter oversampled (12-kHz bursts put peaks between samples)', 0.25, 0.7],
+  ])(
+    'publishes the sound exactly where it was, its own length between 0.25 s of silence at each end, through %s',
+    async (_, level, bursts) => {
+      const path = await sharpSound(`sharp-${bursts}`, level, bursts);
+      const source = readWav(path);
+      const first = source.samples.findIndex((v) => v !== 0);
+      const last = source.samples.findLastIndex((v) => v !== 0);
+      const prepared = await prepareRecording(path, await mkdtemp(join(dir, 'p-')), 600);
+      const { samples, sampleRate } = readWav(prepared.wavPath);
+      const edge = 0.25 * sampleRate;
+      expect(samples.length).toBe(last - first + 1 + 2 * edge);
+      expect(prepared.durationSeconds).toBe(samples.length / sampleRate);
+      expect(wavSeconds(prepared.wavPath)).toBe(samples.length / sampleRate);
+      // The published sound against the source's, a few samples either way: most alike where nothing moved it.
+      const likeness = (lag: number) => {
+        let sum = 0;
+        for (let k = 0; k <= last - first; k++) sum += (samples[edge + k + lag] ?? 0) * source.samples[first + k]!;
+        return sum;
+      };
+      const lags = [-3, -2, -1, 0, 1, 2, 3];
+      const best = lags.reduce((a, b) => (likeness(b) > likeness(a) ? b : a));
+      expect(best, lags.map((l) => likeness(l).toFixed(2)).join(' ')).toBe(0);
+    },
+    60_000,
+  );
+
+  it('corrects what the oversampled limiter takes of the loudness where the peaks between samples carry it', async () => {
+    // Bursts that are most of the sound: the limiter oversampled took 0.7 LU with them (-16.7 LUFS), and was the last run.
+    const { wavPath } = await prepareRecording(await sharpSound('bursts-carry-loudness', 0.2, 0.75), await mkdtemp(join(dir, 'p-')), 600);
+    const published = await measured(wavPath);
+    expect(Math.abs(published.integrated + 16), `${published.integrated} LUFS`).toBeLessThanOrEqual(0.5);
+    expect(published.truePeak).toBeLessThanOrEqual(-1.6);
   }, 60_000);
 });
