@@ -20,6 +20,17 @@ const QUIET = 0.02;
 /** More zero crossings than this per second, with little energy below 1 kHz: noise (a fricative), not a vowel. */
 const NOISY_CROSSINGS_PER_SECOND = 3_000;
 
+/**
+ * A labial nasal's murmur (the "m" of "more": lips closed, the voice through the nose): voiced, a first formant under
+ * 350 Hz and a second under 1,500 Hz (an "n" keeps its second formant higher, about 1,700 Hz), and at least 4 dB
+ * under the loudest step within 80 ms each side (the vowels around it) and 5 dB under the recording's loud steps.
+ */
+const MURMUR_F1_BELOW = 350;
+const MURMUR_F2_BELOW = 1_500;
+const MURMUR_DIP = 10 ** (-4 / 10);
+const MURMUR_QUIET = 10 ** (-5 / 10);
+const MURMUR_NEIGHBOURS = 8;
+
 /** Formant bounds of the shapes, in Hz (the common vowel chart of adult speakers). */
 const ROUND_F2_BELOW = 1_150;
 const WIDE_F2_ABOVE = 1_900;
@@ -51,13 +62,23 @@ export function spectralVisemes(samples: Float32Array, sampleRate: number): Vise
   const spans: VisemeSpan[] = [];
   steps.forEach((step, i) => {
     if (loud === 0 || step.energy < QUIET * loud) return;
-    const viseme: Viseme = step.voiced ? visemeOfFormants(step.f1, step.f2) : 'consonant';
+    const viseme: Viseme = !step.voiced ? 'consonant' : isLabialMurmur(steps, i, loud) ? 'closed' : visemeOfFormants(step.f1, step.f2);
     const startSeconds = i * STEP_SECONDS;
     const last = spans[spans.length - 1];
     if (last && last.viseme === viseme && Math.abs(last.endSeconds - startSeconds) < 1e-6) last.endSeconds = startSeconds + STEP_SECONDS;
     else spans.push({ viseme, startSeconds, endSeconds: startSeconds + STEP_SECONDS });
   });
   return smooth(spans);
+}
+
+/** Whether voiced step `i` reads as a labial nasal's murmur (MURMUR_*): the lips closed on a sound. */
+function isLabialMurmur(steps: readonly Step[], i: number, loud: number): boolean {
+  const step = steps[i]!;
+  if (step.f1 >= MURMUR_F1_BELOW || step.f2 >= MURMUR_F2_BELOW || step.energy > MURMUR_QUIET * loud) return false;
+  let around = 0;
+  for (let k = Math.max(0, i - MURMUR_NEIGHBOURS); k <= Math.min(steps.length - 1, i + MURMUR_NEIGHBOURS); k++)
+    around = Math.max(around, steps[k]!.energy);
+  return step.energy <= MURMUR_DIP * around;
 }
 
 /** A shape held for one step only joins the span before it, if any (a formant tracker's slip, not a lip move). */
