@@ -43,29 +43,38 @@ function parseWav(bytes: Buffer): Pcm {
 export const readWav = (path: string) => parseWav(readFileSync(path));
 
 /**
- * The seconds of sound a 16-bit PCM WAV file holds, from its header alone: its data chunk's length, wherever the
- * chunks before it (ffmpeg writes a LIST chunk of its own name) put it, to the end of the file.
+ * The seconds of sound a 16-bit PCM WAV file holds, from its chunks' headers alone (the samples are not read): its
+ * data chunk's length as declared, or to the end of the file where a streaming writer left it 0 or all ones, or where
+ * the file is cut short; wherever the chunks before it put it.
  */
 export function wavSeconds(path: string): number {
   const fd = openSync(path, 'r');
   try {
-    const head = Buffer.alloc(4096);
-    const read = readSync(fd, head, 0, head.length, 0);
     const fileSize = fstatSync(fd).size;
-    if (head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
+    const at = (position: number, length: number) => {
+      const bytes = Buffer.alloc(length);
+      if (readSync(fd, bytes, 0, length, position) < length) throw new Error('WAV ends inside a chunk header');
+      return bytes;
+    };
+    const riff = at(0, 12);
+    if (riff.toString('ascii', 0, 4) !== 'RIFF' || riff.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
     let [offset, sampleRate, channels, bits] = [12, 0, 0, 0];
-    while (offset + 8 <= read) {
-      const id = head.toString('ascii', offset, offset + 4);
-      const size = head.readUInt32LE(offset + 4);
-      if (id === 'fmt ')
-        [channels, sampleRate, bits] = [head.readUInt16LE(offset + 10), head.readUInt32LE(offset + 12), head.readUInt16LE(offset + 22)];
-      else if (id === 'data') {
+    while (offset + 8 <= fileSize) {
+      const header = at(offset, 8);
+      const id = header.toString('ascii', 0, 4);
+      const size = header.readUInt32LE(4);
+      if (id === 'fmt ') {
+        const format = at(offset + 8, 16);
+        [channels, sampleRate, bits] = [format.readUInt16LE(2), format.readUInt32LE(4), format.readUInt16LE(14)];
+      } else if (id === 'data') {
         if (bits !== 16 || !channels || !sampleRate) throw new Error(`unsupported WAV: ${bits}-bit, ${channels} channel(s)`);
-        return Math.floor((fileSize - offset - 8) / (2 * channels)) / sampleRate;
+        const rest = fileSize - offset - 8;
+        const bytes = size === 0 || size === 0xffffffff ? rest : Math.min(size, rest);
+        return Math.floor(bytes / (2 * channels)) / sampleRate;
       }
       offset += 8 + size + (size % 2);
     }
-    throw new Error('WAV has no data chunk in its first 4 KB');
+    throw new Error('WAV has no data chunk');
   } finally {
     closeSync(fd);
   }

@@ -4,12 +4,13 @@
  * from 320x240 to 640x480 after its first second, are refused by name after a decode bounded by what they claim;
  * honest files of the same kinds pass.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectBackground } from '#functions/media/background-media.ts';
 import { checkDecodeAgainstHeader, DecodeMismatchError } from '#functions/media/decode-check.ts';
 import { inspectRecording } from '#functions/media/footage-media.ts';
-import { MediaRejectedError } from '#functions/media/media.ts';
+import { MediaRejectedError, runFfmpeg } from '#functions/media/media.ts';
 import { decodeMusic } from '#functions/media/music.ts';
 import { prepareRecording, RecordingRejectedError } from '#functions/media/recording.ts';
 import { wavSeconds } from '#functions/media/wav.ts';
@@ -59,6 +60,18 @@ describe('headers against decoding', () => {
     // The decode stopped at the limit and the half second that shows it goes on.
     expect(wavSeconds(join(work, 'recording-decoded.wav'))).toBeLessThanOrEqual(5.5 + 0.01);
     expect((await prepareRecording(streamed, dir(), 20)).durationSeconds).toBeCloseTo(8.5, 1);
+  }, 60_000);
+
+  it('prepares a recording whose tags run to kilobytes: none is copied into the WAVs it writes, whose length is exact', async () => {
+    const work = dir();
+    const tagged = join(work, 'tagged.mp3');
+    const tone = 'sine=frequency=220:duration=3';
+    await runFfmpeg(['-f', 'lavfi', '-i', tone, '-metadata', `title=${'x'.repeat(6000)}`, '-c:a', 'libmp3lame', tagged], { budgetSeconds: 30 });
+    const prepared = await prepareRecording(tagged, work, 20);
+    const published = readFileSync(prepared.wavPath);
+    expect(published.includes('xxxxxxxx')).toBe(false);
+    expect(published.toString('ascii', 36, 40)).toBe('data');
+    expect(prepared.durationSeconds).toBe((published.length - 44) / 96_000);
   }, 60_000);
 
   it("refuses a video bot's recording that claims 12 s and decodes to 40 s", async () => {
