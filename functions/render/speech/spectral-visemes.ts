@@ -22,14 +22,19 @@ const NOISY_CROSSINGS_PER_SECOND = 3_000;
 
 /**
  * A labial nasal's murmur (the "m" of "more": lips closed, the voice through the nose): voiced, a first formant under
- * 350 Hz and a second under 1,500 Hz (an "n" keeps its second formant higher, about 1,700 Hz), and at least 4 dB
- * under the loudest step within 80 ms each side (the vowels around it) and 5 dB under the recording's loud steps.
+ * 350 Hz and a second under 1,500 Hz, at least 4 dB under the loudest step within 80 ms each side (the vowels around
+ * it) and 5 dB under the recording's loud steps, for at least 30 ms. The envelope cannot see what tells the nasals
+ * apart (their antiresonance): an "n" (its second formant about 1,700 Hz against the m's 1,300, on the LibriVox
+ * reader) and an "l" pass the bounds too, as often as an m does on readings they were not chosen on
+ * (docs/your-voice.md).
  */
 const MURMUR_F1_BELOW = 350;
 const MURMUR_F2_BELOW = 1_500;
 const MURMUR_DIP = 10 ** (-4 / 10);
 const MURMUR_QUIET = 10 ** (-5 / 10);
 const MURMUR_NEIGHBOURS = 8;
+/** Lips meet for longer than this on an m; a shorter murmur is the envelope's slip and would flicker the lips shut. */
+const MURMUR_MIN_STEPS = 3;
 
 /** Formant bounds of the shapes, in Hz (the common vowel chart of adult speakers). */
 const ROUND_F2_BELOW = 1_150;
@@ -59,10 +64,20 @@ export function spectralVisemes(samples: Float32Array, sampleRate: number): Vise
   const pcm = downsample(samples, sampleRate, ANALYSIS_RATE);
   const steps = readSteps(pcm);
   const loud = [...steps.map((s) => s.energy)].sort((a, b) => a - b)[Math.floor(steps.length * 0.9)] ?? 0;
+  const visemes = steps.map((step, i): Viseme | undefined => {
+    if (loud === 0 || step.energy < QUIET * loud) return undefined;
+    return !step.voiced ? 'consonant' : isLabialMurmur(steps, i, loud) ? 'closed' : visemeOfFormants(step.f1, step.f2);
+  });
+  // A murmur shorter than a closure lasts is the envelope's slip, not lips that met: the step keeps its formants' shape.
+  for (let i = 0; i < visemes.length; ) {
+    let end = i;
+    while (visemes[end] === 'closed') end++;
+    if (end - i < MURMUR_MIN_STEPS) for (let k = i; k < end; k++) visemes[k] = visemeOfFormants(steps[k]!.f1, steps[k]!.f2);
+    i = Math.max(end, i + 1);
+  }
   const spans: VisemeSpan[] = [];
-  steps.forEach((step, i) => {
-    if (loud === 0 || step.energy < QUIET * loud) return;
-    const viseme: Viseme = !step.voiced ? 'consonant' : isLabialMurmur(steps, i, loud) ? 'closed' : visemeOfFormants(step.f1, step.f2);
+  visemes.forEach((viseme, i) => {
+    if (!viseme) return;
     const startSeconds = i * STEP_SECONDS;
     const last = spans[spans.length - 1];
     if (last && last.viseme === viseme && Math.abs(last.endSeconds - startSeconds) < 1e-6) last.endSeconds = startSeconds + STEP_SECONDS;

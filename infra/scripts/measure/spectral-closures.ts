@@ -14,7 +14,7 @@ import { speechScriptOf } from '#domain/lexicon';
 import type { AlignmentLanguage } from '#domain/recordings';
 import { RecordedSpeech } from '#functions/render/speech/recorded.ts';
 import { librivoxSentences } from '../../../test/support/librivox.ts';
-import { addedClosures, spectralClosures } from '../../../test/support/spectral-closures.ts';
+import { addedClosures, closuresText, spectralClosures } from '../../../test/support/spectral-closures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,10 +38,7 @@ try {
     const heard = await new RecordedSpeech(path, how).synthesize(speechScriptOf(''), { id: 'recording' }, mkdtempSync(join(work, `h${i}-`)));
     all.push(spectralClosures(aligned, heard));
   }
-  const c = addedClosures(all);
-  console.log(
-    `m/b/p with a closed frame: ${c.bilabialsClosed} of ${c.bilabials}; n/ng: ${c.nasalsClosed} of ${c.nasals}; vowel frames closed: ${c.vowelFramesClosed} of ${c.vowelFrames}`,
-  );
+  console.log(closuresText(addedClosures(all)));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
