@@ -116,7 +116,8 @@ export async function normaliseLoudness(measured: Loudness, run: (setting: Loudn
       // Peaks between the samples: the limiter oversampled sees them; what it takes of the loudness is corrected next.
       setting = { ...setting, oversampled: true };
       reading = await measuredRun(setting);
-      // What the plain limiter would not give back, the oversampled one may: its corrections start afresh.
+      // What the plain limiter would not give back, the oversampled one may: a stall is forgotten (the corrections
+      // already made still count against the bound).
       stalled = false;
       continue;
     }

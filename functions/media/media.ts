@@ -68,6 +68,12 @@ const BASE_ARGS = ['-hide_banner', '-nostats', '-max_alloc', String(MAX_ALLOC_BY
 export const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
 
 /**
+ * A WAV output written with nothing but its format and its samples: none of the input's tags (a caller's title of
+ * kilobytes would otherwise be copied into a LIST chunk) and no encoder's name; wav.ts wavSeconds reads its length.
+ */
+export const PLAIN_WAV_OUTPUT = ['-map_metadata', '-1', '-fflags', '+bitexact', '-f', 'wav'];
+
+/**
  * A caller's file already identified (see probe.ts identifyInput), read only with its own demuxer, and its pictures
  * bounded (by `maxPixels`, the size it declared, when known): the input options before its `-i`.
  */

@@ -7,8 +7,9 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
-import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
+import { budgetUntil, MediaRejectedError, MediaToolError, PLAIN_WAV_OUTPUT, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
+import { wavSeconds } from './wav.ts';
 
 /**
  * The formats a music file may be in (docs/security.md): audio files, and video files whose sound is used.
@@ -71,8 +72,7 @@ export async function decodeMusic(path: string, workDir: string, seconds: number
         String(MUSIC_SAMPLE_RATE),
         '-c:a',
         'pcm_s16le',
-        '-f',
-        'wav',
+        ...PLAIN_WAV_OUTPUT,
         wav,
       ],
       { budgetSeconds: budgetUntil(seconds / 4, deadline) },
@@ -81,8 +81,8 @@ export async function decodeMusic(path: string, workDir: string, seconds: number
     if (error instanceof MediaToolError) throw new MediaRejectedError(`(${format.label}) has no sound that can be played`);
     throw error;
   }
-  // A WAV header is 44 bytes; a tenth of a second of sound at the least.
-  if (statSync(wav).size < 44 + MUSIC_SAMPLE_RATE * 4 * 0.1) throw new MediaRejectedError(`(${format.label}) has no sound that can be played`);
+  // A tenth of a second of sound at the least.
+  if (wavSeconds(wav) < 0.1) throw new MediaRejectedError(`(${format.label}) has no sound that can be played`);
   return wav;
 }
 

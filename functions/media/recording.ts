@@ -23,16 +23,11 @@ import {
   loudnessReport,
   normaliseLoudness,
 } from './loudness.ts';
-import { budgetUntil, MediaRejectedError, MediaToolError, pinnedInput, runFfmpeg } from './media.ts';
+import { budgetUntil, MediaRejectedError, MediaToolError, PLAIN_WAV_OUTPUT, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
 import { wavSeconds } from './wav.ts';
 
 /** The formats a recording may be in (docs/your-voice.md); anything ffmpeg identifies as another is refused. */
-/**
- * A WAV written with nothing but its format and its samples: none of the caller's tags (a title of kilobytes would
- * otherwise be copied into a LIST chunk) and no encoder's name.
- */
-const PLAIN_WAV = ['-map_metadata', '-1', '-fflags', '+bitexact', '-f', 'wav'];
 const RECORDING_FORMATS: readonly { demuxer: string; label: string }[] = [
   { demuxer: 'wav', label: 'WAV' },
   { demuxer: 'mp3', label: 'MP3' },
@@ -149,7 +144,7 @@ async function normalised(
     `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
     `[check]${LOUDNESS_METER}[report]`,
   ].join(';');
-  const wav = (label: string, path: string) => ['-map', label, '-ac', '1', '-c:a', 'pcm_s16le', ...PLAIN_WAV, path];
+  const wav = (label: string, path: string) => ['-map', label, '-ac', '1', '-c:a', 'pcm_s16le', ...PLAIN_WAV_OUTPUT, path];
   const { stderr } = await runFfmpeg(
     [
       '-y',
@@ -203,7 +198,7 @@ async function decodedAndMeasured(
         path,
         '-filter_complex',
         graph,
-        ...['-map', '[decoded]', '-ac', '1', '-ar', String(rate), '-c:a', 'pcm_s16le', ...PLAIN_WAV, decoded],
+        ...['-map', '[decoded]', '-ac', '1', '-ar', String(rate), '-c:a', 'pcm_s16le', ...PLAIN_WAV_OUTPUT, decoded],
         ...['-map', '[report]', '-f', 'null', '-'],
       ],
       { budgetSeconds: decodeCheckBudget(limit, deadline), logLevel: 'info', stallSeconds: false },

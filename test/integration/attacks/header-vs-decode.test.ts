@@ -74,6 +74,14 @@ describe('headers against decoding', () => {
     expect(prepared.durationSeconds).toBe((published.length - 44) / 96_000);
   }, 60_000);
 
+  it('refuses a music bed of 0.02 s of sound whose tags fill 30 KB: its length is the samples, not the file', async () => {
+    const work = dir();
+    const tagged = join(work, 'blip.mp3');
+    const blip = 'sine=frequency=220:duration=0.02';
+    await runFfmpeg(['-f', 'lavfi', '-i', blip, '-metadata', `title=${'x'.repeat(30_000)}`, '-c:a', 'libmp3lame', tagged], { budgetSeconds: 30 });
+    await expect(decodeMusic(tagged, work, 30)).rejects.toThrow('has no sound that can be played');
+  }, 60_000);
+
   it("refuses a video bot's recording that claims 12 s and decodes to 40 s", async () => {
     const work = dir();
     const lying = await writeLyingMatroska(join(work, 'lying.mkv'), { actualSeconds: 40, claimedSeconds: 12, video: true });

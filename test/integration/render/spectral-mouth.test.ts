@@ -95,7 +95,8 @@ describe('the spectrum-driven mouth of a recording without its transcript', () =
         const total = Object.values(row).reduce((a, b) => a + b, 0);
         return (row[expected] ?? 0) / Math.max(1, total);
       };
-      // Chance, with the three groups and mid/consonant/rest as the alternatives, is well under a third.
+      // Chance, with the three groups and mid/consonant/rest as the alternatives, is well under a third. Measured:
+      // rounded 5 of 9, spread 13 of 16, open 8 of 16 (on the bar: one open vowel read otherwise fails it).
       expect(share('rounded')).toBeGreaterThanOrEqual(0.5);
       expect(share('spread')).toBeGreaterThanOrEqual(0.5);
       expect(share('open')).toBeGreaterThanOrEqual(0.5);
@@ -126,12 +127,17 @@ describe('the spectrum-driven mouth of a recording without its transcript', () =
       const shown = closuresText(c);
       // A labial nasal's murmur reads as closed lips: 17 of the 29 aligned m/b/p show a fully closed frame (8 when the
       // murmur was read as a vowel, 1 of the 16 m's). It closes on n/ng and l/r too (8 of 17, 10 of 22; 3 and 3
-      // before), and on 34 of the vowels' 355 frames (22 before): bars on each, so it stays a closure, not a habit.
+      // before), and on 34 of the vowels' 355 frames (22 before): bars on each, just above what was measured, so it
+      // stays a closure on m more than on anything else. A closure of one fully closed frame (then a mix toward the
+      // next mouth) is a fast m, b or p at 30 fps: 20 of 65 (16 of 49 before).
+      const bilabial = (c.m.closed + c.bp.closed) / (c.m.count + c.bp.count);
       expect(c.m.count + c.bp.count, shown).toBeGreaterThanOrEqual(25);
-      expect((c.m.closed + c.bp.closed) / (c.m.count + c.bp.count), shown).toBeGreaterThanOrEqual(0.5);
-      expect(c.nasal.closed / c.nasal.count, shown).toBeLessThanOrEqual(0.6);
-      expect(c.liquid.closed / c.liquid.count, shown).toBeLessThanOrEqual(0.6);
+      expect(bilabial, shown).toBeGreaterThanOrEqual(0.5);
+      expect(c.nasal.closed / c.nasal.count, shown).toBeLessThanOrEqual(0.55);
+      expect(c.liquid.closed / c.liquid.count, shown).toBeLessThanOrEqual(0.55);
+      expect(bilabial, shown).toBeGreaterThan(c.nasal.closed / c.nasal.count);
       expect(c.vowelFrames.closed / c.vowelFrames.count, shown).toBeLessThanOrEqual(0.12);
+      expect(c.closures.singleFrame / c.closures.count, shown).toBeLessThanOrEqual(0.4);
     },
     240_000,
   );
