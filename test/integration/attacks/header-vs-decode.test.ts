@@ -24,6 +24,13 @@ const rejection = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
+/** An MP3 of `seconds` of a tone whose title is `tagLength` letters: ffmpeg copies such a tag into a WAV it writes. */
+async function taggedTone(path: string, seconds: number, tagLength: number): Promise<string> {
+  const tone = `sine=frequency=220:duration=${seconds}`;
+  await runFfmpeg(['-f', 'lavfi', '-i', tone, '-metadata', `title=${'x'.repeat(tagLength)}`, '-c:a', 'libmp3lame', path], { budgetSeconds: 30 });
+  return path;
+}
+
 describe('headers against decoding', () => {
   it('refuses a recording and a music bed that claim 2 s and decode to 60 s, after decoding at most what they claim', async () => {
     const work = dir();
@@ -64,9 +71,7 @@ describe('headers against decoding', () => {
 
   it('prepares a recording whose tags run to kilobytes: none is copied into the WAVs it writes, whose length is exact', async () => {
     const work = dir();
-    const tagged = join(work, 'tagged.mp3');
-    const tone = 'sine=frequency=220:duration=3';
-    await runFfmpeg(['-f', 'lavfi', '-i', tone, '-metadata', `title=${'x'.repeat(6000)}`, '-c:a', 'libmp3lame', tagged], { budgetSeconds: 30 });
+    const tagged = await taggedTone(join(work, 'tagged.mp3'), 3, 6000);
     const prepared = await prepareRecording(tagged, work, 20);
     const published = readFileSync(prepared.wavPath);
     expect(published.includes('xxxxxxxx')).toBe(false);
@@ -76,9 +81,7 @@ describe('headers against decoding', () => {
 
   it('refuses a music bed of 0.02 s of sound whose tags fill 30 KB: its length is the samples, not the file', async () => {
     const work = dir();
-    const tagged = join(work, 'blip.mp3');
-    const blip = 'sine=frequency=220:duration=0.02';
-    await runFfmpeg(['-f', 'lavfi', '-i', blip, '-metadata', `title=${'x'.repeat(30_000)}`, '-c:a', 'libmp3lame', tagged], { budgetSeconds: 30 });
+    const tagged = await taggedTone(join(work, 'blip.mp3'), 0.02, 30_000);
     await expect(decodeMusic(tagged, work, 30)).rejects.toThrow('has no sound that can be played');
   }, 60_000);
 
