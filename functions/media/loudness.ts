@@ -87,8 +87,8 @@ export function loudnessFilters({ gain, ceiling, oversampled, after }: LoudnessS
   const limit = (10 ** (ceiling / 20)).toFixed(4);
   const limiter = (attackMs: number) => `alimiter=limit=${limit}:attack=${attackMs.toFixed(5)}:level=0`;
   // alimiter's look-ahead is the whole samples in `attack`: one more than the delay, plus a tenth against rounding.
-  const oversampledAttackMs = ((OVERSAMPLING * limiterLatency(rate) + 1.1) / (OVERSAMPLING * rate)) * 1000;
-  const limited = oversampled ? `aresample=${OVERSAMPLING * rate},${limiter(oversampledAttackMs)},aresample=${rate}` : limiter(LIMITER_ATTACK_MS);
+  const oversampledAttackMs = () => ((OVERSAMPLING * limiterLatency(rate) + 1.1) / (OVERSAMPLING * rate)) * 1000;
+  const limited = oversampled ? `aresample=${OVERSAMPLING * rate},${limiter(oversampledAttackMs())},aresample=${rate}` : limiter(LIMITER_ATTACK_MS);
   return `volume=${gain.toFixed(2)}dB,${limited},volume=${after.toFixed(2)}dB`;
 }
 

@@ -84,20 +84,17 @@ const trimmed = (rate: number, offset = 0) =>
   ].join(',');
 
 /**
- * `filters` that delay their input by `latency` samples (the limiter's look-ahead) on the trimmed sound, then
- * EDGE_SILENCE_SECONDS of silence at each end, to the sample: the sound is lengthened by the delay first and the
- * delay cut from the front after, so the filters' output is the sound's own length, and the edges are padded after
- * every filter, as exact zeros (a resampler's ringing before the sound's first sample falls in the cut delay).
+ * `filters`, which delay their input by `latency` samples (the limiter's look-ahead), on the trimmed sound with the
+ * delay taken back: the sound is lengthened by the delay first and the delay cut from the front after, so their
+ * output is the sound's own length at its own time (a resampler's ringing before the sound's first sample falls in
+ * the cut).
  */
-const edged = (rate: number, latency: number, filters: string) =>
-  [
-    `apad=pad_len=${latency}`,
-    filters,
-    `atrim=start_sample=${latency}`,
-    'asetpts=PTS-STARTPTS',
-    `adelay=${Math.round(EDGE_SILENCE_SECONDS * rate)}S`,
-    `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate)}`,
-  ].join(',');
+const delayTakenBack = (latency: number, filters: string) =>
+  [`apad=pad_len=${latency}`, filters, `atrim=start_sample=${latency}`, 'asetpts=PTS-STARTPTS'].join(',');
+
+/** EDGE_SILENCE_SECONDS of silence at each end, to the sample, after every other filter: exact zeros. */
+const edges = (rate: number) =>
+  [`adelay=${Math.round(EDGE_SILENCE_SECONDS * rate)}S`, `apad=pad_len=${Math.round(EDGE_SILENCE_SECONDS * rate)}`].join(',');
 
 /**
  * Prepares the recording at `path` into `workDir`, or throws RecordingRejectedError: not an accepted format, no
@@ -140,7 +137,7 @@ async function normalised(
 ): Promise<Loudness | undefined> {
   const rate = RECORDING_SAMPLE_RATE;
   const graph = [
-    `[0:a]${trimmed(rate, offset)},${edged(rate, limiterLatency(rate), loudnessFilters(setting, rate))},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
+    `[0:a]${trimmed(rate, offset)},${delayTakenBack(limiterLatency(rate), loudnessFilters(setting, rate))},${edges(rate)},aformat=sample_fmts=s16,asplit=3[pub][al][check]`,
     `[al]aresample=${ALIGNMENT_SAMPLE_RATE}[al16]`,
     `[check]${LOUDNESS_METER}[report]`,
   ].join(';');
@@ -184,7 +181,7 @@ async function decodedAndMeasured(
   const rate = RECORDING_SAMPLE_RATE;
   // The measuring branch gets the samples the WAV holds (one resampler to 48 kHz mono 16-bit, as the output's).
   // The offset is not known until the end: the meter hears the sound through the 20-Hz filter alone.
-  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,astats,${trimmed(rate)},${edged(rate, 0, 'anull')},${LOUDNESS_METER}[report]`;
+  const graph = `[0:a:0]asplit=2[decoded][measured];[measured]aresample=${rate}:ocl=mono:osf=s16,astats,${trimmed(rate)},${edges(rate)},${LOUDNESS_METER}[report]`;
   let stderr: string;
   try {
     ({ stderr } = await runFfmpeg(

@@ -8,73 +8,72 @@ export interface Pcm {
   samples: Float32Array;
 }
 
-function parseWav(bytes: Buffer): Pcm {
-  if (bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
-  let offset = 12;
-  let sampleRate = 0;
-  let channels = 0;
-  let bits = 0;
-  while (offset + 8 <= bytes.length) {
-    const id = bytes.toString('ascii', offset, offset + 4);
-    let size = bytes.readUInt32LE(offset + 4);
-    const body = offset + 8;
+/** Where a 16-bit PCM WAV's samples are, and how they are laid out. */
+interface WavLayout {
+  sampleRate: number;
+  channels: number;
+  /** The data chunk's first byte, and its length: as declared, or to the end of the file (see layoutOf). */
+  dataStart: number;
+  dataBytes: number;
+}
+
+/**
+ * The layout of a WAV of `fileSize` bytes, from its chunks' headers, read by `read(position, length)` (a buffer, or a
+ * file read by headers alone). The data chunk may come after chunks of any size (ffmpeg writes a LIST chunk of the
+ * input's tags unless told not to); streaming writers (espeak-ng among them) may leave its size at 0 or 0xffffffff,
+ * and a file cut short holds less than it declares: the rest of the file is taken then.
+ */
+function layoutOf(read: (position: number, length: number) => Buffer, fileSize: number): WavLayout {
+  const at = (position: number, length: number) => {
+    const bytes = read(position, length);
+    if (bytes.length < length) throw new Error('WAV ends inside a chunk header');
+    return bytes;
+  };
+  const riff = at(0, 12);
+  if (riff.toString('ascii', 0, 4) !== 'RIFF' || riff.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
+  let [offset, sampleRate, channels, bits] = [12, 0, 0, 0];
+  while (offset + 8 <= fileSize) {
+    const header = at(offset, 8);
+    const id = header.toString('ascii', 0, 4);
+    const size = header.readUInt32LE(4);
     if (id === 'fmt ') {
-      channels = bytes.readUInt16LE(body + 2);
-      sampleRate = bytes.readUInt32LE(body + 4);
-      bits = bytes.readUInt16LE(body + 14);
+      const format = at(offset + 8, 16);
+      [channels, sampleRate, bits] = [format.readUInt16LE(2), format.readUInt32LE(4), format.readUInt16LE(14)];
     } else if (id === 'data') {
-      // Streaming writers (espeak-ng among them) may leave the size at 0 or 0xffffffff: take what is there.
-      if (size === 0 || body + size > bytes.length) size = bytes.length - body;
       if (bits !== 16 || !channels) throw new Error(`unsupported WAV: ${bits}-bit, ${channels} channel(s)`);
-      const frames = Math.floor(size / (2 * channels));
-      const samples = new Float32Array(frames);
-      for (let i = 0; i < frames; i++) {
-        let sum = 0;
-        for (let c = 0; c < channels; c++) sum += bytes.readInt16LE(body + (i * channels + c) * 2);
-        samples[i] = sum / channels / 32768;
-      }
-      return { sampleRate, channels, samples };
+      const rest = fileSize - offset - 8;
+      return { sampleRate, channels, dataStart: offset + 8, dataBytes: size === 0 || size > rest ? rest : size };
     }
-    offset = body + size + (size % 2);
+    offset += 8 + size + (size % 2);
   }
   throw new Error('WAV has no data chunk');
 }
 
+function parseWav(bytes: Buffer): Pcm {
+  const { sampleRate, channels, dataStart, dataBytes } = layoutOf((position, length) => bytes.subarray(position, position + length), bytes.length);
+  const frames = Math.floor(dataBytes / (2 * channels));
+  const samples = new Float32Array(frames);
+  for (let i = 0; i < frames; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += bytes.readInt16LE(dataStart + (i * channels + c) * 2);
+    samples[i] = sum / channels / 32768;
+  }
+  return { sampleRate, channels, samples };
+}
+
 export const readWav = (path: string) => parseWav(readFileSync(path));
 
-/**
- * The seconds of sound a 16-bit PCM WAV file holds, from its chunks' headers alone (the samples are not read): its
- * data chunk's length as declared, or to the end of the file where a streaming writer left it 0 or all ones, or where
- * the file is cut short; wherever the chunks before it put it.
- */
+/** The seconds of sound a 16-bit PCM WAV file holds, from its chunks' headers alone (the samples are not read). */
 export function wavSeconds(path: string): number {
   const fd = openSync(path, 'r');
   try {
-    const fileSize = fstatSync(fd).size;
-    const at = (position: number, length: number) => {
+    const read = (position: number, length: number) => {
       const bytes = Buffer.alloc(length);
-      if (readSync(fd, bytes, 0, length, position) < length) throw new Error('WAV ends inside a chunk header');
-      return bytes;
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
     };
-    const riff = at(0, 12);
-    if (riff.toString('ascii', 0, 4) !== 'RIFF' || riff.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
-    let [offset, sampleRate, channels, bits] = [12, 0, 0, 0];
-    while (offset + 8 <= fileSize) {
-      const header = at(offset, 8);
-      const id = header.toString('ascii', 0, 4);
-      const size = header.readUInt32LE(4);
-      if (id === 'fmt ') {
-        const format = at(offset + 8, 16);
-        [channels, sampleRate, bits] = [format.readUInt16LE(2), format.readUInt32LE(4), format.readUInt16LE(14)];
-      } else if (id === 'data') {
-        if (bits !== 16 || !channels || !sampleRate) throw new Error(`unsupported WAV: ${bits}-bit, ${channels} channel(s)`);
-        const rest = fileSize - offset - 8;
-        const bytes = size === 0 || size === 0xffffffff ? rest : Math.min(size, rest);
-        return Math.floor(bytes / (2 * channels)) / sampleRate;
-      }
-      offset += 8 + size + (size % 2);
-    }
-    throw new Error('WAV has no data chunk');
+    const { sampleRate, channels, dataBytes } = layoutOf(read, fstatSync(fd).size);
+    if (!sampleRate) throw new Error(`unsupported WAV: ${sampleRate} Hz`);
+    return Math.floor(dataBytes / (2 * channels)) / sampleRate;
   } finally {
     closeSync(fd);
   }

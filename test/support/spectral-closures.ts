@@ -57,13 +57,10 @@ export function spectralClosures(aligned: SpeechResult, heard: SpeechResult): Sp
 /** The counts of several recordings added up. */
 export function addedClosures(all: readonly SpectralClosures[]): SpectralClosures {
   const sum = empty();
-  for (const c of all)
+  for (const counts of all)
     for (const key of Object.keys(sum) as (keyof SpectralClosures)[]) {
-      const [a, b] = Object.values(c[key]) as [number, number];
-      const target = sum[key] as Record<string, number>;
-      const [k1, k2] = Object.keys(target) as [string, string];
-      target[k1]! += a;
-      target[k2]! += b;
+      const into = sum[key] as Record<string, number>;
+      for (const [name, value] of Object.entries(counts[key])) into[name] = (into[name] ?? 0) + value;
     }
   return sum;
 }

@@ -24,13 +24,16 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const measured = async (path: string) => (await loudnessOf(path))!;
 
+/** A 10-ms burst of 12 kHz at `level` every 0.5 s, a quarter period off the samples (an aevalsrc term; none at 0). */
+const burstsOf = (level: number) => (level ? `+if(between(mod(t\\,0.5)\\,0.1\\,0.11)\\,${level}*sin(2*PI*12000*t+PI/4)\\,0)` : '');
+
 /**
  * 6 s of a 220-Hz tone at `toneLevel` (swelling at 3 Hz) with a 4-ms click of 3 kHz at 0.95 every 0.25 s, and with
  * `bursts` a 10-ms burst of 12 kHz at that level every 0.5 s, a quarter period off the samples: peaks between them.
  */
 async function clickedTone(name: string, toneLevel: number, bursts = 0): Promise<string> {
   const path = join(dir, `${name}.wav`);
-  const burst = bursts ? `+if(between(mod(t\\,0.5)\\,0.1\\,0.11)\\,${bursts}*sin(2*PI*12000*t+PI/4)\\,0)` : '';
+  const burst = burstsOf(bursts);
   const sound = `${toneLevel}*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*3*t))+if(lt(mod(t\\,0.25)\\,0.004)\\,0.95*sin(2*PI*3000*t)\\,0)${burst}`;
   await runFfmpeg(['-y', '-f', 'lavfi', '-i', `aevalsrc='${sound}':s=48000:d=6`, '-c:a', 'pcm_s16le', path], { budgetSeconds: 30 });
   return path;
@@ -87,7 +90,7 @@ describe("a recording's loudness, where the limiter takes some of it", () => {
   // A sound that starts and ends sharply after and before exact silence: the trim keeps it whole, sample for sample.
   const sharpSound = async (name: string, level: number, bursts: number) => {
     const path = join(dir, `${name}.wav`);
-    const burst = bursts ? `+if(between(mod(t\\,0.5)\\,0.1\\,0.11)\\,${bursts}*sin(2*PI*12000*t+PI/4)\\,0)` : '';
+    const burst = burstsOf(bursts);
     // Noise under the tone makes the likeness below peak on one lag alone (a tone alone is alike over many).
     const sound = `if(between(t\\,0.5\\,1.5)\\,${level}*(cos(2*PI*220*(t-0.5))+0.3*(2*random(0)-1))${burst}\\,0)`;
     await runFfmpeg(['-y', '-f', 'lavfi', '-i', `aevalsrc='${sound}':s=48000:d=2`, '-c:a', 'pcm_s16le', path], { budgetSeconds: 30 });
