@@ -19,7 +19,7 @@ import type { BotBox } from './layout.ts';
 import type { VisemeSpan } from './visemes.ts';
 
 /** Bumped whenever a change alters the pixels or sound the engine produces: it is part of every clip's content hash. */
-export const RENDERER_VERSION = '17';
+export const RENDERER_VERSION = '18';
 
 /** Frames per second of every clip, whatever its size (clips join by stream copy). */
 export const FPS = 30;

@@ -29,7 +29,7 @@ import { FaceTracker } from '../../../functions/prepare/footage/track.ts';
 import { clipTiming } from '../../../functions/render/engine/clip-timeline.ts';
 import { footageMouthFrames } from '../../../functions/render/engine/footage/footage-mouth.ts';
 import { FootageRig } from '../../../functions/render/engine/footage/footage-rig.ts';
-import { blendWeights, seamSpread } from '../../../functions/render/engine/footage/mouth-blend.ts';
+import { atlasSheetOf, blendWeights, seamSpread } from '../../../functions/render/engine/footage/mouth-blend.ts';
 import { botHeightFor } from '../../../functions/render/engine/layout.ts';
 import { FPS } from '../../../functions/render/engine/types.ts';
 import { EspeakSpeechEngine } from '../../../functions/render/speech/index.ts';
@@ -74,6 +74,8 @@ const timing = clipTiming(speech.durationSeconds, {});
 const mouth = footageMouthFrames(speech, timing, manifest);
 const height = botHeightFor(frameSizeOf({ aspectRatio: '16:9', resolution: '720p' }), 'center', 'large', manifest);
 const rig = await FootageRig.open(dir, manifest, height, false);
+/** The atlas's sheet, for the blend's mask (it follows each sample's skin beside the lips). */
+const sheet = atlasSheetOf(readFileSync(join(dir, footage.atlas)));
 const { width, height: h } = rig;
 // The decoders' time budget follows the clip's length; the landmark net on every frame is far slower than a render.
 const budgetSeconds = timing.totalSeconds * 40;
@@ -126,7 +128,8 @@ for (let i = 0; i < timing.frames; i++) {
   if (tracked.landmarks && ownRead) jaws.push(jawWidth(tracked.landmarks) / jawWidth(ownRead));
   const source = footage.loop.from + (i % loopLength);
   if (ownRead && measureMouth(track[source]!).opening < CLOSED_OPENING) ownClosed.push(measureMouth(ownRead).opening);
-  const placed = { width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx * rig.scale, sample };
+  // The blend's own scale: face space is the atlas's (footage.eyePx), whatever size the frame is drawn at.
+  const placed = { width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx, sample, sheet, frame: own };
   const weights = blendWeights(placed);
   spreads.push(seamSpread(placed));
   seams.push({ drawn: seamStep(drawn, weights, width, h, reach), own: seamStep(own, weights, width, h, reach) });

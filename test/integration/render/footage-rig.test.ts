@@ -132,6 +132,7 @@ describe('the footage rig measured against the footage', () => {
   it('keeps the seam, the held mouth and the loop’s wrap within what the footage itself shows', async () => {
     const footage = manifest.footage!;
     const rig = await FootageRig.open(look.dir, manifest, 600, false);
+    const sheet = atlasSheetOf(readFileSync(join(look.dir, footage.atlas)));
     const loopLength = footage.loop.to - footage.loop.from;
     const frames = loopLength + 20;
     const seconds = 10 * (frames / 30);
@@ -147,7 +148,17 @@ describe('the footage rig measured against the footage', () => {
       // One shape held throughout (a listening mouth): the mouth must be as still as the footage's.
       const drawn = Buffer.from(await rig.render(i, { frame: 'm0' }, seconds));
       const { landmarks, sample } = rig.drawn!;
-      const weights = blendWeights({ width: rig.width, height: rig.height, landmarks, reference: footage.reference, eyePx, sample });
+      // The blend's own mask: face space is the atlas's (footage.eyePx), whatever size the frame is drawn at.
+      const weights = blendWeights({
+        width: rig.width,
+        height: rig.height,
+        landmarks,
+        reference: footage.reference,
+        eyePx: footage.eyePx,
+        sample,
+        sheet,
+        frame: own,
+      });
       const reach = Math.max(2, Math.round(0.1 * eyePx));
       seams.push([seamStep(drawn, weights, rig.width, rig.height, reach), seamStep(own, weights, rig.width, rig.height, reach)]);
       if (before) {

@@ -4,7 +4,7 @@
  * the frame's face onto the reference (its eyes and nose), colour-matched to the frame along the seam (a plane
  * fitted to their difference), and laid over it through a feathered mask. The mask covers the sample's jaw and the
  * frame's own (their union), so the frame's chin never shows below the sample's, but its sides stay within the frame's
- * cheeks, so the face keeps its own width.
+ * cheeks, so the face keeps its own width; beside the lips it lays the sample only where the two agree (sidesAgreeing).
  *
  * A documented hot loop: it runs on every pixel of the lower face of every frame.
  */
@@ -37,6 +37,13 @@ const BELOW_CHIN = 0.14;
 const INSIDE_CHEEKS = 0.08;
 /** The largest colour shift the seam's match may apply, per channel. */
 const MAX_SHIFT = 28;
+
+/** The lips' corners widened by this much (eye distances): within them the sample is laid whole. */
+const LIPS_MARGIN = 0.12;
+/** Beyond that, over this far (eye distances), the sides come to show the frame where it and the sample disagree. */
+const SIDE_RAMP = 0.12;
+/** Beside the lips, a sample this much lighter or darker than the frame (levels of 255, after the colour match) starts to give way, and at the second wholly. */
+const SIDE_DISAGREEMENT = { from: 14, to: 34 };
 
 /** The first of the jaw's points (JAW_POINTS) on the chin, from either end: those before it are the cheeks'. */
 const CHIN_FROM = 3;
@@ -111,6 +118,9 @@ const MASK_STEP = 2;
 /** The blend's mask: weights 0 (the frame) to 1 (the sample) on a grid of face space, MASK_STEP px a cell. */
 interface FaceMask {
   values: Float32Array;
+  /** The cells before feathering (the outline filled, the sides cut, the edges cleared) and the feather's radius. */
+  raw: Float32Array;
+  radius: number;
   width: number;
   height: number;
   /** Face-space y where the frame's chin begins (its cheeks end). */
@@ -146,8 +156,9 @@ function blendMask(sample: MouthSample | undefined, frameInFace: readonly Point[
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
       if (x < radius * 2 || y < radius * 2 || x >= width - radius * 2 || y >= height - radius * 2) mask[y * width + x] = 0;
+  const raw = mask.slice();
   feather(mask, width, height, radius);
-  return { values: mask, width, height, cheeksEnd };
+  return { values: mask, raw, radius, width, height, cheeksEnd };
 }
 
 /** Bilinear RGB of the sheet at (x, y), clamped to the sample's tile. */
@@ -204,7 +215,7 @@ function placementOf(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
   const weightAt = (fx: number, fy: number) => maskAt(mask, fx, fy);
-  return { toFace, size, mask, x0, x1, y0, y1, weightAt };
+  return { toFace, frameInFace, size, mask, x0, x1, y0, y1, weightAt };
 }
 
 /** Every second pixel of the frame (each way) where the mask is partly on: the seam, in frame and face space. */
@@ -299,31 +310,70 @@ function maskAt(mask: FaceMask, fx: number, fy: number): number {
   return top + (bottom - top) * ty;
 }
 
-/** The blend's weight (0 the frame .. 1 the sample) of every pixel of the frame: what the seam's measure reads. */
-export function blendWeights(input: Pick<BlendInput, 'width' | 'height' | 'landmarks' | 'reference' | 'eyePx' | 'sample'>): Float32Array {
-  const { toFace, x0, x1, y0, y1, weightAt } = placementOf(input);
-  const weights = new Float32Array(input.width * input.height);
-  for (let y = y0; y <= y1; y++)
-    for (let x = x0; x <= x1; x++) {
-      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
-      weights[y * input.width + x] = weightAt(f.x, f.y);
-    }
-  return weights;
-}
+const LUMA = [0.299, 0.587, 0.114] as const;
 
 /**
- * Replaces the frame's lower face by the sample (see the module's comment). The frame's pixel (x, y) is carried to
- * face space by stepping the similarity along each row (a per column, b per row), without a point per pixel.
+ * The mask laid: beside the lips (past their corners and LIPS_MARGIN, over SIDE_RAMP), each cell of the mask gives
+ * way to the frame as far as the sample, its colour matched, is lighter or darker than the frame there
+ * (SIDE_DISAGREEMENT). A sample cut from a head turned or lit a little otherwise than the frame's has its jaw's shadow,
+ * hair or the backdrop where the frame has its cheek, which laid there reads as a second jaw line; the frame's own
+ * cheek stays instead. The lips and the chin under them are the sample's, whatever the frame shows there.
  */
-export function blendMouth(input: BlendInput): void {
+function sidesAgreeing(input: Omit<BlendInput, 'strength'>, placement: Placement, matchedLuma: (fx: number, fy: number) => number): FaceMask {
+  const { mask, frameInFace, toFace } = placement;
+  const { frame, width: frameWidth, height: frameHeight, eyePx } = input;
+  const toFrame = invertSimilarity(toFace);
+  const lipsLeft = frameInFace[48]!.x - LIPS_MARGIN * eyePx;
+  const lipsRight = frameInFace[54]!.x + LIPS_MARGIN * eyePx;
+  const ramp = SIDE_RAMP * eyePx;
+  const raw = mask.raw.slice();
+  let changed = false;
+  const sideOf = (fx: number) => Math.min(1, Math.max(lipsLeft - fx, fx - lipsRight) / ramp);
+  // Read on blocks of 2 x 2 cells, at the block's centre: the feather spreads the cut over several cells anyway.
+  for (let y = 0; y < mask.height; y += 2)
+    for (let x = 0; x < mask.width; x += 2) {
+      const [fx, fy] = [(x + 1) * MASK_STEP, (y + 1) * MASK_STEP];
+      if (sideOf(fx + MASK_STEP) <= 0 && sideOf(fx - MASK_STEP) <= 0) continue;
+      const right = x + 1 < mask.width;
+      const below = y + 1 < mask.height;
+      const at = y * mask.width + x;
+      if (!raw[at] && !(right && raw[at + 1]) && !(below && raw[at + mask.width]) && !(right && below && raw[at + mask.width + 1])) continue;
+      // The frame's pixel under the block's centre.
+      const px = Math.floor(toFrame.a * fx - toFrame.b * fy + toFrame.tx);
+      const py = Math.floor(toFrame.b * fx + toFrame.a * fy + toFrame.ty);
+      if (px < 0 || py < 0 || px >= frameWidth || py >= frameHeight) continue;
+      const p = (py * frameWidth + px) * 4;
+      const own = LUMA[0] * frame[p]! + LUMA[1] * frame[p + 1]! + LUMA[2] * frame[p + 2]!;
+      const apart = Math.abs(matchedLuma(fx, fy) - own);
+      const giving = Math.max(0, Math.min(1, (apart - SIDE_DISAGREEMENT.from) / (SIDE_DISAGREEMENT.to - SIDE_DISAGREEMENT.from)));
+      if (giving === 0) continue;
+      changed = true;
+      for (let dy = 0; dy < 2 && y + dy < mask.height; dy++)
+        for (let dx = 0; dx < 2 && x + dx < mask.width; dx++) {
+          const cell = (y + dy) * mask.width + x + dx;
+          const side = Math.max(0, sideOf((x + dx + 0.5) * MASK_STEP));
+          raw[cell] = raw[cell]! * (1 - side * giving);
+        }
+    }
+  if (!changed) return mask;
+  const values = raw.slice();
+  feather(values, mask.width, mask.height, mask.radius);
+  return { ...mask, raw, values };
+}
+
+type Placement = ReturnType<typeof placementOf>;
+
+/**
+ * A blend of the sample onto the frame, before anything is laid: where it lands, the sample's colour as matched at any
+ * point of face space (`matched` writes RGB into `out`), and the mask laid.
+ */
+function blendOf(input: Omit<BlendInput, 'strength'>) {
   const { frame, width, sheet, sample } = input;
   const placement = placementOf(input);
-  const { toFace, size, mask, x0, x1, y0, y1 } = placement;
-  const { a, b, tx, ty } = toFace;
+  const { size, mask } = placement;
   const tile = { x: sample.x, y: sample.y, ...size };
   const other = input.toward && input.toward.amount > 0 ? { x: input.toward.sample.x, y: input.toward.sample.y, ...size } : undefined;
   const amount = input.toward?.amount ?? 0;
-  const strength = input.strength ?? 1;
   const colour = [0, 0, 0];
   const second = [0, 0, 0];
   const sampled = (fx: number, fy: number) => {
@@ -357,21 +407,56 @@ export function blendMouth(input: BlendInput): void {
   }
   membrane.solve(placement.weightAt);
   const local = [0, 0, 0];
-  const shift = [0, 0, 0];
+  const matched = (fx: number, fy: number, out: number[]) => {
+    sampled(fx, fy);
+    membrane.at(fx, fy, local);
+    for (let c = 0; c < 3; c++)
+      out[c] = Math.min(255, Math.max(0, colour[c]! + Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, planeAt(fx, fy, c) + local[c]!))));
+  };
+  const rgb = [0, 0, 0];
+  const laid = sidesAgreeing(input, placement, (fx, fy) => {
+    matched(fx, fy, rgb);
+    return LUMA[0] * rgb[0]! + LUMA[1] * rgb[1]! + LUMA[2] * rgb[2]!;
+  });
+  return { placement, matched, laid };
+}
+
+/**
+ * The blend's weight (0 the frame .. 1 the sample) of every pixel of `input.frame`, as blendMouth would lay `sample`
+ * on it (the frame as it was before): what the seam's measure reads.
+ */
+export function blendWeights(input: Omit<BlendInput, 'toward' | 'strength'>): Float32Array {
+  const { placement, laid } = blendOf(input);
+  const { toFace, x0, x1, y0, y1 } = placement;
+  const weights = new Float32Array(input.width * input.height);
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++) {
+      const f = applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
+      weights[y * input.width + x] = maskAt(laid, f.x, f.y);
+    }
+  return weights;
+}
+
+/**
+ * Replaces the frame's lower face by the sample (see the module's comment). The frame's pixel (x, y) is carried to
+ * face space by stepping the similarity along each row (a per column, b per row), without a point per pixel.
+ */
+export function blendMouth(input: BlendInput): void {
+  const { frame, width } = input;
+  const { placement, matched, laid } = blendOf(input);
+  const { x0, x1, y0, y1 } = placement;
+  const { a, b, tx, ty } = placement.toFace;
+  const strength = input.strength ?? 1;
+  const shifted = [0, 0, 0];
   for (let y = y0; y <= y1; y++) {
     let fx = a * (x0 + 0.5) - b * (y + 0.5) + tx;
     let fy = b * (x0 + 0.5) + a * (y + 0.5) + ty;
     for (let x = x0; x <= x1; x++, fx += a, fy += b) {
-      const m = maskAt(mask, fx, fy) * strength;
+      const m = maskAt(laid, fx, fy) * strength;
       if (m <= 0.002) continue;
-      sampled(fx, fy);
+      matched(fx, fy, shifted);
       const p = (y * width + x) * 4;
-      membrane.at(fx, fy, local);
-      for (let c = 0; c < 3; c++) shift[c] = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, planeAt(fx, fy, c) + local[c]!));
-      for (let c = 0; c < 3; c++) {
-        const shifted = Math.min(255, Math.max(0, colour[c]! + shift[c]!));
-        frame[p + c] = Math.round(frame[p + c]! + (shifted - frame[p + c]!) * m);
-      }
+      for (let c = 0; c < 3; c++) frame[p + c] = Math.round(frame[p + c]! + (shifted[c]! - frame[p + c]!) * m);
     }
   }
 }

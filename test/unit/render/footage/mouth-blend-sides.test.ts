@@ -1,0 +1,91 @@
+/**
+ * Beside the lips, the blend lays the sample only where it agrees with the frame (mouth-blend.ts sidesAgreeing): a
+ * sample cut from a head turned a little otherwise carries its jaw's shadow, hair or the backdrop where the frame has
+ * its cheek, which laid there reads as a second jaw line. On a real look's geometry
+ * (test/fixtures/render/mouth-blend-geometry.json) with pixels drawn here: a frame of one skin colour; a sample of the
+ * same skin with dark lips, and another with hair down both sides as well.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applySimilarity, invertSimilarity, lowerFaceSize, type Point, toReference } from '#domain/face-space';
+import type { MouthSample } from '#domain/look';
+import { type AtlasSheet, blendMouth, blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
+
+const geometry = JSON.parse(readFileSync(join(import.meta.dirname, '../../../fixtures/render/mouth-blend-geometry.json'), 'utf8')) as {
+  frameWidth: number;
+  frameHeight: number;
+  eyePx: number;
+  reference: [number, number][];
+  frames: [number, number][][];
+  samples: MouthSample[];
+};
+const points = (list: [number, number][]) => list.map(([x, y]) => ({ x, y }));
+const { frameWidth: width, frameHeight: height, eyePx } = geometry;
+const reference = points(geometry.reference);
+const tile = lowerFaceSize(eyePx);
+const SKIN = [178, 128, 112];
+const LIPS = [120, 50, 60];
+const HAIR = [70, 52, 40];
+
+const frame = Buffer.alloc(width * height * 4);
+for (let p = 0; p < frame.length; p += 4) frame.set([...SKIN, 255], p);
+
+describe('the blend beside the lips', () => {
+  for (const [f, list] of geometry.frames.entries()) {
+    const landmarks = points(list);
+    const toFace = toReference(landmarks, reference);
+    const inFace = landmarks.map((p) => applySimilarity(toFace, p));
+    const toFrame = invertSimilarity(toFace);
+    // The lips' box in face space (the frame's outer lip landmarks), and a point on each cheek beside it.
+    const lips = { left: inFace[48]!.x, right: inFace[54]!.x, top: inFace[51]!.y, bottom: inFace[57]!.y };
+    const mouthY = (lips.top + lips.bottom) / 2;
+    // (The left cheek: the fixture's face is turned, so the mask reaches 0.4 eye distances beyond the lips' corner on
+    // that side alone.)
+    const cheeks: Point[] = [{ x: lips.left - 0.32 * eyePx, y: mouthY }];
+    const lipsMiddle = { x: (lips.left + lips.right) / 2, y: mouthY };
+
+    // Two tiles: skin with lips; the same with hair from 0.15 eye distances beyond the lips' corners outward.
+    const sheet: AtlasSheet = { width: 2 * tile.width, height: tile.height, rgb: Buffer.alloc(2 * tile.width * tile.height * 3) };
+    for (let y = 0; y < tile.height; y++)
+      for (let x = 0; x < sheet.width; x++) {
+        const u = x % tile.width;
+        const onLips = u >= lips.left && u <= lips.right && y >= lips.top && y <= lips.bottom;
+        const hair = x >= tile.width && (u < lips.left - 0.15 * eyePx || u > lips.right + 0.15 * eyePx);
+        sheet.rgb.set(onLips ? LIPS : hair ? HAIR : SKIN, (y * sheet.width + x) * 3);
+      }
+    const plain: MouthSample = { ...geometry.samples[0]!, x: 0, y: 0 };
+    const haired: MouthSample = { ...geometry.samples[0]!, x: tile.width, y: 0 };
+    const input = { frame, width, height, landmarks, reference, eyePx, sheet };
+    const weightAt = (weights: Float32Array, p: Point) => {
+      const q = applySimilarity(toFrame, p);
+      return weights[Math.floor(q.y) * width + Math.floor(q.x)]!;
+    };
+
+    it(`lays the lips whatever the frame shows there, and the cheeks only where they agree with the frame's (frame ${f})`, () => {
+      const plainWeights = blendWeights({ ...input, sample: plain });
+      const hairedWeights = blendWeights({ ...input, sample: haired });
+      // The lips differ from the frame's skin by far more than the sides allow: laid all the same.
+      expect(weightAt(plainWeights, lipsMiddle)).toBeGreaterThan(0.99);
+      expect(weightAt(hairedWeights, lipsMiddle)).toBeGreaterThan(0.99);
+      for (const cheek of cheeks) {
+        // The plain sample's skin agrees with the frame's cheek: laid there.
+        expect(weightAt(plainWeights, cheek)).toBeGreaterThan(0.9);
+        // The other's hair does not: the frame's cheek stays.
+        expect(weightAt(hairedWeights, cheek)).toBeLessThan(0.1);
+      }
+      // Nowhere does hair lay more of the sample than skin.
+      for (let p = 0; p < plainWeights.length; p++) expect(hairedWeights[p]!).toBeLessThanOrEqual(plainWeights[p]! + 1e-6);
+      // The blend lays what the weights say: the cheek is the frame's skin, the lips the sample's.
+      const blended = Buffer.from(frame);
+      blendMouth({ ...input, frame: blended, sample: haired });
+      const rgbAt = (p: Point) => {
+        const q = applySimilarity(toFrame, p);
+        const at = (Math.floor(q.y) * width + Math.floor(q.x)) * 4;
+        return [blended[at]!, blended[at + 1]!, blended[at + 2]!];
+      };
+      for (const cheek of cheeks) for (const [c, level] of rgbAt(cheek).entries()) expect(Math.abs(level - SKIN[c]!)).toBeLessThanOrEqual(10);
+      expect(rgbAt(lipsMiddle)[0]).toBeLessThan(SKIN[0]! - 20);
+    });
+  }
+});
