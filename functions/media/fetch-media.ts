@@ -55,6 +55,8 @@ function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
       return new JobFailedError(unavailable, `${noun.url} could not be reached (no such host, or the connection failed)`);
     case 'http_error':
       return new JobFailedError(unavailable, `${noun.url} did not answer with the file`);
+    case 'incomplete_body':
+      return new JobFailedError(unavailable, `${noun.url} closed the connection before the whole file was sent; check the server, then send it again`);
   }
 }
 

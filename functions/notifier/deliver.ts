@@ -69,6 +69,7 @@ const PUBLIC_FETCH_ERRORS: Record<FetchError['code'], string> = {
   http_error: 'unexpected HTTP status',
   network_error: 'the connection failed (no such host, refused, reset, or a TLS error)',
   too_many_redirects: 'too many redirects',
+  incomplete_body: 'the connection closed before the response ended',
 };
 
 export async function deliverWebhook(options: DeliverWebhookOptions): Promise<DeliveryResult> {

@@ -3,7 +3,15 @@
  * callers may store, log and branch on; the message is for humans and may change.
  */
 
-export type FetchErrorCode = 'address_not_allowed' | 'invalid_url' | 'too_large' | 'timeout' | 'http_error' | 'network_error' | 'too_many_redirects';
+export type FetchErrorCode =
+  | 'address_not_allowed'
+  | 'invalid_url'
+  | 'too_large'
+  | 'timeout'
+  | 'http_error'
+  | 'network_error'
+  | 'too_many_redirects'
+  | 'incomplete_body';
 
 export abstract class FetchError extends Error {
   abstract readonly code: FetchErrorCode;
@@ -46,6 +54,23 @@ export class TooLargeError extends FetchError {
     readonly bytes: number,
   ) {
     super(`response larger than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * The connection ended before the body did: fewer bytes than the Content-Length announced, or a chunked body cut off.
+ * The server sends the same file the same way again, so it is not retried.
+ */
+export class IncompleteBodyError extends FetchError {
+  readonly code = 'incomplete_body';
+  override readonly name = 'IncompleteBodyError';
+  constructor(
+    /** Body bytes received before the connection ended. */
+    readonly bytes: number,
+    /** Content-Length, when announced. */
+    readonly announced?: number,
+  ) {
+    super(`the connection ended after ${bytes}${announced === undefined ? '' : ` of ${announced}`} body bytes`);
   }
 }
 

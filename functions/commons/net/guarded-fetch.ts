@@ -27,6 +27,7 @@ import {
   FetchError,
   FetchTimeoutError,
   HttpStatusError,
+  IncompleteBodyError,
   InvalidUrlError,
   NetworkError,
   TooLargeError,
@@ -271,6 +272,18 @@ function destroyOnAbort(res: IncomingMessage, signal: AbortSignal) {
   return () => signal.removeEventListener('abort', onAbort);
 }
 
+/**
+ * A body the server ended early: it closed the connection in good order before the body's end (Node's "aborted", with
+ * no socket error under it), so it sends the same file the same way again: IncompleteBodyError, not retried. A reset
+ * connection (a socket error: the network's doing as likely as the server's) and our own failures (the size limit, an
+ * abort) pass as they are.
+ */
+function cutShort(err: unknown, res: IncomingMessage, signal: AbortSignal, bytes: number, announced: number | undefined): unknown {
+  if (signal.aborted || err instanceof FetchError || res.complete) return err;
+  const closed = err instanceof Error && err.message === 'aborted' && !res.socket?.errored;
+  return closed ? new IncompleteBodyError(bytes, announced) : err;
+}
+
 function announcedLength(res: IncomingMessage): number | undefined {
   const value = res.headers['content-length'];
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
@@ -306,6 +319,8 @@ async function readToBuffer(
       chunks.push(chunk);
       bytes += chunk.length;
     }
+  } catch (err) {
+    throw cutShort(err, res, signal, bytes, length);
   } finally {
     release();
     res.destroy();
@@ -337,7 +352,8 @@ async function readToFile(res: IncomingMessage, file: string, maxBytes: number, 
       },
       out,
     );
-  } catch (err) {
+  } catch (caught) {
+    const err = cutShort(caught, res, signal, bytes, length);
     res.destroy();
     out.destroy();
     // Not events.once: it would reject with the stream's error, which the pipeline has already reported.

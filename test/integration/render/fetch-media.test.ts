@@ -36,6 +36,12 @@ beforeAll(async () => {
       res.writeHead(Number(req.url.slice(8))).end();
       return;
     }
+    if (req.url === '/short') {
+      // Four times the body announced, then the connection closed in good order.
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(4 * CHUNK.length) });
+      res.write(CHUNK, () => res.socket?.end());
+      return;
+    }
     // Chunked: no Content-Length, so the limit can only be enforced while the body streams.
     res.writeHead(200, { 'content-type': 'video/mp4' });
     void stream(res, size);
@@ -91,7 +97,7 @@ describe('fetchMediaToFile', () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  it("answers a 4xx in the caller's words, rethrows a 5xx or a 429 for a retry, and names a refused address", async () => {
+  it("answers a 4xx and a body cut short in the caller's words, rethrows a 5xx or a 429 for a retry, and names a refused address", async () => {
     const path = join(dir, 'x.mp4');
     expect(await failure(fetchMediaToFile(`${base}/status/404`, path, recording(MB)))).toMatchObject({
       code: 'video_unavailable',
@@ -104,6 +110,13 @@ describe('fetchMediaToFile', () => {
       code: 'video_unavailable',
       message: 'the recording URL leads to an address we do not fetch from (private, loopback or link-local)',
     });
+    // A server that ends the body early sends it the same way again: the caller's to fix, at once (not retried until
+    // the queue gives up, then failed with a code of ours).
+    expect(await failure(fetchMediaToFile(`${base}/short`, path, recording(MB)))).toMatchObject({
+      code: 'video_unavailable',
+      message: 'the recording URL closed the connection before the whole file was sent; check the server, then send it again',
+    });
+    expect(existsSync(path)).toBe(false);
     const background = { ...recording(MB), code: 'background', noun: { file: 'the background', url: 'the background URL' }, ownCodes: true };
     expect(await failure(fetchMediaToFile(metadata, path, background))).toMatchObject({ code: 'background_not_allowed' });
   });

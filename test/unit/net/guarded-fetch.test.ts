@@ -9,6 +9,7 @@ import {
   AddressNotAllowedError,
   FetchTimeoutError,
   HttpStatusError,
+  IncompleteBodyError,
   InvalidUrlError,
   NetworkError,
   TooLargeError,
@@ -314,6 +315,22 @@ describe('guardedFetch', () => {
       const err = await guardedFetch(`${s.origin}/`, { mode: 'local', timeoutMs: 2000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(NetworkError);
       expect(isTransientError(err)).toBe(true);
+    });
+
+    it('reports a body the server ends early, in good order, as an IncompleteBodyError that is not retried', async () => {
+      // A Content-Length four times the body, then the connection closed: the same file is sent the same way again.
+      const s = await server((_req, res) => {
+        res.writeHead(200, { 'content-length': '1000' });
+        res.write(Buffer.alloc(250));
+        setTimeout(() => res.socket?.end(), 20);
+      });
+      for (const toFile of [undefined, join(dir, 'short.wav')]) {
+        const err = await guardedFetch(`${s.origin}/`, { mode: 'local', timeoutMs: 2000, toFile }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(IncompleteBodyError);
+        expect(err).toMatchObject({ code: 'incomplete_body', bytes: 250, announced: 1000 });
+        expect(isTransientError(err)).toBe(false);
+        if (toFile) expect(existsSync(toFile)).toBe(false);
+      }
     });
 
     it('reports a name that does not resolve as a NetworkError', async () => {
