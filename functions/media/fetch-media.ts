@@ -56,7 +56,10 @@ function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
     case 'http_error':
       return new JobFailedError(unavailable, `${noun.url} did not answer with the file`);
     case 'incomplete_body':
-      return new JobFailedError(unavailable, `${noun.url} closed the connection before the whole file was sent; check the server, then send it again`);
+      return new JobFailedError(
+        unavailable,
+        `${noun.url} closed the connection before the whole file was sent; check the server, then send it again`,
+      );
   }
 }
 

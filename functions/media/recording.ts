@@ -25,7 +25,7 @@ import {
 } from './loudness.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, PLAIN_WAV_OUTPUT, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
-import { wavSeconds } from './wav.ts';
+import { sealStreamedWav, wavSeconds } from './wav.ts';
 
 /** The formats a recording may be in (docs/your-voice.md); anything ffmpeg identifies as another is refused. */
 const RECORDING_FORMATS: readonly { demuxer: string; label: string }[] = [
@@ -103,6 +103,8 @@ const edges = (rate: number) =>
  */
 export async function prepareRecording(path: string, workDir: string, maxSeconds: number, deadline?: number): Promise<PreparedRecording> {
   const budget = (mediaSeconds: number) => budgetUntil(mediaSeconds, deadline);
+  // A WAV recorded to a pipe (arecord, ffmpeg to stdout) is given the sizes it holds, so its last short block decodes.
+  sealStreamedWav(path);
   const identified = await identifyInput(path, FORMAT_WHITELIST);
   const format = RECORDING_FORMATS.find((f) => f.demuxer === identified?.demuxer);
   if (!identified || !format)

@@ -1,5 +1,5 @@
 /** Minimal PCM WAV reading and writing (16-bit; what espeak-ng and the Polly adapter produce). */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 export interface Pcm {
   sampleRate: number;
@@ -74,6 +74,56 @@ export function wavSeconds(path: string): number {
     const { sampleRate, channels, dataBytes } = layoutOf(read, fstatSync(fd).size);
     if (!sampleRate) throw new Error(`unsupported WAV: ${sampleRate} Hz`);
     return Math.floor(dataBytes / (2 * channels)) / sampleRate;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The size a WAV written to a pipe leaves in its headers (it cannot go back to write them): none, or "to the end". */
+const STREAMED_SIZES = new Set([0, 0xffffffff]);
+
+/**
+ * A WAV written to a pipe (ffmpeg to stdout, arecord) leaves its RIFF and data sizes at 0 or 0xFFFFFFFF. ffmpeg's
+ * demuxer then reads its data in whole blocks to the file's end and marks the last, short block corrupt, which a
+ * decode that stops at its first error (-xerror) refuses. Writes into the file the sizes it holds (its data to the
+ * file's end, in whole sample frames); whether it wrote. Any other file is left as it is.
+ */
+export function sealStreamedWav(path: string): boolean {
+  const fd = openSync(path, 'r+');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const read = (position: number, length: number) => {
+      const bytes = Buffer.alloc(length);
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
+    };
+    const riff = read(0, 12);
+    if (riff.length < 12 || riff.toString('ascii', 0, 4) !== 'RIFF' || riff.toString('ascii', 8, 12) !== 'WAVE') return false;
+    let [offset, blockAlign] = [12, 0];
+    while (offset + 8 <= fileSize) {
+      const header = read(offset, 8);
+      if (header.length < 8) return false;
+      const id = header.toString('ascii', 0, 4);
+      const size = header.readUInt32LE(4);
+      if (id === 'fmt ') {
+        const format = read(offset + 8, 16);
+        if (format.length < 16) return false;
+        blockAlign = format.readUInt16LE(12);
+      } else if (id === 'data') {
+        if (!STREAMED_SIZES.has(size) || blockAlign === 0) return false;
+        const rest = fileSize - offset - 8;
+        const dataBytes = rest - (rest % blockAlign);
+        const sizes = Buffer.alloc(4);
+        sizes.writeUInt32LE(dataBytes);
+        writeSync(fd, sizes, 0, 4, offset + 4);
+        sizes.writeUInt32LE(offset + dataBytes);
+        writeSync(fd, sizes, 0, 4, 4);
+        return true;
+      }
+      // A chunk of a streamed size before the data: nothing to walk past.
+      if (STREAMED_SIZES.has(size)) return false;
+      offset += 8 + size + (size % 2);
+    }
+    return false;
   } finally {
     closeSync(fd);
   }

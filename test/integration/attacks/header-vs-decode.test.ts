@@ -4,7 +4,7 @@
  * from 320x240 to 640x480 after its first second, are refused by name after a decode bounded by what they claim;
  * honest files of the same kinds pass.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectBackground } from '#functions/media/background-media.ts';
@@ -67,6 +67,27 @@ describe('headers against decoding', () => {
     // The decode stopped at the limit and the half second that shows it goes on.
     expect(wavSeconds(join(work, 'recording-decoded.wav'))).toBeLessThanOrEqual(5.5 + 0.01);
     expect((await prepareRecording(streamed, dir(), 20)).durationSeconds).toBeCloseTo(8.5, 1);
+  }, 60_000);
+
+  it('prepares a recording and a music bed written to a pipe, whose WAV headers give no sizes (0 or 0xFFFFFFFF)', async () => {
+    // What `ffmpeg ... -f wav - > x.wav` and `arecord` write: its last block is short, which a decode stopping at its
+    // first error refused as "no sound that can be played" (the attacker's finding).
+    for (const declared of [0xffffffff, 0]) {
+      const work = dir();
+      const path = join(work, 'piped.wav');
+      const { stdout } = await runFfmpeg(['-f', 'lavfi', '-i', 'sine=frequency=220:duration=3.01', '-c:a', 'pcm_s16le', '-f', 'wav', '-'], {
+        budgetSeconds: 30,
+        captureStdout: true,
+      });
+      const bytes = Buffer.from(stdout);
+      const data = bytes.indexOf('data');
+      bytes.writeUInt32LE(declared, 4);
+      bytes.writeUInt32LE(declared, data + 4);
+      writeFileSync(path, bytes);
+      expect((await prepareRecording(path, work, 20)).durationSeconds).toBeCloseTo(3.5, 1);
+      writeFileSync(path, bytes);
+      expect(wavSeconds(await decodeMusic(path, work, 3))).toBeGreaterThan(2.9);
+    }
   }, 60_000);
 
   it('prepares a recording whose tags run to kilobytes: none is copied into the WAVs it writes, whose length is exact', async () => {

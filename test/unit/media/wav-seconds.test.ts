@@ -2,11 +2,11 @@
  * A WAV file's length from its headers (functions/media/wav.ts wavSeconds), whatever chunks come before its data:
  * ffmpeg copies a recording's tags into a LIST chunk, which a caller can make kilobytes long.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { wavSeconds } from '#media/wav';
+import { sealStreamedWav, wavSeconds } from '#media/wav';
 
 const dir = mkdtempSync(join(tmpdir(), 'wav-seconds-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,5 +60,39 @@ describe("a WAV file's length from its headers", () => {
     expect(() => wavSeconds(wav('eight.wav', eight, chunk('data', samples(1, 16_000))))).toThrow('unsupported WAV');
     writeFileSync(join(dir, 'text.wav'), 'not a sound at all');
     expect(() => wavSeconds(join(dir, 'text.wav'))).toThrow('not a WAV');
+  });
+});
+
+describe('a WAV written to a pipe, given the sizes it holds (sealStreamedWav)', () => {
+  const sizes = (path: string) => {
+    const bytes = readFileSync(path);
+    const data = bytes.indexOf('data');
+    return { riff: bytes.readUInt32LE(4), data: bytes.readUInt32LE(data + 4), length: bytes.length, dataStart: data + 8 };
+  };
+
+  it('writes the data to the end of the file, in whole sample frames, and the RIFF size with it, for 0 and 0xFFFFFFFF', () => {
+    for (const declared of [0, 0xffffffff]) {
+      // Stereo 16-bit (4-byte frames) and half a frame more at the end, after a tag chunk.
+      const body = Buffer.concat([samples(0.5, 8000, 2), Buffer.alloc(2)]);
+      const path = wav(`piped-${declared}.wav`, format(2, 8000), chunk('LIST', Buffer.alloc(26)), chunk('data', body, declared));
+      expect(sealStreamedWav(path)).toBe(true);
+      const after = sizes(path);
+      expect(after.data).toBe(0.5 * 8000 * 4);
+      expect(after.riff).toBe(after.dataStart - 8 + after.data);
+      expect(wavSeconds(path)).toBe(0.5);
+    }
+  });
+
+  it('leaves any other file as it is: sizes given, not a WAV, a streamed chunk before the data, no format', () => {
+    const honest = wav('honest.wav', format(1, 8000), chunk('data', samples(0.25, 8000)));
+    const notWav = join(dir, 'not.wav');
+    writeFileSync(notWav, Buffer.from('ID3 not a wave file at all'));
+    const streamedTag = wav('streamed-tag.wav', format(1, 8000), chunk('LIST', Buffer.alloc(10), 0xffffffff), chunk('data', samples(0.25, 8000), 0));
+    const noFormat = wav('no-format.wav', chunk('data', samples(0.25, 8000), 0));
+    for (const path of [honest, notWav, streamedTag, noFormat]) {
+      const before = readFileSync(path);
+      expect(sealStreamedWav(path)).toBe(false);
+      expect(readFileSync(path).equals(before)).toBe(true);
+    }
   });
 });
