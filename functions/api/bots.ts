@@ -50,7 +50,9 @@ async function putBot(request: KeyedRequest) {
     maxFileBytes: limits.maxBotImageBytes,
     fileFields: [...BOT_FILE_FIELDS],
     // API Gateway and Lambda carry no more (limits.maxBotBodyBytes); a URL carries up to the image limit.
-    tooLargeHint: `Send a larger photo by image_url (up to ${limits.maxBotImageBytes / 1024 / 1024} MB).`,
+    tooLargeHint:
+      `Send a larger photo by image_url (up to ${limits.maxBotImageBytes / 1024 / 1024} MB), ` +
+      `and a larger recording by video_url or video_upload (POST /v1/uploads, up to ${limits.maxRecordingBytes / 1024 / 1024} MB).`,
   });
   const command = parsePutBot(request.pathParams.uid ?? '', fields, files, config.voices);
   refuseUnreachable({

@@ -51,7 +51,7 @@ const textFields = z.object({
   video_url: z.string().trim().optional(),
   video_upload: z.string().trim().min(1, 'is empty: give the upload_id of POST /v1/uploads').max(100).optional(),
   // JSON's true, or a form's "true" (a checkbox): anything else is no consent.
-  consent: z.union([z.boolean(), z.string().trim()]).optional(),
+  consent: z.union([z.boolean(), z.string().trim()], { error: 'must be true (or "true" in a form)' }).optional(),
 });
 const KNOWN_FIELDS = new Set([
   'name',
@@ -138,7 +138,12 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
       message:
         'is required: send image (a photo), image_url, mouth_closed and mouth_open (drawn PNGs), or video_url, video_upload or video (a recording)',
     });
-  else if (sources.length > 1) problems.push({ path: 'image', message: `give one image source, not ${sources.join(' and ')}` });
+  // Named at the second source given: a field to take away (the drawn layers by the first of them given).
+  else if (sources.length > 1)
+    problems.push({
+      path: sources[1] === 'mouth_closed/mouth_open' ? drawnGiven[0]! : sources[1]!,
+      message: `give one image source, not ${sources.join(' and ')}`,
+    });
   else if (text.video_upload) images = { kind: 'video_upload', uploadId: text.video_upload };
   else if (files.video || text.video_url) images = videoSource(files.video, text.video_url, problems);
   else if (files.image) {

@@ -22,11 +22,12 @@ function messageOf(issue: z.core.$ZodRawIssue): string | undefined {
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
       if (issue.origin === 'array') return `must have at most ${issue.maximum} items`;
-      return `must be at most ${issue.maximum}`;
+      return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be at most ${issue.maximum}`;
     case 'too_small':
       if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
       if (issue.origin === 'array') return `must have at least ${issue.minimum} items`;
-      return `must be at least ${issue.minimum}`;
+      // positive() is "more than 0": "at least 0" would let 0 through in the caller's reading.
+      return issue.inclusive === false ? `must be more than ${issue.minimum}` : `must be at least ${issue.minimum}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map(String).join(', ')}`;
     default:

@@ -123,7 +123,7 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   const into = { decoded, offset: measured.offset, wavPath, alignmentWavPath };
   await normaliseLoudness(measured, (setting) => normalised(into, setting, budget(decodedSeconds / 2)));
   const durationSeconds = wavSeconds(wavPath);
-  if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'is silent');
+  if (durationSeconds < 2 * EDGE_SILENCE_SECONDS + 0.05) throw new RecordingRejectedError('audio_invalid', 'holds less than 0.05 s of sound');
   return { wavPath, alignmentWavPath, durationSeconds };
 }
 

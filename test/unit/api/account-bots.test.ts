@@ -59,7 +59,11 @@ describe('parsePutBot', () => {
       problems(() =>
         parsePutBot('my-video-bot', { name: 'Me', video_url: 'https://example.com/me.mp4', consent: true }, { image: { bytes: JPEG } }, voices),
       ),
-    ).toEqual(['image']);
+    ).toEqual(['video_url']);
+    // A consent that is not true or "true" reads as such, not as zod's "Invalid input".
+    expect(() => parsePutBot('my-video-bot', { name: 'Me', video_url: 'https://example.com/me.mp4', consent: 1 }, {}, voices)).toThrow(
+      expect.objectContaining({ problems: [{ path: 'consent', message: 'must be true (or "true" in a form)' }] }),
+    );
     expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_url: 'file:///etc/passwd', consent: true }, {}, voices))).toEqual([
       'video_url',
     ]);
@@ -78,7 +82,7 @@ describe('parsePutBot', () => {
           voices,
         ),
       ),
-    ).toEqual(['image']);
+    ).toEqual(['video_upload']);
     expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_upload: 42, consent: true }, {}, voices))).toEqual(['video_upload']);
   });
 
@@ -126,7 +130,9 @@ describe('parsePutBot', () => {
     expect(problems(() => parsePutBot('drawn', { name: 'D', mouth_fv: 'abc' }, drawn, voices))).toEqual(['mouth_fv']);
     expect(problems(() => parsePutBot('drawn', { name: 'D' }, { mouth_closed: { bytes: PNG }, ...shapes }, voices))).toEqual(['mouth_open']);
     // A shape is a drawn layer: with a photo it is a second image source.
-    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { image: { bytes: PNG }, mouth_round: { bytes: PNG } }, voices))).toEqual(['image']);
+    expect(problems(() => parsePutBot('drawn', { name: 'D' }, { image: { bytes: PNG }, mouth_round: { bytes: PNG } }, voices))).toEqual([
+      'mouth_round',
+    ]);
     expect(problems(() => parsePutBot('drawn', { name: 'D' }, { ...drawn, mouth_oo: { bytes: PNG } }, voices))).toEqual(['mouth_oo']);
   });
 

@@ -80,6 +80,8 @@ describe('POST /v1/uploads', () => {
       expect(bad.statusCode, String(size)).toBe(400);
       expect(bad.json.error.details.map((d: { path: string }) => d.path)).toEqual(['size']);
     }
+    // Not "must be at least 0", which 0 reads as meeting.
+    expect((await post({ content_type: 'audio/mpeg', size: 0 })).json.error.details[0].message).toBe('must be more than 0');
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
   });
 });
