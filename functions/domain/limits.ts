@@ -167,6 +167,11 @@ export const limits = {
   /** ... and its length, seconds: enough listening and speaking to learn from, and a preparation within its Lambda. */
   minRecordingSeconds: 10,
   maxRecordingSeconds: 300,
+  /**
+   * ... and its picture's sides, px: a camera's 4K either way round. It is prepared at 1080p at most; a picture far
+   * larger (8000x8000 in a small file) took the decode's whole time and memory and failed without a name.
+   */
+  maxRecordingSides: { long: 3840, short: 2160 },
   /** Time to download a video bot's video_url. */
   botVideoTimeoutMs: 120_000,
   /** The one decode of a recording with its landmarks, seconds: a 5-minute recording within the prepare Lambda's 15 minutes. */

@@ -35,6 +35,12 @@ export async function inspectRecording(path: string): Promise<Recording> {
   const found = await identifyInput(path, RECORDING_DEMUXERS.join(','));
   const video = found?.probed.streams.find((s) => s.codec_type === 'video');
   if (!found || !video?.width || !video.height) throw new MediaRejectedError('is not a video we can read (MP4, MOV or WebM)');
+  // Before anything decodes it: a picture far larger than a camera's would take the decode's time and memory.
+  const [long, short] = [Math.max(video.width, video.height), Math.min(video.width, video.height)];
+  if (long > limits.maxRecordingSides.long || short > limits.maxRecordingSides.short)
+    throw new MediaRejectedError(
+      `is ${video.width}x${video.height}; a recording may be at most ${limits.maxRecordingSides.long}x${limits.maxRecordingSides.short} (4K), either way round`,
+    );
   const duration = found.probed.format.duration;
   if (duration === undefined || !Number.isFinite(duration)) throw new MediaRejectedError('has no duration');
   // One within the limit decodes as long and as large as its header says (a longer one is refused by its caller).

@@ -116,6 +116,34 @@ describe('headers against decoding', () => {
     expect((await inspectRecording(honest)).durationSeconds).toBeCloseTo(12, 0);
   }, 120_000);
 
+  it("refuses a video bot's recording whose picture is larger than 4K, by name, before decoding it", async () => {
+    // 8000x8000 in a file of 0.2 MB: its decode took the preparation's whole budget and failed without a name.
+    const work = dir();
+    const huge = join(work, 'huge.mp4');
+    await runFfmpeg(
+      ['-f', 'lavfi', '-i', 'color=c=gray:s=8000x8000:r=1:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', huge],
+      {
+        budgetSeconds: 60,
+      },
+    );
+    const started = performance.now();
+    const error = await rejection(inspectRecording(huge));
+    expect(error).toBeInstanceOf(MediaRejectedError);
+    expect((error as MediaRejectedError).reason).toBe('is 8000x8000; a recording may be at most 3840x2160 (4K), either way round');
+    expect(performance.now() - started).toBeLessThan(5000);
+    // 4K itself, either way round, is taken.
+    for (const size of ['3840x2160', '2160x3840']) {
+      const camera = join(work, `${size}.mp4`);
+      await runFfmpeg(
+        ['-f', 'lavfi', '-i', `color=c=gray:s=${size}:r=2:d=1`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', camera],
+        {
+          budgetSeconds: 60,
+        },
+      );
+      expect((await inspectRecording(camera)).durationSeconds).toBeCloseTo(1, 0);
+    }
+  }, 120_000);
+
   it('refuses a background whose pictures grow past the size its header declares', async () => {
     const work = dir();
     const growing = await writeGrowingTs(work, '320x240', '640x480');
