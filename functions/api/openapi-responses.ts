@@ -233,3 +233,28 @@ export const responseSchemas = {
 export const okWith = (schema: keyof typeof responseSchemas, description: string, status = '200') => ({
   [status]: { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
 });
+
+/** Every operation that needs a key (401) may also be over the key's request rate (429 rate_limited). */
+export const errors = (...codes: number[]) =>
+  Object.fromEntries(
+    [...new Set(codes.includes(401) ? [...codes, 429] : codes)]
+      .sort()
+      .map((code) => [String(code), { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+  );
+
+export const ok = (description: string, status = '200') => ({
+  [status]: { description, content: { 'application/json': { schema: { type: 'object' } } } },
+});
+
+/** A deletion's answer: `{"<id>": …, "deleted": true}`. */
+export const deleted = (id: string, description: string, example?: string) => ({
+  '200': {
+    description,
+    content: {
+      'application/json': {
+        schema: { type: 'object', required: [id, 'deleted'], properties: { [id]: { type: 'string' }, deleted: { const: true } } },
+        ...(example ? { example: { [id]: example, deleted: true } } : {}),
+      },
+    },
+  },
+});

@@ -6,30 +6,8 @@ import { lexiconRequestSchema } from '#domain/lexicon';
 import { limits } from '#domain/limits';
 import { uploadRequestSchema } from '#domain/uploads';
 import { VIDEO_STATUSES } from '#domain/video';
-import { okWith, responseSchemas } from './openapi-responses.ts';
+import { deleted, errors, ok, okWith, responseSchemas } from './openapi-responses.ts';
 import { batchRequest, errorSchema, putBotJsonRequest, putBotRequest, templateRequest, templateVideoRequest } from './openapi-schemas.ts';
-
-/** Every operation that needs a key (401) may also be over the key's request rate (429 rate_limited). */
-const errors = (...codes: number[]) =>
-  Object.fromEntries(
-    [...new Set(codes.includes(401) ? [...codes, 429] : codes)]
-      .sort()
-      .map((code) => [String(code), { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
-  );
-
-const ok = (description: string, status = '200') => ({ [status]: { description, content: { 'application/json': { schema: { type: 'object' } } } } });
-
-const deleted = {
-  '200': {
-    description: 'Deleted: the video and its file are gone',
-    content: {
-      'application/json': {
-        schema: { type: 'object', required: ['video_id', 'deleted'], properties: { video_id: { type: 'string' }, deleted: { const: true } } },
-        example: { video_id: 'vid_Zk3', deleted: true },
-      },
-    },
-  },
-};
 
 /** What several paths share, made afresh for each document. */
 function sharedParts() {
@@ -86,17 +64,7 @@ function botPaths({ create, uidParam }: Shared) {
       delete: {
         operationId: 'deleteBot',
         parameters: uidParam,
-        responses: {
-          '200': {
-            description: 'Deleted: the bot and its files are gone',
-            content: {
-              'application/json': {
-                schema: { type: 'object', required: ['uid', 'deleted'], properties: { uid: { type: 'string' }, deleted: { const: true } } },
-              },
-            },
-          },
-          ...errors(401, 403, 404),
-        },
+        responses: { ...deleted('uid', 'Deleted: the bot and its files are gone'), ...errors(401, 403, 404) },
       },
     },
     '/v1/bot/{uid}/redeliver': {
@@ -145,6 +113,15 @@ function uploadPaths() {
           ...okWith('StartedUpload', 'Recorded: PUT the file to upload_url with exactly upload_headers', '201'),
           ...errors(400, 401, 413, 415),
         },
+      },
+    },
+    '/v1/uploads/{id}': {
+      delete: {
+        operationId: 'withdrawUpload',
+        summary:
+          'Withdraw an upload not used yet: no request may name it after, it no longer counts against your pending uploads, and its file (if PUT) is deleted; 409 upload_in_use once a request has taken it',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { ...deleted('upload_id', 'Withdrawn', 'upl_Zk3'), ...errors(401, 404, 409) },
       },
     },
   };
@@ -289,7 +266,11 @@ function videoPaths({ idParam }: Shared) {
         parameters: idParam,
         responses: { ...okWith('Video', 'The video, with a fresh download link when completed'), ...errors(401, 404) },
       },
-      delete: { operationId: 'deleteVideo', parameters: idParam, responses: { ...deleted, ...errors(401, 404, 409) } },
+      delete: {
+        operationId: 'deleteVideo',
+        parameters: idParam,
+        responses: { ...deleted('video_id', 'Deleted: the video and its file are gone', 'vid_Zk3'), ...errors(401, 404, 409) },
+      },
     },
     '/v1/video/{id}/download': {
       get: {

@@ -9,7 +9,7 @@ import { logger } from '#commons/logger';
 import { toStartedUpload } from '#commons/presenters/upload';
 import { newId } from '#domain/api-keys';
 import { limits } from '#domain/limits';
-import { parseUploadRequest, startUpload } from '#domain/uploads';
+import { parseUploadRequest, startUpload, withdrawUpload } from '#domain/uploads';
 
 const config = loadConfig({ tables: ['uploads', 'accounts'], bucket: true });
 const deps = {
@@ -25,5 +25,12 @@ export const handler = httpHandler({
     const started = await startUpload(request.caller.tenantId, parseUploadRequest(await readFields(request, limits.maxBodyBytes)), deps);
     logger.info('upload started', { upload_id: started.upload.uploadId, kind: started.upload.kind, size: started.upload.sizeBytes });
     return json(201, toStartedUpload(started));
+  },
+  'DELETE /v1/uploads/{id}': async (request) => {
+    const uploadId = request.pathParams.id ?? '';
+    await withdrawUpload(request.caller.tenantId, uploadId, deps);
+    logger.info('upload withdrawn', { upload_id: uploadId });
+    // A body rather than 204, as DELETE /v1/video/{id}: the public client reads every answer as JSON.
+    return json(200, { upload_id: uploadId, deleted: true });
   },
 });

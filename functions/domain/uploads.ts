@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { uploadFileKey } from './bucket-layout.ts';
-import { InvalidRequestError, TooManyPendingUploadsError } from './errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, TooManyPendingUploadsError } from './errors.ts';
 import { sharedUse } from './fair-use.ts';
 import { limits } from './limits.ts';
 import type { AccountStore, ObjectStore, UploadStore } from './ports.ts';
@@ -169,4 +169,28 @@ export async function claimUpload(
   if (head.sizeBytes !== upload.sizeBytes) throw refuse(`holds ${head.sizeBytes} bytes, not the ${upload.sizeBytes} declared`);
   if (!(await deps.uploads.markUsed(tenantId, uploadId, expected.usedBy))) throw refuse('was already used by another request; upload the file again');
   return { upload: { ...upload, usedBy: expected.usedBy }, key };
+}
+
+/** What `usedBy` holds for an upload its caller withdrew (DELETE /v1/uploads/{id}): no request may take it. */
+const WITHDRAWN = 'withdrawn';
+
+export interface WithdrawDeps {
+  uploads: UploadStore;
+  objects: Pick<ObjectStore, 'delete'>;
+}
+
+/**
+ * Withdraws an upload not used yet (DELETE /v1/uploads/{id}): no request may name it after, it no longer counts
+ * against the account's pending uploads, and its file, if it was PUT, is removed. One used by a request is that
+ * request's (its file goes with the bot's preparation or the clip's render): 409. Another account's id, or an id
+ * withdrawn before, reads as unknown: 404. A PUT to its link after this stores a file no request reads, which the
+ * bucket's lifecycle rule removes.
+ */
+export async function withdrawUpload(tenantId: string, uploadId: string, deps: WithdrawDeps): Promise<void> {
+  const upload = UPLOAD_ID.test(uploadId) ? await deps.uploads.get(tenantId, uploadId) : undefined;
+  if (!upload || upload.usedBy === WITHDRAWN) throw new NotFoundError(`No upload ${uploadId} of this account.`);
+  const inUse = () => new ConflictError(`Upload ${uploadId} is used by a request; it is removed with that request's work.`, 'upload_in_use');
+  if (upload.usedBy) throw inUse();
+  if (!(await deps.uploads.markUsed(tenantId, uploadId, WITHDRAWN))) throw inUse();
+  await deps.objects.delete(uploadFileKey(tenantId, uploadId));
 }

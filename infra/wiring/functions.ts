@@ -177,17 +177,21 @@ export const functions = {
   },
   /**
    * Uploads: records what the caller declared and signs the PUT that stores exactly that file under the caller's
-   * account in upload-files/. It never reads or writes the file itself: presigning needs the role's PutObject.
+   * account in upload-files/, and withdraws an upload not used yet. It never reads or writes the file itself:
+   * presigning needs the role's PutObject; a withdrawn upload's file is deleted.
    */
   uploads: {
     entry: 'functions/api/uploads.ts',
     trigger: 'http',
-    routes: [{ method: 'POST', path: '/v1/uploads' }],
+    routes: [
+      { method: 'POST', path: '/v1/uploads' },
+      { method: 'DELETE', path: '/v1/uploads/{id}' },
+    ],
     memoryMb: 256,
     timeoutSeconds: 10,
     // accounts: a test account's pending uploads share its live account's limit.
     tables: { uploads: 'readWrite', accounts: 'read' },
-    bucket: 'write',
+    bucket: { access: 'write', delete: [BUCKET_PREFIXES.uploadFiles] },
   },
   /** The voice catalog: data in the code, no table. */
   voices: {

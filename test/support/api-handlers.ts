@@ -37,7 +37,7 @@ Object.assign(process.env, {
 export const documents = mockClient(DynamoDBDocumentClient);
 const dynamo = mockClient(DynamoDBClient);
 export const sqs = mockClient(SQSClient);
-mockClient(S3Client);
+export const s3 = mockClient(S3Client);
 
 type ApiHandler = Handler<ReturnType<typeof restEvent>, APIGatewayProxyResult>;
 export let createVideo: ApiHandler;
@@ -69,6 +69,7 @@ export function useMockedApi() {
     documents.reset();
     dynamo.reset();
     sqs.reset();
+    s3.reset();
     documents.on(ScanCommand, { TableName: 'bots' }).resolves({ Items: [...BUILT_IN_BOTS] });
     // The account has no bots of its own.
     documents.on(GetCommand, { TableName: 'accountBots' }).resolves({});

@@ -1,8 +1,9 @@
 /** POST /v1/uploads against mocked AWS clients: the record under the caller's account, a PUT link bound to the file. */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { limits } from '#domain/limits';
-import { documents, invoke, uploads, useMockedApi } from '../../support/api-handlers.ts';
+import { documents, invoke, s3, uploads, useMockedApi } from '../../support/api-handlers.ts';
 import { restEvent } from '../../support/events.ts';
 
 useMockedApi();
@@ -83,5 +84,43 @@ describe('POST /v1/uploads', () => {
     // Not "must be at least 0", which 0 reads as meeting.
     expect((await post({ content_type: 'audio/mpeg', size: 0 })).json.error.details[0].message).toBe('must be more than 0');
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+});
+
+describe('DELETE /v1/uploads/{id}', () => {
+  const ID = 'upl_AAAAAAAAAAAAAAAA';
+  const record = { tenantId: 'acct_test', uploadId: ID, kind: 'audio', contentType: 'audio/wav', sizeBytes: 10, createdAt: '', expiresAt: 2e9 };
+  const withdraw = (id = ID) =>
+    invoke(uploads, restEvent({ method: 'DELETE', path: `/v1/uploads/${id}`, resource: '/v1/uploads/{id}', pathParameters: { id } }));
+
+  it('withdraws an upload not used yet: no request may take it, it no longer counts as pending, and its file is deleted', async () => {
+    documents.on(GetCommand).resolves({ Item: record });
+    const response = await withdraw();
+    expect(response.statusCode).toBe(200);
+    expect(response.json).toEqual({ upload_id: ID, deleted: true });
+    expect(documents.commandCalls(UpdateCommand).map((c) => c.args[0].input)).toEqual([
+      expect.objectContaining({
+        Key: { tenantId: 'acct_test', uploadId: ID },
+        UpdateExpression: 'SET usedBy = :usedBy',
+        ConditionExpression: 'attribute_exists(uploadId) AND attribute_not_exists(usedBy)',
+        ExpressionAttributeValues: { ':usedBy': 'withdrawn' },
+      }),
+    ]);
+    expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input.Key)).toEqual([`upload-files/acct_test/${ID}`]);
+  });
+
+  it('answers 409 for an upload a request uses (its file goes with that request), and 404 for one unknown or withdrawn', async () => {
+    documents.on(GetCommand).resolves({ Item: { ...record, usedBy: 'bot:me:1' } });
+    expect((await withdraw()).json.error.code).toBe('upload_in_use');
+    // Taken by a request between the read and the write.
+    documents.on(GetCommand).resolves({ Item: record });
+    documents.on(UpdateCommand).rejects(Object.assign(new Error('taken'), { name: 'ConditionalCheckFailedException' }));
+    expect((await withdraw()).statusCode).toBe(409);
+    for (const item of [undefined, { ...record, usedBy: 'withdrawn' }]) {
+      documents.on(GetCommand).resolves({ Item: item });
+      expect((await withdraw()).statusCode).toBe(404);
+    }
+    expect((await withdraw('../etc')).statusCode).toBe(404);
+    expect(s3.commandCalls(DeleteObjectCommand)).toHaveLength(0);
   });
 });
