@@ -233,7 +233,7 @@ const DOMAIN_ERRORS: ErrorAnswer[] = [
         429,
         'too_many_pending_uploads',
         `Your account already has ${e.limit} uploads asked for and not yet used, the most it may have at once. ` +
-          'Use one of them (audio_upload, video_upload), or retry once one has expired (a day after it was asked for).',
+          'Use one of them (audio_upload, video_upload), withdraw one (DELETE /v1/uploads/{upload_id}), or retry once one has expired (a day after it was asked for).',
         undefined,
         retryAfter(e.retryAfterSeconds),
       ),
