@@ -134,6 +134,9 @@ export async function startUpload(tenantId: string, request: UploadRequest, deps
   return { upload, put: { url: link.url, headers: { 'Content-Type': upload.contentType }, expiresAt: link.expiresAt } };
 }
 
+/** What `usedBy` holds for an upload its caller withdrew (DELETE /v1/uploads/{id}): no request may take it. */
+const WITHDRAWN = 'withdrawn';
+
 export interface ClaimDeps {
   uploads: UploadStore;
   objects: Pick<ObjectStore, 'head'>;
@@ -158,6 +161,7 @@ export async function claimUpload(
   if (deps.now().getTime() / 1000 >= upload.expiresAt) throw refuse('has expired: an upload may be used for a day after it was asked for');
   if (upload.kind !== expected.kind)
     throw refuse(`is ${upload.kind === 'audio' ? 'an audio' : 'a video'} upload (${upload.contentType}); this field takes ${expected.kind}`);
+  if (upload.usedBy === WITHDRAWN) throw refuse('was withdrawn (DELETE /v1/uploads/{upload_id}); upload the file again');
   if (upload.usedBy) throw refuse('was already used by another request; upload the file again');
   // An upload recorded before its kind's limit was lowered: refused before its file is looked at or taken.
   const max = limits.maxUploadBytes[upload.kind];
@@ -170,9 +174,6 @@ export async function claimUpload(
   if (!(await deps.uploads.markUsed(tenantId, uploadId, expected.usedBy))) throw refuse('was already used by another request; upload the file again');
   return { upload: { ...upload, usedBy: expected.usedBy }, key };
 }
-
-/** What `usedBy` holds for an upload its caller withdrew (DELETE /v1/uploads/{id}): no request may take it. */
-const WITHDRAWN = 'withdrawn';
 
 export interface WithdrawDeps {
   uploads: UploadStore;

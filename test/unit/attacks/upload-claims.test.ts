@@ -4,10 +4,10 @@
  * Every refusal is a 400 at the naming field that tells nothing of other accounts.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, TooManyPendingUploadsError } from '#domain/errors';
+import { InvalidRequestError, NotFoundError, TooManyPendingUploadsError } from '#domain/errors';
 import { limits } from '#domain/limits';
 import type { ObjectHead, UploadStore } from '#domain/ports';
-import { claimUpload, parseUploadRequest, startUpload, type Upload } from '#domain/uploads';
+import { claimUpload, parseUploadRequest, startUpload, type Upload, withdrawUpload } from '#domain/uploads';
 import { liveAccountsOnly } from '../../support/fakes.ts';
 
 /** An upload table that behaves as the DynamoDB adapter: keyed by account and id, markUsed a conditional write. */
@@ -138,6 +138,32 @@ describe('claiming an upload', () => {
     const raced = await upload('acct_a', 'audio/wav', 1000);
     const outcomes = await Promise.allSettled([claim('acct_a', raced, 'audio', 'vid_3'), claim('acct_a', raced, 'audio', 'vid_4')]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
+  it("withdraws an upload not used yet: it is named as withdrawn, no longer pending, its file deleted; a used one stays its request's", async () => {
+    const { uploads, upload, claim, files } = await world();
+    const deleted: string[] = [];
+    const objects = {
+      delete: async (key: string) => {
+        deleted.push(key);
+        files.delete(key);
+      },
+    };
+    const id = await upload('acct_a', 'audio/wav', 1000);
+    expect(await uploads.countPending('acct_a', clock.getTime() / 1000)).toBe(1);
+    await withdrawUpload('acct_a', id, { uploads, objects });
+    expect(deleted).toEqual([`upload-files/acct_a/${id}`]);
+    expect(await uploads.countPending('acct_a', clock.getTime() / 1000)).toBe(0);
+    expect(await refusal(claim('acct_a', id))).toEqual([
+      { path: 'clips[0].audio_upload', message: 'was withdrawn (DELETE /v1/uploads/{upload_id}); upload the file again' },
+    ]);
+    await expect(withdrawUpload('acct_a', id, { uploads, objects })).rejects.toBeInstanceOf(NotFoundError);
+    // Another account's id reads as unknown; a used one is its request's.
+    const used = await upload('acct_a', 'audio/wav', 1000);
+    await expect(withdrawUpload('acct_b', used, { uploads, objects })).rejects.toBeInstanceOf(NotFoundError);
+    await claim('acct_a', used);
+    await expect(withdrawUpload('acct_a', used, { uploads, objects })).rejects.toMatchObject({ code: 'upload_in_use' });
+    expect(deleted).toHaveLength(1);
   });
 
   it('refuses at POST a size over the policy of its kind and a content type not allowed', () => {
