@@ -41,6 +41,9 @@ export interface PutBotCommand {
   consent?: true;
 }
 
+/** What a video bot's request without consent (true, or "true" from a form) is told. */
+const NO_CONSENT = 'must be true: state that the person filmed agreed to be made into a bot';
+
 const textFields = z.object({
   name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(limits.maxBotNameChars).superRefine(refuseWith(nameProblem)),
   description: z.string().trim().max(limits.maxBotDescriptionChars).superRefine(refuseWith(textProblem)).default(''),
@@ -51,7 +54,7 @@ const textFields = z.object({
   video_url: z.string().trim().optional(),
   video_upload: z.string().trim().min(1, 'is empty: give the upload_id of POST /v1/uploads').max(100).optional(),
   // JSON's true, or a form's "true" (a checkbox): anything else is no consent.
-  consent: z.union([z.boolean(), z.string().trim()], { error: 'must be true (or "true" in a form)' }).optional(),
+  consent: z.union([z.boolean(), z.string().trim()], { error: NO_CONSENT }).optional(),
 });
 const KNOWN_FIELDS = new Set([
   'name',
@@ -164,8 +167,7 @@ export function parsePutBot(uid: string, fields: Record<string, unknown>, files:
     if (part.bytes.length > max) problems.push({ path: name, message: `is larger than ${max / 1024 / 1024} MB` });
   }
   const isVideo = images?.kind === 'video' || images?.kind === 'video_url' || images?.kind === 'video_upload';
-  if (isVideo && text.consent !== true && text.consent !== 'true')
-    problems.push({ path: 'consent', message: 'must be true: state that the person filmed agreed to be made into a bot' });
+  if (isVideo && text.consent !== true && text.consent !== 'true') problems.push({ path: 'consent', message: NO_CONSENT });
   if (images && !isVideo && text.consent !== undefined)
     problems.push({ path: 'consent', message: 'is only for a bot made from a recording (video_url, video_upload or video)' });
   if (problems.length || !images) throw new InvalidRequestError(problems);

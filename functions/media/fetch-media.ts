@@ -8,7 +8,7 @@
  * the network stack's); a passing network fault, a 5xx or a 429 is rethrown, so the job is retried.
  */
 import type { Mode } from '#commons/config';
-import { FetchError, HttpStatusError } from '#commons/net/errors';
+import { FetchError, HttpStatusError, IncompleteBodyError } from '#commons/net/errors';
 import { guardedFetch, MEDIA_PACE } from '#commons/net/guarded-fetch';
 import { isTransientError } from '#commons/net/transient';
 import { JobFailedError } from '#domain/errors';
@@ -63,16 +63,18 @@ function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
   }
 }
 
-/** Downloads `url` into `path` (removed if the download fails); returns the bytes written. */
+/**
+ * Downloads `url` into `path` (removed if the download fails); returns the bytes written. A body the server ends
+ * early is asked for once more at once (a server restarted in the middle of the file); a second time, it is the
+ * caller's to fix.
+ */
 export async function fetchMediaToFile(url: string, path: string, what: MediaDownload): Promise<number> {
   try {
-    const response = await guardedFetch(url, {
-      mode: what.mode,
-      timeoutMs: what.timeoutMs,
-      maxBytes: what.maxBytes,
-      toFile: path,
-      maxRedirects: 5,
-      pace: MEDIA_PACE,
+    const download = () =>
+      guardedFetch(url, { mode: what.mode, timeoutMs: what.timeoutMs, maxBytes: what.maxBytes, toFile: path, maxRedirects: 5, pace: MEDIA_PACE });
+    const response = await download().catch((error: unknown) => {
+      if (error instanceof IncompleteBodyError) return download();
+      throw error;
     });
     return response.bytes;
   } catch (error) {

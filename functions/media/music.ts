@@ -9,7 +9,7 @@ import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './dec
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, PLAIN_WAV_OUTPUT, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
-import { sealStreamedWav, wavSeconds } from './wav.ts';
+import { sealedStreamedWav, wavSeconds } from './wav.ts';
 
 /**
  * The formats a music file may be in (docs/security.md): audio files, and video files whose sound is used.
@@ -35,9 +35,9 @@ export const MUSIC_SAMPLE_RATE = 48_000;
  * Rejects (MediaRejectedError) anything not in MUSIC_FORMATS, without a sound, or that does not decode. The decode
  * ends by `deadline` (ms since the epoch), if given.
  */
-export async function decodeMusic(path: string, workDir: string, seconds: number, deadline?: number): Promise<string> {
-  // A WAV written to a pipe is given the sizes it holds, so its last short block decodes (wav.ts sealStreamedWav).
-  sealStreamedWav(path);
+export async function decodeMusic(file: string, workDir: string, seconds: number, deadline?: number): Promise<string> {
+  // A WAV written to a pipe is read from a copy given the sizes it holds, so its last short block decodes.
+  const path = sealedStreamedWav(file, join(workDir, 'music-sealed.wav'));
   const identified = await identifyInput(path, FORMAT_WHITELIST);
   const probed = identified?.probed;
   const demuxer = identified?.demuxer;

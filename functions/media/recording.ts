@@ -25,7 +25,7 @@ import {
 } from './loudness.ts';
 import { budgetUntil, MediaRejectedError, MediaToolError, PLAIN_WAV_OUTPUT, pinnedInput, runFfmpeg } from './media.ts';
 import { identifyInput } from './probe.ts';
-import { sealStreamedWav, wavSeconds } from './wav.ts';
+import { sealedStreamedWav, wavSeconds } from './wav.ts';
 
 /** The formats a recording may be in (docs/your-voice.md); anything ffmpeg identifies as another is refused. */
 const RECORDING_FORMATS: readonly { demuxer: string; label: string }[] = [
@@ -103,9 +103,10 @@ const edges = (rate: number) =>
  */
 export async function prepareRecording(path: string, workDir: string, maxSeconds: number, deadline?: number): Promise<PreparedRecording> {
   const budget = (mediaSeconds: number) => budgetUntil(mediaSeconds, deadline);
-  // A WAV recorded to a pipe (arecord, ffmpeg to stdout) is given the sizes it holds, so its last short block decodes.
-  sealStreamedWav(path);
-  const identified = await identifyInput(path, FORMAT_WHITELIST);
+  // A WAV recorded to a pipe (arecord, ffmpeg to stdout) is read from a copy given the sizes it holds, so its last,
+  // short block decodes.
+  const input = sealedStreamedWav(path, join(workDir, 'recording-sealed.wav'));
+  const identified = await identifyInput(input, FORMAT_WHITELIST);
   const format = RECORDING_FORMATS.find((f) => f.demuxer === identified?.demuxer);
   if (!identified || !format)
     throw new RecordingRejectedError('audio_invalid', `is not a recording in an accepted format (${ACCEPTED_FORMATS_TEXT})`);
@@ -115,9 +116,21 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
   if (declared !== undefined && declared > maxSeconds)
     throw new RecordingRejectedError('audio_too_long', `lasts ${Math.round(declared)} s; a clip's recording may last at most ${maxSeconds} s`);
   const decoded = join(workDir, 'recording-decoded.wav');
-  const { decodedSeconds, measured, mismatch } = await decodedAndMeasured(path, format, declaredOf(identified.probed), maxSeconds, decoded, deadline);
+  const { decodedSeconds, measured, mismatch } = await decodedAndMeasured(
+    input,
+    format,
+    declaredOf(identified.probed),
+    maxSeconds,
+    decoded,
+    deadline,
+  );
   if (mismatch) throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', mismatch.reason);
-  if (!measured) throw new RecordingRejectedError('audio_invalid', 'is silent');
+  // The loudness meter reads blocks of 0.4 s: a shorter recording has no reading, silent or not.
+  if (!measured)
+    throw new RecordingRejectedError(
+      'audio_invalid',
+      decodedSeconds < 0.4 ? `lasts ${decodedSeconds.toFixed(2)} s: too short to speak` : 'is silent',
+    );
   const wavPath = join(workDir, 'recording.wav');
   const alignmentWavPath = join(workDir, 'recording-16k.wav');
   const into = { decoded, offset: measured.offset, wavPath, alignmentWavPath };

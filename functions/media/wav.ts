@@ -1,5 +1,5 @@
 /** Minimal PCM WAV reading and writing (16-bit; what espeak-ng and the Polly adapter produce). */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 export interface Pcm {
   sampleRate: number;
@@ -81,15 +81,18 @@ export function wavSeconds(path: string): number {
 
 /** The size a WAV written to a pipe leaves in its headers (it cannot go back to write them): none, or "to the end". */
 const STREAMED_SIZES = new Set([0, 0xffffffff]);
+/** Format tags whose data is whole sample frames of `blockAlign` bytes: PCM, IEEE float (also as WAVE_FORMAT_EXTENSIBLE). */
+const SAMPLE_FORMATS = new Set([1, 3]);
+const EXTENSIBLE = 0xfffe;
 
-/**
- * A WAV written to a pipe (ffmpeg to stdout, arecord) leaves its RIFF and data sizes at 0 or 0xFFFFFFFF. ffmpeg's
- * demuxer then reads its data in whole blocks to the file's end and marks the last, short block corrupt, which a
- * decode that stops at its first error (-xerror) refuses. Writes into the file the sizes it holds (its data to the
- * file's end, in whole sample frames); whether it wrote. Any other file is left as it is.
- */
-export function sealStreamedWav(path: string): boolean {
-  const fd = openSync(path, 'r+');
+/** Where a streamed WAV's data chunk's size is, and the size it holds; undefined for any other file. */
+function streamedData(path: string): { sizeAt: number; dataBytes: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined; // Not there or not readable: the probe that follows says so in its own words.
+  }
   try {
     const fileSize = fstatSync(fd).size;
     const read = (position: number, length: number) => {
@@ -97,36 +100,58 @@ export function sealStreamedWav(path: string): boolean {
       return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
     };
     const riff = read(0, 12);
-    if (riff.length < 12 || riff.toString('ascii', 0, 4) !== 'RIFF' || riff.toString('ascii', 8, 12) !== 'WAVE') return false;
-    let [offset, blockAlign] = [12, 0];
+    if (riff.length < 12 || riff.toString('ascii', 0, 4) !== 'RIFF' || riff.toString('ascii', 8, 12) !== 'WAVE') return undefined;
+    let [offset, blockAlign, wholeFrames] = [12, 0, false];
     while (offset + 8 <= fileSize) {
       const header = read(offset, 8);
-      if (header.length < 8) return false;
+      if (header.length < 8) return undefined;
       const id = header.toString('ascii', 0, 4);
       const size = header.readUInt32LE(4);
       if (id === 'fmt ') {
-        const format = read(offset + 8, 16);
-        if (format.length < 16) return false;
+        const format = read(offset + 8, 26);
+        if (format.length < 16) return undefined;
+        const tag = format.readUInt16LE(0);
         blockAlign = format.readUInt16LE(12);
+        wholeFrames = SAMPLE_FORMATS.has(tag) || (tag === EXTENSIBLE && format.length >= 26 && SAMPLE_FORMATS.has(format.readUInt16LE(24)));
       } else if (id === 'data') {
-        if (!STREAMED_SIZES.has(size) || blockAlign === 0) return false;
+        if (!STREAMED_SIZES.has(size) || blockAlign === 0) return undefined;
         const rest = fileSize - offset - 8;
-        const dataBytes = rest - (rest % blockAlign);
-        const sizes = Buffer.alloc(4);
-        sizes.writeUInt32LE(dataBytes);
-        writeSync(fd, sizes, 0, 4, offset + 4);
-        sizes.writeUInt32LE(offset + dataBytes);
-        writeSync(fd, sizes, 0, 4, 4);
-        return true;
+        // Samples end on a whole frame; other codings (MP3, ADPCM in a WAV) are their demuxer's to cut.
+        return { sizeAt: offset + 4, dataBytes: wholeFrames ? rest - (rest % blockAlign) : rest };
       }
       // A chunk of a streamed size before the data: nothing to walk past.
-      if (STREAMED_SIZES.has(size)) return false;
+      if (STREAMED_SIZES.has(size)) return undefined;
       offset += 8 + size + (size % 2);
     }
-    return false;
+    return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A WAV written to a pipe (ffmpeg to stdout, arecord) leaves its RIFF and data sizes at 0 or 0xFFFFFFFF. ffmpeg's
+ * demuxer then reads its data in whole blocks to the file's end and marks the last, short block corrupt, which a
+ * decode that stops at its first error (-xerror) refuses. For such a file, a copy at `into` with the sizes it holds
+ * (its data to the file's end, in whole sample frames for PCM and float), whose path is returned; any other file's
+ * own path. The file itself is never written.
+ */
+export function sealedStreamedWav(path: string, into: string): string {
+  const streamed = streamedData(path);
+  if (!streamed) return path;
+  copyFileSync(path, into);
+  const fd = openSync(into, 'r+');
+  try {
+    const sizes = Buffer.alloc(4);
+    sizes.writeUInt32LE(streamed.dataBytes);
+    writeSync(fd, sizes, 0, 4, streamed.sizeAt);
+    // RIFF's size: what follows its first 8 bytes, to the data's end.
+    sizes.writeUInt32LE(streamed.sizeAt + 4 + streamed.dataBytes - 8);
+    writeSync(fd, sizes, 0, 4, 4);
+  } finally {
+    closeSync(fd);
+  }
+  return into;
 }
 
 /** A WAV file around raw 16-bit little-endian PCM (Polly's "pcm" output is mono; `channels` interleaved). */

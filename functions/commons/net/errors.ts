@@ -58,8 +58,9 @@ export class TooLargeError extends FetchError {
 }
 
 /**
- * The connection ended before the body did: fewer bytes than the Content-Length announced, or a chunked body cut off.
- * The server sends the same file the same way again, so it is not retried.
+ * The server closed the connection in good order before the body's end: fewer bytes than the Content-Length announced,
+ * or a chunked body cut off. Not transient: a server that does it once mostly does it again (a caller's download tries
+ * once more at once, fetch-media.ts), and the queue's retries would wait minutes for the same answer.
  */
 export class IncompleteBodyError extends FetchError {
   readonly code = 'incomplete_body';

@@ -273,14 +273,15 @@ function destroyOnAbort(res: IncomingMessage, signal: AbortSignal) {
 }
 
 /**
- * A body the server ended early: it closed the connection in good order before the body's end (Node's "aborted", with
- * no socket error under it), so it sends the same file the same way again: IncompleteBodyError, not retried. A reset
- * connection (a socket error: the network's doing as likely as the server's) and our own failures (the size limit, an
- * abort) pass as they are.
+ * A body the server ended early: it closed the connection in good order before the body's end (Node's "aborted",
+ * ECONNRESET, with no socket error under it): IncompleteBodyError, which the media downloads try once more at once
+ * and then answer in the caller's words (fetch-media.ts) rather than leave to the queue's retries. A reset connection
+ * (a socket error: the network's doing as likely as the server's) and our own failures (the size limit, an abort)
+ * pass as they are.
  */
 function cutShort(err: unknown, res: IncomingMessage, signal: AbortSignal, bytes: number, announced: number | undefined): unknown {
   if (signal.aborted || err instanceof FetchError || res.complete) return err;
-  const closed = err instanceof Error && err.message === 'aborted' && !res.socket?.errored;
+  const closed = err instanceof Error && (err as { code?: string }).code === 'ECONNRESET' && err.message === 'aborted' && !res.socket?.errored;
   return closed ? new IncompleteBodyError(bytes, announced) : err;
 }
 

@@ -2,8 +2,9 @@
  * The video bot's blend timed on its own (docs/video-bots.md, "Render cost"): a prepared look's loop frames, their
  * landmarks at a card's height and its atlas samples in turn, blended by `blendMouth` on the render thread's code,
  * 873 frames (the bench's 1:1 720p clip) a round; the placement (the similarity, the mask and the seam's pass) timed
- * apart by `seamSpread`, which does only that. Every blend writes into one frame, grey at first: the blend's cost does not
- * depend on its pixels.
+ * apart by `seamSpread`, which does only that. Every blend writes into one frame, grey at first: beside the lips every
+ * block then disagrees with the sample, so the mask is cut and the colour matched again on every frame (renderer
+ * version 18): the most the blend costs.
  *
  *   npx tsx infra/scripts/measure/video-bot-blend.ts <look dir> [--height 332] [--rounds 4]
  */

@@ -90,6 +90,15 @@ describe('headers against decoding', () => {
     }
   }, 60_000);
 
+  it('names a recording of a hundredth of a second too short, not silent', async () => {
+    const work = dir();
+    const blip = await taggedTone(join(work, 'blip.mp3'), 0.01, 0);
+    expect(await rejection(prepareRecording(blip, work, 20))).toMatchObject({
+      code: 'audio_invalid',
+      reason: expect.stringMatching(/^lasts 0\.\d\d s: too short to speak$/),
+    });
+  }, 60_000);
+
   it('prepares a recording whose tags run to kilobytes: none is copied into the WAVs it writes, whose length is exact', async () => {
     const work = dir();
     const tagged = await taggedTone(join(work, 'tagged.mp3'), 3, 6000);

@@ -18,6 +18,8 @@ const CHUNK = Buffer.alloc(256 * 1024, 7);
 let server: Server;
 let base: string;
 let dir: string;
+/** The first request for /short-once gets a body cut short, the next the whole file (a server restarted mid-file). */
+let servedShortOnce = false;
 
 /** Writes `bytes` in CHUNK-sized pieces, waiting for the socket to drain: the server holds one chunk at a time. */
 async function stream(res: import('node:http').ServerResponse, bytes: number) {
@@ -34,6 +36,14 @@ beforeAll(async () => {
     const size = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('mb') ?? 0) * MB;
     if (req.url?.startsWith('/status/')) {
       res.writeHead(Number(req.url.slice(8))).end();
+      return;
+    }
+    if (req.url === '/short-once' && !servedShortOnce) {
+      servedShortOnce = true;
+      req.url = '/short';
+    } else if (req.url === '/short-once') {
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(4 * CHUNK.length) });
+      res.end(Buffer.concat([CHUNK, CHUNK, CHUNK, CHUNK]));
       return;
     }
     if (req.url === '/short') {
@@ -117,6 +127,9 @@ describe('fetchMediaToFile', () => {
       message: 'the recording URL closed the connection before the whole file was sent; check the server, then send it again',
     });
     expect(existsSync(path)).toBe(false);
+    // Once only (a server restarted in the middle of the file): asked for again at once, and the whole file comes.
+    expect(await fetchMediaToFile(`${base}/short-once`, path, recording(MB))).toBe(4 * CHUNK.length);
+    rmSync(path);
     const background = { ...recording(MB), code: 'background', noun: { file: 'the background', url: 'the background URL' }, ownCodes: true };
     expect(await failure(fetchMediaToFile(metadata, path, background))).toMatchObject({ code: 'background_not_allowed' });
   });

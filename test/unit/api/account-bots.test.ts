@@ -62,7 +62,9 @@ describe('parsePutBot', () => {
     ).toEqual(['video_url']);
     // A consent that is not true or "true" reads as such, not as zod's "Invalid input".
     expect(() => parsePutBot('my-video-bot', { name: 'Me', video_url: 'https://example.com/me.mp4', consent: 1 }, {}, voices)).toThrow(
-      expect.objectContaining({ problems: [{ path: 'consent', message: 'must be true (or "true" in a form)' }] }),
+      expect.objectContaining({
+        problems: [{ path: 'consent', message: 'must be true: state that the person filmed agreed to be made into a bot' }],
+      }),
     );
     expect(problems(() => parsePutBot('my-video-bot', { name: 'Me', video_url: 'file:///etc/passwd', consent: true }, {}, voices))).toEqual([
       'video_url',

@@ -2,11 +2,11 @@
  * A WAV file's length from its headers (functions/media/wav.ts wavSeconds), whatever chunks come before its data:
  * ffmpeg copies a recording's tags into a LIST chunk, which a caller can make kilobytes long.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sealStreamedWav, wavSeconds } from '#media/wav';
+import { sealedStreamedWav, wavSeconds } from '#media/wav';
 
 const dir = mkdtempSync(join(tmpdir(), 'wav-seconds-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,36 +63,47 @@ describe("a WAV file's length from its headers", () => {
   });
 });
 
-describe('a WAV written to a pipe, given the sizes it holds (sealStreamedWav)', () => {
+describe('a WAV written to a pipe, read from a copy given the sizes it holds (sealedStreamedWav)', () => {
   const sizes = (path: string) => {
     const bytes = readFileSync(path);
     const data = bytes.indexOf('data');
-    return { riff: bytes.readUInt32LE(4), data: bytes.readUInt32LE(data + 4), length: bytes.length, dataStart: data + 8 };
+    return { riff: bytes.readUInt32LE(4), data: bytes.readUInt32LE(data + 4), dataStart: data + 8 };
   };
 
-  it('writes the data to the end of the file, in whole sample frames, and the RIFF size with it, for 0 and 0xFFFFFFFF', () => {
+  it('copies it with its data to the end of the file, in whole sample frames, and the RIFF size with it; the file itself is untouched', () => {
     for (const declared of [0, 0xffffffff]) {
       // Stereo 16-bit (4-byte frames) and half a frame more at the end, after a tag chunk.
       const body = Buffer.concat([samples(0.5, 8000, 2), Buffer.alloc(2)]);
       const path = wav(`piped-${declared}.wav`, format(2, 8000), chunk('LIST', Buffer.alloc(26)), chunk('data', body, declared));
-      expect(sealStreamedWav(path)).toBe(true);
-      const after = sizes(path);
+      const before = readFileSync(path);
+      const copy = join(dir, `sealed-${declared}.wav`);
+      expect(sealedStreamedWav(path, copy)).toBe(copy);
+      expect(readFileSync(path).equals(before)).toBe(true);
+      const after = sizes(copy);
       expect(after.data).toBe(0.5 * 8000 * 4);
       expect(after.riff).toBe(after.dataStart - 8 + after.data);
-      expect(wavSeconds(path)).toBe(0.5);
+      expect(wavSeconds(copy)).toBe(0.5);
     }
   });
 
-  it('leaves any other file as it is: sizes given, not a WAV, a streamed chunk before the data, no format', () => {
+  it('cuts no partial block of a coding other than samples (MP3 in a WAV: its block is 1152 bytes)', () => {
+    const mp3Format = chunk('fmt ', Buffer.from([0x55, 0, 1, 0, 0x80, 0x3e, 0, 0, 0xe8, 0x03, 0, 0, 0x80, 0x04, 0, 0]));
+    const path = wav('mp3-in-wav.wav', mp3Format, chunk('data', Buffer.alloc(3000), 0xffffffff));
+    const copy = join(dir, 'sealed-mp3.wav');
+    expect(sealedStreamedWav(path, copy)).toBe(copy);
+    expect(sizes(copy).data).toBe(3000);
+  });
+
+  it('answers the file itself for any other: sizes given, not a WAV, a streamed chunk before the data, no format, none there', () => {
     const honest = wav('honest.wav', format(1, 8000), chunk('data', samples(0.25, 8000)));
     const notWav = join(dir, 'not.wav');
     writeFileSync(notWav, Buffer.from('ID3 not a wave file at all'));
     const streamedTag = wav('streamed-tag.wav', format(1, 8000), chunk('LIST', Buffer.alloc(10), 0xffffffff), chunk('data', samples(0.25, 8000), 0));
     const noFormat = wav('no-format.wav', chunk('data', samples(0.25, 8000), 0));
-    for (const path of [honest, notWav, streamedTag, noFormat]) {
-      const before = readFileSync(path);
-      expect(sealStreamedWav(path)).toBe(false);
-      expect(readFileSync(path).equals(before)).toBe(true);
+    for (const path of [honest, notWav, streamedTag, noFormat, join(dir, 'missing.wav')]) {
+      const copy = join(dir, 'never.wav');
+      expect(sealedStreamedWav(path, copy)).toBe(path);
+      expect(existsSync(copy)).toBe(false);
     }
   });
 });

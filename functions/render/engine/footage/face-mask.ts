@@ -99,6 +99,8 @@ export interface FaceMask {
   height: number;
   /** Face-space y where the frame's chin begins (its cheeks end). */
   cheeksEnd: number;
+  /** 1 on the cells of the frame's own lower face (inside its jaw's line, by its landmarks), 0 beyond it. */
+  inFrame: Float32Array;
 }
 
 /**
@@ -118,6 +120,10 @@ export function blendMask(sample: MouthSample | undefined, frameInFace: readonly
   const frameOutline = outline(frameJaw, frameInFace[33]!, eyePx).map(onGrid);
   if (sample) fillPolygon(mask, width, height, outline(sample.jaw, sample.nose, eyePx).map(onGrid));
   fillPolygon(mask, width, height, frameOutline);
+  // The frame's own lower face, to its jaw's line itself (not the outline's reach below the chin).
+  const inFrame = new Float32Array(width * height);
+  const top = frameInFace[33]!.y;
+  fillPolygon(inFrame, width, height, [...frameJaw, { x: frameJaw.at(-1)!.x, y: top }, { x: frameJaw[0]!.x, y: top }].map(onGrid));
   // The cheeks' edge is the frame's: a sample cut from a face turned or lit otherwise is wider there (its cheek and
   // the backdrop beyond it laid over the frame's own: a fuller, shadowed jaw, a light rim beside it). Below the
   // cheeks, where an open mouth drops the sample's chin, the union stands, so the frame's chin never shows under it.
@@ -132,7 +138,7 @@ export function blendMask(sample: MouthSample | undefined, frameInFace: readonly
       if (x < radius * 2 || y < radius * 2 || x >= width - radius * 2 || y >= height - radius * 2) mask[y * width + x] = 0;
   const raw = mask.slice();
   feather(mask, width, height, radius);
-  return { values: mask, raw, radius, width, height, cheeksEnd };
+  return { values: mask, raw, radius, width, height, cheeksEnd, inFrame };
 }
 
 /** The mask's cell (x, y), 0 outside the grid. */
@@ -191,13 +197,17 @@ export function sidesAgreeing(
       if (px < 0 || py < 0 || px >= frameWidth || py >= frameHeight) continue;
       const p = (py * frameWidth + px) * 4;
       const own = LUMA[0] * pixels[p]! + LUMA[1] * pixels[p + 1]! + LUMA[2] * pixels[p + 2]!;
-      const apart = Math.abs(matchedLuma(fx, fy) - own);
-      const giving = Math.max(0, Math.min(1, (apart - SIDE_DISAGREEMENT.from) / (SIDE_DISAGREEMENT.to - SIDE_DISAGREEMENT.from)));
+      const difference = matchedLuma(fx, fy) - own;
+      const giving = Math.max(0, Math.min(1, (Math.abs(difference) - SIDE_DISAGREEMENT.from) / (SIDE_DISAGREEMENT.to - SIDE_DISAGREEMENT.from)));
       if (giving === 0) continue;
       changed = true;
       for (let dy = 0; dy < 2 && y + dy < mask.height; dy++)
         for (let dx = 0; dx < 2 && x + dx < mask.width; dx++) {
           const cell = (y + dy) * mask.width + x + dx;
+          // Below the frame's jaw (by its landmarks, which may sit inside the jaw's visible edge), only a sample
+          // darker than the frame gives way (its hair or shadow on the frame's skin): a sample's jaw dropped below the
+          // frame's is lighter than the neck and shadow it covers, and is laid, so the frame's chin never shows.
+          if (!mask.inFrame[cell] && difference > 0) continue;
           const side = Math.max(0, sideOf((x + dx + 0.5) * MASK_STEP));
           raw[cell] = raw[cell]! * (1 - side * giving);
         }

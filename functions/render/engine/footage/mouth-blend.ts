@@ -166,6 +166,39 @@ export function seamMismatches(input: Omit<BlendInput, 'sample' | 'toward' | 'st
 /** Seam points a sample is scored on (seamMismatches): a seam of more than twice this many is thinned evenly to 1-2 times it. */
 const SCORED_SEAM_POINTS = 800;
 
+/** A seam point whose weight fell by more than this when the sides gave way is not matched on. */
+const GAVE_WAY = 0.02;
+/** The share of the seam's points that must have given way for the colour to be matched again without them. */
+const REMATCH_SHARE = 0.1;
+
+/**
+ * The sample's colour matched to the frame from the seam's differences (fx, fy, dr, dg, db each): a plane fitted by
+ * least squares over face space (an offset and a slope across and down, per channel), so a sample lit from a little
+ * further left or right than the frame is matched on both cheeks, not only on average; and what the plane leaves
+ * along the seam above the frame's chin, carried inward as a membrane (seam-membrane.ts). Below it the seam crosses
+ * the jaw's line, where the frame's shadow under the chin and the sample's chin differ by where each jaw is, not by
+ * the light: there the membrane is left free.
+ */
+function colourMatch(
+  seam: readonly number[],
+  size: { width: number; height: number },
+  cheeksEnd: number,
+  weightAt: (fx: number, fy: number) => number,
+) {
+  const fit = new SeamFit(size.width, size.height);
+  for (let k = 0; k < seam.length; k += 5) fit.add(seam[k]!, seam[k + 1]!, seam[k + 2]!, seam[k + 3]!, seam[k + 4]!);
+  const plane = fit.solve();
+  const planeAt = (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c);
+  const membrane = new SeamMembrane(size.width, size.height);
+  for (let k = 0; k < seam.length; k += 5) {
+    const [fx, fy] = [seam[k]!, seam[k + 1]!];
+    if (fy >= cheeksEnd) continue;
+    membrane.add(fx, fy, seam[k + 2]! - planeAt(fx, fy, 0), seam[k + 3]! - planeAt(fx, fy, 1), seam[k + 4]! - planeAt(fx, fy, 2));
+  }
+  membrane.solve(weightAt);
+  return { planeAt, membrane };
+}
+
 /**
  * A blend of the sample onto the frame, before anything is laid: where it lands, the sample's colour as matched at any
  * point of face space (`matched` writes RGB into `out`), and the mask laid.
@@ -185,42 +218,38 @@ function blendOf(input: Omit<BlendInput, 'strength'>) {
     sampleAt(sheet, other, fx, fy, second);
     for (let c = 0; c < 3; c++) colour[c] = colour[c]! + (second[c]! - colour[c]!) * amount;
   };
-  // The seam's colour: the frame's less the sample's colour where the mask is partly on, fitted by least squares as a
-  // plane over face space (an offset and a slope across and down, per channel), so a sample lit from a little
-  // further left or right than the frame is matched on both cheeks, not only on average.
-  const fit = new SeamFit(size.width, size.height);
+  // The seam's colour: the frame's less the sample's colour where the mask is partly on, each point with its
+  // difference (fx, fy, dr, dg, db).
   const seam: number[] = [];
   forEachSeamPoint(placement, (x, y, fx, fy) => {
     sampled(fx, fy);
     const p = (y * width + x) * 4;
-    const [dr, dg, db] = [frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!];
-    fit.add(fx, fy, dr, dg, db);
-    seam.push(fx, fy, dr, dg, db);
+    seam.push(fx, fy, frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!);
   });
-  const plane = fit.solve();
-  const planeAt = (fx: number, fy: number, c: number) => fit.at(plane, fx, fy, c);
-  // What the plane leaves along the seam above the frame's chin, carried inward as a membrane (seam-membrane.ts).
-  // Below it the seam crosses the jaw's line, where the frame's shadow under the chin and the sample's chin differ
-  // by where each jaw is, not by the light: there the membrane is left free.
-  const membrane = new SeamMembrane(size.width, size.height);
-  for (let k = 0; k < seam.length; k += 5) {
-    const [fx, fy] = [seam[k]!, seam[k + 1]!];
-    if (fy >= mask.cheeksEnd) continue;
-    membrane.add(fx, fy, seam[k + 2]! - planeAt(fx, fy, 0), seam[k + 3]! - planeAt(fx, fy, 1), seam[k + 4]! - planeAt(fx, fy, 2));
-  }
-  membrane.solve(placement.weightAt);
+  let match = colourMatch(seam, size, mask.cheeksEnd, placement.weightAt);
   const local = [0, 0, 0];
   const matched = (fx: number, fy: number, out: number[]) => {
     sampled(fx, fy);
-    membrane.at(fx, fy, local);
+    match.membrane.at(fx, fy, local);
     for (let c = 0; c < 3; c++)
-      out[c] = Math.min(255, Math.max(0, colour[c]! + Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, planeAt(fx, fy, c) + local[c]!))));
+      out[c] = Math.min(255, Math.max(0, colour[c]! + Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, match.planeAt(fx, fy, c) + local[c]!))));
   };
   const rgb = [0, 0, 0];
   const laid = sidesAgreeing(input, placement, (fx, fy) => {
     matched(fx, fy, rgb);
     return LUMA[0] * rgb[0]! + LUMA[1] * rgb[1]! + LUMA[2] * rgb[2]!;
   });
+  if (laid !== mask) {
+    // The colour matched again on the seam's points where the sample is still laid: those that gave way read the
+    // sample's hair or shadow against the frame's cheek, which shifted the whole lower face lighter or darker.
+    const kept: number[] = [];
+    const weightOfLaid = (fx: number, fy: number) => maskAt(laid, fx, fy);
+    for (let k = 0; k < seam.length; k += 5)
+      if (weightOfLaid(seam[k]!, seam[k + 1]!) >= placement.weightAt(seam[k]!, seam[k + 1]!) - GAVE_WAY) kept.push(...seam.slice(k, k + 5));
+    // A few points gone change little, and matching again on every frame where a cell or two gives way made a held
+    // mouth less still; past a share of the seam, its colour is matched again.
+    if (kept.length < (1 - REMATCH_SHARE) * seam.length) match = colourMatch(kept, size, mask.cheeksEnd, weightOfLaid);
+  }
   return { placement, matched, laid };
 }
 

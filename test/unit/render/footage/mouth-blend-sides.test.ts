@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applySimilarity, invertSimilarity, lowerFaceSize, type Point, toReference } from '#domain/face-space';
+import { applySimilarity, invertSimilarity, JAW_POINTS, lowerFaceSize, type Point, toReference } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
 import { type AtlasSheet, blendMouth, blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
 
@@ -51,7 +51,8 @@ describe('the blend beside the lips', () => {
       for (let x = 0; x < sheet.width; x++) {
         const u = x % tile.width;
         const onLips = u >= lips.left && u <= lips.right && y >= lips.top && y <= lips.bottom;
-        const hair = x >= tile.width && (u < lips.left - 0.15 * eyePx || u > lips.right + 0.15 * eyePx);
+        // Hair on the cheeks, above the jaw's corners (landmarks 6 and 10): below them the frame has its jaw.
+        const hair = x >= tile.width && (u < lips.left - 0.15 * eyePx || u > lips.right + 0.15 * eyePx) && y < Math.min(inFace[6]!.y, inFace[10]!.y);
         sheet.rgb.set(onLips ? LIPS : hair ? HAIR : SKIN, (y * sheet.width + x) * 3);
       }
     const plain: MouthSample = { ...geometry.samples[0]!, x: 0, y: 0 };
@@ -84,8 +85,52 @@ describe('the blend beside the lips', () => {
         const at = (Math.floor(q.y) * width + Math.floor(q.x)) * 4;
         return [blended[at]!, blended[at + 1]!, blended[at + 2]!];
       };
-      for (const cheek of cheeks) for (const [c, level] of rgbAt(cheek).entries()) expect(Math.abs(level - SKIN[c]!)).toBeLessThanOrEqual(10);
+      // (At a weight under 0.1, the hair is at most a tenth of its 108 levels from the skin.)
+      for (const cheek of cheeks) for (const [c, level] of rgbAt(cheek).entries()) expect(Math.abs(level - SKIN[c]!)).toBeLessThanOrEqual(12);
       expect(rgbAt(lipsMiddle)[0]).toBeLessThan(SKIN[0]! - 20);
+      // What stays laid keeps its colour: the colour is matched on the seam where the sample is still laid, not on
+      // the hair that gave way (matched there, it lifted the whole lower face by 28 levels; now 0-5, the seam's
+      // points in the feather beside the hair).
+      const chin = { x: lipsMiddle.x, y: lips.bottom + 0.25 * eyePx };
+      for (const [c, level] of rgbAt(chin).entries()) expect(Math.abs(level - SKIN[c]!), `chin, channel ${c}`).toBeLessThanOrEqual(6);
+      for (const [c, level] of rgbAt(lipsMiddle).entries()) expect(Math.abs(level - LIPS[c]!), `lips, channel ${c}`).toBeLessThanOrEqual(6);
+    });
+
+    it(`lays a sample's jaw dropped below the frame's whatever the frame shows there: the frame's chin never shows (frame ${f})`, () => {
+      // The frame's neck, darker than any skin, below its own jaw's line; a sample of skin whose jaw (an open mouth's)
+      // reaches 0.1 eye distances lower.
+      const necked = Buffer.from(frame);
+      const jaw = [5, 6, 7, 8, 9, 10, 11].map((j) => inFace[j]!);
+      const jawY = (x: number) => {
+        for (let k = 0; k + 1 < jaw.length; k++) {
+          const [a, b] = [jaw[k]!, jaw[k + 1]!];
+          if (x >= a.x && x <= b.x) return a.y + ((x - a.x) / (b.x - a.x)) * (b.y - a.y);
+        }
+        return Number.POSITIVE_INFINITY;
+      };
+      const toFacePoint = (x: number, y: number) => applySimilarity(toFace, { x: x + 0.5, y: y + 0.5 });
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const q = toFacePoint(x, y);
+          if (q.y > jawY(q.x)) necked.set([60, 40, 35], (y * width + x) * 4);
+        }
+      const sheet: AtlasSheet = { width: tile.width, height: tile.height, rgb: Buffer.alloc(tile.width * tile.height * 3) };
+      for (let i = 0; i < tile.width * tile.height; i++) sheet.rgb.set(SKIN, i * 3);
+      const dropped: MouthSample = {
+        ...geometry.samples[0]!,
+        x: 0,
+        y: 0,
+        jaw: JAW_POINTS.map((j) => ({ x: inFace[j]!.x, y: inFace[j]!.y + 0.1 * eyePx })),
+      };
+      const weights = blendWeights({ frame: necked, width, height, landmarks, reference, eyePx, sheet, sample: dropped });
+      const unlike = blendWeights({ frame, width, height, landmarks, reference, eyePx, sheet, sample: dropped });
+      // Just below the frame's jaw at its lower corners (landmarks 6 and 10), beside the lips: the sample's jaw, as
+      // much as on a frame of skin there (the feather of the cheek above may take a little).
+      for (const j of [6, 10]) {
+        const below = { x: inFace[j]!.x, y: inFace[j]!.y + 0.05 * eyePx };
+        expect(weightAt(unlike, below)).toBeGreaterThan(0.7);
+        expect(weightAt(weights, below), `landmark ${j}`).toBeGreaterThan(0.8 * weightAt(unlike, below));
+      }
     });
   }
 });
