@@ -10,25 +10,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MouthSample } from '#domain/look';
 import { type AtlasSheet, blendMouth } from '#functions/render/engine/footage/mouth-blend.ts';
 import { RENDERER_VERSION } from '#functions/render/engine/types.ts';
+import { blendGeometry, points } from '../../../support/mouth-blend-geometry.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/render');
 const HASHES = join(FIXTURES, 'mouth-blend-hashes.json');
 const RECORD = process.env.FRAME_HASHES === 'record';
 
-interface Geometry {
-  frameWidth: number;
-  frameHeight: number;
-  eyePx: number;
-  sheet: { width: number; height: number };
-  reference: [number, number][];
-  frames: [number, number][][];
-  samples: MouthSample[];
-}
-const geometry = JSON.parse(readFileSync(join(FIXTURES, 'mouth-blend-geometry.json'), 'utf8')) as Geometry;
-const points = (list: [number, number][]) => list.map(([x, y]) => ({ x, y }));
+const geometry = blendGeometry;
 const { frameWidth: width, frameHeight: height } = geometry;
 
 /** A skin-like frame: a warm gradient lit from the left, with a fine texture, RGBA. */

@@ -5,22 +5,13 @@
  * (test/fixtures/render/mouth-blend-geometry.json) with pixels drawn here: a frame of one skin colour; a sample of the
  * same skin with dark lips, and another with hair down both sides as well.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applySimilarity, invertSimilarity, JAW_POINTS, lowerFaceSize, type Point, toReference } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
 import { type AtlasSheet, blendMouth, blendWeights } from '#functions/render/engine/footage/mouth-blend.ts';
+import { blendGeometry, points } from '../../../support/mouth-blend-geometry.ts';
 
-const geometry = JSON.parse(readFileSync(join(import.meta.dirname, '../../../fixtures/render/mouth-blend-geometry.json'), 'utf8')) as {
-  frameWidth: number;
-  frameHeight: number;
-  eyePx: number;
-  reference: [number, number][];
-  frames: [number, number][][];
-  samples: MouthSample[];
-};
-const points = (list: [number, number][]) => list.map(([x, y]) => ({ x, y }));
+const geometry = blendGeometry;
 const { frameWidth: width, frameHeight: height, eyePx } = geometry;
 const reference = points(geometry.reference);
 const tile = lowerFaceSize(eyePx);

@@ -4,22 +4,13 @@
  * with pixels drawn here: a sample that differs from the frame by light alone (an offset and a slope, which the colour
  * match's plane takes away) meets it; one whose pattern differs across the seam does not.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lowerFaceSize } from '#domain/face-space';
 import type { MouthSample } from '#domain/look';
 import { type AtlasSheet, seamMismatches } from '#functions/render/engine/footage/mouth-blend.ts';
+import { blendGeometry, points } from '../../../support/mouth-blend-geometry.ts';
 
-const geometry = JSON.parse(readFileSync(join(import.meta.dirname, '../../../fixtures/render/mouth-blend-geometry.json'), 'utf8')) as {
-  frameWidth: number;
-  frameHeight: number;
-  eyePx: number;
-  reference: [number, number][];
-  frames: [number, number][][];
-  samples: MouthSample[];
-};
-const points = (list: [number, number][]) => list.map(([x, y]) => ({ x, y }));
+const geometry = blendGeometry;
 const { frameWidth: width, frameHeight: height, eyePx } = geometry;
 const tile = lowerFaceSize(eyePx);
 
