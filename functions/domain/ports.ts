@@ -267,11 +267,14 @@ export interface UploadStore {
   put(upload: Upload): Promise<void>;
   /** The account's upload by its id, or undefined (also when the id is another account's). */
   get(tenantId: string, uploadId: string): Promise<Upload | undefined>;
-  /** Marks the upload used by `usedBy`; false if it was used already (a conditional write: one winner). */
-  markUsed(tenantId: string, uploadId: string, usedBy: string): Promise<boolean>;
+  /**
+   * Marks the upload used by `usedBy`; false if it was used already (a conditional write: one winner). `countsUntil`
+   * (epoch seconds): it still counts as pending until then (a withdrawn upload, whose link may still store a file).
+   */
+  markUsed(tenantId: string, uploadId: string, usedBy: string, countsUntil?: number): Promise<boolean>;
   /** Gives back an upload `usedBy` took, if it still holds it (a request that failed after claiming it). */
   release(tenantId: string, uploadId: string, usedBy: string): Promise<void>;
-  /** How many of the account's uploads are neither used nor expired at `nowSeconds` (epoch seconds). */
+  /** How many of the account's uploads are neither used (or still count: countsUntil) nor expired at `nowSeconds`. */
   countPending(tenantId: string, nowSeconds: number): Promise<number>;
 }
 

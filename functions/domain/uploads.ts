@@ -56,6 +56,11 @@ export interface Upload {
   expiresAt: number;
   /** The request that used it (a video id, a bot), set once. */
   usedBy?: string;
+  /**
+   * Epoch seconds until which a withdrawn upload still counts against the account's pending uploads: its PUT link's
+   * end, while a file may still be PUT to it.
+   */
+  countsUntil?: number;
 }
 
 const contentTypes = Object.keys(UPLOAD_CONTENT_TYPES) as [UploadContentType, ...UploadContentType[]];
@@ -181,8 +186,9 @@ export interface WithdrawDeps {
 }
 
 /**
- * Withdraws an upload not used yet (DELETE /v1/uploads/{id}): no request may name it after, it no longer counts
- * against the account's pending uploads, and its file, if it was PUT, is removed. One used by a request is that
+ * Withdraws an upload not used yet (DELETE /v1/uploads/{id}): no request may name it after, it counts against the
+ * account's pending uploads only until its PUT link ends (an hour after it was asked for), and its file, if it was
+ * PUT, is removed. One used by a request is that
  * request's (its file goes with the bot's preparation or the clip's render): 409. Another account's id, or an id
  * withdrawn before, reads as unknown: 404. A PUT to its link after this stores a file no request reads, which the
  * bucket's lifecycle rule removes.
@@ -192,6 +198,9 @@ export async function withdrawUpload(tenantId: string, uploadId: string, deps: W
   if (!upload || upload.usedBy === WITHDRAWN) throw new NotFoundError(`No upload ${uploadId} of this account.`);
   const inUse = () => new ConflictError(`Upload ${uploadId} is used by a request; it is removed with that request's work.`, 'upload_in_use');
   if (upload.usedBy) throw inUse();
-  if (!(await deps.uploads.markUsed(tenantId, uploadId, WITHDRAWN))) throw inUse();
+  // It counts until its link ends: a file PUT to it after this is stored all the same (a link cannot be recalled), so
+  // asking, withdrawing and PUTting again and again must not pass the pending uploads' bound.
+  const countsUntil = Math.floor(Date.parse(upload.createdAt) / 1000) + UPLOAD_LINK_SECONDS;
+  if (!(await deps.uploads.markUsed(tenantId, uploadId, WITHDRAWN, countsUntil))) throw inUse();
   await deps.objects.delete(uploadFileKey(tenantId, uploadId));
 }

@@ -19,15 +19,15 @@ export class DynamoUploadStore implements UploadStore {
     return Item as Upload | undefined;
   }
 
-  async markUsed(tenantId: string, uploadId: string, usedBy: string): Promise<boolean> {
+  async markUsed(tenantId: string, uploadId: string, usedBy: string, countsUntil?: number): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { tenantId, uploadId },
-          UpdateExpression: 'SET usedBy = :usedBy',
+          UpdateExpression: countsUntil === undefined ? 'SET usedBy = :usedBy' : 'SET usedBy = :usedBy, countsUntil = :countsUntil',
           ConditionExpression: 'attribute_exists(uploadId) AND attribute_not_exists(usedBy)',
-          ExpressionAttributeValues: { ':usedBy': usedBy },
+          ExpressionAttributeValues: { ':usedBy': usedBy, ...(countsUntil === undefined ? {} : { ':countsUntil': countsUntil }) },
         }),
       );
       return true;
@@ -61,7 +61,7 @@ export class DynamoUploadStore implements UploadStore {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'tenantId = :tenantId',
-          FilterExpression: 'expiresAt > :now AND attribute_not_exists(usedBy)',
+          FilterExpression: 'expiresAt > :now AND (attribute_not_exists(usedBy) OR countsUntil > :now)',
           ExpressionAttributeValues: { ':tenantId': tenantId, ':now': nowSeconds },
           Select: 'COUNT',
           ConsistentRead: true,

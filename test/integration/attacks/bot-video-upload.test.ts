@@ -16,7 +16,7 @@ import { type AccountBotDeps, putAccountBot } from '#domain/account-bots';
 import { uploadFileKey } from '#domain/bucket-layout';
 import { InvalidRequestError } from '#domain/errors';
 import { limits } from '#domain/limits';
-import { parseUploadRequest, startUpload } from '#domain/uploads';
+import { parseUploadRequest, startUpload, withdrawUpload } from '#domain/uploads';
 import { prepareJob } from '#functions/prepare/prepare-job.ts';
 import { liveAccountsOnly } from '../../support/fakes.ts';
 import { builtInLookAsPrepared } from '../../support/looks.ts';
@@ -147,6 +147,20 @@ describe('a video bot from video_upload', () => {
     expect((await uploadsTable().get(tenantId, id))?.usedBy).toBeUndefined();
     expect(await accountBots.get(tenantId, 'me-retry')).toBeUndefined();
     expect(await put('me-retry', id)).toMatchObject({ status: 'preparing' });
+  });
+
+  it('withdraws an upload against the tables and the bucket: its file gone, counted as pending until its link ends, then refused by name', async () => {
+    const id = await uploaded(tenantId);
+    const now = Math.floor(Date.now() / 1000);
+    expect(await uploadsTable().countPending(tenantId, now)).toBe(1);
+    await withdrawUpload(tenantId, id, { uploads: uploadsTable(), objects });
+    expect(await objects.head(uploadFileKey(tenantId, id))).toBeUndefined();
+    // Its link may still store a file for the hour: it counts until then, and not after.
+    expect(await uploadsTable().countPending(tenantId, now)).toBe(1);
+    expect(await uploadsTable().countPending(tenantId, now + 3600 + 60)).toBe(0);
+    expect(await refusal(put('withdrawn-upload', id))).toEqual([
+      { path: 'video_upload', message: 'was withdrawn (DELETE /v1/uploads/{upload_id}); upload the file again' },
+    ]);
   });
 
   it('is refused where no uploads are wired, naming the field', async () => {

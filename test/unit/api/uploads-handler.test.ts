@@ -89,7 +89,15 @@ describe('POST /v1/uploads', () => {
 
 describe('DELETE /v1/uploads/{id}', () => {
   const ID = 'upl_AAAAAAAAAAAAAAAA';
-  const record = { tenantId: 'acct_test', uploadId: ID, kind: 'audio', contentType: 'audio/wav', sizeBytes: 10, createdAt: '', expiresAt: 2e9 };
+  const record = {
+    tenantId: 'acct_test',
+    uploadId: ID,
+    kind: 'audio',
+    contentType: 'audio/wav',
+    sizeBytes: 10,
+    createdAt: '2026-11-29T12:00:00.000Z',
+    expiresAt: 2e9,
+  };
   const withdraw = (id = ID) =>
     invoke(uploads, restEvent({ method: 'DELETE', path: `/v1/uploads/${id}`, resource: '/v1/uploads/{id}', pathParameters: { id } }));
 
@@ -101,9 +109,10 @@ describe('DELETE /v1/uploads/{id}', () => {
     expect(documents.commandCalls(UpdateCommand).map((c) => c.args[0].input)).toEqual([
       expect.objectContaining({
         Key: { tenantId: 'acct_test', uploadId: ID },
-        UpdateExpression: 'SET usedBy = :usedBy',
+        UpdateExpression: 'SET usedBy = :usedBy, countsUntil = :countsUntil',
         ConditionExpression: 'attribute_exists(uploadId) AND attribute_not_exists(usedBy)',
-        ExpressionAttributeValues: { ':usedBy': 'withdrawn' },
+        // Pending until its PUT link ends: created at 2026-11-29T12:00:00Z, plus an hour.
+        ExpressionAttributeValues: { ':usedBy': 'withdrawn', ':countsUntil': Date.parse('2026-11-29T13:00:00Z') / 1000 },
       }),
     ]);
     expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input.Key)).toEqual([`upload-files/acct_test/${ID}`]);

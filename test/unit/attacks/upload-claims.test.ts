@@ -20,12 +20,13 @@ class MemoryUploads implements UploadStore {
     const item = this.items.get(`${tenantId}/${uploadId}`);
     return item && { ...item };
   }
-  async markUsed(tenantId: string, uploadId: string, usedBy: string) {
+  async markUsed(tenantId: string, uploadId: string, usedBy: string, countsUntil?: number) {
     // The read and the write are one step, as DynamoDB's condition makes them; an await in between lets claims interleave.
     await Promise.resolve();
     const item = this.items.get(`${tenantId}/${uploadId}`);
     if (!item || item.usedBy) return false;
     item.usedBy = usedBy;
+    if (countsUntil !== undefined) item.countsUntil = countsUntil;
     return true;
   }
   async release(tenantId: string, uploadId: string, usedBy: string) {
@@ -33,7 +34,9 @@ class MemoryUploads implements UploadStore {
     if (item?.usedBy === usedBy) delete item.usedBy;
   }
   async countPending(tenantId: string, nowSeconds: number) {
-    return [...this.items.values()].filter((u) => u.tenantId === tenantId && u.expiresAt > nowSeconds && !u.usedBy).length;
+    return [...this.items.values()].filter(
+      (u) => u.tenantId === tenantId && u.expiresAt > nowSeconds && (!u.usedBy || (u.countsUntil ?? 0) > nowSeconds),
+    ).length;
   }
 }
 
@@ -153,7 +156,9 @@ describe('claiming an upload', () => {
     expect(await uploads.countPending('acct_a', clock.getTime() / 1000)).toBe(1);
     await withdrawUpload('acct_a', id, { uploads, objects });
     expect(deleted).toEqual([`upload-files/acct_a/${id}`]);
-    expect(await uploads.countPending('acct_a', clock.getTime() / 1000)).toBe(0);
+    // It counts until its PUT link ends, an hour after it was asked for: its link could still store a file.
+    expect(await uploads.countPending('acct_a', clock.getTime() / 1000)).toBe(1);
+    expect(await uploads.countPending('acct_a', clock.getTime() / 1000 + 3600)).toBe(0);
     expect(await refusal(claim('acct_a', id))).toEqual([
       { path: 'clips[0].audio_upload', message: 'was withdrawn (DELETE /v1/uploads/{upload_id}); upload the file again' },
     ]);
