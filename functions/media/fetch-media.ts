@@ -30,6 +30,8 @@ export interface MediaDownload {
 }
 
 const MIB = 1024 * 1024;
+/** A body cut short is asked for again only with this much of the time limit left (the pace's first byte alone is 5 s). */
+const MIN_RETRY_MS = 5_000;
 
 function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
   const { code, noun } = what;
@@ -69,11 +71,14 @@ function failureOf(error: FetchError, what: MediaDownload): JobFailedError {
  * caller's to fix.
  */
 export async function fetchMediaToFile(url: string, path: string, what: MediaDownload): Promise<number> {
+  // Both attempts within the one time limit: the functions' timeouts are sized to one download.
+  const deadline = Date.now() + what.timeoutMs;
   try {
-    const download = () =>
-      guardedFetch(url, { mode: what.mode, timeoutMs: what.timeoutMs, maxBytes: what.maxBytes, toFile: path, maxRedirects: 5, pace: MEDIA_PACE });
-    const response = await download().catch((error: unknown) => {
-      if (error instanceof IncompleteBodyError) return download();
+    const download = (timeoutMs: number) =>
+      guardedFetch(url, { mode: what.mode, timeoutMs, maxBytes: what.maxBytes, toFile: path, maxRedirects: 5, pace: MEDIA_PACE });
+    const response = await download(what.timeoutMs).catch((error: unknown) => {
+      const left = deadline - Date.now();
+      if (error instanceof IncompleteBodyError && left >= MIN_RETRY_MS) return download(left);
       throw error;
     });
     return response.bytes;

@@ -4,6 +4,7 @@
  * The picture is copied; only the sound is encoded again.
  */
 import { statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkDecodeAgainstHeader, DecodeMismatchError, declaredOf } from './decode-check.ts';
 import { AUDIO_ENCODE_ARGS, VOICE_ENCODE_ARGS } from './formats.ts';
@@ -83,6 +84,7 @@ export async function decodeMusic(file: string, workDir: string, seconds: number
     if (error instanceof MediaToolError) throw new MediaRejectedError(`(${format.label}) has no sound that can be played`);
     throw error;
   }
+  if (path !== file) await rm(path, { force: true }); // the sealed copy, read
   // A tenth of a second of sound at the least.
   if (wavSeconds(wav) < 0.1) throw new MediaRejectedError(`(${format.label}) has no sound that can be played`);
   return wav;

@@ -4,6 +4,7 @@
  * integrated with a true peak of at most -1.5 dBTP (./loudness.ts). Written as the 48 kHz mono WAV the clip speaks,
  * and a 16 kHz copy the aligner reads.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DECODE_PAST_LIMIT_SECONDS,
@@ -124,6 +125,8 @@ export async function prepareRecording(path: string, workDir: string, maxSeconds
     decoded,
     deadline,
   );
+  // The sealed copy is read once: its disk goes back before the outputs are written.
+  if (input !== path) await rm(input, { force: true });
   if (mismatch) throw new RecordingRejectedError(declared === undefined ? 'audio_too_long' : 'audio_invalid', mismatch.reason);
   // The loudness meter reads blocks of 0.4 s: a shorter recording has no reading, silent or not.
   if (!measured)

@@ -108,7 +108,7 @@ function streamedData(path: string): { sizeAt: number; dataBytes: number } | und
       const id = header.toString('ascii', 0, 4);
       const size = header.readUInt32LE(4);
       if (id === 'fmt ') {
-        const format = read(offset + 8, 26);
+        const format = read(offset + 8, Math.min(26, size));
         if (format.length < 16) return undefined;
         const tag = format.readUInt16LE(0);
         blockAlign = format.readUInt16LE(12);

@@ -299,7 +299,8 @@ export const functions = {
     maxConcurrency: 50,
     memoryMb: 3008,
     timeoutSeconds: 900,
-    // The background (up to limits.maxBackgroundBytes, 200 MB), the speech track and the encoded clip, with
+    // The background (up to limits.maxBackgroundBytes, 200 MB), a clip's recording (100 MB; a WAV written to a pipe
+    // twice while it decodes, with its sealed copy) and its decoded WAV, the speech track and the encoded clip, with
     // room for the leftovers of one killed render until the next invocation clears them.
     ephemeralStorageMb: 2048,
     // lexicons: a clip is said with its account's lexicon as it is when the clip renders.
@@ -320,7 +321,8 @@ export const functions = {
     timeoutSeconds: ASSEMBLE_TIMEOUT_SECONDS,
     environment: { [envNames.assemblyLeaseSeconds]: String(assemblyLeaseSeconds) },
     // Every part of a video (up to limits.maxClips of them) and the joined file, which is as large again; with
-    // music, the mixed file (as large again), the caller's music file (limits.maxMusicBytes) and its decoded WAV
+    // music, the mixed file (as large again), the caller's music file (limits.maxMusicBytes; a WAV written to a pipe
+    // twice while it decodes, with its sealed copy) and its decoded WAV
     // (at most the video's length: 30 minutes are 350 MB). A music URL is downloaded by the fetcher; assemble reads
     // it from fetched/ in the bucket.
     ephemeralStorageMb: 6144,

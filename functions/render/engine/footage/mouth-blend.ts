@@ -166,10 +166,10 @@ export function seamMismatches(input: Omit<BlendInput, 'sample' | 'toward' | 'st
 /** Seam points a sample is scored on (seamMismatches): a seam of more than twice this many is thinned evenly to 1-2 times it. */
 const SCORED_SEAM_POINTS = 800;
 
-/** A seam point whose weight fell by more than this when the sides gave way is not matched on. */
-const GAVE_WAY = 0.02;
-/** The share of the seam's points that must have given way for the colour to be matched again without them. */
-const REMATCH_SHARE = 0.1;
+/** A seam point whose weight fell under this share of its own when the sides gave way is not matched on again. */
+const KEPT_WEIGHT = 0.9;
+/** The share of the seam's points gone from which the colour matched again starts to be used, and is used wholly. */
+const REMATCH = { from: 0.02, to: 0.1 };
 
 /**
  * The sample's colour matched to the frame from the seam's differences (fx, fy, dr, dg, db each): a plane fitted by
@@ -226,13 +226,23 @@ function blendOf(input: Omit<BlendInput, 'strength'>) {
     const p = (y * width + x) * 4;
     seam.push(fx, fy, frame[p]! - colour[0]!, frame[p + 1]! - colour[1]!, frame[p + 2]! - colour[2]!);
   });
-  let match = colourMatch(seam, size, mask.cheeksEnd, placement.weightAt);
-  const local = [0, 0, 0];
+  const first = colourMatch(seam, size, mask.cheeksEnd, placement.weightAt);
+  // The match used, and the colour matched again without the seam's points that gave way mixed in by its share.
+  let used = first;
+  let again: { match: ReturnType<typeof colourMatch>; share: number } | undefined;
+  const [local, localAgain] = [
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   const matched = (fx: number, fy: number, out: number[]) => {
     sampled(fx, fy);
-    match.membrane.at(fx, fy, local);
-    for (let c = 0; c < 3; c++)
-      out[c] = Math.min(255, Math.max(0, colour[c]! + Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, match.planeAt(fx, fy, c) + local[c]!))));
+    used.membrane.at(fx, fy, local);
+    if (again) again.match.membrane.at(fx, fy, localAgain);
+    for (let c = 0; c < 3; c++) {
+      let shift = used.planeAt(fx, fy, c) + local[c]!;
+      if (again) shift += (again.match.planeAt(fx, fy, c) + localAgain[c]! - shift) * again.share;
+      out[c] = Math.min(255, Math.max(0, colour[c]! + Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, shift))));
+    }
   };
   const rgb = [0, 0, 0];
   const laid = sidesAgreeing(input, placement, (fx, fy) => {
@@ -240,15 +250,20 @@ function blendOf(input: Omit<BlendInput, 'strength'>) {
     return LUMA[0] * rgb[0]! + LUMA[1] * rgb[1]! + LUMA[2] * rgb[2]!;
   });
   if (laid !== mask) {
-    // The colour matched again on the seam's points where the sample is still laid: those that gave way read the
-    // sample's hair or shadow against the frame's cheek, which shifted the whole lower face lighter or darker.
+    // The seam's points where the sample is no longer laid read its hair or shadow against the frame's cheek, which
+    // shifted the whole lower face lighter or darker: the colour is matched again without them, and used as far as
+    // they are a share of the seam (none under REMATCH.from, wholly from REMATCH.to), so that a cell or two giving
+    // way on one frame and not the next does not switch the colour of a held mouth.
     const kept: number[] = [];
     const weightOfLaid = (fx: number, fy: number) => maskAt(laid, fx, fy);
     for (let k = 0; k < seam.length; k += 5)
-      if (weightOfLaid(seam[k]!, seam[k + 1]!) >= placement.weightAt(seam[k]!, seam[k + 1]!) - GAVE_WAY) kept.push(...seam.slice(k, k + 5));
-    // A few points gone change little, and matching again on every frame where a cell or two gives way made a held
-    // mouth less still; past a share of the seam, its colour is matched again.
-    if (kept.length < (1 - REMATCH_SHARE) * seam.length) match = colourMatch(kept, size, mask.cheeksEnd, weightOfLaid);
+      if (weightOfLaid(seam[k]!, seam[k + 1]!) >= KEPT_WEIGHT * placement.weightAt(seam[k]!, seam[k + 1]!)) kept.push(...seam.slice(k, k + 5));
+    const gone = seam.length ? 1 - kept.length / seam.length : 0;
+    const share = Math.max(0, Math.min(1, (gone - REMATCH.from) / (REMATCH.to - REMATCH.from)));
+    const match = share > 0 ? colourMatch(kept, size, mask.cheeksEnd, weightOfLaid) : undefined;
+    // Wholly the second: the first is not read again on every pixel.
+    if (match && share >= 1) used = match;
+    else if (match) again = { match, share };
   }
   return { placement, matched, laid };
 }
