@@ -119,7 +119,7 @@ function uploadPaths() {
       delete: {
         operationId: 'withdrawUpload',
         summary:
-          'Withdraw an upload not used yet: no request may name it after, it no longer counts against your pending uploads, and its file (if PUT) is deleted; 409 upload_in_use once a request has taken it',
+          'Withdraw an upload not used yet: no request may name it after, its file (if PUT) is deleted, and it counts against your pending uploads only until its upload_url expires; 409 upload_in_use once a request has taken it',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { ...deleted('upload_id', 'Withdrawn', 'upl_Zk3'), ...errors(401, 404, 409) },
       },

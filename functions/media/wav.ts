@@ -1,4 +1,7 @@
-/** Minimal PCM WAV reading and writing (16-bit; what espeak-ng and the Polly adapter produce). */
+/**
+ * Minimal PCM WAV reading and writing (16-bit; what espeak-ng and the Polly adapter produce), and the sizes of a WAV
+ * written to a pipe (any coding) made whole before ffmpeg reads it.
+ */
 import { closeSync, copyFileSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 export interface Pcm {
