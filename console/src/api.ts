@@ -82,6 +82,8 @@ export interface Bot {
   kind?: 'built_in' | 'photo' | 'drawn' | 'video';
   status: BotStatus;
   error?: { code: string; message: string } | null;
+  /** A ready video bot's: how long its recording plays, whether its background can be removed, what it lacks. */
+  footage?: { recording_seconds: number; background_removable: boolean; warnings: { code: string; message: string }[] };
   /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
   webhook?: string;
   webhook_delivery?: {

@@ -7,6 +7,7 @@
 import { type Bot, BUILT_IN_BOTS } from './bot.ts';
 import { lookFileKey, lookPrefix, retiredLookFileKey } from './bucket-layout.ts';
 import type { BotPosition } from './choices.ts';
+import type { FootageWarning } from './footage-warnings.ts';
 import type { MouthShape } from './look.ts';
 import type { DeliveryAttempt, DeliveryState } from './video.ts';
 import { botVoiceOf, findVoice } from './voices.ts';
@@ -52,6 +53,8 @@ export interface StoredLook {
   recordingSeconds?: number;
   /** A video bot's: its loops have the person's matte, so a clip may remove its background. */
   cutout?: true;
+  /** A video bot's: what its recording lacks, and so what its clips show a stand-in for (absent: nothing, or a look made before). */
+  warnings?: FootageWarning[];
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 } from '#domain/account-bot-outcomes';
 import { lookFileKey } from '#domain/bucket-layout';
 import { JobFailedError } from '#domain/errors';
+import { footageWarnings } from '#domain/footage-warnings';
 import { footageMatted, MOUTH_SHAPES } from '#domain/look';
 import type { DeliverBotMessage, PrepareBotMessage } from '#domain/messages';
 import type { AccountBotStore, MessageQueue, ObjectStore } from '#domain/ports';
@@ -123,12 +124,14 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
   if (!files.has(MANIFEST)) files.set(MANIFEST, Buffer.from(JSON.stringify(look.manifest)));
   if (!files.has(look.manifest.preview)) throw new Error(`the prepared look has no preview file "${look.manifest.preview}"`);
   const footage = look.manifest.footage;
+  const warnings = footage ? footageWarnings(footage) : [];
   const stored: StoredLook = {
     version,
     files: [...files.keys()],
     preview: look.manifest.preview,
     ...(footage && { recordingSeconds: footage.frames / footage.fps }),
     ...(footage && footageMatted(footage) && { cutout: true as const }),
+    ...(warnings.length > 0 && { warnings }),
   };
   const written: string[] = [];
   try {
@@ -153,7 +156,13 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
     await Promise.allSettled(written.map((key) => deps.objects.delete(key)));
     throw error;
   }
-  logger.info('bot ready', { bot_uid: uid, version, files: stored.files.length, prepare_ms: Date.now() - started });
+  logger.info('bot ready', {
+    bot_uid: uid,
+    version,
+    files: stored.files.length,
+    warnings: warnings.map((w) => w.code),
+    prepare_ms: Date.now() - started,
+  });
   await removeUploads(deps, message, bot);
   await announceBot(deps, { ...bot, status: 'ready', look: stored }, 'bot.ready');
 }

@@ -106,6 +106,7 @@ describe('the README and docs/api.md, pasted block by block', () => {
     expect(pages, "the page names the reader's own words").toContain(READERS_WORDS);
     const readersWords = await readersOwnFiles(workDir);
     const settledLines: string[] = [];
+    const printed: string[] = [];
     for (const [index, block] of blocks.entries()) {
       if (isServerBlock(block)) {
         for (const line of block.text.split('\n').map(commandOf).filter(Boolean)) {
@@ -129,6 +130,7 @@ describe('the README and docs/api.md, pasted block by block', () => {
         .replaceAll('9999', String(filesPort))
         .replaceAll(READERS_WORDS, readersWords);
       const stdout = await pasteChecked(shell, block, text, workDir, index);
+      printed.push(stdout);
       // `settled` prints `v1/…: <status>`, after an answer that may end without a newline.
       settledLines.push(...[...stdout.matchAll(/(v1\/[^\s"]+): (\w+)$/gm)].map((m) => `${m[1]}: ${m[2]}`));
     }
@@ -146,6 +148,8 @@ describe('the README and docs/api.md, pasted block by block', () => {
     expect(statSync(join(workDir, 'scene.mp4')).size).toBeGreaterThan(50_000);
     // The video bot made from the reader's recording, and the clip that speaks the reader's own voice.
     expect(settledLines).toContain('v1/bot/myself: ready');
+    // The recording never rounds the lips (docs/video-bots.md, "Measured"): the bot says so, and what to record.
+    expect(printed.join('\n')).toMatch(/^no_rounded_lips: the lips are never rounded in the recording/m);
     expect(await picture('me-speaks.mp4')).toMatchObject({ width: 1280, height: 720 });
     const ownVoice = await picture('my-voice.mp4');
     expect(ownVoice).toMatchObject({ width: 1280, height: 720 });

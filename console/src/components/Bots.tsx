@@ -47,6 +47,18 @@ function BotCard({ bot }: { bot: Bot }) {
           )}
         </div>
       )}
+      {bot.footage && bot.footage.warnings.length > 0 && (
+        <div class="warnings">
+          <p>
+            <strong>What the recording lacks</strong> (the bot works; a new recording fixes these):
+          </p>
+          <ul>
+            {bot.footage.warnings.map((w) => (
+              <li key={w.code}>{w.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {bot.description && <p>{bot.description}</p>}
       <dl>
         <dt>Voice</dt>

@@ -45,10 +45,10 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
     test: own.test === true,
     // Who stated, and when, that the person filmed agreed to be cloned (a video bot's).
     ...(own.consent ? { consent: { given: true, given_at: own.consent.givenAt, key_id: own.consent.keyId } } : {}),
-    // A ready video bot's footage: how long a clip with `footage: "as_recorded"` may last, and whether its loops
-    // have the matte that `remove_bot_background` needs.
+    // A ready video bot's footage: how long a clip with `footage: "as_recorded"` may last, whether its loops have the
+    // matte that `remove_bot_background` needs, and what its recording lacks (domain/footage-warnings.ts).
     ...(look?.recordingSeconds !== undefined
-      ? { footage: { recording_seconds: look.recordingSeconds, background_removable: look.cutout === true } }
+      ? { footage: { recording_seconds: look.recordingSeconds, background_removable: look.cutout === true, warnings: look.warnings ?? [] } }
       : {}),
     ...(own.error ? { error: own.error } : {}),
     ...(own.webhookUrl ? { webhook: own.webhookUrl } : {}),

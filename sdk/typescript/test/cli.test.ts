@@ -176,6 +176,21 @@ describe('exit codes and --json', () => {
     expect([form.get('name'), form.get('video_upload'), form.get('consent')]).toEqual(['Me', 'upl_1', 'true']);
     expect(out.at(-1)).toBe('me preparing');
   });
+
+  it("bot create --video --wait prints what the ready bot's recording lacks", async () => {
+    writeFileSync(join(dir, 'me.mp4'), Buffer.alloc(64, 7));
+    const warning = { code: 'no_rounded_lips', message: 'the lips are never rounded in the recording: say "who"' };
+    const svc = fakeService({
+      'POST /v1/uploads': () => json(201, { upload_id: 'upl_1', upload_url: 'http://svc/put/upl_1', upload_method: 'PUT', upload_headers: {} }),
+      'PUT /put/upl_1': () => new Response(null, { status: 200 }),
+      'PUT /v1/bot/me': () => json(202, { uid: 'me', status: 'preparing' }),
+      'GET /v1/bot/me': () =>
+        json(200, { uid: 'me', status: 'ready', footage: { recording_seconds: 12, background_removable: true, warnings: [warning] } }),
+    });
+    vi.stubGlobal('fetch', svc.fetch);
+    expect(await main(['bot', 'create', 'me', '--name', 'Me', '--video', join(dir, 'me.mp4'), '--consent', '--wait'], io())).toBe(0);
+    expect(out.at(-1)).toBe('me ready\n  warning no_rounded_lips: the lips are never rounded in the recording: say "who"');
+  });
 });
 
 describe('webhook verify', () => {

@@ -1,6 +1,7 @@
 /**
  * How a caller sees a bot of the account (functions/commons/presenters/bot.ts): a ready video bot shows what its
- * footage allows (the recording's length for `footage: "as_recorded"`, whether `remove_bot_background` can work);
+ * footage allows (the recording's length for `footage: "as_recorded"`, whether `remove_bot_background` can work)
+ * and what its recording lacks (its warnings);
  * other bots, and a video bot still preparing, show no footage.
  */
 import { describe, expect, it } from 'vitest';
@@ -43,7 +44,13 @@ describe("an account bot's footage, as shown", () => {
 
   it('a ready video bot prepared without mattes: not removable', async () => {
     const shown = await presentAccountBot(bot(video, 'ready', look({ recordingSeconds: 12 })), objects, voices);
-    expect(shown).toMatchObject({ footage: { recording_seconds: 12, background_removable: false } });
+    expect(shown).toMatchObject({ footage: { recording_seconds: 12, background_removable: false, warnings: [] } });
+  });
+
+  it('a ready video bot shows what its recording lacks, as stored at preparation', async () => {
+    const warnings = [{ code: 'no_rounded_lips' as const, message: 'the lips are never rounded in the recording' }];
+    const shown = await presentAccountBot(bot(video, 'ready', look({ recordingSeconds: 12, warnings })), objects, voices);
+    expect(shown).toMatchObject({ footage: { warnings } });
   });
 
   it('no footage for a video bot still preparing, nor for a photo bot', async () => {

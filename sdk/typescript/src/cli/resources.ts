@@ -72,7 +72,12 @@ export async function botCreateCommand(vidbot: Vidbot, io: Io, uid: string | und
     Object.assign(fields, { video_upload: upload.upload_id, consent: true });
   }
   const put = () => vidbot.api.PUT('/v1/bot/{uid}', { params: { path: { uid } }, body: { name: flags.name! }, bodySerializer: () => toForm(fields) });
-  let bot = (await put().then(unwrap).catch(videoBotsNotOffered)) as { uid: string; status: string; error?: { code: string; message: string } };
+  let bot = (await put().then(unwrap).catch(videoBotsNotOffered)) as {
+    uid: string;
+    status: string;
+    error?: { code: string; message: string };
+    footage?: { warnings?: { code: string; message: string }[] };
+  };
   if (flags.wait) {
     const look = async () => unwrap(await vidbot.api.GET('/v1/bot/{uid}', { params: { path: { uid } } })) as typeof bot;
     bot = await pollUntil(
@@ -83,7 +88,9 @@ export async function botCreateCommand(vidbot: Vidbot, io: Io, uid: string | und
       { timeoutMs: timeoutMs(flags.timeout) },
     );
   }
-  print(io, bot, () => `${bot.uid} ${bot.status}${bot.error ? `: ${bot.error.code} ${bot.error.message}` : ''}`);
+  // A ready video bot names what its recording lacks (the bot works; a new recording fixes them).
+  const warnings = (bot.footage?.warnings ?? []).map((w) => `\n  warning ${w.code}: ${w.message}`).join('');
+  print(io, bot, () => `${bot.uid} ${bot.status}${bot.error ? `: ${bot.error.code} ${bot.error.message}` : ''}${warnings}`);
   return bot.status === 'failed' ? 'failed' : 'ok';
 }
 
