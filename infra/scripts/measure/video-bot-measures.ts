@@ -81,9 +81,8 @@ const { width, height: h } = rig;
 const budgetSeconds = timing.totalSeconds * 40;
 const originals = readFootage(join(dir, footage.loop.file), rig, { loop: true, seconds: budgetSeconds });
 const tracker = new FaceTracker(width, h);
-// The same net on the footage's own frames: how it reads this person's lips where the preparation saw them closed.
+// The same net on the footage's own frames (the loop, under each drawn frame).
 const ownTracker = new FaceTracker(width, h);
-const ownClosed: number[] = [];
 const reach = Math.max(2, Math.round(0.1 * footage.eyePx * rig.scale));
 const loopLength = footage.loop.to - footage.loop.from;
 const track = (JSON.parse(readFileSync(join(dir, footage.track), 'utf8')) as number[][]).map((f) =>
@@ -126,8 +125,6 @@ for (let i = 0; i < timing.frames; i++) {
   // The lower jaw's width (landmarks 5 and 11, at the chin's sides) as the net reads the drawn frame and the footage's own.
   const jawWidth = (points: readonly { x: number; y: number }[]) => Math.hypot(points[11]!.x - points[5]!.x, points[11]!.y - points[5]!.y);
   if (tracked.landmarks && ownRead) jaws.push(jawWidth(tracked.landmarks) / jawWidth(ownRead));
-  const source = footage.loop.from + (i % loopLength);
-  if (ownRead && measureMouth(track[source]!).opening < CLOSED_OPENING) ownClosed.push(measureMouth(ownRead).opening);
   // The blend's own scale: face space is the atlas's (footage.eyePx), whatever size the frame is drawn at.
   const placed = { width, height: h, landmarks, reference: footage.reference, eyePx: footage.eyePx, sample, sheet, frame: own };
   const weights = blendWeights(placed);
@@ -150,14 +147,23 @@ for (let i = 0; i < timing.frames; i++) {
 originals.close();
 rig.close();
 
+const ownClosed = await ownClosedLips();
 const bilabials = bilabialOpenings(speech.phonemes ?? [], measures, FPS);
 const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 console.log(
   `m/b/p with the lips closed: ${closedCount(bilabials)} of ${bilabials.length} (smallest openings ${bilabials.map((b) => b.opening?.toFixed(3) ?? '-').join(' ')})`,
 );
+// Which closed sample each was laid with (its opening as the preparation measured it), to trace a miss to the atlas or the net.
 console.log(
-  `the net on the footage's own frames where the preparation saw the lips closed: median ${quantile(ownClosed, 0.5).toFixed(3)}, ` +
-    `${ownClosed.filter((o) => o < CLOSED_OPENING).length} of ${ownClosed.length} under ${CLOSED_OPENING}`,
+  `m/b/p's samples (the preparation's opening, on the sound's first frame): ${bilabials.map((b) => shown[Math.min(shown.length - 1, Math.round(b.atSeconds * FPS))]?.opening.toFixed(3) ?? '-').join(' ')}`,
+);
+// The net's own spread on this person: what it reads on the recording's frames where the preparation saw the lips
+// closed (its smoothed track under CLOSED_OPENING), the whole recording at the drawn size, frames without a face left out.
+const ownBar = Math.max(CLOSED_OPENING, quantile(ownClosed, 0.9));
+console.log(
+  `the net on the recording's own frames where the preparation saw the lips closed: median ${quantile(ownClosed, 0.5).toFixed(3)}, ` +
+    `90th percentile ${quantile(ownClosed, 0.9).toFixed(3)}, ${ownClosed.filter((o) => o < CLOSED_OPENING).length} of ${ownClosed.length} under ${CLOSED_OPENING}; ` +
+    `m/b/p at most as open as the person's own closed lips read (under ${ownBar.toFixed(3)}): ${closedCount(bilabials, ownBar)} of ${bilabials.length}`,
 );
 const round = roundedAgainstSpread(speech.phonemes ?? [], measures, FPS);
 console.log(
@@ -231,3 +237,19 @@ if (values.keep) {
   }
 }
 rmSync(root, { recursive: true, force: true });
+
+/** The net's opening on every frame of the recording whose smoothed track the preparation measured closed. */
+async function ownClosedLips(): Promise<number[]> {
+  const reader = readFootage(join(dir, footage.file), rig, { loop: false, seconds: (footage.frames / footage.fps) * 40 });
+  const net = new FaceTracker(width, h);
+  const unseen = new Set((footage.unseen ?? []).flatMap(([from, to]) => Array.from({ length: to - from }, (_, k) => from + k)));
+  const openings: number[] = [];
+  for (let f = 0; f < footage.frames; f++) {
+    const frame = await reader.next();
+    if (!frame) break;
+    const read = (await net.next(rgbOf(Buffer.from(frame)))).landmarks;
+    if (read && !unseen.has(f) && measureMouth(track[f]!).opening < CLOSED_OPENING) openings.push(measureMouth(read).opening);
+  }
+  reader.close();
+  return openings;
+}

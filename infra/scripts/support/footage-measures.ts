@@ -31,8 +31,9 @@ export function bilabialOpenings(phonemes: readonly TimedPhoneme[], measures: re
 }
 
 /** How many of the bilabials show the lips closed (an inner-lip gap under CLOSED_OPENING on one of their frames). */
-export const closedCount = (openings: ReturnType<typeof bilabialOpenings>) =>
-  openings.filter((b) => b.opening !== undefined && b.opening < CLOSED_OPENING).length;
+/** The m/b/p whose lips read closed: under `bar` (CLOSED_OPENING, or the net's reading of the person's own closed lips). */
+export const closedCount = (openings: ReturnType<typeof bilabialOpenings>, bar = CLOSED_OPENING) =>
+  openings.filter((b) => b.opening !== undefined && b.opening < bar).length;
 
 const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
 
