@@ -2,6 +2,7 @@
  * The console's one way to the API: the public routes, with the key the person entered as a bearer token, on the
  * origin that served the page. Errors keep the API's `details[].path`, so the form can show each next to its field.
  */
+import type { FootageWarning } from '#domain/footage-warnings';
 
 export interface Problem {
   path: string;
@@ -83,7 +84,7 @@ export interface Bot {
   status: BotStatus;
   error?: { code: string; message: string } | null;
   /** A ready video bot's: how long its recording plays, whether its background can be removed, what it lacks. */
-  footage?: { recording_seconds: number; background_removable: boolean; warnings: { code: string; message: string }[] };
+  footage?: { recording_seconds: number; background_removable: boolean; warnings?: FootageWarning[] };
   /** A bot of the account with a webhook: where its bot.ready / bot.failed event went. */
   webhook?: string;
   webhook_delivery?: {

@@ -53,7 +53,7 @@ export interface StoredLook {
   recordingSeconds?: number;
   /** A video bot's: its loops have the person's matte, so a clip may remove its background. */
   cutout?: true;
-  /** A video bot's: what its recording lacks, and so what its clips show a stand-in for (absent: nothing, or a look made before). */
+  /** A video bot's: what its recording lacks, and so what its clips show a stand-in for (absent: a look made before warnings). */
   warnings?: FootageWarning[];
 }
 

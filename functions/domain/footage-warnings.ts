@@ -2,8 +2,10 @@
  * What a video bot's recording lacks, found when it is prepared: the bot is ready and speaks, but shows a stand-in
  * where the person never made the shape or the pause (docs/video-bots.md, "What the preparation warns of"). Public:
  * `GET /v1/bot/{uid}` and the `bot.ready` event show them as `footage.warnings`, each with what to record to fix it.
+ * The stand-ins are the lip sync's (functions/render/engine/lipsync.ts `mouthFor`: a shape the look lacks takes an
+ * open level) and the rig's (mouth-samples.ts: a level the atlas lacks takes its nearest).
  */
-import type { FootageManifest } from './look.ts';
+import { type BotManifest, MIN_LOOP_SECONDS } from './look.ts';
 
 export type FootageWarningCode = 'no_listening_pause' | 'no_rounded_lips' | 'no_spread_lips' | 'no_open_mouth' | 'face_unseen';
 
@@ -12,36 +14,39 @@ export interface FootageWarning {
   message: string;
 }
 
-/** The lip sync's mouth frames of each kind (functions/render/engine/footage/mouth-samples.ts stands in for them). */
-const ROUNDED = ['r1', 'r2'];
-const SPREAD = ['w1', 'w2'];
+/** The open levels "ah" and the loud sounds take (the look's top two of its five: mouthLevels). */
 const WIDE_OPEN = ['m3', 'm4'];
 /** Unseen stretches shorter than this in all are not worth a warning (a blink of a turn). */
 const UNSEEN_WARN_SECONDS = 0.5;
 
-/** The warnings of a prepared recording, in a fixed order; none for a recording that shows everything. */
-export function footageWarnings(footage: Pick<FootageManifest, 'samples' | 'listen' | 'unseen' | 'fps'>): FootageWarning[] {
-  const has = (frames: string[]) => footage.samples.some((sample) => frames.includes(sample.frame));
+/** The warnings of a prepared recording's look, in a fixed order; none for a recording that shows everything. */
+export function footageWarnings(manifest: Pick<BotManifest, 'mouthShapes' | 'footage'>): FootageWarning[] {
+  const footage = manifest.footage;
+  if (!footage) return [];
+  const shapes = manifest.mouthShapes ?? [];
   const warnings: FootageWarning[] = [];
   if (!footage.listen)
     warnings.push({
       code: 'no_listening_pause',
       message:
-        'the recording has no pause of 3 s or more with the mouth closed and still: at breaks and between clips the person ' +
-        'keeps moving as when speaking; record a few seconds of listening, looking into the camera',
+        `the recording has no pause of ${MIN_LOOP_SECONDS} s or more with the mouth closed and still: at breaks and between clips the ` +
+        'person keeps moving as when speaking; record a few seconds of listening, looking into the camera',
     });
-  if (!has(ROUNDED))
+  if (!shapes.includes('round'))
     warnings.push({
       code: 'no_rounded_lips',
       message:
-        'the lips are never rounded in the recording: "oo", "o" and "w" show a slightly open mouth; say a few words such as "who", "you" and "go"',
+        'the lips are never rounded in the recording: "oo" and "w" show a slightly open mouth, "o" a half-open one; ' +
+        'say a few words such as "who", "you" and "go"',
     });
-  if (!has(SPREAD))
+  if (!shapes.includes('wide'))
     warnings.push({
       code: 'no_spread_lips',
-      message: 'the lips are never spread in the recording: "ee" and "ay" show an open mouth; say a few words such as "see" and "three"',
+      message:
+        'the lips are never spread in the recording: "ee" shows a slightly open mouth, "eh" and the "a" of "cat" a half-open one; ' +
+        'say a few words such as "see", "three" and "cat"',
     });
-  if (!has(WIDE_OPEN))
+  if (!footage.samples.some((sample) => WIDE_OPEN.includes(sample.frame)))
     warnings.push({
       code: 'no_open_mouth',
       message: 'the mouth never opens wide in the recording: "ah" and other open sounds show a half-open mouth; speak as you would to a room',

@@ -91,6 +91,12 @@ export interface FootageManifest {
   unseen?: Array<[number, number]>;
 }
 
+/**
+ * The shortest loop, seconds: a shorter one repeats visibly. A recording needs a listening stretch this long for a
+ * listening loop (footage-warnings.ts says so when it has none).
+ */
+export const MIN_LOOP_SECONDS = 3;
+
 /** A loop of the footage: frames [from, to) of its file, cut to `file`, the wrap crossfaded over `blend` frames. */
 export interface FootageLoop {
   file: string;

@@ -124,14 +124,15 @@ async function runPrepareJob(message: PrepareBotMessage, deps: PrepareJobDeps): 
   if (!files.has(MANIFEST)) files.set(MANIFEST, Buffer.from(JSON.stringify(look.manifest)));
   if (!files.has(look.manifest.preview)) throw new Error(`the prepared look has no preview file "${look.manifest.preview}"`);
   const footage = look.manifest.footage;
-  const warnings = footage ? footageWarnings(footage) : [];
+  const warnings = footageWarnings(look.manifest);
   const stored: StoredLook = {
     version,
     files: [...files.keys()],
     preview: look.manifest.preview,
     ...(footage && { recordingSeconds: footage.frames / footage.fps }),
     ...(footage && footageMatted(footage) && { cutout: true as const }),
-    ...(warnings.length > 0 && { warnings }),
+    // Stored for every video bot, none as []: a look made before warnings has none stored, and shows none.
+    ...(footage && { warnings }),
   };
   const written: string[] = [];
   try {

@@ -47,7 +47,7 @@ function BotCard({ bot }: { bot: Bot }) {
           )}
         </div>
       )}
-      {bot.footage && bot.footage.warnings.length > 0 && (
+      {bot.footage?.warnings?.length ? (
         <div class="warnings">
           <p>
             <strong>What the recording lacks</strong> (the bot works; a new recording fixes these):
@@ -58,7 +58,7 @@ function BotCard({ bot }: { bot: Bot }) {
             ))}
           </ul>
         </div>
-      )}
+      ) : null}
       {bot.description && <p>{bot.description}</p>}
       <dl>
         <dt>Voice</dt>

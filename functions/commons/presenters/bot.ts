@@ -48,7 +48,14 @@ export async function presentAccountBot(own: AccountBot, objects: Pick<ObjectSto
     // A ready video bot's footage: how long a clip with `footage: "as_recorded"` may last, whether its loops have the
     // matte that `remove_bot_background` needs, and what its recording lacks (domain/footage-warnings.ts).
     ...(look?.recordingSeconds !== undefined
-      ? { footage: { recording_seconds: look.recordingSeconds, background_removable: look.cutout === true, warnings: look.warnings ?? [] } }
+      ? {
+          footage: {
+            recording_seconds: look.recordingSeconds,
+            background_removable: look.cutout === true,
+            // Absent for a look prepared before warnings were (not known, not none): PUT the bot again to have them.
+            ...(look.warnings && { warnings: look.warnings }),
+          },
+        }
       : {}),
     ...(own.error ? { error: own.error } : {}),
     ...(own.webhookUrl ? { webhook: own.webhookUrl } : {}),

@@ -4,10 +4,9 @@
  * from the longest listening one; each runs between the two frames whose head pose and picture are nearest.
  */
 import { eyeDistance, type Point, STABLE_POINTS } from '#domain/face-space';
+import { MIN_LOOP_SECONDS } from '#domain/look';
 import { LONGEST_MATTED_LOOP } from './footage-matte.ts';
 
-/** The shortest loop, seconds: a shorter one repeats visibly. */
-const MIN_LOOP_SECONDS = 3;
 /**
  * The longest loop, frames: the matte's key frames stay at most a second apart on it, and what the matte costs
  * (ISNet on each key, every other frame carried) stays bounded whatever the recording's length.

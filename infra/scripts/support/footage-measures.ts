@@ -30,8 +30,10 @@ export function bilabialOpenings(phonemes: readonly TimedPhoneme[], measures: re
     });
 }
 
-/** How many of the bilabials show the lips closed (an inner-lip gap under CLOSED_OPENING on one of their frames). */
-/** The m/b/p whose lips read closed: under `bar` (CLOSED_OPENING, or the net's reading of the person's own closed lips). */
+/**
+ * How many of the bilabials show the lips closed: an inner-lip gap under `bar` on one of their frames (CLOSED_OPENING,
+ * or the larger of it and the net's reading of the person's own closed lips).
+ */
 export const closedCount = (openings: ReturnType<typeof bilabialOpenings>, bar = CLOSED_OPENING) =>
   openings.filter((b) => b.opening !== undefined && b.opening < bar).length;
 

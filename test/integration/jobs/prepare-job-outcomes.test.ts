@@ -34,6 +34,7 @@ import {
   accountBots,
   apiDeps,
   caller,
+  footageQueue,
   jobDeps,
   keys,
   notifyQueue,
@@ -242,6 +243,36 @@ describe('the prepare job', () => {
       }),
     );
     expect((await keys('looks/')).some((k) => k.includes(third.bot.version))).toBe(false);
+  });
+
+  it("stores what a video bot's recording lacks with its look, shown by the bot and its bot.ready event's data", async () => {
+    const command = parsePutBot('twin', { name: 'Twin', video_url: 'https://example.com/me.mp4', consent: true }, {}, voices);
+    const bot = await putAccountBot(command, caller, apiDeps());
+    const message = footageQueue.take().at(-1)!;
+    const ava = builtInLookAsPrepared('ava');
+    const footage = {
+      width: 400,
+      height: 400,
+      fps: 30,
+      file: 'footage.mp4',
+      frames: 300,
+      loop: { file: 'loop.mp4', from: 0, to: 120 },
+      track: 'track.json',
+      reference: [],
+      eyePx: 80,
+      atlas: 'mouths.png',
+      samples: ['m0', 'm1', 'm2', 'm3', 'w1'].map((frame) => ({ frame })),
+      listening: [],
+    } as unknown as NonNullable<BotManifest['footage']>;
+    // A recording that never rounds the lips and never pauses (as recording 2 of docs/video-bots.md).
+    const look = { ...ava, manifest: { ...ava.manifest, mouthShapes: ['wide' as const], footage } };
+    await runQueueJob(prepareJob, message, 1, 3, jobDeps({ buildFootageLook: async () => look }));
+    const stored = (await accountBots.get(tenantId, 'twin'))!;
+    expect(stored).toMatchObject({ status: 'ready', version: bot.version, look: { recordingSeconds: 10 } });
+    expect(stored.look!.warnings!.map((w) => w.code)).toEqual(['no_listening_pause', 'no_rounded_lips']);
+    // GET /v1/bot/{uid}, the listings and bot.ready's data are this presentation (the notifier's drops only its delivery).
+    const shown = await presentAccountBot(stored, objects, voices);
+    expect(shown.footage).toEqual({ recording_seconds: 10, background_removable: false, warnings: stored.look!.warnings });
   });
 });
 

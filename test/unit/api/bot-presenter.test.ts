@@ -44,7 +44,11 @@ describe("an account bot's footage, as shown", () => {
 
   it('a ready video bot prepared without mattes: not removable', async () => {
     const shown = await presentAccountBot(bot(video, 'ready', look({ recordingSeconds: 12 })), objects, voices);
-    expect(shown).toMatchObject({ footage: { recording_seconds: 12, background_removable: false, warnings: [] } });
+    expect(shown).toMatchObject({ footage: { recording_seconds: 12, background_removable: false } });
+    // Prepared before warnings were: not known, so not shown as none.
+    expect(shown.footage).not.toHaveProperty('warnings');
+    const none = await presentAccountBot(bot(video, 'ready', look({ recordingSeconds: 12, warnings: [] })), objects, voices);
+    expect(none.footage).toEqual({ recording_seconds: 12, background_removable: false, warnings: [] });
   });
 
   it('a ready video bot shows what its recording lacks, as stored at preparation', async () => {
